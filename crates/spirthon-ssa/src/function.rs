@@ -1,0 +1,303 @@
+//! The input of SSA construction: a function as basic blocks over *variables*.
+//!
+//! Each block records `defines` (variable -> the operand of its last definition in the
+//! block) and `depends` (variables read in the block before any definition there). Reads are
+//! [`Operand`]s: a read of a variable the block already defined or already read is resolved
+//! by [`FunctionBuilder::use_var`] on the spot; any other read becomes a [`UseId`] that SSA
+//! construction resolves. No "assign" instruction exists anywhere: `x = y` is a definition of
+//! `x` whose operand is the read of `y`.
+//!
+//! Invariants of a [`Function`]: block 0 is the entry and has no predecessors; every edge
+//! names existing blocks; each `(block, var)` pair appears at most once in `defines` and at
+//! most once in `depends`; every [`UseId`] belongs to exactly one `(block, var)` in `depends`.
+
+use crate::graph::{Cfg, Graph};
+use crate::ids::{Block, UseId, Value, Var};
+
+/// What an instruction reads: a client value, or an unresolved read of a variable.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Operand {
+    Value(Value),
+    Use(UseId),
+}
+
+/// A malformed input graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// The function has no blocks.
+    NoBlocks,
+    /// An edge leads into the entry block; give the function a fresh entry instead.
+    EdgeIntoEntry { from: Block },
+    /// An edge names a block that was never created.
+    NoSuchBlock { from: Block, to: Block },
+}
+
+impl core::fmt::Display for InputError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            InputError::NoBlocks => write!(f, "the function has no blocks"),
+            InputError::EdgeIntoEntry { from } => {
+                write!(f, "edge {from} -> b0 leads into the entry block")
+            }
+            InputError::NoSuchBlock { from, to } => {
+                write!(f, "edge {from} -> {to} names a block that does not exist")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Builds a [`Function`] one block at a time, in the manner of a lowering pass: create
+/// blocks, add edges, then fill each block once (`switch_to_block`, then `def_var` /
+/// `use_var` in program order).
+#[derive(Debug, Default)]
+pub struct FunctionBuilder {
+    num_blocks: u32,
+    edges: Vec<(Block, Block)>,
+    defs: Vec<(Block, Var, Operand)>,
+    uses: Vec<(Block, Var)>,
+    num_vars: u32,
+    current: Option<Block>,
+    filled: Vec<bool>,
+    /// Per variable: the block epoch in which `local` is valid, the operand a read in the
+    /// current block sees, and whether it came from a definition.
+    local_epoch: Vec<u32>,
+    local: Vec<(Operand, bool)>,
+    local_vars: Vec<Var>,
+    epoch: u32,
+}
+
+impl FunctionBuilder {
+    pub fn new() -> FunctionBuilder {
+        FunctionBuilder::default()
+    }
+
+    /// A new empty block. The first block created is the entry.
+    pub fn create_block(&mut self) -> Block {
+        let b = Block::from_u32(self.num_blocks);
+        self.num_blocks += 1;
+        self.filled.push(false);
+        b
+    }
+
+    pub fn add_edge(&mut self, from: Block, to: Block) {
+        self.edges.push((from, to));
+    }
+
+    /// Finishes the current block and starts filling `block`.
+    ///
+    /// # Panics
+    /// If `block` was filled before: each block is filled in one go.
+    pub fn switch_to_block(&mut self, block: Block) {
+        self.flush_current();
+        assert!(!self.filled[block.index()], "block {block} is filled twice");
+        self.filled[block.index()] = true;
+        self.current = Some(block);
+        self.epoch += 1;
+    }
+
+    /// The block being filled.
+    pub fn current_block(&self) -> Option<Block> {
+        self.current
+    }
+
+    /// Records `var = operand` at this point of the current block.
+    pub fn def_var(&mut self, var: Var, operand: Operand) {
+        self.current_or_panic();
+        let slot = self.slot(var);
+        if self.local_epoch[slot] != self.epoch || !self.local[slot].1 {
+            if self.local_epoch[slot] != self.epoch {
+                self.local_epoch[slot] = self.epoch;
+            }
+            self.local_vars.push(var);
+        }
+        self.local[slot] = (operand, true);
+    }
+
+    /// A read of `var` at this point of the current block.
+    pub fn use_var(&mut self, var: Var) -> Operand {
+        let block = self.current_or_panic();
+        let slot = self.slot(var);
+        if self.local_epoch[slot] == self.epoch {
+            return self.local[slot].0;
+        }
+        let id = UseId::new(self.uses.len());
+        self.uses.push((block, var));
+        self.local_epoch[slot] = self.epoch;
+        self.local[slot] = (Operand::Use(id), false);
+        Operand::Use(id)
+    }
+
+    /// Makes sure variables `0..count` exist even if never mentioned (they get no phis).
+    pub fn declare_vars(&mut self, count: usize) {
+        if count > 0 {
+            self.slot(Var::new(count - 1));
+        }
+    }
+
+    fn current_or_panic(&self) -> Block {
+        self.current
+            .expect("def_var/use_var outside a block: call switch_to_block first")
+    }
+
+    fn slot(&mut self, var: Var) -> usize {
+        let i = var.index();
+        if i >= self.local.len() {
+            self.local_epoch.resize(i + 1, 0);
+            self.local
+                .resize(i + 1, (Operand::Value(Value::new(0)), false));
+            self.num_vars = self.num_vars.max(var.as_u32() + 1);
+        }
+        i
+    }
+
+    fn flush_current(&mut self) {
+        let Some(block) = self.current.take() else {
+            return;
+        };
+        for var in self.local_vars.drain(..) {
+            self.defs.push((block, var, self.local[var.index()].0));
+        }
+    }
+
+    /// The finished input, or the first structural problem found.
+    pub fn finish(mut self) -> Result<Function, InputError> {
+        self.flush_current();
+        Function::new(
+            self.num_blocks as usize,
+            self.num_vars as usize,
+            &self.edges,
+            self.defs,
+            self.uses,
+        )
+    }
+}
+
+/// A function over variables, indexed both per block and per variable.
+#[derive(Clone, Debug)]
+pub struct Function {
+    cfg: Cfg,
+    num_vars: usize,
+    uses: Vec<(Block, Var)>,
+    block_defs: Table<(Var, Operand)>,
+    block_deps: Table<Var>,
+    var_defs: Table<(Block, Operand)>,
+    var_deps: Table<Block>,
+    var_uses: Table<UseId>,
+}
+
+impl Function {
+    fn new(
+        num_blocks: usize,
+        num_vars: usize,
+        edges: &[(Block, Block)],
+        defs: Vec<(Block, Var, Operand)>,
+        uses: Vec<(Block, Var)>,
+    ) -> Result<Function, InputError> {
+        if num_blocks == 0 {
+            return Err(InputError::NoBlocks);
+        }
+        if let Some((from, to)) = Cfg::check_edges(num_blocks, edges) {
+            return Err(InputError::NoSuchBlock { from, to });
+        }
+        if let Some(&(from, _)) = edges.iter().find(|e| e.1.index() == 0) {
+            return Err(InputError::EdgeIntoEntry { from });
+        }
+        let cfg = Cfg::from_edges(num_blocks, Block::new(0), edges);
+        let use_ids = || {
+            uses.iter()
+                .enumerate()
+                .map(|(i, &(b, v))| (b, v, UseId::new(i)))
+        };
+        Ok(Function {
+            cfg,
+            num_vars,
+            block_defs: Table::group(
+                num_blocks,
+                defs.iter().map(|&(b, v, o)| (b.index(), (v, o))),
+            ),
+            block_deps: Table::group(num_blocks, use_ids().map(|(b, v, _)| (b.index(), v))),
+            var_defs: Table::group(num_vars, defs.iter().map(|&(b, v, o)| (v.index(), (b, o)))),
+            var_deps: Table::group(num_vars, use_ids().map(|(b, v, _)| (v.index(), b))),
+            var_uses: Table::group(num_vars, use_ids().map(|(_, v, u)| (v.index(), u))),
+            uses,
+        })
+    }
+
+    pub fn cfg(&self) -> &Cfg {
+        &self.cfg
+    }
+    pub fn num_blocks(&self) -> usize {
+        self.cfg.num_blocks()
+    }
+    pub fn num_vars(&self) -> usize {
+        self.num_vars
+    }
+    pub fn num_uses(&self) -> usize {
+        self.uses.len()
+    }
+    /// Where a use is: its block and variable.
+    pub fn use_site(&self, u: UseId) -> (Block, Var) {
+        self.uses[u.index()]
+    }
+    /// The last definition of each variable the block defines.
+    pub fn defines(&self, b: Block) -> &[(Var, Operand)] {
+        self.block_defs.row(b.index())
+    }
+    /// The variables read in the block before any definition there.
+    pub fn depends(&self, b: Block) -> &[Var] {
+        self.block_deps.row(b.index())
+    }
+    /// The blocks that define `v`, each with its last definition there.
+    pub fn var_defs(&self, v: Var) -> &[(Block, Operand)] {
+        self.var_defs.row(v.index())
+    }
+    /// The blocks that depend on `v` (have an upward-exposed use of it).
+    pub fn var_depends(&self, v: Var) -> &[Block] {
+        self.var_deps.row(v.index())
+    }
+    /// The upward-exposed uses of `v`.
+    pub fn var_uses(&self, v: Var) -> &[UseId] {
+        self.var_uses.row(v.index())
+    }
+}
+
+/// A compressed table: row `i` is `items[start[i]..start[i + 1]]`.
+#[derive(Clone, Debug)]
+struct Table<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Table<T> {
+    /// Stable counting sort of `(row, item)` pairs.
+    fn group(rows: usize, pairs: impl Iterator<Item = (usize, T)> + Clone) -> Table<T> {
+        let mut start = vec![0u32; rows + 1];
+        let mut first = None;
+        for (r, item) in pairs.clone() {
+            start[r + 1] += 1;
+            first.get_or_insert(item);
+        }
+        for i in 0..rows {
+            start[i + 1] += start[i];
+        }
+        let Some(first) = first else {
+            return Table {
+                start,
+                items: Vec::new(),
+            };
+        };
+        let mut fill = start.clone();
+        let mut items = vec![first; start[rows] as usize];
+        for (r, item) in pairs {
+            items[fill[r] as usize] = item;
+            fill[r] += 1;
+        }
+        Table { start, items }
+    }
+
+    fn row(&self, i: usize) -> &[T] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}

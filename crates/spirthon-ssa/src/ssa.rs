@@ -1,0 +1,546 @@
+//! SSA construction: phi placement, lookup, trivial-phi removal, and the "may be used before
+//! it is assigned" analysis.
+//!
+//! For each variable in turn (all state is per-variable and stamped, so memory stays
+//! `O(blocks + uses + phis)`):
+//! 1. its defining blocks are those of [`Function::var_defs`] that are reachable; when there
+//!    is none, or one that strictly dominates every read, pruned SSA needs no phi and every
+//!    read resolves at once (the common case of a variable assigned once);
+//! 2. [`Flavour::Pruned`] computes its live-in blocks ([`crate::live`]);
+//! 3. phis go on the iterated dominance frontier of the defining blocks
+//!    ([`crate::frontier::IdfCalculator`]), restricted to live-in blocks when pruned (Cytron
+//!    et al. 1991), to variables with an upward-exposed use when semi-pruned (Briggs et al.
+//!    1998), and unrestricted when minimal;
+//! 4. each upward-exposed use, and each phi argument (the value at the end of the
+//!    predecessor), is looked up along the dominator chain ([`crate::lookup`]).
+//!
+//! Then phis whose arguments are all one value or the phi itself are replaced by that value
+//! (Braun et al. 2013, `tryRemoveTrivialPhi`), repeatedly until a full pass finds none.
+//! Finally a phi "may be undefined" when one of its arguments is undefined or such a phi;
+//! every use whose value is undefined or such a phi is reported.
+//!
+//! Invariants of the result ([`crate::verify`] checks them): every phi is in a reachable
+//! block and has exactly one argument per reachable predecessor; each argument's definition
+//! dominates the end of its predecessor; every use's definition strictly dominates the use's
+//! block (a phi in the use's own block counts, since phis come first); no value refers to an
+//! unresolved read. Uses in unreachable blocks resolve to [`Val::Undef`] and are not
+//! reported: that code never runs.
+//!
+//! What it does not do: it does not copy-propagate client values, fold constants or remove
+//! dead phis (minimal and semi-pruned SSA keep theirs; that is their point).
+
+use crate::dom::DomTree;
+use crate::frontier::IdfCalculator;
+use crate::function::{Function, Operand};
+use crate::graph::{Cfg, Graph, Reachable};
+use crate::ids::{Block, Phi, UseId, Value, Var};
+use crate::live::LiveInCalculator;
+use crate::lookup::{ChainLookup, Raw};
+
+/// Which blocks get phis, as the literature defines the three forms.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Flavour {
+    /// Every block of the iterated dominance frontier of a variable's definitions.
+    Minimal,
+    /// As minimal, but only for variables read in some block before being defined there.
+    SemiPruned,
+    /// As minimal, but only where the variable is live-in.
+    #[default]
+    Pruned,
+}
+
+/// A resolved value: a client value, a phi, or undefined.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Val {
+    Value(Value),
+    Phi(Phi),
+    Undef,
+}
+
+/// Counts that let flavours be compared.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Stats {
+    /// Phis placed before trivial ones were removed.
+    pub placed: usize,
+    /// Phis removed as trivial.
+    pub trivial: usize,
+}
+
+/// The SSA form of a [`Function`]: side tables keyed by block, phi and use.
+#[derive(Clone, Debug)]
+pub struct Ssa {
+    dom: DomTree,
+    phi_block: Vec<Block>,
+    phi_var: Vec<Var>,
+    arg_start: Vec<u32>,
+    args: Vec<(Block, Val)>,
+    block_phi_start: Vec<u32>,
+    use_values: Vec<Val>,
+    maybe_undefined: Vec<UseId>,
+    stats: Stats,
+}
+
+impl Ssa {
+    pub fn dom(&self) -> &DomTree {
+        &self.dom
+    }
+    pub fn num_phis(&self) -> usize {
+        self.phi_block.len()
+    }
+    pub fn phi_block(&self, p: Phi) -> Block {
+        self.phi_block[p.index()]
+    }
+    pub fn phi_var(&self, p: Phi) -> Var {
+        self.phi_var[p.index()]
+    }
+    /// One `(predecessor, value)` per reachable predecessor, in predecessor order.
+    pub fn phi_args(&self, p: Phi) -> &[(Block, Val)] {
+        &self.args[self.arg_start[p.index()] as usize..self.arg_start[p.index() + 1] as usize]
+    }
+    /// The phis at the top of `b`, ordered by variable. Phi ids are dense and grouped by block.
+    pub fn phis_in(&self, b: Block) -> impl ExactSizeIterator<Item = Phi> + '_ {
+        let (s, e) = (
+            self.block_phi_start[b.index()],
+            self.block_phi_start[b.index() + 1],
+        );
+        (s..e).map(Phi::from_u32)
+    }
+    pub fn use_value(&self, u: UseId) -> Val {
+        self.use_values[u.index()]
+    }
+    /// What an operand of the input denotes in SSA form.
+    pub fn resolve(&self, op: Operand) -> Val {
+        match op {
+            Operand::Value(v) => Val::Value(v),
+            Operand::Use(u) => self.use_value(u),
+        }
+    }
+    /// Uses that some path from the entry reaches with the variable unassigned, in order.
+    pub fn maybe_undefined(&self) -> &[UseId] {
+        &self.maybe_undefined
+    }
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+/// Builds SSA form. Infallible: a [`Function`] is well-formed by construction.
+pub fn construct(f: &Function, flavour: Flavour) -> Ssa {
+    let dom = DomTree::compute(f.cfg());
+    let mut c = Construction::new(f, &dom);
+    for v in 0..f.num_vars() {
+        c.variable(Var::new(v), flavour);
+    }
+    let placed = c.phis.len();
+    let maybe_undefined = c.unassigned_uses();
+    let removed = c.remove_trivial_phis();
+    let (phi_block, phi_var, arg_start, args, block_phi_start, use_values) = c.compact();
+    Ssa {
+        dom,
+        phi_block,
+        phi_var,
+        arg_start,
+        args,
+        block_phi_start,
+        use_values,
+        maybe_undefined,
+        stats: Stats {
+            placed,
+            trivial: removed,
+        },
+    }
+}
+
+struct Construction<'a> {
+    f: &'a Function,
+    dom: &'a DomTree,
+    cfg: Reachable<'a, Cfg>,
+    lookup: ChainLookup,
+    live: LiveInCalculator,
+    idf: IdfCalculator,
+    phis: Vec<(Block, Var)>,
+    arg_start: Vec<u32>,
+    args: Vec<(Block, Raw)>,
+    uses: Vec<Raw>,
+    replaced: Vec<Option<Raw>>,
+    def_blocks: Vec<Block>,
+    phi_blocks: Vec<Block>,
+}
+
+impl<'a> Construction<'a> {
+    fn new(f: &'a Function, dom: &'a DomTree) -> Self {
+        let n = f.num_blocks();
+        Construction {
+            f,
+            dom,
+            cfg: Reachable::new(f.cfg(), |b| dom.is_reachable(b)),
+            lookup: ChainLookup::new(n),
+            live: LiveInCalculator::new(n),
+            idf: IdfCalculator::new(n),
+            phis: Vec::new(),
+            arg_start: vec![0],
+            args: Vec::new(),
+            uses: vec![Raw::Undef; f.num_uses()],
+            replaced: Vec::new(),
+            def_blocks: Vec::new(),
+            phi_blocks: Vec::new(),
+        }
+    }
+
+    /// Places the phis of `v`, then resolves its uses and its phis' arguments.
+    fn variable(&mut self, v: Var, flavour: Flavour) {
+        let (f, dom) = (self.f, self.dom);
+        let depends = f.var_depends(v);
+        if depends.is_empty() && flavour != Flavour::Minimal {
+            return;
+        }
+        self.lookup.begin();
+        self.def_blocks.clear();
+        for &(b, op) in f.var_defs(v) {
+            if dom.is_reachable(b) {
+                self.lookup.set_def(b, op.into());
+                self.def_blocks.push(b);
+            }
+        }
+        if flavour == Flavour::Pruned && self.single_reaching_definition(v) {
+            return;
+        }
+        self.phi_blocks.clear();
+        if flavour == Flavour::Pruned {
+            let lookup = &self.lookup;
+            self.live
+                .compute(&self.cfg, dom, depends, |b| lookup.is_def(b));
+            let live = &self.live;
+            let (live_in, live_out) = (|b| live.is_live_in(b), |b| live.is_live_out(b));
+            self.idf.compute_live(
+                &self.cfg,
+                dom,
+                &self.def_blocks,
+                live_in,
+                live_out,
+                &mut self.phi_blocks,
+            );
+        } else {
+            self.idf
+                .compute(&self.cfg, dom, &self.def_blocks, &mut self.phi_blocks);
+        }
+        let first = self.phis.len();
+        for &b in &self.phi_blocks {
+            self.lookup.set_phi(b, Phi::new(self.phis.len()));
+            self.phis.push((b, v));
+        }
+        for &u in f.var_uses(v) {
+            let (b, _) = f.use_site(u);
+            self.uses[u.index()] = if dom.is_reachable(b) {
+                self.lookup.value_in(dom, b)
+            } else {
+                Raw::Undef
+            };
+        }
+        for p in first..self.phis.len() {
+            for &pred in self.cfg.predecessors(self.phis[p].0) {
+                let value = self.lookup.value_out(dom, pred);
+                self.args.push((pred, value));
+            }
+            self.arg_start.push(self.args.len() as u32);
+        }
+    }
+
+    /// The common case of a variable assigned in one block `d` that strictly dominates every
+    /// block reading it upward-exposed (or assigned nowhere): every path from a block of
+    /// `DF+(d)` to a read passes `d`'s definition, so the variable is live into none of them
+    /// and pruned SSA places no phi; every read sees `d`'s definition (or nothing). Resolves
+    /// the reads and returns true in that case, without liveness or frontier walks.
+    fn single_reaching_definition(&mut self, v: Var) -> bool {
+        let (f, dom) = (self.f, self.dom);
+        let value = match self.def_blocks[..] {
+            [] => Raw::Undef,
+            [d] => {
+                let dominated = |&b: &Block| !dom.is_reachable(b) || dom.strictly_dominates(d, b);
+                if !f.var_depends(v).iter().all(dominated) {
+                    return false;
+                }
+                f.var_defs(v)
+                    .iter()
+                    .find(|def| def.0 == d)
+                    .map_or(Raw::Undef, |def| def.1.into())
+            }
+            _ => return false,
+        };
+        for &u in f.var_uses(v) {
+            let reachable = dom.is_reachable(f.use_site(u).0);
+            self.uses[u.index()] = if reachable { value } else { Raw::Undef };
+        }
+        true
+    }
+
+    /// Uses in reachable blocks that some path reaches with their variable unassigned.
+    ///
+    /// Computed on the phis as placed, before reads and trivial phis are resolved: there,
+    /// [`Raw::Undef`] means exactly "the lookup reached the entry with no definition". (After
+    /// resolution, `x = x; y = x` would make the second read look undefined too, though `x`
+    /// was assigned.) A phi is tainted when an argument is undefined or a tainted phi.
+    fn unassigned_uses(&self) -> Vec<UseId> {
+        let n = self.phis.len();
+        let mut pairs = Vec::new();
+        let mut tainted = vec![false; n];
+        let mut worklist = Vec::new();
+        for p in 0..n {
+            for &(_, a) in &self.args[self.args_of(p)] {
+                match a {
+                    Raw::Undef if !tainted[p] => {
+                        tainted[p] = true;
+                        worklist.push(p);
+                    }
+                    Raw::Phi(q) => pairs.push((q.index(), p as u32)),
+                    _ => {}
+                }
+            }
+        }
+        let users = Rows::group(n, &pairs);
+        while let Some(p) = worklist.pop() {
+            for &u in users.row(p) {
+                if !tainted[u as usize] {
+                    tainted[u as usize] = true;
+                    worklist.push(u as usize);
+                }
+            }
+        }
+        (0..self.uses.len())
+            .filter(|&u| self.dom.is_reachable(self.f.use_site(UseId::new(u)).0))
+            .filter(|&u| match self.uses[u] {
+                Raw::Undef => true,
+                Raw::Phi(p) => tainted[p.index()],
+                Raw::Value(_) | Raw::Use(_) => false,
+            })
+            .map(UseId::new)
+            .collect()
+    }
+
+    /// Follows reads to what they read and removed phis to their replacements, compressing
+    /// the path. The result is a client value, a live phi, or undefined.
+    fn resolve(&mut self, r: Raw) -> Raw {
+        let mut end = r;
+        loop {
+            end = match end {
+                Raw::Use(u) => self.uses[u.index()],
+                Raw::Phi(p) => match self.replaced[p.index()] {
+                    Some(next) => next,
+                    None => break,
+                },
+                _ => break,
+            };
+        }
+        let mut cur = r;
+        while cur != end {
+            cur = match cur {
+                Raw::Use(u) => std::mem::replace(&mut self.uses[u.index()], end),
+                Raw::Phi(p) => self.replaced[p.index()].replace(end).unwrap_or(end),
+                _ => end,
+            };
+        }
+        end
+    }
+
+    fn args_of(&self, p: usize) -> std::ops::Range<usize> {
+        self.arg_start[p] as usize..self.arg_start[p + 1] as usize
+    }
+
+    /// The value a trivial phi stands for, or `None` if the phi merges two distinct values.
+    fn trivial_value(&mut self, p: usize) -> Option<Raw> {
+        let me = Raw::Phi(Phi::new(p));
+        let mut same = None;
+        for i in self.args_of(p) {
+            let a = self.resolve(self.args[i].1);
+            self.args[i].1 = a;
+            if a == me || Some(a) == same {
+                continue;
+            }
+            if same.is_some() {
+                return None;
+            }
+            same = Some(a);
+        }
+        Some(same.unwrap_or(Raw::Undef))
+    }
+
+    /// Removes trivial phis until none is left; returns how many went.
+    fn remove_trivial_phis(&mut self) -> usize {
+        let n = self.phis.len();
+        self.replaced = vec![None; n];
+        for i in 0..self.args.len() {
+            self.args[i].1 = self.resolve(self.args[i].1);
+        }
+        let users = phi_users(n, &self.arg_start, &self.args);
+        let mut removed = 0;
+        let mut worklist: Vec<usize> = (0..n).rev().collect();
+        while !worklist.is_empty() {
+            let before = removed;
+            while let Some(p) = worklist.pop() {
+                if self.replaced[p].is_some() {
+                    continue;
+                }
+                if let Some(value) = self.trivial_value(p) {
+                    self.replaced[p] = Some(value);
+                    removed += 1;
+                    worklist.extend(users.row(p).iter().map(|&u| u as usize));
+                }
+            }
+            if removed == before {
+                break;
+            }
+            // Users gained through replacement are not in `users`: a full pass finds them.
+            for p in (0..n).rev() {
+                if self.replaced[p].is_none() && self.trivial_value(p).is_some() {
+                    worklist.push(p);
+                }
+            }
+        }
+        removed
+    }
+
+    /// Renumbers the surviving phis grouped by block and turns every value into a [`Val`].
+    #[allow(clippy::type_complexity)]
+    fn compact(
+        &mut self,
+    ) -> (
+        Vec<Block>,
+        Vec<Var>,
+        Vec<u32>,
+        Vec<(Block, Val)>,
+        Vec<u32>,
+        Vec<Val>,
+    ) {
+        let nb = self.f.num_blocks();
+        let mut start = vec![0u32; nb + 1];
+        for (p, &(b, _)) in self.phis.iter().enumerate() {
+            if self.replaced[p].is_none() {
+                start[b.index() + 1] += 1;
+            }
+        }
+        for i in 0..nb {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut new_id = vec![u32::MAX; self.phis.len()];
+        let mut order = vec![0usize; start[nb] as usize];
+        for (p, &(b, _)) in self.phis.iter().enumerate() {
+            if self.replaced[p].is_none() {
+                new_id[p] = fill[b.index()];
+                order[fill[b.index()] as usize] = p;
+                fill[b.index()] += 1;
+            }
+        }
+        let finish = |r: Raw| match r {
+            Raw::Value(v) => Val::Value(v),
+            Raw::Phi(p) => Val::Phi(Phi::from_u32(new_id[p.index()])),
+            Raw::Undef | Raw::Use(_) => Val::Undef,
+        };
+        let mut phi_block = Vec::with_capacity(order.len());
+        let mut phi_var = Vec::with_capacity(order.len());
+        let mut arg_start = vec![0u32];
+        let mut args = Vec::new();
+        for &p in &order {
+            phi_block.push(self.phis[p].0);
+            phi_var.push(self.phis[p].1);
+            for i in self.args_of(p) {
+                let (pred, a) = self.args[i];
+                let a = self.resolve(a);
+                args.push((pred, finish(a)));
+            }
+            arg_start.push(args.len() as u32);
+        }
+        let use_values = (0..self.uses.len())
+            .map(|u| {
+                let r = self.resolve(Raw::Use(UseId::new(u)));
+                finish(r)
+            })
+            .collect();
+        (phi_block, phi_var, arg_start, args, start, use_values)
+    }
+}
+
+/// For each phi, the phis that take it as an argument.
+fn phi_users(n: usize, arg_start: &[u32], args: &[(Block, Raw)]) -> Rows {
+    let mut pairs = Vec::new();
+    for p in 0..n {
+        for &(_, a) in &args[arg_start[p] as usize..arg_start[p + 1] as usize] {
+            if let Raw::Phi(q) = a {
+                if q.index() != p {
+                    pairs.push((q.index(), p as u32));
+                }
+            }
+        }
+    }
+    Rows::group(n, &pairs)
+}
+
+/// Rows of `u32`, compressed.
+struct Rows {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Rows {
+    fn group(n: usize, pairs: &[(usize, u32)]) -> Rows {
+        let mut start = vec![0u32; n + 1];
+        for &(r, _) in pairs {
+            start[r + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for &(r, x) in pairs {
+            items[fill[r] as usize] = x;
+            fill[r] += 1;
+        }
+        Rows { start, items }
+    }
+
+    fn row(&self, r: usize) -> &[u32] {
+        &self.items[self.start[r] as usize..self.start[r + 1] as usize]
+    }
+}
+
+/// A readable listing of the SSA form: per reachable block in reverse post-order, its idom,
+/// its phis with their arguments, and its resolved uses.
+pub fn dump(f: &Function, ssa: &Ssa) -> String {
+    use std::fmt::Write;
+    let mut uses_by_block: Vec<Vec<UseId>> = vec![Vec::new(); f.num_blocks()];
+    for u in 0..f.num_uses() {
+        let u = UseId::new(u);
+        uses_by_block[f.use_site(u).0.index()].push(u);
+    }
+    let mut out = String::new();
+    for &b in ssa.dom().rpo() {
+        let idom = ssa.dom().idom(b).map_or("-".to_string(), |d| d.to_string());
+        let _ = writeln!(out, "{b}: idom {idom}");
+        for p in ssa.phis_in(b) {
+            let args: Vec<String> = ssa
+                .phi_args(p)
+                .iter()
+                .map(|(pred, a)| format!("{pred}: {}", show(*a)))
+                .collect();
+            let _ = writeln!(out, "  {p} = phi {} [{}]", ssa.phi_var(p), args.join(", "));
+        }
+        for &u in &uses_by_block[b.index()] {
+            let _ = writeln!(
+                out,
+                "  {u} {} = {}",
+                f.use_site(u).1,
+                show(ssa.use_value(u))
+            );
+        }
+    }
+    out
+}
+
+fn show(v: Val) -> String {
+    match v {
+        Val::Value(x) => x.to_string(),
+        Val::Phi(p) => p.to_string(),
+        Val::Undef => "undef".to_string(),
+    }
+}
