@@ -146,8 +146,7 @@ struct Row {
     params: usize,
 }
 
-fn measure(family: &'static str, p: &Program) -> Row {
-    let budget = Duration::from_millis(400);
+fn measure(family: &'static str, p: &Program, budget: Duration) -> Row {
     let (ours, phis) = fastest(budget, || spirthon(p));
     let mut ctx = FunctionBuilderContext::new();
     let (theirs, params) = fastest(budget, || cranelift(p, &mut ctx));
@@ -172,18 +171,22 @@ fn ns_per_block(r: &Row) -> f64 {
 }
 
 fn main() {
+    // `cargo bench` passes `--bench`; without it (`cargo test --all-targets`) this is a smoke
+    // test of the smallest size, so the bench cannot rot unnoticed.
+    let bench = std::env::args().any(|a| a == "--bench");
     let quick = std::env::args().any(|a| a == "--quick");
-    let sizes: &[usize] = if quick {
-        &[1_000, 10_000, 100_000]
-    } else {
-        &[1_000, 10_000, 100_000, 1_000_000]
+    let sizes: &[usize] = match (bench, quick) {
+        (false, _) => &[1_000],
+        (true, true) => &[1_000, 10_000, 100_000],
+        (true, false) => &[1_000, 10_000, 100_000, 1_000_000],
     };
+    let budget = Duration::from_millis(if bench { 400 } else { 1 });
     let mut rows = Vec::new();
     for &n in sizes {
-        rows.push(measure("structured", &structured(n, 16, 42)));
+        rows.push(measure("structured", &structured(n, 16, 42), budget));
     }
     for &n in sizes {
-        rows.push(measure("ladder", &ladder(n / 2, 16, 42)));
+        rows.push(measure("ladder", &ladder(n / 2, 16, 42), budget));
     }
     println!("SSA construction, spirthon (pruned) vs cranelift-frontend, fastest of several runs");
     println!();

@@ -13,6 +13,7 @@
 
 use crate::graph::{Cfg, Graph};
 use crate::ids::{Block, UseId, Value, Var};
+use crate::table::Table;
 
 /// What an instruction reads: a client value, or an unresolved read of a variable.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -260,44 +261,5 @@ impl Function {
     /// The upward-exposed uses of `v`.
     pub fn var_uses(&self, v: Var) -> &[UseId] {
         self.var_uses.row(v.index())
-    }
-}
-
-/// A compressed table: row `i` is `items[start[i]..start[i + 1]]`.
-#[derive(Clone, Debug)]
-struct Table<T> {
-    start: Vec<u32>,
-    items: Vec<T>,
-}
-
-impl<T: Copy> Table<T> {
-    /// Stable counting sort of `(row, item)` pairs.
-    fn group(rows: usize, pairs: impl Iterator<Item = (usize, T)> + Clone) -> Table<T> {
-        let mut start = vec![0u32; rows + 1];
-        let mut first = None;
-        for (r, item) in pairs.clone() {
-            start[r + 1] += 1;
-            first.get_or_insert(item);
-        }
-        for i in 0..rows {
-            start[i + 1] += start[i];
-        }
-        let Some(first) = first else {
-            return Table {
-                start,
-                items: Vec::new(),
-            };
-        };
-        let mut fill = start.clone();
-        let mut items = vec![first; start[rows] as usize];
-        for (r, item) in pairs {
-            items[fill[r] as usize] = item;
-            fill[r] += 1;
-        }
-        Table { start, items }
-    }
-
-    fn row(&self, i: usize) -> &[T] {
-        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
 }

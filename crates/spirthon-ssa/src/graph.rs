@@ -6,6 +6,7 @@
 //! mirror each other. Walks use explicit stacks: no recursion proportional to the graph.
 
 use crate::ids::Block;
+use crate::table::Table;
 
 /// A directed graph with a distinguished entry, as the algorithms here see a CFG.
 pub trait Graph {
@@ -19,24 +20,21 @@ pub trait Graph {
 #[derive(Clone, Debug)]
 pub struct Cfg {
     entry: Block,
-    succ_start: Vec<u32>,
-    succs: Vec<Block>,
-    pred_start: Vec<u32>,
-    preds: Vec<Block>,
+    succs: Table<Block>,
+    preds: Table<Block>,
 }
 
 impl Cfg {
     /// Builds the graph of `num_blocks` blocks from an edge list. Every endpoint must be
     /// below `num_blocks` (see [`Cfg::check_edges`]).
     pub fn from_edges(num_blocks: usize, entry: Block, edges: &[(Block, Block)]) -> Cfg {
-        let (succ_start, succs) = group(num_blocks, edges.iter().map(|&(f, t)| (f, t)));
-        let (pred_start, preds) = group(num_blocks, edges.iter().map(|&(f, t)| (t, f)));
+        let table = |pair: fn(&(Block, Block)) -> (usize, Block)| {
+            Table::group(num_blocks, edges.iter().map(pair)).dedup_rows(num_blocks, Block::index)
+        };
         Cfg {
             entry,
-            succ_start,
-            succs,
-            pred_start,
-            preds,
+            succs: table(|&(from, to)| (from.index(), to)),
+            preds: table(|&(from, to)| (to.index(), from)),
         }
     }
 
@@ -53,53 +51,18 @@ impl Cfg {
     }
 }
 
-/// Stable counting sort of `(key, item)` pairs into a compressed table, then one pass per
-/// key that drops repeated items (keeping the first).
-fn group(n: usize, pairs: impl Iterator<Item = (Block, Block)> + Clone) -> (Vec<u32>, Vec<Block>) {
-    let mut start = vec![0u32; n + 1];
-    for (k, _) in pairs.clone() {
-        start[k.index() + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut items = vec![Block::new(0); start[n] as usize];
-    for (k, item) in pairs {
-        items[fill[k.index()] as usize] = item;
-        fill[k.index()] += 1;
-    }
-    // `seen[item] == key` once `item` is in `key`'s list.
-    let mut seen = vec![u32::MAX; n];
-    let mut out_start = Vec::with_capacity(n + 1);
-    let mut out = Vec::with_capacity(items.len());
-    out_start.push(0);
-    for key in 0..n {
-        for &item in &items[start[key] as usize..start[key + 1] as usize] {
-            if seen[item.index()] != key as u32 {
-                seen[item.index()] = key as u32;
-                out.push(item);
-            }
-        }
-        out_start.push(out.len() as u32);
-    }
-    (out_start, out)
-}
-
 impl Graph for Cfg {
     fn num_blocks(&self) -> usize {
-        self.succ_start.len() - 1
+        self.succs.num_rows()
     }
     fn entry(&self) -> Block {
         self.entry
     }
     fn successors(&self, block: Block) -> &[Block] {
-        let i = block.index();
-        &self.succs[self.succ_start[i] as usize..self.succ_start[i + 1] as usize]
+        self.succs.row(block.index())
     }
     fn predecessors(&self, block: Block) -> &[Block] {
-        let i = block.index();
-        &self.preds[self.pred_start[i] as usize..self.pred_start[i + 1] as usize]
+        self.preds.row(block.index())
     }
 }
 
@@ -109,33 +72,21 @@ impl Graph for Cfg {
 #[derive(Clone, Debug)]
 pub struct Reachable<'g, G> {
     graph: &'g G,
-    pred_start: Vec<u32>,
-    preds: Vec<Block>,
+    preds: Table<Block>,
 }
 
 impl<'g, G: Graph> Reachable<'g, G> {
     /// `reachable(b)` must hold exactly for the blocks reachable from the entry.
     pub fn new(graph: &'g G, reachable: impl Fn(Block) -> bool) -> Self {
         let n = graph.num_blocks();
-        let mut pred_start = Vec::with_capacity(n + 1);
-        let mut preds = Vec::new();
-        pred_start.push(0);
-        for b in (0..n).map(Block::new) {
-            if reachable(b) {
-                preds.extend(
-                    graph
-                        .predecessors(b)
-                        .iter()
-                        .copied()
-                        .filter(|&p| reachable(p)),
-                );
-            }
-            pred_start.push(preds.len() as u32);
+        let mut pairs = Vec::new();
+        for b in (0..n).map(Block::new).filter(|&b| reachable(b)) {
+            let preds = graph.predecessors(b).iter().copied();
+            pairs.extend(preds.filter(|&p| reachable(p)).map(|p| (b.index(), p)));
         }
         Reachable {
             graph,
-            pred_start,
-            preds,
+            preds: Table::group(n, pairs.into_iter()),
         }
     }
 }
@@ -151,8 +102,7 @@ impl<G: Graph> Graph for Reachable<'_, G> {
         self.graph.successors(block)
     }
     fn predecessors(&self, block: Block) -> &[Block] {
-        let i = block.index();
-        &self.preds[self.pred_start[i] as usize..self.pred_start[i + 1] as usize]
+        self.preds.row(block.index())
     }
 }
 

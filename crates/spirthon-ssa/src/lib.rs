@@ -48,6 +48,7 @@ pub mod live;
 mod lookup;
 pub mod naive;
 pub mod ssa;
+mod table;
 pub mod verify;
 
 pub use dom::DomTree;

@@ -36,6 +36,7 @@ use crate::graph::{Cfg, Graph, Reachable};
 use crate::ids::{Block, Phi, UseId, Value, Var};
 use crate::live::LiveInCalculator;
 use crate::lookup::{ChainLookup, Raw};
+use crate::table::Table;
 
 /// Which blocks get phis, as the literature defines the three forms.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -297,7 +298,7 @@ impl<'a> Construction<'a> {
                 }
             }
         }
-        let users = Rows::group(n, &pairs);
+        let users = Table::group(n, pairs.into_iter());
         while let Some(p) = worklist.pop() {
             for &u in users.row(p) {
                 if !tainted[u as usize] {
@@ -461,7 +462,7 @@ impl<'a> Construction<'a> {
 }
 
 /// For each phi, the phis that take it as an argument.
-fn phi_users(n: usize, arg_start: &[u32], args: &[(Block, Raw)]) -> Rows {
+fn phi_users(n: usize, arg_start: &[u32], args: &[(Block, Raw)]) -> Table<u32> {
     let mut pairs = Vec::new();
     for p in 0..n {
         for &(_, a) in &args[arg_start[p] as usize..arg_start[p + 1] as usize] {
@@ -472,36 +473,7 @@ fn phi_users(n: usize, arg_start: &[u32], args: &[(Block, Raw)]) -> Rows {
             }
         }
     }
-    Rows::group(n, &pairs)
-}
-
-/// Rows of `u32`, compressed.
-struct Rows {
-    start: Vec<u32>,
-    items: Vec<u32>,
-}
-
-impl Rows {
-    fn group(n: usize, pairs: &[(usize, u32)]) -> Rows {
-        let mut start = vec![0u32; n + 1];
-        for &(r, _) in pairs {
-            start[r + 1] += 1;
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut items = vec![0u32; pairs.len()];
-        for &(r, x) in pairs {
-            items[fill[r] as usize] = x;
-            fill[r] += 1;
-        }
-        Rows { start, items }
-    }
-
-    fn row(&self, r: usize) -> &[u32] {
-        &self.items[self.start[r] as usize..self.start[r + 1] as usize]
-    }
+    Table::group(n, pairs.into_iter())
 }
 
 /// A readable listing of the SSA form: per reachable block in reverse post-order, its idom,

@@ -1,0 +1,71 @@
+//! Compressed tables: rows of small items stored in one array, built by a stable counting
+//! sort. Adjacency lists, per-block and per-variable indexes and phi users all use it.
+
+/// A compressed table: row `i` is `items[start[i]..start[i + 1]]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Table<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Table<T> {
+    /// Stable counting sort of `(row, item)` pairs.
+    pub(crate) fn group(rows: usize, pairs: impl Iterator<Item = (usize, T)> + Clone) -> Table<T> {
+        let mut start = vec![0u32; rows + 1];
+        let mut first = None;
+        for (r, item) in pairs.clone() {
+            start[r + 1] += 1;
+            first.get_or_insert(item);
+        }
+        for i in 0..rows {
+            start[i + 1] += start[i];
+        }
+        let Some(first) = first else {
+            return Table {
+                start,
+                items: Vec::new(),
+            };
+        };
+        let mut fill = start.clone();
+        let mut items = vec![first; start[rows] as usize];
+        for (r, item) in pairs {
+            items[fill[r] as usize] = item;
+            fill[r] += 1;
+        }
+        Table { start, items }
+    }
+
+    /// Keeps only the first occurrence of each item within each row (items are blocks,
+    /// numbered below `n`).
+    pub(crate) fn dedup_rows(self, n: usize, index: impl Fn(T) -> usize) -> Table<T> {
+        // `seen[item] == row` once `item` is kept in `row`.
+        let mut seen = vec![u32::MAX; n];
+        let rows = self.start.len() - 1;
+        let mut start = Vec::with_capacity(rows + 1);
+        let mut items = Vec::with_capacity(self.items.len());
+        start.push(0);
+        for r in 0..rows {
+            for &item in self.row(r) {
+                if seen[index(item)] != r as u32 {
+                    seen[index(item)] = r as u32;
+                    items.push(item);
+                }
+            }
+            start.push(items.len() as u32);
+        }
+        Table { start, items }
+    }
+
+    pub(crate) fn num_rows(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Items in all rows together.
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub(crate) fn row(&self, i: usize) -> &[T] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
