@@ -6,7 +6,7 @@
 //! post-order until nothing changes. Reducible graphs settle in one pass plus the confirming
 //! one; irreducible ones may take a few more. The intersection is the same as the paper's
 //! two-finger walk, but answered with depths and skew-binary jump pointers
-//! ([`PartialTree`]), so a deep dominator tree (a ladder, a long chain of joins) costs
+//! (`PartialTree`), so a deep dominator tree (a ladder, a long chain of joins) costs
 //! `O(log n)` per intersection rather than its depth.
 //!
 //! Invariants of a [`DomTree`]:

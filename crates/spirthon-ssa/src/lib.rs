@@ -25,7 +25,7 @@
 //!    Computing Static Single Assignment Form and the Control Dependence Graph", TOPLAS
 //!    1991); semi-pruned (Briggs, Cooper, Harvey and Simpson, 1998) and minimal forms on
 //!    request ([`Flavour`]).
-//! 5. [`lookup`](crate::ssa): every use and phi argument resolved along the dominator chain,
+//! 5. `lookup` (inside [`ssa`]): every use and phi argument resolved along the dominator chain,
 //!    memoised; then trivial phis removed until none is left, as in Braun, Buchwald, Hack,
 //!    Leißa, Mallon and Zwinkau, "Simple and Efficient Construction of Static Single
 //!    Assignment Form" (CC 2013), whose on-the-fly construction (cranelift-frontend) is the
@@ -35,7 +35,7 @@
 //! million-block chain or a 100,000-deep loop nest needs no deep native stack. All
 //! per-variable state is epoch-stamped, so memory is `O(blocks + edges + uses + phis)`.
 //!
-//! [`verify`] checks the SSA property independently; [`naive`] holds slow oracles from the
+//! [`verify()`] checks the SSA property independently; [`naive`] holds slow oracles from the
 //! definitions; [`gen`] makes programs for tests and benchmarks.
 
 pub mod dom;

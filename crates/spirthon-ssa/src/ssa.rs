@@ -12,14 +12,14 @@
 //!    et al. 1991), to variables with an upward-exposed use when semi-pruned (Briggs et al.
 //!    1998), and unrestricted when minimal;
 //! 4. each upward-exposed use, and each phi argument (the value at the end of the
-//!    predecessor), is looked up along the dominator chain ([`crate::lookup`]).
+//!    predecessor), is looked up along the dominator chain (module `lookup`).
 //!
 //! Then phis whose arguments are all one value or the phi itself are replaced by that value
 //! (Braun et al. 2013, `tryRemoveTrivialPhi`), repeatedly until a full pass finds none.
 //! Finally a phi "may be undefined" when one of its arguments is undefined or such a phi;
 //! every use whose value is undefined or such a phi is reported.
 //!
-//! Invariants of the result ([`crate::verify`] checks them): every phi is in a reachable
+//! Invariants of the result ([`crate::verify()`] checks them): every phi is in a reachable
 //! block and has exactly one argument per reachable predecessor; each argument's definition
 //! dominates the end of its predecessor; every use's definition strictly dominates the use's
 //! block (a phi in the use's own block counts, since phis come first); no value refers to an
