@@ -14,10 +14,11 @@
 //! 4. each upward-exposed use, and each phi argument (the value at the end of the
 //!    predecessor), is looked up along the dominator chain (module `lookup`).
 //!
-//! Then phis whose arguments are all one value or the phi itself are replaced by that value
-//! (Braun et al. 2013, `tryRemoveTrivialPhi`), repeatedly until a full pass finds none.
-//! Finally a phi "may be undefined" when one of its arguments is undefined or such a phi;
-//! every use whose value is undefined or such a phi is reported.
+//! On the phis as placed, a phi "may be unassigned" when one of its arguments is undefined
+//! (the lookup reached the entry) or such a phi; every use whose value is undefined or such a
+//! phi is reported. Then phis whose arguments are all one value or the phi itself are
+//! replaced by that value (Braun et al. 2013, `tryRemoveTrivialPhi`), repeatedly until a
+//! full pass finds none.
 //!
 //! Invariants of the result ([`crate::verify()`] checks them): every phi is in a reachable
 //! block and has exactly one argument per reachable predecessor; each argument's definition
@@ -283,22 +284,14 @@ impl<'a> Construction<'a> {
     /// was assigned.) A phi is tainted when an argument is undefined or a tainted phi.
     fn unassigned_uses(&self) -> Vec<UseId> {
         let n = self.phis.len();
-        let mut pairs = Vec::new();
+        let mut worklist: Vec<usize> = (0..n)
+            .filter(|&p| self.args[self.args_of(p)].iter().any(|a| a.1 == Raw::Undef))
+            .collect();
         let mut tainted = vec![false; n];
-        let mut worklist = Vec::new();
-        for p in 0..n {
-            for &(_, a) in &self.args[self.args_of(p)] {
-                match a {
-                    Raw::Undef if !tainted[p] => {
-                        tainted[p] = true;
-                        worklist.push(p);
-                    }
-                    Raw::Phi(q) => pairs.push((q.index(), p as u32)),
-                    _ => {}
-                }
-            }
+        for &p in &worklist {
+            tainted[p] = true;
         }
-        let users = Table::group(n, pairs.into_iter());
+        let users = phi_users(n, &self.arg_start, &self.args);
         while let Some(p) = worklist.pop() {
             for &u in users.row(p) {
                 if !tainted[u as usize] {
