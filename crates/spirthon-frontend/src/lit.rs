@@ -1,0 +1,185 @@
+//! Compile-time literals: Python's arithmetic on int and float literals and module constants,
+//! before they meet a typed operand. Ints are exact (64-bit, checked) as in CPython; floats
+//! are computed in `f64` as CPython does and rounded to `f32` when they become a value.
+
+use crate::ast::{BinaryOp, UnaryOp};
+use spirthon_ir::cfg::CmpOp;
+use spirthon_ir::{Const, Scalar};
+
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub enum Lit {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl Lit {
+    fn as_f64(self) -> f64 {
+        match self {
+            Lit::Int(i) => i as f64,
+            Lit::Float(f) => f,
+            Lit::Bool(b) => b as u8 as f64,
+        }
+    }
+    fn as_int(self) -> Option<i64> {
+        match self {
+            Lit::Int(i) => Some(i),
+            Lit::Bool(b) => Some(b as i64),
+            Lit::Float(_) => None,
+        }
+    }
+    pub fn truthy(self) -> bool {
+        match self {
+            Lit::Int(i) => i != 0,
+            Lit::Float(f) => f != 0.0,
+            Lit::Bool(b) => b,
+        }
+    }
+    /// The type a literal gets on its own: `i32` when it fits, else `u32`; `f32`; `bool`.
+    pub fn default_scalar(self) -> Result<Scalar, String> {
+        match self {
+            Lit::Int(i) if i32::try_from(i).is_ok() => Ok(Scalar::I32),
+            Lit::Int(i) if u32::try_from(i).is_ok() => Ok(Scalar::U32),
+            Lit::Int(i) => Err(format!("the constant {i} does not fit in 32 bits")),
+            Lit::Float(_) => Ok(Scalar::F32),
+            Lit::Bool(_) => Ok(Scalar::Bool),
+        }
+    }
+    /// This literal as a constant of type `s`, or why it cannot be one.
+    pub fn to_const(self, s: Scalar) -> Result<Const, String> {
+        match (self, s) {
+            (Lit::Bool(b), Scalar::Bool) => Ok(Const::Bool(b)),
+            (Lit::Int(i), Scalar::I32) => i32::try_from(i)
+                .map(Const::I32)
+                .map_err(|_| format!("the constant {i} does not fit in i32")),
+            (Lit::Int(i), Scalar::U32) => u32::try_from(i)
+                .map(Const::U32)
+                .map_err(|_| format!("the constant {i} does not fit in u32")),
+            (Lit::Int(i), Scalar::F32) => Ok(Const::f32(i as f32)),
+            (Lit::Float(f), Scalar::F32) => Ok(Const::f32(f as f32)),
+            (Lit::Float(f), Scalar::I32 | Scalar::U32) => Err(format!(
+                "the float {f:?} cannot become an integer implicitly: use int()"
+            )),
+            (Lit::Bool(_), _) => Err("a bool cannot be used as a number here: use int()".into()),
+            (_, Scalar::Bool) => Err("a number cannot be used as a bool here: use bool()".into()),
+        }
+    }
+}
+
+fn floor_div(a: i64, b: i64) -> i64 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn py_mod(a: i64, b: i64) -> i64 {
+    let r = a % b;
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+fn float_mod(a: f64, b: f64) -> f64 {
+    let r = a % b;
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+const TOO_BIG: &str = "constant expression overflows: integers are 32-bit";
+
+/// `a op b` on literals, as CPython computes it.
+pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
+    use BinaryOp::*;
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        let big = || TOO_BIG.to_string();
+        let zero = || "division by zero in a constant expression".to_string();
+        return Ok(match op {
+            Add => Lit::Int(x.checked_add(y).ok_or_else(big)?),
+            Sub => Lit::Int(x.checked_sub(y).ok_or_else(big)?),
+            Mul => Lit::Int(x.checked_mul(y).ok_or_else(big)?),
+            Div if y == 0 => return Err(zero()),
+            Div => Lit::Float(x as f64 / y as f64),
+            FloorDiv | Mod if y == 0 => return Err(zero()),
+            FloorDiv => Lit::Int(floor_div(x, y)),
+            Mod => Lit::Int(py_mod(x, y)),
+            Pow if y < 0 => Lit::Float((x as f64).powf(y as f64)),
+            Pow => Lit::Int(
+                u32::try_from(y)
+                    .ok()
+                    .and_then(|y| x.checked_pow(y))
+                    .ok_or_else(big)?,
+            ),
+            Shl if !(0..64).contains(&y) => return Err(big()),
+            Shl => Lit::Int(
+                x.checked_shl(y as u32)
+                    .filter(|v| v >> y == x)
+                    .ok_or_else(big)?,
+            ),
+            Shr if y < 0 => return Err("negative shift count".into()),
+            Shr => Lit::Int(x >> y.min(63)),
+            BitOr if matches!((a, b), (Lit::Bool(_), Lit::Bool(_))) => Lit::Bool(x | y != 0),
+            BitAnd if matches!((a, b), (Lit::Bool(_), Lit::Bool(_))) => Lit::Bool(x & y != 0),
+            BitXor if matches!((a, b), (Lit::Bool(_), Lit::Bool(_))) => Lit::Bool(x ^ y != 0),
+            BitOr => Lit::Int(x | y),
+            BitAnd => Lit::Int(x & y),
+            BitXor => Lit::Int(x ^ y),
+        });
+    }
+    let (x, y) = (a.as_f64(), b.as_f64());
+    Ok(Lit::Float(match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        Div | FloorDiv | Mod if y == 0.0 => {
+            return Err("division by zero in a constant expression".into())
+        }
+        Div => x / y,
+        FloorDiv => ((x - float_mod(x, y)) / y).round(),
+        Mod => float_mod(x, y),
+        Pow => x.powf(y),
+        _ => {
+            return Err(format!(
+                "`{}` needs integer operands, not floats",
+                op.symbol()
+            ))
+        }
+    }))
+}
+
+pub fn unary(op: UnaryOp, a: Lit) -> Result<Lit, String> {
+    Ok(match (op, a) {
+        (UnaryOp::Not, _) => Lit::Bool(!a.truthy()),
+        (UnaryOp::Neg, Lit::Float(f)) => Lit::Float(-f),
+        (UnaryOp::Neg, _) => Lit::Int(-a.as_int().unwrap_or(0)),
+        (UnaryOp::Pos, Lit::Bool(b)) => Lit::Int(b as i64),
+        (UnaryOp::Pos, _) => a,
+        (UnaryOp::Invert, Lit::Float(_)) => return Err("`~` needs an integer, not a float".into()),
+        (UnaryOp::Invert, _) => Lit::Int(!a.as_int().unwrap_or(0)),
+    })
+}
+
+pub fn compare(op: CmpOp, a: Lit, b: Lit) -> bool {
+    let ord = match (a.as_int(), b.as_int()) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        _ => a.as_f64().partial_cmp(&b.as_f64()),
+    };
+    use core::cmp::Ordering::*;
+    match (op, ord) {
+        (CmpOp::Ne, None) => true,
+        (_, None) => false,
+        (CmpOp::Eq, Some(o)) => o == Equal,
+        (CmpOp::Ne, Some(o)) => o != Equal,
+        (CmpOp::Lt, Some(o)) => o == Less,
+        (CmpOp::Le, Some(o)) => o != Greater,
+        (CmpOp::Gt, Some(o)) => o == Greater,
+        (CmpOp::Ge, Some(o)) => o != Less,
+    }
+}

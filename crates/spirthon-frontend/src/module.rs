@@ -1,0 +1,605 @@
+//! The top level of a kernel file: imports, module constants, and the signatures of
+//! `@kernel`s and `@func`s; plus the call graph, where recursion is rejected.
+//!
+//! Names follow Python's scoping: a later top-level binding replaces an earlier one, and a
+//! name assigned anywhere in a function body is local to the whole body (lowering's job).
+
+use std::collections::HashMap;
+
+use spirthon_ir::{Diagnostic, Scalar, Span, Ty};
+
+use crate::ast::*;
+use crate::lit::{self, Lit};
+
+/// A library the kernel language understands.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Lib {
+    Spirthon,
+    Math,
+}
+
+/// Everything `spirthon` exports (some of it for later language levels).
+pub const SPIRTHON_NAMES: &[&str] = &[
+    "kernel",
+    "func",
+    "Array",
+    "i32",
+    "u32",
+    "f32",
+    "vec2",
+    "vec3",
+    "vec4",
+    "ivec2",
+    "ivec3",
+    "ivec4",
+    "uvec2",
+    "uvec3",
+    "uvec4",
+    "global_id",
+    "local_id",
+    "workgroup_id",
+    "num_workgroups",
+    "local_index",
+    "shared_array",
+    "barrier",
+    "atomic_add",
+    "atomic_sub",
+    "atomic_min",
+    "atomic_max",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_exchange",
+    "atomic_compare_exchange",
+    "dot",
+    "cross",
+    "length",
+    "distance",
+    "normalize",
+    "clamp",
+    "mix",
+    "step",
+    "smoothstep",
+];
+
+/// The `math` names the kernel language has.
+pub const MATH_NAMES: &[&str] = &[
+    "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
+    "exp2", "log", "log2", "log10", "pow", "fabs", "floor", "ceil", "trunc", "copysign", "hypot",
+    "fmod", "isnan", "isinf", "isfinite", "pi", "e", "inf", "nan", "tau",
+];
+
+#[derive(Clone, Debug)]
+pub enum Global {
+    /// A module constant; `ty` is set when it was annotated.
+    Const {
+        lit: Lit,
+        ty: Option<Scalar>,
+        span: Span,
+    },
+    /// A kernel or func: an index into [`ModuleInfo::defs`].
+    Def(usize),
+    /// A top-level name the kernel language cannot use.
+    Opaque {
+        span: Span,
+        what: &'static str,
+    },
+    Module(Lib),
+    Item(Lib, String),
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ParamKind {
+    Scalar(Ty),
+    Array(Ty),
+}
+
+#[derive(Clone, Debug)]
+pub struct ParamSig {
+    pub name: String,
+    pub kind: ParamKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct DefSig {
+    pub name: String,
+    pub is_kernel: bool,
+    pub workgroup_size: [u32; 3],
+    pub params: Vec<ParamSig>,
+    pub ret: Option<Ty>,
+    /// Index into `Ast::items` of the `Item::Def`.
+    pub item: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ModuleInfo {
+    pub globals: HashMap<String, Global>,
+    pub defs: Vec<DefSig>,
+}
+
+/// What an annotation denotes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Ann {
+    Value(Ty),
+    Array(Ty),
+    None,
+}
+
+impl ModuleInfo {
+    pub fn def<'a>(&self, ast: &'a Ast, d: usize) -> &'a FuncDef {
+        match &ast.items[self.defs[d].item] {
+            Item::Def(f) => f,
+            _ => unreachable!("DefSig::item names an Item::Def"),
+        }
+    }
+
+    /// What `e` names when it is a library item (`f32`, `sp.f32`, `math.sqrt`, `sqrt`).
+    pub fn lib_item<'a>(
+        &'a self,
+        ast: &'a Ast,
+        e: ExprId,
+        is_local: &dyn Fn(&str) -> bool,
+    ) -> Option<(Lib, &'a str)> {
+        match &ast.expr(e).kind {
+            ExprKind::Name(n) if !is_local(n) => match self.globals.get(n) {
+                Some(Global::Item(lib, item)) => Some((*lib, item.as_str())),
+                _ => None,
+            },
+            ExprKind::Attr(base, attr) => match &ast.expr(*base).kind {
+                ExprKind::Name(n) if !is_local(n) => match self.globals.get(n) {
+                    Some(Global::Module(lib)) => Some((*lib, attr.as_str())),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Evaluates a constant expression: `Ok(None)` when `e` is not one.
+    pub fn const_eval(
+        &self,
+        ast: &Ast,
+        e: ExprId,
+        is_local: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Lit>, Diagnostic> {
+        let expr = ast.expr(e);
+        let err = |m: String| Diagnostic::error(expr.span, m);
+        Ok(Some(match &expr.kind {
+            ExprKind::Int(i) => Lit::Int(*i),
+            ExprKind::Float(f) => Lit::Float(*f),
+            ExprKind::Bool(b) => Lit::Bool(*b),
+            ExprKind::Name(n) if !is_local(n) => match self.globals.get(n) {
+                Some(Global::Const { lit, ty: None, .. }) => *lit,
+                Some(Global::Item(Lib::Math, item)) => match math_const(item) {
+                    Some(v) => Lit::Float(v),
+                    None => return Ok(None),
+                },
+                _ => return Ok(None),
+            },
+            ExprKind::Attr(..) => match self.lib_item(ast, e, is_local) {
+                Some((Lib::Math, item)) => match math_const(item) {
+                    Some(v) => Lit::Float(v),
+                    None => return Ok(None),
+                },
+                _ => return Ok(None),
+            },
+            ExprKind::Unary(op, a) => match self.const_eval(ast, *a, is_local)? {
+                Some(a) => lit::unary(*op, a).map_err(err)?,
+                None => return Ok(None),
+            },
+            ExprKind::Binary(op, a, b) => {
+                let (Some(a), Some(b)) = (
+                    self.const_eval(ast, *a, is_local)?,
+                    self.const_eval(ast, *b, is_local)?,
+                ) else {
+                    return Ok(None);
+                };
+                lit::binary(*op, a, b).map_err(err)?
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Resolves a type annotation.
+    pub fn annotation(&self, ast: &Ast, e: ExprId) -> Result<Ann, Diagnostic> {
+        let expr = ast.expr(e);
+        let no_local = |_: &str| false;
+        if let ExprKind::None = expr.kind {
+            return Ok(Ann::None);
+        }
+        if let ExprKind::Subscript(base, elem) = expr.kind {
+            if self.lib_item(ast, base, &no_local) == Some((Lib::Spirthon, "Array")) {
+                return match self.annotation(ast, elem)? {
+                    Ann::Value(t @ Ty::Scalar(s)) if s != Scalar::Bool => Ok(Ann::Array(t)),
+                    Ann::Value(Ty::Scalar(_)) => Err(Diagnostic::error(
+                        ast.expr(elem).span,
+                        "`Array[bool]` has no portable storage layout",
+                    )
+                    .with_help("use `Array[u32]` and store 0 or 1")),
+                    _ => Err(Diagnostic::error(
+                        ast.expr(elem).span,
+                        "an `Array` element must be `i32`, `u32` or `f32`",
+                    )),
+                };
+            }
+        }
+        if let ExprKind::Name(n) = &expr.kind {
+            if !self.globals.contains_key(n) {
+                match n.as_str() {
+                    "int" => return Ok(Ann::Value(Ty::I32)),
+                    "float" => return Ok(Ann::Value(Ty::F32)),
+                    "bool" => return Ok(Ann::Value(Ty::BOOL)),
+                    _ => {}
+                }
+            }
+        }
+        match self.lib_item(ast, e, &no_local) {
+            Some((Lib::Spirthon, "i32")) => Ok(Ann::Value(Ty::I32)),
+            Some((Lib::Spirthon, "u32")) => Ok(Ann::Value(Ty::U32)),
+            Some((Lib::Spirthon, "f32")) => Ok(Ann::Value(Ty::F32)),
+            Some((Lib::Spirthon, v)) if v.contains("vec") => Err(Diagnostic::error(
+                expr.span,
+                format!(
+                    "vector types like `{v}` are not supported by this version of the compiler"
+                ),
+            )),
+            Some((Lib::Spirthon, "Array")) => Err(Diagnostic::error(
+                expr.span,
+                "`Array` needs an element type, as in `Array[f32]`",
+            )),
+            _ => Err(Diagnostic::error(
+                expr.span,
+                "unknown type: expected `i32`, `u32`, `f32`, `int`, `float`, `bool` or `Array[T]`",
+            )
+            .with_help("types come from spirthon: `from spirthon import f32, Array`")),
+        }
+    }
+}
+
+/// The value of a `math` constant.
+pub fn math_const(name: &str) -> Option<f64> {
+    Some(match name {
+        "pi" => core::f64::consts::PI,
+        "e" => core::f64::consts::E,
+        "tau" => core::f64::consts::TAU,
+        "inf" => f64::INFINITY,
+        "nan" => f64::NAN,
+        _ => return None,
+    })
+}
+
+/// Reads the top level of a parsed file.
+pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
+    let mut m = ModuleInfo::default();
+    let mut diags = Vec::new();
+    for (index, item) in ast.items.iter().enumerate() {
+        match item {
+            Item::Import {
+                module,
+                alias,
+                span,
+            } => match module.as_str() {
+                "spirthon" => {
+                    m.globals
+                        .insert(alias.clone(), Global::Module(Lib::Spirthon));
+                }
+                "math" => {
+                    m.globals.insert(alias.clone(), Global::Module(Lib::Math));
+                }
+                other => diags.push(bad_import(*span, other)),
+            },
+            Item::ImportFrom {
+                module,
+                names,
+                span,
+            } => {
+                let (lib, known) = match module.as_str() {
+                    "spirthon" => (Lib::Spirthon, SPIRTHON_NAMES),
+                    "math" => (Lib::Math, MATH_NAMES),
+                    "__future__" => continue,
+                    other => {
+                        diags.push(bad_import(*span, other));
+                        continue;
+                    }
+                };
+                for (name, alias, sp) in names {
+                    if name == "*" {
+                        for k in known {
+                            m.globals
+                                .insert(k.to_string(), Global::Item(lib, k.to_string()));
+                        }
+                    } else if known.contains(&name.as_str()) {
+                        m.globals
+                            .insert(alias.clone(), Global::Item(lib, name.clone()));
+                    } else {
+                        diags.push(Diagnostic::error(
+                            *sp,
+                            format!("`{module}` has no `{name}` that kernels can use"),
+                        ));
+                    }
+                }
+            }
+            Item::Assign {
+                name,
+                annotation,
+                value,
+                span,
+            } => {
+                let no_local = |_: &str| false;
+                let global = match m.const_eval(ast, *value, &no_local) {
+                    Ok(Some(lit)) => match annotation.map(|a| m.annotation(ast, a)) {
+                        None => Global::Const {
+                            lit,
+                            ty: None,
+                            span: *span,
+                        },
+                        Some(Ok(Ann::Value(Ty::Scalar(s)))) => match lit.to_const(s) {
+                            Ok(_) => Global::Const {
+                                lit,
+                                ty: Some(s),
+                                span: *span,
+                            },
+                            Err(e) => {
+                                diags.push(Diagnostic::error(ast.expr(*value).span, e));
+                                continue;
+                            }
+                        },
+                        Some(_) => Global::Opaque {
+                            span: *span,
+                            what: "not a scalar constant",
+                        },
+                    },
+                    Ok(None) | Err(_) => Global::Opaque {
+                        span: *span,
+                        what: "not a constant expression",
+                    },
+                };
+                m.globals.insert(name.clone(), global);
+            }
+            Item::Opaque { name, span, what } => {
+                m.globals
+                    .insert(name.clone(), Global::Opaque { span: *span, what });
+            }
+            Item::Def(def) => match signature(&m, ast, def, index) {
+                Ok(sig) => {
+                    m.globals
+                        .insert(def.name.clone(), Global::Def(m.defs.len()));
+                    m.defs.push(sig);
+                }
+                Err(mut d) => {
+                    diags.append(&mut d);
+                    m.globals.insert(
+                        def.name.clone(),
+                        Global::Opaque {
+                            span: def.name_span,
+                            what: "a kernel or func with errors",
+                        },
+                    );
+                }
+            },
+        }
+    }
+    check_recursion(&m, ast, &mut diags);
+    (m, diags)
+}
+
+fn bad_import(span: Span, module: &str) -> Diagnostic {
+    Diagnostic::error(span, format!("`{module}` cannot be imported in a kernel file"))
+        .with_note("kernel files may import only `spirthon` and `math`; put CPU-side imports under `if __name__ == \"__main__\":`")
+}
+
+fn signature(
+    m: &ModuleInfo,
+    ast: &Ast,
+    def: &FuncDef,
+    item: usize,
+) -> Result<DefSig, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let no_local = |_: &str| false;
+    let mut kind: Option<(bool, [u32; 3])> = None;
+    for &d in &def.decorators {
+        let (target, keywords, call_args) = match &ast.expr(d).kind {
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } => (*func, keywords.as_slice(), args.as_slice()),
+            _ => (d, &[][..], &[][..]),
+        };
+        match m.lib_item(ast, target, &no_local) {
+            Some((Lib::Spirthon, "kernel")) => {
+                let mut wg = [64, 1, 1];
+                for &a in call_args {
+                    diags.push(Diagnostic::error(ast.expr(a).span, "write the workgroup size as `workgroup_size=...`"));
+                }
+                for k in keywords {
+                    if k.name != "workgroup_size" {
+                        diags.push(Diagnostic::error(k.span, format!("unknown `kernel` argument `{}`", k.name)).with_help("the only argument is `workgroup_size`"));
+                        continue;
+                    }
+                    match workgroup_size(m, ast, k.value) {
+                        Ok(w) => wg = w,
+                        Err(e) => diags.push(e),
+                    }
+                }
+                kind = Some((true, wg));
+            }
+            Some((Lib::Spirthon, "func")) => {
+                if let Some(k) = keywords.first() {
+                    diags.push(Diagnostic::error(k.span, "`func` takes no arguments"));
+                }
+                kind = Some((false, [1, 1, 1]));
+            }
+            _ => diags.push(Diagnostic::error(ast.expr(d).span, "unknown decorator: kernels and funcs take only `@kernel` or `@func` from spirthon")
+                .with_help("import them: `from spirthon import kernel, func`")),
+        }
+    }
+    let Some((is_kernel, workgroup_size)) = kind else {
+        return Err(diags);
+    };
+    let mut params = Vec::new();
+    for p in &def.params {
+        let Some(a) = p.annotation else {
+            diags.push(
+                Diagnostic::error(
+                    p.span,
+                    format!("parameter `{}` needs a type annotation", p.name),
+                )
+                .with_help(format!(
+                    "for example `{}: f32` or `{}: Array[f32]`",
+                    p.name, p.name
+                )),
+            );
+            continue;
+        };
+        match m.annotation(ast, a) {
+            Ok(Ann::Value(t)) => params.push(ParamSig {
+                name: p.name.clone(),
+                kind: ParamKind::Scalar(t),
+                span: p.span,
+            }),
+            Ok(Ann::Array(t)) => params.push(ParamSig {
+                name: p.name.clone(),
+                kind: ParamKind::Array(t),
+                span: p.span,
+            }),
+            Ok(Ann::None) => diags.push(Diagnostic::error(
+                ast.expr(a).span,
+                "a parameter cannot have type `None`",
+            )),
+            Err(e) => diags.push(e),
+        }
+    }
+    let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
+        None | Some((_, Ok(Ann::None))) => None,
+        Some((r, _)) if is_kernel => {
+            diags.push(Diagnostic::error(
+                ast.expr(r).span,
+                "a kernel returns nothing: it writes its results into arrays",
+            ));
+            None
+        }
+        Some((_, Ok(Ann::Value(t)))) => Some(t),
+        Some((r, Ok(Ann::Array(_)))) => {
+            diags.push(Diagnostic::error(
+                ast.expr(r).span,
+                "a func cannot return an array",
+            ));
+            None
+        }
+        Some((_, Err(e))) => {
+            diags.push(e);
+            None
+        }
+    };
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(DefSig {
+        name: def.name.clone(),
+        is_kernel,
+        workgroup_size,
+        params,
+        ret,
+        item,
+        span: def.name_span,
+    })
+}
+
+fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diagnostic> {
+    let expr = ast.expr(e);
+    let parts: Vec<ExprId> = match &expr.kind {
+        ExprKind::Tuple(items) => items.clone(),
+        _ => vec![e],
+    };
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(Diagnostic::error(
+            expr.span,
+            "`workgroup_size` is one to three positive integers",
+        ));
+    }
+    let mut out = [1u32; 3];
+    for (i, &p) in parts.iter().enumerate() {
+        let bad = || {
+            Diagnostic::error(
+                ast.expr(p).span,
+                "a workgroup size must be a positive integer constant",
+            )
+        };
+        match m.const_eval(ast, p, &|_: &str| false)? {
+            Some(Lit::Int(v)) if (1..=1024).contains(&v) => out[i] = v as u32,
+            _ => return Err(bad()),
+        }
+    }
+    let total: u32 = out.iter().product();
+    if total > 1024 {
+        return Err(Diagnostic::error(expr.span, format!("a workgroup of {total} invocations is larger than devices allow"))
+            .with_note("Vulkan devices commonly allow at most 1024 invocations per workgroup, and all allow 128"));
+    }
+    Ok(out)
+}
+
+/// Rejects direct and mutual recursion, at a call that closes a cycle.
+fn check_recursion(m: &ModuleInfo, ast: &Ast, diags: &mut Vec<Diagnostic>) {
+    // Edges: def -> (callee def, call span), from every call of a module-level def by name.
+    let n = m.defs.len();
+    let mut edges: Vec<Vec<(usize, Span)>> = vec![Vec::new(); n];
+    for (d, edges_d) in edges.iter_mut().enumerate() {
+        let def = m.def(ast, d);
+        for i in def.exprs.clone() {
+            let expr = &ast.exprs[i as usize];
+            if let ExprKind::Call { func, .. } = &expr.kind {
+                if let ExprKind::Name(name) = &ast.expr(*func).kind {
+                    if let Some(Global::Def(callee)) = m.globals.get(name) {
+                        edges_d.push((*callee, expr.span));
+                    }
+                }
+            }
+        }
+    }
+    // Iterative DFS with colours: a grey target is a back edge, i.e. recursion.
+    let mut colour = vec![0u8; n];
+    for root in 0..n {
+        if colour[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        colour[root] = 1;
+        while let Some(&mut (d, ref mut next)) = stack.last_mut() {
+            if *next == edges[d].len() {
+                colour[d] = 2;
+                stack.pop();
+                continue;
+            }
+            let (callee, span) = edges[d][*next];
+            *next += 1;
+            match colour[callee] {
+                0 => {
+                    colour[callee] = 1;
+                    stack.push((callee, 0));
+                }
+                1 => {
+                    let start = stack.iter().position(|&(x, _)| x == callee).unwrap_or(0);
+                    let mut chain: Vec<String> = stack[start..]
+                        .iter()
+                        .map(|&(x, _)| format!("`{}`", m.defs[x].name))
+                        .collect();
+                    chain.push(format!("`{}`", m.defs[callee].name));
+                    diags.push(
+                        Diagnostic::error(span, "recursion is not supported on the GPU")
+                            .with_label(if chain.len() == 2 {
+                                format!("`{}` calls itself", m.defs[callee].name)
+                            } else {
+                                format!("this call closes the cycle {}", chain.join(" -> "))
+                            })
+                            .with_help("rewrite the recursion as a loop"),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+}

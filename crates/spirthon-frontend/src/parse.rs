@@ -1,0 +1,564 @@
+//! Python source to the restricted AST. This is the only module that imports
+//! `rustpython_parser`.
+//!
+//! It rejects every construct the kernel language does not have, inside `@kernel` and `@func`
+//! bodies, with a diagnostic at the construct, and keeps going so that one run reports
+//! several errors. Top-level code outside kernels is kept only as far as the compiler needs
+//! it (imports, constants, decorated defs); the rest is CPU-side Python and is ignored.
+//!
+//! Nesting deeper than [`MAX_DEPTH`] (statements and expressions together) is an error, as
+//! it is for CPython's own parser, so that every later walk over the tree has bounded depth.
+
+use rustpython_parser::ast::{self, Ranged};
+use rustpython_parser::{Mode, ParseErrorType};
+use spirthon_ir::cfg::CmpOp;
+use spirthon_ir::{Diagnostic, Span};
+
+use crate::ast::*;
+
+/// How deep statements and expressions may nest.
+pub const MAX_DEPTH: u32 = 100;
+
+/// Parses `source`; on a syntax error, the one diagnostic for it.
+pub fn parse(source: &str, path: &str) -> Result<Ast, Vec<Diagnostic>> {
+    let module = match rustpython_parser::parse(source, Mode::Module, path) {
+        Ok(ast::Mod::Module(m)) => m,
+        Ok(_) => unreachable!("Mode::Module gives a module"),
+        Err(e) => {
+            let at = u32::from(e.offset).min(source.len() as u32);
+            let message = syntax_message(&e.error);
+            // Point at the offending token, or the end of the file.
+            let end = source[at as usize..]
+                .char_indices()
+                .nth(1)
+                .map_or(source.len(), |(i, _)| at as usize + i);
+            return Err(vec![Diagnostic::error(
+                Span::new(at, end as u32),
+                format!("invalid syntax: {message}"),
+            )]);
+        }
+    };
+    let mut cx = Convert {
+        ast: Ast::default(),
+        diags: Vec::new(),
+        depth: 0,
+        quiet: false,
+    };
+    for stmt in &module.body {
+        cx.top_level(stmt);
+    }
+    if cx.diags.is_empty() {
+        Ok(cx.ast)
+    } else {
+        Err(cx.diags)
+    }
+}
+
+fn syntax_message(e: &ParseErrorType) -> String {
+    match e {
+        ParseErrorType::Eof => "unexpected end of file".to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn span(r: rustpython_parser::text_size::TextRange) -> Span {
+    Span::new(r.start().into(), r.end().into())
+}
+
+struct Convert {
+    ast: Ast,
+    diags: Vec<Diagnostic>,
+    depth: u32,
+    /// Converting a top-level value that may be CPU-only Python: record no diagnostics.
+    quiet: bool,
+}
+
+fn is_device_decorator(e: &ast::Expr) -> bool {
+    let target = match e {
+        ast::Expr::Call(c) => &*c.func,
+        other => other,
+    };
+    match target {
+        ast::Expr::Name(n) => matches!(n.id.as_str(), "kernel" | "func"),
+        ast::Expr::Attribute(a) => matches!(a.attr.as_str(), "kernel" | "func"),
+        _ => false,
+    }
+}
+
+impl Convert {
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        if !self.quiet {
+            self.diags.push(Diagnostic::error(span, message));
+        }
+    }
+
+    fn push_diag(&mut self, d: Diagnostic) {
+        if !self.quiet {
+            self.diags.push(d);
+        }
+    }
+
+    fn top_level(&mut self, stmt: &ast::Stmt) {
+        match stmt {
+            ast::Stmt::Import(i) => {
+                for alias in &i.names {
+                    let module = alias.name.to_string();
+                    let alias_name = match &alias.asname {
+                        Some(a) => a.to_string(),
+                        // `import a.b` binds `a`.
+                        None => module.split('.').next().unwrap_or("").to_string(),
+                    };
+                    self.ast.items.push(Item::Import {
+                        module,
+                        alias: alias_name,
+                        span: span(alias.range),
+                    });
+                }
+            }
+            ast::Stmt::ImportFrom(i) => {
+                let module = i.module.as_ref().map_or(String::new(), |m| m.to_string());
+                let names = i
+                    .names
+                    .iter()
+                    .map(|a| {
+                        let name = a.name.to_string();
+                        let alias = a.asname.as_ref().map_or(name.clone(), |x| x.to_string());
+                        (name, alias, span(a.range))
+                    })
+                    .collect();
+                self.ast.items.push(Item::ImportFrom {
+                    module,
+                    names,
+                    span: span(i.range),
+                });
+            }
+            ast::Stmt::Assign(a) => {
+                if let [ast::Expr::Name(n)] = a.targets.as_slice() {
+                    self.top_assign(n.id.to_string(), None, &a.value, span(a.range));
+                } else {
+                    self.opaque_targets(&a.targets, "a value the kernel language cannot hold");
+                }
+            }
+            ast::Stmt::AnnAssign(a) => {
+                if let (ast::Expr::Name(n), Some(v)) = (&*a.target, &a.value) {
+                    let quiet = std::mem::replace(&mut self.quiet, true);
+                    let ann = self.expr(&a.annotation);
+                    self.quiet = quiet;
+                    self.top_assign(n.id.to_string(), Some(ann), v, span(a.range));
+                }
+            }
+            ast::Stmt::FunctionDef(f) => {
+                if f.decorator_list.iter().any(is_device_decorator) {
+                    let def = self.func_def(f);
+                    self.ast.items.push(Item::Def(def));
+                } else {
+                    self.ast.items.push(Item::Opaque {
+                        name: f.name.to_string(),
+                        span: span(f.range),
+                        what: "a plain Python function (not a @func)",
+                    });
+                }
+            }
+            ast::Stmt::AsyncFunctionDef(f) => self.ast.items.push(Item::Opaque {
+                name: f.name.to_string(),
+                span: span(f.range),
+                what: "an async function",
+            }),
+            ast::Stmt::ClassDef(c) => self.ast.items.push(Item::Opaque {
+                name: c.name.to_string(),
+                span: span(c.range),
+                what: "a class",
+            }),
+            // Everything else at top level is CPU-side Python: ignored.
+            _ => {}
+        }
+    }
+
+    fn opaque_targets(&mut self, targets: &[ast::Expr], what: &'static str) {
+        for t in targets {
+            if let ast::Expr::Name(n) = t {
+                self.ast.items.push(Item::Opaque {
+                    name: n.id.to_string(),
+                    span: span(n.range),
+                    what,
+                });
+            }
+        }
+    }
+
+    fn top_assign(
+        &mut self,
+        name: String,
+        annotation: Option<ExprId>,
+        value: &ast::Expr,
+        sp: Span,
+    ) {
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let before = self.ast.exprs.len();
+        let value_id = self.expr(value);
+        self.quiet = quiet;
+        let rejected = self.ast.exprs[before..]
+            .iter()
+            .any(|e| e.kind == ExprKind::Error);
+        if rejected {
+            self.ast.items.push(Item::Opaque {
+                name,
+                span: sp,
+                what: "a value the kernel language cannot hold",
+            });
+        } else {
+            self.ast.items.push(Item::Assign {
+                name,
+                annotation,
+                value: value_id,
+                span: sp,
+            });
+        }
+    }
+
+    fn func_def(&mut self, f: &ast::StmtFunctionDef) -> FuncDef {
+        let (e0, s0) = (self.ast.exprs.len() as u32, self.ast.stmts.len() as u32);
+        let decorators = f.decorator_list.iter().map(|d| self.expr(d)).collect();
+        let start: u32 = f.range.start().into();
+        let name_span = Span::new(start, start + 4 + f.name.as_str().len() as u32);
+        let args = &f.args;
+        if let Some(v) = &args.vararg {
+            self.error(
+                span(v.range),
+                "`*args` is not supported in kernels and funcs",
+            );
+        }
+        if let Some(k) = &args.kwarg {
+            self.error(
+                span(k.range),
+                "`**kwargs` is not supported in kernels and funcs",
+            );
+        }
+        for k in &args.kwonlyargs {
+            self.error(
+                span(k.def.range),
+                "keyword-only parameters are not supported: funcs take arguments by position",
+            );
+        }
+        let mut params = Vec::new();
+        for a in args.posonlyargs.iter().chain(&args.args) {
+            if let Some(d) = &a.default {
+                self.error(
+                    span(d.range()),
+                    "default parameter values are not supported in kernels and funcs",
+                );
+            }
+            let annotation = a.def.annotation.as_ref().map(|e| self.expr(e));
+            params.push(Param {
+                name: a.def.arg.to_string(),
+                annotation,
+                span: span(a.def.range),
+            });
+        }
+        let returns = f.returns.as_ref().map(|e| self.expr(e));
+        let body = self.body(&f.body);
+        FuncDef {
+            name: f.name.to_string(),
+            name_span,
+            decorators,
+            params,
+            returns,
+            body,
+            exprs: e0..self.ast.exprs.len() as u32,
+            stmts: s0..self.ast.stmts.len() as u32,
+        }
+    }
+
+    /// A statement list; a leading string is a docstring and is dropped.
+    fn body(&mut self, stmts: &[ast::Stmt]) -> Vec<StmtId> {
+        let mut out = Vec::with_capacity(stmts.len());
+        for (i, s) in stmts.iter().enumerate() {
+            if i == 0 && is_string_stmt(s) {
+                continue;
+            }
+            out.push(self.stmt(s));
+        }
+        out
+    }
+
+    fn deeper(&mut self, sp: Span) -> bool {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.error(
+                sp,
+                format!(
+                    "too deeply nested: more than {MAX_DEPTH} levels of statements and expressions"
+                ),
+            );
+            // Report once per overflowing subtree: do not descend.
+            return false;
+        }
+        true
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> StmtId {
+        let sp = span(s.range());
+        if !self.deeper(sp) {
+            self.depth -= 1;
+            return self.ast.add_stmt(StmtKind::Error, sp);
+        }
+        let kind = self.stmt_kind(s, sp);
+        self.depth -= 1;
+        self.ast.add_stmt(kind, sp)
+    }
+
+    fn stmt_kind(&mut self, s: &ast::Stmt, sp: Span) -> StmtKind {
+        use ast::Stmt as S;
+        match s {
+            S::Expr(e) if is_string_stmt(s) => {
+                self.error(span(e.range), "strings are not supported in kernels (only as a docstring, the first statement of a body)");
+                StmtKind::Error
+            }
+            S::Expr(e) => StmtKind::Expr(self.expr(&e.value)),
+            S::Assign(a) => {
+                let targets = a.targets.iter().map(|t| self.expr(t)).collect();
+                StmtKind::Assign(targets, self.expr(&a.value))
+            }
+            S::AugAssign(a) => {
+                let op = binary_op(&a.op);
+                let target = self.expr(&a.target);
+                let value = self.expr(&a.value);
+                match op {
+                    Some(op) => StmtKind::AugAssign(target, op, value),
+                    None => {
+                        self.error(sp, "the `@=` operator is not supported");
+                        StmtKind::Error
+                    }
+                }
+            }
+            S::AnnAssign(a) => StmtKind::AnnAssign(
+                self.expr(&a.target),
+                self.expr(&a.annotation),
+                a.value.as_ref().map(|v| self.expr(v)),
+            ),
+            S::If(i) => StmtKind::If(self.expr(&i.test), self.body(&i.body), self.body(&i.orelse)),
+            S::While(w) => {
+                StmtKind::While(self.expr(&w.test), self.body(&w.body), self.body(&w.orelse))
+            }
+            S::For(f) => StmtKind::For(
+                self.expr(&f.target),
+                self.expr(&f.iter),
+                self.body(&f.body),
+                self.body(&f.orelse),
+            ),
+            S::Break(_) => StmtKind::Break,
+            S::Continue(_) => StmtKind::Continue,
+            S::Return(r) => StmtKind::Return(r.value.as_ref().map(|v| self.expr(v))),
+            S::Pass(_) => StmtKind::Pass,
+            S::Assert(a) => StmtKind::Assert(self.expr(&a.test)),
+            other => {
+                let what = match other {
+                    S::FunctionDef(_) => "nested function definitions are",
+                    S::AsyncFunctionDef(_) | S::AsyncFor(_) | S::AsyncWith(_) => "`async` is",
+                    S::ClassDef(_) => "classes are",
+                    S::Delete(_) => "`del` is",
+                    S::With(_) => "`with` is",
+                    S::Match(_) => "`match` is",
+                    S::Raise(_) => "`raise` is",
+                    S::Try(_) | S::TryStar(_) => "`try` is",
+                    S::Import(_) | S::ImportFrom(_) => "imports inside a kernel are",
+                    S::Global(_) => "`global` is",
+                    S::Nonlocal(_) => "`nonlocal` is",
+                    S::TypeAlias(_) => "`type` aliases are",
+                    _ => "this statement is",
+                };
+                self.error(sp, format!("{what} not supported in kernels"));
+                StmtKind::Error
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> ExprId {
+        let sp = span(e.range());
+        if !self.deeper(sp) {
+            self.depth -= 1;
+            return self.ast.add_expr(ExprKind::Error, sp);
+        }
+        let kind = self.expr_kind(e, sp);
+        self.depth -= 1;
+        self.ast.add_expr(kind, sp)
+    }
+
+    fn exprs(&mut self, es: &[ast::Expr]) -> Vec<ExprId> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn expr_kind(&mut self, e: &ast::Expr, sp: Span) -> ExprKind {
+        use ast::Expr as E;
+        match e {
+            E::Constant(c) => self.constant(&c.value, sp),
+            E::Name(n) => ExprKind::Name(n.id.to_string()),
+            E::Attribute(a) => ExprKind::Attr(self.expr(&a.value), a.attr.to_string()),
+            E::Subscript(s) => {
+                if let E::Slice(sl) = &*s.slice {
+                    self.error(
+                        span(sl.range),
+                        "slices are not supported: index one element at a time",
+                    );
+                    return ExprKind::Error;
+                }
+                ExprKind::Subscript(self.expr(&s.value), self.expr(&s.slice))
+            }
+            E::Call(c) => {
+                let func = self.expr(&c.func);
+                let mut args = Vec::new();
+                for a in &c.args {
+                    if let E::Starred(st) = a {
+                        self.error(span(st.range), "`*` unpacking in calls is not supported");
+                        continue;
+                    }
+                    args.push(self.expr(a));
+                }
+                let mut keywords = Vec::new();
+                for k in &c.keywords {
+                    match &k.arg {
+                        Some(name) => {
+                            let value = self.expr(&k.value);
+                            keywords.push(Keyword {
+                                name: name.to_string(),
+                                value,
+                                span: span(k.range),
+                            });
+                        }
+                        None => {
+                            self.error(span(k.range), "`**` unpacking in calls is not supported")
+                        }
+                    }
+                }
+                ExprKind::Call {
+                    func,
+                    args,
+                    keywords,
+                }
+            }
+            E::UnaryOp(u) => {
+                let op = match u.op {
+                    ast::UnaryOp::USub => UnaryOp::Neg,
+                    ast::UnaryOp::UAdd => UnaryOp::Pos,
+                    ast::UnaryOp::Not => UnaryOp::Not,
+                    ast::UnaryOp::Invert => UnaryOp::Invert,
+                };
+                ExprKind::Unary(op, self.expr(&u.operand))
+            }
+            E::BinOp(b) => match binary_op(&b.op) {
+                Some(op) => ExprKind::Binary(op, self.expr(&b.left), self.expr(&b.right)),
+                None => {
+                    self.error(sp, "the `@` operator is not supported");
+                    ExprKind::Error
+                }
+            },
+            E::BoolOp(b) => {
+                ExprKind::BoolOp(matches!(b.op, ast::BoolOp::And), self.exprs(&b.values))
+            }
+            E::Compare(c) => {
+                let left = self.expr(&c.left);
+                let mut rest = Vec::new();
+                for (op, right) in c.ops.iter().zip(&c.comparators) {
+                    let op = match op {
+                        ast::CmpOp::Eq => CmpOp::Eq,
+                        ast::CmpOp::NotEq => CmpOp::Ne,
+                        ast::CmpOp::Lt => CmpOp::Lt,
+                        ast::CmpOp::LtE => CmpOp::Le,
+                        ast::CmpOp::Gt => CmpOp::Gt,
+                        ast::CmpOp::GtE => CmpOp::Ge,
+                        ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                            self.error(sp, "`is` is not supported: compare numbers with `==`");
+                            return ExprKind::Error;
+                        }
+                        ast::CmpOp::In | ast::CmpOp::NotIn => {
+                            self.error(sp, "`in` is not supported in kernels");
+                            return ExprKind::Error;
+                        }
+                    };
+                    rest.push((op, self.expr(right)));
+                }
+                ExprKind::Compare(left, rest)
+            }
+            E::IfExp(i) => {
+                ExprKind::IfExp(self.expr(&i.test), self.expr(&i.body), self.expr(&i.orelse))
+            }
+            E::Tuple(t) => ExprKind::Tuple(self.exprs(&t.elts)),
+            other => {
+                let what = match other {
+                    E::List(_) => "lists are",
+                    E::Dict(_) => "dicts are",
+                    E::Set(_) => "sets are",
+                    E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => {
+                        "comprehensions are"
+                    }
+                    E::Lambda(_) => "lambdas are",
+                    E::NamedExpr(_) => "assignment expressions (`:=`) are",
+                    E::Await(_) => "`await` is",
+                    E::Yield(_) | E::YieldFrom(_) => "`yield` is",
+                    E::JoinedStr(_) | E::FormattedValue(_) => "f-strings are",
+                    E::Starred(_) => "`*` unpacking is",
+                    _ => "this expression is",
+                };
+                self.error(sp, format!("{what} not supported in kernels"));
+                ExprKind::Error
+            }
+        }
+    }
+
+    fn constant(&mut self, c: &ast::Constant, sp: Span) -> ExprKind {
+        match c {
+            ast::Constant::Bool(b) => ExprKind::Bool(*b),
+            ast::Constant::None => ExprKind::None,
+            ast::Constant::Float(f) => ExprKind::Float(*f),
+            ast::Constant::Int(i) => match i.to_string().parse::<i64>() {
+                Ok(v) if v <= u32::MAX as i64 => ExprKind::Int(v),
+                _ => {
+                    self.push_diag(
+                        Diagnostic::error(sp, "integer literal too large: integers are 32-bit")
+                            .with_label("does not fit in 32 bits")
+                            .with_note("literals up to 2**31 - 1 are i32, up to 2**32 - 1 are u32"),
+                    );
+                    ExprKind::Error
+                }
+            },
+            ast::Constant::Str(_) => {
+                self.error(sp, "strings are not supported in kernels");
+                ExprKind::Error
+            }
+            ast::Constant::Bytes(_) => {
+                self.error(sp, "bytes are not supported in kernels");
+                ExprKind::Error
+            }
+            ast::Constant::Complex { .. } => {
+                self.error(sp, "complex numbers are not supported in kernels");
+                ExprKind::Error
+            }
+            _ => {
+                self.error(sp, "this constant is not supported in kernels");
+                ExprKind::Error
+            }
+        }
+    }
+}
+
+fn is_string_stmt(s: &ast::Stmt) -> bool {
+    matches!(s, ast::Stmt::Expr(e) if matches!(&*e.value, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))))
+}
+
+fn binary_op(op: &ast::Operator) -> Option<BinaryOp> {
+    Some(match op {
+        ast::Operator::Add => BinaryOp::Add,
+        ast::Operator::Sub => BinaryOp::Sub,
+        ast::Operator::Mult => BinaryOp::Mul,
+        ast::Operator::Div => BinaryOp::Div,
+        ast::Operator::FloorDiv => BinaryOp::FloorDiv,
+        ast::Operator::Mod => BinaryOp::Mod,
+        ast::Operator::Pow => BinaryOp::Pow,
+        ast::Operator::LShift => BinaryOp::Shl,
+        ast::Operator::RShift => BinaryOp::Shr,
+        ast::Operator::BitOr => BinaryOp::BitOr,
+        ast::Operator::BitXor => BinaryOp::BitXor,
+        ast::Operator::BitAnd => BinaryOp::BitAnd,
+        ast::Operator::MatMult => return None,
+    })
+}

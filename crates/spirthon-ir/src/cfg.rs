@@ -1,0 +1,389 @@
+//! The control-flow graph of a lowered function.
+//!
+//! A [`Function`] is generic over its operand type: the frontend's lowering produces
+//! `Function<Operand>`, whose instructions may read *variables* (an [`Operand::Use`]), with
+//! each block's `defines` / `depends` recorded in the SSA crate's [`spirthon_ssa::Function`];
+//! SSA construction turns it into `Function<Ref>`, where every operand names an instruction,
+//! a phi or an undefined value, and `phis` is filled.
+//!
+//! Invariants:
+//! - `Value(i)` is the result of `insts[i]`; each instruction sits in exactly one block's
+//!   `insts`, in program order; block 0 is the entry and has no predecessors.
+//! - Every filled block ends in one [`Term`]; `Merge` records the structure Python's own
+//!   `if` / `while` / `for` gave it (a selection header names its merge block, a loop header
+//!   its merge and continue blocks), so the backend never has to structurize.
+//! - `order` lists the blocks in the order lowering filled them, which for structured code
+//!   puts every block after its dominators (SPIR-V's block-order rule).
+//! - Operand types agree with the operation: lowering inserts every conversion explicitly.
+
+pub use spirthon_ssa::{Block, Operand, Phi, Value, Var};
+
+use crate::span::Span;
+use crate::types::{Const, Ty};
+
+macro_rules! id {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id!(
+    /// A storage buffer of one kernel (module-wide index).
+    ArrayId
+);
+id!(
+    /// A function of the module: a kernel body or one instance of a `@func`.
+    FuncId
+);
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum UnOp {
+    /// Arithmetic negation.
+    Neg,
+    /// Logical not of a bool.
+    Not,
+    /// Bitwise complement of an int.
+    BitNot,
+}
+
+/// Binary operations, with Python's semantics for the operand type.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Float division only: lowering converts `int / int` to floats first.
+    Div,
+    /// Python `//`: floors, for ints and floats.
+    FloorDiv,
+    /// Python `%`: the result takes the divisor's sign.
+    Mod,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    /// Arithmetic for `i32`, logical for `u32`.
+    Shr,
+    /// On bools (non-short-circuit: both operands are already evaluated).
+    And,
+    Or,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Built-in math, on `f32` unless noted.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MathFn {
+    Sqrt,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Pow,
+    /// `abs` on any numeric type.
+    Abs,
+    /// `min`/`max` of two operands of any numeric type.
+    Min,
+    Max,
+    Floor,
+    Ceil,
+    Trunc,
+    /// Round half to even.
+    RoundEven,
+    Copysign,
+    Hypot,
+    /// C `fmod`: the result takes the dividend's sign.
+    Fmod,
+    /// Result `bool`.
+    IsNan,
+    IsInf,
+}
+
+/// The thread-id builtins.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Builtin {
+    GlobalId,
+    LocalId,
+    WorkgroupId,
+    NumWorkgroups,
+    LocalIndex,
+}
+
+impl Builtin {
+    pub fn python_name(self) -> &'static str {
+        match self {
+            Builtin::GlobalId => "global_id",
+            Builtin::LocalId => "local_id",
+            Builtin::WorkgroupId => "workgroup_id",
+            Builtin::NumWorkgroups => "num_workgroups",
+            Builtin::LocalIndex => "local_index",
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Op {
+    Const(Const),
+    /// The function's parameter `n` (for a kernel: its `n`-th uniform field).
+    Param(u32),
+    Unary(UnOp),
+    Binary(BinOp),
+    Cmp(CmpOp),
+    /// `args = [cond, if_true, if_false]`.
+    Select,
+    /// Converts `args[0]` to the instruction's type (Python's `int()`, `float()`, `u32()`,
+    /// `bool()` semantics; int to int reinterprets the bits).
+    Convert,
+    Math(MathFn),
+    /// `args = [index]`.
+    Load(ArrayId),
+    /// `args = [index, value]`; no result.
+    Store(ArrayId),
+    /// The element count, as `i32`.
+    ArrayLen(ArrayId),
+    /// An `ivec3` (or `i32` for `LocalIndex`).
+    Builtin(Builtin),
+    /// Component `n` of a vector.
+    Extract(u32),
+    Call(FuncId),
+    /// Whether this invocation's global id lies outside the launch size (the kernel's hidden
+    /// `threads` uniform) on some axis: a `bool`.
+    OutsideLaunch,
+}
+
+impl Op {
+    /// Whether the instruction must stay even when its result is unused.
+    pub fn has_effect(self) -> bool {
+        matches!(self, Op::Store(_) | Op::Call(_))
+    }
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct Inst<O> {
+    pub op: Op,
+    /// `None` for instructions with no result (stores, calls of functions returning nothing).
+    pub ty: Option<Ty>,
+    pub args: Vec<O>,
+    pub span: Span,
+    /// The variable whose value this is, for debug names.
+    pub var: Option<Var>,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub enum Term<O> {
+    /// Not filled yet (lowering only).
+    Open,
+    Jump(Block),
+    Branch(O, Block, Block),
+    Return(Option<O>),
+    Unreachable,
+}
+
+impl<O> Term<O> {
+    pub fn successors(&self) -> impl Iterator<Item = Block> + '_ {
+        let (a, b) = match *self {
+            Term::Jump(t) => (Some(t), None),
+            Term::Branch(_, t, e) => (Some(t), Some(e)),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+}
+
+/// The structured-control-flow role of a header block.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Merge {
+    #[default]
+    None,
+    Selection(Block),
+    Loop {
+        merge: Block,
+        cont: Block,
+    },
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct BlockData<O> {
+    pub insts: Vec<Value>,
+    pub term: Term<O>,
+    pub merge: Merge,
+}
+
+impl<O> Default for BlockData<O> {
+    fn default() -> Self {
+        BlockData {
+            insts: Vec::new(),
+            term: Term::Open,
+            merge: Merge::None,
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct VarInfo {
+    /// The Python name; empty for variables lowering introduces.
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// An operand after SSA construction.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Ref {
+    Inst(Value),
+    Phi(Phi),
+    /// No definition reaches (only in code that never runs, once errors are reported).
+    Undef(Ty),
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct PhiData {
+    pub block: Block,
+    pub var: Var,
+    pub ty: Ty,
+    /// One `(predecessor, value)` per reachable predecessor.
+    pub args: Vec<(Block, Ref)>,
+    /// Cleared by dead-code removal; the backend emits live phis only.
+    pub live: bool,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct Function<O> {
+    pub name: String,
+    pub span: Span,
+    /// Parameter types of a `@func` (a kernel's scalar parameters live in its uniform block).
+    pub params: Vec<Ty>,
+    pub ret: Option<Ty>,
+    pub insts: Vec<Inst<O>>,
+    pub blocks: Vec<BlockData<O>>,
+    pub order: Vec<Block>,
+    pub vars: Vec<VarInfo>,
+    /// Filled by SSA construction.
+    pub phis: Vec<PhiData>,
+    /// Filled by SSA construction: whether each block can run.
+    pub reachable: Vec<bool>,
+}
+
+impl<O: Copy> Function<O> {
+    pub fn inst(&self, v: Value) -> &Inst<O> {
+        &self.insts[v.index()]
+    }
+    pub fn block(&self, b: Block) -> &BlockData<O> {
+        &self.blocks[b.index()]
+    }
+}
+
+impl Function<Ref> {
+    /// The type of an operand.
+    pub fn ty_of(&self, r: Ref) -> Ty {
+        match r {
+            Ref::Inst(v) => self.insts[v.index()]
+                .ty
+                .expect("an operand names an instruction with a result"),
+            Ref::Phi(p) => self.phis[p.index()].ty,
+            Ref::Undef(t) => t,
+        }
+    }
+    /// The constant an operand is, if it is one.
+    pub fn as_const(&self, r: Ref) -> Option<Const> {
+        match r {
+            Ref::Inst(v) => match self.insts[v.index()].op {
+                Op::Const(c) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// A storage buffer parameter of a kernel.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GlobalArray {
+    pub name: String,
+    pub elem: Ty,
+    pub binding: u32,
+    /// Whether the kernel or any function it calls stores into it.
+    pub written: bool,
+}
+
+/// A field of a kernel's uniform block (std140 layout).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UniformField {
+    pub name: String,
+    pub ty: Ty,
+    pub offset: u32,
+}
+
+/// A `@kernel`: a GLCompute entry point.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EntryPoint {
+    pub name: String,
+    pub function: FuncId,
+    pub workgroup_size: [u32; 3],
+    /// The scalar parameters, in declaration order, then the hidden `threads` field (a
+    /// `uvec3`). Empty when the kernel has no uniform block.
+    pub uniforms: Vec<UniformField>,
+    /// The kernel's array parameters, in declaration order (bindings 1, 2, …).
+    pub arrays: Vec<ArrayId>,
+}
+
+/// A whole compiled file: every kernel and every function instance they call.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Module {
+    pub arrays: Vec<GlobalArray>,
+    pub functions: Vec<Function<Ref>>,
+    pub entry_points: Vec<EntryPoint>,
+}
+
+impl Module {
+    /// The functions `f` calls, directly or not, `f` included; callees before callers.
+    pub fn call_closure(&self, f: FuncId) -> Vec<FuncId> {
+        let mut seen = vec![false; self.functions.len()];
+        let mut out = Vec::new();
+        let mut stack = vec![(f, false)];
+        while let Some((g, done)) = stack.pop() {
+            if done {
+                out.push(g);
+                continue;
+            }
+            if seen[g.index()] {
+                continue;
+            }
+            seen[g.index()] = true;
+            stack.push((g, true));
+            for inst in &self.functions[g.index()].insts {
+                if let Op::Call(h) = inst.op {
+                    if !seen[h.index()] {
+                        stack.push((h, false));
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,20 @@
+//! The representation shared by spirthon's stages: source spans and diagnostics, the kernel
+//! language's types, and the control-flow graph of a lowered function, before SSA (operands
+//! are [`spirthon_ssa::Operand`]s that may read variables) and after it (operands are
+//! [`Ref`]s to instructions, phis or undefined values).
+//!
+//! Nothing here knows Python syntax or SPIR-V ids: the frontend produces these types and the
+//! backend consumes them. Ids are the SSA crate's `u32` newtypes (`Block`, `Value`, `Phi`,
+//! `Var`); every table is a `Vec` indexed by one of them.
+
+pub mod cfg;
+pub mod diag;
+pub mod opt;
+pub mod print;
+pub mod span;
+pub mod types;
+
+pub use cfg::*;
+pub use diag::{Diagnostic, Label, Severity};
+pub use span::{LineIndex, Span};
+pub use types::{Const, Scalar, Ty};

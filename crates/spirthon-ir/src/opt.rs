@@ -1,0 +1,349 @@
+//! Constant folding and dead-code removal on SSA form, in the manner of the sparse
+//! conditional constant propagation and dead-code elimination of Wegman and Zadeck (1991),
+//! restricted to what a kernel needs: one pass in block order (definitions before uses
+//! outside loop back edges), then a mark-and-sweep from the instructions with effects.
+//!
+//! Folding follows the device's semantics exactly: 32-bit wrapping integers, `f32` floats,
+//! Python's `//` and `%`. Integer division by a constant zero is left for run time, and so
+//! are the transcendental functions (the device's precision is not the host's).
+//!
+//! What it does not do: it does not fold branches on constants (the structure lowering
+//! recorded is kept as it is), hoist code, or remove stores.
+
+use crate::cfg::*;
+use crate::types::{Const, Scalar, Ty};
+
+/// Folds constants, then removes instructions and phis whose results nothing needs.
+pub fn optimize(f: &mut Function<Ref>) {
+    fold(f);
+    remove_dead(f);
+}
+
+fn fold(f: &mut Function<Ref>) {
+    let mut phi_repl: Vec<Option<Ref>> = vec![None; f.phis.len()];
+    let order = f.order.clone();
+    let subst = |r: Ref, phi_repl: &[Option<Ref>]| match r {
+        Ref::Phi(p) => phi_repl[p.index()].unwrap_or(r),
+        _ => r,
+    };
+    let mut block_phis: Vec<Vec<Phi>> = vec![Vec::new(); f.blocks.len()];
+    for (i, p) in f.phis.iter().enumerate() {
+        block_phis[p.block.index()].push(Phi::new(i));
+    }
+    for b in order {
+        if !f.reachable[b.index()] {
+            continue;
+        }
+        for &p in &block_phis[b.index()] {
+            let args: Vec<Ref> = f.phis[p.index()]
+                .args
+                .iter()
+                .map(|&(_, r)| subst(r, &phi_repl))
+                .collect();
+            let mut same: Option<Const> = None;
+            let all_const = args.iter().all(|&r| match f.as_const(r) {
+                Some(c) => *same.get_or_insert(c) == c,
+                None => false,
+            });
+            if all_const && !args.is_empty() {
+                phi_repl[p.index()] = Some(args[0]);
+            }
+        }
+        for k in 0..f.blocks[b.index()].insts.len() {
+            let v = f.blocks[b.index()].insts[k];
+            let args: Vec<Ref> = f.insts[v.index()]
+                .args
+                .iter()
+                .map(|&r| subst(r, &phi_repl))
+                .collect();
+            f.insts[v.index()].args.clone_from(&args);
+            if let Some(c) = fold_inst(f, v, &args) {
+                let inst = &mut f.insts[v.index()];
+                inst.op = Op::Const(c);
+                inst.args.clear();
+            }
+        }
+        substitute_term(&mut f.blocks[b.index()].term, |r| subst(r, &phi_repl));
+    }
+    for p in &mut f.phis {
+        for a in &mut p.args {
+            a.1 = subst(a.1, &phi_repl);
+        }
+    }
+    for (p, r) in phi_repl.iter().enumerate() {
+        if r.is_some() {
+            f.phis[p].live = false;
+        }
+    }
+}
+
+fn substitute_term(t: &mut Term<Ref>, s: impl Fn(Ref) -> Ref) {
+    match t {
+        Term::Branch(c, ..) => *c = s(*c),
+        Term::Return(Some(r)) => *r = s(*r),
+        _ => {}
+    }
+}
+
+fn fold_inst(f: &Function<Ref>, v: Value, args: &[Ref]) -> Option<Const> {
+    let inst = &f.insts[v.index()];
+    let ty = inst.ty?;
+    if let Op::Select = inst.op {
+        // Only when both sides are constants: a select on a constant picks an operand that
+        // may be anything, which a client would have to substitute; keep it simple.
+        let (c, a, b) = (
+            f.as_const(args[0])?,
+            f.as_const(args[1])?,
+            f.as_const(args[2])?,
+        );
+        return Some(if c == Const::Bool(true) { a } else { b });
+    }
+    let consts: Option<Vec<Const>> = args.iter().map(|&r| f.as_const(r)).collect();
+    let consts = consts?;
+    match inst.op {
+        Op::Unary(op) => unary(op, consts[0]),
+        Op::Binary(op) => binary(op, consts[0], consts[1]),
+        Op::Cmp(op) => compare(op, consts[0], consts[1]).map(Const::Bool),
+        Op::Convert => convert(consts[0], ty),
+        Op::Math(m) => math(m, &consts),
+        _ => None,
+    }
+}
+
+fn unary(op: UnOp, a: Const) -> Option<Const> {
+    Some(match (op, a) {
+        (UnOp::Neg, Const::I32(x)) => Const::I32(x.wrapping_neg()),
+        (UnOp::Neg, Const::U32(x)) => Const::U32(x.wrapping_neg()),
+        (UnOp::Neg, Const::F32(_)) => Const::f32(-a.as_f32()?),
+        (UnOp::Not, Const::Bool(b)) => Const::Bool(!b),
+        (UnOp::BitNot, Const::I32(x)) => Const::I32(!x),
+        (UnOp::BitNot, Const::U32(x)) => Const::U32(!x),
+        _ => return None,
+    })
+}
+
+/// Python's `//` on 32-bit signed ints; `None` on division by zero.
+pub fn int_floor_div(a: i32, b: i32) -> Option<i32> {
+    if b == 0 {
+        return None;
+    }
+    let q = a.wrapping_div(b);
+    let r = a.wrapping_rem(b);
+    Some(if r != 0 && ((r ^ b) < 0) {
+        q.wrapping_sub(1)
+    } else {
+        q
+    })
+}
+
+/// Python's `%` on 32-bit signed ints; `None` on division by zero.
+pub fn int_mod(a: i32, b: i32) -> Option<i32> {
+    if b == 0 {
+        return None;
+    }
+    let r = a.wrapping_rem(b);
+    Some(if r != 0 && ((r ^ b) < 0) {
+        r.wrapping_add(b)
+    } else {
+        r
+    })
+}
+
+/// Python's float `%`.
+pub fn float_mod(a: f32, b: f32) -> f32 {
+    let r = a % b;
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+/// Python's float `//` (CPython's `float_floor_div`, without the signed-zero fix-up).
+pub fn float_floor_div(a: f32, b: f32) -> f32 {
+    let m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+        div -= 1.0;
+    }
+    let fl = div.floor();
+    if div - fl > 0.5 {
+        fl + 1.0
+    } else {
+        fl
+    }
+}
+
+fn binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
+    use BinOp::*;
+    Some(match (a, b) {
+        (Const::I32(x), Const::I32(y)) => Const::I32(match op {
+            Add => x.wrapping_add(y),
+            Sub => x.wrapping_sub(y),
+            Mul => x.wrapping_mul(y),
+            FloorDiv => int_floor_div(x, y)?,
+            Mod => int_mod(x, y)?,
+            BitAnd => x & y,
+            BitOr => x | y,
+            BitXor => x ^ y,
+            Shl if (0..32).contains(&y) => x << y,
+            Shr if (0..32).contains(&y) => x >> y,
+            _ => return None,
+        }),
+        (Const::U32(x), Const::U32(y)) => Const::U32(match op {
+            Add => x.wrapping_add(y),
+            Sub => x.wrapping_sub(y),
+            Mul => x.wrapping_mul(y),
+            FloorDiv => x.checked_div(y)?,
+            Mod => x.checked_rem(y)?,
+            BitAnd => x & y,
+            BitOr => x | y,
+            BitXor => x ^ y,
+            Shl if y < 32 => x << y,
+            Shr if y < 32 => x >> y,
+            _ => return None,
+        }),
+        (Const::F32(_), Const::F32(_)) => {
+            let (x, y) = (a.as_f32()?, b.as_f32()?);
+            Const::f32(match op {
+                Add => x + y,
+                Sub => x - y,
+                Mul => x * y,
+                Div if y != 0.0 => x / y,
+                FloorDiv if y != 0.0 => float_floor_div(x, y),
+                Mod if y != 0.0 => float_mod(x, y),
+                _ => return None,
+            })
+        }
+        (Const::Bool(x), Const::Bool(y)) => Const::Bool(match op {
+            And | BitAnd => x & y,
+            Or | BitOr => x | y,
+            BitXor => x ^ y,
+            _ => return None,
+        }),
+        _ => return None,
+    })
+}
+
+fn compare(op: CmpOp, a: Const, b: Const) -> Option<bool> {
+    use core::cmp::Ordering;
+    let ord: Option<Ordering> = match (a, b) {
+        (Const::I32(x), Const::I32(y)) => Some(x.cmp(&y)),
+        (Const::U32(x), Const::U32(y)) => Some(x.cmp(&y)),
+        (Const::F32(_), Const::F32(_)) => a.as_f32()?.partial_cmp(&b.as_f32()?),
+        (Const::Bool(x), Const::Bool(y)) => Some(x.cmp(&y)),
+        _ => return None,
+    };
+    Some(match (op, ord) {
+        (CmpOp::Ne, None) => true,
+        (_, None) => false,
+        (CmpOp::Eq, Some(o)) => o == Ordering::Equal,
+        (CmpOp::Ne, Some(o)) => o != Ordering::Equal,
+        (CmpOp::Lt, Some(o)) => o == Ordering::Less,
+        (CmpOp::Le, Some(o)) => o != Ordering::Greater,
+        (CmpOp::Gt, Some(o)) => o == Ordering::Greater,
+        (CmpOp::Ge, Some(o)) => o != Ordering::Less,
+    })
+}
+
+fn convert(a: Const, to: Ty) -> Option<Const> {
+    let to = to.as_scalar()?;
+    Some(match (a, to) {
+        (_, _) if a.ty() == Ty::Scalar(to) => a,
+        (Const::I32(x), Scalar::U32) => Const::U32(x as u32),
+        (Const::U32(x), Scalar::I32) => Const::I32(x as i32),
+        (Const::I32(x), Scalar::F32) => Const::f32(x as f32),
+        (Const::U32(x), Scalar::F32) => Const::f32(x as f32),
+        (Const::F32(_), Scalar::I32) => {
+            let x = a.as_f32()?.trunc();
+            if !(-2147483648.0..2147483648.0).contains(&x) {
+                return None;
+            }
+            Const::I32(x as i32)
+        }
+        (Const::F32(_), Scalar::U32) => {
+            let x = a.as_f32()?.trunc();
+            if !(0.0..4294967296.0).contains(&x) {
+                return None;
+            }
+            Const::U32(x as u32)
+        }
+        (Const::Bool(b), Scalar::I32) => Const::I32(b as i32),
+        (Const::Bool(b), Scalar::U32) => Const::U32(b as u32),
+        (Const::Bool(b), Scalar::F32) => Const::f32(b as u8 as f32),
+        (Const::I32(x), Scalar::Bool) => Const::Bool(x != 0),
+        (Const::U32(x), Scalar::Bool) => Const::Bool(x != 0),
+        (Const::F32(_), Scalar::Bool) => Const::Bool(a.as_f32()? != 0.0),
+        _ => return None,
+    })
+}
+
+fn math(m: MathFn, c: &[Const]) -> Option<Const> {
+    use MathFn::*;
+    if let (Abs | Min | Max, Const::I32(x)) = (m, c[0]) {
+        return Some(Const::I32(match (m, c.get(1)) {
+            (Abs, _) => x.wrapping_abs(),
+            (Min, Some(Const::I32(y))) => x.min(*y),
+            (Max, Some(Const::I32(y))) => x.max(*y),
+            _ => return None,
+        }));
+    }
+    if let (Min | Max, Const::U32(x), Some(Const::U32(y))) = (m, c[0], c.get(1)) {
+        return Some(Const::U32(if m == Min { x.min(*y) } else { x.max(*y) }));
+    }
+    let x = c[0].as_f32()?;
+    let y = c.get(1).and_then(|c| c.as_f32());
+    Some(Const::f32(match (m, y) {
+        (Abs, _) => x.abs(),
+        (Sqrt, _) => x.sqrt(),
+        (Floor, _) => x.floor(),
+        (Ceil, _) => x.ceil(),
+        (Trunc, _) => x.trunc(),
+        (RoundEven, _) => x.round_ties_even(),
+        (Min, Some(y)) => x.min(y),
+        (Max, Some(y)) => x.max(y),
+        (Copysign, Some(y)) => x.copysign(y),
+        (Fmod, Some(y)) if y != 0.0 => x % y,
+        _ => return None,
+    }))
+}
+
+fn remove_dead(f: &mut Function<Ref>) {
+    let mut live_inst = vec![false; f.insts.len()];
+    let mut live_phi = vec![false; f.phis.len()];
+    let mut work: Vec<Ref> = Vec::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        if !f.reachable[b] {
+            continue;
+        }
+        for &v in &block.insts {
+            if f.insts[v.index()].op.has_effect() {
+                work.push(Ref::Inst(v));
+            }
+        }
+        match block.term {
+            Term::Branch(c, ..) => work.push(c),
+            Term::Return(Some(r)) => work.push(r),
+            _ => {}
+        }
+    }
+    while let Some(r) = work.pop() {
+        match r {
+            Ref::Inst(v) if !live_inst[v.index()] => {
+                live_inst[v.index()] = true;
+                work.extend(f.insts[v.index()].args.iter().copied());
+            }
+            Ref::Phi(p) if !live_phi[p.index()] => {
+                live_phi[p.index()] = true;
+                work.extend(f.phis[p.index()].args.iter().map(|a| a.1));
+            }
+            _ => {}
+        }
+    }
+    for block in &mut f.blocks {
+        block.insts.retain(|v| live_inst[v.index()]);
+    }
+    for (p, phi) in f.phis.iter_mut().enumerate() {
+        phi.live &= live_phi[p];
+    }
+}

@@ -1,0 +1,126 @@
+//! The kernel language's value types and constants.
+
+/// A scalar type.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Scalar {
+    Bool,
+    I32,
+    U32,
+    F32,
+}
+
+impl Scalar {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I32 => "i32",
+            Scalar::U32 => "u32",
+            Scalar::F32 => "f32",
+        }
+    }
+    pub fn is_int(self) -> bool {
+        matches!(self, Scalar::I32 | Scalar::U32)
+    }
+    pub fn is_numeric(self) -> bool {
+        self != Scalar::Bool
+    }
+}
+
+/// The type of a value: a scalar or a vector of 2 to 4 scalars.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Ty {
+    Scalar(Scalar),
+    Vector(Scalar, u8),
+}
+
+impl Ty {
+    pub const BOOL: Ty = Ty::Scalar(Scalar::Bool);
+    pub const I32: Ty = Ty::Scalar(Scalar::I32);
+    pub const U32: Ty = Ty::Scalar(Scalar::U32);
+    pub const F32: Ty = Ty::Scalar(Scalar::F32);
+
+    /// The scalar, or the component type of a vector.
+    pub fn scalar(self) -> Scalar {
+        match self {
+            Ty::Scalar(s) | Ty::Vector(s, _) => s,
+        }
+    }
+    pub fn as_scalar(self) -> Option<Scalar> {
+        match self {
+            Ty::Scalar(s) => Some(s),
+            Ty::Vector(..) => None,
+        }
+    }
+    pub fn is(self, s: Scalar) -> bool {
+        self == Ty::Scalar(s)
+    }
+    /// The type's Python spelling.
+    pub fn name(self) -> String {
+        match self {
+            Ty::Scalar(s) => s.name().to_string(),
+            Ty::Vector(s, n) => {
+                let p = match s {
+                    Scalar::F32 => "",
+                    Scalar::I32 => "i",
+                    Scalar::U32 => "u",
+                    Scalar::Bool => "b",
+                };
+                format!("{p}vec{n}")
+            }
+        }
+    }
+}
+
+impl core::fmt::Display for Ty {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// A scalar constant. Floats are kept as bits so constants hash and compare exactly.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Const {
+    Bool(bool),
+    I32(i32),
+    U32(u32),
+    F32(u32),
+}
+
+impl Const {
+    pub fn f32(v: f32) -> Const {
+        Const::F32(v.to_bits())
+    }
+    pub fn ty(self) -> Ty {
+        Ty::Scalar(match self {
+            Const::Bool(_) => Scalar::Bool,
+            Const::I32(_) => Scalar::I32,
+            Const::U32(_) => Scalar::U32,
+            Const::F32(_) => Scalar::F32,
+        })
+    }
+    pub fn as_f32(self) -> Option<f32> {
+        match self {
+            Const::F32(b) => Some(f32::from_bits(b)),
+            _ => None,
+        }
+    }
+    /// The 32 bits SPIR-V stores for this constant (booleans have none).
+    pub fn bits(self) -> u32 {
+        match self {
+            Const::Bool(b) => b as u32,
+            Const::I32(v) => v as u32,
+            Const::U32(v) | Const::F32(v) => v,
+        }
+    }
+}
+
+impl core::fmt::Display for Const {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            Const::Bool(b) => write!(f, "{}", if b { "True" } else { "False" }),
+            Const::I32(v) => write!(f, "{v}"),
+            Const::U32(v) => write!(f, "{v}u"),
+            Const::F32(b) => write!(f, "{:?}", f32::from_bits(b)),
+        }
+    }
+}

@@ -1,0 +1,892 @@
+//! SSA-form functions to a structured SPIR-V 1.3 module (Vulkan 1.1), with rspirv.
+//!
+//! Structure comes from lowering: a block whose [`Merge`] is a selection gets
+//! `OpSelectionMerge`, a loop header gets `OpLoopMerge` with its continue block, right before
+//! its terminator. Phis become `OpPhi` at the top of their block, with one operand pair per
+//! emitted predecessor. Values get the Python names of the variables they were assigned to
+//! (`OpName`), so the disassembly reads like the source.
+//!
+//! Emitted blocks: every reachable block, plus the merge and continue blocks that reachable
+//! headers name even when nothing reaches them (SPIR-V needs them to exist: an unreachable
+//! merge block holds `OpUnreachable`, an unreachable continue block branches back to its
+//! header). Blocks appear in lowering's fill order, which puts dominators first.
+//!
+//! Python's semantics where SPIR-V's differ: `//` and `%` on `i32` are `OpSDiv` / `OpSRem`
+//! with a sign fix-up (never `OpSMod`), float `%` and `//` follow CPython's definitions, and
+//! float `!=` is unordered (`nan != nan`).
+//!
+//! What it does not do: optimize (the frontend folded and removed dead code), or check the
+//! result (module `validate` runs naga over it).
+
+use std::collections::{HashMap, HashSet};
+
+use rspirv::binary::Assemble;
+use rspirv::dr::{Builder, Operand as SpvOp};
+use rspirv::spirv::{self, GlslStd450Op as GLOp, StorageClass, Word};
+
+use spirthon_ir::cfg::*;
+use spirthon_ir::{Const, Scalar, Ty};
+
+/// Emission choices.
+#[derive(Copy, Clone, Debug)]
+pub struct EmitOptions {
+    /// Emit `OpName`s for kernels, parameters and Python variables.
+    pub names: bool,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions { names: true }
+    }
+}
+
+/// A failure inside the emitter: a compiler bug, never a user error.
+#[derive(Debug)]
+pub struct EmitError(pub String);
+
+impl From<rspirv::dr::Error> for EmitError {
+    fn from(e: rspirv::dr::Error) -> Self {
+        EmitError(format!("rspirv: {e:?}"))
+    }
+}
+
+type R<T> = Result<T, EmitError>;
+
+struct Globals {
+    /// Per builtin: its Input variable.
+    builtins: HashMap<Builtin, Word>,
+    /// Per array: its StorageBuffer variable.
+    arrays: Vec<Word>,
+    /// Per function: its uniform block variable (kernels only).
+    uniform_of: HashMap<FuncId, (Word, Vec<UniformField>)>,
+    functions: Vec<Word>,
+}
+
+struct Emitter {
+    b: Builder,
+    glsl: Word,
+    consts: HashMap<Const, Word>,
+    names: bool,
+    decorated_arrays: HashSet<Word>,
+    array_structs: HashMap<(Ty, bool), Word>,
+}
+
+/// Emits the whole module as SPIR-V words.
+pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
+    let mut b = Builder::new();
+    b.set_version(1, 3);
+    b.capability(spirv::Capability::Shader);
+    let glsl = b.ext_inst_import("GLSL.std.450");
+    b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+    let mut e = Emitter {
+        b,
+        glsl,
+        consts: HashMap::new(),
+        names: opts.names,
+        decorated_arrays: HashSet::new(),
+        array_structs: HashMap::new(),
+    };
+    let globals = e.globals(m)?;
+    for (i, f) in m.functions.iter().enumerate() {
+        e.function(m, &globals, FuncId(i as u32), f)?;
+    }
+    for ep in &m.entry_points {
+        let f = globals.functions[ep.function.index()];
+        let mut used: Vec<Builtin> = m
+            .call_closure(ep.function)
+            .iter()
+            .flat_map(|g| m.functions[g.index()].insts.iter())
+            .filter_map(|i| match i.op {
+                Op::Builtin(bi) => Some(bi),
+                Op::OutsideLaunch => Some(Builtin::GlobalId),
+                _ => None,
+            })
+            .collect();
+        used.sort();
+        used.dedup();
+        let interface: Vec<Word> = used.iter().map(|bi| globals.builtins[bi]).collect();
+        e.b.entry_point(
+            spirv::ExecutionModel::GLCompute,
+            f,
+            ep.name.clone(),
+            interface,
+        );
+        e.b.execution_mode(f, spirv::ExecutionMode::LocalSize, ep.workgroup_size);
+    }
+    Ok(e.b.module().assemble())
+}
+
+impl Emitter {
+    fn name(&mut self, id: Word, name: &str) {
+        if self.names && !name.is_empty() {
+            self.b.name(id, name);
+        }
+    }
+
+    fn scalar_ty(&mut self, s: Scalar) -> Word {
+        match s {
+            Scalar::Bool => self.b.type_bool(),
+            Scalar::I32 => self.b.type_int(32, 1),
+            Scalar::U32 => self.b.type_int(32, 0),
+            Scalar::F32 => self.b.type_float(32, None),
+        }
+    }
+
+    fn ty(&mut self, t: Ty) -> Word {
+        match t {
+            Ty::Scalar(s) => self.scalar_ty(s),
+            Ty::Vector(s, n) => {
+                let c = self.scalar_ty(s);
+                self.b.type_vector(c, n as u32)
+            }
+        }
+    }
+
+    /// The type a value of `t` has in a buffer (bools are stored as u32).
+    fn storage_ty(&mut self, t: Ty) -> Word {
+        match t {
+            Ty::Scalar(Scalar::Bool) => self.ty(Ty::U32),
+            other => self.ty(other),
+        }
+    }
+
+    fn konst(&mut self, c: Const) -> Word {
+        if let Some(&id) = self.consts.get(&c) {
+            return id;
+        }
+        let ty = self.ty(c.ty());
+        let id = match c {
+            Const::Bool(true) => self.b.constant_true(ty),
+            Const::Bool(false) => self.b.constant_false(ty),
+            other => self.b.constant_bit32(ty, other.bits()),
+        };
+        self.consts.insert(c, id);
+        id
+    }
+
+    fn globals(&mut self, m: &Module) -> R<Globals> {
+        let mut used: Vec<Builtin> = m
+            .functions
+            .iter()
+            .flat_map(|f| f.insts.iter())
+            .filter_map(|i| match i.op {
+                Op::Builtin(b) => Some(b),
+                Op::OutsideLaunch => Some(Builtin::GlobalId),
+                _ => None,
+            })
+            .collect();
+        used.sort();
+        used.dedup();
+        let mut builtins = HashMap::new();
+        for bi in used {
+            let (ty, spv) = match bi {
+                Builtin::GlobalId => (
+                    Ty::Vector(Scalar::U32, 3),
+                    spirv::BuiltIn::GlobalInvocationId,
+                ),
+                Builtin::LocalId => (
+                    Ty::Vector(Scalar::U32, 3),
+                    spirv::BuiltIn::LocalInvocationId,
+                ),
+                Builtin::WorkgroupId => (Ty::Vector(Scalar::U32, 3), spirv::BuiltIn::WorkgroupId),
+                Builtin::NumWorkgroups => {
+                    (Ty::Vector(Scalar::U32, 3), spirv::BuiltIn::NumWorkgroups)
+                }
+                Builtin::LocalIndex => (Ty::U32, spirv::BuiltIn::LocalInvocationIndex),
+            };
+            let t = self.ty(ty);
+            let p = self.b.type_pointer(None, StorageClass::Input, t);
+            let var = self.b.variable(p, None, StorageClass::Input, None);
+            self.b
+                .decorate(var, spirv::Decoration::BuiltIn, [SpvOp::BuiltIn(spv)]);
+            self.name(var, bi.python_name());
+            builtins.insert(bi, var);
+        }
+        let mut arrays = Vec::new();
+        for a in &m.arrays {
+            let st = self.array_struct(a.elem, a.written);
+            let p = self.b.type_pointer(None, StorageClass::StorageBuffer, st);
+            let var = self.b.variable(p, None, StorageClass::StorageBuffer, None);
+            self.b.decorate(
+                var,
+                spirv::Decoration::DescriptorSet,
+                [SpvOp::LiteralBit32(0)],
+            );
+            self.b.decorate(
+                var,
+                spirv::Decoration::Binding,
+                [SpvOp::LiteralBit32(a.binding)],
+            );
+            if !a.written {
+                self.b.decorate(var, spirv::Decoration::NonWritable, []);
+            }
+            self.name(var, &a.name);
+            arrays.push(var);
+        }
+        let mut uniform_of = HashMap::new();
+        for ep in &m.entry_points {
+            if ep.uniforms.is_empty() {
+                continue;
+            }
+            let members: Vec<Word> = ep.uniforms.iter().map(|u| self.storage_ty(u.ty)).collect();
+            let id = self.b.id();
+            let st = self.b.type_struct_id(Some(id), members);
+            self.b.decorate(st, spirv::Decoration::Block, []);
+            for (i, u) in ep.uniforms.iter().enumerate() {
+                self.b.member_decorate(
+                    st,
+                    i as u32,
+                    spirv::Decoration::Offset,
+                    [SpvOp::LiteralBit32(u.offset)],
+                );
+                if self.names {
+                    self.b.member_name(st, i as u32, u.name.clone());
+                }
+            }
+            let p = self.b.type_pointer(None, StorageClass::Uniform, st);
+            let var = self.b.variable(p, None, StorageClass::Uniform, None);
+            self.b.decorate(
+                var,
+                spirv::Decoration::DescriptorSet,
+                [SpvOp::LiteralBit32(0)],
+            );
+            self.b
+                .decorate(var, spirv::Decoration::Binding, [SpvOp::LiteralBit32(0)]);
+            uniform_of.insert(ep.function, (var, ep.uniforms.clone()));
+        }
+        let functions = m.functions.iter().map(|_| self.b.id()).collect();
+        Ok(Globals {
+            builtins,
+            arrays,
+            uniform_of,
+            functions,
+        })
+    }
+
+    /// The Block struct around a runtime array; one per element type and writability, so
+    /// that `NonWritable` on the member is right for every variable of that type.
+    fn array_struct(&mut self, elem: Ty, written: bool) -> Word {
+        if let Some(&s) = self.array_structs.get(&(elem, written)) {
+            return s;
+        }
+        let et = self.ty(elem);
+        let rt = self.b.type_runtime_array(et);
+        if self.decorated_arrays.insert(rt) {
+            self.b
+                .decorate(rt, spirv::Decoration::ArrayStride, [SpvOp::LiteralBit32(4)]);
+        }
+        let id = self.b.id();
+        let st = self.b.type_struct_id(Some(id), [rt]);
+        self.b.decorate(st, spirv::Decoration::Block, []);
+        self.b
+            .member_decorate(st, 0, spirv::Decoration::Offset, [SpvOp::LiteralBit32(0)]);
+        if !written {
+            self.b
+                .member_decorate(st, 0, spirv::Decoration::NonWritable, []);
+        }
+        self.array_structs.insert((elem, written), st);
+        st
+    }
+
+    fn function(&mut self, m: &Module, g: &Globals, id: FuncId, f: &Function<Ref>) -> R<()> {
+        let void = self.b.type_void();
+        let ret = match f.ret {
+            Some(t) => self.ty(t),
+            None => void,
+        };
+        let params: Vec<Word> = f.params.iter().map(|&t| self.ty(t)).collect();
+        let fty = self.b.type_function(ret, params.clone());
+        let fid = g.functions[id.index()];
+        self.b
+            .begin_function(ret, Some(fid), spirv::FunctionControl::NONE, fty)?;
+        self.name(fid, &f.name);
+        let param_ids: Vec<Word> = params
+            .iter()
+            .map(|&t| self.b.function_parameter(t))
+            .collect::<Result<_, _>>()?;
+        let mut fx = FnState::new(self, f, g, id, param_ids)?;
+        fx.body(self, m)?;
+        self.b.end_function()?;
+        Ok(())
+    }
+}
+
+/// Ids and emitted-block facts for one function.
+struct FnState<'f> {
+    f: &'f Function<Ref>,
+    g: &'f Globals,
+    id: FuncId,
+    labels: Vec<Word>,
+    values: Vec<Word>,
+    phis: Vec<Word>,
+    emitted: Vec<bool>,
+    /// Per block, its emitted predecessors.
+    preds: Vec<Vec<Block>>,
+}
+
+impl<'f> FnState<'f> {
+    fn new(
+        e: &mut Emitter,
+        f: &'f Function<Ref>,
+        g: &'f Globals,
+        id: FuncId,
+        params: Vec<Word>,
+    ) -> R<Self> {
+        let n = f.blocks.len();
+        let mut emitted = f.reachable.clone();
+        for (b, block) in f.blocks.iter().enumerate() {
+            if !f.reachable[b] {
+                continue;
+            }
+            match block.merge {
+                Merge::Selection(m) => emitted[m.index()] = true,
+                Merge::Loop { merge, cont } => {
+                    emitted[merge.index()] = true;
+                    emitted[cont.index()] = true;
+                }
+                Merge::None => {}
+            }
+        }
+        let mut preds = vec![Vec::new(); n];
+        for b in 0..n {
+            if !emitted[b] {
+                continue;
+            }
+            for s in successors_emitted(f, Block::new(b), &emitted) {
+                preds[s.index()].push(Block::new(b));
+            }
+        }
+        let labels = (0..n).map(|_| e.b.id()).collect();
+        let kernel = g.uniform_of.contains_key(&id);
+        let mut values = Vec::with_capacity(f.insts.len());
+        for inst in &f.insts {
+            values.push(match inst.op {
+                Op::Const(c) => e.konst(c),
+                // A func's parameters are its OpFunctionParameters.
+                Op::Param(n) if !kernel => params[n as usize],
+                _ => e.b.id(),
+            });
+        }
+        let phis = f.phis.iter().map(|_| e.b.id()).collect();
+        Ok(FnState {
+            f,
+            g,
+            id,
+            labels,
+            values,
+            phis,
+            emitted,
+            preds,
+        })
+    }
+
+    fn r(&self, e: &mut Emitter, r: Ref) -> Word {
+        match r {
+            Ref::Inst(v) => self.values[v.index()],
+            Ref::Phi(p) => self.phis[p.index()],
+            Ref::Undef(t) => {
+                let ty = e.ty(t);
+                // OpUndef is a module-level value; one per use is valid and rare.
+                e.b.undef(ty, None)
+            }
+        }
+    }
+
+    fn body(&mut self, e: &mut Emitter, m: &Module) -> R<()> {
+        let f = self.f;
+        for &b in &f.order {
+            if !self.emitted[b.index()] {
+                continue;
+            }
+            e.b.begin_block(Some(self.labels[b.index()]))?;
+            if !f.reachable[b.index()] {
+                self.dead_structural_block(e, b)?;
+                continue;
+            }
+            for (i, phi) in f.phis.iter().enumerate() {
+                if phi.block != b || !phi.live {
+                    continue;
+                }
+                let ty = e.ty(phi.ty);
+                let mut pairs = Vec::new();
+                for &p in &self.preds[b.index()] {
+                    let v = phi
+                        .args
+                        .iter()
+                        .find(|a| a.0 == p)
+                        .map_or(Ref::Undef(phi.ty), |a| a.1);
+                    pairs.push((self.r(e, v), self.labels[p.index()]));
+                }
+                e.b.phi(ty, Some(self.phis[i]), pairs)?;
+                e.name(self.phis[i], &f.vars[phi.var.index()].name);
+            }
+            for &v in &f.blocks[b.index()].insts {
+                self.inst(e, m, v)?;
+            }
+            self.terminator(e, b)?;
+        }
+        Ok(())
+    }
+
+    /// A merge or continue block that nothing reaches.
+    fn dead_structural_block(&mut self, e: &mut Emitter, b: Block) -> R<()> {
+        let f = self.f;
+        match successors_emitted(f, b, &self.emitted).first() {
+            Some(h) => e.b.branch(self.labels[h.index()])?,
+            None => e.b.unreachable()?,
+        }
+        Ok(())
+    }
+
+    fn terminator(&mut self, e: &mut Emitter, b: Block) -> R<()> {
+        let block = &self.f.blocks[b.index()];
+        match block.merge {
+            Merge::Selection(m) => {
+                e.b.selection_merge(self.labels[m.index()], spirv::SelectionControl::NONE)?
+            }
+            Merge::Loop { merge, cont } => e.b.loop_merge(
+                self.labels[merge.index()],
+                self.labels[cont.index()],
+                spirv::LoopControl::NONE,
+                [],
+            )?,
+            Merge::None => {}
+        }
+        match &block.term {
+            Term::Jump(t) => e.b.branch(self.labels[t.index()])?,
+            Term::Branch(c, t, f) => {
+                let c = self.r(e, *c);
+                if t == f {
+                    e.b.branch(self.labels[t.index()])?;
+                } else {
+                    e.b.branch_conditional(c, self.labels[t.index()], self.labels[f.index()], [])?;
+                }
+            }
+            Term::Return(None) => e.b.ret()?,
+            Term::Return(Some(r)) => {
+                let v = self.r(e, *r);
+                e.b.ret_value(v)?;
+            }
+            Term::Unreachable | Term::Open => e.b.unreachable()?,
+        }
+        Ok(())
+    }
+
+    fn inst(&mut self, e: &mut Emitter, _m: &Module, v: Value) -> R<()> {
+        let f = self.f;
+        let inst = &f.insts[v.index()];
+        if let Op::Const(_) = inst.op {
+            return Ok(());
+        }
+        let id = self.values[v.index()];
+        let args: Vec<Word> = inst.args.iter().map(|&a| self.r(e, a)).collect();
+        let arg_ty = inst.args.first().map(|&a| f.ty_of(a));
+        let ty = inst.ty.map(|t| e.ty(t));
+        let rt = ty.unwrap_or(0);
+        let out = Some(id);
+        match inst.op {
+            Op::Const(_) => {}
+            Op::Param(n) => self.param(e, n, inst.ty.unwrap_or(Ty::I32), id)?,
+            Op::Unary(u) => {
+                let s = arg_ty.map_or(Scalar::I32, Ty::scalar);
+                match (u, s) {
+                    (UnOp::Neg, Scalar::F32) => e.b.f_negate(rt, out, args[0])?,
+                    (UnOp::Neg, _) => e.b.s_negate(rt, out, args[0])?,
+                    (UnOp::Not, _) => e.b.logical_not(rt, out, args[0])?,
+                    (UnOp::BitNot, _) => e.b.not(rt, out, args[0])?,
+                };
+            }
+            Op::Binary(op) => {
+                let t = inst.ty.unwrap_or(Ty::I32);
+                binary(e, op, t, rt, id, args[0], args[1])?;
+            }
+            Op::Cmp(op) => {
+                let s = arg_ty.map_or(Scalar::I32, Ty::scalar);
+                compare(e, op, s, rt, Some(id), args[0], args[1])?;
+            }
+            Op::Select => {
+                e.b.select(rt, out, args[0], args[1], args[2])?;
+            }
+            Op::Convert => {
+                let from = arg_ty.unwrap_or(Ty::I32).scalar();
+                convert(
+                    e,
+                    from,
+                    inst.ty.unwrap_or(Ty::I32).scalar(),
+                    rt,
+                    id,
+                    args[0],
+                )?;
+            }
+            Op::Math(mf) => math(
+                e,
+                mf,
+                inst.ty.unwrap_or(Ty::F32),
+                arg_ty.unwrap_or(Ty::F32).scalar(),
+                rt,
+                id,
+                &args,
+            )?,
+            Op::Load(a) => {
+                let p = self.element(e, a, args[0], inst.ty.unwrap_or(Ty::F32))?;
+                e.b.load(rt, out, p, None, [])?;
+            }
+            Op::Store(a) => {
+                let t = f.ty_of(inst.args[1]);
+                let p = self.element(e, a, args[0], t)?;
+                e.b.store(p, args[1], None, [])?;
+            }
+            Op::ArrayLen(a) => {
+                let u = e.ty(Ty::U32);
+                let n = e.b.array_length(u, None, self.g.arrays[a.index()], 0)?;
+                e.b.bitcast(rt, out, n)?;
+            }
+            Op::Builtin(bi) => {
+                let var = self.g.builtins[&bi];
+                let ut = match inst.ty {
+                    Some(Ty::Vector(_, n)) => e.ty(Ty::Vector(Scalar::U32, n)),
+                    _ => e.ty(Ty::U32),
+                };
+                let raw = e.b.load(ut, None, var, None, [])?;
+                e.b.bitcast(rt, out, raw)?;
+            }
+            Op::Extract(i) => {
+                e.b.composite_extract(rt, out, args[0], [i])?;
+            }
+            Op::Call(callee) => {
+                let fid = self.g.functions[callee.index()];
+                let ret = match ty {
+                    Some(t) => t,
+                    None => e.b.type_void(),
+                };
+                e.b.function_call(ret, out, fid, args)?;
+            }
+            Op::OutsideLaunch => self.outside_launch(e, id)?,
+        }
+        if let Some(var) = inst.var {
+            let name = &f.vars[var.index()].name;
+            e.name(id, name);
+        }
+        Ok(())
+    }
+
+    /// A kernel's scalar parameter from its uniform block, or a func's parameter.
+    fn param(&mut self, e: &mut Emitter, n: u32, t: Ty, id: Word) -> R<()> {
+        let Some((var, _)) = self.g.uniform_of.get(&self.id) else {
+            // A func's parameter is its OpFunctionParameter (see `FnState::new`).
+            let _ = (n, t, id);
+            return Ok(());
+        };
+        let st = e.storage_ty(t);
+        let p = e.b.type_pointer(None, StorageClass::Uniform, st);
+        let idx = e.konst(Const::I32(n as i32));
+        let ptr = e.b.access_chain(p, None, *var, [idx])?;
+        if t == Ty::BOOL {
+            let raw = e.b.load(st, None, ptr, None, [])?;
+            let zero = e.konst(Const::U32(0));
+            let bt = e.ty(Ty::BOOL);
+            e.b.i_not_equal(bt, Some(id), raw, zero)?;
+        } else {
+            let ty = e.ty(t);
+            e.b.load(ty, Some(id), ptr, None, [])?;
+        }
+        Ok(())
+    }
+
+    fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
+        let et = e.ty(t);
+        let p = e.b.type_pointer(None, StorageClass::StorageBuffer, et);
+        let zero = e.konst(Const::I32(0));
+        Ok(e.b.access_chain(p, None, self.g.arrays[a.index()], [zero, index])?)
+    }
+
+    fn outside_launch(&mut self, e: &mut Emitter, id: Word) -> R<()> {
+        let (var, fields) = self
+            .g
+            .uniform_of
+            .get(&self.id)
+            .ok_or_else(|| EmitError("a launch guard outside a kernel".into()))?;
+        let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
+        let gid =
+            e.b.load(u3, None, self.g.builtins[&Builtin::GlobalId], None, [])?;
+        let p = e.b.type_pointer(None, StorageClass::Uniform, u3);
+        let idx = e.konst(Const::I32(fields.len() as i32 - 1));
+        let tp = e.b.access_chain(p, None, *var, [idx])?;
+        let threads = e.b.load(u3, None, tp, None, [])?;
+        let b3 = e.ty(Ty::Vector(Scalar::Bool, 3));
+        let ge = e.b.u_greater_than_equal(b3, None, gid, threads)?;
+        let bt = e.ty(Ty::BOOL);
+        e.b.any(bt, Some(id), ge)?;
+        Ok(())
+    }
+}
+
+fn successors_emitted(f: &Function<Ref>, b: Block, emitted: &[bool]) -> Vec<Block> {
+    if !f.reachable[b.index()] {
+        // A dead continue block branches to its loop header.
+        for (h, x) in f.blocks.iter().enumerate() {
+            if matches!(x.merge, Merge::Loop { cont, .. } if cont == b)
+                && emitted[h]
+                && f.reachable[h]
+            {
+                return vec![Block::new(h)];
+            }
+        }
+        return Vec::new();
+    }
+    let mut out: Vec<Block> = f.blocks[b.index()].term.successors().collect();
+    out.dedup();
+    out
+}
+
+fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Word) -> R<()> {
+    let out = Some(id);
+    let s = t.scalar();
+    match (op, s) {
+        (BinOp::Add, Scalar::F32) => e.b.f_add(rt, out, a, b)?,
+        (BinOp::Add, _) => e.b.i_add(rt, out, a, b)?,
+        (BinOp::Sub, Scalar::F32) => e.b.f_sub(rt, out, a, b)?,
+        (BinOp::Sub, _) => e.b.i_sub(rt, out, a, b)?,
+        (BinOp::Mul, Scalar::F32) => e.b.f_mul(rt, out, a, b)?,
+        (BinOp::Mul, _) => e.b.i_mul(rt, out, a, b)?,
+        (BinOp::Div, _) => e.b.f_div(rt, out, a, b)?,
+        (BinOp::FloorDiv, Scalar::U32) => e.b.u_div(rt, out, a, b)?,
+        (BinOp::Mod, Scalar::U32) => e.b.u_mod(rt, out, a, b)?,
+        (BinOp::FloorDiv, Scalar::I32) => {
+            // q = a / b (truncating), minus one when the remainder is non-zero and its sign
+            // differs from the divisor's.
+            let q = e.b.s_div(rt, None, a, b)?;
+            let fix = int_fixup(e, rt, a, b)?;
+            let (one, zero) = (e.konst(Const::I32(1)), e.konst(Const::I32(0)));
+            let adj = e.b.select(rt, None, fix, one, zero)?;
+            e.b.i_sub(rt, out, q, adj)?
+        }
+        (BinOp::Mod, Scalar::I32) => {
+            let r = e.b.s_rem(rt, None, a, b)?;
+            let fix = int_fixup(e, rt, a, b)?;
+            let zero = e.konst(Const::I32(0));
+            let adj = e.b.select(rt, None, fix, b, zero)?;
+            e.b.i_add(rt, out, r, adj)?
+        }
+        (BinOp::Mod, Scalar::F32) => {
+            let r = e.b.f_rem(rt, None, a, b)?;
+            let fix = float_fixup(e, r, b)?;
+            let rb = e.b.f_add(rt, None, r, b)?;
+            e.b.select(rt, out, fix, rb, r)?
+        }
+        (BinOp::FloorDiv, Scalar::F32) => {
+            // CPython's float_floor_div: mod = fmod(a, b); div = (a - mod) / b; if the mod's
+            // sign is wrong, div -= 1; then round div to the nearest integer value.
+            let m = e.b.f_rem(rt, None, a, b)?;
+            let am = e.b.f_sub(rt, None, a, m)?;
+            let div = e.b.f_div(rt, None, am, b)?;
+            let fix = float_fixup(e, m, b)?;
+            let one = e.konst(Const::f32(1.0));
+            let dm1 = e.b.f_sub(rt, None, div, one)?;
+            let div = e.b.select(rt, None, fix, dm1, div)?;
+            let glsl = e.glsl;
+            let fl =
+                e.b.ext_inst(rt, None, glsl, GLOp::Floor as u32, [SpvOp::IdRef(div)])?;
+            let frac = e.b.f_sub(rt, None, div, fl)?;
+            let half = e.konst(Const::f32(0.5));
+            let bt = e.ty(Ty::BOOL);
+            let up = e.b.f_ord_greater_than(bt, None, frac, half)?;
+            let fl1 = e.b.f_add(rt, None, fl, one)?;
+            e.b.select(rt, out, up, fl1, fl)?
+        }
+        (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.logical_and(rt, out, a, b)?,
+        (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.logical_or(rt, out, a, b)?,
+        (BinOp::BitXor, Scalar::Bool) => e.b.logical_not_equal(rt, out, a, b)?,
+        (BinOp::BitAnd, _) => e.b.bitwise_and(rt, out, a, b)?,
+        (BinOp::BitOr, _) => e.b.bitwise_or(rt, out, a, b)?,
+        (BinOp::BitXor, _) => e.b.bitwise_xor(rt, out, a, b)?,
+        (BinOp::Shl, _) => e.b.shift_left_logical(rt, out, a, b)?,
+        (BinOp::Shr, Scalar::I32) => e.b.shift_right_arithmetic(rt, out, a, b)?,
+        (BinOp::Shr, _) => e.b.shift_right_logical(rt, out, a, b)?,
+        (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
+    };
+    Ok(())
+}
+
+/// `a % b != 0 and (a % b < 0) != (b < 0)` for i32, via `(r ^ b) < 0`.
+fn int_fixup(e: &mut Emitter, rt: Word, a: Word, b: Word) -> R<Word> {
+    let r = e.b.s_rem(rt, None, a, b)?;
+    let zero = e.konst(Const::I32(0));
+    let bt = e.ty(Ty::BOOL);
+    let nz = e.b.i_not_equal(bt, None, r, zero)?;
+    let x = e.b.bitwise_xor(rt, None, r, b)?;
+    let neg = e.b.s_less_than(bt, None, x, zero)?;
+    Ok(e.b.logical_and(bt, None, nz, neg)?)
+}
+
+/// `r != 0 and (r < 0) != (b < 0)` for f32.
+fn float_fixup(e: &mut Emitter, r: Word, b: Word) -> R<Word> {
+    let zero = e.konst(Const::f32(0.0));
+    let bt = e.ty(Ty::BOOL);
+    let nz = e.b.f_unord_not_equal(bt, None, r, zero)?;
+    let rn = e.b.f_ord_less_than(bt, None, r, zero)?;
+    let bn = e.b.f_ord_less_than(bt, None, b, zero)?;
+    let differ = e.b.logical_not_equal(bt, None, rn, bn)?;
+    Ok(e.b.logical_and(bt, None, nz, differ)?)
+}
+
+fn compare(
+    e: &mut Emitter,
+    op: CmpOp,
+    s: Scalar,
+    rt: Word,
+    out: Option<Word>,
+    a: Word,
+    b: Word,
+) -> R<Word> {
+    use CmpOp::*;
+    Ok(match (s, op) {
+        (Scalar::Bool, Eq) => e.b.logical_equal(rt, out, a, b)?,
+        (Scalar::Bool, _) => e.b.logical_not_equal(rt, out, a, b)?,
+        (Scalar::F32, Eq) => e.b.f_ord_equal(rt, out, a, b)?,
+        (Scalar::F32, Ne) => e.b.f_unord_not_equal(rt, out, a, b)?,
+        (Scalar::F32, Lt) => e.b.f_ord_less_than(rt, out, a, b)?,
+        (Scalar::F32, Le) => e.b.f_ord_less_than_equal(rt, out, a, b)?,
+        (Scalar::F32, Gt) => e.b.f_ord_greater_than(rt, out, a, b)?,
+        (Scalar::F32, Ge) => e.b.f_ord_greater_than_equal(rt, out, a, b)?,
+        (_, Eq) => e.b.i_equal(rt, out, a, b)?,
+        (_, Ne) => e.b.i_not_equal(rt, out, a, b)?,
+        (Scalar::I32, Lt) => e.b.s_less_than(rt, out, a, b)?,
+        (Scalar::I32, Le) => e.b.s_less_than_equal(rt, out, a, b)?,
+        (Scalar::I32, Gt) => e.b.s_greater_than(rt, out, a, b)?,
+        (Scalar::I32, Ge) => e.b.s_greater_than_equal(rt, out, a, b)?,
+        (_, Lt) => e.b.u_less_than(rt, out, a, b)?,
+        (_, Le) => e.b.u_less_than_equal(rt, out, a, b)?,
+        (_, Gt) => e.b.u_greater_than(rt, out, a, b)?,
+        (_, Ge) => e.b.u_greater_than_equal(rt, out, a, b)?,
+    })
+}
+
+fn convert(e: &mut Emitter, from: Scalar, to: Scalar, rt: Word, id: Word, a: Word) -> R<()> {
+    let out = Some(id);
+    match (from, to) {
+        (Scalar::I32, Scalar::F32) => e.b.convert_s_to_f(rt, out, a)?,
+        (Scalar::U32, Scalar::F32) => e.b.convert_u_to_f(rt, out, a)?,
+        (Scalar::F32, Scalar::I32) => e.b.convert_f_to_s(rt, out, a)?,
+        (Scalar::F32, Scalar::U32) => e.b.convert_f_to_u(rt, out, a)?,
+        (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => e.b.bitcast(rt, out, a)?,
+        (Scalar::Bool, s) => {
+            let one = e.konst(one_of(s));
+            let zero = e.konst(zero_of(s));
+            e.b.select(rt, out, a, one, zero)?
+        }
+        (s, Scalar::Bool) => {
+            let zero = e.konst(zero_of(s));
+            compare(e, CmpOp::Ne, s, rt, out, a, zero)?
+        }
+        (s, t) if s == t => e.b.copy_object(rt, out, a)?,
+        (s, t) => return Err(EmitError(format!("no conversion {s:?} -> {t:?}"))),
+    };
+    Ok(())
+}
+
+fn one_of(s: Scalar) -> Const {
+    match s {
+        Scalar::F32 => Const::f32(1.0),
+        Scalar::U32 => Const::U32(1),
+        Scalar::Bool => Const::Bool(true),
+        Scalar::I32 => Const::I32(1),
+    }
+}
+
+fn zero_of(s: Scalar) -> Const {
+    match s {
+        Scalar::F32 => Const::f32(0.0),
+        Scalar::U32 => Const::U32(0),
+        Scalar::Bool => Const::Bool(false),
+        Scalar::I32 => Const::I32(0),
+    }
+}
+
+fn math(
+    e: &mut Emitter,
+    mf: MathFn,
+    t: Ty,
+    arg: Scalar,
+    rt: Word,
+    id: Word,
+    args: &[Word],
+) -> R<()> {
+    use MathFn::*;
+    let out = Some(id);
+    let glsl = e.glsl;
+    let ops = |xs: &[Word]| xs.iter().map(|&x| SpvOp::IdRef(x)).collect::<Vec<_>>();
+    let gl = match (mf, t.scalar()) {
+        (Sqrt, _) => Some(GLOp::Sqrt),
+        (Sin, _) => Some(GLOp::Sin),
+        (Cos, _) => Some(GLOp::Cos),
+        (Tan, _) => Some(GLOp::Tan),
+        (Asin, _) => Some(GLOp::Asin),
+        (Acos, _) => Some(GLOp::Acos),
+        (Atan, _) => Some(GLOp::Atan),
+        (Atan2, _) => Some(GLOp::Atan2),
+        (Sinh, _) => Some(GLOp::Sinh),
+        (Cosh, _) => Some(GLOp::Cosh),
+        (Tanh, _) => Some(GLOp::Tanh),
+        (Exp, _) => Some(GLOp::Exp),
+        (Exp2, _) => Some(GLOp::Exp2),
+        (Log, _) => Some(GLOp::Log),
+        (Log2, _) => Some(GLOp::Log2),
+        (Pow, _) => Some(GLOp::Pow),
+        (Floor, _) => Some(GLOp::Floor),
+        (Ceil, _) => Some(GLOp::Ceil),
+        (Trunc, _) => Some(GLOp::Trunc),
+        (RoundEven, _) => Some(GLOp::RoundEven),
+        (Abs, Scalar::F32) => Some(GLOp::FAbs),
+        (Abs, _) => Some(GLOp::SAbs),
+        (Min, Scalar::F32) => Some(GLOp::FMin),
+        (Min, Scalar::U32) => Some(GLOp::UMin),
+        (Min, _) => Some(GLOp::SMin),
+        (Max, Scalar::F32) => Some(GLOp::FMax),
+        (Max, Scalar::U32) => Some(GLOp::UMax),
+        (Max, _) => Some(GLOp::SMax),
+        _ => None,
+    };
+    if let Some(g) = gl {
+        e.b.ext_inst(rt, out, glsl, g as u32, ops(args))?;
+        return Ok(());
+    }
+    let _ = arg;
+    match mf {
+        Log10 => {
+            let l2 = e.b.ext_inst(rt, None, glsl, GLOp::Log2 as u32, ops(args))?;
+            let k = e.konst(Const::f32(core::f32::consts::LOG10_2));
+            e.b.f_mul(rt, out, l2, k)?;
+        }
+        Copysign => {
+            let u = e.ty(Ty::U32);
+            let a = e.b.bitcast(u, None, args[0])?;
+            let b = e.b.bitcast(u, None, args[1])?;
+            let (mag, sign) = (
+                e.konst(Const::U32(0x7fff_ffff)),
+                e.konst(Const::U32(0x8000_0000)),
+            );
+            let a = e.b.bitwise_and(u, None, a, mag)?;
+            let b = e.b.bitwise_and(u, None, b, sign)?;
+            let r = e.b.bitwise_or(u, None, a, b)?;
+            e.b.bitcast(rt, out, r)?;
+        }
+        Hypot => {
+            let xx = e.b.f_mul(rt, None, args[0], args[0])?;
+            let yy = e.b.f_mul(rt, None, args[1], args[1])?;
+            let s = e.b.f_add(rt, None, xx, yy)?;
+            e.b.ext_inst(rt, out, glsl, GLOp::Sqrt as u32, [SpvOp::IdRef(s)])?;
+        }
+        Fmod => {
+            e.b.f_rem(rt, out, args[0], args[1])?;
+        }
+        IsNan => {
+            e.b.is_nan(rt, out, args[0])?;
+        }
+        IsInf => {
+            e.b.is_inf(rt, out, args[0])?;
+        }
+        other => return Err(EmitError(format!("no emission for {other:?}"))),
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! The spirthon driver: source text to validated SPIR-V words, and the renderings the CLI
+//! prints (diagnostics, reflection JSON, CFG dumps). Nothing here prints or exits; the
+//! binary does.
+
+use std::time::{Duration, Instant};
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor};
+use serde_json::json;
+use spirthon_ir::cfg::*;
+use spirthon_ir::{Diagnostic, LineIndex, Ty};
+
+pub use spirthon_frontend::ast::Ast;
+pub use spirthon_ir::Module as IrModule;
+
+/// What to compile and how.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub kernel: Option<String>,
+    /// Run naga's frontend and validator over the result (the default).
+    pub validate: bool,
+    /// Emit `OpName`s.
+    pub names: bool,
+    /// Keep each function's pre-SSA CFG text.
+    pub keep_cfg: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            kernel: None,
+            validate: true,
+            names: true,
+            keep_cfg: false,
+        }
+    }
+}
+
+/// A compiled file.
+pub struct Compiled {
+    pub words: Vec<u32>,
+    pub module: IrModule,
+    pub ast: Ast,
+    pub cfg_text: Vec<String>,
+    /// parse, check, lower, ssa, emit, validate.
+    pub phases: Vec<(&'static str, Duration)>,
+}
+
+#[derive(Debug)]
+pub enum CompileError {
+    /// The source has errors.
+    Source(Vec<Diagnostic>),
+    /// The compiler produced something invalid: a bug.
+    Internal(String),
+}
+
+/// Compiles a kernel file.
+pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compiled, CompileError> {
+    let fopts = spirthon_frontend::Options {
+        kernel: opts.kernel.clone(),
+        keep_cfg: opts.keep_cfg,
+    };
+    let out = spirthon_frontend::compile(source, path, &fopts).map_err(CompileError::Source)?;
+    let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
+    let t = Instant::now();
+    let words = spirthon_spirv::emit(
+        &out.module,
+        spirthon_spirv::EmitOptions { names: opts.names },
+    )
+    .map_err(|e| CompileError::Internal(e.0))?;
+    phases.push(("emit", t.elapsed()));
+    let t = Instant::now();
+    if opts.validate {
+        if let Err(e) = spirthon_spirv::validate(&words) {
+            let kernels: Vec<&str> = out
+                .module
+                .entry_points
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect();
+            return Err(CompileError::Internal(format!(
+                "the module for kernel(s) {} is invalid: {e}",
+                kernels.join(", ")
+            )));
+        }
+    }
+    phases.push(("validate", t.elapsed()));
+    Ok(Compiled {
+        words,
+        module: out.module,
+        ast: out.ast,
+        cfg_text: out.cfg_text,
+        phases,
+    })
+}
+
+/// Renders diagnostics in rustc's style.
+pub fn render_diagnostics(diags: &[Diagnostic], source: &str, path: &str, color: bool) -> String {
+    let file = SimpleFile::new(path, source);
+    let config = term::Config::default();
+    let mut buf = if color {
+        termcolor::Buffer::ansi()
+    } else {
+        termcolor::Buffer::no_color()
+    };
+    for d in diags {
+        let _ = term::emit(&mut buf, &config, &file, &to_codespan(d, source.len()));
+    }
+    String::from_utf8_lossy(buf.as_slice()).into_owned()
+}
+
+fn clamp(span: spirthon_ir::Span, len: usize) -> std::ops::Range<usize> {
+    let s = (span.start as usize).min(len);
+    let e = (span.end as usize).clamp(s, len);
+    s..e
+}
+
+fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
+    let mut labels =
+        vec![CsLabel::primary((), clamp(d.primary.span, len))
+            .with_message(d.primary.message.clone())];
+    for l in &d.secondary {
+        labels.push(CsLabel::secondary((), clamp(l.span, len)).with_message(l.message.clone()));
+    }
+    CsDiagnostic::error()
+        .with_message(d.message.clone())
+        .with_labels(labels)
+        .with_notes(d.notes.clone())
+}
+
+/// Diagnostics as JSON lines, for editors: one object per diagnostic.
+pub fn diagnostics_json(diags: &[Diagnostic], source: &str, path: &str) -> String {
+    let index = LineIndex::new(source);
+    let mut out = String::new();
+    for d in diags {
+        let pos = |s: spirthon_ir::Span| {
+            let (l, c) = index.line_col(source, s.start);
+            let (el, ec) = index.line_col(source, s.end);
+            json!({"file": path, "line": l, "column": c, "end_line": el, "end_column": ec, "byte_start": s.start, "byte_end": s.end})
+        };
+        let secondary: Vec<_> = d
+            .secondary
+            .iter()
+            .map(|l| json!({"span": pos(l.span), "label": l.message}))
+            .collect();
+        let v = json!({
+            "severity": "error",
+            "message": d.message,
+            "span": pos(d.primary.span),
+            "label": d.primary.message,
+            "secondary": secondary,
+            "notes": d.notes,
+        });
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+fn type_name(t: Ty) -> String {
+    t.name()
+}
+
+/// The reflection JSON of `--emit reflect`: per kernel, its workgroup size and bindings.
+pub fn reflect_json(m: &IrModule) -> String {
+    let kernels: Vec<_> = m
+        .entry_points
+        .iter()
+        .map(|ep| {
+            let mut bindings = Vec::new();
+            if !ep.uniforms.is_empty() {
+                let size = ep.uniforms.last().map_or(0, |u| u.offset + 16);
+                let fields: Vec<_> = ep
+                    .uniforms
+                    .iter()
+                    .map(|u| json!({"name": u.name, "type": type_name(u.ty), "offset": u.offset, "hidden": u.name == "threads" && std::ptr::eq(u, ep.uniforms.last().unwrap_or(u))}))
+                    .collect();
+                bindings.push(json!({"binding": 0, "name": "params", "kind": "uniform", "size": size, "fields": fields}));
+            }
+            for &a in &ep.arrays {
+                let arr = &m.arrays[a.index()];
+                bindings.push(json!({"binding": arr.binding, "name": arr.name, "kind": "storage", "type": type_name(arr.elem), "read_only": !arr.written}));
+            }
+            json!({"name": ep.name, "workgroup_size": ep.workgroup_size, "bindings": bindings})
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({ "kernels": kernels })).unwrap_or_default() + "\n"
+}
+
+/// Graphviz of every function: CFG edges solid, dominator-tree edges dashed, phis in the
+/// block labels.
+pub fn cfg_dot(m: &IrModule) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("digraph spirthon {\n  node [shape=box, fontname=monospace];\n");
+    for (fi, f) in m.functions.iter().enumerate() {
+        let _ = writeln!(s, "  subgraph cluster_{fi} {{\n    label=\"{}\";", f.name);
+        let n = f.blocks.len();
+        let mut edges = Vec::new();
+        for (b, block) in f.blocks.iter().enumerate() {
+            for t in block.term.successors() {
+                edges.push((Block::new(b), t));
+            }
+        }
+        let cfg = spirthon_ssa::Cfg::from_edges(n, Block::new(0), &edges);
+        let dom = spirthon_ssa::DomTree::compute(&cfg);
+        for &b in &f.order {
+            if !f.reachable[b.index()] {
+                continue;
+            }
+            let mut label = format!("{b}");
+            for (i, phi) in f.phis.iter().enumerate() {
+                if phi.block == b && phi.live {
+                    let _ = write!(label, "\\lp{i} = phi {}", f.vars[phi.var.index()].name);
+                }
+            }
+            match f.blocks[b.index()].merge {
+                Merge::Selection(mb) => {
+                    let _ = write!(label, "\\lselection, merge {mb}");
+                }
+                Merge::Loop { merge, cont } => {
+                    let _ = write!(label, "\\lloop, merge {merge}, continue {cont}");
+                }
+                Merge::None => {}
+            }
+            let _ = writeln!(s, "    f{fi}_{} [label=\"{label}\\l\"];", b.index());
+        }
+        for &(a, b) in &edges {
+            if f.reachable[a.index()] {
+                let _ = writeln!(s, "    f{fi}_{} -> f{fi}_{};", a.index(), b.index());
+            }
+        }
+        for &b in &f.order {
+            if let Some(i) = dom.idom(b) {
+                if i != b {
+                    let _ = writeln!(
+                        s,
+                        "    f{fi}_{} -> f{fi}_{} [style=dashed, color=gray, constraint=false];",
+                        i.index(),
+                        b.index()
+                    );
+                }
+            }
+        }
+        s.push_str("  }\n");
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// The SSA text of every function (`--emit ssa`, golden `.ssa` files).
+pub fn ssa_text(m: &IrModule) -> String {
+    m.functions
+        .iter()
+        .map(spirthon_ir::print::print_ssa)
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,182 @@
+//! The `spirthon` command line.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, ValueEnum};
+use spirthon::{CompileError, CompileOptions};
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, ValueEnum)]
+enum Emit {
+    /// SPIR-V binary.
+    Spv,
+    /// SPIR-V assembly, ids named after Python variables.
+    Spvasm,
+    /// Per kernel: workgroup size and bindings, as JSON.
+    Reflect,
+    /// The parsed, restricted AST.
+    Ast,
+    /// Each function's CFG before SSA.
+    Cfg,
+    /// Each function in SSA form, after folding and dead-code removal.
+    Ssa,
+    /// Graphviz of each function's CFG with its dominator tree and phis.
+    CfgDot,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, ValueEnum)]
+enum ErrorFormat {
+    Human,
+    Json,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  spirthon saxpy.py -o saxpy.spv            compile every @kernel of saxpy.py
+  spirthon saxpy.py --kernel saxpy -o -     one kernel, SPIR-V to stdout
+  spirthon saxpy.py --emit spvasm           readable SPIR-V on stdout
+  spirthon saxpy.py --emit reflect          bindings and workgroup sizes as JSON
+  spirthon saxpy.py --emit cfg-dot | dot -Tsvg > saxpy.svg
+
+Exit status: 0 success, 1 the source has errors, 2 usage or I/O error,
+101 internal compiler error.";
+
+/// Compiles GPU kernels written in Python to SPIR-V compute shaders.
+#[derive(Parser, Debug)]
+#[command(name = "spirthon", version, about, after_help = EXAMPLES)]
+struct Cli {
+    /// The kernel file.
+    file: PathBuf,
+    /// Where to write the result ('-' for stdout). Default: FILE with a .spv extension for
+    /// `--emit spv`, stdout for the text forms.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Compile only this kernel.
+    #[arg(long)]
+    kernel: Option<String>,
+    /// What to produce.
+    #[arg(long, value_enum, default_value = "spv")]
+    emit: Emit,
+    /// Skip the in-process naga validation of the result.
+    #[arg(long)]
+    no_validate: bool,
+    /// Leave out OpName debug names.
+    #[arg(long)]
+    strip: bool,
+    /// How to print errors.
+    #[arg(long, value_enum, default_value = "human")]
+    error_format: ErrorFormat,
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal compiler error: {info}");
+        eprintln!("note: this is a bug in spirthon; please report it with the input file");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    // Deeply nested input is bounded by the parser's nesting limit; a large stack keeps the
+    // third-party parser safe on it as well.
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || run(&cli));
+    match worker.map(|h| h.join()) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        _ => ExitCode::from(101),
+    }
+}
+
+fn run(cli: &Cli) -> u8 {
+    let path = cli.file.display().to_string();
+    let source = match std::fs::read_to_string(&cli.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {path}: {e}");
+            return 2;
+        }
+    };
+    let opts = CompileOptions {
+        kernel: cli.kernel.clone(),
+        validate: !cli.no_validate,
+        names: !cli.strip,
+        keep_cfg: cli.emit == Emit::Cfg,
+    };
+    let compiled = match spirthon::compile(&source, &path, &opts) {
+        Ok(c) => c,
+        Err(CompileError::Source(diags)) => {
+            match cli.error_format {
+                ErrorFormat::Json => {
+                    eprint!("{}", spirthon::diagnostics_json(&diags, &source, &path))
+                }
+                ErrorFormat::Human => {
+                    let color =
+                        std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+                    eprint!(
+                        "{}",
+                        spirthon::render_diagnostics(&diags, &source, &path, color)
+                    );
+                    let n = diags.len();
+                    eprintln!(
+                        "error: could not compile `{path}` due to {n} error{}",
+                        if n == 1 { "" } else { "s" }
+                    );
+                }
+            }
+            return 1;
+        }
+        Err(CompileError::Internal(e)) => {
+            eprintln!("error: internal compiler error: {e}");
+            eprintln!("note: this is a bug in spirthon; nothing was written");
+            return 101;
+        }
+    };
+    let bytes: Vec<u8> = match cli.emit {
+        Emit::Spv => compiled
+            .words
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect(),
+        Emit::Spvasm => match spirthon_spirv::disassemble(&compiled.words) {
+            Ok(t) => t.into_bytes(),
+            Err(e) => {
+                eprintln!("error: internal compiler error: cannot disassemble: {e}");
+                return 101;
+            }
+        },
+        Emit::Reflect => spirthon::reflect_json(&compiled.module).into_bytes(),
+        Emit::Ast => format!("{:#?}\n", compiled.ast.items).into_bytes(),
+        Emit::Cfg => compiled.cfg_text.join("\n").into_bytes(),
+        Emit::Ssa => spirthon::ssa_text(&compiled.module).into_bytes(),
+        Emit::CfgDot => spirthon::cfg_dot(&compiled.module).into_bytes(),
+    };
+    let out = match (&cli.output, cli.emit) {
+        (Some(p), _) => p.clone(),
+        (None, Emit::Spv) => cli.file.with_extension("spv"),
+        (None, _) => PathBuf::from("-"),
+    };
+    write_output(&out, &bytes)
+}
+
+fn write_output(out: &Path, bytes: &[u8]) -> u8 {
+    if out == Path::new("-") {
+        let mut stdout = std::io::stdout().lock();
+        if let Err(e) = stdout.write_all(bytes).and_then(|_| stdout.flush()) {
+            eprintln!("error: cannot write to stdout: {e}");
+            return 2;
+        }
+        return 0;
+    }
+    match std::fs::write(out, bytes) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            2
+        }
+    }
+}
