@@ -61,7 +61,10 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         kernel: opts.kernel.clone(),
         keep_cfg: opts.keep_cfg,
     };
-    let out = spirthon_frontend::compile(source, path, &fopts).map_err(CompileError::Source)?;
+    let out = spirthon_frontend::compile(source, path, &fopts).map_err(|mut d| {
+        d.sort_by_key(|d| d.primary.span.start);
+        CompileError::Source(d)
+    })?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
     let t = Instant::now();
     let words = spirthon_spirv::emit(

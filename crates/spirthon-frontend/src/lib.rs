@@ -47,11 +47,13 @@ pub struct Output {
 /// Compiles a kernel file to SSA form.
 pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<Diagnostic>> {
     let t0 = Instant::now();
-    let ast = parse::parse(source, path)?;
+    let (ast, parse_diags) = parse::parse(source, path)?;
     let t1 = Instant::now();
-    let (info, diags) = module::resolve(&ast);
+    let (info, mut diags) = module::resolve(&ast);
     if !diags.is_empty() {
-        return Err(diags);
+        let mut all = parse_diags;
+        all.append(&mut diags);
+        return Err(all);
     }
     let mut cx = Ctx {
         ast: &ast,
@@ -59,7 +61,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         arrays: Vec::new(),
         jobs: Vec::new(),
         job_ids: HashMap::new(),
-        diags: Vec::new(),
+        diags: parse_diags,
     };
     let mut entry_points = Vec::new();
     for (d, sig) in info.defs.iter().enumerate() {
@@ -130,6 +132,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         .into_iter()
         .map(|l| to_ssa(l, &mut cx.diags))
         .collect();
+    check_unused_defs(&ast, &info, &cx.jobs, &mut cx.diags);
     if !cx.diags.is_empty() {
         return Err(cx.diags);
     }
@@ -164,6 +167,55 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
     })
 }
 
+/// Checks every kernel and func that no compiled kernel reaches, so that their errors are
+/// reported too: each is lowered (with stand-in arrays) and put through SSA construction,
+/// and only the diagnostics are kept.
+fn check_unused_defs(
+    ast: &ast::Ast,
+    info: &module::ModuleInfo,
+    done: &[(usize, Vec<ArrayId>)],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut seen: Vec<bool> = vec![false; info.defs.len()];
+    for (d, _) in done {
+        seen[*d] = true;
+    }
+    for (d, sig) in info.defs.iter().enumerate() {
+        if seen[d] {
+            continue;
+        }
+        let mut cx = Ctx {
+            ast,
+            m: info,
+            arrays: Vec::new(),
+            jobs: Vec::new(),
+            job_ids: HashMap::new(),
+            diags: Vec::new(),
+        };
+        let mut arrays = Vec::new();
+        for p in &sig.params {
+            if let ParamKind::Array(elem) = p.kind {
+                arrays.push(ArrayId(cx.arrays.len() as u32));
+                cx.arrays.push(GlobalArray {
+                    name: p.name.clone(),
+                    elem,
+                    binding: arrays.len() as u32,
+                    written: false,
+                });
+            }
+        }
+        cx.instance(d, arrays);
+        let mut next = 0;
+        while next < cx.jobs.len() {
+            seen[cx.jobs[next].0] = true;
+            let l = lower::lower_function(&mut cx, FuncId(next as u32));
+            to_ssa(l, &mut cx.diags);
+            next += 1;
+        }
+        diags.append(&mut cx.diags);
+    }
+}
+
 /// SSA construction for one lowered function, with its diagnostics.
 fn to_ssa(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
     let ssa = spirthon_ssa::construct(&l.ssa_in, Flavour::Pruned);
@@ -190,7 +242,7 @@ fn to_ssa(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
                 Diagnostic::error(
                     f.span,
                     format!(
-                        "missing return: `{}` can reach its end without returning a {}",
+                        "missing return: `{}` can reach its end without returning a value of type {}",
                         f.name,
                         f.ret.map_or(String::new(), |t| t.name())
                     ),

@@ -114,6 +114,8 @@ struct Lower<'c, 'a> {
     loops: Vec<LoopCtx>,
     consts: HashMap<Const, Value>,
     use_spans: Vec<Span>,
+    /// Names whose first assignment had an error: reads of them report nothing more.
+    poisoned: HashSet<String>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -148,6 +150,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         loops: Vec::new(),
         consts: HashMap::new(),
         use_spans: Vec::new(),
+        poisoned: HashSet::new(),
     };
     let entry = l.new_block();
     l.switch(entry);
@@ -546,7 +549,7 @@ impl<'c, 'a> Lower<'c, 'a> {
         let Ty::Vector(s, n) = ty else { return };
         if targets.len() != n as usize {
             let msg = format!(
-                "cannot unpack a {} ({n} components) into {} targets",
+                "cannot unpack a value of type {} ({n} components) into {} targets",
                 ty.name(),
                 targets.len()
             );
@@ -623,12 +626,18 @@ impl<'c, 'a> Lower<'c, 'a> {
                         let what = format!("assigned to `{name}: {t}`");
                         match self.coerce(ex, t, value_span, &what) {
                             Some(o) => (o, t),
-                            None => return,
+                            None => {
+                                self.poisoned.insert(name.to_string());
+                                return;
+                            }
                         }
                     }
                     None => match self.value(ex, value_span) {
                         Some(x) => x,
-                        None => return,
+                        None => {
+                            self.poisoned.insert(name.to_string());
+                            return;
+                        }
                     },
                 };
                 let var = self.new_var(name, ty, target_span);
@@ -1068,13 +1077,18 @@ impl<'c, 'a> Lower<'c, 'a> {
                 );
             }
             (None, Some(t)) => {
-                self.error(span, format!("`{}` must return a {t} value", sig.name));
+                self.error(
+                    span,
+                    format!("`{}` must return a value of type {t}", sig.name),
+                );
             }
             (Some(v), Some(t)) => {
                 let ex = self.expr(v);
                 let what = format!("returned from `{}`, which returns {t}", sig.name);
-                if let Some(o) = self.coerce(ex, t, self.ast.expr(v).span, &what) {
-                    self.terminate_dead(Term::Return(Some(o)));
+                match self.coerce(ex, t, self.ast.expr(v).span, &what) {
+                    Some(o) => self.terminate_dead(Term::Return(Some(o))),
+                    // Already reported; the path still ends here.
+                    None => self.terminate_dead(Term::Unreachable),
                 }
                 return;
             }
@@ -1216,6 +1230,9 @@ impl<'c, 'a> Lower<'c, 'a> {
             Some(Local::Var(v)) => return Ex::Val(self.read(v, span), self.f.vars[v.index()].ty),
             Some(Local::Array(a)) => return Ex::Array(a),
             None => {}
+        }
+        if self.poisoned.contains(n) {
+            return Ex::Err;
         }
         if self.assigned.contains(n) {
             self.cx.diags.push(
@@ -1590,6 +1607,16 @@ impl<'c, 'a> Lower<'c, 'a> {
             }
             BinaryOp::Shl | BinaryOp::Shr => self.shift(op, a, b, a_span, b_span, span),
             _ => {
+                let arithmetic =
+                    !matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+                let is_bool = |x: &Ex| matches!(x, Ex::Val(_, t) if *t == Ty::BOOL);
+                if arithmetic && (is_bool(&a) || is_bool(&b)) {
+                    self.cx.diags.push(
+                        Diagnostic::error(span, format!("`{sym}` on bools is not supported"))
+                            .with_help("convert with `int(...)`"),
+                    );
+                    return Ex::Err;
+                }
                 let Some((x, y, t)) = self.unify(a, b, a_span, b_span, sym) else {
                     return Ex::Err;
                 };
@@ -2087,8 +2114,12 @@ impl<'c, 'a> Lower<'c, 'a> {
         self.error(
             span,
             format!(
-                "`{name}` takes {n} argument{s}, but {} were given",
-                args.len()
+                "`{name}` takes {n} argument{s}, but {}",
+                if args.len() == 1 {
+                    "1 was given".to_string()
+                } else {
+                    format!("{} were given", args.len())
+                }
             ),
         );
         false

@@ -232,6 +232,12 @@ impl ModuleInfo {
                     "int" => return Ok(Ann::Value(Ty::I32)),
                     "float" => return Ok(Ann::Value(Ty::F32)),
                     "bool" => return Ok(Ann::Value(Ty::BOOL)),
+                    _ if SPIRTHON_NAMES.contains(&n.as_str()) => {
+                        return Err(
+                            Diagnostic::error(expr.span, format!("`{n}` is not imported"))
+                                .with_help(format!("add `from spirthon import {n}`")),
+                        );
+                    }
                     _ => {}
                 }
             }

@@ -19,21 +19,23 @@ use crate::ast::*;
 /// How deep statements and expressions may nest.
 pub const MAX_DEPTH: u32 = 100;
 
-/// Parses `source`; on a syntax error, the one diagnostic for it.
-pub fn parse(source: &str, path: &str) -> Result<Ast, Vec<Diagnostic>> {
+/// Parses `source`. On a syntax error, the one diagnostic for it; otherwise the AST and the
+/// diagnostics for rejected constructs (which appear in the AST as `Error` nodes, so later
+/// stages can go on checking the rest).
+pub fn parse(source: &str, path: &str) -> Result<(Ast, Vec<Diagnostic>), Vec<Diagnostic>> {
     let module = match rustpython_parser::parse(source, Mode::Module, path) {
         Ok(ast::Mod::Module(m)) => m,
         Ok(_) => unreachable!("Mode::Module gives a module"),
         Err(e) => {
             let at = u32::from(e.offset).min(source.len() as u32);
             let message = syntax_message(&e.error);
-            // Point at the offending token, or the end of the file.
-            let end = source[at as usize..]
-                .char_indices()
-                .nth(1)
-                .map_or(source.len(), |(i, _)| at as usize + i);
+            // Point at the offending character; at a line end, at the end of the line.
+            let end = match source[at as usize..].chars().next() {
+                Some('\n' | '\r') | None => at,
+                Some(c) => at + c.len_utf8() as u32,
+            };
             return Err(vec![Diagnostic::error(
-                Span::new(at, end as u32),
+                Span::new(at, end),
                 format!("invalid syntax: {message}"),
             )]);
         }
@@ -47,17 +49,17 @@ pub fn parse(source: &str, path: &str) -> Result<Ast, Vec<Diagnostic>> {
     for stmt in &module.body {
         cx.top_level(stmt);
     }
-    if cx.diags.is_empty() {
-        Ok(cx.ast)
-    } else {
-        Err(cx.diags)
-    }
+    Ok((cx.ast, cx.diags))
 }
 
 fn syntax_message(e: &ParseErrorType) -> String {
     match e {
         ParseErrorType::Eof => "unexpected end of file".to_string(),
-        other => other.to_string(),
+        other => {
+            let text = other.to_string();
+            let text = text.trim_start_matches("invalid syntax. Got ");
+            text.trim_start_matches("invalid syntax. ").to_string()
+        }
     }
 }
 

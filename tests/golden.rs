@@ -1,0 +1,130 @@
+//! File-driven golden tests.
+//!
+//! - `tests/kernels/ok/NAME.py` compiles; its SPIR-V disassembly must equal `NAME.spvasm` and
+//!   its SSA form `NAME.ssa`; the module must pass naga (in the compiler) and `spirv-val`.
+//! - `tests/kernels/err/NAME.py` fails to compile; the rendered errors must equal
+//!   `NAME.stderr`.
+//! - every kernel of `shaders/` compiles and passes naga and `spirv-val`.
+//!
+//! `SPIRTHON_BLESS=1 cargo test --test golden` rewrites the expected files.
+
+mod common;
+
+use common::*;
+use spirthon::{CompileError, CompileOptions};
+
+fn compile(path: &std::path::Path) -> (String, Result<spirthon::Compiled, CompileError>) {
+    let source = std::fs::read_to_string(path).expect("readable kernel");
+    let shown = display_path(path);
+    let r = spirthon::compile(&source, &shown, &CompileOptions::default());
+    (source, r)
+}
+
+fn report(failures: Vec<String>) {
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn ok_kernels_match_their_golden_files() {
+    let files = kernels("tests/kernels/ok");
+    assert!(
+        files.len() >= 10,
+        "expected the ok corpus, found {} files",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    let mut validated = 0;
+    for path in files {
+        let shown = display_path(&path);
+        match compile(&path) {
+            (_, Ok(c)) => {
+                let asm = spirthon_spirv::disassemble(&c.words).expect("disassembles");
+                if let Err(e) = check_golden(&path.with_extension("spvasm"), &asm) {
+                    failures.push(e);
+                }
+                if let Err(e) =
+                    check_golden(&path.with_extension("ssa"), &spirthon::ssa_text(&c.module))
+                {
+                    failures.push(e);
+                }
+                match spirv_val(&c.words, &shown) {
+                    Ok(true) => validated += 1,
+                    Ok(false) => {}
+                    Err(e) => failures.push(e),
+                }
+            }
+            (source, Err(CompileError::Source(d))) => failures.push(format!(
+                "{shown} should compile but has errors:\n{}",
+                spirthon::render_diagnostics(&d, &source, &shown, false)
+            )),
+            (_, Err(CompileError::Internal(e))) => {
+                failures.push(format!("{shown}: internal error: {e}"))
+            }
+        }
+    }
+    if validated == 0 {
+        eprintln!("note: spirv-val not found, so only naga checked the modules; install spirv-tools (CI requires it)");
+    }
+    report(failures);
+}
+
+#[test]
+fn err_kernels_match_their_golden_files() {
+    let files = kernels("tests/kernels/err");
+    assert!(
+        files.len() >= 40,
+        "expected at least 40 error cases, found {}",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for path in files {
+        let shown = display_path(&path);
+        match compile(&path) {
+            (source, Err(CompileError::Source(d))) => {
+                let text = spirthon::render_diagnostics(&d, &source, &shown, false);
+                if let Err(e) = check_golden(&path.with_extension("stderr"), &text) {
+                    failures.push(e);
+                }
+            }
+            (_, Ok(_)) => failures.push(format!("{shown} should fail to compile but compiled")),
+            (_, Err(CompileError::Internal(e))) => {
+                failures.push(format!("{shown}: internal error: {e}"))
+            }
+        }
+    }
+    report(failures);
+}
+
+#[test]
+fn corpus_kernels_pass_naga_and_spirv_val() {
+    let files = kernels("shaders");
+    assert!(
+        files.len() >= 15,
+        "expected at least 15 corpus kernels, found {}",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for path in files {
+        let shown = display_path(&path);
+        match compile(&path) {
+            (_, Ok(c)) => {
+                if let Err(e) = spirv_val(&c.words, &shown) {
+                    failures.push(e);
+                }
+            }
+            (source, Err(CompileError::Source(d))) => failures.push(format!(
+                "{shown}:\n{}",
+                spirthon::render_diagnostics(&d, &source, &shown, false)
+            )),
+            (_, Err(CompileError::Internal(e))) => {
+                failures.push(format!("{shown}: internal error: {e}"))
+            }
+        }
+    }
+    report(failures);
+}

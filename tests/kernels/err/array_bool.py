@@ -1,0 +1,6 @@
+from spirthon import kernel, func, Array, f32, i32, u32, global_id
+
+
+@kernel
+def k(flags: Array[bool]):
+    pass

@@ -1,0 +1,12 @@
+from spirthon import kernel, func, Array, f32, i32, u32, global_id
+
+
+@kernel
+def inner(x: Array[f32]):
+    pass
+
+
+@kernel
+def k(x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    inner(x)

@@ -1,0 +1,10 @@
+from spirthon import kernel, func, Array, f32, i32, u32, global_id
+
+
+@kernel
+def k(x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    a = x[i] > 0.0
+    b = x[i] < 1.0
+    if a < b:
+        out[i] = 1.0

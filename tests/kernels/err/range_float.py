@@ -1,0 +1,8 @@
+from spirthon import kernel, func, Array, f32, i32, u32, global_id
+
+
+@kernel
+def k(x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    for j in range(0.0, 4.0):
+        out[i] = x[i]

@@ -1,0 +1,10 @@
+from spirthon import kernel, func, Array, f32, i32, u32, global_id
+
+
+@kernel
+def k(x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    s = 0
+    for j in range(4):
+        s += x[i + j]
+    out[i] = s

@@ -1,0 +1,9 @@
+from spirthon import kernel, func, Array, f32, i32, u32, global_id
+
+
+@kernel
+def k(x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    with open('f') as fh:
+        pass
+    out[i] = x[i]
