@@ -128,3 +128,88 @@ fn corpus_kernels_pass_naga_and_spirv_val() {
     }
     report(failures);
 }
+
+/// Every corpus kernel has a WGSL twin that naga accepts, and run inputs whose kernel exists
+/// and whose arguments are exactly the kernel's parameters.
+#[test]
+fn corpus_kernels_have_twins_and_inputs() {
+    let mut failures = Vec::new();
+    for path in kernels("shaders") {
+        let shown = display_path(&path);
+        let twin = path.with_extension("wgsl");
+        match std::fs::read_to_string(&twin) {
+            Ok(src) => match naga::front::wgsl::parse_str(&src) {
+                Ok(m) => {
+                    let mut v = naga::valid::Validator::new(
+                        naga::valid::ValidationFlags::all(),
+                        naga::valid::Capabilities::default(),
+                    );
+                    if let Err(e) = v.validate(&m) {
+                        failures.push(format!(
+                            "{}: naga rejects the twin: {:?}",
+                            display_path(&twin),
+                            e.into_inner()
+                        ));
+                    }
+                }
+                Err(e) => failures.push(format!(
+                    "{}: {}",
+                    display_path(&twin),
+                    e.emit_to_string(&src)
+                )),
+            },
+            Err(_) => failures.push(format!("{shown} has no WGSL twin")),
+        }
+        let inputs = path.with_file_name(format!(
+            "{}.inputs.json",
+            path.file_stem().and_then(|s| s.to_str()).unwrap_or("")
+        ));
+        let Ok(text) = std::fs::read_to_string(&inputs) else {
+            failures.push(format!("{shown} has no .inputs.json"));
+            continue;
+        };
+        let v: serde_json::Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                failures.push(format!("{}: {e}", display_path(&inputs)));
+                continue;
+            }
+        };
+        let source = std::fs::read_to_string(&path).expect("kernel");
+        let Ok(c) = spirthon::compile(&source, &shown, &CompileOptions::default()) else {
+            continue; // reported by the test above
+        };
+        let kernel = v["kernel"].as_str().unwrap_or("");
+        let Some(ep) = c.module.entry_points.iter().find(|e| e.name == kernel) else {
+            failures.push(format!(
+                "{}: no kernel `{kernel}` in {shown}",
+                display_path(&inputs)
+            ));
+            continue;
+        };
+        let mut want: Vec<String> = ep
+            .uniforms
+            .iter()
+            .filter(|u| u.name != "threads")
+            .map(|u| u.name.clone())
+            .collect();
+        want.extend(
+            ep.arrays
+                .iter()
+                .map(|a| c.module.arrays[a.index()].name.clone()),
+        );
+        want.sort();
+        let mut got: Vec<String> = v["args"]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        got.sort();
+        if want != got {
+            failures.push(format!(
+                "{}: arguments {got:?}, but `{kernel}` takes {want:?}",
+                display_path(&inputs)
+            ));
+        }
+    }
+    report(failures);
+}

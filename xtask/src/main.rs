@@ -1,7 +1,9 @@
 //! Project tasks: `cargo xtask test` (everything CI runs) and `cargo xtask bench`.
 //!
-//! `test` installs what the tests need when it is missing (Debian/Ubuntu, with apt), then
-//! runs every test suite of the workspace.
+//! `test` installs what the tests need when it is missing (Debian/Ubuntu, with apt:
+//! `spirv-tools` for `spirv-val`), then runs every test suite of the workspace. Under CI
+//! (`CI` set) a tool that cannot be installed fails the run; locally the tests that need it
+//! skip with a note.
 
 use std::process::{Command, ExitCode};
 
@@ -9,7 +11,9 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   test     install what the tests need if missing, then run every test suite
-  bench    run the benchmarks and print their tables (add --quick for the small sizes)";
+  bench    run the benchmarks and print their tables: SSA construction against
+           cranelift-frontend, and compile time / SPIR-V size against naga on the corpus
+           (add --quick for the small SSA sizes only)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,11 +59,62 @@ fn workspace_root() -> std::path::PathBuf {
 }
 
 fn test() -> Result<(), String> {
+    ensure_tool("spirv-val", "spirv-tools")?;
     run("cargo", &["test", "--workspace", "--all-targets"])
 }
 
+fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+fn on_path(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Makes sure `tool` is on PATH, installing Debian package `package` with apt if needed.
+fn ensure_tool(tool: &str, package: &str) -> Result<(), String> {
+    if on_path(tool) {
+        return Ok(());
+    }
+    eprintln!("{tool} is missing: installing {package} with apt-get");
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let (program, prefix): (&str, &[&str]) = if root {
+        ("apt-get", &[])
+    } else {
+        ("sudo", &["apt-get"])
+    };
+    let apt = |args: &[&str]| {
+        let mut all: Vec<&str> = prefix.to_vec();
+        all.extend_from_slice(args);
+        run(program, &all)
+    };
+    let installed = apt(&["install", "-y", "-q", package])
+        .or_else(|_| apt(&["update", "-q"]).and_then(|_| apt(&["install", "-y", "-q", package])));
+    match installed {
+        Ok(()) if on_path(tool) => Ok(()),
+        _ if ci() => Err(format!(
+            "{tool} is required under CI and could not be installed (apt-get install {package})"
+        )),
+        _ => {
+            eprintln!("warning: could not install {package}; tests that need {tool} will skip");
+            Ok(())
+        }
+    }
+}
+
 fn bench(extra: &[String]) -> Result<(), String> {
+    let quick = extra.iter().any(|a| a == "--quick");
     let mut args = vec!["bench", "-p", "spirthon-ssa", "--"];
     args.extend(extra.iter().map(String::as_str));
-    run("cargo", &args)
+    run("cargo", &args)?;
+    if quick {
+        return Ok(());
+    }
+    run("cargo", &["bench", "-p", "spirthon", "--bench", "compile"])
 }

@@ -2,7 +2,7 @@
 //! `u32` ids, each node with its source [`Span`]. Everything the language rejects is rejected
 //! while this is built (module `parse`), so later stages match on supported forms only.
 //!
-//! Invariant: nesting is bounded (`parse::MAX_DEPTH`), so the recursive walks over this tree
+//! Invariant: nesting is bounded (`parse::MAX_BLOCK_DEPTH`, `parse::MAX_EXPR_DEPTH`), so the recursive walks over this tree
 //! in later stages use a bounded amount of stack.
 
 use spirthon_ir::cfg::CmpOp;

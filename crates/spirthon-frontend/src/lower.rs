@@ -1420,7 +1420,7 @@ impl<'c, 'a> Lower<'c, 'a> {
                 Err(e) => {
                     self.cx
                         .diags
-                        .push(Diagnostic::error(span, e).with_label(format!("{what}")));
+                        .push(Diagnostic::error(span, e).with_label(what.to_string()));
                     None
                 }
             },

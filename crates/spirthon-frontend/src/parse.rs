@@ -6,8 +6,9 @@
 //! several errors. Top-level code outside kernels is kept only as far as the compiler needs
 //! it (imports, constants, decorated defs); the rest is CPU-side Python and is ignored.
 //!
-//! Nesting deeper than [`MAX_DEPTH`] (statements and expressions together) is an error, as
-//! it is for CPython's own parser, so that every later walk over the tree has bounded depth.
+//! Nesting deeper than [`MAX_BLOCK_DEPTH`] blocks or [`MAX_EXPR_DEPTH`] expressions is an
+//! error (CPython limits indentation to 100 levels too), so that every later walk over the
+//! tree has bounded depth.
 
 use rustpython_parser::ast::{self, Ranged};
 use rustpython_parser::{Mode, ParseErrorType};
@@ -16,8 +17,10 @@ use spirthon_ir::{Diagnostic, Span};
 
 use crate::ast::*;
 
-/// How deep statements and expressions may nest.
-pub const MAX_DEPTH: u32 = 100;
+/// How deep blocks may nest (CPython's own limit on indentation levels).
+pub const MAX_BLOCK_DEPTH: u32 = 100;
+/// How deep expressions may nest (a chain `a + b + ... ` of N terms nests N deep).
+pub const MAX_EXPR_DEPTH: u32 = 256;
 
 /// Parses `source`. On a syntax error, the one diagnostic for it; otherwise the AST and the
 /// diagnostics for rejected constructs (which appear in the AST as `Error` nodes, so later
@@ -43,7 +46,9 @@ pub fn parse(source: &str, path: &str) -> Result<(Ast, Vec<Diagnostic>), Vec<Dia
     let mut cx = Convert {
         ast: Ast::default(),
         diags: Vec::new(),
-        depth: 0,
+        stmt_depth: 0,
+        expr_depth: 0,
+        too_deep: false,
         quiet: false,
     };
     for stmt in &module.body {
@@ -70,7 +75,9 @@ fn span(r: rustpython_parser::text_size::TextRange) -> Span {
 struct Convert {
     ast: Ast,
     diags: Vec<Diagnostic>,
-    depth: u32,
+    stmt_depth: u32,
+    expr_depth: u32,
+    too_deep: bool,
     /// Converting a top-level value that may be CPU-only Python: record no diagnostics.
     quiet: bool,
 }
@@ -283,29 +290,50 @@ impl Convert {
         out
     }
 
-    fn deeper(&mut self, sp: Span) -> bool {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            self.error(
-                sp,
-                format!(
-                    "too deeply nested: more than {MAX_DEPTH} levels of statements and expressions"
-                ),
-            );
-            // Report once per overflowing subtree: do not descend.
-            return false;
+    /// Enters one level of statement or expression nesting; false (with one diagnostic
+    /// per file) when that goes past the limit.
+    fn deeper(&mut self, sp: Span, stmt: bool) -> bool {
+        let (depth, limit, what) = if stmt {
+            self.stmt_depth += 1;
+            (self.stmt_depth, MAX_BLOCK_DEPTH, "blocks")
+        } else {
+            self.expr_depth += 1;
+            (self.expr_depth, MAX_EXPR_DEPTH, "expressions")
+        };
+        if depth <= limit {
+            return true;
         }
-        true
+        if !self.too_deep {
+            self.too_deep = true;
+            // A caret at the start: the span of a deep statement covers everything inside it.
+            let at = Span::new(sp.start, sp.start);
+            self.push_diag(
+                Diagnostic::error(
+                    at,
+                    format!("too deeply nested: more than {limit} levels of nested {what}"),
+                )
+                .with_help("move the inner part into a @func or a variable"),
+            );
+        }
+        false
+    }
+
+    fn shallower(&mut self, stmt: bool) {
+        if stmt {
+            self.stmt_depth -= 1;
+        } else {
+            self.expr_depth -= 1;
+        }
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> StmtId {
         let sp = span(s.range());
-        if !self.deeper(sp) {
-            self.depth -= 1;
+        if !self.deeper(sp, true) {
+            self.shallower(true);
             return self.ast.add_stmt(StmtKind::Error, sp);
         }
         let kind = self.stmt_kind(s, sp);
-        self.depth -= 1;
+        self.shallower(true);
         self.ast.add_stmt(kind, sp)
     }
 
@@ -377,12 +405,12 @@ impl Convert {
 
     fn expr(&mut self, e: &ast::Expr) -> ExprId {
         let sp = span(e.range());
-        if !self.deeper(sp) {
-            self.depth -= 1;
+        if !self.deeper(sp, false) {
+            self.shallower(false);
             return self.ast.add_expr(ExprKind::Error, sp);
         }
         let kind = self.expr_kind(e, sp);
-        self.depth -= 1;
+        self.shallower(false);
         self.ast.add_expr(kind, sp)
     }
 

@@ -322,6 +322,9 @@ struct FnState<'f> {
     emitted: Vec<bool>,
     /// Per block, its emitted predecessors.
     preds: Vec<Vec<Block>>,
+    /// Infinities and NaNs: naga accepts no non-finite constant, so each is a bitcast of its
+    /// bits at the top of the entry block, `(id, bits)`.
+    non_finite: Vec<(Word, u32)>,
 }
 
 impl<'f> FnState<'f> {
@@ -359,8 +362,14 @@ impl<'f> FnState<'f> {
         let labels = (0..n).map(|_| e.b.id()).collect();
         let kernel = g.uniform_of.contains_key(&id);
         let mut values = Vec::with_capacity(f.insts.len());
+        let mut non_finite = Vec::new();
         for inst in &f.insts {
             values.push(match inst.op {
+                Op::Const(Const::F32(bits)) if !f32::from_bits(bits).is_finite() => {
+                    let id = e.b.id();
+                    non_finite.push((id, bits));
+                    id
+                }
                 Op::Const(c) => e.konst(c),
                 // A func's parameters are its OpFunctionParameters.
                 Op::Param(n) if !kernel => params[n as usize],
@@ -377,6 +386,7 @@ impl<'f> FnState<'f> {
             phis,
             emitted,
             preds,
+            non_finite,
         })
     }
 
@@ -399,6 +409,13 @@ impl<'f> FnState<'f> {
                 continue;
             }
             e.b.begin_block(Some(self.labels[b.index()]))?;
+            if b.index() == 0 && !self.non_finite.is_empty() {
+                let ft = e.ty(Ty::F32);
+                for &(id, bits) in &self.non_finite {
+                    let u = e.konst(Const::U32(bits));
+                    e.b.bitcast(ft, Some(id), u)?;
+                }
+            }
             if !f.reachable[b.index()] {
                 self.dead_structural_block(e, b)?;
                 continue;

@@ -1,0 +1,170 @@
+//! Compile-time benchmark over the kernel corpus (`cargo bench --bench compile`, or
+//! `cargo xtask bench`): for each `shaders/NAME.py`, spirthon's time from source text to
+//! naga-validated SPIR-V words with its phases, beside naga compiling the hand-written
+//! `NAME.wgsl` twin to SPIR-V (parse, validate, write), and the SPIR-V word counts of both.
+//!
+//! Each time is the median of many runs in one process. Targets (summed over the corpus):
+//! compile time <= 1.0x naga's, words <= 1.0x naga's. Without `--bench` (as `cargo test
+//! --all-targets` runs it) it does a few iterations only, as a smoke test.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use spirthon::CompileOptions;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+struct Row {
+    name: String,
+    phases: Vec<(&'static str, Duration)>,
+    total: Duration,
+    naga: [Duration; 3],
+    words: usize,
+    words_stripped: usize,
+    naga_words: usize,
+}
+
+fn naga_compile(src: &str) -> ([Duration; 3], Vec<u32>) {
+    let t0 = Instant::now();
+    let module = naga::front::wgsl::parse_str(src).expect("the WGSL twin parses");
+    let t1 = Instant::now();
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .expect("the WGSL twin validates");
+    let t2 = Instant::now();
+    let words =
+        naga::back::spv::write_vec(&module, &info, &naga::back::spv::Options::default(), None)
+            .expect("naga writes SPIR-V");
+    let t3 = Instant::now();
+    ([t1 - t0, t2 - t1, t3 - t2], words)
+}
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let iters = if full { 300 } else { 3 };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("shaders/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    let mut rows = Vec::new();
+    for py in &files {
+        let name = py
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("?")
+            .to_string();
+        let src = std::fs::read_to_string(py).expect("kernel source");
+        let wgsl = std::fs::read_to_string(py.with_extension("wgsl")).expect("WGSL twin");
+        let opts = CompileOptions::default();
+        let mut totals = Vec::new();
+        let mut phase_runs: Vec<Vec<Duration>> = Vec::new();
+        let mut words = 0;
+        for _ in 0..iters {
+            let t = Instant::now();
+            let c = spirthon::compile(&src, &name, &opts).expect("corpus kernel compiles");
+            totals.push(t.elapsed());
+            words = c.words.len();
+            if phase_runs.is_empty() {
+                phase_runs = vec![Vec::new(); c.phases.len()];
+            }
+            for (k, (_, d)) in c.phases.iter().enumerate() {
+                phase_runs[k].push(*d);
+            }
+        }
+        let c = spirthon::compile(&src, &name, &opts).expect("compiles");
+        let stripped = spirthon::compile(
+            &src,
+            &name,
+            &CompileOptions {
+                names: false,
+                ..CompileOptions::default()
+            },
+        )
+        .expect("compiles");
+        let phases = c
+            .phases
+            .iter()
+            .zip(phase_runs)
+            .map(|((n, _), runs)| (*n, median(runs)))
+            .collect();
+        let mut naga_runs: [Vec<Duration>; 3] = Default::default();
+        let mut naga_words = 0;
+        for _ in 0..iters {
+            let (t, w) = naga_compile(&wgsl);
+            for k in 0..3 {
+                naga_runs[k].push(t[k]);
+            }
+            naga_words = w.len();
+        }
+        let naga = naga_runs.map(median);
+        rows.push(Row {
+            name,
+            phases,
+            total: median(totals),
+            naga,
+            words,
+            words_stripped: stripped.words.len(),
+            naga_words,
+        });
+    }
+    print_table(&rows, full);
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn print_table(rows: &[Row], full: bool) {
+    println!(
+        "spirthon compile vs naga (WGSL twin -> SPIR-V), median µs{}",
+        if full {
+            ""
+        } else {
+            " (smoke run: 3 iterations)"
+        }
+    );
+    println!("| kernel        | parse | check | lower |   ssa |  emit | valid | spirthon | naga parse | naga valid | naga write |  naga | ratio | words | stripped | naga words |");
+    println!("|---------------|------:|------:|------:|------:|------:|------:|---------:|-----------:|-----------:|-----------:|------:|------:|------:|---------:|-----------:|");
+    let (mut st, mut nt, mut sw, mut ss, mut nw) = (0.0, 0.0, 0, 0, 0);
+    for r in rows {
+        let p: Vec<String> = r
+            .phases
+            .iter()
+            .map(|(_, d)| format!("{:5.1}", us(*d)))
+            .collect();
+        let naga_total = us(r.naga[0] + r.naga[1] + r.naga[2]);
+        println!(
+            "| {:<13} | {} | {:8.1} | {:10.1} | {:10.1} | {:10.1} | {:5.1} | {:5.2} | {:5} | {:8} | {:10} |",
+            r.name,
+            p.join(" | "),
+            us(r.total),
+            us(r.naga[0]),
+            us(r.naga[1]),
+            us(r.naga[2]),
+            naga_total,
+            us(r.total) / naga_total,
+            r.words,
+            r.words_stripped,
+            r.naga_words
+        );
+        st += us(r.total);
+        nt += naga_total;
+        sw += r.words;
+        ss += r.words_stripped;
+        nw += r.naga_words;
+    }
+    println!(
+        "total: spirthon {st:.1} µs, naga {nt:.1} µs, time ratio {:.2} (target <= 1.0)",
+        st / nt
+    );
+    println!("words: spirthon {sw} ({ss} without OpName), naga {nw}: ratio {:.2} ({:.2} stripped; target <= 1.0)", sw as f64 / nw as f64, ss as f64 / nw as f64);
+}

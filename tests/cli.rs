@@ -1,0 +1,243 @@
+//! The command line end to end: outputs, exit codes, and hostile input.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn spirthon(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spirthon"))
+        .args(args)
+        .output()
+        .expect("the spirthon binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spirthon-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn write(name: &str, text: &str) -> String {
+    let p = scratch(name);
+    std::fs::write(&p, text).expect("write input");
+    p.display().to_string()
+}
+
+fn saxpy() -> String {
+    common::root()
+        .join("shaders/saxpy.py")
+        .display()
+        .to_string()
+}
+
+const SPIRV_MAGIC: [u8; 4] = 0x0723_0203u32.to_le_bytes();
+
+#[test]
+fn compiles_to_a_file_and_to_stdout() {
+    let out = scratch("saxpy.spv");
+    let r = spirthon(&[&saxpy(), "-o", &out.display().to_string()]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let bytes = std::fs::read(&out).expect("output written");
+    assert_eq!(&bytes[..4], &SPIRV_MAGIC);
+    let r = spirthon(&[&saxpy(), "-o", "-"]);
+    assert_eq!(r.status.code(), Some(0));
+    assert_eq!(&r.stdout[..4], &SPIRV_MAGIC);
+    assert_eq!(r.stdout, bytes, "stdout and file output agree");
+}
+
+#[test]
+fn source_errors_exit_1_point_at_the_line_and_write_nothing() {
+    let src = write("bad.py", "from spirthon import kernel, Array, f32, global_id\n\n@kernel\ndef k(x: Array[f32]):\n    i = global_id().x\n    x[i] = y\n");
+    let out = scratch("bad.spv");
+    let _ = std::fs::remove_file(&out);
+    let r = spirthon(&[&src, "-o", &out.display().to_string()]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("error: undefined name `y`"), "{err}");
+    assert!(err.contains("bad.py:6:12"), "{err}");
+    assert!(err.contains('^'), "a caret under the span: {err}");
+    assert!(!out.exists(), "nothing is written when there are errors");
+}
+
+#[test]
+fn json_errors_carry_line_and_column() {
+    let src = write("bad_json.py", "from spirthon import kernel, Array, f32, global_id\n\n@kernel\ndef k(x: Array[f32]):\n    x[0] = [1]\n");
+    let r = spirthon(&[&src, "--error-format", "json"]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    let first: serde_json::Value =
+        serde_json::from_str(err.lines().next().expect("a line")).expect("JSON");
+    assert_eq!(first["span"]["line"], 5);
+    assert_eq!(first["span"]["column"], 12);
+    assert_eq!(first["message"], "lists are not supported in kernels");
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    assert_eq!(spirthon(&["/nonexistent/kernel.py"]).status.code(), Some(2));
+    assert_eq!(
+        spirthon(&[&saxpy(), "--emit", "nonsense"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(spirthon(&[]).status.code(), Some(2));
+    let r = spirthon(&[&saxpy(), "-o", "/nonexistent-dir/out.spv"]);
+    assert_eq!(r.status.code(), Some(2));
+}
+
+#[test]
+fn version_and_help() {
+    let r = spirthon(&["--version"]);
+    assert_eq!(r.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&r.stdout).starts_with("spirthon "));
+    let r = spirthon(&["--help"]);
+    assert_eq!(r.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("Examples:"));
+}
+
+#[test]
+fn reflect_describes_the_binding_abi() {
+    let r = spirthon(&[&saxpy(), "--emit", "reflect"]);
+    assert_eq!(r.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["name"], "saxpy");
+    assert_eq!(k["workgroup_size"], serde_json::json!([64, 1, 1]));
+    let b = &k["bindings"];
+    assert_eq!(b[0]["kind"], "uniform");
+    assert_eq!(b[0]["fields"][0]["name"], "a");
+    assert_eq!(b[0]["fields"][0]["offset"], 0);
+    assert_eq!(b[0]["fields"][1]["name"], "threads");
+    assert_eq!(b[0]["fields"][1]["offset"], 16);
+    assert_eq!(b[1]["name"], "x");
+    assert_eq!(b[1]["read_only"], true);
+    assert_eq!(b[2]["name"], "y");
+    assert_eq!(b[2]["read_only"], false);
+}
+
+#[test]
+fn kernel_selects_one_entry_point() {
+    let file = common::root()
+        .join("shaders/activations.py")
+        .display()
+        .to_string();
+    let r = spirthon(&[&file, "--emit", "spvasm", "--kernel", "gelu"]);
+    assert_eq!(r.status.code(), Some(0));
+    let asm = String::from_utf8_lossy(&r.stdout);
+    assert_eq!(asm.matches("OpEntryPoint").count(), 1, "{asm}");
+    assert!(asm.contains("\"gelu\""));
+    let r = spirthon(&[&file, "--emit", "spvasm"]);
+    assert_eq!(
+        String::from_utf8_lossy(&r.stdout)
+            .matches("OpEntryPoint")
+            .count(),
+        3
+    );
+    let r = spirthon(&[&file, "--kernel", "nope"]);
+    assert_eq!(r.status.code(), Some(1));
+}
+
+#[test]
+fn text_emits() {
+    for (emit, needle) in [
+        ("cfg-dot", "digraph"),
+        ("ssa", "phi"),
+        ("cfg", "$"),
+        ("ast", "Def("),
+    ] {
+        let file = common::root()
+            .join("shaders/collatz.py")
+            .display()
+            .to_string();
+        let r = spirthon(&[&file, "--emit", emit]);
+        assert_eq!(r.status.code(), Some(0), "--emit {emit}");
+        assert!(
+            String::from_utf8_lossy(&r.stdout).contains(needle),
+            "--emit {emit} lacks {needle}"
+        );
+    }
+}
+
+fn kernel_with_body(body: &str) -> String {
+    format!("from spirthon import kernel, Array, f32, global_id\n\n@kernel\ndef k(x: Array[f32]):\n    i = global_id().x\n{body}")
+}
+
+#[test]
+fn hostile_nesting_gives_a_clean_result() {
+    let parens = kernel_with_body(&format!(
+        "    x[i] = {}1.0{}\n",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    ));
+    let r = spirthon(&[
+        &write("parens.py", &parens),
+        "-o",
+        &scratch("parens.spv").display().to_string(),
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+
+    let mut ifs = String::new();
+    for d in 0..1000 {
+        ifs.push_str(&format!("{}if x[i] > {d}.0:\n", "    ".repeat(d + 1)));
+    }
+    ifs.push_str(&format!("{}x[i] = 1.0\n", "    ".repeat(1001)));
+    let r = spirthon(&[&write("ifs.py", &kernel_with_body(&ifs))]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("too deeply nested"));
+
+    let negs = kernel_with_body(&format!("    x[i] = {}1.0\n", "-".repeat(5000)));
+    let r = spirthon(&[&write("negs.py", &negs)]);
+    assert_eq!(r.status.code(), Some(1));
+
+    let long_sum = kernel_with_body(&format!("    x[i] = {}\n", vec!["x[i]"; 200].join(" + ")));
+    let r = spirthon(&[
+        &write("sum.py", &long_sum),
+        "-o",
+        &scratch("sum.spv").display().to_string(),
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
+#[test]
+fn garbage_input_never_crashes() {
+    let inputs = [
+        "\0\u{1}\u{2}",
+        "def",
+        "@kernel\n",
+        "from spirthon import *\n@kernel\ndef k(:\n",
+        "from spirthon import *\n@kernel(workgroup_size=\"a\")\ndef k(x: Array[f32]):\n    pass\n",
+        "from spirthon import *\n@kernel\ndef k(x: Array[f32]):\n    x[0] = 1e400\n",
+        "from spirthon import *\nN = 1 << 70\n@kernel\ndef k(x: Array[i32]):\n    x[0] = N\n",
+        "from spirthon import *\n@kernel\ndef k(x: Array[i32]):\n    x[0] = 7 // 0\n",
+        "from spirthon import *\n@kernel\ndef k(x: Array[i32]):\n    while True:\n        pass\n",
+        "from spirthon import *\n@kernel\ndef k(x: Array[i32]):\n    return\n    x[0] = 1\n",
+    ];
+    for (n, text) in inputs.iter().enumerate() {
+        let r = spirthon(&[
+            &write(&format!("garbage{n}.py"), text),
+            "-o",
+            &scratch("g.spv").display().to_string(),
+        ]);
+        let code = r.status.code();
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "input {n} exited with {code:?}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+}
