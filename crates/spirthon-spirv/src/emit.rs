@@ -672,15 +672,16 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
         (BinOp::FloorDiv, Scalar::I32) => {
             // q = a / b (truncating), minus one when the remainder is non-zero and its sign
             // differs from the divisor's.
-            let q = e.b.s_div(rt, None, a, b)?;
-            let fix = int_fixup(e, rt, a, b)?;
+                        let q = e.b.s_div(rt, None, a, b)?;
+            let r = e.b.s_rem(rt, None, a, b)?;
+            let fix = int_fixup(e, rt, r, b)?;
             let (one, zero) = (e.konst(Const::I32(1)), e.konst(Const::I32(0)));
             let adj = e.b.select(rt, None, fix, one, zero)?;
             e.b.i_sub(rt, out, q, adj)?
         }
         (BinOp::Mod, Scalar::I32) => {
-            let r = e.b.s_rem(rt, None, a, b)?;
-            let fix = int_fixup(e, rt, a, b)?;
+                        let r = e.b.s_rem(rt, None, a, b)?;
+            let fix = int_fixup(e, rt, r, b)?;
             let zero = e.konst(Const::I32(0));
             let adj = e.b.select(rt, None, fix, b, zero)?;
             e.b.i_add(rt, out, r, adj)?
@@ -725,9 +726,9 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
     Ok(())
 }
 
-/// `a % b != 0 and (a % b < 0) != (b < 0)` for i32, via `(r ^ b) < 0`.
-fn int_fixup(e: &mut Emitter, rt: Word, a: Word, b: Word) -> R<Word> {
-    let r = e.b.s_rem(rt, None, a, b)?;
+/// `r != 0 and (r < 0) != (b < 0)` for the truncated remainder `r = a rem b` of i32s,
+/// via `(r ^ b) < 0`.
+fn int_fixup(e: &mut Emitter, rt: Word, r: Word, b: Word) -> R<Word> {
     let zero = e.konst(Const::I32(0));
     let bt = e.ty(Ty::BOOL);
     let nz = e.b.i_not_equal(bt, None, r, zero)?;
