@@ -1,4 +1,4 @@
-"""Integer square root by Newton's method, exact for all non-negative i32."""
+"""Integer square root by Newton's method, exact for all non-negative i32 (no overflow)."""
 from spirthon import kernel, func, Array, i32, global_id
 
 
@@ -6,8 +6,9 @@ from spirthon import kernel, func, Array, i32, global_id
 def isqrt(n: i32) -> i32:
     if n < 2:
         return n
-    x = n
-    y = (x + 1) // 2
+    # Start at or above sqrt(n) without overflowing 32 bits: sqrt(2**31 - 1) < 46341.
+    x = min(n, 46341)
+    y = (x + n // x) // 2
     while y < x:
         x = y
         y = (x + n // x) // 2

@@ -5,8 +5,8 @@ struct Params { threads: vec3<u32> }
 
 fn isqrt(n: i32) -> i32 {
     if (n < 2) { return n; }
-    var x = n;
-    var y = (x + 1) / 2;
+    var x = min(n, 46341);
+    var y = (x + n / x) / 2;
     while (y < x) {
         x = y;
         y = (x + n / x) / 2;

@@ -1,7 +1,7 @@
 """Escape-time counts of the Mandelbrot set over a width x height grid."""
 from spirthon import kernel, Array, f32, i32, global_id
 
-MAX_ITER = 200
+MAX_ITER = 32
 
 
 @kernel(workgroup_size=(8, 8))

@@ -12,7 +12,7 @@ fn mandelbrot(@builtin(global_invocation_id) gid: vec3<u32>) {
     var zr = 0.0;
     var zi = 0.0;
     var n = 0;
-    while (n < 200 && zr * zr + zi * zi <= 4.0) {
+    while (n < 32 && zr * zr + zi * zi <= 4.0) {
         let t = zr * zr - zi * zi + cr;
         zi = 2.0 * zr * zi + ci;
         zr = t;

@@ -259,3 +259,98 @@ pub fn ssa_text(m: &IrModule) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// Running a compiled kernel on a device with the run JSON (`spirthon run`).
+pub mod run {
+    use serde_json::Value;
+    pub use spirthon_runtime::{Gpu, RunError, Shader};
+
+    /// A run's output object and timings.
+    pub struct Ran {
+        pub output: Value,
+        pub dispatch: std::time::Duration,
+        pub plan: spirthon_runtime::inputs::Plan,
+    }
+
+    /// Runs the kernel that `inputs` (or `kernel`) names from a compiled file on `gpu`.
+    /// `repeat` extra dispatches time the kernel (the fastest is reported).
+    pub fn run_compiled(
+        gpu: &Gpu,
+        compiled: &super::Compiled,
+        inputs: &Value,
+        kernel: Option<&str>,
+        repeat: usize,
+    ) -> Result<Ran, RunError> {
+        let ep = spirthon_runtime::inputs::entry_point(&compiled.module, inputs, kernel)?;
+        let plan = spirthon_runtime::inputs::plan(&compiled.module, ep, inputs)?;
+        let outcome = gpu.run(Shader::SpirV(&compiled.words), &plan.launch, repeat)?;
+        Ok(Ran {
+            output: spirthon_runtime::inputs::output(&plan, &outcome),
+            dispatch: outcome.dispatch,
+            plan,
+        })
+    }
+}
+
+/// Comparing two run outputs the way the differential tests do.
+pub mod compare {
+    use serde_json::Value;
+
+    /// Relative tolerance for floats (docs/language.md), with an absolute floor.
+    pub const REL: f64 = 1e-4;
+    pub const ABS: f64 = 1e-5;
+
+    /// Compares the `args` of two outputs: ints exactly, floats within the tolerance,
+    /// `"nan"`/`"inf"` strings exactly. Returns the largest float error (relative, or
+    /// absolute under the floor), or the first mismatch.
+    pub fn outputs(gpu: &Value, reference: &Value) -> Result<f64, String> {
+        let (Some(a), Some(b)) = (gpu["args"].as_object(), reference["args"].as_object()) else {
+            return Err("an output has no \"args\" object".into());
+        };
+        let mut names: Vec<&String> = a.keys().collect();
+        names.sort();
+        let mut theirs: Vec<&String> = b.keys().collect();
+        theirs.sort();
+        if names != theirs {
+            return Err(format!("different arrays: {names:?} vs {theirs:?}"));
+        }
+        let mut worst: f64 = 0.0;
+        for name in names {
+            let (Some(x), Some(y)) = (a[name].as_array(), b[name].as_array()) else {
+                return Err(format!("`{name}` is not a list in both"));
+            };
+            if x.len() != y.len() {
+                return Err(format!("`{name}` has {} elements vs {}", x.len(), y.len()));
+            }
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                let bad = || format!("`{name}[{i}]`: GPU {p}, CPython {q}");
+                match (p, q) {
+                    (Value::Number(p), Value::Number(q)) if p.is_f64() || q.is_f64() => {
+                        let (p, q) = (
+                            p.as_f64().unwrap_or(f64::NAN),
+                            q.as_f64().unwrap_or(f64::NAN),
+                        );
+                        let diff = (p - q).abs();
+                        let err = if diff <= ABS {
+                            0.0
+                        } else {
+                            diff / q.abs().max(p.abs())
+                        };
+                        if err.is_nan() || err > REL {
+                            return Err(bad());
+                        }
+                        worst = worst.max(err);
+                    }
+                    (Value::Number(p2), Value::Number(q2)) => {
+                        if p2.as_i64() != q2.as_i64() || p2.as_u64() != q2.as_u64() {
+                            return Err(bad());
+                        }
+                    }
+                    _ if p == q => {}
+                    _ => return Err(bad()),
+                }
+            }
+        }
+        Ok(worst)
+    }
+}

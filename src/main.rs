@@ -69,11 +69,62 @@ struct Cli {
     error_format: ErrorFormat,
 }
 
+/// Runs a kernel on a Vulkan (or Metal) device with a run-JSON file.
+#[derive(Parser, Debug)]
+#[command(name = "spirthon run", version, after_help = RUN_EXAMPLES)]
+struct RunCli {
+    /// The kernel file.
+    file: PathBuf,
+    /// The run JSON: {"kernel": ..., "threads": [...], "args": {...}}.
+    #[arg(long)]
+    inputs: PathBuf,
+    /// The kernel to run (default: the input's "kernel", or the file's only kernel).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Write the output JSON here instead of stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Use the first adapter whose name contains this (also SPIRTHON_ADAPTER).
+    #[arg(long, env = "SPIRTHON_ADAPTER")]
+    adapter: Option<String>,
+    /// Print the adapter on stderr.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  spirthon run shaders/saxpy.py --inputs shaders/saxpy.inputs.json
+  spirthon run blur.py --inputs in.json --out out.json -v
+  python3 -m spirthon run shaders/saxpy.py --inputs shaders/saxpy.inputs.json   (CPython)
+
+The first hardware GPU is used, else a CPU Vulkan implementation (Mesa's lavapipe).";
+
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal compiler error: {info}");
         eprintln!("note: this is a bug in spirthon; please report it with the input file");
     }));
+    if std::env::args().nth(1).as_deref() == Some("run") {
+        if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+            // The Vulkan loader prints a warning without it and needs nothing from it.
+            std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
+        }
+        let cli = match RunCli::try_parse_from(std::env::args().skip(1)) {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = e.print();
+                return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            }
+        };
+        let worker = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || run_kernel(&cli));
+        return match worker.map(|h| h.join()) {
+            Ok(Ok(code)) => ExitCode::from(code),
+            _ => ExitCode::from(101),
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -92,49 +143,110 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: &Cli) -> u8 {
-    let path = cli.file.display().to_string();
-    let source = match std::fs::read_to_string(&cli.file) {
+/// Reads and compiles a file, printing errors; `Err` is the exit code.
+fn compile_file(
+    file: &Path,
+    opts: &CompileOptions,
+    json_errors: bool,
+) -> Result<spirthon::Compiled, u8> {
+    let path = file.display().to_string();
+    let source = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot read {path}: {e}");
+            return Err(2);
+        }
+    };
+    match spirthon::compile(&source, &path, opts) {
+        Ok(c) => Ok(c),
+        Err(CompileError::Source(diags)) => {
+            if json_errors {
+                eprint!("{}", spirthon::diagnostics_json(&diags, &source, &path));
+            } else {
+                let color =
+                    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+                eprint!(
+                    "{}",
+                    spirthon::render_diagnostics(&diags, &source, &path, color)
+                );
+                let n = diags.len();
+                eprintln!(
+                    "error: could not compile `{path}` due to {n} error{}",
+                    if n == 1 { "" } else { "s" }
+                );
+            }
+            Err(1)
+        }
+        Err(CompileError::Internal(e)) => {
+            eprintln!("error: internal compiler error: {e}");
+            eprintln!("note: this is a bug in spirthon; nothing was written");
+            Err(101)
+        }
+    }
+}
+
+fn run_kernel(cli: &RunCli) -> u8 {
+    let compiled = match compile_file(&cli.file, &CompileOptions::default(), false) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let text = match std::fs::read_to_string(&cli.inputs) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", cli.inputs.display());
             return 2;
         }
     };
+    let inputs: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {} is not valid JSON: {e}", cli.inputs.display());
+            return 2;
+        }
+    };
+    // Check the inputs before touching the GPU stack.
+    let checked =
+        spirthon_runtime::inputs::entry_point(&compiled.module, &inputs, cli.kernel.as_deref())
+            .and_then(|ep| spirthon_runtime::inputs::plan(&compiled.module, ep, &inputs));
+    if let Err(e) = checked {
+        eprintln!("error: {e}");
+        return 2;
+    }
+    let gpu = match spirthon::run::Gpu::open(cli.adapter.as_deref()) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if cli.verbose {
+        eprintln!("adapter: {}", gpu.describe());
+    }
+    let ran = match spirthon::run::run_compiled(&gpu, &compiled, &inputs, cli.kernel.as_deref(), 0)
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let text = format!("{}\n", ran.output);
+    match &cli.out {
+        Some(p) => write_output(p, text.as_bytes()),
+        None => write_output(Path::new("-"), text.as_bytes()),
+    }
+}
+
+fn run(cli: &Cli) -> u8 {
     let opts = CompileOptions {
         kernel: cli.kernel.clone(),
         validate: !cli.no_validate,
         names: !cli.strip,
         keep_cfg: cli.emit == Emit::Cfg,
     };
-    let compiled = match spirthon::compile(&source, &path, &opts) {
+    let compiled = match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {
         Ok(c) => c,
-        Err(CompileError::Source(diags)) => {
-            match cli.error_format {
-                ErrorFormat::Json => {
-                    eprint!("{}", spirthon::diagnostics_json(&diags, &source, &path))
-                }
-                ErrorFormat::Human => {
-                    let color =
-                        std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-                    eprint!(
-                        "{}",
-                        spirthon::render_diagnostics(&diags, &source, &path, color)
-                    );
-                    let n = diags.len();
-                    eprintln!(
-                        "error: could not compile `{path}` due to {n} error{}",
-                        if n == 1 { "" } else { "s" }
-                    );
-                }
-            }
-            return 1;
-        }
-        Err(CompileError::Internal(e)) => {
-            eprintln!("error: internal compiler error: {e}");
-            eprintln!("note: this is a bug in spirthon; nothing was written");
-            return 101;
-        }
+        Err(code) => return code,
     };
     let bytes: Vec<u8> = match cli.emit {
         Emit::Spv => compiled

@@ -241,3 +241,63 @@ fn garbage_input_never_crashes() {
         );
     }
 }
+
+#[test]
+fn run_rejects_bad_inputs_before_touching_the_gpu() {
+    let inputs = |text: &str, name: &str| write(name, text);
+    let cases = [
+        (
+            r#"{"threads": [4], "args": {"x": [1.0], "y": [1.0]}}"#,
+            "argument `a` is missing",
+        ),
+        (
+            r#"{"threads": [4], "args": {"a": 1.0, "x": [1.0], "y": [1.0], "z": 2}}"#,
+            "argument `z`",
+        ),
+        (
+            r#"{"threads": [4], "args": {"a": "fast", "x": [1.0], "y": [1.0]}}"#,
+            "argument `a`",
+        ),
+        (
+            r#"{"threads": [4], "args": {"a": 1.0, "x": [1.0, true], "y": [1.0]}}"#,
+            "argument `x[1]`",
+        ),
+        (
+            r#"{"kernel": "nope", "threads": [4], "args": {}}"#,
+            "no kernel named `nope`",
+        ),
+        (
+            r#"{"threads": "all", "args": {"a": 1.0, "x": [1.0], "y": [1.0]}}"#,
+            "\"threads\"",
+        ),
+        (r#"{"threads": [4], "args": {"#, "not valid JSON"),
+    ];
+    for (n, (text, needle)) in cases.iter().enumerate() {
+        let r = spirthon(&[
+            "run",
+            &saxpy(),
+            "--inputs",
+            &inputs(text, &format!("in{n}.json")),
+        ]);
+        assert_eq!(r.status.code(), Some(2), "case {n}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.contains(needle), "case {n}: {err}");
+        assert_eq!(
+            err.lines().filter(|l| l.starts_with("error:")).count(),
+            1,
+            "one line: {err}"
+        );
+    }
+    let bad_int = write("int.py", "from spirthon import kernel, Array, i32, global_id\n\n@kernel\ndef k(n: i32, x: Array[i32]):\n    x[global_id().x] = n\n");
+    let r = spirthon(&[
+        "run",
+        &bad_int,
+        "--inputs",
+        &inputs(
+            r#"{"threads": [1], "args": {"n": 1.5, "x": [0]}}"#,
+            "int.json",
+        ),
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("not an integer"));
+}

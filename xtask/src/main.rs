@@ -11,6 +11,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   test     install what the tests need if missing, then run every test suite
+  run-gpu  compile and run the kernel corpus on the GPU, check each against CPython,
+           print a table (add --bench to time each kernel's WGSL twin too)
   bench    run the benchmarks and print their tables: SSA construction against
            cranelift-frontend, and compile time / SPIR-V size against naga on the corpus
            (add --quick for the small SSA sizes only)";
@@ -20,6 +22,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("bench") => bench(&args[1..]),
+        Some("run-gpu") => run_gpu(&args[1..]),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -60,7 +63,31 @@ fn workspace_root() -> std::path::PathBuf {
 
 fn test() -> Result<(), String> {
     ensure_tool("spirv-val", "spirv-tools")?;
-    run("cargo", &["test", "--workspace", "--all-targets"])
+    ensure_lavapipe()?;
+    run("cargo", &["test", "--workspace", "--all-targets"])?;
+    run(
+        "python3",
+        &["-m", "unittest", "discover", "-s", "python/tests"],
+    )
+}
+
+/// Mesa's lavapipe (a Vulkan implementation on the CPU) when no Vulkan driver is installed.
+fn ensure_lavapipe() -> Result<(), String> {
+    let icd_dirs = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"];
+    let has_driver = icd_dirs
+        .iter()
+        .any(|d| std::fs::read_dir(d).is_ok_and(|mut e| e.next().is_some()));
+    let has_loader = [
+        "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/aarch64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/libvulkan.so.1",
+    ]
+    .iter()
+    .any(|p| std::path::Path::new(p).exists());
+    if has_driver && has_loader {
+        return Ok(());
+    }
+    apt_install("mesa-vulkan-drivers libvulkan1", "the GPU tests")
 }
 
 fn ci() -> bool {
@@ -79,7 +106,19 @@ fn ensure_tool(tool: &str, package: &str) -> Result<(), String> {
     if on_path(tool) {
         return Ok(());
     }
-    eprintln!("{tool} is missing: installing {package} with apt-get");
+    apt_install(package, &format!("the tests that need {tool}"))?;
+    if !on_path(tool) && ci() {
+        return Err(format!(
+            "{tool} is required under CI but is still missing after installing {package}"
+        ));
+    }
+    Ok(())
+}
+
+/// Installs Debian packages with apt-get (through sudo when not root). Under CI a failure
+/// is an error; locally a warning, and `what` skips.
+fn apt_install(packages: &str, what: &str) -> Result<(), String> {
+    eprintln!("installing {packages} with apt-get (needed by {what})");
     let root = Command::new("id")
         .arg("-u")
         .output()
@@ -92,17 +131,20 @@ fn ensure_tool(tool: &str, package: &str) -> Result<(), String> {
     let apt = |args: &[&str]| {
         let mut all: Vec<&str> = prefix.to_vec();
         all.extend_from_slice(args);
+        all.extend(packages.split_whitespace());
         run(program, &all)
     };
-    let installed = apt(&["install", "-y", "-q", package])
-        .or_else(|_| apt(&["update", "-q"]).and_then(|_| apt(&["install", "-y", "-q", package])));
+    let installed = apt(&["install", "-y", "-q"]).or_else(|_| {
+        run(program, &[prefix, &["update", "-q"]].concat())
+            .and_then(|_| apt(&["install", "-y", "-q"]))
+    });
     match installed {
-        Ok(()) if on_path(tool) => Ok(()),
-        _ if ci() => Err(format!(
-            "{tool} is required under CI and could not be installed (apt-get install {package})"
+        Ok(()) => Ok(()),
+        Err(e) if ci() => Err(format!(
+            "{packages} is required under CI and could not be installed: {e}"
         )),
-        _ => {
-            eprintln!("warning: could not install {package}; tests that need {tool} will skip");
+        Err(_) => {
+            eprintln!("warning: could not install {packages}; {what} will skip");
             Ok(())
         }
     }
@@ -117,4 +159,10 @@ fn bench(extra: &[String]) -> Result<(), String> {
         return Ok(());
     }
     run("cargo", &["bench", "-p", "spirthon", "--bench", "compile"])
+}
+
+fn run_gpu(extra: &[String]) -> Result<(), String> {
+    let mut args = vec!["run", "--release", "--quiet", "--example", "run_gpu", "--"];
+    args.extend(extra.iter().map(String::as_str));
+    run("cargo", &args)
 }

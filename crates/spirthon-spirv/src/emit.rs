@@ -672,7 +672,7 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
         (BinOp::FloorDiv, Scalar::I32) => {
             // q = a / b (truncating), minus one when the remainder is non-zero and its sign
             // differs from the divisor's.
-                        let q = e.b.s_div(rt, None, a, b)?;
+            let q = e.b.s_div(rt, None, a, b)?;
             let r = e.b.s_rem(rt, None, a, b)?;
             let fix = int_fixup(e, rt, r, b)?;
             let (one, zero) = (e.konst(Const::I32(1)), e.konst(Const::I32(0)));
@@ -680,7 +680,7 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
             e.b.i_sub(rt, out, q, adj)?
         }
         (BinOp::Mod, Scalar::I32) => {
-                        let r = e.b.s_rem(rt, None, a, b)?;
+            let r = e.b.s_rem(rt, None, a, b)?;
             let fix = int_fixup(e, rt, r, b)?;
             let zero = e.konst(Const::I32(0));
             let adj = e.b.select(rt, None, fix, b, zero)?;

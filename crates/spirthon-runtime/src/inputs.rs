@@ -1,0 +1,240 @@
+//! The run JSON of docs/language.md: inputs to a [`Launch`], array bytes back to output.
+//!
+//! ```json
+//! {"kernel": "saxpy", "threads": [1024], "args": {"a": 2.0, "x": [1.0, 2.0], "y": {"zeros": 1024}}}
+//! ```
+//! A JSON integer is accepted for an `f32`; a fractional number for an `i32`/`u32` is an
+//! error; non-finite floats are the strings `"nan"`, `"inf"`, `"-inf"`. Every error names
+//! the argument, and nothing runs.
+
+use serde_json::{json, Map, Value};
+use spirthon_ir::{EntryPoint, Module, Scalar, Ty};
+
+use crate::{ArrayArg, Launch, Outcome, RunError};
+
+/// A launch and what is needed to print its result.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub kernel: String,
+    pub launch: Launch,
+    /// Per array binding, in order: the parameter name and element type.
+    pub arrays: Vec<(String, Ty)>,
+}
+
+fn err<T>(m: impl Into<String>) -> Result<T, RunError> {
+    Err(RunError::Input(m.into()))
+}
+
+/// Picks the entry point: `kernel` (from `--kernel`) or the input's `"kernel"`, or the only one.
+pub fn entry_point<'m>(
+    m: &'m Module,
+    inputs: &Value,
+    kernel: Option<&str>,
+) -> Result<&'m EntryPoint, RunError> {
+    let wanted = kernel.or_else(|| inputs.get("kernel").and_then(Value::as_str));
+    let names: Vec<&str> = m.entry_points.iter().map(|e| e.name.as_str()).collect();
+    match wanted {
+        Some(k) => match m.entry_points.iter().find(|e| e.name == k) {
+            Some(e) => Ok(e),
+            None => err(format!(
+                "no kernel named `{k}` (the file has {})",
+                names.join(", ")
+            )),
+        },
+        None if m.entry_points.len() == 1 => Ok(&m.entry_points[0]),
+        None => err(format!(
+            "the file has {} kernels ({}): name one with \"kernel\" or --kernel",
+            names.len(),
+            names.join(", ")
+        )),
+    }
+}
+
+/// Builds the launch of `ep` from a run-JSON object.
+pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunError> {
+    let Some(obj) = inputs.as_object() else {
+        return err("the inputs must be a JSON object");
+    };
+    let threads = threads(obj.get("threads"))?;
+    let Some(args) = obj.get("args").and_then(Value::as_object) else {
+        return err("\"args\" must be an object with one entry per parameter");
+    };
+    let scalars = &ep.uniforms[..ep.uniforms.len().saturating_sub(1)];
+    let mut names: Vec<&str> = scalars.iter().map(|u| u.name.as_str()).collect();
+    names.extend(ep.arrays.iter().map(|a| m.arrays[a.index()].name.as_str()));
+    if let Some(extra) = args.keys().find(|k| !names.contains(&k.as_str())) {
+        return err(format!(
+            "argument `{extra}`: kernel `{}` has no such parameter (it takes {})",
+            ep.name,
+            names.join(", ")
+        ));
+    }
+    let uniform = if ep.uniforms.is_empty() {
+        None
+    } else {
+        Some(uniform_bytes(ep, args, threads)?)
+    };
+    let mut arrays = Vec::new();
+    let mut array_info = Vec::new();
+    for &a in &ep.arrays {
+        let ga = &m.arrays[a.index()];
+        let Some(v) = args.get(&ga.name) else {
+            return err(format!("argument `{}` is missing", ga.name));
+        };
+        arrays.push(ArrayArg {
+            binding: ga.binding,
+            read_only: !ga.written,
+            data: array_bytes(&ga.name, ga.elem, v)?,
+        });
+        array_info.push((ga.name.clone(), ga.elem));
+    }
+    Ok(Plan {
+        kernel: ep.name.clone(),
+        launch: Launch {
+            entry: ep.name.clone(),
+            workgroup_size: ep.workgroup_size,
+            threads,
+            uniform,
+            arrays,
+        },
+        arrays: array_info,
+    })
+}
+
+fn threads(v: Option<&Value>) -> Result<[u32; 3], RunError> {
+    let bad = || {
+        err("\"threads\" must be a list of one to three non-negative integers, like [1024] or [64, 48]")
+    };
+    let list: Vec<Value> = match v {
+        Some(Value::Array(l)) => l.clone(),
+        Some(n @ Value::Number(_)) => vec![n.clone()],
+        _ => return bad(),
+    };
+    if list.is_empty() || list.len() > 3 {
+        return bad();
+    }
+    let mut t = [1u32; 3];
+    for (i, x) in list.iter().enumerate() {
+        match x.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            Some(n) => t[i] = n,
+            None => return bad(),
+        }
+    }
+    Ok(t)
+}
+
+fn uniform_bytes(
+    ep: &EntryPoint,
+    args: &Map<String, Value>,
+    threads: [u32; 3],
+) -> Result<Vec<u8>, RunError> {
+    let last = ep.uniforms.last().map_or(0, |u| u.offset + 12);
+    let mut bytes = vec![0u8; (last as usize).next_multiple_of(16)];
+    let (scalars, hidden) = ep.uniforms.split_at(ep.uniforms.len() - 1);
+    for u in scalars {
+        let Some(v) = args.get(&u.name) else {
+            return err(format!("argument `{}` is missing", u.name));
+        };
+        let word = scalar_bits(&u.name, u.ty.scalar(), v, true)?;
+        let at = u.offset as usize;
+        bytes[at..at + 4].copy_from_slice(&word.to_le_bytes());
+    }
+    let at = hidden[0].offset as usize;
+    for (i, t) in threads.iter().enumerate() {
+        bytes[at + 4 * i..at + 4 * i + 4].copy_from_slice(&t.to_le_bytes());
+    }
+    Ok(bytes)
+}
+
+/// The 32 bits that represent JSON value `v` as a `s` (bools as 0/1).
+fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32, RunError> {
+    let what = || format!("argument `{name}`");
+    match (s, v) {
+        (Scalar::Bool, Value::Bool(b)) if allow_bool => Ok(*b as u32),
+        (Scalar::Bool, _) => err(format!("{}: expected true or false, found {v}", what())),
+        (Scalar::F32, Value::String(t)) => match t.as_str() {
+            "nan" => Ok(f32::NAN.to_bits()),
+            "inf" => Ok(f32::INFINITY.to_bits()),
+            "-inf" => Ok(f32::NEG_INFINITY.to_bits()),
+            _ => err(format!("{}: {t:?} is not a number", what())),
+        },
+        (Scalar::F32, Value::Number(n)) => Ok((n.as_f64().unwrap_or(f64::NAN) as f32).to_bits()),
+        (Scalar::I32 | Scalar::U32, Value::Number(n)) => {
+            let i = match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => i,
+                (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
+                _ => {
+                    return err(format!(
+                        "{}: {n} is not an integer, but the parameter is {}",
+                        what(),
+                        s.name()
+                    ))
+                }
+            };
+            if s == Scalar::I32 {
+                i32::try_from(i)
+                    .map(|x| x as u32)
+                    .or_else(|_| err(format!("{}: {i} does not fit in i32", what())))
+            } else {
+                u32::try_from(i).or_else(|_| err(format!("{}: {i} does not fit in u32", what())))
+            }
+        }
+        _ => err(format!(
+            "{}: expected a number ({}), found {v}",
+            what(),
+            s.name()
+        )),
+    }
+}
+
+fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<Vec<u8>, RunError> {
+    match v {
+        Value::Object(o) if o.len() == 1 && o.get("zeros").is_some_and(Value::is_u64) => {
+            let n = o["zeros"].as_u64().unwrap_or(0) as usize;
+            Ok(vec![0u8; n * 4])
+        }
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len() * 4);
+            for (i, x) in items.iter().enumerate() {
+                let bits = scalar_bits(&format!("{name}[{i}]"), elem.scalar(), x, false)?;
+                out.extend_from_slice(&bits.to_le_bytes());
+            }
+            Ok(out)
+        }
+        _ => err(format!(
+            "argument `{name}`: an array is a JSON list, or {{\"zeros\": N}}"
+        )),
+    }
+}
+
+/// The output object: `{"kernel": name, "args": {array: values}}`.
+pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
+    let mut args = Map::new();
+    for ((name, elem), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
+        let values: Vec<Value> = bytes
+            .chunks_exact(4)
+            .map(|c| {
+                let w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                match elem.scalar() {
+                    Scalar::F32 => float_json(f32::from_bits(w)),
+                    Scalar::I32 => json!(w as i32),
+                    _ => json!(w),
+                }
+            })
+            .collect();
+        args.insert(name.clone(), Value::Array(values));
+    }
+    json!({"kernel": plan.kernel, "args": args})
+}
+
+fn float_json(f: f32) -> Value {
+    if f.is_nan() {
+        json!("nan")
+    } else if f.is_infinite() {
+        json!(if f > 0.0 { "inf" } else { "-inf" })
+    } else {
+        // The shortest decimal that reads back as this f32, as a JSON number.
+        let text = format!("{f:?}");
+        serde_json::from_str(&text).unwrap_or_else(|_| json!(f as f64))
+    }
+}

@@ -1,0 +1,359 @@
+//! Runs compiled kernels on a GPU through wgpu (Vulkan on Linux and Windows, Metal on macOS),
+//! following the binding ABI of docs/language.md: binding 0 is the uniform block (scalar
+//! parameters, then the hidden `threads` launch size), bindings 1, 2, … are the arrays,
+//! read-only where the kernel never writes them.
+//!
+//! - [`inputs`] turns a run-JSON object into a [`Launch`] for one entry point, and the arrays
+//!   read back into the output JSON.
+//! - [`Gpu`] picks an adapter, and runs a [`Launch`] of a SPIR-V or WGSL shader: it creates
+//!   the bind group layout from the ABI, uploads, dispatches
+//!   `ceil(threads / workgroup_size)` workgroups, and reads every array back.
+//!
+//! Nothing here compiles Python: the caller passes SPIR-V words (and may pass a WGSL twin
+//! with the same ABI, for comparisons).
+
+pub mod inputs;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Why a run could not happen or failed.
+#[derive(Debug)]
+pub enum RunError {
+    /// No adapter at all (or none matching the requested name).
+    NoAdapter(String),
+    /// The inputs do not fit the kernel (missing, extra or mistyped arguments, bad JSON).
+    Input(String),
+    /// The device rejected something or failed.
+    Device(String),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::NoAdapter(m) | RunError::Input(m) | RunError::Device(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// A shader in one of the forms wgpu accepts.
+#[derive(Copy, Clone, Debug)]
+pub enum Shader<'a> {
+    SpirV(&'a [u32]),
+    Wgsl(&'a str),
+}
+
+/// One array binding: its number, whether it is read-only, and its initial bytes.
+#[derive(Clone, Debug)]
+pub struct ArrayArg {
+    pub binding: u32,
+    pub read_only: bool,
+    pub data: Vec<u8>,
+}
+
+/// Everything one dispatch needs.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub entry: String,
+    pub workgroup_size: [u32; 3],
+    pub threads: [u32; 3],
+    /// The bytes of the uniform block at binding 0 (std140), if the kernel has one.
+    pub uniform: Option<Vec<u8>>,
+    pub arrays: Vec<ArrayArg>,
+}
+
+impl Launch {
+    /// Workgroups per axis: `ceil(threads / workgroup_size)`.
+    pub fn workgroups(&self) -> [u32; 3] {
+        let mut w = [0; 3];
+        for i in 0..3 {
+            w[i] = self.threads[i].div_ceil(self.workgroup_size[i].max(1));
+        }
+        w
+    }
+}
+
+/// What a run produced: every array's bytes after the dispatch, and how long the dispatch
+/// took on the device (submission to completion).
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub arrays: Vec<Vec<u8>>,
+    pub dispatch: Duration,
+}
+
+/// An open device.
+pub struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+}
+
+/// How to install a CPU Vulkan implementation, for the "no adapter" message.
+pub const INSTALL_HINT: &str = "install a Vulkan driver; with no GPU, Mesa's lavapipe runs Vulkan on the CPU: `sudo apt-get install mesa-vulkan-drivers` (Debian/Ubuntu)";
+
+impl Gpu {
+    /// Opens the first hardware adapter, else a CPU implementation (lavapipe); with
+    /// `name`, the first adapter whose name contains it (case-insensitive).
+    pub fn open(name: Option<&str>) -> Result<Gpu, RunError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+            backends: wgpu::Backends::VULKAN | wgpu::Backends::METAL,
+            ..wgpu::InstanceDescriptor::new_without_display_handle()
+        });
+        let mut adapters = pollster::block_on(
+            instance.enumerate_adapters(wgpu::Backends::VULKAN | wgpu::Backends::METAL),
+        );
+        if adapters.is_empty() {
+            return Err(RunError::NoAdapter(format!(
+                "no Vulkan or Metal adapter found: {INSTALL_HINT}"
+            )));
+        }
+        if let Some(n) = name {
+            let n = n.to_lowercase();
+            let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+            adapters.retain(|a| a.get_info().name.to_lowercase().contains(&n));
+            if adapters.is_empty() {
+                return Err(RunError::NoAdapter(format!(
+                    "no adapter name contains {n:?}; found: {}",
+                    names.join(", ")
+                )));
+            }
+        }
+        // Hardware first (discrete, integrated, virtual), CPU implementations last.
+        adapters.sort_by_key(|a| match a.get_info().device_type {
+            wgpu::DeviceType::DiscreteGpu => 0,
+            wgpu::DeviceType::IntegratedGpu => 1,
+            wgpu::DeviceType::VirtualGpu => 2,
+            wgpu::DeviceType::Other => 3,
+            wgpu::DeviceType::Cpu => 4,
+        });
+        let adapter = adapters.swap_remove(0);
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("spirthon"),
+            required_features: wgpu::Features::empty(),
+            // Kernels may take many arrays: ask for what the adapter has.
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| RunError::Device(format!("cannot open {}: {e}", info.name)))?;
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+        })
+    }
+
+    /// The adapter's name and kind, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Cpu, Vulkan)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({:?}, {:?})",
+            self.info.name, self.info.device_type, self.info.backend
+        )
+    }
+
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// Runs `launch` once (`repeat` more times for timing: the reported dispatch time is
+    /// the fastest of the repetitions, after a first run that also compiles the shader).
+    pub fn run(
+        &self,
+        shader: Shader<'_>,
+        launch: &Launch,
+        repeat: usize,
+    ) -> Result<Outcome, RunError> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&launch.entry),
+                source: match shader {
+                    Shader::SpirV(w) => wgpu::ShaderSource::SpirV(w.into()),
+                    Shader::Wgsl(s) => wgpu::ShaderSource::Wgsl(s.into()),
+                },
+            });
+        let layout = self.bind_group_layout(launch);
+        let pipeline_layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&launch.entry),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(&launch.entry),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RunError::Device(format!(
+                "the device rejected kernel `{}`: {e:?}",
+                launch.entry
+            )));
+        }
+        let mut best = Duration::MAX;
+        let mut arrays = Vec::new();
+        for _ in 0..repeat.max(1) + usize::from(repeat > 0) {
+            let (out, t) = self.dispatch(launch, &layout, &pipeline)?;
+            best = best.min(t);
+            arrays = out;
+        }
+        Ok(Outcome {
+            arrays,
+            dispatch: best,
+        })
+    }
+
+    fn bind_group_layout(&self, launch: &Launch) -> wgpu::BindGroupLayout {
+        let mut entries = Vec::new();
+        if launch.uniform.is_some() {
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            });
+        }
+        for a in &launch.arrays {
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: a.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage {
+                        read_only: a.read_only,
+                    },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            });
+        }
+        self.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &entries,
+            })
+    }
+
+    fn buffer(&self, data: &[u8], usage: wgpu::BufferUsages) -> Result<wgpu::Buffer, RunError> {
+        // Exact sizes: `len(a)` in a kernel is the buffer's size. A binding needs at least 4
+        // bytes, so an empty array is bound as one element. (The uniform block's bytes are
+        // already padded to 16.)
+        let size = (data.len() as u64).max(4).next_multiple_of(4);
+        let usage = usage | wgpu::BufferUsages::COPY_DST;
+        let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size,
+            usage,
+            mapped_at_creation: false,
+        });
+        let mut padded = data.to_vec();
+        padded.resize(size as usize, 0);
+        self.queue.write_buffer(&buf, 0, &padded);
+        Ok(buf)
+    }
+
+    fn dispatch(
+        &self,
+        launch: &Launch,
+        layout: &wgpu::BindGroupLayout,
+        pipeline: &wgpu::ComputePipeline,
+    ) -> Result<(Vec<Vec<u8>>, Duration), RunError> {
+        let uniform = match &launch.uniform {
+            Some(u) => Some(self.buffer(u, wgpu::BufferUsages::UNIFORM)?),
+            None => None,
+        };
+        let storage: Vec<wgpu::Buffer> = launch
+            .arrays
+            .iter()
+            .map(|a| {
+                self.buffer(
+                    &a.data,
+                    wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        let mut entries = Vec::new();
+        if let Some(u) = &uniform {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 0,
+                resource: u.as_entire_binding(),
+            });
+        }
+        for (a, b) in launch.arrays.iter().zip(&storage) {
+            entries.push(wgpu::BindGroupEntry {
+                binding: a.binding,
+                resource: b.as_entire_binding(),
+            });
+        }
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout,
+            entries: &entries,
+        });
+        let readback: Vec<wgpu::Buffer> = storage
+            .iter()
+            .map(|b| {
+                self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: None,
+                    size: b.size(),
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
+            })
+            .collect();
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            let [x, y, z] = launch.workgroups();
+            if x > 0 && y > 0 && z > 0 {
+                pass.dispatch_workgroups(x, y, z);
+            }
+        }
+        for (s, r) in storage.iter().zip(&readback) {
+            encoder.copy_buffer_to_buffer(s, 0, r, 0, s.size());
+        }
+        let start = Instant::now();
+        self.queue.submit([encoder.finish()]);
+        self.wait()?;
+        let elapsed = start.elapsed();
+        let mut out = Vec::new();
+        for (r, a) in readback.iter().zip(&launch.arrays) {
+            let slice = r.slice(..);
+            slice.map_async(wgpu::MapMode::Read, |_| {});
+            self.wait()?;
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| RunError::Device(format!("cannot read a buffer back: {e:?}")))?;
+            out.push(view[..a.data.len()].to_vec());
+        }
+        Ok((out, elapsed))
+    }
+
+    fn wait(&self) -> Result<(), RunError> {
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: None,
+            })
+            .map(|_| ())
+            .map_err(|e| RunError::Device(format!("waiting for the device failed: {e}")))
+    }
+}

@@ -1,0 +1,139 @@
+//! `cargo xtask run-gpu [--bench] [--adapter NAME]`: compiles every kernel of `shaders/`,
+//! runs it on the GPU with its `NAME.inputs.json`, checks the result against the CPython
+//! reference executor, and prints a table. Exits non-zero on any mismatch.
+//!
+//! With `--bench`, each kernel and its hand-written WGSL twin (same bindings, through wgpu's
+//! WGSL path) are dispatched several times on the same data and device, and the table gains
+//! the fastest dispatch of each and their ratio (target <= 1.05).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use spirthon::run::{Gpu, Shader};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let bench = args.iter().any(|a| a == "--bench");
+    let adapter = args
+        .iter()
+        .position(|a| a == "--adapter")
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .or_else(|| std::env::var("SPIRTHON_ADAPTER").ok());
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
+    }
+    let gpu = match Gpu::open(adapter.as_deref()) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("shaders"))
+        .expect("shaders/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    println!("device: {}", gpu.describe());
+    if bench {
+        println!("| kernel | compile µs | spirthon dispatch ms | WGSL dispatch ms | ratio | max error | result |");
+        println!("|---|---:|---:|---:|---:|---:|---|");
+    } else {
+        println!("| kernel | compile µs | dispatch ms | max error | result |");
+        println!("|---|---:|---:|---:|---|");
+    }
+    let mut failed = 0;
+    let mut ratios = Vec::new();
+    for py in &files {
+        match one(&gpu, &root, py, bench) {
+            Ok(row) => {
+                if let Some(r) = row.ratio {
+                    ratios.push(r);
+                }
+                println!("{}", row.text);
+            }
+            Err(e) => {
+                failed += 1;
+                println!(
+                    "| {} | | | | FAIL: {e} |",
+                    py.file_stem().and_then(|s| s.to_str()).unwrap_or("?")
+                );
+            }
+        }
+    }
+    if bench && !ratios.is_empty() {
+        let geo = (ratios.iter().map(|r: &f64| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        let worst = ratios.iter().cloned().fold(0.0, f64::max);
+        println!("dispatch time spirthon/WGSL: geometric mean {geo:.3}, worst {worst:.3} (target <= 1.05 per kernel)");
+    }
+    if failed > 0 {
+        eprintln!("{failed} kernel(s) failed");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+struct Row {
+    text: String,
+    ratio: Option<f64>,
+}
+
+fn one(gpu: &Gpu, root: &Path, py: &Path, bench: bool) -> Result<Row, String> {
+    let name = py
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("?")
+        .to_string();
+    let source = std::fs::read_to_string(py).map_err(|e| e.to_string())?;
+    let inputs_path = py.with_file_name(format!("{name}.inputs.json"));
+    let inputs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&inputs_path).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let compiled =
+        spirthon::compile(&source, &name, &Default::default()).map_err(|e| format!("{e:?}"))?;
+    let compile_us = t.elapsed().as_secs_f64() * 1e6;
+    let repeat = if bench { 20 } else { 0 };
+    let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, repeat)
+        .map_err(|e| e.to_string())?;
+    let out = Command::new("python3")
+        .args(["-m", "spirthon", "run"])
+        .arg(py)
+        .arg("--inputs")
+        .arg(&inputs_path)
+        .env("PYTHONPATH", root.join("python"))
+        .output()
+        .map_err(|e| format!("python3: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "CPython: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let reference: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let err = spirthon::compare::outputs(&ran.output, &reference)?;
+    let ms = ran.dispatch.as_secs_f64() * 1e3;
+    if !bench {
+        return Ok(Row {
+            text: format!("| {name} | {compile_us:.0} | {ms:.3} | {err:.2e} | pass |"),
+            ratio: None,
+        });
+    }
+    let wgsl = std::fs::read_to_string(py.with_extension("wgsl")).map_err(|e| e.to_string())?;
+    let twin = gpu
+        .run(Shader::Wgsl(&wgsl), &ran.plan.launch, repeat)
+        .map_err(|e| format!("WGSL twin: {e}"))?;
+    let wms = twin.dispatch.as_secs_f64() * 1e3;
+    let ratio = ms / wms;
+    Ok(Row {
+        text: format!(
+            "| {name} | {compile_us:.0} | {ms:.3} | {wms:.3} | {ratio:.2} | {err:.2e} | pass |"
+        ),
+        ratio: Some(ratio),
+    })
+}

@@ -1,0 +1,155 @@
+"""``python3 -m spirthon run FILE.py --inputs IN.json [--kernel NAME] [--out OUT.json]``.
+
+Runs a kernel under CPython with the run-JSON of docs/language.md and prints the arrays
+after the run, in the same shape as ``spirthon run`` prints them from the GPU.
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import sys
+
+from .runtime import Kernel
+from .types import Array, f32, i32, u32
+
+
+class InputError(Exception):
+    pass
+
+
+def _number(value, name, elem):
+    if isinstance(value, str):
+        table = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+        if value in table and elem is f32:
+            return table[value]
+        raise InputError("argument %r: %r is not a number" % (name, value))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError("argument %r: expected a number, found %s" % (name, json.dumps(value)))
+    if elem is not f32 and isinstance(value, float):
+        if value != int(value):
+            raise InputError("argument %r: %r is not an integer, but %r takes %r" % (name, value, name, elem))
+        value = int(value)
+    if elem is i32 and not -(2 ** 31) <= value < 2 ** 31:
+        raise InputError("argument %r: %r does not fit in i32" % (name, value))
+    if elem is u32 and not 0 <= value < 2 ** 32:
+        raise InputError("argument %r: %r does not fit in u32" % (name, value))
+    return value
+
+
+def load_module(path):
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    name = "spirthon_kernel_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise InputError("cannot import %s" % path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def kernels_of(module):
+    return {k.name: k for k in vars(module).values() if isinstance(k, Kernel)}
+
+
+def pick_kernel(kernels, wanted, path):
+    if wanted is None:
+        if len(kernels) != 1:
+            raise InputError("%s has %d kernels (%s): name one with \"kernel\" or --kernel" % (path, len(kernels), ", ".join(sorted(kernels))))
+        return next(iter(kernels.values()))
+    if wanted not in kernels:
+        raise InputError("no kernel named %r in %s (it has %s)" % (wanted, path, ", ".join(sorted(kernels)) or "none"))
+    return kernels[wanted]
+
+
+def build_args(k, args):
+    if not isinstance(args, dict):
+        raise InputError("\"args\" must be an object with one entry per parameter")
+    names = [p.name for p in k.params]
+    for extra in args:
+        if extra not in names:
+            raise InputError("argument %r: %s has no such parameter (it takes %s)" % (extra, k.name, ", ".join(names)))
+    values = {}
+    for p in k.params:
+        if p.name not in args:
+            raise InputError("argument %r is missing" % p.name)
+        v = args[p.name]
+        if p.kind == "array":
+            if isinstance(v, dict) and set(v) == {"zeros"} and isinstance(v["zeros"], int) and v["zeros"] >= 0:
+                values[p.name] = Array(p.elem, v["zeros"], name=p.name)
+            elif isinstance(v, list):
+                values[p.name] = Array(p.elem, [_number(x, p.name, p.elem) for x in v], name=p.name)
+            else:
+                raise InputError("argument %r: an array is a JSON list or {\"zeros\": N}" % p.name)
+        elif p.elem is bool:
+            if not isinstance(v, bool):
+                raise InputError("argument %r: expected true or false" % p.name)
+            values[p.name] = v
+        else:
+            values[p.name] = _number(v, p.name, p.elem)
+    return values
+
+
+def threads_of(spec):
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        spec = [spec]
+    if not isinstance(spec, list) or not 1 <= len(spec) <= 3 or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in spec):
+        raise InputError("\"threads\" must be one to three non-negative integers")
+    return spec
+
+
+def json_value(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    return x
+
+
+def run(path, inputs, kernel_name=None):
+    """Runs the kernel an inputs object names; returns the output object."""
+    if not isinstance(inputs, dict):
+        raise InputError("the inputs must be a JSON object")
+    module = load_module(path)
+    k = pick_kernel(kernels_of(module), kernel_name or inputs.get("kernel"), path)
+    threads = threads_of(inputs.get("threads"))
+    values = build_args(k, inputs.get("args"))
+    k.launch(threads, **values)
+    arrays = {p.name: [json_value(x) for x in values[p.name].tolist()] for p in k.params if p.kind == "array"}
+    return {"kernel": k.name, "args": arrays}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m spirthon", description="Run spirthon kernels under CPython.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run a kernel with a run-JSON file")
+    r.add_argument("file")
+    r.add_argument("--inputs", required=True)
+    r.add_argument("--kernel")
+    r.add_argument("--out")
+    a = parser.parse_args(argv)
+    try:
+        with open(a.inputs) as fh:
+            try:
+                inputs = json.load(fh)
+            except json.JSONDecodeError as e:
+                raise InputError("%s is not valid JSON: %s" % (a.inputs, e))
+        out = run(a.file, inputs, a.kernel)
+    except InputError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    text = json.dumps(out) + "\n"
+    if a.out:
+        with open(a.out, "w") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
