@@ -38,13 +38,12 @@ fn main() -> ExitCode {
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
         .collect();
     files.sort();
-    println!("device: {}", gpu.describe());
     if bench {
-        println!("| kernel | compile µs | spirthon dispatch ms | WGSL dispatch ms | ratio | max error | result |");
-        println!("|---|---:|---:|---:|---:|---:|---|");
+        println!("| kernel | device | compile µs | spirthon dispatch ms | WGSL dispatch ms | ratio | max error | result |");
+        println!("|---|---|---:|---:|---:|---:|---:|---|");
     } else {
-        println!("| kernel | compile µs | dispatch ms | max error | result |");
-        println!("|---|---:|---:|---:|---|");
+        println!("| kernel | device | compile µs | dispatch ms | max error | result |");
+        println!("|---|---|---:|---:|---:|---|");
     }
     let mut failed = 0;
     let mut ratios = Vec::new();

@@ -131,7 +131,7 @@ class Kernel:
                 out.append(convert(p.elem, value))
         return out
 
-    def launch(self, threads, *args, **kwargs):
+    def launch(self, threads, /, *args, **kwargs):
         """Runs one invocation per thread; ``threads`` is an int or one to three ints."""
         global _current
         if isinstance(threads, int):

@@ -107,6 +107,11 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
             arrays,
         });
     }
+    if opts.kernel.is_none() && entry_points.is_empty() && cx.diags.is_empty() {
+        let span = spirthon_ir::Span::new(0, 0);
+        return Err(vec![Diagnostic::error(span, "this file has no `@kernel` to compile")
+            .with_help("mark an entry point with `@kernel` (from spirthon); a file of `@func`s alone is a library with nothing to run")]);
+    }
     if let Some(k) = &opts.kernel {
         if entry_points.is_empty() {
             let span = spirthon_ir::Span::new(0, 0);

@@ -68,6 +68,8 @@ struct Emitter {
     consts: HashMap<Const, Word>,
     names: bool,
     decorated_arrays: HashSet<Word>,
+    types: HashMap<Ty, Word>,
+    pointers: HashMap<(StorageClass, Word), Word>,
     array_structs: HashMap<(Ty, bool), Word>,
 }
 
@@ -84,6 +86,8 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         consts: HashMap::new(),
         names: opts.names,
         decorated_arrays: HashSet::new(),
+        types: HashMap::new(),
+        pointers: HashMap::new(),
         array_structs: HashMap::new(),
     };
     let globals = e.globals(m)?;
@@ -132,14 +136,30 @@ impl Emitter {
         }
     }
 
+    /// The id of a value type. Cached: rspirv deduplicates types by scanning all of them.
     fn ty(&mut self, t: Ty) -> Word {
-        match t {
+        if let Some(&id) = self.types.get(&t) {
+            return id;
+        }
+        let id = match t {
             Ty::Scalar(s) => self.scalar_ty(s),
             Ty::Vector(s, n) => {
                 let c = self.scalar_ty(s);
                 self.b.type_vector(c, n as u32)
             }
+        };
+        self.types.insert(t, id);
+        id
+    }
+
+    /// The id of a pointer type, cached like [`Emitter::ty`].
+    fn pointer(&mut self, class: StorageClass, pointee: Word) -> Word {
+        if let Some(&id) = self.pointers.get(&(class, pointee)) {
+            return id;
         }
+        let id = self.b.type_pointer(None, class, pointee);
+        self.pointers.insert((class, pointee), id);
+        id
     }
 
     /// The type a value of `t` has in a buffer (bools are stored as u32).
@@ -195,7 +215,7 @@ impl Emitter {
                 Builtin::LocalIndex => (Ty::U32, spirv::BuiltIn::LocalInvocationIndex),
             };
             let t = self.ty(ty);
-            let p = self.b.type_pointer(None, StorageClass::Input, t);
+            let p = self.pointer(StorageClass::Input, t);
             let var = self.b.variable(p, None, StorageClass::Input, None);
             self.b
                 .decorate(var, spirv::Decoration::BuiltIn, [SpvOp::BuiltIn(spv)]);
@@ -205,7 +225,7 @@ impl Emitter {
         let mut arrays = Vec::new();
         for a in &m.arrays {
             let st = self.array_struct(a.elem, a.written);
-            let p = self.b.type_pointer(None, StorageClass::StorageBuffer, st);
+            let p = self.pointer(StorageClass::StorageBuffer, st);
             let var = self.b.variable(p, None, StorageClass::StorageBuffer, None);
             self.b.decorate(
                 var,
@@ -243,7 +263,7 @@ impl Emitter {
                     self.b.member_name(st, i as u32, u.name.clone());
                 }
             }
-            let p = self.b.type_pointer(None, StorageClass::Uniform, st);
+            let p = self.pointer(StorageClass::Uniform, st);
             let var = self.b.variable(p, None, StorageClass::Uniform, None);
             self.b.decorate(
                 var,
@@ -595,7 +615,7 @@ impl<'f> FnState<'f> {
             return Ok(());
         };
         let st = e.storage_ty(t);
-        let p = e.b.type_pointer(None, StorageClass::Uniform, st);
+        let p = e.pointer(StorageClass::Uniform, st);
         let idx = e.konst(Const::I32(n as i32));
         let ptr = e.b.access_chain(p, None, *var, [idx])?;
         if t == Ty::BOOL {
@@ -612,7 +632,7 @@ impl<'f> FnState<'f> {
 
     fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
         let et = e.ty(t);
-        let p = e.b.type_pointer(None, StorageClass::StorageBuffer, et);
+        let p = e.pointer(StorageClass::StorageBuffer, et);
         let zero = e.konst(Const::I32(0));
         Ok(e.b.access_chain(p, None, self.g.arrays[a.index()], [zero, index])?)
     }
@@ -626,7 +646,7 @@ impl<'f> FnState<'f> {
         let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
         let gid =
             e.b.load(u3, None, self.g.builtins[&Builtin::GlobalId], None, [])?;
-        let p = e.b.type_pointer(None, StorageClass::Uniform, u3);
+        let p = e.pointer(StorageClass::Uniform, u3);
         let idx = e.konst(Const::I32(fields.len() as i32 - 1));
         let tp = e.b.access_chain(p, None, *var, [idx])?;
         let threads = e.b.load(u3, None, tp, None, [])?;
