@@ -2066,8 +2066,8 @@ impl<'c, 'a> Lower<'c, 'a> {
                 Lib::Spirthon => self.spirthon_call(&item, args, span),
             };
         }
-        let ExprKind::Name(name) = &fexpr.kind else {
-            self.error(fexpr.span, "only functions can be called");
+                let ExprKind::Name(name) = &fexpr.kind else {
+            self.callee_error(func);
             return Ex::Err;
         };
         if self.is_local(name) {
@@ -2098,6 +2098,30 @@ impl<'c, 'a> Lower<'c, 'a> {
             }
             None => self.builtin_call(name, args, span, fexpr.span),
         }
+    }
+
+        /// Explains why a callee that is not a plain name is not callable: `math.sqrt` without
+    /// `import math`, a method of a value, or something else.
+    fn callee_error(&mut self, func: ExprId) {
+        let fexpr = self.ast.expr(func);
+        if let ExprKind::Attr(base, attr) = &fexpr.kind {
+            let b = self.ast.expr(*base);
+            if let ExprKind::Name(n) = &b.kind {
+                if !self.is_local(n) && !self.m.globals.contains_key(n) {
+                    let mut d = Diagnostic::error(b.span, format!("undefined name `{n}`"));
+                    if n == "math" || n == "spirthon" {
+                        d = d.with_help(format!("add `import {n}`"));
+                    }
+                    self.cx.diags.push(d);
+                    return;
+                }
+                if self.is_local(n) {
+                    self.error(fexpr.span, format!("`{n}.{attr}(...)`: values have no methods in kernels"));
+                    return;
+                }
+            }
+        }
+        self.error(fexpr.span, "only functions can be called");
     }
 
     fn args(&mut self, args: &[ExprId]) -> Vec<(Ex, Span)> {
