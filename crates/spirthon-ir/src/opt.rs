@@ -13,10 +13,94 @@
 use crate::cfg::*;
 use crate::types::{Const, Scalar, Ty};
 
-/// Folds constants, then removes instructions and phis whose results nothing needs.
+/// Folds constants, merges repeated pure computations, then removes instructions and phis
+/// whose results nothing needs.
 pub fn optimize(f: &mut Function<Ref>) {
     fold(f);
+    value_number(f);
     remove_dead(f);
+}
+
+/// Whether two instructions with the same operation, type and operands always give the same
+/// value within one invocation (loads may see stores in between; calls and stores act).
+fn is_pure(op: Op) -> bool {
+    !matches!(op, Op::Load(_) | Op::Store(_) | Op::Call(_) | Op::Const(_))
+}
+
+/// Dominator-scoped value numbering (Briggs, Cooper and Simpson 1997): an instruction equal to
+/// one in a dominating block (or earlier in its own) is replaced by it. The dominator tree is
+/// walked with an explicit stack; the table is scoped with an undo log.
+fn value_number(f: &mut Function<Ref>) {
+    use std::collections::HashMap;
+    let n = f.blocks.len();
+    let mut edges = Vec::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        if f.reachable[b] {
+            edges.extend(block.term.successors().map(|s| (Block::new(b), s)));
+        }
+    }
+    let cfg = spirthon_ssa::Cfg::from_edges(n, Block::new(0), &edges);
+    let dom = spirthon_ssa::DomTree::compute(&cfg);
+    let mut repl: Vec<Option<Ref>> = vec![None; f.insts.len()];
+    let mut table: HashMap<(Op, Option<Ty>, Vec<Ref>), Value> = HashMap::new();
+    // (block, entering?) and the undo log's length when the block was entered.
+    let mut stack = vec![(Block::new(0), true)];
+    let mut marks: Vec<usize> = Vec::new();
+    let mut undo: Vec<(Op, Option<Ty>, Vec<Ref>)> = Vec::new();
+    while let Some((b, entering)) = stack.pop() {
+        if !entering {
+            let mark = marks.pop().unwrap_or(0);
+            for key in undo.drain(mark..) {
+                table.remove(&key);
+            }
+            continue;
+        }
+        marks.push(undo.len());
+        stack.push((b, false));
+        let mut kept = Vec::with_capacity(f.blocks[b.index()].insts.len());
+        for k in 0..f.blocks[b.index()].insts.len() {
+            let v = f.blocks[b.index()].insts[k];
+            let inst = &mut f.insts[v.index()];
+            for a in &mut inst.args {
+                if let Ref::Inst(x) = *a {
+                    if let Some(r) = repl[x.index()] {
+                        *a = r;
+                    }
+                }
+            }
+            if is_pure(inst.op) {
+                let key = (inst.op, inst.ty, inst.args.clone());
+                if let Some(&first) = table.get(&key) {
+                    repl[v.index()] = Some(Ref::Inst(first));
+                    continue;
+                }
+                table.insert(key.clone(), v);
+                undo.push(key);
+            }
+            kept.push(v);
+        }
+        f.blocks[b.index()].insts = kept;
+        for &c in dom.children(b) {
+            stack.push((c, true));
+        }
+    }
+    let s = |r: Ref| match r {
+        Ref::Inst(x) => repl[x.index()].unwrap_or(r),
+        _ => r,
+    };
+    for p in &mut f.phis {
+        for a in &mut p.args {
+            a.1 = s(a.1);
+        }
+    }
+    for block in &mut f.blocks {
+        substitute_term(&mut block.term, s);
+    }
+    for inst in &mut f.insts {
+        for a in &mut inst.args {
+            *a = s(*a);
+        }
+    }
 }
 
 fn fold(f: &mut Function<Ref>) {
