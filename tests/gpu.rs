@@ -3,7 +3,9 @@
 //! (`python3 -m spirthon run`), and the two outputs compared: ints exactly, floats within
 //! docs/language.md's tolerance (relative 1e-4, absolute floor 1e-5).
 //!
-//! Without a Vulkan adapter the test skips with a note, unless `SPIRTHON_REQUIRE_GPU=1`
+//! A second test does the same on random kernels from `tests/fuzz/gen_kernel.py`.
+//!
+//! Without a Vulkan adapter the tests skip with a note, unless `SPIRTHON_REQUIRE_GPU=1`
 //! (CI sets it), when it fails.
 
 mod common;
@@ -44,22 +46,60 @@ fn cpython(py: &Path, inputs: &Path) -> Result<serde_json::Value, String> {
         .map_err(|e| format!("the reference executor printed bad JSON: {e}"))
 }
 
-#[test]
-fn gpu_agrees_with_cpython_on_every_kernel() {
+/// The device, or `None` when there is none and none is required (the test then skips).
+fn gpu() -> Option<Gpu> {
     if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
         // The Vulkan loader complains on stderr without it; it needs nothing from it.
         std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
     }
-    let gpu = match Gpu::open(std::env::var("SPIRTHON_ADAPTER").ok().as_deref()) {
-        Ok(g) => g,
+    match Gpu::open(std::env::var("SPIRTHON_ADAPTER").ok().as_deref()) {
+        Ok(g) => Some(g),
         Err(e @ RunError::NoAdapter(_)) if !require_gpu() => {
             eprintln!(
                 "skipping the GPU tests: {e}\n(set SPIRTHON_REQUIRE_GPU=1 to make this a failure)"
             );
-            return;
+            None
         }
         Err(e) => panic!("SPIRTHON_REQUIRE_GPU=1 but no device could be opened: {e}"),
+    }
+}
+
+/// Compiles, runs on the GPU and under CPython, and compares; the failure, if any.
+fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
+    let shown = display_path(py);
+    let inputs_path = inputs_of(py);
+    let inputs: serde_json::Value =
+        match std::fs::read_to_string(&inputs_path).map(|t| serde_json::from_str(&t)) {
+            Ok(Ok(v)) => v,
+            _ => {
+                return Err(format!(
+                    "{shown}: no readable {}",
+                    display_path(&inputs_path)
+                ))
+            }
+        };
+    let source = std::fs::read_to_string(py).map_err(|e| format!("{shown}: {e}"))?;
+    let compiled = match spirthon::compile(&source, &shown, &Default::default()) {
+        Ok(c) => c,
+        Err(spirthon::CompileError::Source(d)) => {
+            return Err(format!(
+                "{shown} does not compile:\n{}",
+                spirthon::render_diagnostics(&d, &source, &shown, false)
+            ))
+        }
+        Err(e) => return Err(format!("{shown} does not compile: {e:?}")),
     };
+    let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
+        .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
+    let reference = cpython(py, &inputs_path)?;
+    spirthon::compare::outputs(&ran.output, &reference)
+        .map_err(|e| format!("{shown}: GPU and CPython disagree: {e}"))?;
+    Ok(())
+}
+
+#[test]
+fn gpu_agrees_with_cpython_on_every_kernel() {
+    let Some(gpu) = gpu() else { return };
     eprintln!("GPU tests on {}", gpu.describe());
     let mut cases = kernels("shaders");
     let run_cases = kernels("tests/run");
@@ -69,47 +109,10 @@ fn gpu_agrees_with_cpython_on_every_kernel() {
         run_cases.len()
     );
     cases.extend(run_cases);
-    let mut failures = Vec::new();
-    for py in &cases {
-        let shown = display_path(py);
-        let inputs_path = inputs_of(py);
-        let inputs: serde_json::Value =
-            match std::fs::read_to_string(&inputs_path).map(|t| serde_json::from_str(&t)) {
-                Ok(Ok(v)) => v,
-                _ => {
-                    failures.push(format!(
-                        "{shown}: no readable {}",
-                        display_path(&inputs_path)
-                    ));
-                    continue;
-                }
-            };
-        let source = std::fs::read_to_string(py).expect("kernel source");
-        let compiled = match spirthon::compile(&source, &shown, &Default::default()) {
-            Ok(c) => c,
-            Err(e) => {
-                failures.push(format!("{shown} does not compile: {e:?}"));
-                continue;
-            }
-        };
-        let ran = match spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0) {
-            Ok(r) => r,
-            Err(e) => {
-                failures.push(format!("{shown}: the GPU run failed: {e}"));
-                continue;
-            }
-        };
-        let reference = match cpython(py, &inputs_path) {
-            Ok(v) => v,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
-        };
-        if let Err(e) = spirthon::compare::outputs(&ran.output, &reference) {
-            failures.push(format!("{shown}: GPU and CPython disagree: {e}"));
-        }
-    }
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|py| check(&gpu, py).err())
+        .collect();
     assert!(
         failures.is_empty(),
         "{} of {} kernels failed:\n\n{}",
@@ -117,4 +120,46 @@ fn gpu_agrees_with_cpython_on_every_kernel() {
         cases.len(),
         failures.join("\n\n")
     );
+}
+
+/// Random kernels (`tests/fuzz/gen_kernel.py`): integer expressions with Python's `//`, `%`,
+/// shifts, `and`/`or` values and chained comparisons, and nested control flow with `break`,
+/// `continue`, loop `else` and early returns. `SPIRTHON_FUZZ_CASES` sets how many (default
+/// 40), `SPIRTHON_FUZZ_SEED` the first seed.
+#[test]
+fn random_kernels_agree_with_cpython() {
+    let Some(gpu) = gpu() else { return };
+    let cases: u64 = std::env::var("SPIRTHON_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let first: u64 = std::env::var("SPIRTHON_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let dir = std::env::temp_dir().join(format!("spirthon-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut failures = Vec::new();
+    for seed in first..first + cases {
+        let status = Command::new("python3")
+            .arg(root().join("tests/fuzz/gen_kernel.py"))
+            .arg(seed.to_string())
+            .arg(&dir)
+            .status()
+            .expect("python3 runs the generator");
+        assert!(status.success(), "the generator failed for seed {seed}");
+        if let Err(e) = check(&gpu, &dir.join(format!("k{seed}.py"))) {
+            failures.push(format!(
+                "seed {seed} (kernel kept in {}):\n{e}",
+                dir.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} random kernels failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

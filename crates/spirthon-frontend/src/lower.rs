@@ -2066,7 +2066,7 @@ impl<'c, 'a> Lower<'c, 'a> {
                 Lib::Spirthon => self.spirthon_call(&item, args, span),
             };
         }
-                let ExprKind::Name(name) = &fexpr.kind else {
+        let ExprKind::Name(name) = &fexpr.kind else {
             self.callee_error(func);
             return Ex::Err;
         };
@@ -2100,7 +2100,7 @@ impl<'c, 'a> Lower<'c, 'a> {
         }
     }
 
-        /// Explains why a callee that is not a plain name is not callable: `math.sqrt` without
+    /// Explains why a callee that is not a plain name is not callable: `math.sqrt` without
     /// `import math`, a method of a value, or something else.
     fn callee_error(&mut self, func: ExprId) {
         let fexpr = self.ast.expr(func);
@@ -2116,7 +2116,10 @@ impl<'c, 'a> Lower<'c, 'a> {
                     return;
                 }
                 if self.is_local(n) {
-                    self.error(fexpr.span, format!("`{n}.{attr}(...)`: values have no methods in kernels"));
+                    self.error(
+                        fexpr.span,
+                        format!("`{n}.{attr}(...)`: values have no methods in kernels"),
+                    );
                     return;
                 }
             }

@@ -1,7 +1,9 @@
 //! Constant folding and dead-code removal on SSA form, in the manner of the sparse
 //! conditional constant propagation and dead-code elimination of Wegman and Zadeck (1991),
 //! restricted to what a kernel needs: one pass in block order (definitions before uses
-//! outside loop back edges), then a mark-and-sweep from the instructions with effects.
+//! outside loop back edges); then dominator-scoped value numbering (Briggs, Cooper and
+//! Simpson 1997) merges repeated pure computations; then a mark-and-sweep from the
+//! instructions with effects removes what nothing needs.
 //!
 //! Folding follows the device's semantics exactly: 32-bit wrapping integers, `f32` floats,
 //! Python's `//` and `%`. Integer division by a constant zero is left for run time, and so
