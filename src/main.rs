@@ -262,7 +262,7 @@ fn run(cli: &Cli) -> u8 {
             }
         },
         Emit::Reflect => spirthon::reflect_json(&compiled.module).into_bytes(),
-        Emit::Ast => format!("{:#?}\n", compiled.ast.items).into_bytes(),
+        Emit::Ast => spirthon_frontend::ast::dump(&compiled.ast).into_bytes(),
         Emit::Cfg => compiled.cfg_text.join("\n").into_bytes(),
         Emit::Ssa => spirthon::ssa_text(&compiled.module).into_bytes(),
         Emit::CfgDot => spirthon::cfg_dot(&compiled.module).into_bytes(),

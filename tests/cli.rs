@@ -148,7 +148,7 @@ fn text_emits() {
         ("cfg-dot", "digraph"),
         ("ssa", "phi"),
         ("cfg", "$"),
-        ("ast", "Def("),
+        ("ast", "def collatz("),
     ] {
         let file = common::root()
             .join("shaders/collatz.py")

@@ -200,3 +200,173 @@ impl Ast {
         StmtId(self.stmts.len() as u32 - 1)
     }
 }
+
+/// The AST as indented text (`--emit ast`): one node per line, `@start..end` byte spans.
+pub fn dump(ast: &Ast) -> String {
+    let mut out = String::new();
+    for item in &ast.items {
+        match item {
+            Item::Import { module, alias, .. } => {
+                out.push_str(&format!("import {module} as {alias}\n"))
+            }
+            Item::ImportFrom { module, names, .. } => {
+                let list: Vec<String> = names
+                    .iter()
+                    .map(|(n, a, _)| {
+                        if n == a {
+                            n.clone()
+                        } else {
+                            format!("{n} as {a}")
+                        }
+                    })
+                    .collect();
+                out.push_str(&format!("from {module} import {}\n", list.join(", ")));
+            }
+            Item::Assign { name, value, .. } => {
+                out.push_str(&format!("const {name} =\n"));
+                dump_expr(ast, *value, 1, &mut out);
+            }
+            Item::Opaque { name, what, .. } => out.push_str(&format!("ignored {name}: {what}\n")),
+            Item::Def(f) => {
+                let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+                out.push_str(&format!(
+                    "def {}({}) @{}..{}\n",
+                    f.name,
+                    params.join(", "),
+                    f.name_span.start,
+                    f.name_span.end
+                ));
+                for &d in &f.decorators {
+                    out.push_str("  decorator\n");
+                    dump_expr(ast, d, 2, &mut out);
+                }
+                for &s in &f.body {
+                    dump_stmt(ast, s, 1, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn dump_stmt(ast: &Ast, s: StmtId, depth: usize, out: &mut String) {
+    let stmt = ast.stmt(s);
+    let pad = "  ".repeat(depth);
+    let head = |name: &str| format!("{pad}{name} @{}..{}\n", stmt.span.start, stmt.span.end);
+    let body = |label: &str, list: &[StmtId], out: &mut String| {
+        if !list.is_empty() {
+            out.push_str(&format!("{pad}  {label}:\n"));
+            for &x in list {
+                dump_stmt(ast, x, depth + 2, out);
+            }
+        }
+    };
+    match &stmt.kind {
+        StmtKind::Expr(e) => {
+            out.push_str(&head("expr"));
+            dump_expr(ast, *e, depth + 1, out);
+        }
+        StmtKind::Assign(ts, v) => {
+            out.push_str(&head("assign"));
+            for &t in ts {
+                dump_expr(ast, t, depth + 1, out);
+            }
+            dump_expr(ast, *v, depth + 1, out);
+        }
+        StmtKind::AugAssign(t, op, v) => {
+            out.push_str(&head(&format!("augassign {}=", op.symbol())));
+            dump_expr(ast, *t, depth + 1, out);
+            dump_expr(ast, *v, depth + 1, out);
+        }
+        StmtKind::AnnAssign(t, a, v) => {
+            out.push_str(&head("annassign"));
+            dump_expr(ast, *t, depth + 1, out);
+            dump_expr(ast, *a, depth + 1, out);
+            if let Some(v) = v {
+                dump_expr(ast, *v, depth + 1, out);
+            }
+        }
+        StmtKind::If(t, a, b) | StmtKind::While(t, a, b) => {
+            out.push_str(&head(if matches!(stmt.kind, StmtKind::If(..)) {
+                "if"
+            } else {
+                "while"
+            }));
+            dump_expr(ast, *t, depth + 1, out);
+            body("body", a, out);
+            body("else", b, out);
+        }
+        StmtKind::For(t, it, a, b) => {
+            out.push_str(&head("for"));
+            dump_expr(ast, *t, depth + 1, out);
+            dump_expr(ast, *it, depth + 1, out);
+            body("body", a, out);
+            body("else", b, out);
+        }
+        StmtKind::Return(v) => {
+            out.push_str(&head("return"));
+            if let Some(v) = v {
+                dump_expr(ast, *v, depth + 1, out);
+            }
+        }
+        StmtKind::Assert(t) => {
+            out.push_str(&head("assert"));
+            dump_expr(ast, *t, depth + 1, out);
+        }
+        StmtKind::Break => out.push_str(&head("break")),
+        StmtKind::Continue => out.push_str(&head("continue")),
+        StmtKind::Pass => out.push_str(&head("pass")),
+        StmtKind::Error => out.push_str(&head("<error>")),
+    }
+}
+
+fn dump_expr(ast: &Ast, e: ExprId, depth: usize, out: &mut String) {
+    let expr = ast.expr(e);
+    let pad = "  ".repeat(depth);
+    let (label, kids): (String, Vec<ExprId>) = match &expr.kind {
+        ExprKind::Int(i) => (format!("int {i}"), vec![]),
+        ExprKind::Float(f) => (format!("float {f:?}"), vec![]),
+        ExprKind::Bool(b) => (format!("bool {b}"), vec![]),
+        ExprKind::None => ("None".into(), vec![]),
+        ExprKind::Name(n) => (format!("name {n}"), vec![]),
+        ExprKind::Attr(b, a) => (format!("attr .{a}"), vec![*b]),
+        ExprKind::Subscript(b, i) => ("subscript".into(), vec![*b, *i]),
+        ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } => {
+            let kw: Vec<&str> = keywords.iter().map(|k| k.name.as_str()).collect();
+            let mut kids = vec![*func];
+            kids.extend(args.iter().copied());
+            kids.extend(keywords.iter().map(|k| k.value));
+            (
+                if kw.is_empty() {
+                    "call".into()
+                } else {
+                    format!("call (keywords {})", kw.join(", "))
+                },
+                kids,
+            )
+        }
+        ExprKind::Unary(op, a) => (format!("unary {op:?}"), vec![*a]),
+        ExprKind::Binary(op, a, b) => (format!("binary {}", op.symbol()), vec![*a, *b]),
+        ExprKind::BoolOp(and, v) => ((if *and { "and" } else { "or" }).into(), v.clone()),
+        ExprKind::Compare(a, rest) => {
+            let ops: Vec<String> = rest.iter().map(|r| format!("{:?}", r.0)).collect();
+            let mut kids = vec![*a];
+            kids.extend(rest.iter().map(|r| r.1));
+            (format!("compare {}", ops.join(" ")), kids)
+        }
+        ExprKind::IfExp(t, a, b) => ("ifexp (test, body, else)".into(), vec![*t, *a, *b]),
+        ExprKind::Tuple(v) => ("tuple".into(), v.clone()),
+        ExprKind::Error => ("<error>".into(), vec![]),
+    };
+    out.push_str(&format!(
+        "{pad}{label} @{}..{}\n",
+        expr.span.start, expr.span.end
+    ));
+    for k in kids {
+        dump_expr(ast, k, depth + 1, out);
+    }
+}
