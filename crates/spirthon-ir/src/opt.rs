@@ -147,6 +147,8 @@ fn fold(f: &mut Function<Ref>) {
                 let inst = &mut f.insts[v.index()];
                 inst.op = Op::Const(c);
                 inst.args.clear();
+            } else {
+                reduce_power_of_two(f, v);
             }
         }
         substitute_term(&mut f.blocks[b.index()].term, |r| subst(r, &phi_repl));
@@ -169,6 +171,46 @@ fn substitute_term(t: &mut Term<Ref>, s: impl Fn(Ref) -> Ref) {
         Term::Return(Some(r)) => *r = s(*r),
         _ => {}
     }
+}
+
+/// Python's `x // 2**k` is `x >> k` and `x % 2**k` is `x & (2**k - 1)` for every integer,
+/// negative ones included (two's complement, arithmetic shift): rewrite them so, cheaper than
+/// a division with its sign fix-up.
+fn reduce_power_of_two(f: &mut Function<Ref>, v: Value) {
+    let inst = &f.insts[v.index()];
+    let (Op::Binary(op @ (BinOp::FloorDiv | BinOp::Mod)), Some(divisor)) =
+        (inst.op, inst.args.get(1).and_then(|&r| f.as_const(r)))
+    else {
+        return;
+    };
+    let floor = op == BinOp::FloorDiv;
+    let operand = match divisor {
+        Const::I32(d) if d > 1 && (d as u32).is_power_of_two() => Const::I32(if floor {
+            d.trailing_zeros() as i32
+        } else {
+            d - 1
+        }),
+        Const::U32(d) if d > 1 && d.is_power_of_two() => {
+            Const::U32(if floor { d.trailing_zeros() } else { d - 1 })
+        }
+        _ => return,
+    };
+    // A new constant: constants sit in no block (the backend emits them at module level).
+    let c = Value::new(f.insts.len());
+    f.insts.push(Inst {
+        op: Op::Const(operand),
+        ty: Some(operand.ty()),
+        args: Vec::new(),
+        span: Default::default(),
+        var: None,
+    });
+    let inst = &mut f.insts[v.index()];
+    inst.op = Op::Binary(if op == BinOp::FloorDiv {
+        BinOp::Shr
+    } else {
+        BinOp::BitAnd
+    });
+    inst.args[1] = Ref::Inst(c);
 }
 
 fn fold_inst(f: &Function<Ref>, v: Value, args: &[Ref]) -> Option<Const> {

@@ -165,6 +165,47 @@ impl Gpu {
         launch: &Launch,
         repeat: usize,
     ) -> Result<Outcome, RunError> {
+        let (layout, pipeline) = self.pipeline(shader, launch)?;
+        let mut best = Duration::MAX;
+        let mut arrays = Vec::new();
+        for _ in 0..repeat.max(1) + usize::from(repeat > 0) {
+            let (out, t) = self.dispatch(launch, &layout, &pipeline, 1)?;
+            best = best.min(t);
+            arrays = out;
+        }
+        Ok(Outcome {
+            arrays,
+            dispatch: best,
+        })
+    }
+
+    /// The device time of one dispatch of `launch`: `per_submit` dispatches are recorded in
+    /// one submission, so that submission and read-back costs are shared, and the fastest of
+    /// `rounds` submissions (after a warm-up one) is divided by `per_submit`. The arrays are
+    /// not reset between dispatches: this is for timing only.
+    pub fn time(
+        &self,
+        shader: Shader<'_>,
+        launch: &Launch,
+        per_submit: u32,
+        rounds: usize,
+    ) -> Result<Duration, RunError> {
+        let (layout, pipeline) = self.pipeline(shader, launch)?;
+        let per_submit = per_submit.max(1);
+        let mut best = Duration::MAX;
+        for _ in 0..rounds + 1 {
+            let (_, t) = self.dispatch(launch, &layout, &pipeline, per_submit)?;
+            best = best.min(t);
+        }
+        Ok(best / per_submit)
+    }
+
+    /// The shader's compute pipeline with the bind group layout of the ABI.
+    fn pipeline(
+        &self,
+        shader: Shader<'_>,
+        launch: &Launch,
+    ) -> Result<(wgpu::BindGroupLayout, wgpu::ComputePipeline), RunError> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = self
             .device
@@ -199,17 +240,7 @@ impl Gpu {
                 launch.entry
             )));
         }
-        let mut best = Duration::MAX;
-        let mut arrays = Vec::new();
-        for _ in 0..repeat.max(1) + usize::from(repeat > 0) {
-            let (out, t) = self.dispatch(launch, &layout, &pipeline)?;
-            best = best.min(t);
-            arrays = out;
-        }
-        Ok(Outcome {
-            arrays,
-            dispatch: best,
-        })
+        Ok((layout, pipeline))
     }
 
     fn bind_group_layout(&self, launch: &Launch) -> wgpu::BindGroupLayout {
@@ -270,6 +301,7 @@ impl Gpu {
         launch: &Launch,
         layout: &wgpu::BindGroupLayout,
         pipeline: &wgpu::ComputePipeline,
+        times: u32,
     ) -> Result<(Vec<Vec<u8>>, Duration), RunError> {
         let uniform = match &launch.uniform {
             Some(u) => Some(self.buffer(u, wgpu::BufferUsages::UNIFORM)?),
@@ -324,7 +356,9 @@ impl Gpu {
             pass.set_bind_group(0, &bind_group, &[]);
             let [x, y, z] = launch.workgroups();
             if x > 0 && y > 0 && z > 0 {
-                pass.dispatch_workgroups(x, y, z);
+                for _ in 0..times {
+                    pass.dispatch_workgroups(x, y, z);
+                }
             }
         }
         for (s, r) in storage.iter().zip(&readback) {
