@@ -333,5 +333,6 @@ fn to_ssa(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
         vars: f.vars,
         phis,
         reachable,
+        dom: Some(ssa.into_dom()),
     }
 }

@@ -142,6 +142,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
             vars: Vec::new(),
             phis: Vec::new(),
             reachable: Vec::new(),
+            dom: None,
         },
         cur: Block::new(0),
         locals: HashMap::new(),

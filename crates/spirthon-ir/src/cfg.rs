@@ -287,6 +287,8 @@ pub struct Function<O> {
     pub phis: Vec<PhiData>,
     /// Filled by SSA construction: whether each block can run.
     pub reachable: Vec<bool>,
+    /// Filled by SSA construction: the dominator tree (the CFG does not change after it).
+    pub dom: Option<spirthon_ssa::DomTree>,
 }
 
 impl<O: Copy> Function<O> {

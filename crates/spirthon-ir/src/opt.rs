@@ -29,26 +29,63 @@ fn is_pure(op: Op) -> bool {
     !matches!(op, Op::Load(_) | Op::Store(_) | Op::Call(_) | Op::Const(_))
 }
 
+/// What makes two pure instructions equal: operation, type and (up to three) operands.
+type Key = (Op, Option<Ty>, [Option<Ref>; 3]);
+
+/// The multiply-rotate hash of rustc's `FxHasher`: the value-numbering table is small and
+/// hashed often, and needs no protection against adversarial keys.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Dominator-scoped value numbering (Briggs, Cooper and Simpson 1997): an instruction equal to
 /// one in a dominating block (or earlier in its own) is replaced by it. The dominator tree is
 /// walked with an explicit stack; the table is scoped with an undo log.
 fn value_number(f: &mut Function<Ref>) {
     use std::collections::HashMap;
-    let n = f.blocks.len();
-    let mut edges = Vec::new();
-    for (b, block) in f.blocks.iter().enumerate() {
-        if f.reachable[b] {
-            edges.extend(block.term.successors().map(|s| (Block::new(b), s)));
+    use std::hash::BuildHasherDefault;
+    let computed;
+    let dom = match f.dom.take() {
+        Some(d) => d,
+        None => {
+            let mut edges = Vec::new();
+            for (b, block) in f.blocks.iter().enumerate() {
+                if f.reachable[b] {
+                    edges.extend(block.term.successors().map(|s| (Block::new(b), s)));
+                }
+            }
+            computed = spirthon_ssa::Cfg::from_edges(f.blocks.len(), Block::new(0), &edges);
+            spirthon_ssa::DomTree::compute(&computed)
         }
-    }
-    let cfg = spirthon_ssa::Cfg::from_edges(n, Block::new(0), &edges);
-    let dom = spirthon_ssa::DomTree::compute(&cfg);
+    };
     let mut repl: Vec<Option<Ref>> = vec![None; f.insts.len()];
-    let mut table: HashMap<(Op, Option<Ty>, Vec<Ref>), Value> = HashMap::new();
+    let mut table: HashMap<Key, Value, BuildHasherDefault<FxHasher>> = HashMap::default();
     // (block, entering?) and the undo log's length when the block was entered.
     let mut stack = vec![(Block::new(0), true)];
     let mut marks: Vec<usize> = Vec::new();
-    let mut undo: Vec<(Op, Option<Ty>, Vec<Ref>)> = Vec::new();
+    let mut undo: Vec<Key> = Vec::new();
     while let Some((b, entering)) = stack.pop() {
         if !entering {
             let mark = marks.pop().unwrap_or(0);
@@ -70,13 +107,17 @@ fn value_number(f: &mut Function<Ref>) {
                     }
                 }
             }
-            if is_pure(inst.op) {
-                let key = (inst.op, inst.ty, inst.args.clone());
+            if is_pure(inst.op) && inst.args.len() <= 3 {
+                let mut args = [None; 3];
+                for (slot, &a) in args.iter_mut().zip(&inst.args) {
+                    *slot = Some(a);
+                }
+                let key = (inst.op, inst.ty, args);
                 if let Some(&first) = table.get(&key) {
                     repl[v.index()] = Some(Ref::Inst(first));
                     continue;
                 }
-                table.insert(key.clone(), v);
+                table.insert(key, v);
                 undo.push(key);
             }
             kept.push(v);
@@ -103,6 +144,7 @@ fn value_number(f: &mut Function<Ref>) {
             *a = s(*a);
         }
     }
+    f.dom = Some(dom);
 }
 
 fn fold(f: &mut Function<Ref>) {

@@ -25,7 +25,7 @@ use crate::ids::Block;
 const NONE: u32 = u32::MAX;
 
 /// The dominator tree of the reachable part of a graph.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DomTree {
     rpo: Vec<Block>,
     rpo_index: Vec<u32>,

@@ -86,6 +86,10 @@ impl Ssa {
     pub fn dom(&self) -> &DomTree {
         &self.dom
     }
+    /// The dominator tree, for a client that keeps it after the rest is no longer needed.
+    pub fn into_dom(self) -> DomTree {
+        self.dom
+    }
     pub fn num_phis(&self) -> usize {
         self.phi_block.len()
     }
