@@ -110,33 +110,28 @@ fn main() -> ExitCode {
             // The Vulkan loader prints a warning without it and needs nothing from it.
             std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
         }
-        let cli = match RunCli::try_parse_from(std::env::args().skip(1)) {
-            Ok(c) => c,
-            Err(e) => {
-                let _ = e.print();
-                return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-            }
-        };
-        let worker = std::thread::Builder::new()
-            .stack_size(256 << 20)
-            .spawn(move || run_kernel(&cli));
-        return match worker.map(|h| h.join()) {
-            Ok(Ok(code)) => ExitCode::from(code),
-            _ => ExitCode::from(101),
+        return match RunCli::try_parse_from(std::env::args().skip(1)) {
+            Ok(cli) => on_big_stack(move || run_kernel(&cli)),
+            Err(e) => usage_error(e),
         };
     }
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
-    };
-    // Deeply nested input is bounded by the parser's nesting limit; a large stack keeps the
-    // third-party parser safe on it as well.
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || run(&cli));
+    match Cli::try_parse() {
+        Ok(cli) => on_big_stack(move || run(&cli)),
+        Err(e) => usage_error(e),
+    }
+}
+
+/// Prints clap's message; `--help` and `--version` are successes, the rest usage errors.
+fn usage_error(e: clap::Error) -> ExitCode {
+    let _ = e.print();
+    ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+}
+
+/// Runs `job` on a thread with a large stack: deeply nested input is bounded by the parser's
+/// nesting limits, and the stack keeps the third-party parser safe on it as well. A panic
+/// (reported by the hook as an internal compiler error) exits 101.
+fn on_big_stack(job: impl FnOnce() -> u8 + Send + 'static) -> ExitCode {
+    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(job);
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => ExitCode::from(101),

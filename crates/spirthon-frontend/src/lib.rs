@@ -68,28 +68,17 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         if !sig.is_kernel || opts.kernel.as_ref().is_some_and(|k| *k != sig.name) {
             continue;
         }
-        let mut arrays = Vec::new();
+        let arrays = cx.add_arrays(sig);
         let mut uniforms = Vec::new();
         let mut offset = 0u32;
         for p in &sig.params {
-            match p.kind {
-                ParamKind::Array(elem) => {
-                    arrays.push(ArrayId(cx.arrays.len() as u32));
-                    cx.arrays.push(GlobalArray {
-                        name: p.name.clone(),
-                        elem,
-                        binding: arrays.len() as u32,
-                        written: false,
-                    });
-                }
-                ParamKind::Scalar(ty) => {
-                    uniforms.push(UniformField {
-                        name: p.name.clone(),
-                        ty,
-                        offset,
-                    });
-                    offset += 4;
-                }
+            if let ParamKind::Scalar(ty) = p.kind {
+                uniforms.push(UniformField {
+                    name: p.name.clone(),
+                    ty,
+                    offset,
+                });
+                offset += 4;
             }
         }
         // The hidden launch size: a uvec3, 16-byte aligned in std140.
@@ -197,18 +186,7 @@ fn check_unused_defs(
             job_ids: HashMap::new(),
             diags: Vec::new(),
         };
-        let mut arrays = Vec::new();
-        for p in &sig.params {
-            if let ParamKind::Array(elem) = p.kind {
-                arrays.push(ArrayId(cx.arrays.len() as u32));
-                cx.arrays.push(GlobalArray {
-                    name: p.name.clone(),
-                    elem,
-                    binding: arrays.len() as u32,
-                    written: false,
-                });
-            }
-        }
+        let arrays = cx.add_arrays(sig);
         cx.instance(d, arrays);
         let mut next = 0;
         while next < cx.jobs.len() {

@@ -38,6 +38,23 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// New module arrays for the array parameters of `sig`, bound 1, 2, … in order.
+    pub fn add_arrays(&mut self, sig: &DefSig) -> Vec<ArrayId> {
+        let mut ids = Vec::new();
+        for p in &sig.params {
+            if let ParamKind::Array(elem) = p.kind {
+                ids.push(ArrayId(self.arrays.len() as u32));
+                self.arrays.push(GlobalArray {
+                    name: p.name.clone(),
+                    elem,
+                    binding: ids.len() as u32,
+                    written: false,
+                });
+            }
+        }
+        ids
+    }
+
     /// The function id for `def` with these arrays, queued for lowering on first request.
     pub fn instance(&mut self, def: usize, arrays: Vec<ArrayId>) -> FuncId {
         let key = (def, arrays);
