@@ -303,6 +303,8 @@ impl Gpu {
         pipeline: &wgpu::ComputePipeline,
         times: u32,
     ) -> Result<(Vec<Vec<u8>>, Duration), RunError> {
+        self.check_limits(launch)?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let uniform = match &launch.uniform {
             Some(u) => Some(self.buffer(u, wgpu::BufferUsages::UNIFORM)?),
             None => None,
@@ -368,6 +370,12 @@ impl Gpu {
         self.queue.submit([encoder.finish()]);
         self.wait()?;
         let elapsed = start.elapsed();
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RunError::Device(format!(
+                "the device rejected the dispatch of `{}`: {e:?}",
+                launch.entry
+            )));
+        }
         let mut out = Vec::new();
         for (r, a) in readback.iter().zip(&launch.arrays) {
             let slice = r.slice(..);
@@ -379,6 +387,32 @@ impl Gpu {
             out.push(view[..a.data.len()].to_vec());
         }
         Ok((out, elapsed))
+    }
+
+    /// Launches the device cannot take are clear errors, not validation failures.
+    fn check_limits(&self, launch: &Launch) -> Result<(), RunError> {
+        let limits = self.device.limits();
+        let groups = launch.workgroups();
+        let max = limits.max_compute_workgroups_per_dimension;
+        if let Some(axis) = (0..3).find(|&i| groups[i] > max) {
+            return Err(RunError::Input(format!(
+                "launching {} threads along {} needs {} workgroups of {}, more than this device's limit of {max}: use a larger workgroup_size or split the launch",
+                launch.threads[axis], ["x", "y", "z"][axis], groups[axis], launch.workgroup_size[axis]
+            )));
+        }
+        let max_bytes = u64::from(limits.max_storage_buffer_binding_size);
+        if let Some(a) = launch
+            .arrays
+            .iter()
+            .find(|a| a.data.len() as u64 > max_bytes)
+        {
+            return Err(RunError::Input(format!(
+                "the array at binding {} has {} bytes, more than this device binds ({max_bytes})",
+                a.binding,
+                a.data.len()
+            )));
+        }
+        Ok(())
     }
 
     fn wait(&self) -> Result<(), RunError> {
