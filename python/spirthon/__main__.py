@@ -12,7 +12,7 @@ import os
 import sys
 
 from .runtime import Kernel
-from .types import Array, f32, i32, u32
+from .types import Array, f32, i32, to_f32, u32
 
 
 class InputError(Exception):
@@ -102,8 +102,16 @@ def threads_of(spec):
 
 
 def json_value(x):
-    if isinstance(x, float) and not math.isfinite(x):
+    """A JSON value for an array element: non-finite floats as strings, and f32 values as
+    the shortest decimal that reads back as the same f32 (as `spirthon run` prints them)."""
+    if not isinstance(x, float):
+        return x
+    if not math.isfinite(x):
         return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    for digits in range(1, 10):
+        short = float("%.*g" % (digits, x))
+        if to_f32(short) == x:
+            return short
     return x
 
 
