@@ -171,7 +171,8 @@ fn oversized_launch_is_a_clear_error() {
     let py = root().join("shaders/saxpy.py");
     let source = std::fs::read_to_string(&py).expect("saxpy");
     let compiled = spirthon::compile(&source, "saxpy.py", &Default::default()).expect("compiles");
-    let inputs = serde_json::json!({"threads": [u32::MAX], "args": {"a": 1.0, "x": [1.0], "y": [1.0]}});
+    let inputs =
+        serde_json::json!({"threads": [u32::MAX], "args": {"a": 1.0, "x": [1.0], "y": [1.0]}});
     match spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0) {
         Err(e) => assert!(e.to_string().contains("workgroups"), "{e}"),
         Ok(_) => panic!("a launch of 2**32 - 1 threads in workgroups of 64 should be refused"),
