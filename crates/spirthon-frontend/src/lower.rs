@@ -100,6 +100,23 @@ struct LoopCtx {
     cont: Block,
 }
 
+/// The arguments of a `for` loop's `range(...)`.
+struct RangeArgs {
+    start: Operand,
+    stop: Operand,
+    step: Step,
+    ty: Ty,
+}
+
+/// The step of a `range`: its sign is known at compile time unless it is a run-time value.
+#[derive(Copy, Clone)]
+enum Step {
+    /// No step argument: 1.
+    One,
+    Literal(Operand, i64),
+    Runtime(Operand),
+}
+
 /// Where a loop's `else` clause goes.
 #[derive(Copy, Clone)]
 enum LoopElse {
@@ -939,7 +956,13 @@ impl<'c, 'a> Lower<'c, 'a> {
             self.error(t.span, "a `for` loop takes one variable name");
             return;
         };
-        let Some((start, stop, step, ty)) = self.range_args(iter) else {
+        let Some(RangeArgs {
+            start,
+            stop,
+            step,
+            ty,
+        }) = self.range_args(iter)
+        else {
             return;
         };
         let counter = self.new_var("", ty, span);
@@ -948,13 +971,14 @@ impl<'c, 'a> Lower<'c, 'a> {
         let (header, cont, merge) = self.open_loop();
         let k = self.read(counter, span);
         let c = match step {
-            Err(sign) => {
-                let op = if sign > 0 { CmpOp::Lt } else { CmpOp::Gt };
+            Step::One | Step::Literal(..) => {
+                let up = !matches!(step, Step::Literal(_, s) if s < 0);
+                let op = if up { CmpOp::Lt } else { CmpOp::Gt };
                 self.val(Op::Cmp(op), Ty::BOOL, vec![k, stop], span)
             }
-            Ok(step) => {
+            Step::Runtime(step) => {
                 // The sign of the step is known at run time only; a zero step runs nothing.
-                let zero = self.konst(Const::I32(0).cast_like(ty));
+                let zero = self.konst(Const::zero(ty.scalar()));
                 let up = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, vec![step, zero], span);
                 let down = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![step, zero], span);
                 let lt = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![k, stop], span);
@@ -968,21 +992,11 @@ impl<'c, 'a> Lower<'c, 'a> {
         self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
         let name = name.clone();
         let tspan = t.span;
-        let step_val = match step {
-            Ok(s) => s,
-            Err(sign) => {
-                let magnitude = sign.unsigned_abs() as i64;
-                let lit = if sign > 0 {
-                    Lit::Int(magnitude)
-                } else {
-                    Lit::Int(-magnitude)
-                };
-                match lit.to_const(ty.scalar()) {
-                    Ok(c) => self.konst(c),
-                    Err(_) => self.konst(Const::I32(sign as i32)),
-                }
-            }
+        let step = match step {
+            Step::Literal(s, _) | Step::Runtime(s) => s,
+            Step::One => self.konst(Const::one(ty.scalar())),
         };
+
         // The loop variable is assigned from the counter at the top of each iteration, so
         // assigning to it in the body does not change the iteration (as in Python).
         let prologue = |l: &mut Self| {
@@ -1000,16 +1014,14 @@ impl<'c, 'a> Lower<'c, 'a> {
             prologue,
             move |l| {
                 let k = l.read(counter, span);
-                let next = l.val(Op::Binary(BinOp::Add), ty, vec![k, step_val], span);
+                let next = l.val(Op::Binary(BinOp::Add), ty, vec![k, step], span);
                 l.def(counter, next);
             },
         );
     }
 
-    /// The arguments of `range(...)`: start, stop, and the step as a run-time value
-    /// (`Ok`) or a literal (`Err(step)`), all of one integer type.
-    #[allow(clippy::type_complexity)]
-    fn range_args(&mut self, iter: ExprId) -> Option<(Operand, Operand, Result<Operand, i64>, Ty)> {
+    /// The arguments of `range(...)`, all of one integer type.
+    fn range_args(&mut self, iter: ExprId) -> Option<RangeArgs> {
         let e = self.ast.expr(iter);
         let bad = "kernels loop only over `range(stop)`, `range(start, stop)` or `range(start, stop, step)`";
         let ExprKind::Call {
@@ -1063,16 +1075,21 @@ impl<'c, 'a> Lower<'c, 'a> {
                 self.error(sp, "`range` step must not be zero");
                 return None;
             }
-            Some(&(Ex::Lit(Lit::Int(s)), _)) => Err(s),
-            Some(_) => Ok(ops[2]),
-            None => Err(1),
+            Some(&(Ex::Lit(Lit::Int(s)), _)) => Step::Literal(ops[2], s),
+            Some(_) => Step::Runtime(ops[2]),
+            None => Step::One,
         };
         let (start, stop) = if ops.len() == 1 {
-            (self.konst(Const::I32(0).cast_like(ty)), ops[0])
+            (self.konst(Const::zero(ty.scalar())), ops[0])
         } else {
             (ops[0], ops[1])
         };
-        Some((start, stop, step, ty))
+        Some(RangeArgs {
+            start,
+            stop,
+            step,
+            ty,
+        })
     }
 
     fn return_stmt(&mut self, value: Option<ExprId>, span: Span) {
@@ -1452,7 +1469,7 @@ impl<'c, 'a> Lower<'c, 'a> {
             Ex::Lit(l) => Some(self.konst(Const::Bool(l.truthy()))),
             Ex::Val(o, Ty::Scalar(Scalar::Bool)) => Some(o),
             Ex::Val(o, Ty::Scalar(s)) => {
-                let zero = self.konst(Const::I32(0).cast_like(Ty::Scalar(s)));
+                let zero = self.konst(Const::zero(s));
                 Some(self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, vec![o, zero], span))
             }
             Ex::Val(_, t) => {
@@ -1483,11 +1500,11 @@ impl<'c, 'a> Lower<'c, 'a> {
         match (a, b) {
             (Ex::Err, _) | (_, Ex::Err) => None,
             (Ex::Lit(l), Ex::Val(o, t)) => {
-                let (o2, t2) = self.lit_meets(l, o, t, a_span, b_span)?;
+                let (o2, t2) = self.lit_meets(l, o, t, b_span);
                 Some((self.lit_const(l, t2, a_span)?, o2, t2))
             }
             (Ex::Val(o, t), Ex::Lit(l)) => {
-                let (o2, t2) = self.lit_meets(l, o, t, b_span, a_span)?;
+                let (o2, t2) = self.lit_meets(l, o, t, a_span);
                 Some((o2, self.lit_const(l, t2, b_span)?, t2))
             }
             (Ex::Val(x, tx), Ex::Val(y, ty)) => {
@@ -1527,18 +1544,11 @@ impl<'c, 'a> Lower<'c, 'a> {
     }
 
     /// A literal meeting a typed value: a float literal promotes an int value to f32.
-    fn lit_meets(
-        &mut self,
-        l: Lit,
-        o: Operand,
-        t: Ty,
-        _l_span: Span,
-        o_span: Span,
-    ) -> Option<(Operand, Ty)> {
+    fn lit_meets(&mut self, l: Lit, o: Operand, t: Ty, o_span: Span) -> (Operand, Ty) {
         if matches!(l, Lit::Float(_)) && t.as_scalar().is_some_and(Scalar::is_int) {
-            return Some((self.val(Op::Convert, Ty::F32, vec![o], o_span), Ty::F32));
+            return (self.val(Op::Convert, Ty::F32, vec![o], o_span), Ty::F32);
         }
-        Some((o, t))
+        (o, t)
     }
 
     fn lit_const(&mut self, l: Lit, t: Ty, span: Span) -> Option<Operand> {
@@ -1786,11 +1796,7 @@ impl<'c, 'a> Lower<'c, 'a> {
 
     /// `x ** n` by square-and-multiply.
     fn power(&mut self, x: Operand, t: Ty, mut n: u64, span: Span) -> Operand {
-        let one = match t.scalar() {
-            Scalar::F32 => Const::f32(1.0),
-            Scalar::U32 => Const::U32(1),
-            _ => Const::I32(1),
-        };
+        let one = Const::one(t.scalar());
         let mut result: Option<Operand> = None;
         let mut base = x;
         while n > 0 {
@@ -2550,22 +2556,5 @@ impl<'c, 'a> Lower<'c, 'a> {
         }
         let (x, sp) = self.args(args)[0];
         self.convert(x, to, sp, span)
-    }
-}
-
-trait CastLike {
-    fn cast_like(self, t: Ty) -> Const;
-}
-
-impl CastLike for Const {
-    /// The zero or small integer constant `self` in the scalar type of `t`.
-    fn cast_like(self, t: Ty) -> Const {
-        let v = self.bits() as i32;
-        match t.scalar() {
-            Scalar::I32 => Const::I32(v),
-            Scalar::U32 => Const::U32(v as u32),
-            Scalar::F32 => Const::f32(v as f32),
-            Scalar::Bool => Const::Bool(v != 0),
-        }
     }
 }

@@ -90,6 +90,24 @@ impl Const {
     pub fn f32(v: f32) -> Const {
         Const::F32(v.to_bits())
     }
+    /// Zero (or `False`) of scalar type `s`.
+    pub fn zero(s: Scalar) -> Const {
+        match s {
+            Scalar::Bool => Const::Bool(false),
+            Scalar::I32 => Const::I32(0),
+            Scalar::U32 => Const::U32(0),
+            Scalar::F32 => Const::f32(0.0),
+        }
+    }
+    /// One (or `True`) of scalar type `s`.
+    pub fn one(s: Scalar) -> Const {
+        match s {
+            Scalar::Bool => Const::Bool(true),
+            Scalar::I32 => Const::I32(1),
+            Scalar::U32 => Const::U32(1),
+            Scalar::F32 => Const::f32(1.0),
+        }
+    }
     pub fn ty(self) -> Ty {
         Ty::Scalar(match self {
             Const::Bool(_) => Scalar::Bool,

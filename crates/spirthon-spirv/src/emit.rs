@@ -555,15 +555,7 @@ impl<'f> FnState<'f> {
                     args[0],
                 )?;
             }
-            Op::Math(mf) => math(
-                e,
-                mf,
-                inst.ty.unwrap_or(Ty::F32),
-                arg_ty.unwrap_or(Ty::F32).scalar(),
-                rt,
-                id,
-                &args,
-            )?,
+            Op::Math(mf) => math(e, mf, inst.ty.unwrap_or(Ty::F32), rt, id, &args)?,
             Op::Load(a) => {
                 let p = self.element(e, a, args[0], inst.ty.unwrap_or(Ty::F32))?;
                 e.b.load(rt, out, p, None, [])?;
@@ -809,12 +801,12 @@ fn convert(e: &mut Emitter, from: Scalar, to: Scalar, rt: Word, id: Word, a: Wor
         (Scalar::F32, Scalar::U32) => e.b.convert_f_to_u(rt, out, a)?,
         (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => e.b.bitcast(rt, out, a)?,
         (Scalar::Bool, s) => {
-            let one = e.konst(one_of(s));
-            let zero = e.konst(zero_of(s));
+            let one = e.konst(Const::one(s));
+            let zero = e.konst(Const::zero(s));
             e.b.select(rt, out, a, one, zero)?
         }
         (s, Scalar::Bool) => {
-            let zero = e.konst(zero_of(s));
+            let zero = e.konst(Const::zero(s));
             compare(e, CmpOp::Ne, s, rt, out, a, zero)?
         }
         (s, t) if s == t => e.b.copy_object(rt, out, a)?,
@@ -823,33 +815,7 @@ fn convert(e: &mut Emitter, from: Scalar, to: Scalar, rt: Word, id: Word, a: Wor
     Ok(())
 }
 
-fn one_of(s: Scalar) -> Const {
-    match s {
-        Scalar::F32 => Const::f32(1.0),
-        Scalar::U32 => Const::U32(1),
-        Scalar::Bool => Const::Bool(true),
-        Scalar::I32 => Const::I32(1),
-    }
-}
-
-fn zero_of(s: Scalar) -> Const {
-    match s {
-        Scalar::F32 => Const::f32(0.0),
-        Scalar::U32 => Const::U32(0),
-        Scalar::Bool => Const::Bool(false),
-        Scalar::I32 => Const::I32(0),
-    }
-}
-
-fn math(
-    e: &mut Emitter,
-    mf: MathFn,
-    t: Ty,
-    arg: Scalar,
-    rt: Word,
-    id: Word,
-    args: &[Word],
-) -> R<()> {
+fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
     use MathFn::*;
     let out = Some(id);
     let glsl = e.glsl;
@@ -889,7 +855,6 @@ fn math(
         e.b.ext_inst(rt, out, glsl, g as u32, ops(args))?;
         return Ok(());
     }
-    let _ = arg;
     match mf {
         Log10 => {
             let l2 = e.b.ext_inst(rt, None, glsl, GLOp::Log2 as u32, ops(args))?;
