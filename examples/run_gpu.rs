@@ -8,7 +8,7 @@
 //! (target <= 1.05).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::time::Instant;
 
 use spirthon::run::{Gpu, Shader};
@@ -27,9 +27,7 @@ fn main() -> ExitCode {
         .and_then(|i| args.get(i + 1))
         .cloned()
         .or_else(|| std::env::var("SPIRTHON_ADAPTER").ok());
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
-    }
+    spirthon_runtime::quiet_vulkan_loader();
     let gpu = match Gpu::open(adapter.as_deref()) {
         Ok(g) => g,
         Err(e) => {
@@ -104,22 +102,7 @@ fn one(gpu: &Gpu, root: &Path, py: &Path, bench: bool) -> Result<Row, String> {
     let compile_us = t.elapsed().as_secs_f64() * 1e6;
     let ran =
         spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0).map_err(|e| e.to_string())?;
-    let out = Command::new("python3")
-        .args(["-m", "spirthon", "run"])
-        .arg(py)
-        .arg("--inputs")
-        .arg(&inputs_path)
-        .env("PYTHONPATH", root.join("python"))
-        .output()
-        .map_err(|e| format!("python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "CPython: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    let reference: serde_json::Value =
-        serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let reference = spirthon::run::cpython(&root.join("python"), py, &inputs_path)?;
     let err = spirthon::compare::outputs(&ran.output, &reference)?;
     if !bench {
         let ms = ran.dispatch.as_secs_f64() * 1e3;

@@ -272,8 +272,34 @@ pub mod run {
         pub plan: spirthon_runtime::inputs::Plan,
     }
 
-    /// Runs the kernel that `inputs` (or `kernel`) names from a compiled file on `gpu`.
-    /// `repeat` extra dispatches time the kernel (the fastest is reported).
+    /// The launch of the kernel that `inputs` (or `kernel`) names: checks the inputs
+    /// without touching the GPU stack.
+    pub fn plan(
+        compiled: &super::Compiled,
+        inputs: &Value,
+        kernel: Option<&str>,
+    ) -> Result<spirthon_runtime::inputs::Plan, RunError> {
+        let ep = spirthon_runtime::inputs::entry_point(&compiled.module, inputs, kernel)?;
+        spirthon_runtime::inputs::plan(&compiled.module, ep, inputs)
+    }
+
+    /// Runs a planned launch of a compiled file on `gpu`. `repeat` extra dispatches time the
+    /// kernel (the fastest is reported).
+    pub fn run_plan(
+        gpu: &Gpu,
+        compiled: &super::Compiled,
+        plan: spirthon_runtime::inputs::Plan,
+        repeat: usize,
+    ) -> Result<Ran, RunError> {
+        let outcome = gpu.run(Shader::SpirV(&compiled.words), &plan.launch, repeat)?;
+        Ok(Ran {
+            output: spirthon_runtime::inputs::output(&plan, &outcome),
+            dispatch: outcome.dispatch,
+            plan,
+        })
+    }
+
+    /// [`plan`], then [`run_plan`].
     pub fn run_compiled(
         gpu: &Gpu,
         compiled: &super::Compiled,
@@ -281,14 +307,34 @@ pub mod run {
         kernel: Option<&str>,
         repeat: usize,
     ) -> Result<Ran, RunError> {
-        let ep = spirthon_runtime::inputs::entry_point(&compiled.module, inputs, kernel)?;
-        let plan = spirthon_runtime::inputs::plan(&compiled.module, ep, inputs)?;
-        let outcome = gpu.run(Shader::SpirV(&compiled.words), &plan.launch, repeat)?;
-        Ok(Ran {
-            output: spirthon_runtime::inputs::output(&plan, &outcome),
-            dispatch: outcome.dispatch,
-            plan,
-        })
+        let plan = plan(compiled, inputs, kernel)?;
+        run_plan(gpu, compiled, plan, repeat)
+    }
+
+    /// The CPython reference executor's output (`python3 -m spirthon run`, with the package
+    /// from `python_dir`) for a kernel file and a run-JSON file.
+    pub fn cpython(
+        python_dir: &std::path::Path,
+        py: &std::path::Path,
+        inputs: &std::path::Path,
+    ) -> Result<Value, String> {
+        let out = std::process::Command::new("python3")
+            .args(["-m", "spirthon", "run"])
+            .arg(py)
+            .arg("--inputs")
+            .arg(inputs)
+            .env("PYTHONPATH", python_dir)
+            .output()
+            .map_err(|e| format!("cannot run python3: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "the reference executor failed on {}: {}",
+                py.display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        serde_json::from_slice(&out.stdout)
+            .map_err(|e| format!("the reference executor printed bad JSON: {e}"))
     }
 }
 

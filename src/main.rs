@@ -106,10 +106,7 @@ fn main() -> ExitCode {
         eprintln!("note: this is a bug in spirthon; please report it with the input file");
     }));
     if std::env::args().nth(1).as_deref() == Some("run") {
-        if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-            // The Vulkan loader prints a warning without it and needs nothing from it.
-            std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
-        }
+        spirthon_runtime::quiet_vulkan_loader();
         return match RunCli::try_parse_from(std::env::args().skip(1)) {
             Ok(cli) => on_big_stack(move || run_kernel(&cli)),
             Err(e) => usage_error(e),
@@ -200,13 +197,13 @@ fn run_kernel(cli: &RunCli) -> u8 {
         }
     };
     // Check the inputs before touching the GPU stack.
-    let checked =
-        spirthon_runtime::inputs::entry_point(&compiled.module, &inputs, cli.kernel.as_deref())
-            .and_then(|ep| spirthon_runtime::inputs::plan(&compiled.module, ep, &inputs));
-    if let Err(e) = checked {
-        eprintln!("error: {e}");
-        return 2;
-    }
+    let plan = match spirthon::run::plan(&compiled, &inputs, cli.kernel.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let gpu = match spirthon::run::Gpu::open(cli.adapter.as_deref()) {
         Ok(g) => g,
         Err(e) => {
@@ -217,8 +214,7 @@ fn run_kernel(cli: &RunCli) -> u8 {
     if cli.verbose {
         eprintln!("adapter: {}", gpu.describe());
     }
-    let ran = match spirthon::run::run_compiled(&gpu, &compiled, &inputs, cli.kernel.as_deref(), 0)
-    {
+    let ran = match spirthon::run::run_plan(&gpu, &compiled, plan, 0) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

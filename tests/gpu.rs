@@ -25,33 +25,9 @@ fn inputs_of(py: &Path) -> PathBuf {
     py.with_file_name(format!("{stem}.inputs.json"))
 }
 
-/// The reference executor's output for a kernel file and inputs file.
-fn cpython(py: &Path, inputs: &Path) -> Result<serde_json::Value, String> {
-    let out = Command::new("python3")
-        .args(["-m", "spirthon", "run"])
-        .arg(py)
-        .arg("--inputs")
-        .arg(inputs)
-        .env("PYTHONPATH", root().join("python"))
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the reference executor failed on {}:\n{}",
-            display_path(py),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("the reference executor printed bad JSON: {e}"))
-}
-
 /// The device, or `None` when there is none and none is required (the test then skips).
 fn gpu() -> Option<Gpu> {
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        // The Vulkan loader complains on stderr without it; it needs nothing from it.
-        std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
-    }
+    spirthon_runtime::quiet_vulkan_loader();
     match Gpu::open(std::env::var("SPIRTHON_ADAPTER").ok().as_deref()) {
         Ok(g) => Some(g),
         Err(e @ RunError::NoAdapter(_)) if !require_gpu() => {
@@ -91,7 +67,7 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     };
     let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
         .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
-    let reference = cpython(py, &inputs_path)?;
+    let reference = spirthon::run::cpython(&root().join("python"), py, &inputs_path)?;
     spirthon::compare::outputs(&ran.output, &reference)
         .map_err(|e| format!("{shown}: GPU and CPython disagree: {e}"))?;
     Ok(())

@@ -90,6 +90,14 @@ pub struct Gpu {
     info: wgpu::AdapterInfo,
 }
 
+/// Gives the Vulkan loader an `XDG_RUNTIME_DIR` when there is none: it prints a warning
+/// without one and needs nothing from it. Call it at start-up, before other threads run.
+pub fn quiet_vulkan_loader() {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
+    }
+}
+
 /// How to install a CPU Vulkan implementation, for the "no adapter" message.
 pub const INSTALL_HINT: &str = "install a Vulkan driver; with no GPU, Mesa's lavapipe runs Vulkan on the CPU: `sudo apt-get install mesa-vulkan-drivers` (Debian/Ubuntu)";
 
@@ -400,7 +408,7 @@ impl Gpu {
                 launch.threads[axis], ["x", "y", "z"][axis], groups[axis], launch.workgroup_size[axis]
             )));
         }
-        let max_bytes = u64::from(limits.max_storage_buffer_binding_size);
+        let max_bytes = limits.max_storage_buffer_binding_size;
         if let Some(a) = launch
             .arrays
             .iter()
