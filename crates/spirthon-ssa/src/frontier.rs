@@ -23,31 +23,43 @@ use std::collections::BinaryHeap;
 use crate::dom::DomTree;
 use crate::graph::Graph;
 use crate::ids::Block;
+use crate::table::Table;
 
 /// Every block's dominance frontier, as a compressed table.
 #[derive(Clone, Debug)]
 pub struct Frontiers {
-    start: Vec<u32>,
-    blocks: Vec<Block>,
+    table: Table<Block>,
 }
 
 impl Frontiers {
     /// `DF(block)`, in the order the runner walk found its members.
     pub fn of(&self, block: Block) -> &[Block] {
-        let i = block.index();
-        &self.blocks[self.start[i] as usize..self.start[i + 1] as usize]
+        self.table.row(block.index())
     }
 
     /// Sum of the sizes of all frontiers.
     pub fn total_len(&self) -> usize {
-        self.blocks.len()
+        self.table.len()
     }
 }
 
 /// The runner walk over every join of the reachable graph.
 pub fn dominance_frontiers<G: Graph>(g: &G, dom: &DomTree) -> Frontiers {
+    dominance_frontiers_within(g, dom, usize::MAX).expect("no limit")
+}
+
+/// The runner walk, abandoned (`None`) as soon as the frontiers hold more than `limit`
+/// blocks in all: the cost is `O(min(limit, total size) + edges)`.
+pub fn dominance_frontiers_within<G: Graph>(
+    g: &G,
+    dom: &DomTree,
+    limit: usize,
+) -> Option<Frontiers> {
     let n = g.num_blocks();
-    let mut lists: Vec<Vec<Block>> = vec![Vec::new(); n];
+    // `last_join[r]` is the join most recently added to `DF(r)`: joins are taken one at a
+    // time, so this removes the repeats that several predecessors' walks produce.
+    let mut last_join = vec![u32::MAX; n];
+    let mut pairs: Vec<(u32, Block)> = Vec::new();
     for &join in dom.rpo() {
         let preds = g.predecessors(join);
         if preds.iter().filter(|&&p| dom.is_reachable(p)).count() < 2 {
@@ -58,22 +70,21 @@ pub fn dominance_frontiers<G: Graph>(g: &G, dom: &DomTree) -> Frontiers {
             let mut runner = Some(p);
             while runner != stop {
                 let Some(r) = runner else { break };
-                let list = &mut lists[r.index()];
-                if list.last() != Some(&join) {
-                    list.push(join);
+                if last_join[r.index()] != join.as_u32() {
+                    last_join[r.index()] = join.as_u32();
+                    pairs.push((r.as_u32(), join));
+                    if pairs.len() > limit {
+                        return None;
+                    }
                 }
                 runner = dom.idom(r);
             }
         }
     }
-    let mut start = Vec::with_capacity(n + 1);
-    let mut blocks = Vec::new();
-    start.push(0);
-    for list in lists {
-        blocks.extend(list);
-        start.push(blocks.len() as u32);
-    }
-    Frontiers { start, blocks }
+    let rows = pairs.iter().map(|&(r, j)| (r as usize, j));
+    Some(Frontiers {
+        table: Table::group(n, rows),
+    })
 }
 
 /// Reusable state for iterated-frontier computations over one dominator tree. Per-block
@@ -147,6 +158,42 @@ impl IdfCalculator {
         out: &mut Vec<Block>,
     ) {
         self.compute_pruned(g, dom, defs, live_in, live_out, out)
+    }
+
+    /// Appends to `out` the blocks of `DF+(defs)` where `keep` holds, from materialised
+    /// frontiers: the worklist of Cytron et al. (1991, fig. 11) over the defining blocks,
+    /// with LLVM's pruning (a block that fails `keep` gets no phi and is not a new
+    /// definition). Gives the same set as [`IdfCalculator::compute_live`] with `keep` as the
+    /// live-in test, in `O(Σ |DF(x)|)` over the blocks it visits instead of their subtrees.
+    pub fn compute_with_frontiers(
+        &mut self,
+        df: &Frontiers,
+        defs: &[Block],
+        keep: impl Fn(Block) -> bool,
+        out: &mut Vec<Block>,
+    ) {
+        let epoch = self.next_epoch();
+        for &d in defs {
+            if self.is_def[d.index()] != epoch {
+                self.is_def[d.index()] = epoch;
+                self.stack.push(d);
+            }
+        }
+        while let Some(x) = self.stack.pop() {
+            for &y in df.of(x) {
+                if self.in_idf[y.index()] == epoch {
+                    continue;
+                }
+                self.in_idf[y.index()] = epoch;
+                if !keep(y) {
+                    continue;
+                }
+                out.push(y);
+                if self.is_def[y.index()] != epoch {
+                    self.stack.push(y);
+                }
+            }
+        }
     }
 
     fn compute_pruned<G: Graph>(

@@ -184,8 +184,7 @@ pub struct Function {
     block_defs: Table<(Var, Operand)>,
     block_deps: Table<Var>,
     var_defs: Table<(Block, Operand)>,
-    var_deps: Table<Block>,
-    var_uses: Table<UseId>,
+    var_uses: Table<(UseId, Block)>,
 }
 
 impl Function {
@@ -220,8 +219,7 @@ impl Function {
             ),
             block_deps: Table::group(num_blocks, use_ids().map(|(b, v, _)| (b.index(), v))),
             var_defs: Table::group(num_vars, defs.iter().map(|&(b, v, o)| (v.index(), (b, o)))),
-            var_deps: Table::group(num_vars, use_ids().map(|(b, v, _)| (v.index(), b))),
-            var_uses: Table::group(num_vars, use_ids().map(|(_, v, u)| (v.index(), u))),
+            var_uses: Table::group(num_vars, use_ids().map(|(b, v, u)| (v.index(), (u, b)))),
             uses,
         })
     }
@@ -237,6 +235,10 @@ impl Function {
     }
     pub fn num_uses(&self) -> usize {
         self.uses.len()
+    }
+    /// Definitions in all blocks together (the last one of each variable in each block).
+    pub fn num_defs(&self) -> usize {
+        self.block_defs.len()
     }
     /// Where a use is: its block and variable.
     pub fn use_site(&self, u: UseId) -> (Block, Var) {
@@ -255,11 +257,11 @@ impl Function {
         self.var_defs.row(v.index())
     }
     /// The blocks that depend on `v` (have an upward-exposed use of it).
-    pub fn var_depends(&self, v: Var) -> &[Block] {
-        self.var_deps.row(v.index())
+    pub fn var_depends(&self, v: Var) -> impl ExactSizeIterator<Item = Block> + Clone + '_ {
+        self.var_uses(v).iter().map(|&(_, b)| b)
     }
-    /// The upward-exposed uses of `v`.
-    pub fn var_uses(&self, v: Var) -> &[UseId] {
+    /// The upward-exposed uses of `v`, each with its block (one use per depending block).
+    pub fn var_uses(&self, v: Var) -> &[(UseId, Block)] {
         self.var_uses.row(v.index())
     }
 }

@@ -55,5 +55,5 @@ pub use dom::DomTree;
 pub use function::{Function, FunctionBuilder, InputError, Operand};
 pub use graph::{Cfg, Graph};
 pub use ids::{Block, Phi, UseId, Value, Var};
-pub use ssa::{construct, dump, Flavour, Ssa, Stats, Val};
+pub use ssa::{construct, construct_with, dump, Flavour, Method, Options, Ssa, Stats, Val};
 pub use verify::verify;

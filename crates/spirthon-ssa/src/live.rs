@@ -12,18 +12,99 @@
 //! header only because `depends` survives the subtraction of `defines`. Conflating the two
 //! drops that header's phi.
 //!
-//! Method: the equations are solved per variable by walking backwards from the blocks that
-//! depend on it, through predecessors, stopping at blocks that define it ("path exploration",
-//! as in Brandner et al., "Computing Liveness Sets for SSA-Form Programs", 2011). The cost is
-//! the size of the variable's live range, not `blocks × variables`; [`crate::naive`] solves
-//! the same equations densely, round-robin, as the oracle.
+//! Two methods solve the same equations; [`crate::naive`] solves them a third time, densely
+//! and round-robin over every block, as the oracle.
+//! - [`LiveSets`]: every variable at once, as one row of bits per block (`⌈variables / 64⌉`
+//!   words), iterated in post-order over the reachable blocks until no row changes. Each
+//!   pass costs `blocks × words`, and a pass in post-order settles every acyclic stretch at
+//!   once, so a reducible graph needs loop-nesting depth + 2 passes (Kam and Ullman, "Global
+//!   Data Flow Analysis and Iterative Algorithms", JACM 1976). SSA construction uses it when
+//!   the matrix is no bigger than a small multiple of the function itself.
+//! - [`LiveInCalculator`]: one variable at a time, walking backwards from the blocks that
+//!   depend on it, through predecessors, stopping at blocks that define it ("path
+//!   exploration", as in Brandner et al., "Computing Liveness Sets for SSA-Form Programs",
+//!   2011). The cost is the size of the variable's live range, not `blocks × variables`; SSA
+//!   construction falls back to it when variables are too many for the matrix.
 //!
 //! Only reachable blocks are considered: uses in unreachable blocks start nothing, and the
-//! walk follows the predecessor lists it is given (a [`crate::graph::Reachable`] view).
+//! walks follow the graph they are given (a [`crate::graph::Reachable`] view).
 
 use crate::dom::DomTree;
+use crate::function::Function;
 use crate::graph::Graph;
-use crate::ids::Block;
+use crate::ids::{Block, Var};
+
+/// The live-in and live-out sets of every variable at every block, as bit rows.
+#[derive(Clone, Debug)]
+pub struct LiveSets {
+    words: usize,
+    live_in: Vec<u64>,
+    live_out: Vec<u64>,
+}
+
+impl LiveSets {
+    /// Words the matrices of `f` take per block set (live-in, or live-out).
+    pub fn words_needed(f: &Function) -> usize {
+        f.num_blocks() * f.num_vars().div_ceil(64)
+    }
+
+    /// Solves the equations for every variable of `f` over the blocks `dom` finds reachable.
+    /// `g` must be `f`'s graph, or a [`crate::graph::Reachable`] view of it.
+    pub fn compute<G: Graph>(g: &G, dom: &DomTree, f: &Function) -> LiveSets {
+        let words = f.num_vars().div_ceil(64);
+        let size = f.num_blocks() * words;
+        let (mut defines, mut live_in) = (vec![0u64; size], vec![0u64; size]);
+        let set = |rows: &mut [u64], b: Block, v: Var| {
+            rows[b.index() * words + v.index() / 64] |= 1 << (v.index() % 64);
+        };
+        for &b in dom.rpo() {
+            for &(v, _) in f.defines(b) {
+                set(&mut defines, b, v);
+            }
+            for &v in f.depends(b) {
+                set(&mut live_in, b, v);
+            }
+        }
+        let depends = live_in.clone();
+        let mut live_out = vec![0u64; size];
+        let mut out = vec![0u64; words];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in dom.rpo().iter().rev() {
+                out.fill(0);
+                for &s in g.successors(b) {
+                    let row = &live_in[s.index() * words..][..words];
+                    out.iter_mut().zip(row).for_each(|(o, &i)| *o |= i);
+                }
+                let r = b.index() * words;
+                for w in 0..words {
+                    let new_in = depends[r + w] | (out[w] & !defines[r + w]);
+                    live_out[r + w] = out[w];
+                    changed |= new_in != live_in[r + w];
+                    live_in[r + w] = new_in;
+                }
+            }
+        }
+        LiveSets {
+            words,
+            live_in,
+            live_out,
+        }
+    }
+
+    pub fn is_live_in(&self, b: Block, v: Var) -> bool {
+        self.bit(&self.live_in, b, v)
+    }
+
+    pub fn is_live_out(&self, b: Block, v: Var) -> bool {
+        self.bit(&self.live_out, b, v)
+    }
+
+    fn bit(&self, rows: &[u64], b: Block, v: Var) -> bool {
+        rows[b.index() * self.words + v.index() / 64] >> (v.index() % 64) & 1 != 0
+    }
+}
 
 /// Reusable state: the live-in set of the last variable computed, as epoch stamps.
 #[derive(Debug)]
@@ -51,7 +132,7 @@ impl LiveInCalculator {
         &mut self,
         g: &G,
         dom: &DomTree,
-        depends: &[Block],
+        depends: impl IntoIterator<Item = Block>,
         defines: impl Fn(Block) -> bool,
     ) {
         if self.epoch == u32::MAX {
@@ -61,7 +142,7 @@ impl LiveInCalculator {
         }
         self.epoch += 1;
         let epoch = self.epoch;
-        for &b in depends {
+        for b in depends {
             if dom.is_reachable(b) && self.live_in[b.index()] != epoch {
                 self.live_in[b.index()] = epoch;
                 self.worklist.push(b);

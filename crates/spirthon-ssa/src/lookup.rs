@@ -33,28 +33,49 @@ impl From<Operand> for Raw {
     }
 }
 
+/// What one block knows of the current variable. The three stamps say which fields hold
+/// for it; `value` is its last definition or, failing that, the memoised value at its end
+/// (a block with a definition is never memoised). The block's idom sits here too, so that
+/// a walk up the chain reads one record per block.
+#[derive(Copy, Clone, Debug)]
+struct Slot {
+    def_epoch: u32,
+    memo_epoch: u32,
+    phi_epoch: u32,
+    phi: Phi,
+    value: Raw,
+    idom: u32,
+}
+
+/// `Slot::idom` of the entry.
+const NO_IDOM: u32 = u32::MAX;
+/// `Slot::idom` of an unreachable block.
+const UNREACHABLE: u32 = u32::MAX - 1;
+
 #[derive(Debug)]
 pub(crate) struct ChainLookup {
     epoch: u32,
-    def_epoch: Vec<u32>,
-    def: Vec<Raw>,
-    phi_epoch: Vec<u32>,
-    phi: Vec<Phi>,
-    memo_epoch: Vec<u32>,
-    memo: Vec<Raw>,
-    path: Vec<Block>,
+    slots: Vec<Slot>,
+    path: Vec<u32>,
 }
 
 impl ChainLookup {
-    pub(crate) fn new(num_blocks: usize) -> ChainLookup {
+    pub(crate) fn new(dom: &DomTree, num_blocks: usize) -> ChainLookup {
+        let slot = |b: usize| Slot {
+            def_epoch: 0,
+            memo_epoch: 0,
+            phi_epoch: 0,
+            phi: Phi::new(0),
+            value: Raw::Undef,
+            idom: match dom.idom(Block::new(b)) {
+                Some(d) => d.as_u32(),
+                None if dom.is_reachable(Block::new(b)) => NO_IDOM,
+                None => UNREACHABLE,
+            },
+        };
         ChainLookup {
             epoch: 0,
-            def_epoch: vec![0; num_blocks],
-            def: vec![Raw::Undef; num_blocks],
-            phi_epoch: vec![0; num_blocks],
-            phi: vec![Phi::new(0); num_blocks],
-            memo_epoch: vec![0; num_blocks],
-            memo: vec![Raw::Undef; num_blocks],
+            slots: (0..num_blocks).map(slot).collect(),
             path: Vec::new(),
         }
     }
@@ -63,64 +84,64 @@ impl ChainLookup {
     pub(crate) fn begin(&mut self) {
         if self.epoch == u32::MAX {
             self.epoch = 0;
-            for v in [
-                &mut self.def_epoch,
-                &mut self.phi_epoch,
-                &mut self.memo_epoch,
-            ] {
-                v.fill(0);
+            for s in &mut self.slots {
+                (s.def_epoch, s.memo_epoch, s.phi_epoch) = (0, 0, 0);
             }
         }
         self.epoch += 1;
     }
 
     pub(crate) fn set_def(&mut self, b: Block, value: Raw) {
-        self.def_epoch[b.index()] = self.epoch;
-        self.def[b.index()] = value;
+        let s = &mut self.slots[b.index()];
+        s.def_epoch = self.epoch;
+        s.value = value;
     }
 
     pub(crate) fn is_def(&self, b: Block) -> bool {
-        self.def_epoch[b.index()] == self.epoch
+        self.slots[b.index()].def_epoch == self.epoch
     }
 
     pub(crate) fn set_phi(&mut self, b: Block, phi: Phi) {
-        self.phi_epoch[b.index()] = self.epoch;
-        self.phi[b.index()] = phi;
+        let s = &mut self.slots[b.index()];
+        s.phi_epoch = self.epoch;
+        s.phi = phi;
     }
 
-    /// The value live into reachable block `b`.
-    pub(crate) fn value_in(&mut self, dom: &DomTree, b: Block) -> Raw {
-        if self.phi_epoch[b.index()] == self.epoch {
-            return Raw::Phi(self.phi[b.index()]);
+    /// The value live into block `b`; undefined in an unreachable block (that code never
+    /// runs).
+    pub(crate) fn value_in(&mut self, b: Block) -> Raw {
+        let s = &self.slots[b.index()];
+        if s.phi_epoch == self.epoch {
+            return Raw::Phi(s.phi);
         }
-        match dom.idom(b) {
-            Some(parent) => self.value_out(dom, parent),
-            None => Raw::Undef,
+        match s.idom {
+            NO_IDOM | UNREACHABLE => Raw::Undef,
+            parent => self.value_out(Block::from_u32(parent)),
         }
     }
 
     /// The value at the end of reachable block `b`.
-    pub(crate) fn value_out(&mut self, dom: &DomTree, mut b: Block) -> Raw {
+    pub(crate) fn value_out(&mut self, b: Block) -> Raw {
+        let epoch = self.epoch;
+        let mut i = b.as_u32();
         let found = loop {
-            let i = b.index();
-            if self.memo_epoch[i] == self.epoch {
-                break self.memo[i];
+            let s = &self.slots[i as usize];
+            if s.def_epoch == epoch || s.memo_epoch == epoch {
+                break s.value;
             }
-            if self.def_epoch[i] == self.epoch {
-                break self.def[i];
+            if s.phi_epoch == epoch {
+                break Raw::Phi(s.phi);
             }
-            if self.phi_epoch[i] == self.epoch {
-                break Raw::Phi(self.phi[i]);
-            }
-            self.path.push(b);
-            match dom.idom(b) {
-                Some(parent) => b = parent,
-                None => break Raw::Undef,
+            self.path.push(i);
+            match s.idom {
+                NO_IDOM => break Raw::Undef,
+                parent => i = parent,
             }
         };
         for p in self.path.drain(..) {
-            self.memo_epoch[p.index()] = self.epoch;
-            self.memo[p.index()] = found;
+            let s = &mut self.slots[p as usize];
+            s.memo_epoch = epoch;
+            s.value = found;
         }
         found
     }

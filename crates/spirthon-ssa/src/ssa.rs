@@ -31,11 +31,11 @@
 //! dead phis (minimal and semi-pruned SSA keep theirs; that is their point).
 
 use crate::dom::DomTree;
-use crate::frontier::IdfCalculator;
+use crate::frontier::{dominance_frontiers_within, Frontiers, IdfCalculator};
 use crate::function::{Function, Operand};
 use crate::graph::{Cfg, Graph, Reachable};
 use crate::ids::{Block, Phi, UseId, Value, Var};
-use crate::live::LiveInCalculator;
+use crate::live::{LiveInCalculator, LiveSets};
 use crate::lookup::{ChainLookup, Raw};
 use crate::table::Table;
 
@@ -49,6 +49,36 @@ pub enum Flavour {
     /// As minimal, but only where the variable is live-in.
     #[default]
     Pruned,
+}
+
+/// How [`construct_with`] solves liveness and iterated frontiers. Every choice gives the same
+/// result; the methods differ in speed, and the forced ones let tests compare them.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Method {
+    /// The dense method when its tables stay within a few times the function's own size
+    /// (see [`Options`]); the sparse one otherwise.
+    #[default]
+    Auto,
+    /// Liveness: one bit matrix for all variables ([`crate::live::LiveSets`]). Frontiers:
+    /// materialised by the runner walk, then a worklist per variable.
+    Dense,
+    /// Liveness: one backward walk per variable ([`crate::live::LiveInCalculator`]).
+    /// Frontiers: the level-ordered walk per variable, materialising nothing.
+    Sparse,
+}
+
+/// What to build and how. `Options::default()` is pruned SSA with automatic methods.
+///
+/// With [`Method::Auto`], liveness is dense when the matrix needs at most
+/// `4 × (blocks + uses + definitions)` words (always, for up to 256 variables), and
+/// frontiers are materialised unless their total size passes `4 × (blocks + edges)` (as it
+/// does on ladder-shaped graphs, where it is quadratic). Memory stays
+/// `O(blocks + edges + uses + phis)` either way.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Options {
+    pub flavour: Flavour,
+    pub liveness: Method,
+    pub frontiers: Method,
 }
 
 /// A resolved value: a client value, a phi, or undefined.
@@ -130,12 +160,24 @@ impl Ssa {
     }
 }
 
-/// Builds SSA form. Infallible: a [`Function`] is well-formed by construction.
+/// Builds SSA form of the given flavour with automatic methods. Infallible: a [`Function`]
+/// is well-formed by construction.
 pub fn construct(f: &Function, flavour: Flavour) -> Ssa {
+    construct_with(
+        f,
+        Options {
+            flavour,
+            ..Options::default()
+        },
+    )
+}
+
+/// Builds SSA form as `options` say.
+pub fn construct_with(f: &Function, options: Options) -> Ssa {
     let dom = DomTree::compute(f.cfg());
-    let mut c = Construction::new(f, &dom);
+    let mut c = Construction::new(f, &dom, options);
     for v in 0..f.num_vars() {
-        c.variable(Var::new(v), flavour);
+        c.variable(Var::new(v), options.flavour);
     }
     let placed = c.phis.len();
     let maybe_undefined = c.unassigned_uses();
@@ -163,7 +205,9 @@ struct Construction<'a> {
     cfg: Reachable<'a, Cfg>,
     lookup: ChainLookup,
     live: LiveInCalculator,
+    live_sets: Option<LiveSets>,
     idf: IdfCalculator,
+    frontiers: Option<Frontiers>,
     phis: Vec<(Block, Var)>,
     arg_start: Vec<u32>,
     args: Vec<(Block, Raw)>,
@@ -174,15 +218,33 @@ struct Construction<'a> {
 }
 
 impl<'a> Construction<'a> {
-    fn new(f: &'a Function, dom: &'a DomTree) -> Self {
+    fn new(f: &'a Function, dom: &'a DomTree, options: Options) -> Self {
         let n = f.num_blocks();
+        let cfg = Reachable::new(f.cfg(), |b| dom.is_reachable(b));
+        let size = n + f.num_uses() + f.num_defs();
+        let dense_live = match options.liveness {
+            Method::Auto => LiveSets::words_needed(f) <= 4 * size,
+            method => method == Method::Dense,
+        };
+        let live_sets = (options.flavour == Flavour::Pruned && dense_live)
+            .then(|| LiveSets::compute(&cfg, dom, f));
+        let limit = match options.frontiers {
+            Method::Auto => 4 * (n + f.cfg().num_edges()),
+            Method::Dense => usize::MAX,
+            Method::Sparse => 0,
+        };
+        let frontiers = (options.frontiers != Method::Sparse)
+            .then(|| dominance_frontiers_within(&cfg, dom, limit))
+            .flatten();
         Construction {
             f,
             dom,
-            cfg: Reachable::new(f.cfg(), |b| dom.is_reachable(b)),
-            lookup: ChainLookup::new(n),
-            live: LiveInCalculator::new(n),
+            cfg,
+            lookup: ChainLookup::new(dom, n),
+            live: LiveInCalculator::new(if live_sets.is_some() { 0 } else { n }),
+            live_sets,
             idf: IdfCalculator::new(n),
+            frontiers,
             phis: Vec::new(),
             arg_start: vec![0],
             args: Vec::new(),
@@ -196,8 +258,7 @@ impl<'a> Construction<'a> {
     /// Places the phis of `v`, then resolves its uses and its phis' arguments.
     fn variable(&mut self, v: Var, flavour: Flavour) {
         let (f, dom) = (self.f, self.dom);
-        let depends = f.var_depends(v);
-        if depends.is_empty() && flavour != Flavour::Minimal {
+        if f.var_uses(v).is_empty() && flavour != Flavour::Minimal {
             return;
         }
         self.lookup.begin();
@@ -212,40 +273,48 @@ impl<'a> Construction<'a> {
             return;
         }
         self.phi_blocks.clear();
-        if flavour == Flavour::Pruned {
+        let pruned = flavour == Flavour::Pruned;
+        if pruned && self.live_sets.is_none() {
             let lookup = &self.lookup;
             self.live
-                .compute(&self.cfg, dom, depends, |b| lookup.is_def(b));
-            let live = &self.live;
-            let (live_in, live_out) = (|b| live.is_live_in(b), |b| live.is_live_out(b));
-            self.idf.compute_live(
+                .compute(&self.cfg, dom, f.var_depends(v), |b| lookup.is_def(b));
+        }
+        let (sets, live) = (&self.live_sets, &self.live);
+        let live_in = |b| match sets {
+            _ if !pruned => true,
+            Some(sets) => sets.is_live_in(b, v),
+            None => live.is_live_in(b),
+        };
+        let live_out = |b| match sets {
+            _ if !pruned => true,
+            Some(sets) => sets.is_live_out(b, v),
+            None => live.is_live_out(b),
+        };
+        match &self.frontiers {
+            Some(df) => {
+                self.idf
+                    .compute_with_frontiers(df, &self.def_blocks, live_in, &mut self.phi_blocks)
+            }
+            None => self.idf.compute_live(
                 &self.cfg,
                 dom,
                 &self.def_blocks,
                 live_in,
                 live_out,
                 &mut self.phi_blocks,
-            );
-        } else {
-            self.idf
-                .compute(&self.cfg, dom, &self.def_blocks, &mut self.phi_blocks);
+            ),
         }
         let first = self.phis.len();
         for &b in &self.phi_blocks {
             self.lookup.set_phi(b, Phi::new(self.phis.len()));
             self.phis.push((b, v));
         }
-        for &u in f.var_uses(v) {
-            let (b, _) = f.use_site(u);
-            self.uses[u.index()] = if dom.is_reachable(b) {
-                self.lookup.value_in(dom, b)
-            } else {
-                Raw::Undef
-            };
+        for &(u, b) in f.var_uses(v) {
+            self.uses[u.index()] = self.lookup.value_in(b);
         }
         for p in first..self.phis.len() {
             for &pred in self.cfg.predecessors(self.phis[p].0) {
-                let value = self.lookup.value_out(dom, pred);
+                let value = self.lookup.value_out(pred);
                 self.args.push((pred, value));
             }
             self.arg_start.push(self.args.len() as u32);
@@ -263,7 +332,7 @@ impl<'a> Construction<'a> {
             [] => Raw::Undef,
             [d] => {
                 let dominated = |&b: &Block| !dom.is_reachable(b) || dom.strictly_dominates(d, b);
-                if !f.var_depends(v).iter().all(dominated) {
+                if !f.var_depends(v).all(|b| dominated(&b)) {
                     return false;
                 }
                 f.var_defs(v)
@@ -273,8 +342,8 @@ impl<'a> Construction<'a> {
             }
             _ => return false,
         };
-        for &u in f.var_uses(v) {
-            let reachable = dom.is_reachable(f.use_site(u).0);
+        for &(u, b) in f.var_uses(v) {
+            let reachable = dom.is_reachable(b);
             self.uses[u.index()] = if reachable { value } else { Raw::Undef };
         }
         true
@@ -363,6 +432,13 @@ impl<'a> Construction<'a> {
     }
 
     /// Removes trivial phis until none is left; returns how many went.
+    ///
+    /// A worklist of phis to (re)examine: replacing `p` by a value sends every phi that
+    /// reads `p` back to the list, since one of its arguments changed. When `p` is replaced
+    /// by another phi `q`, `p`'s readers now read `q` and must come back when `q` goes too:
+    /// `q` takes over `p`'s readers by joining `p`'s list of merged phis onto its own (a
+    /// linked list, so the join is `O(1)`), and replacing `q` revisits the readers of every
+    /// phi merged into it (Braun et al. 2013 rewire the users the same way).
     fn remove_trivial_phis(&mut self) -> usize {
         let n = self.phis.len();
         self.replaced = vec![None; n];
@@ -370,28 +446,31 @@ impl<'a> Construction<'a> {
             self.args[i].1 = self.resolve(self.args[i].1);
         }
         let users = phi_users(n, &self.arg_start, &self.args);
+        let mut merged = Merged::new(n);
         let mut removed = 0;
         let mut worklist: Vec<usize> = (0..n).rev().collect();
-        while !worklist.is_empty() {
-            let before = removed;
-            while let Some(p) = worklist.pop() {
-                if self.replaced[p].is_some() {
-                    continue;
-                }
-                if let Some(value) = self.trivial_value(p) {
-                    self.replaced[p] = Some(value);
-                    removed += 1;
-                    worklist.extend(users.row(p).iter().map(|&u| u as usize));
+        let mut queued = vec![true; n];
+        while let Some(p) = worklist.pop() {
+            queued[p] = false;
+            if self.replaced[p].is_some() {
+                continue;
+            }
+            let Some(value) = self.trivial_value(p) else {
+                continue;
+            };
+            self.replaced[p] = Some(value);
+            removed += 1;
+            for m in merged.members(p) {
+                for &u in users.row(m) {
+                    let u = u as usize;
+                    if !queued[u] && self.replaced[u].is_none() {
+                        queued[u] = true;
+                        worklist.push(u);
+                    }
                 }
             }
-            if removed == before {
-                break;
-            }
-            // Users gained through replacement are not in `users`: a full pass finds them.
-            for p in (0..n).rev() {
-                if self.replaced[p].is_none() && self.trivial_value(p).is_some() {
-                    worklist.push(p);
-                }
+            if let Raw::Phi(q) = value {
+                merged.join(q.index(), p);
             }
         }
         removed
@@ -455,6 +534,40 @@ impl<'a> Construction<'a> {
             })
             .collect();
         (phi_block, phi_var, arg_start, args, start, use_values)
+    }
+}
+
+/// For each phi, the phis merged into it by trivial-phi removal (itself included), as
+/// singly linked lists with a tail pointer.
+struct Merged {
+    head: Vec<u32>,
+    tail: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Merged {
+    fn new(n: usize) -> Merged {
+        Merged {
+            head: (0..n as u32).collect(),
+            tail: (0..n as u32).collect(),
+            next: vec![u32::MAX; n],
+        }
+    }
+
+    /// Appends `p`'s list to `q`'s.
+    fn join(&mut self, q: usize, p: usize) {
+        let t = self.tail[q] as usize;
+        self.next[t] = self.head[p];
+        self.tail[q] = self.tail[p];
+    }
+
+    fn members(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+        let first = self.head[p];
+        std::iter::successors((first != u32::MAX).then_some(first), |&m| {
+            let next = self.next[m as usize];
+            (next != u32::MAX).then_some(next)
+        })
+        .map(|m| m as usize)
     }
 }
 

@@ -5,11 +5,13 @@
 mod common;
 
 use proptest::prelude::*;
-use spirthon_ssa::frontier::{dominance_frontiers, IdfCalculator};
+use spirthon_ssa::frontier::{dominance_frontiers, dominance_frontiers_within, IdfCalculator};
 use spirthon_ssa::gen::{Op, Program, ProgramBlock};
 use spirthon_ssa::graph::Reachable;
-use spirthon_ssa::live::LiveInCalculator;
-use spirthon_ssa::{naive, Block, Cfg, DomTree, Flavour, Graph, Var};
+use spirthon_ssa::live::{LiveInCalculator, LiveSets};
+use spirthon_ssa::{
+    construct_with, dump, naive, Block, Cfg, DomTree, Flavour, Graph, Method, Options, Var,
+};
 
 /// A random graph: `n` blocks, each with up to three successors anywhere but the entry.
 fn arb_graph(max_blocks: usize) -> impl Strategy<Value = Cfg> {
@@ -109,23 +111,80 @@ proptest! {
         let mut again = Vec::new();
         calc.compute(&g, &dom, &defs, &mut again);
         again.sort();
-        prop_assert_eq!(again, got);
+        prop_assert_eq!(again, got.clone());
+        // The worklist over materialised frontiers finds the same set.
+        let df = dominance_frontiers(&g, &dom);
+        let mut listed = Vec::new();
+        calc.compute_with_frontiers(&df, &defs, |_| true, &mut listed);
+        listed.sort();
+        prop_assert_eq!(listed, got);
     }
 
     #[test]
-    fn liveness_matches_the_dense_fixpoint(p in arb_program(80, 6)) {
+    fn frontiers_give_up_past_their_limit(g in arb_graph(120), limit in 0usize..200) {
+        let dom = DomTree::compute(&g);
+        let total = dominance_frontiers(&g, &dom).total_len();
+        let bounded = dominance_frontiers_within(&g, &dom, limit);
+        prop_assert_eq!(bounded.is_some(), total <= limit);
+    }
+
+    #[test]
+    fn pruned_frontiers_agree_between_the_two_walks(p in arb_program(80, 6)) {
+        let f = p.build().unwrap().function;
+        let dom = DomTree::compute(f.cfg());
+        let reachable = Reachable::new(f.cfg(), |b| dom.is_reachable(b));
+        let sets = LiveSets::compute(&reachable, &dom, &f);
+        let df = dominance_frontiers(&reachable, &dom);
+        let mut calc = IdfCalculator::new(f.num_blocks());
+        for v in 0..f.num_vars() {
+            let var = Var::new(v);
+            let defs: Vec<Block> = f.var_defs(var).iter().map(|d| d.0).filter(|&b| dom.is_reachable(b)).collect();
+            let (live_in, live_out) = (|b| sets.is_live_in(b, var), |b| sets.is_live_out(b, var));
+            let (mut walked, mut listed) = (Vec::new(), Vec::new());
+            calc.compute_live(&reachable, &dom, &defs, live_in, live_out, &mut walked);
+            calc.compute_with_frontiers(&df, &defs, live_in, &mut listed);
+            walked.sort();
+            listed.sort();
+            prop_assert_eq!(walked, listed, "{}", var);
+        }
+    }
+
+    #[test]
+    fn every_method_builds_the_same_ssa(p in prop_oneof![arb_program(80, 6), arb_program(40, 150)]) {
+        let f = p.build().unwrap().function;
+        let methods = [Method::Auto, Method::Dense, Method::Sparse];
+        for flavour in [Flavour::Pruned, Flavour::SemiPruned, Flavour::Minimal] {
+            let reference = construct_with(&f, Options { flavour, ..Options::default() });
+            for liveness in methods {
+                for frontiers in methods {
+                    let ssa = construct_with(&f, Options { flavour, liveness, frontiers });
+                    prop_assert_eq!(dump(&f, &ssa), dump(&f, &reference), "{:?} {:?} {:?}", flavour, liveness, frontiers);
+                    prop_assert_eq!(ssa.maybe_undefined(), reference.maybe_undefined());
+                    prop_assert_eq!(ssa.stats(), reference.stats());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn liveness_matches_the_dense_fixpoint(p in prop_oneof![arb_program(80, 6), arb_program(40, 150)]) {
         let built = p.build().unwrap();
         let f = &built.function;
         let dom = DomTree::compute(f.cfg());
         let expected = naive::live_in(f);
         let reachable = Reachable::new(f.cfg(), |b| dom.is_reachable(b));
         let mut calc = LiveInCalculator::new(f.num_blocks());
+        let sets = LiveSets::compute(&reachable, &dom, f);
         for v in 0..f.num_vars() {
             let var = Var::new(v);
             let defines = |b: Block| f.var_defs(var).iter().any(|d| d.0 == b);
             calc.compute(&reachable, &dom, f.var_depends(var), defines);
             for b in 0..f.num_blocks() {
-                prop_assert_eq!(calc.is_live_in(Block::new(b)), expected[b][v], "{} live into b{}", var, b);
+                let block = Block::new(b);
+                prop_assert_eq!(calc.is_live_in(block), expected[b][v], "{} live into b{}", var, b);
+                prop_assert_eq!(sets.is_live_in(block, var), expected[b][v], "{} live into b{} (dense)", var, b);
+                let out = reachable.successors(block).iter().any(|s| expected[s.index()][v]);
+                prop_assert_eq!(sets.is_live_out(block, var), out && dom.is_reachable(block), "{} live out of b{} (dense)", var, b);
             }
         }
     }

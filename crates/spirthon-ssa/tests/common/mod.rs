@@ -138,6 +138,23 @@ pub fn run_ssa(p: &Program, built: &Built, ssa: &Ssa, choices: &[u8], max_steps:
 /// Checks one program end to end: SSA verifies, both runs agree on every read for each
 /// choice sequence, every undefined read is a reported use, and the reported uses are
 /// exactly those of the reachability oracle.
+/// Trivial-phi removal is exhaustive: every phi left merges two distinct values other than
+/// itself.
+pub fn no_trivial_phi(ssa: &Ssa) -> Result<(), String> {
+    for p in (0..ssa.num_phis()).map(spirthon_ssa::Phi::new) {
+        let mut distinct: Vec<spirthon_ssa::Val> = Vec::new();
+        for &(_, a) in ssa.phi_args(p) {
+            if a != spirthon_ssa::Val::Phi(p) && !distinct.contains(&a) {
+                distinct.push(a);
+            }
+        }
+        if distinct.len() < 2 {
+            return Err(format!("{p} is trivial: {:?}", ssa.phi_args(p)));
+        }
+    }
+    Ok(())
+}
+
 pub fn check_program(
     p: &Program,
     flavour: spirthon_ssa::Flavour,
@@ -147,6 +164,7 @@ pub fn check_program(
     let f = &built.function;
     let ssa = spirthon_ssa::construct(f, flavour);
     spirthon_ssa::verify(f, &ssa).map_err(|e| format!("verify: {e:#?}"))?;
+    no_trivial_phi(&ssa)?;
     for choices in choice_sets {
         let expected = run_vars(p, &built, choices, 400);
         let got = run_ssa(p, &built, &ssa, choices, 400);
