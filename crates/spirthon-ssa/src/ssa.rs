@@ -71,7 +71,7 @@ pub enum Method {
 ///
 /// With [`Method::Auto`], liveness is dense when the matrix needs at most
 /// `4 × (blocks + uses + definitions)` words (always, for up to 256 variables), and
-/// frontiers are materialised unless their total size passes `4 × (blocks + edges)` (as it
+/// frontiers are materialised unless their total size passes `2 × (blocks + edges)` (as it
 /// does on ladder-shaped graphs, where it is quadratic). Memory stays
 /// `O(blocks + edges + uses + phis)` either way.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -229,7 +229,7 @@ impl<'a> Construction<'a> {
         let live_sets = (options.flavour == Flavour::Pruned && dense_live)
             .then(|| LiveSets::compute(&cfg, dom, f));
         let limit = match options.frontiers {
-            Method::Auto => 4 * (n + f.cfg().num_edges()),
+            Method::Auto => 2 * (n + f.cfg().num_edges()),
             Method::Dense => usize::MAX,
             Method::Sparse => 0,
         };
