@@ -8,6 +8,7 @@
 //! reported errors, so every error a user sees is about their source, not a consequence.
 
 pub mod ast;
+pub mod fast;
 pub mod lit;
 pub mod lower;
 pub mod module;

@@ -1,6 +1,11 @@
 //! Python source to the restricted AST. This is the only module that imports
 //! `rustpython_parser`.
 //!
+//! [`parse`] first tries the fast path (module `fast`), a hand-written parser for the part of
+//! Python kernel files are made of, which builds the identical AST about ten times faster or
+//! gives up; then the reference path here, over rustpython-parser, which handles everything
+//! else and produces every diagnostic.
+//!
 //! It rejects every construct the kernel language does not have, inside `@kernel` and `@func`
 //! bodies, with a diagnostic at the construct, and keeps going so that one run reports
 //! several errors. Top-level code outside kernels is kept only as far as the compiler needs
@@ -26,6 +31,18 @@ pub const MAX_EXPR_DEPTH: u32 = 256;
 /// diagnostics for rejected constructs (which appear in the AST as `Error` nodes, so later
 /// stages can go on checking the rest).
 pub fn parse(source: &str, path: &str) -> Result<(Ast, Vec<Diagnostic>), Vec<Diagnostic>> {
+    match crate::fast::parse(source) {
+        Some(ast) => Ok((ast, Vec::new())),
+        None => parse_reference(source, path),
+    }
+}
+
+/// [`parse`] through rustpython-parser alone: the reference the fast path (module `fast`)
+/// must agree with, and the path for every file the fast path gives up on.
+pub fn parse_reference(
+    source: &str,
+    path: &str,
+) -> Result<(Ast, Vec<Diagnostic>), Vec<Diagnostic>> {
     let module = match rustpython_parser::parse(source, Mode::Module, path) {
         Ok(ast::Mod::Module(m)) => m,
         Ok(_) => unreachable!("Mode::Module gives a module"),

@@ -3,13 +3,13 @@
 
 /// Parses and validates `words` with naga; on failure, naga's message.
 pub fn validate(words: &[u32]) -> Result<naga::Module, String> {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let options = naga::front::spv::Options {
         adjust_coordinate_space: false,
         strict_capabilities: true,
         block_ctx_dump_prefix: None,
     };
-    let module = naga::front::spv::parse_u8_slice(&bytes, &options)
+    let module = naga::front::spv::Frontend::new(words.iter().copied(), &options)
+        .parse()
         .map_err(|e| format!("naga's SPIR-V frontend rejected the module: {e}"))?;
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),

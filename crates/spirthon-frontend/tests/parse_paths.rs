@@ -1,0 +1,160 @@
+//! The parser's fast path (`fast::parse`) against the reference path over rustpython-parser
+//! (`parse::parse_reference`): wherever the fast path accepts a file, the reference path must
+//! accept it too, without diagnostics, and build the identical AST (nodes, arena order,
+//! spans). Checked on every Python file in the repository and on mutations of each (bytes
+//! deleted, snippets inserted, the file cut short), so that the fast path is shown to give up
+//! rather than misread. The fast path must also accept every corpus and `ok` kernel, or the
+//! compiler would be slow where it matters and this test would prove little.
+
+use std::path::{Path, PathBuf};
+
+use spirthon_frontend::{ast, fast, parse};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn python_files(dir: &str) -> Vec<(PathBuf, String)> {
+    let mut files: Vec<(PathBuf, String)> = std::fs::read_dir(repo().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no Python files in {dir}");
+    files
+}
+
+/// Whether the fast path accepted `source`; panics if it accepted it differently.
+fn agree(source: &str, what: &str) -> bool {
+    let Some(fast_ast) = fast::parse(source) else {
+        return false;
+    };
+    match parse::parse_reference(source, "x.py") {
+        Ok((reference, diags)) => {
+            assert!(
+                diags.is_empty(),
+                "{what}: the fast path accepted a file the reference path has diagnostics for: {diags:?}\n{source}"
+            );
+            if fast_ast != reference {
+                panic!(
+                    "{what}: the paths disagree\n--- source\n{source}\n--- fast\n{}\n--- reference\n{}",
+                    ast::dump(&fast_ast),
+                    ast::dump(&reference)
+                );
+            }
+        }
+        Err(diags) => {
+            panic!("{what}: the fast path accepted a file with a syntax error: {diags:?}\n{source}")
+        }
+    }
+    true
+}
+
+#[test]
+fn fast_path_reads_every_corpus_and_ok_kernel_as_the_reference_does() {
+    for dir in ["shaders", "tests/kernels/ok", "tests/run"] {
+        for (path, text) in python_files(dir) {
+            assert!(
+                agree(&text, &path.display().to_string()),
+                "the fast path gave up on {}",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn fast_path_leaves_every_parse_error_to_the_reference() {
+    // Errors found while parsing come from the reference path only; later stages' errors
+    // (types, names…) come from files either path may read.
+    let mut left = 0;
+    for (path, text) in python_files("tests/kernels/err") {
+        let parse_error =
+            !matches!(parse::parse_reference(&text, "x.py"), Ok((_, d)) if d.is_empty());
+        let accepted = agree(&text, &path.display().to_string());
+        assert!(!(parse_error && accepted), "{}", path.display());
+        left += parse_error as usize;
+    }
+    assert!(left >= 10, "only {left} error cases fail while parsing");
+}
+
+const SNIPPETS: &[&str] = &[
+    " ",
+    "\n",
+    "(",
+    ")",
+    ",",
+    ":",
+    "=",
+    "-",
+    "**",
+    "not ",
+    " if c else d",
+    "[0]",
+    ".x",
+    "#",
+    "\"\"\"",
+    "'",
+    "0",
+    "1.5",
+    "a",
+    "    ",
+    "elif c:\n",
+    "else:\n",
+    "\t",
+    " and ",
+    "==",
+    "< ",
+    "1e3",
+    "0x1F",
+    "(a, b)",
+    "()",
+    "@kernel\n",
+    "return\n",
+    "x = ",
+    "\n    ",
+    "\\\n",
+];
+
+#[test]
+fn mutations_are_read_alike_or_left_to_the_reference() {
+    let mut files = Vec::new();
+    for dir in [
+        "shaders",
+        "tests/kernels/ok",
+        "tests/kernels/err",
+        "tests/run",
+    ] {
+        files.extend(python_files(dir));
+    }
+    let (mut tried, mut accepted) = (0usize, 0usize);
+    for (path, text) in &files {
+        let step = (text.len() / 16).max(1);
+        for at in (0..text.len()).step_by(step) {
+            if !text.is_char_boundary(at) {
+                continue;
+            }
+            let next = text[at..].chars().next().map_or(0, char::len_utf8);
+            let mut mutants = vec![format!("{}{}", &text[..at], &text[at + next..])];
+            mutants.push(text[..at].to_string());
+            for snippet in SNIPPETS {
+                mutants.push(format!("{}{snippet}{}", &text[..at], &text[at..]));
+            }
+            for m in &mutants {
+                tried += 1;
+                accepted += agree(m, &format!("{} mutated at {at}", path.display())) as usize;
+            }
+        }
+    }
+    eprintln!("{accepted} of {tried} mutants accepted by the fast path");
+    // The check means something only if many mutants reach the comparison.
+    assert!(
+        accepted * 10 > tried,
+        "only {accepted} of {tried} mutants were accepted by the fast path"
+    );
+}
