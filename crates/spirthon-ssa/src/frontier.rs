@@ -3,8 +3,9 @@
 //! - [`dominance_frontiers`] materialises every frontier with the runner walk of Cooper,
 //!   Harvey and Kennedy (2001): for each join `j` and each predecessor `p`, walk from `p` up
 //!   the dominator tree to `idom(j)`, adding `j` to the frontier of every block passed. The
-//!   total size can be quadratic (ladder graphs), so SSA construction does not use it; it
-//!   serves printing, tests and the minimal-SSA oracle.
+//!   total size can be quadratic (ladder graphs), so [`dominance_frontiers_within`] gives up
+//!   past a limit; SSA construction uses the frontiers when they fit, through
+//!   [`IdfCalculator::compute_with_frontiers`] (Cytron et al.'s worklist).
 //! - [`IdfCalculator`] computes the iterated dominance frontier `DF+(S)` of a set of
 //!   defining blocks without materialising any frontier: the level-ordered walk of Sreedhar
 //!   and Gao ("A Linear Time Algorithm for Placing φ-nodes", POPL 1995) as LLVM's

@@ -15,11 +15,15 @@
 //! 1. [`graph::postorder`] and [`DomTree`]: reverse post-order and immediate dominators by
 //!    Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001). Only blocks
 //!    reachable from the entry take part in anything below.
-//! 2. [`frontier`]: dominance frontiers by the runner walk (for printing and oracles), and
-//!    iterated frontiers by the level-ordered walk of Sreedhar and Gao (1995) as LLVM's
-//!    `IDFCalculator` does it, never materialising a frontier.
-//! 3. [`live`]: per-variable liveness, `live_in = depends ∪ (live_out − defines)`, with
-//!    `depends` and `live_in` kept apart.
+//! 2. [`frontier`]: dominance frontiers by the runner walk, abandoned past a size limit, and
+//!    iterated frontiers either by Cytron et al.'s worklist over them (when they are small,
+//!    as for code Python produces) or by the level-ordered walk of Sreedhar and Gao (1995)
+//!    as LLVM's `IDFCalculator` does it, never materialising a frontier (when they are
+//!    large: ladder-shaped graphs make them quadratic).
+//! 3. [`live`]: liveness, `live_in = depends ∪ (live_out − defines)`, with `depends` and
+//!    `live_in` kept apart: for all variables at once as bit rows, or per variable by
+//!    backward walks when the variables are too many for the matrix. [`Options`] picks the
+//!    methods ([`Method::Auto`] by size); every choice gives the same SSA.
 //! 4. [`ssa`]: phis on the iterated dominance frontier of each variable's definitions, only
 //!    where live-in (pruned SSA: Cytron, Ferrante, Rosen, Wegman and Zadeck, "Efficiently
 //!    Computing Static Single Assignment Form and the Control Dependence Graph", TOPLAS
@@ -33,7 +37,8 @@
 //!
 //! Every walk over the graph or the dominator tree uses an explicit stack or worklist: a
 //! million-block chain or a 100,000-deep loop nest needs no deep native stack. All
-//! per-variable state is epoch-stamped, so memory is `O(blocks + edges + uses + phis)`.
+//! per-variable state is epoch-stamped, and the dense tables are used only within a few
+//! times the function's size, so memory is `O(blocks + edges + uses + phis)`.
 //!
 //! [`verify()`] checks the SSA property independently; [`naive`] holds slow oracles from the
 //! definitions; [`gen`] makes programs for tests and benchmarks.
