@@ -797,19 +797,12 @@ impl Parser<'_> {
                 self.bump();
                 StmtKind::Assert(self.test()?)
             }
-            K::Kw(_) if !self.starts_expression() => return None,
+            K::Kw(_) if !self.can_start_expr() => return None,
             _ => self.simple()?,
         };
         let span = Span::new(t.start, self.prev_end());
         self.expect(K::Newline)?;
         Some(self.ast.add_stmt(kind, span))
-    }
-
-    fn starts_expression(&self) -> bool {
-        matches!(
-            self.peek(),
-            K::Kw(Kw::Not | Kw::True | Kw::False | Kw::None)
-        )
     }
 
     /// `if` with its `elif` chain: each `elif` is an `If` in the `else` of the one before,

@@ -229,13 +229,11 @@ impl<'a> Construction<'a> {
         let live_sets = (options.flavour == Flavour::Pruned && dense_live)
             .then(|| LiveSets::compute(&cfg, dom, f));
         let limit = match options.frontiers {
-            Method::Auto => 2 * (n + f.cfg().num_edges()),
-            Method::Dense => usize::MAX,
-            Method::Sparse => 0,
+            Method::Auto => Some(2 * (n + f.cfg().num_edges())),
+            Method::Dense => Some(usize::MAX),
+            Method::Sparse => None,
         };
-        let frontiers = (options.frontiers != Method::Sparse)
-            .then(|| dominance_frontiers_within(&cfg, dom, limit))
-            .flatten();
+        let frontiers = limit.and_then(|limit| dominance_frontiers_within(&cfg, dom, limit));
         Construction {
             f,
             dom,
@@ -331,8 +329,8 @@ impl<'a> Construction<'a> {
         let value = match self.def_blocks[..] {
             [] => Raw::Undef,
             [d] => {
-                let dominated = |&b: &Block| !dom.is_reachable(b) || dom.strictly_dominates(d, b);
-                if !f.var_depends(v).all(|b| dominated(&b)) {
+                let dominated = |b| !dom.is_reachable(b) || dom.strictly_dominates(d, b);
+                if !f.var_depends(v).all(dominated) {
                     return false;
                 }
                 f.var_defs(v)
@@ -537,10 +535,9 @@ impl<'a> Construction<'a> {
     }
 }
 
-/// For each phi, the phis merged into it by trivial-phi removal (itself included), as
-/// singly linked lists with a tail pointer.
+/// For each phi, the phis merged into it by trivial-phi removal, as singly linked lists
+/// that start at the phi itself and keep a tail pointer.
 struct Merged {
-    head: Vec<u32>,
     tail: Vec<u32>,
     next: Vec<u32>,
 }
@@ -548,7 +545,6 @@ struct Merged {
 impl Merged {
     fn new(n: usize) -> Merged {
         Merged {
-            head: (0..n as u32).collect(),
             tail: (0..n as u32).collect(),
             next: vec![u32::MAX; n],
         }
@@ -557,13 +553,12 @@ impl Merged {
     /// Appends `p`'s list to `q`'s.
     fn join(&mut self, q: usize, p: usize) {
         let t = self.tail[q] as usize;
-        self.next[t] = self.head[p];
+        self.next[t] = p as u32;
         self.tail[q] = self.tail[p];
     }
 
     fn members(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        let first = self.head[p];
-        std::iter::successors((first != u32::MAX).then_some(first), |&m| {
+        std::iter::successors(Some(p as u32), |&m| {
             let next = self.next[m as usize];
             (next != u32::MAX).then_some(next)
         })
