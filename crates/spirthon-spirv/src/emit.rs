@@ -1,4 +1,5 @@
-//! SSA-form functions to a structured SPIR-V 1.3 module (Vulkan 1.1), with rspirv.
+//! SSA-form functions to a structured SPIR-V 1.3 module (Vulkan 1.1), written as words by
+//! [`crate::words`] with rspirv's grammar enums.
 //!
 //! Structure comes from lowering: a block whose [`Merge`] is a selection gets
 //! `OpSelectionMerge`, a loop header gets `OpLoopMerge` with its continue block, right before
@@ -20,12 +21,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rspirv::binary::Assemble;
-use rspirv::dr::{Builder, Operand as SpvOp};
-use rspirv::spirv::{self, GlslStd450Op as GLOp, StorageClass, Word};
+use rspirv::spirv::{self, GlslStd450Op as GLOp, Op as SOp, StorageClass, Word};
 
 use spirthon_ir::cfg::*;
 use spirthon_ir::{Const, Scalar, Ty};
+
+use crate::words::Words;
 
 /// Emission choices.
 #[derive(Copy, Clone, Debug)]
@@ -44,12 +45,6 @@ impl Default for EmitOptions {
 #[derive(Debug)]
 pub struct EmitError(pub String);
 
-impl From<rspirv::dr::Error> for EmitError {
-    fn from(e: rspirv::dr::Error) -> Self {
-        EmitError(format!("rspirv: {e:?}"))
-    }
-}
-
 type R<T> = Result<T, EmitError>;
 
 struct Globals {
@@ -63,7 +58,7 @@ struct Globals {
 }
 
 struct Emitter {
-    b: Builder,
+    b: Words,
     glsl: Word,
     consts: HashMap<Const, Word>,
     names: bool,
@@ -75,8 +70,7 @@ struct Emitter {
 
 /// Emits the whole module as SPIR-V words.
 pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
-    let mut b = Builder::new();
-    b.set_version(1, 3);
+    let mut b = Words::new(1, 3);
     b.capability(spirv::Capability::Shader);
     let glsl = b.ext_inst_import("GLSL.std.450");
     b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
@@ -109,15 +103,10 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         used.sort();
         used.dedup();
         let interface: Vec<Word> = used.iter().map(|bi| globals.builtins[bi]).collect();
-        e.b.entry_point(
-            spirv::ExecutionModel::GLCompute,
-            f,
-            ep.name.clone(),
-            interface,
-        );
-        e.b.execution_mode(f, spirv::ExecutionMode::LocalSize, ep.workgroup_size);
+        e.b.entry_point(spirv::ExecutionModel::GLCompute, f, &ep.name, &interface);
+        e.b.execution_mode(f, spirv::ExecutionMode::LocalSize, &ep.workgroup_size);
     }
-    Ok(e.b.module().assemble())
+    e.b.finish()
 }
 
 impl Emitter {
@@ -130,13 +119,13 @@ impl Emitter {
     fn scalar_ty(&mut self, s: Scalar) -> Word {
         match s {
             Scalar::Bool => self.b.type_bool(),
-            Scalar::I32 => self.b.type_int(32, 1),
-            Scalar::U32 => self.b.type_int(32, 0),
-            Scalar::F32 => self.b.type_float(32, None),
+            Scalar::I32 => self.b.type_int(32, true),
+            Scalar::U32 => self.b.type_int(32, false),
+            Scalar::F32 => self.b.type_float(32),
         }
     }
 
-    /// The id of a value type. Cached: rspirv deduplicates types by scanning all of them.
+    /// The id of a value type, cached by [`Ty`].
     fn ty(&mut self, t: Ty) -> Word {
         if let Some(&id) = self.types.get(&t) {
             return id;
@@ -157,7 +146,7 @@ impl Emitter {
         if let Some(&id) = self.pointers.get(&(class, pointee)) {
             return id;
         }
-        let id = self.b.type_pointer(None, class, pointee);
+        let id = self.b.type_pointer(class, pointee);
         self.pointers.insert((class, pointee), id);
         id
     }
@@ -176,8 +165,7 @@ impl Emitter {
         }
         let ty = self.ty(c.ty());
         let id = match c {
-            Const::Bool(true) => self.b.constant_true(ty),
-            Const::Bool(false) => self.b.constant_false(ty),
+            Const::Bool(b) => self.b.constant_bool(ty, b),
             other => self.b.constant_bit32(ty, other.bits()),
         };
         self.consts.insert(c, id);
@@ -216,9 +204,9 @@ impl Emitter {
             };
             let t = self.ty(ty);
             let p = self.pointer(StorageClass::Input, t);
-            let var = self.b.variable(p, None, StorageClass::Input, None);
+            let var = self.b.variable(p, StorageClass::Input);
             self.b
-                .decorate(var, spirv::Decoration::BuiltIn, [SpvOp::BuiltIn(spv)]);
+                .decorate(var, spirv::Decoration::BuiltIn, &[spv as u32]);
             self.name(var, bi.python_name());
             builtins.insert(bi, var);
         }
@@ -226,19 +214,12 @@ impl Emitter {
         for a in &m.arrays {
             let st = self.array_struct(a.elem, a.written);
             let p = self.pointer(StorageClass::StorageBuffer, st);
-            let var = self.b.variable(p, None, StorageClass::StorageBuffer, None);
-            self.b.decorate(
-                var,
-                spirv::Decoration::DescriptorSet,
-                [SpvOp::LiteralBit32(0)],
-            );
-            self.b.decorate(
-                var,
-                spirv::Decoration::Binding,
-                [SpvOp::LiteralBit32(a.binding)],
-            );
+            let var = self.b.variable(p, StorageClass::StorageBuffer);
+            self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
+            self.b
+                .decorate(var, spirv::Decoration::Binding, &[a.binding]);
             if !a.written {
-                self.b.decorate(var, spirv::Decoration::NonWritable, []);
+                self.b.decorate(var, spirv::Decoration::NonWritable, &[]);
             }
             self.name(var, &a.name);
             arrays.push(var);
@@ -249,29 +230,19 @@ impl Emitter {
                 continue;
             }
             let members: Vec<Word> = ep.uniforms.iter().map(|u| self.storage_ty(u.ty)).collect();
-            let id = self.b.id();
-            let st = self.b.type_struct_id(Some(id), members);
-            self.b.decorate(st, spirv::Decoration::Block, []);
+            let st = self.b.type_struct(&members);
+            self.b.decorate(st, spirv::Decoration::Block, &[]);
             for (i, u) in ep.uniforms.iter().enumerate() {
-                self.b.member_decorate(
-                    st,
-                    i as u32,
-                    spirv::Decoration::Offset,
-                    [SpvOp::LiteralBit32(u.offset)],
-                );
+                self.b
+                    .member_decorate(st, i as u32, spirv::Decoration::Offset, &[u.offset]);
                 if self.names {
-                    self.b.member_name(st, i as u32, u.name.clone());
+                    self.b.member_name(st, i as u32, &u.name);
                 }
             }
             let p = self.pointer(StorageClass::Uniform, st);
-            let var = self.b.variable(p, None, StorageClass::Uniform, None);
-            self.b.decorate(
-                var,
-                spirv::Decoration::DescriptorSet,
-                [SpvOp::LiteralBit32(0)],
-            );
-            self.b
-                .decorate(var, spirv::Decoration::Binding, [SpvOp::LiteralBit32(0)]);
+            let var = self.b.variable(p, StorageClass::Uniform);
+            self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
+            self.b.decorate(var, spirv::Decoration::Binding, &[0]);
             uniform_of.insert(ep.function, (var, ep.uniforms.clone()));
         }
         let functions = m.functions.iter().map(|_| self.b.id()).collect();
@@ -292,17 +263,15 @@ impl Emitter {
         let et = self.ty(elem);
         let rt = self.b.type_runtime_array(et);
         if self.decorated_arrays.insert(rt) {
-            self.b
-                .decorate(rt, spirv::Decoration::ArrayStride, [SpvOp::LiteralBit32(4)]);
+            self.b.decorate(rt, spirv::Decoration::ArrayStride, &[4]);
         }
-        let id = self.b.id();
-        let st = self.b.type_struct_id(Some(id), [rt]);
-        self.b.decorate(st, spirv::Decoration::Block, []);
+        let st = self.b.type_struct(&[rt]);
+        self.b.decorate(st, spirv::Decoration::Block, &[]);
         self.b
-            .member_decorate(st, 0, spirv::Decoration::Offset, [SpvOp::LiteralBit32(0)]);
+            .member_decorate(st, 0, spirv::Decoration::Offset, &[0]);
         if !written {
             self.b
-                .member_decorate(st, 0, spirv::Decoration::NonWritable, []);
+                .member_decorate(st, 0, spirv::Decoration::NonWritable, &[]);
         }
         self.array_structs.insert((elem, written), st);
         st
@@ -315,10 +284,9 @@ impl Emitter {
             None => void,
         };
         let params: Vec<Word> = f.params.iter().map(|&t| self.ty(t)).collect();
-        let fty = self.b.type_function(ret, params.clone());
+        let fty = self.b.type_function(ret, &params);
         let fid = g.functions[id.index()];
-        self.b
-            .begin_function(ret, Some(fid), spirv::FunctionControl::NONE, fty)?;
+        self.b.begin_function(ret, fid, fty)?;
         self.name(fid, &f.name);
         let param_ids: Vec<Word> = params
             .iter()
@@ -417,7 +385,7 @@ impl<'f> FnState<'f> {
             Ref::Undef(t) => {
                 let ty = e.ty(t);
                 // OpUndef is a module-level value; one per use is valid and rare.
-                e.b.undef(ty, None)
+                e.b.undef(ty)
             }
         }
     }
@@ -428,12 +396,12 @@ impl<'f> FnState<'f> {
             if !self.emitted[b.index()] {
                 continue;
             }
-            e.b.begin_block(Some(self.labels[b.index()]))?;
+            e.b.begin_block(self.labels[b.index()])?;
             if b.index() == 0 && !self.non_finite.is_empty() {
                 let ft = e.ty(Ty::F32);
                 for &(id, bits) in &self.non_finite {
                     let u = e.konst(Const::U32(bits));
-                    e.b.bitcast(ft, Some(id), u)?;
+                    e.b.op(SOp::Bitcast, ft, Some(id), &[u])?;
                 }
             }
             if !f.reachable[b.index()] {
@@ -454,7 +422,7 @@ impl<'f> FnState<'f> {
                         .map_or(Ref::Undef(phi.ty), |a| a.1);
                     pairs.push((self.r(e, v), self.labels[p.index()]));
                 }
-                e.b.phi(ty, Some(self.phis[i]), pairs)?;
+                e.b.phi(ty, self.phis[i], &pairs)?;
                 e.name(self.phis[i], &f.vars[phi.var.index()].name);
             }
             for &v in &f.blocks[b.index()].insts {
@@ -469,8 +437,8 @@ impl<'f> FnState<'f> {
     fn dead_structural_block(&mut self, e: &mut Emitter, b: Block) -> R<()> {
         let f = self.f;
         match successors_emitted(f, b, &self.emitted).first() {
-            Some(h) => e.b.branch(self.labels[h.index()])?,
-            None => e.b.unreachable()?,
+            Some(h) => e.b.terminate(SOp::Branch, &[self.labels[h.index()]])?,
+            None => e.b.terminate(SOp::Unreachable, &[])?,
         }
         Ok(())
     }
@@ -479,32 +447,33 @@ impl<'f> FnState<'f> {
         let block = &self.f.blocks[b.index()];
         match block.merge {
             Merge::Selection(m) => {
-                e.b.selection_merge(self.labels[m.index()], spirv::SelectionControl::NONE)?
+                // SelectionControl::NONE.
+                e.b.void(SOp::SelectionMerge, &[self.labels[m.index()], 0])?
             }
-            Merge::Loop { merge, cont } => e.b.loop_merge(
-                self.labels[merge.index()],
-                self.labels[cont.index()],
-                spirv::LoopControl::NONE,
-                [],
+            // LoopControl::NONE.
+            Merge::Loop { merge, cont } => e.b.void(
+                SOp::LoopMerge,
+                &[self.labels[merge.index()], self.labels[cont.index()], 0],
             )?,
             Merge::None => {}
         }
         match &block.term {
-            Term::Jump(t) => e.b.branch(self.labels[t.index()])?,
+            Term::Jump(t) => e.b.terminate(SOp::Branch, &[self.labels[t.index()]])?,
             Term::Branch(c, t, f) => {
                 let c = self.r(e, *c);
                 if t == f {
-                    e.b.branch(self.labels[t.index()])?;
+                    e.b.terminate(SOp::Branch, &[self.labels[t.index()]])?;
                 } else {
-                    e.b.branch_conditional(c, self.labels[t.index()], self.labels[f.index()], [])?;
+                    let (t, f) = (self.labels[t.index()], self.labels[f.index()]);
+                    e.b.terminate(SOp::BranchConditional, &[c, t, f])?;
                 }
             }
-            Term::Return(None) => e.b.ret()?,
+            Term::Return(None) => e.b.terminate(SOp::Return, &[])?,
             Term::Return(Some(r)) => {
                 let v = self.r(e, *r);
-                e.b.ret_value(v)?;
+                e.b.terminate(SOp::ReturnValue, &[v])?;
             }
-            Term::Unreachable | Term::Open => e.b.unreachable()?,
+            Term::Unreachable | Term::Open => e.b.terminate(SOp::Unreachable, &[])?,
         }
         Ok(())
     }
@@ -527,10 +496,10 @@ impl<'f> FnState<'f> {
             Op::Unary(u) => {
                 let s = arg_ty.map_or(Scalar::I32, Ty::scalar);
                 match (u, s) {
-                    (UnOp::Neg, Scalar::F32) => e.b.f_negate(rt, out, args[0])?,
-                    (UnOp::Neg, _) => e.b.s_negate(rt, out, args[0])?,
-                    (UnOp::Not, _) => e.b.logical_not(rt, out, args[0])?,
-                    (UnOp::BitNot, _) => e.b.not(rt, out, args[0])?,
+                    (UnOp::Neg, Scalar::F32) => e.b.op(SOp::FNegate, rt, out, &[args[0]])?,
+                    (UnOp::Neg, _) => e.b.op(SOp::SNegate, rt, out, &[args[0]])?,
+                    (UnOp::Not, _) => e.b.op(SOp::LogicalNot, rt, out, &[args[0]])?,
+                    (UnOp::BitNot, _) => e.b.op(SOp::Not, rt, out, &[args[0]])?,
                 };
             }
             Op::Binary(op) => {
@@ -542,7 +511,7 @@ impl<'f> FnState<'f> {
                 compare(e, op, s, rt, Some(id), args[0], args[1])?;
             }
             Op::Select => {
-                e.b.select(rt, out, args[0], args[1], args[2])?;
+                e.b.op(SOp::Select, rt, out, &[args[0], args[1], args[2]])?;
             }
             Op::Convert => {
                 let from = arg_ty.unwrap_or(Ty::I32).scalar();
@@ -558,17 +527,18 @@ impl<'f> FnState<'f> {
             Op::Math(mf) => math(e, mf, inst.ty.unwrap_or(Ty::F32), rt, id, &args)?,
             Op::Load(a) => {
                 let p = self.element(e, a, args[0], inst.ty.unwrap_or(Ty::F32))?;
-                e.b.load(rt, out, p, None, [])?;
+                e.b.op(SOp::Load, rt, out, &[p])?;
             }
             Op::Store(a) => {
                 let t = f.ty_of(inst.args[1]);
                 let p = self.element(e, a, args[0], t)?;
-                e.b.store(p, args[1], None, [])?;
+                e.b.void(SOp::Store, &[p, args[1]])?;
             }
             Op::ArrayLen(a) => {
                 let u = e.ty(Ty::U32);
-                let n = e.b.array_length(u, None, self.g.arrays[a.index()], 0)?;
-                e.b.bitcast(rt, out, n)?;
+                let n =
+                    e.b.op(SOp::ArrayLength, u, None, &[self.g.arrays[a.index()], 0])?;
+                e.b.op(SOp::Bitcast, rt, out, &[n])?;
             }
             Op::Builtin(bi) => {
                 let var = self.g.builtins[&bi];
@@ -576,11 +546,11 @@ impl<'f> FnState<'f> {
                     Some(Ty::Vector(_, n)) => e.ty(Ty::Vector(Scalar::U32, n)),
                     _ => e.ty(Ty::U32),
                 };
-                let raw = e.b.load(ut, None, var, None, [])?;
-                e.b.bitcast(rt, out, raw)?;
+                let raw = e.b.op(SOp::Load, ut, None, &[var])?;
+                e.b.op(SOp::Bitcast, rt, out, &[raw])?;
             }
             Op::Extract(i) => {
-                e.b.composite_extract(rt, out, args[0], [i])?;
+                e.b.op(SOp::CompositeExtract, rt, out, &[args[0], i])?;
             }
             Op::Call(callee) => {
                 let fid = self.g.functions[callee.index()];
@@ -588,7 +558,10 @@ impl<'f> FnState<'f> {
                     Some(t) => t,
                     None => e.b.type_void(),
                 };
-                e.b.function_call(ret, out, fid, args)?;
+                let mut operands = Vec::with_capacity(1 + args.len());
+                operands.push(fid);
+                operands.extend_from_slice(&args);
+                e.b.op(SOp::FunctionCall, ret, out, &operands)?;
             }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
         }
@@ -609,15 +582,15 @@ impl<'f> FnState<'f> {
         let st = e.storage_ty(t);
         let p = e.pointer(StorageClass::Uniform, st);
         let idx = e.konst(Const::I32(n as i32));
-        let ptr = e.b.access_chain(p, None, *var, [idx])?;
+        let ptr = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
         if t == Ty::BOOL {
-            let raw = e.b.load(st, None, ptr, None, [])?;
+            let raw = e.b.op(SOp::Load, st, None, &[ptr])?;
             let zero = e.konst(Const::U32(0));
             let bt = e.ty(Ty::BOOL);
-            e.b.i_not_equal(bt, Some(id), raw, zero)?;
+            e.b.op(SOp::INotEqual, bt, Some(id), &[raw, zero])?;
         } else {
             let ty = e.ty(t);
-            e.b.load(ty, Some(id), ptr, None, [])?;
+            e.b.op(SOp::Load, ty, Some(id), &[ptr])?;
         }
         Ok(())
     }
@@ -626,7 +599,12 @@ impl<'f> FnState<'f> {
         let et = e.ty(t);
         let p = e.pointer(StorageClass::StorageBuffer, et);
         let zero = e.konst(Const::I32(0));
-        Ok(e.b.access_chain(p, None, self.g.arrays[a.index()], [zero, index])?)
+        e.b.op(
+            SOp::AccessChain,
+            p,
+            None,
+            &[self.g.arrays[a.index()], zero, index],
+        )
     }
 
     fn outside_launch(&mut self, e: &mut Emitter, id: Word) -> R<()> {
@@ -637,15 +615,15 @@ impl<'f> FnState<'f> {
             .ok_or_else(|| EmitError("a launch guard outside a kernel".into()))?;
         let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
         let gid =
-            e.b.load(u3, None, self.g.builtins[&Builtin::GlobalId], None, [])?;
+            e.b.op(SOp::Load, u3, None, &[self.g.builtins[&Builtin::GlobalId]])?;
         let p = e.pointer(StorageClass::Uniform, u3);
         let idx = e.konst(Const::I32(fields.len() as i32 - 1));
-        let tp = e.b.access_chain(p, None, *var, [idx])?;
-        let threads = e.b.load(u3, None, tp, None, [])?;
+        let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
+        let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
         let b3 = e.ty(Ty::Vector(Scalar::Bool, 3));
-        let ge = e.b.u_greater_than_equal(b3, None, gid, threads)?;
+        let ge = e.b.op(SOp::UGreaterThanEqual, b3, None, &[gid, threads])?;
         let bt = e.ty(Ty::BOOL);
-        e.b.any(bt, Some(id), ge)?;
+        e.b.op(SOp::Any, bt, Some(id), &[ge])?;
         Ok(())
     }
 }
@@ -672,67 +650,66 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
     let out = Some(id);
     let s = t.scalar();
     match (op, s) {
-        (BinOp::Add, Scalar::F32) => e.b.f_add(rt, out, a, b)?,
-        (BinOp::Add, _) => e.b.i_add(rt, out, a, b)?,
-        (BinOp::Sub, Scalar::F32) => e.b.f_sub(rt, out, a, b)?,
-        (BinOp::Sub, _) => e.b.i_sub(rt, out, a, b)?,
-        (BinOp::Mul, Scalar::F32) => e.b.f_mul(rt, out, a, b)?,
-        (BinOp::Mul, _) => e.b.i_mul(rt, out, a, b)?,
-        (BinOp::Div, _) => e.b.f_div(rt, out, a, b)?,
-        (BinOp::FloorDiv, Scalar::U32) => e.b.u_div(rt, out, a, b)?,
-        (BinOp::Mod, Scalar::U32) => e.b.u_mod(rt, out, a, b)?,
+        (BinOp::Add, Scalar::F32) => e.b.op(SOp::FAdd, rt, out, &[a, b])?,
+        (BinOp::Add, _) => e.b.op(SOp::IAdd, rt, out, &[a, b])?,
+        (BinOp::Sub, Scalar::F32) => e.b.op(SOp::FSub, rt, out, &[a, b])?,
+        (BinOp::Sub, _) => e.b.op(SOp::ISub, rt, out, &[a, b])?,
+        (BinOp::Mul, Scalar::F32) => e.b.op(SOp::FMul, rt, out, &[a, b])?,
+        (BinOp::Mul, _) => e.b.op(SOp::IMul, rt, out, &[a, b])?,
+        (BinOp::Div, _) => e.b.op(SOp::FDiv, rt, out, &[a, b])?,
+        (BinOp::FloorDiv, Scalar::U32) => e.b.op(SOp::UDiv, rt, out, &[a, b])?,
+        (BinOp::Mod, Scalar::U32) => e.b.op(SOp::UMod, rt, out, &[a, b])?,
         (BinOp::FloorDiv, Scalar::I32) => {
             // q = a / b (truncating), minus one when the remainder is non-zero and its sign
             // differs from the divisor's.
-            let q = e.b.s_div(rt, None, a, b)?;
-            let r = e.b.s_rem(rt, None, a, b)?;
+            let q = e.b.op(SOp::SDiv, rt, None, &[a, b])?;
+            let r = e.b.op(SOp::SRem, rt, None, &[a, b])?;
             let fix = int_fixup(e, rt, r, b)?;
             let (one, zero) = (e.konst(Const::I32(1)), e.konst(Const::I32(0)));
-            let adj = e.b.select(rt, None, fix, one, zero)?;
-            e.b.i_sub(rt, out, q, adj)?
+            let adj = e.b.op(SOp::Select, rt, None, &[fix, one, zero])?;
+            e.b.op(SOp::ISub, rt, out, &[q, adj])?
         }
         (BinOp::Mod, Scalar::I32) => {
-            let r = e.b.s_rem(rt, None, a, b)?;
+            let r = e.b.op(SOp::SRem, rt, None, &[a, b])?;
             let fix = int_fixup(e, rt, r, b)?;
             let zero = e.konst(Const::I32(0));
-            let adj = e.b.select(rt, None, fix, b, zero)?;
-            e.b.i_add(rt, out, r, adj)?
+            let adj = e.b.op(SOp::Select, rt, None, &[fix, b, zero])?;
+            e.b.op(SOp::IAdd, rt, out, &[r, adj])?
         }
         (BinOp::Mod, Scalar::F32) => {
-            let r = e.b.f_rem(rt, None, a, b)?;
+            let r = e.b.op(SOp::FRem, rt, None, &[a, b])?;
             let fix = float_fixup(e, r, b)?;
-            let rb = e.b.f_add(rt, None, r, b)?;
-            e.b.select(rt, out, fix, rb, r)?
+            let rb = e.b.op(SOp::FAdd, rt, None, &[r, b])?;
+            e.b.op(SOp::Select, rt, out, &[fix, rb, r])?
         }
         (BinOp::FloorDiv, Scalar::F32) => {
             // CPython's float_floor_div: mod = fmod(a, b); div = (a - mod) / b; if the mod's
             // sign is wrong, div -= 1; then round div to the nearest integer value.
-            let m = e.b.f_rem(rt, None, a, b)?;
-            let am = e.b.f_sub(rt, None, a, m)?;
-            let div = e.b.f_div(rt, None, am, b)?;
+            let m = e.b.op(SOp::FRem, rt, None, &[a, b])?;
+            let am = e.b.op(SOp::FSub, rt, None, &[a, m])?;
+            let div = e.b.op(SOp::FDiv, rt, None, &[am, b])?;
             let fix = float_fixup(e, m, b)?;
             let one = e.konst(Const::f32(1.0));
-            let dm1 = e.b.f_sub(rt, None, div, one)?;
-            let div = e.b.select(rt, None, fix, dm1, div)?;
+            let dm1 = e.b.op(SOp::FSub, rt, None, &[div, one])?;
+            let div = e.b.op(SOp::Select, rt, None, &[fix, dm1, div])?;
             let glsl = e.glsl;
-            let fl =
-                e.b.ext_inst(rt, None, glsl, GLOp::Floor as u32, [SpvOp::IdRef(div)])?;
-            let frac = e.b.f_sub(rt, None, div, fl)?;
+            let fl = e.b.ext_inst(rt, None, glsl, GLOp::Floor as u32, &[div])?;
+            let frac = e.b.op(SOp::FSub, rt, None, &[div, fl])?;
             let half = e.konst(Const::f32(0.5));
             let bt = e.ty(Ty::BOOL);
-            let up = e.b.f_ord_greater_than(bt, None, frac, half)?;
-            let fl1 = e.b.f_add(rt, None, fl, one)?;
-            e.b.select(rt, out, up, fl1, fl)?
+            let up = e.b.op(SOp::FOrdGreaterThan, bt, None, &[frac, half])?;
+            let fl1 = e.b.op(SOp::FAdd, rt, None, &[fl, one])?;
+            e.b.op(SOp::Select, rt, out, &[up, fl1, fl])?
         }
-        (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.logical_and(rt, out, a, b)?,
-        (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.logical_or(rt, out, a, b)?,
-        (BinOp::BitXor, Scalar::Bool) => e.b.logical_not_equal(rt, out, a, b)?,
-        (BinOp::BitAnd, _) => e.b.bitwise_and(rt, out, a, b)?,
-        (BinOp::BitOr, _) => e.b.bitwise_or(rt, out, a, b)?,
-        (BinOp::BitXor, _) => e.b.bitwise_xor(rt, out, a, b)?,
-        (BinOp::Shl, _) => e.b.shift_left_logical(rt, out, a, b)?,
-        (BinOp::Shr, Scalar::I32) => e.b.shift_right_arithmetic(rt, out, a, b)?,
-        (BinOp::Shr, _) => e.b.shift_right_logical(rt, out, a, b)?,
+        (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.op(SOp::LogicalAnd, rt, out, &[a, b])?,
+        (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.op(SOp::LogicalOr, rt, out, &[a, b])?,
+        (BinOp::BitXor, Scalar::Bool) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
+        (BinOp::BitAnd, _) => e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?,
+        (BinOp::BitOr, _) => e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?,
+        (BinOp::BitXor, _) => e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?,
+        (BinOp::Shl, _) => e.b.op(SOp::ShiftLeftLogical, rt, out, &[a, b])?,
+        (BinOp::Shr, Scalar::I32) => e.b.op(SOp::ShiftRightArithmetic, rt, out, &[a, b])?,
+        (BinOp::Shr, _) => e.b.op(SOp::ShiftRightLogical, rt, out, &[a, b])?,
         (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
     };
     Ok(())
@@ -743,21 +720,21 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
 fn int_fixup(e: &mut Emitter, rt: Word, r: Word, b: Word) -> R<Word> {
     let zero = e.konst(Const::I32(0));
     let bt = e.ty(Ty::BOOL);
-    let nz = e.b.i_not_equal(bt, None, r, zero)?;
-    let x = e.b.bitwise_xor(rt, None, r, b)?;
-    let neg = e.b.s_less_than(bt, None, x, zero)?;
-    Ok(e.b.logical_and(bt, None, nz, neg)?)
+    let nz = e.b.op(SOp::INotEqual, bt, None, &[r, zero])?;
+    let x = e.b.op(SOp::BitwiseXor, rt, None, &[r, b])?;
+    let neg = e.b.op(SOp::SLessThan, bt, None, &[x, zero])?;
+    e.b.op(SOp::LogicalAnd, bt, None, &[nz, neg])
 }
 
 /// `r != 0 and (r < 0) != (b < 0)` for f32.
 fn float_fixup(e: &mut Emitter, r: Word, b: Word) -> R<Word> {
     let zero = e.konst(Const::f32(0.0));
     let bt = e.ty(Ty::BOOL);
-    let nz = e.b.f_unord_not_equal(bt, None, r, zero)?;
-    let rn = e.b.f_ord_less_than(bt, None, r, zero)?;
-    let bn = e.b.f_ord_less_than(bt, None, b, zero)?;
-    let differ = e.b.logical_not_equal(bt, None, rn, bn)?;
-    Ok(e.b.logical_and(bt, None, nz, differ)?)
+    let nz = e.b.op(SOp::FUnordNotEqual, bt, None, &[r, zero])?;
+    let rn = e.b.op(SOp::FOrdLessThan, bt, None, &[r, zero])?;
+    let bn = e.b.op(SOp::FOrdLessThan, bt, None, &[b, zero])?;
+    let differ = e.b.op(SOp::LogicalNotEqual, bt, None, &[rn, bn])?;
+    e.b.op(SOp::LogicalAnd, bt, None, &[nz, differ])
 }
 
 fn compare(
@@ -771,45 +748,47 @@ fn compare(
 ) -> R<Word> {
     use CmpOp::*;
     Ok(match (s, op) {
-        (Scalar::Bool, Eq) => e.b.logical_equal(rt, out, a, b)?,
-        (Scalar::Bool, _) => e.b.logical_not_equal(rt, out, a, b)?,
-        (Scalar::F32, Eq) => e.b.f_ord_equal(rt, out, a, b)?,
-        (Scalar::F32, Ne) => e.b.f_unord_not_equal(rt, out, a, b)?,
-        (Scalar::F32, Lt) => e.b.f_ord_less_than(rt, out, a, b)?,
-        (Scalar::F32, Le) => e.b.f_ord_less_than_equal(rt, out, a, b)?,
-        (Scalar::F32, Gt) => e.b.f_ord_greater_than(rt, out, a, b)?,
-        (Scalar::F32, Ge) => e.b.f_ord_greater_than_equal(rt, out, a, b)?,
-        (_, Eq) => e.b.i_equal(rt, out, a, b)?,
-        (_, Ne) => e.b.i_not_equal(rt, out, a, b)?,
-        (Scalar::I32, Lt) => e.b.s_less_than(rt, out, a, b)?,
-        (Scalar::I32, Le) => e.b.s_less_than_equal(rt, out, a, b)?,
-        (Scalar::I32, Gt) => e.b.s_greater_than(rt, out, a, b)?,
-        (Scalar::I32, Ge) => e.b.s_greater_than_equal(rt, out, a, b)?,
-        (_, Lt) => e.b.u_less_than(rt, out, a, b)?,
-        (_, Le) => e.b.u_less_than_equal(rt, out, a, b)?,
-        (_, Gt) => e.b.u_greater_than(rt, out, a, b)?,
-        (_, Ge) => e.b.u_greater_than_equal(rt, out, a, b)?,
+        (Scalar::Bool, Eq) => e.b.op(SOp::LogicalEqual, rt, out, &[a, b])?,
+        (Scalar::Bool, _) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Eq) => e.b.op(SOp::FOrdEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Ne) => e.b.op(SOp::FUnordNotEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Lt) => e.b.op(SOp::FOrdLessThan, rt, out, &[a, b])?,
+        (Scalar::F32, Le) => e.b.op(SOp::FOrdLessThanEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Gt) => e.b.op(SOp::FOrdGreaterThan, rt, out, &[a, b])?,
+        (Scalar::F32, Ge) => e.b.op(SOp::FOrdGreaterThanEqual, rt, out, &[a, b])?,
+        (_, Eq) => e.b.op(SOp::IEqual, rt, out, &[a, b])?,
+        (_, Ne) => e.b.op(SOp::INotEqual, rt, out, &[a, b])?,
+        (Scalar::I32, Lt) => e.b.op(SOp::SLessThan, rt, out, &[a, b])?,
+        (Scalar::I32, Le) => e.b.op(SOp::SLessThanEqual, rt, out, &[a, b])?,
+        (Scalar::I32, Gt) => e.b.op(SOp::SGreaterThan, rt, out, &[a, b])?,
+        (Scalar::I32, Ge) => e.b.op(SOp::SGreaterThanEqual, rt, out, &[a, b])?,
+        (_, Lt) => e.b.op(SOp::ULessThan, rt, out, &[a, b])?,
+        (_, Le) => e.b.op(SOp::ULessThanEqual, rt, out, &[a, b])?,
+        (_, Gt) => e.b.op(SOp::UGreaterThan, rt, out, &[a, b])?,
+        (_, Ge) => e.b.op(SOp::UGreaterThanEqual, rt, out, &[a, b])?,
     })
 }
 
 fn convert(e: &mut Emitter, from: Scalar, to: Scalar, rt: Word, id: Word, a: Word) -> R<()> {
     let out = Some(id);
     match (from, to) {
-        (Scalar::I32, Scalar::F32) => e.b.convert_s_to_f(rt, out, a)?,
-        (Scalar::U32, Scalar::F32) => e.b.convert_u_to_f(rt, out, a)?,
-        (Scalar::F32, Scalar::I32) => e.b.convert_f_to_s(rt, out, a)?,
-        (Scalar::F32, Scalar::U32) => e.b.convert_f_to_u(rt, out, a)?,
-        (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => e.b.bitcast(rt, out, a)?,
+        (Scalar::I32, Scalar::F32) => e.b.op(SOp::ConvertSToF, rt, out, &[a])?,
+        (Scalar::U32, Scalar::F32) => e.b.op(SOp::ConvertUToF, rt, out, &[a])?,
+        (Scalar::F32, Scalar::I32) => e.b.op(SOp::ConvertFToS, rt, out, &[a])?,
+        (Scalar::F32, Scalar::U32) => e.b.op(SOp::ConvertFToU, rt, out, &[a])?,
+        (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => {
+            e.b.op(SOp::Bitcast, rt, out, &[a])?
+        }
         (Scalar::Bool, s) => {
             let one = e.konst(Const::one(s));
             let zero = e.konst(Const::zero(s));
-            e.b.select(rt, out, a, one, zero)?
+            e.b.op(SOp::Select, rt, out, &[a, one, zero])?
         }
         (s, Scalar::Bool) => {
             let zero = e.konst(Const::zero(s));
             compare(e, CmpOp::Ne, s, rt, out, a, zero)?
         }
-        (s, t) if s == t => e.b.copy_object(rt, out, a)?,
+        (s, t) if s == t => e.b.op(SOp::CopyObject, rt, out, &[a])?,
         (s, t) => return Err(EmitError(format!("no conversion {s:?} -> {t:?}"))),
     };
     Ok(())
@@ -819,7 +798,6 @@ fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -
     use MathFn::*;
     let out = Some(id);
     let glsl = e.glsl;
-    let ops = |xs: &[Word]| xs.iter().map(|&x| SpvOp::IdRef(x)).collect::<Vec<_>>();
     let gl = match (mf, t.scalar()) {
         (Sqrt, _) => Some(GLOp::Sqrt),
         (Sin, _) => Some(GLOp::Sin),
@@ -852,42 +830,42 @@ fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -
         _ => None,
     };
     if let Some(g) = gl {
-        e.b.ext_inst(rt, out, glsl, g as u32, ops(args))?;
+        e.b.ext_inst(rt, out, glsl, g as u32, args)?;
         return Ok(());
     }
     match mf {
         Log10 => {
-            let l2 = e.b.ext_inst(rt, None, glsl, GLOp::Log2 as u32, ops(args))?;
+            let l2 = e.b.ext_inst(rt, None, glsl, GLOp::Log2 as u32, args)?;
             let k = e.konst(Const::f32(core::f32::consts::LOG10_2));
-            e.b.f_mul(rt, out, l2, k)?;
+            e.b.op(SOp::FMul, rt, out, &[l2, k])?;
         }
         Copysign => {
             let u = e.ty(Ty::U32);
-            let a = e.b.bitcast(u, None, args[0])?;
-            let b = e.b.bitcast(u, None, args[1])?;
+            let a = e.b.op(SOp::Bitcast, u, None, &[args[0]])?;
+            let b = e.b.op(SOp::Bitcast, u, None, &[args[1]])?;
             let (mag, sign) = (
                 e.konst(Const::U32(0x7fff_ffff)),
                 e.konst(Const::U32(0x8000_0000)),
             );
-            let a = e.b.bitwise_and(u, None, a, mag)?;
-            let b = e.b.bitwise_and(u, None, b, sign)?;
-            let r = e.b.bitwise_or(u, None, a, b)?;
-            e.b.bitcast(rt, out, r)?;
+            let a = e.b.op(SOp::BitwiseAnd, u, None, &[a, mag])?;
+            let b = e.b.op(SOp::BitwiseAnd, u, None, &[b, sign])?;
+            let r = e.b.op(SOp::BitwiseOr, u, None, &[a, b])?;
+            e.b.op(SOp::Bitcast, rt, out, &[r])?;
         }
         Hypot => {
-            let xx = e.b.f_mul(rt, None, args[0], args[0])?;
-            let yy = e.b.f_mul(rt, None, args[1], args[1])?;
-            let s = e.b.f_add(rt, None, xx, yy)?;
-            e.b.ext_inst(rt, out, glsl, GLOp::Sqrt as u32, [SpvOp::IdRef(s)])?;
+            let xx = e.b.op(SOp::FMul, rt, None, &[args[0], args[0]])?;
+            let yy = e.b.op(SOp::FMul, rt, None, &[args[1], args[1]])?;
+            let s = e.b.op(SOp::FAdd, rt, None, &[xx, yy])?;
+            e.b.ext_inst(rt, out, glsl, GLOp::Sqrt as u32, &[s])?;
         }
         Fmod => {
-            e.b.f_rem(rt, out, args[0], args[1])?;
+            e.b.op(SOp::FRem, rt, out, &[args[0], args[1]])?;
         }
         IsNan => {
-            e.b.is_nan(rt, out, args[0])?;
+            e.b.op(SOp::IsNan, rt, out, &[args[0]])?;
         }
         IsInf => {
-            e.b.is_inf(rt, out, args[0])?;
+            e.b.op(SOp::IsInf, rt, out, &[args[0]])?;
         }
         other => return Err(EmitError(format!("no emission for {other:?}"))),
     }

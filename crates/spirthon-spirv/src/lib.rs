@@ -5,6 +5,7 @@
 pub mod disasm;
 pub mod emit;
 pub mod validate;
+mod words;
 
 pub use disasm::disassemble;
 pub use emit::{emit, EmitError, EmitOptions};
