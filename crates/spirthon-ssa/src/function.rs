@@ -183,6 +183,9 @@ pub struct Function {
     uses: Vec<(Block, Var)>,
     block_defs: Table<(Var, Operand)>,
     block_deps: Table<Var>,
+    /// Per block, the id of its first use: a block's uses have consecutive ids, since
+    /// [`FunctionBuilder`] fills each block in one go.
+    first_use: Vec<u32>,
     var_defs: Table<(Block, Operand)>,
     var_uses: Table<(UseId, Block)>,
 }
@@ -205,6 +208,16 @@ impl Function {
             return Err(InputError::EdgeIntoEntry { from });
         }
         let cfg = Cfg::from_edges(num_blocks, Block::new(0), edges);
+        let mut first_use = vec![0u32; num_blocks];
+        for (i, &(b, _)) in uses.iter().enumerate().rev() {
+            first_use[b.index()] = i as u32;
+        }
+        debug_assert!(
+            uses.iter()
+                .enumerate()
+                .all(|(i, &(b, _))| i == first_use[b.index()] as usize || uses[i - 1].0 == b),
+            "each block's uses have consecutive ids"
+        );
         let use_ids = || {
             uses.iter()
                 .enumerate()
@@ -218,6 +231,7 @@ impl Function {
                 defs.iter().map(|&(b, v, o)| (b.index(), (v, o))),
             ),
             block_deps: Table::group(num_blocks, use_ids().map(|(b, v, _)| (b.index(), v))),
+            first_use,
             var_defs: Table::group(num_vars, defs.iter().map(|&(b, v, o)| (v.index(), (b, o)))),
             var_uses: Table::group(num_vars, use_ids().map(|(b, v, u)| (v.index(), (u, b)))),
             uses,
@@ -251,6 +265,14 @@ impl Function {
     /// The variables read in the block before any definition there.
     pub fn depends(&self, b: Block) -> &[Var] {
         self.block_deps.row(b.index())
+    }
+    /// The upward-exposed uses in the block, with their variables, in order.
+    pub fn uses_in(&self, b: Block) -> impl ExactSizeIterator<Item = (UseId, Var)> + '_ {
+        let first = self.first_use[b.index()] as usize;
+        let deps = self.depends(b);
+        deps.iter()
+            .enumerate()
+            .map(move |(k, &v)| (UseId::new(first + k), v))
     }
     /// The blocks that define `v`, each with its last definition there.
     pub fn var_defs(&self, v: Var) -> &[(Block, Operand)] {

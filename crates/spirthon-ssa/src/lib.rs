@@ -30,7 +30,8 @@
 //!    1991); semi-pruned (Briggs, Cooper, Harvey and Simpson, 1998) and minimal forms on
 //!    request ([`Flavour`]).
 //! 5. `lookup` (inside [`ssa`]): every use and phi argument resolved along the dominator chain,
-//!    memoised; then trivial phis removed until none is left, as in Braun, Buchwald, Hack,
+//!    for all variables in one preorder walk of the dominator tree that keeps the value at
+//!    the end of each dominator (Cytron et al.'s renaming, with one undo log); then trivial phis removed until none is left, as in Braun, Buchwald, Hack,
 //!    Leißa, Mallon and Zwinkau, "Simple and Efficient Construction of Static Single
 //!    Assignment Form" (CC 2013), whose on-the-fly construction (cranelift-frontend) is the
 //!    baseline the benchmark compares against.

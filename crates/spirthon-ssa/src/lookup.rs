@@ -1,19 +1,31 @@
-//! The value of one variable at a point, found along the dominator chain.
+//! The value of every variable at every point, found along the dominator chain.
 //!
 //! With phis placed, the value of `v` live into block `b` is: the phi for `v` in `b` if there
 //! is one, else the value of `v` at the end of `idom(b)`. The value at the end of block `x`
-//! is `x`'s last definition of `v`, else its phi for `v`, else the value at the end of
-//! `idom(x)`. Reaching the entry with none of those means `v` is undefined there
-//! ([`Raw::Undef`]). This is correct because phis sit on the iterated dominance frontier of
-//! every definition: no definition can reach `b` except through its dominators or a phi.
+//! is `x`'s last definition of `v`, else its value on entry. Reaching the entry with none of
+//! those means `v` is undefined there ([`Raw::Undef`]). This is correct because phis sit on
+//! the iterated dominance frontier of every definition: no definition can reach `b` except
+//! through its dominators or a phi.
 //!
-//! Each walk is iterative and memoises every block it passes, so all lookups of one
-//! variable together touch each block at most once. State is stamped per variable
-//! ([`ChainLookup::begin`]), so moving on to the next variable costs nothing.
+//! The lookups are evaluated for all variables at once, top-down, in one preorder walk of
+//! the dominator tree: when the walk enters `b`, `cur[v]` is the value of `v` at the end of
+//! `idom(b)` for every `v`, i.e. the memo of every variable's chain lookup on the current
+//! tree path. Entering `b` sets `cur` for its phis, reads it for its upward-exposed uses,
+//! sets it for its definitions, and reads it for the phi arguments `b` gives its
+//! successors; leaving `b` undoes its changes from one log shared by all variables. This is
+//! the renaming pass of Cytron et al. (1991, §5.2) with one undo log in place of a stack per
+//! variable.
+//!
+//! Each reachable block's phis, uses, definitions and out-edges are read once, in tree
+//! order, so the cost is `O(blocks + uses + definitions + phi arguments)` and the tables are
+//! swept rather than probed per variable. The walk is an explicit stack. Uses in unreachable
+//! blocks are left as they are (undefined: that code never runs).
 
 use crate::dom::DomTree;
-use crate::function::Operand;
-use crate::ids::{Block, Phi, UseId, Value};
+use crate::function::{Function, Operand};
+use crate::graph::Graph;
+use crate::ids::{Block, Phi, UseId, Value, Var};
+use crate::table::Table;
 
 /// A value during construction: client values, unresolved reads, phis, or undefined.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -33,116 +45,86 @@ impl From<Operand> for Raw {
     }
 }
 
-/// What one block knows of the current variable. The three stamps say which fields hold
-/// for it; `value` is its last definition or, failing that, the memoised value at its end
-/// (a block with a definition is never memoised). The block's idom sits here too, so that
-/// a walk up the chain reads one record per block.
-#[derive(Copy, Clone, Debug)]
-struct Slot {
-    def_epoch: u32,
-    memo_epoch: u32,
-    phi_epoch: u32,
-    phi: Phi,
-    value: Raw,
-    idom: u32,
+/// The placed phis, and the argument slots they need filled.
+pub(crate) struct Placed<'a> {
+    /// Per phi: its block and variable.
+    pub(crate) phis: &'a [(Block, Var)],
+    /// Phi `p`'s arguments are `args[arg_start[p]..arg_start[p + 1]]`, one per reachable
+    /// predecessor of its block, in the order `g.predecessors` lists them.
+    pub(crate) arg_start: &'a [u32],
 }
 
-/// `Slot::idom` of the entry.
-const NO_IDOM: u32 = u32::MAX;
-/// `Slot::idom` of an unreachable block.
-const UNREACHABLE: u32 = u32::MAX - 1;
-
-#[derive(Debug)]
-pub(crate) struct ChainLookup {
-    epoch: u32,
-    slots: Vec<Slot>,
-    path: Vec<u32>,
-}
-
-impl ChainLookup {
-    pub(crate) fn new(dom: &DomTree, num_blocks: usize) -> ChainLookup {
-        let slot = |b: usize| Slot {
-            def_epoch: 0,
-            memo_epoch: 0,
-            phi_epoch: 0,
-            phi: Phi::new(0),
-            value: Raw::Undef,
-            idom: match dom.idom(Block::new(b)) {
-                Some(d) => d.as_u32(),
-                None if dom.is_reachable(Block::new(b)) => NO_IDOM,
-                None => UNREACHABLE,
-            },
-        };
-        ChainLookup {
-            epoch: 0,
-            slots: (0..num_blocks).map(slot).collect(),
-            path: Vec::new(),
+/// Resolves every upward-exposed use in a reachable block into `uses`, and every phi
+/// argument into `args` (whose predecessor halves are already set).
+pub(crate) fn resolve_all<G: Graph>(
+    f: &Function,
+    g: &G,
+    dom: &DomTree,
+    placed: Placed<'_>,
+    args: &mut [(Block, Raw)],
+    uses: &mut [Raw],
+) {
+    let n = f.num_blocks();
+    let Placed { phis, arg_start } = placed;
+    let phis_at = Table::group(
+        n,
+        phis.iter()
+            .enumerate()
+            .map(|(p, &(b, _))| (b.index(), p as u32)),
+    );
+    let joins: Vec<Block> = (0..n)
+        .filter(|&b| !phis_at.row(b).is_empty())
+        .map(Block::new)
+        .collect();
+    // Per block, each edge into a block with phis: `(successor, position of this block
+    // among the successor's predecessors)`, which is the argument slot it fills.
+    let edges = Table::group(
+        n,
+        joins.iter().flat_map(|&s| {
+            g.predecessors(s)
+                .iter()
+                .enumerate()
+                .map(move |(i, &p)| (p.index(), (s, i as u32)))
+        }),
+    );
+    let mut cur = vec![Raw::Undef; f.num_vars()];
+    let mut log: Vec<(Var, Raw)> = Vec::new();
+    let mut enter = |b: Block, cur: &mut [Raw], log: &mut Vec<(Var, Raw)>| {
+        for &p in phis_at.row(b.index()) {
+            let v = phis[p as usize].1;
+            log.push((v, cur[v.index()]));
+            cur[v.index()] = Raw::Phi(Phi::from_u32(p));
         }
-    }
-
-    /// Forgets the previous variable.
-    pub(crate) fn begin(&mut self) {
-        if self.epoch == u32::MAX {
-            self.epoch = 0;
-            for s in &mut self.slots {
-                (s.def_epoch, s.memo_epoch, s.phi_epoch) = (0, 0, 0);
+        for (u, v) in f.uses_in(b) {
+            uses[u.index()] = cur[v.index()];
+        }
+        for &(v, op) in f.defines(b) {
+            log.push((v, cur[v.index()]));
+            cur[v.index()] = op.into();
+        }
+        for &(s, i) in edges.row(b.index()) {
+            for &p in phis_at.row(s.index()) {
+                let v = phis[p as usize].1;
+                args[(arg_start[p as usize] + i) as usize].1 = cur[v.index()];
             }
         }
-        self.epoch += 1;
-    }
-
-    pub(crate) fn set_def(&mut self, b: Block, value: Raw) {
-        let s = &mut self.slots[b.index()];
-        s.def_epoch = self.epoch;
-        s.value = value;
-    }
-
-    pub(crate) fn is_def(&self, b: Block) -> bool {
-        self.slots[b.index()].def_epoch == self.epoch
-    }
-
-    pub(crate) fn set_phi(&mut self, b: Block, phi: Phi) {
-        let s = &mut self.slots[b.index()];
-        s.phi_epoch = self.epoch;
-        s.phi = phi;
-    }
-
-    /// The value live into block `b`; undefined in an unreachable block (that code never
-    /// runs).
-    pub(crate) fn value_in(&mut self, b: Block) -> Raw {
-        let s = &self.slots[b.index()];
-        if s.phi_epoch == self.epoch {
-            return Raw::Phi(s.phi);
+    };
+    // Frames: a block, the log length before it was entered, and its next child.
+    let entry = g.entry();
+    let mut stack = vec![(entry, 0usize, 0usize)];
+    enter(entry, &mut cur, &mut log);
+    while let Some(top) = stack.last_mut() {
+        let (b, mark, next) = *top;
+        if let Some(&child) = dom.children(b).get(next) {
+            top.2 += 1;
+            let mark = log.len();
+            enter(child, &mut cur, &mut log);
+            stack.push((child, mark, 0));
+            continue;
         }
-        match s.idom {
-            NO_IDOM | UNREACHABLE => Raw::Undef,
-            parent => self.value_out(Block::from_u32(parent)),
+        for (v, old) in log.drain(mark..).rev() {
+            cur[v.index()] = old;
         }
-    }
-
-    /// The value at the end of reachable block `b`.
-    pub(crate) fn value_out(&mut self, b: Block) -> Raw {
-        let epoch = self.epoch;
-        let mut i = b.as_u32();
-        let found = loop {
-            let s = &self.slots[i as usize];
-            if s.def_epoch == epoch || s.memo_epoch == epoch {
-                break s.value;
-            }
-            if s.phi_epoch == epoch {
-                break Raw::Phi(s.phi);
-            }
-            self.path.push(i);
-            match s.idom {
-                NO_IDOM => break Raw::Undef,
-                parent => i = parent,
-            }
-        };
-        for p in self.path.drain(..) {
-            let s = &mut self.slots[p as usize];
-            s.memo_epoch = epoch;
-            s.value = found;
-        }
-        found
+        stack.pop();
     }
 }

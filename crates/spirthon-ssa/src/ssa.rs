@@ -1,18 +1,20 @@
 //! SSA construction: phi placement, lookup, trivial-phi removal, and the "may be used before
 //! it is assigned" analysis.
 //!
-//! For each variable in turn (all state is per-variable and stamped, so memory stays
-//! `O(blocks + uses + phis)`):
+//! Phis are placed for each variable in turn (all per-variable state is stamped, so memory
+//! stays `O(blocks + uses + phis)`):
 //! 1. its defining blocks are those of [`Function::var_defs`] that are reachable; when there
-//!    is none, or one that strictly dominates every read, pruned SSA needs no phi and every
-//!    read resolves at once (the common case of a variable assigned once);
+//!    is none, or one that strictly dominates every read, pruned SSA needs no phi (the
+//!    common case of a variable assigned once);
 //! 2. [`Flavour::Pruned`] computes its live-in blocks ([`crate::live`]);
 //! 3. phis go on the iterated dominance frontier of the defining blocks
 //!    ([`crate::frontier::IdfCalculator`]), restricted to live-in blocks when pruned (Cytron
 //!    et al. 1991), to variables with an upward-exposed use when semi-pruned (Briggs et al.
-//!    1998), and unrestricted when minimal;
-//! 4. each upward-exposed use, and each phi argument (the value at the end of the
-//!    predecessor), is looked up along the dominator chain (module `lookup`).
+//!    1998), and unrestricted when minimal.
+//!
+//! Then every upward-exposed use, and every phi argument (the value at the end of the
+//! predecessor), is looked up along the dominator chain, for all variables together in one
+//! preorder walk of the dominator tree (module `lookup`).
 //!
 //! On the phis as placed, a phi "may be unassigned" when one of its arguments is undefined
 //! (the lookup reached the entry) or such a phi; every use whose value is undefined or such a
@@ -36,7 +38,7 @@ use crate::function::{Function, Operand};
 use crate::graph::{Cfg, Graph, Reachable};
 use crate::ids::{Block, Phi, UseId, Value, Var};
 use crate::live::{LiveInCalculator, LiveSets};
-use crate::lookup::{ChainLookup, Raw};
+use crate::lookup::{resolve_all, Placed, Raw};
 use crate::table::Table;
 
 /// Which blocks get phis, as the literature defines the three forms.
@@ -177,8 +179,9 @@ pub fn construct_with(f: &Function, options: Options) -> Ssa {
     let dom = DomTree::compute(f.cfg());
     let mut c = Construction::new(f, &dom, options);
     for v in 0..f.num_vars() {
-        c.variable(Var::new(v), options.flavour);
+        c.place(Var::new(v), options.flavour);
     }
+    c.resolve_reads();
     let placed = c.phis.len();
     let maybe_undefined = c.unassigned_uses();
     let removed = c.remove_trivial_phis();
@@ -203,7 +206,6 @@ struct Construction<'a> {
     f: &'a Function,
     dom: &'a DomTree,
     cfg: Reachable<'a, Cfg>,
-    lookup: ChainLookup,
     live: LiveInCalculator,
     live_sets: Option<LiveSets>,
     idf: IdfCalculator,
@@ -214,6 +216,8 @@ struct Construction<'a> {
     uses: Vec<Raw>,
     replaced: Vec<Option<Raw>>,
     def_blocks: Vec<Block>,
+    /// `v + 1` on the reachable blocks defining `v`, while `v` is placed.
+    def_mark: Vec<u32>,
     phi_blocks: Vec<Block>,
 }
 
@@ -238,7 +242,6 @@ impl<'a> Construction<'a> {
             f,
             dom,
             cfg,
-            lookup: ChainLookup::new(dom, n),
             live: LiveInCalculator::new(if live_sets.is_some() { 0 } else { n }),
             live_sets,
             idf: IdfCalculator::new(n),
@@ -249,21 +252,23 @@ impl<'a> Construction<'a> {
             uses: vec![Raw::Undef; f.num_uses()],
             replaced: Vec::new(),
             def_blocks: Vec::new(),
+            def_mark: vec![0; n],
             phi_blocks: Vec::new(),
         }
     }
 
-    /// Places the phis of `v`, then resolves its uses and its phis' arguments.
-    fn variable(&mut self, v: Var, flavour: Flavour) {
+    /// Places the phis of `v`.
+    fn place(&mut self, v: Var, flavour: Flavour) {
         let (f, dom) = (self.f, self.dom);
         if f.var_uses(v).is_empty() && flavour != Flavour::Minimal {
             return;
         }
-        self.lookup.begin();
+        // Stamps are `v + 1`, unique per variable, so no mark is ever cleared.
+        let stamp = v.as_u32() + 1;
         self.def_blocks.clear();
-        for &(b, op) in f.var_defs(v) {
+        for &(b, _) in f.var_defs(v) {
             if dom.is_reachable(b) {
-                self.lookup.set_def(b, op.into());
+                self.def_mark[b.index()] = stamp;
                 self.def_blocks.push(b);
             }
         }
@@ -273,9 +278,10 @@ impl<'a> Construction<'a> {
         self.phi_blocks.clear();
         let pruned = flavour == Flavour::Pruned;
         if pruned && self.live_sets.is_none() {
-            let lookup = &self.lookup;
-            self.live
-                .compute(&self.cfg, dom, f.var_depends(v), |b| lookup.is_def(b));
+            let marks = &self.def_mark;
+            self.live.compute(&self.cfg, dom, f.var_depends(v), |b| {
+                marks[b.index()] == stamp
+            });
         }
         let (sets, live) = (&self.live_sets, &self.live);
         let live_in = |b| match sets {
@@ -302,49 +308,45 @@ impl<'a> Construction<'a> {
                 &mut self.phi_blocks,
             ),
         }
-        let first = self.phis.len();
         for &b in &self.phi_blocks {
-            self.lookup.set_phi(b, Phi::new(self.phis.len()));
             self.phis.push((b, v));
-        }
-        for &(u, b) in f.var_uses(v) {
-            self.uses[u.index()] = self.lookup.value_in(b);
-        }
-        for p in first..self.phis.len() {
-            for &pred in self.cfg.predecessors(self.phis[p].0) {
-                let value = self.lookup.value_out(pred);
-                self.args.push((pred, value));
-            }
+            let preds = self.cfg.predecessors(b);
+            self.args.extend(preds.iter().map(|&p| (p, Raw::Undef)));
             self.arg_start.push(self.args.len() as u32);
         }
+    }
+
+    /// Resolves every use and phi argument ([`crate::lookup`]).
+    fn resolve_reads(&mut self) {
+        let placed = Placed {
+            phis: &self.phis,
+            arg_start: &self.arg_start,
+        };
+        resolve_all(
+            self.f,
+            &self.cfg,
+            self.dom,
+            placed,
+            &mut self.args,
+            &mut self.uses,
+        );
     }
 
     /// The common case of a variable assigned in one block `d` that strictly dominates every
     /// block reading it upward-exposed (or assigned nowhere): every path from a block of
     /// `DF+(d)` to a read passes `d`'s definition, so the variable is live into none of them
-    /// and pruned SSA places no phi; every read sees `d`'s definition (or nothing). Resolves
-    /// the reads and returns true in that case, without liveness or frontier walks.
-    fn single_reaching_definition(&mut self, v: Var) -> bool {
-        let (f, dom) = (self.f, self.dom);
-        let value = match self.def_blocks[..] {
-            [] => Raw::Undef,
-            [d] => {
-                let dominated = |b| !dom.is_reachable(b) || dom.strictly_dominates(d, b);
-                if !f.var_depends(v).all(dominated) {
-                    return false;
-                }
-                f.var_defs(v)
-                    .iter()
-                    .find(|def| def.0 == d)
-                    .map_or(Raw::Undef, |def| def.1.into())
-            }
-            _ => return false,
-        };
-        for &(u, b) in f.var_uses(v) {
-            let reachable = dom.is_reachable(b);
-            self.uses[u.index()] = if reachable { value } else { Raw::Undef };
+    /// and pruned SSA places no phi (every read sees `d`'s definition, or nothing). True in
+    /// that case, found without liveness or frontier walks.
+    fn single_reaching_definition(&self, v: Var) -> bool {
+        let dom = self.dom;
+        match self.def_blocks[..] {
+            [] => true,
+            [d] => self
+                .f
+                .var_depends(v)
+                .all(|b| !dom.is_reachable(b) || dom.strictly_dominates(d, b)),
+            _ => false,
         }
-        true
     }
 
     /// Uses in reachable blocks that some path reaches with their variable unassigned.
