@@ -88,14 +88,21 @@ pub fn dominance_frontiers_within<G: Graph>(
     })
 }
 
+#[derive(Copy, Clone, Debug, Default)]
+struct Marks {
+    is_def: u32,
+    walked: u32,
+    in_idf: u32,
+}
+
 /// Reusable state for iterated-frontier computations over one dominator tree. Per-block
 /// marks are epoch stamps, so starting a new computation costs nothing.
 #[derive(Debug)]
 pub struct IdfCalculator {
     epoch: u32,
-    is_def: Vec<u32>,
-    walked: Vec<u32>,
-    in_idf: Vec<u32>,
+    /// Per block: the epochs in which it was a definition, walked, and put in `DF+`; kept
+    /// together so that one visit touches one record.
+    marks: Vec<Marks>,
     /// Roots keyed `level << 32 | block`: one integer compares faster than a pair.
     queue: BinaryHeap<u64>,
     stack: Vec<Block>,
@@ -105,9 +112,7 @@ impl IdfCalculator {
     pub fn new(num_blocks: usize) -> IdfCalculator {
         IdfCalculator {
             epoch: 0,
-            is_def: vec![0; num_blocks],
-            walked: vec![0; num_blocks],
-            in_idf: vec![0; num_blocks],
+            marks: vec![Marks::default(); num_blocks],
             queue: BinaryHeap::new(),
             stack: Vec::new(),
         }
@@ -116,9 +121,7 @@ impl IdfCalculator {
     fn next_epoch(&mut self) -> u32 {
         if self.epoch == u32::MAX {
             self.epoch = 0;
-            for v in [&mut self.is_def, &mut self.walked, &mut self.in_idf] {
-                v.fill(0);
-            }
+            self.marks.fill(Marks::default());
         }
         self.epoch += 1;
         self.epoch
@@ -176,22 +179,22 @@ impl IdfCalculator {
     ) {
         let epoch = self.next_epoch();
         for &d in defs {
-            if self.is_def[d.index()] != epoch {
-                self.is_def[d.index()] = epoch;
+            if self.marks[d.index()].is_def != epoch {
+                self.marks[d.index()].is_def = epoch;
                 self.stack.push(d);
             }
         }
         while let Some(x) = self.stack.pop() {
             for &y in df.of(x) {
-                if self.in_idf[y.index()] == epoch {
+                if self.marks[y.index()].in_idf == epoch {
                     continue;
                 }
-                self.in_idf[y.index()] = epoch;
+                self.marks[y.index()].in_idf = epoch;
                 if !keep(y) {
                     continue;
                 }
                 out.push(y);
-                if self.is_def[y.index()] != epoch {
+                if self.marks[y.index()].is_def != epoch {
                     self.stack.push(y);
                 }
             }
@@ -209,8 +212,8 @@ impl IdfCalculator {
     ) {
         let epoch = self.next_epoch();
         for &d in defs {
-            if self.is_def[d.index()] != epoch {
-                self.is_def[d.index()] = epoch;
+            if self.marks[d.index()].is_def != epoch {
+                self.marks[d.index()].is_def = epoch;
                 if descend(d) {
                     self.queue.push(key(level(dom, d), d));
                 }
@@ -223,26 +226,26 @@ impl IdfCalculator {
             if root_level == 0 && g.predecessors(root).is_empty() {
                 continue;
             }
-            self.walked[root.index()] = epoch;
+            self.marks[root.index()].walked = epoch;
             self.stack.push(root);
             while let Some(node) = self.stack.pop() {
                 for &succ in g.successors(node) {
                     let succ_level = level(dom, succ);
-                    if succ_level > root_level || self.in_idf[succ.index()] == epoch {
+                    if succ_level > root_level || self.marks[succ.index()].in_idf == epoch {
                         continue;
                     }
-                    self.in_idf[succ.index()] = epoch;
+                    self.marks[succ.index()].in_idf = epoch;
                     if !keep(succ) {
                         continue;
                     }
                     out.push(succ);
-                    if self.is_def[succ.index()] != epoch && descend(succ) {
+                    if self.marks[succ.index()].is_def != epoch && descend(succ) {
                         self.queue.push(key(succ_level, succ));
                     }
                 }
                 for &child in dom.children(node) {
-                    if self.walked[child.index()] != epoch && descend(child) {
-                        self.walked[child.index()] = epoch;
+                    if self.marks[child.index()].walked != epoch && descend(child) {
+                        self.marks[child.index()].walked = epoch;
                         self.stack.push(child);
                     }
                 }

@@ -15,10 +15,12 @@
 //! Two methods solve the same equations; [`crate::naive`] solves them a third time, densely
 //! and round-robin over every block, as the oracle.
 //! - [`LiveSets`]: every variable at once, as one row of bits per block (`⌈variables / 64⌉`
-//!   words), iterated in post-order over the reachable blocks until no row changes. Each
-//!   pass costs `blocks × words`, and a pass in post-order settles every acyclic stretch at
-//!   once, so a reducible graph needs loop-nesting depth + 2 passes (Kam and Ullman, "Global
-//!   Data Flow Analysis and Iterative Algorithms", JACM 1976). SSA construction uses it when
+//!   words), iterated in post-order over the reachable blocks until no row changes,
+//!   revisiting only blocks a successor of which changed since their last visit. A pass in
+//!   post-order settles every acyclic stretch at once, so a reducible graph needs at most
+//!   loop-nesting depth + 2 passes (Kam and Ullman, "Global Data Flow Analysis and
+//!   Iterative Algorithms", JACM 1976), and a block is computed about once per loop around
+//!   it. SSA construction uses it when
 //!   the matrix is no bigger than a small multiple of the function itself.
 //! - [`LiveInCalculator`]: one variable at a time, walking backwards from the blocks that
 //!   depend on it, through predecessors, stopping at blocks that define it ("path
@@ -66,25 +68,37 @@ impl LiveSets {
             }
         }
         let depends = live_in.clone();
-        let mut live_out = vec![0u64; size];
+        // A block is recomputed only when a successor's live-in changed since its last
+        // visit (all are, at first).
+        let mut dirty = vec![true; f.num_blocks()];
         let mut out = vec![0u64; words];
         let mut changed = true;
         while changed {
             changed = false;
             for &b in dom.rpo().iter().rev() {
-                out.fill(0);
-                for &s in g.successors(b) {
-                    let row = &live_in[s.index() * words..][..words];
-                    out.iter_mut().zip(row).for_each(|(o, &i)| *o |= i);
+                if !std::mem::replace(&mut dirty[b.index()], false) {
+                    continue;
                 }
+                union_of_successors(g, &live_in, words, b, &mut out);
                 let r = b.index() * words;
+                let mut grew = false;
                 for w in 0..words {
                     let new_in = depends[r + w] | (out[w] & !defines[r + w]);
-                    live_out[r + w] = out[w];
-                    changed |= new_in != live_in[r + w];
+                    grew |= new_in != live_in[r + w];
                     live_in[r + w] = new_in;
                 }
+                if grew {
+                    changed = true;
+                    for &p in g.predecessors(b) {
+                        dirty[p.index()] = true;
+                    }
+                }
             }
+        }
+        let mut live_out = vec![0u64; size];
+        for &b in dom.rpo() {
+            union_of_successors(g, &live_in, words, b, &mut out);
+            live_out[b.index() * words..][..words].copy_from_slice(&out);
         }
         LiveSets {
             words,
@@ -103,6 +117,15 @@ impl LiveSets {
 
     fn bit(&self, rows: &[u64], b: Block, v: Var) -> bool {
         rows[b.index() * self.words + v.index() / 64] >> (v.index() % 64) & 1 != 0
+    }
+}
+
+/// `out = ∪ live_in(s)` over the successors `s` of `b`.
+fn union_of_successors<G: Graph>(g: &G, live_in: &[u64], words: usize, b: Block, out: &mut [u64]) {
+    out.fill(0);
+    for &s in g.successors(b) {
+        let row = &live_in[s.index() * words..][..words];
+        out.iter_mut().zip(row).for_each(|(o, &i)| *o |= i);
     }
 }
 
