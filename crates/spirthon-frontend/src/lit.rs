@@ -84,9 +84,12 @@ fn py_mod(a: i64, b: i64) -> i64 {
     }
 }
 
+/// CPython's `float_rem`: the remainder, zero included, takes the divisor's sign.
 fn float_mod(a: f64, b: f64) -> f64 {
     let r = a % b;
-    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+    if r == 0.0 {
+        0.0f64.copysign(b)
+    } else if (r < 0.0) != (b < 0.0) {
         r + b
     } else {
         r

@@ -319,10 +319,13 @@ pub fn int_mod(a: i32, b: i32) -> Option<i32> {
     })
 }
 
-/// Python's float `%`.
+/// Python's float `%`: a non-zero remainder takes the divisor's sign, and so does a zero one
+/// (`0.0 % -2.0` is `-0.0`), as in CPython's `float_rem`.
 pub fn float_mod(a: f32, b: f32) -> f32 {
     let r = a % b;
-    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+    if r == 0.0 {
+        0.0f32.copysign(b)
+    } else if (r < 0.0) != (b < 0.0) {
         r + b
     } else {
         r

@@ -680,7 +680,14 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
             let r = e.b.op(SOp::FRem, rt, None, &[a, b])?;
             let fix = float_fixup(e, r, b)?;
             let rb = e.b.op(SOp::FAdd, rt, None, &[r, b])?;
-            e.b.op(SOp::Select, rt, out, &[fix, rb, r])?
+            let m = e.b.op(SOp::Select, rt, None, &[fix, rb, r])?;
+            // A zero remainder takes the divisor's sign too (CPython's `float_rem`).
+            let (zero, neg_zero) = (e.konst(Const::f32(0.0)), e.konst(Const::f32(-0.0)));
+            let bt = e.ty(Ty::BOOL);
+            let is_zero = e.b.op(SOp::FOrdEqual, bt, None, &[r, zero])?;
+            let b_neg = e.b.op(SOp::FOrdLessThan, bt, None, &[b, zero])?;
+            let signed = e.b.op(SOp::Select, rt, None, &[b_neg, neg_zero, zero])?;
+            e.b.op(SOp::Select, rt, out, &[is_zero, signed, m])?
         }
         (BinOp::FloorDiv, Scalar::F32) => {
             // CPython's float_floor_div: mod = fmod(a, b); div = (a - mod) / b; if the mod's
