@@ -31,10 +31,11 @@
 //!    request ([`Flavour`]).
 //! 5. `lookup` (inside [`ssa`]): every use and phi argument resolved along the dominator chain,
 //!    for all variables in one preorder walk of the dominator tree that keeps the value at
-//!    the end of each dominator (Cytron et al.'s renaming, with one undo log); then trivial phis removed until none is left, as in Braun, Buchwald, Hack,
-//!    Leißa, Mallon and Zwinkau, "Simple and Efficient Construction of Static Single
-//!    Assignment Form" (CC 2013), whose on-the-fly construction (cranelift-frontend) is the
-//!    baseline the benchmark compares against.
+//!    the end of each dominator (Cytron et al.'s renaming, with one undo log); then trivial
+//!    phis removed until none is left, as in Braun, Buchwald, Hack, Leißa, Mallon and
+//!    Zwinkau, "Simple and Efficient Construction of Static Single Assignment Form" (CC
+//!    2013), whose on-the-fly construction (cranelift-frontend) is the baseline the
+//!    benchmark compares against.
 //!
 //! Every walk over the graph or the dominator tree uses an explicit stack or worklist: a
 //! million-block chain or a 100,000-deep loop nest needs no deep native stack. All

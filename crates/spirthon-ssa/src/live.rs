@@ -20,8 +20,8 @@
 //!   post-order settles every acyclic stretch at once, so a reducible graph needs at most
 //!   loop-nesting depth + 2 passes (Kam and Ullman, "Global Data Flow Analysis and
 //!   Iterative Algorithms", JACM 1976), and a block is computed about once per loop around
-//!   it. SSA construction uses it when
-//!   the matrix is no bigger than a small multiple of the function itself.
+//!   it. SSA construction uses it when the matrix is no bigger than a small multiple of the
+//!   function itself.
 //! - [`LiveInCalculator`]: one variable at a time, walking backwards from the blocks that
 //!   depend on it, through predecessors, stopping at blocks that define it ("path
 //!   exploration", as in Brandner et al., "Computing Liveness Sets for SSA-Form Programs",

@@ -45,27 +45,20 @@ impl From<Operand> for Raw {
     }
 }
 
-/// The placed phis, and the argument slots they need filled.
-pub(crate) struct Placed<'a> {
-    /// Per phi: its block and variable.
-    pub(crate) phis: &'a [(Block, Var)],
-    /// Phi `p`'s arguments are `args[arg_start[p]..arg_start[p + 1]]`, one per reachable
-    /// predecessor of its block, in the order `g.predecessors` lists them.
-    pub(crate) arg_start: &'a [u32],
-}
-
 /// Resolves every upward-exposed use in a reachable block into `uses`, and every phi
-/// argument into `args` (whose predecessor halves are already set).
+/// argument into `args`. `phis` gives each placed phi's block and variable; phi `p`'s
+/// arguments are `args[arg_start[p]..arg_start[p + 1]]`, one per reachable predecessor of
+/// its block in the order `g.predecessors` lists them, their predecessor halves already set.
 pub(crate) fn resolve_all<G: Graph>(
     f: &Function,
     g: &G,
     dom: &DomTree,
-    placed: Placed<'_>,
+    phis: &[(Block, Var)],
+    arg_start: &[u32],
     args: &mut [(Block, Raw)],
     uses: &mut [Raw],
 ) {
     let n = f.num_blocks();
-    let Placed { phis, arg_start } = placed;
     let phis_at = Table::group(
         n,
         phis.iter()

@@ -38,7 +38,7 @@ use crate::function::{Function, Operand};
 use crate::graph::{Cfg, Graph, Reachable};
 use crate::ids::{Block, Phi, UseId, Value, Var};
 use crate::live::{LiveInCalculator, LiveSets};
-use crate::lookup::{resolve_all, Placed, Raw};
+use crate::lookup::{resolve_all, Raw};
 use crate::table::Table;
 
 /// Which blocks get phis, as the literature defines the three forms.
@@ -318,15 +318,12 @@ impl<'a> Construction<'a> {
 
     /// Resolves every use and phi argument ([`crate::lookup`]).
     fn resolve_reads(&mut self) {
-        let placed = Placed {
-            phis: &self.phis,
-            arg_start: &self.arg_start,
-        };
         resolve_all(
             self.f,
             &self.cfg,
             self.dom,
-            placed,
+            &self.phis,
+            &self.arg_start,
             &mut self.args,
             &mut self.uses,
         );
