@@ -282,8 +282,7 @@ fn to_ssa(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
                 ty,
                 args: ssa
                     .phi_args(p)
-                    .iter()
-                    .map(|&(b, v)| {
+                    .map(|(b, v)| {
                         (
                             b,
                             match v {

@@ -19,7 +19,7 @@
 //!
 //! Unreachable blocks are in no frontier and never reached by either walk.
 
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use crate::dom::DomTree;
 use crate::graph::Graph;
@@ -88,11 +88,123 @@ pub fn dominance_frontiers_within<G: Graph>(
     })
 }
 
-#[derive(Copy, Clone, Debug, Default)]
+/// The iterated dominance frontiers of every variable at once, from materialised
+/// frontiers, as one row of `words` bit words per block: bit `v` of block `z`'s row is set
+/// when `z ∈ DF+` of `v`'s defining blocks, where only blocks that pass `keep` count as new
+/// definitions (the same pruning as [`IdfCalculator::compute_with_frontiers`]; the phis are
+/// the row `AND keep`).
+///
+/// Cytron et al.'s worklist run for all variables together, 64 to a word: the rows are the
+/// least solution of `row(z) = ∪ { defines(x) ∪ (row(x) ∩ keep(x)) : z ∈ DF(x) }`, found
+/// by a first-in first-out worklist that starts with every reachable block in reverse
+/// post-order and takes a block back only when its row grew since it was last taken.
+/// Frontier edges point forward except those into loop headers, so the first round settles
+/// every acyclic stretch; a row grows at most once per variable, which bounds the rest.
+/// Every frontier list is read once per visit of its block, instead of once per variable
+/// whose definitions reach it.
+///
+/// `defines(x, row)` must set in `row` (zeroed beforehand) the variables `x` defines;
+/// `keep(x, w)` gives word `w` of `x`'s filter.
+pub fn iterated_frontier_rows(
+    dom: &DomTree,
+    df: &Frontiers,
+    words: usize,
+    mut defines: impl FnMut(Block, &mut [u64]),
+    keep: impl Fn(Block, usize) -> u64,
+) -> Vec<u64> {
+    let n = df.table.num_rows();
+    let mut rows = vec![0u64; n * words];
+    let mut queued = vec![true; n];
+    let mut work: VecDeque<Block> = dom.rpo().iter().copied().collect();
+    let mut out = vec![0u64; words];
+    while let Some(x) = work.pop_front() {
+        queued[x.index()] = false;
+        if df.of(x).is_empty() {
+            continue;
+        }
+        out.fill(0);
+        defines(x, &mut out);
+        let row = &rows[x.index() * words..][..words];
+        for (w, o) in out.iter_mut().enumerate() {
+            *o |= row[w] & keep(x, w);
+        }
+        for &z in df.of(x) {
+            let mut grew = false;
+            for (r, &o) in rows[z.index() * words..][..words].iter_mut().zip(&out) {
+                grew |= o & !*r != 0;
+                *r |= o;
+            }
+            if grew && !std::mem::replace(&mut queued[z.index()], true) {
+                work.push_back(z);
+            }
+        }
+    }
+    rows
+}
+
+#[derive(Copy, Clone, Debug)]
 struct Marks {
     is_def: u32,
     walked: u32,
     in_idf: u32,
+    /// The next root on the same level, while this block is a queued root.
+    next: u32,
+}
+
+impl Default for Marks {
+    fn default() -> Marks {
+        Marks {
+            is_def: 0,
+            walked: 0,
+            in_idf: 0,
+            next: NONE,
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Roots waiting to be walked, deepest level first: one intrusive stack of blocks per
+/// level (linked through [`Marks::next`], as a block is queued at most once per
+/// computation), and a heap of the levels whose stacks are not empty. Sreedhar and Gao keep
+/// one bucket per level; the heap of levels finds the deepest one without scanning the
+/// empty levels in between, and holds each level once, however many roots it has, so a
+/// push or pop costs `O(1)` on a level already present.
+#[derive(Debug, Default)]
+struct RootQueue {
+    /// Per level: the first queued root, or [`NONE`].
+    head: Vec<u32>,
+    levels: BinaryHeap<u32>,
+}
+
+impl RootQueue {
+    fn new(num_blocks: usize) -> RootQueue {
+        RootQueue {
+            head: vec![NONE; num_blocks],
+            levels: BinaryHeap::new(),
+        }
+    }
+
+    fn push(&mut self, marks: &mut [Marks], level: u32, b: Block) {
+        let head = &mut self.head[level as usize];
+        if *head == NONE {
+            self.levels.push(level);
+        }
+        marks[b.index()].next = *head;
+        *head = b.as_u32();
+    }
+
+    /// The deepest queued root and its level. Leaves every head [`NONE`] once empty.
+    fn pop(&mut self, marks: &[Marks]) -> Option<(u32, Block)> {
+        let &level = self.levels.peek()?;
+        let head = &mut self.head[level as usize];
+        let b = *head;
+        *head = marks[b as usize].next;
+        if *head == NONE {
+            self.levels.pop();
+        }
+        Some((level, Block::from_u32(b)))
+    }
 }
 
 /// Reusable state for iterated-frontier computations over one dominator tree. Per-block
@@ -103,8 +215,7 @@ pub struct IdfCalculator {
     /// Per block: the epochs in which it was a definition, walked, and put in `DF+`; kept
     /// together so that one visit touches one record.
     marks: Vec<Marks>,
-    /// Roots keyed `level << 32 | block`: one integer compares faster than a pair.
-    queue: BinaryHeap<u64>,
+    queue: RootQueue,
     stack: Vec<Block>,
 }
 
@@ -113,7 +224,7 @@ impl IdfCalculator {
         IdfCalculator {
             epoch: 0,
             marks: vec![Marks::default(); num_blocks],
-            queue: BinaryHeap::new(),
+            queue: RootQueue::new(num_blocks),
             stack: Vec::new(),
         }
     }
@@ -215,12 +326,11 @@ impl IdfCalculator {
             if self.marks[d.index()].is_def != epoch {
                 self.marks[d.index()].is_def = epoch;
                 if descend(d) {
-                    self.queue.push(key(level(dom, d), d));
+                    self.queue.push(&mut self.marks, level(dom, d), d);
                 }
             }
         }
-        while let Some(k) = self.queue.pop() {
-            let (root_level, root) = ((k >> 32) as u32, Block::from_u32(k as u32));
+        while let Some((root_level, root)) = self.queue.pop(&self.marks) {
             // A walk from a root finds only blocks at its level or above; at level 0 that is
             // the entry alone, which is in no frontier unless some edge leads into it.
             if root_level == 0 && g.predecessors(root).is_empty() {
@@ -240,7 +350,7 @@ impl IdfCalculator {
                     }
                     out.push(succ);
                     if self.marks[succ.index()].is_def != epoch && descend(succ) {
-                        self.queue.push(key(succ_level, succ));
+                        self.queue.push(&mut self.marks, succ_level, succ);
                     }
                 }
                 for &child in dom.children(node) {
@@ -252,10 +362,6 @@ impl IdfCalculator {
             }
         }
     }
-}
-
-fn key(level: u32, b: Block) -> u64 {
-    u64::from(level) << 32 | u64::from(b.as_u32())
 }
 
 fn level(dom: &DomTree, b: Block) -> u32 {

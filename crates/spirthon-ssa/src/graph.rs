@@ -78,16 +78,20 @@ pub struct Reachable<'g, G> {
 impl<'g, G: Graph> Reachable<'g, G> {
     /// `reachable(b)` must hold exactly for the blocks reachable from the entry.
     pub fn new(graph: &'g G, reachable: impl Fn(Block) -> bool) -> Self {
-        let n = graph.num_blocks();
-        let mut pairs = Vec::new();
-        for b in (0..n).map(Block::new).filter(|&b| reachable(b)) {
-            let preds = graph.predecessors(b).iter().copied();
-            pairs.extend(preds.filter(|&p| reachable(p)).map(|p| (b.index(), p)));
-        }
-        Reachable {
-            graph,
-            preds: Table::group(n, pairs.into_iter()),
-        }
+        let preds = Table::from_rows(graph.num_blocks(), |b, row| {
+            let b = Block::new(b);
+            if reachable(b) {
+                row.extend(graph.predecessors(b).iter().filter(|&&p| reachable(p)));
+            }
+        });
+        Reachable { graph, preds }
+    }
+}
+
+impl<G> Reachable<'_, G> {
+    /// The predecessor lists alone, for a client that outlives the view.
+    pub(crate) fn into_preds(self) -> Table<Block> {
+        self.preds
     }
 }
 

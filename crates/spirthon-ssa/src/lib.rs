@@ -54,6 +54,7 @@ pub mod ids;
 pub mod live;
 mod lookup;
 pub mod naive;
+mod place;
 pub mod ssa;
 mod table;
 pub mod verify;

@@ -15,12 +15,11 @@
 //! Two methods solve the same equations; [`crate::naive`] solves them a third time, densely
 //! and round-robin over every block, as the oracle.
 //! - [`LiveSets`]: every variable at once, as one row of bits per block (`⌈variables / 64⌉`
-//!   words), iterated in post-order over the reachable blocks until no row changes,
-//!   revisiting only blocks a successor of which changed since their last visit. A pass in
-//!   post-order settles every acyclic stretch at once, so a reducible graph needs at most
-//!   loop-nesting depth + 2 passes (Kam and Ullman, "Global Data Flow Analysis and
-//!   Iterative Algorithms", JACM 1976), and a block is computed about once per loop around
-//!   it. SSA construction uses it when the matrix is no bigger than a small multiple of the
+//!   words), from a first-in first-out worklist that starts with every reachable block in
+//!   post-order and takes a block back only when a successor's row grew since it was last
+//!   taken. The first round settles every acyclic stretch at once (Kam and Ullman, "Global
+//!   Data Flow Analysis and Iterative Algorithms", JACM 1976); a row grows at most once per
+//!   variable, which bounds the rest, however deep the loop nest. SSA construction uses it when the matrix is no bigger than a small multiple of the
 //!   function itself.
 //! - [`LiveInCalculator`]: one variable at a time, walking backwards from the blocks that
 //!   depend on it, through predecessors, stopping at blocks that define it ("path
@@ -30,6 +29,8 @@
 //!
 //! Only reachable blocks are considered: uses in unreachable blocks start nothing, and the
 //! walks follow the graph they are given (a [`crate::graph::Reachable`] view).
+
+use std::collections::VecDeque;
 
 use crate::dom::DomTree;
 use crate::function::Function;
@@ -68,29 +69,24 @@ impl LiveSets {
             }
         }
         let depends = live_in.clone();
-        // A block is recomputed only when a successor's live-in changed since its last
-        // visit (all are, at first).
-        let mut dirty = vec![true; f.num_blocks()];
+        // A block is taken back only when a successor's live-in grew since it was last taken.
+        let mut queued = vec![true; f.num_blocks()];
+        let mut work: VecDeque<Block> = dom.rpo().iter().rev().copied().collect();
         let mut out = vec![0u64; words];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &b in dom.rpo().iter().rev() {
-                if !std::mem::replace(&mut dirty[b.index()], false) {
-                    continue;
-                }
-                union_of_successors(g, &live_in, words, b, &mut out);
-                let r = b.index() * words;
-                let mut grew = false;
-                for w in 0..words {
-                    let new_in = depends[r + w] | (out[w] & !defines[r + w]);
-                    grew |= new_in != live_in[r + w];
-                    live_in[r + w] = new_in;
-                }
-                if grew {
-                    changed = true;
-                    for &p in g.predecessors(b) {
-                        dirty[p.index()] = true;
+        while let Some(b) = work.pop_front() {
+            queued[b.index()] = false;
+            union_of_successors(g, &live_in, words, b, &mut out);
+            let r = b.index() * words;
+            let mut grew = false;
+            for w in 0..words {
+                let new_in = depends[r + w] | (out[w] & !defines[r + w]);
+                grew |= new_in != live_in[r + w];
+                live_in[r + w] = new_in;
+            }
+            if grew {
+                for &p in g.predecessors(b) {
+                    if !std::mem::replace(&mut queued[p.index()], true) {
+                        work.push_back(p);
                     }
                 }
             }
@@ -113,6 +109,16 @@ impl LiveSets {
 
     pub fn is_live_out(&self, b: Block, v: Var) -> bool {
         self.bit(&self.live_out, b, v)
+    }
+
+    /// Word `w` of `b`'s live-in row: bit `v % 64` of word `v / 64` is `v`.
+    pub fn live_in_word(&self, b: Block, w: usize) -> u64 {
+        self.live_in[b.index() * self.words + w]
+    }
+
+    /// Words per row: `⌈variables / 64⌉`.
+    pub fn words(&self) -> usize {
+        self.words
     }
 
     fn bit(&self, rows: &[u64], b: Block, v: Var) -> bool {

@@ -46,47 +46,41 @@ impl From<Operand> for Raw {
 }
 
 /// Resolves every upward-exposed use in a reachable block into `uses`, and every phi
-/// argument into `args`. `phis` gives each placed phi's block and variable; phi `p`'s
-/// arguments are `args[arg_start[p]..arg_start[p + 1]]`, one per reachable predecessor of
-/// its block in the order `g.predecessors` lists them, their predecessor halves already set.
+/// argument into `args`. `phis` gives each placed phi's block and variable, grouped by block:
+/// block `b`'s phis are `block_phi_start[b]..block_phi_start[b + 1]`. Phi `p`'s arguments
+/// are `args[arg_start[p]..arg_start[p + 1]]`, one per reachable predecessor of its block in
+/// the order `g.predecessors` lists them.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_all<G: Graph>(
     f: &Function,
     g: &G,
     dom: &DomTree,
     phis: &[(Block, Var)],
+    block_phi_start: &[u32],
     arg_start: &[u32],
-    args: &mut [(Block, Raw)],
+    args: &mut [Raw],
     uses: &mut [Raw],
 ) {
     let n = f.num_blocks();
-    let phis_at = Table::group(
-        n,
-        phis.iter()
-            .enumerate()
-            .map(|(p, &(b, _))| (b.index(), p as u32)),
-    );
-    let joins: Vec<Block> = (0..n)
-        .filter(|&b| !phis_at.row(b).is_empty())
-        .map(Block::new)
-        .collect();
+    let phis_at = |b: usize| block_phi_start[b] as usize..block_phi_start[b + 1] as usize;
     // Per block, each edge into a block with phis: `(successor, position of this block
     // among the successor's predecessors)`, which is the argument slot it fills.
     let edges = Table::group(
         n,
-        joins.iter().flat_map(|&s| {
-            g.predecessors(s)
+        (0..n).filter(|&s| !phis_at(s).is_empty()).flat_map(|s| {
+            g.predecessors(Block::new(s))
                 .iter()
                 .enumerate()
-                .map(move |(i, &p)| (p.index(), (s, i as u32)))
+                .map(move |(i, &p)| (p.index(), (Block::new(s), i as u32)))
         }),
     );
     let mut cur = vec![Raw::Undef; f.num_vars()];
     let mut log: Vec<(Var, Raw)> = Vec::new();
     let mut enter = |b: Block, cur: &mut [Raw], log: &mut Vec<(Var, Raw)>| {
-        for &p in phis_at.row(b.index()) {
-            let v = phis[p as usize].1;
+        for p in phis_at(b.index()) {
+            let v = phis[p].1;
             log.push((v, cur[v.index()]));
-            cur[v.index()] = Raw::Phi(Phi::from_u32(p));
+            cur[v.index()] = Raw::Phi(Phi::new(p));
         }
         for (u, v) in f.uses_in(b) {
             uses[u.index()] = cur[v.index()];
@@ -96,9 +90,9 @@ pub(crate) fn resolve_all<G: Graph>(
             cur[v.index()] = op.into();
         }
         for &(s, i) in edges.row(b.index()) {
-            for &p in phis_at.row(s.index()) {
-                let v = phis[p as usize].1;
-                args[(arg_start[p as usize] + i) as usize].1 = cur[v.index()];
+            for p in phis_at(s.index()) {
+                let v = phis[p].1;
+                args[(arg_start[p] + i) as usize] = cur[v.index()];
             }
         }
     };

@@ -33,12 +33,11 @@
 //! dead phis (minimal and semi-pruned SSA keep theirs; that is their point).
 
 use crate::dom::DomTree;
-use crate::frontier::{dominance_frontiers_within, Frontiers, IdfCalculator};
 use crate::function::{Function, Operand};
 use crate::graph::{Cfg, Graph, Reachable};
 use crate::ids::{Block, Phi, UseId, Value, Var};
-use crate::live::{LiveInCalculator, LiveSets};
 use crate::lookup::{resolve_all, Raw};
+use crate::place::{place, Placement};
 use crate::table::Table;
 
 /// Which blocks get phis, as the literature defines the three forms.
@@ -101,15 +100,20 @@ pub struct Stats {
 }
 
 /// The SSA form of a [`Function`]: side tables keyed by block, phi and use.
+///
+/// Values are kept as construction left them, fully resolved: no `Raw::Use` remains, and
+/// every `Raw::Phi` names a surviving phi.
 #[derive(Clone, Debug)]
 pub struct Ssa {
     dom: DomTree,
-    phi_block: Vec<Block>,
-    phi_var: Vec<Var>,
-    arg_start: Vec<u32>,
-    args: Vec<(Block, Val)>,
+    /// The reachable predecessors of every block: phi arguments follow their order.
+    preds: Table<Block>,
+    /// Grouped by block: block `b`'s are `block_phi_start[b]..block_phi_start[b + 1]`.
+    phis: Vec<(Block, Var)>,
     block_phi_start: Vec<u32>,
-    use_values: Vec<Val>,
+    arg_start: Vec<u32>,
+    args: Vec<Raw>,
+    uses: Vec<Raw>,
     maybe_undefined: Vec<UseId>,
     stats: Stats,
 }
@@ -123,17 +127,22 @@ impl Ssa {
         self.dom
     }
     pub fn num_phis(&self) -> usize {
-        self.phi_block.len()
+        self.phis.len()
     }
     pub fn phi_block(&self, p: Phi) -> Block {
-        self.phi_block[p.index()]
+        self.phis[p.index()].0
     }
     pub fn phi_var(&self, p: Phi) -> Var {
-        self.phi_var[p.index()]
+        self.phis[p.index()].1
     }
     /// One `(predecessor, value)` per reachable predecessor, in predecessor order.
-    pub fn phi_args(&self, p: Phi) -> &[(Block, Val)] {
-        &self.args[self.arg_start[p.index()] as usize..self.arg_start[p.index() + 1] as usize]
+    pub fn phi_args(&self, p: Phi) -> impl ExactSizeIterator<Item = (Block, Val)> + '_ {
+        let (s, e) = (self.arg_start[p.index()], self.arg_start[p.index() + 1]);
+        let preds = self.preds.row(self.phi_block(p).index());
+        preds
+            .iter()
+            .zip(&self.args[s as usize..e as usize])
+            .map(|(&b, &a)| (b, val(a)))
     }
     /// The phis at the top of `b`, ordered by variable. Phi ids are dense and grouped by block.
     pub fn phis_in(&self, b: Block) -> impl ExactSizeIterator<Item = Phi> + '_ {
@@ -144,7 +153,7 @@ impl Ssa {
         (s..e).map(Phi::from_u32)
     }
     pub fn use_value(&self, u: UseId) -> Val {
-        self.use_values[u.index()]
+        val(self.uses[u.index()])
     }
     /// What an operand of the input denotes in SSA form.
     pub fn resolve(&self, op: Operand) -> Val {
@@ -159,6 +168,15 @@ impl Ssa {
     }
     pub fn stats(&self) -> Stats {
         self.stats
+    }
+}
+
+/// A resolved construction value as a [`Val`].
+fn val(r: Raw) -> Val {
+    match r {
+        Raw::Value(v) => Val::Value(v),
+        Raw::Phi(p) => Val::Phi(p),
+        Raw::Undef | Raw::Use(_) => Val::Undef,
     }
 }
 
@@ -178,22 +196,29 @@ pub fn construct(f: &Function, flavour: Flavour) -> Ssa {
 pub fn construct_with(f: &Function, options: Options) -> Ssa {
     let dom = DomTree::compute(f.cfg());
     let mut c = Construction::new(f, &dom, options);
-    for v in 0..f.num_vars() {
-        c.place(Var::new(v), options.flavour);
-    }
     c.resolve_reads();
     let placed = c.phis.len();
     let maybe_undefined = c.unassigned_uses();
     let removed = c.remove_trivial_phis();
-    let (phi_block, phi_var, arg_start, args, block_phi_start, use_values) = c.compact();
+    c.compact();
+    let Construction {
+        cfg,
+        phis,
+        block_phi_start,
+        arg_start,
+        args,
+        links,
+        ..
+    } = c;
+    let preds = cfg.into_preds();
     Ssa {
         dom,
-        phi_block,
-        phi_var,
+        preds,
+        phis,
         arg_start,
         args,
         block_phi_start,
-        use_values,
+        uses: links.uses,
         maybe_undefined,
         stats: Stats {
             placed,
@@ -206,181 +231,25 @@ struct Construction<'a> {
     f: &'a Function,
     dom: &'a DomTree,
     cfg: Reachable<'a, Cfg>,
-    live: LiveInCalculator,
-    live_sets: Option<LiveSets>,
-    idf: IdfCalculator,
-    frontiers: Option<Frontiers>,
+    /// Grouped by block ([`crate::place`]); a phi's id is its index here.
     phis: Vec<(Block, Var)>,
+    block_phi_start: Vec<u32>,
     arg_start: Vec<u32>,
-    args: Vec<(Block, Raw)>,
-    uses: Vec<Raw>,
-    replaced: Vec<Option<Raw>>,
-    def_blocks: Vec<Block>,
-    /// `v + 1` on the reachable blocks defining `v`, while `v` is placed.
-    def_mark: Vec<u32>,
-    phi_blocks: Vec<Block>,
+    /// Phi `p`'s arguments are `args[arg_start[p]..arg_start[p + 1]]`, one per reachable
+    /// predecessor of its block, in the order `cfg.predecessors` lists them.
+    args: Vec<Raw>,
+    links: Links,
 }
 
-impl<'a> Construction<'a> {
-    fn new(f: &'a Function, dom: &'a DomTree, options: Options) -> Self {
-        let n = f.num_blocks();
-        let cfg = Reachable::new(f.cfg(), |b| dom.is_reachable(b));
-        let size = n + f.num_uses() + f.num_defs();
-        let dense_live = match options.liveness {
-            Method::Auto => LiveSets::words_needed(f) <= 4 * size,
-            method => method == Method::Dense,
-        };
-        let live_sets = (options.flavour == Flavour::Pruned && dense_live)
-            .then(|| LiveSets::compute(&cfg, dom, f));
-        let limit = match options.frontiers {
-            Method::Auto => Some(2 * (n + f.cfg().num_edges())),
-            Method::Dense => Some(usize::MAX),
-            Method::Sparse => None,
-        };
-        let frontiers = limit.and_then(|limit| dominance_frontiers_within(&cfg, dom, limit));
-        Construction {
-            f,
-            dom,
-            cfg,
-            live: LiveInCalculator::new(if live_sets.is_some() { 0 } else { n }),
-            live_sets,
-            idf: IdfCalculator::new(n),
-            frontiers,
-            phis: Vec::new(),
-            arg_start: vec![0],
-            args: Vec::new(),
-            uses: vec![Raw::Undef; f.num_uses()],
-            replaced: Vec::new(),
-            def_blocks: Vec::new(),
-            def_mark: vec![0; n],
-            phi_blocks: Vec::new(),
-        }
-    }
+/// What every read and every removed phi stands for.
+struct Links {
+    /// Per use: what it reads.
+    uses: Vec<Raw>,
+    /// Per phi: what replaced it, once removed as trivial.
+    replaced: Vec<Option<Raw>>,
+}
 
-    /// Places the phis of `v`.
-    fn place(&mut self, v: Var, flavour: Flavour) {
-        let (f, dom) = (self.f, self.dom);
-        if f.var_uses(v).is_empty() && flavour != Flavour::Minimal {
-            return;
-        }
-        // Stamps are `v + 1`, unique per variable, so no mark is ever cleared.
-        let stamp = v.as_u32() + 1;
-        self.def_blocks.clear();
-        for &(b, _) in f.var_defs(v) {
-            if dom.is_reachable(b) {
-                self.def_mark[b.index()] = stamp;
-                self.def_blocks.push(b);
-            }
-        }
-        if flavour == Flavour::Pruned && self.single_reaching_definition(v) {
-            return;
-        }
-        self.phi_blocks.clear();
-        let pruned = flavour == Flavour::Pruned;
-        if pruned && self.live_sets.is_none() {
-            let marks = &self.def_mark;
-            self.live.compute(&self.cfg, dom, f.var_depends(v), |b| {
-                marks[b.index()] == stamp
-            });
-        }
-        let (sets, live) = (&self.live_sets, &self.live);
-        let live_in = |b| match sets {
-            _ if !pruned => true,
-            Some(sets) => sets.is_live_in(b, v),
-            None => live.is_live_in(b),
-        };
-        let live_out = |b| match sets {
-            _ if !pruned => true,
-            Some(sets) => sets.is_live_out(b, v),
-            None => live.is_live_out(b),
-        };
-        match &self.frontiers {
-            Some(df) => {
-                self.idf
-                    .compute_with_frontiers(df, &self.def_blocks, live_in, &mut self.phi_blocks)
-            }
-            None => self.idf.compute_live(
-                &self.cfg,
-                dom,
-                &self.def_blocks,
-                live_in,
-                live_out,
-                &mut self.phi_blocks,
-            ),
-        }
-        for &b in &self.phi_blocks {
-            self.phis.push((b, v));
-            let preds = self.cfg.predecessors(b);
-            self.args.extend(preds.iter().map(|&p| (p, Raw::Undef)));
-            self.arg_start.push(self.args.len() as u32);
-        }
-    }
-
-    /// Resolves every use and phi argument ([`crate::lookup`]).
-    fn resolve_reads(&mut self) {
-        resolve_all(
-            self.f,
-            &self.cfg,
-            self.dom,
-            &self.phis,
-            &self.arg_start,
-            &mut self.args,
-            &mut self.uses,
-        );
-    }
-
-    /// The common case of a variable assigned in one block `d` that strictly dominates every
-    /// block reading it upward-exposed (or assigned nowhere): every path from a block of
-    /// `DF+(d)` to a read passes `d`'s definition, so the variable is live into none of them
-    /// and pruned SSA places no phi (every read sees `d`'s definition, or nothing). True in
-    /// that case, found without liveness or frontier walks.
-    fn single_reaching_definition(&self, v: Var) -> bool {
-        let dom = self.dom;
-        match self.def_blocks[..] {
-            [] => true,
-            [d] => self
-                .f
-                .var_depends(v)
-                .all(|b| !dom.is_reachable(b) || dom.strictly_dominates(d, b)),
-            _ => false,
-        }
-    }
-
-    /// Uses in reachable blocks that some path reaches with their variable unassigned.
-    ///
-    /// Computed on the phis as placed, before reads and trivial phis are resolved: there,
-    /// [`Raw::Undef`] means exactly "the lookup reached the entry with no definition". (After
-    /// resolution, `x = x; y = x` would make the second read look undefined too, though `x`
-    /// was assigned.) A phi is tainted when an argument is undefined or a tainted phi.
-    fn unassigned_uses(&self) -> Vec<UseId> {
-        let n = self.phis.len();
-        let mut worklist: Vec<usize> = (0..n)
-            .filter(|&p| self.args[self.args_of(p)].iter().any(|a| a.1 == Raw::Undef))
-            .collect();
-        let mut tainted = vec![false; n];
-        for &p in &worklist {
-            tainted[p] = true;
-        }
-        let users = phi_users(n, &self.arg_start, &self.args);
-        while let Some(p) = worklist.pop() {
-            for &u in users.row(p) {
-                if !tainted[u as usize] {
-                    tainted[u as usize] = true;
-                    worklist.push(u as usize);
-                }
-            }
-        }
-        (0..self.uses.len())
-            .filter(|&u| self.dom.is_reachable(self.f.use_site(UseId::new(u)).0))
-            .filter(|&u| match self.uses[u] {
-                Raw::Undef => true,
-                Raw::Phi(p) => tainted[p.index()],
-                Raw::Value(_) | Raw::Use(_) => false,
-            })
-            .map(UseId::new)
-            .collect()
-    }
-
+impl Links {
     /// Follows reads to what they read and removed phis to their replacements, compressing
     /// the path. The result is a client value, a live phi, or undefined.
     fn resolve(&mut self, r: Raw) -> Raw {
@@ -405,6 +274,89 @@ impl<'a> Construction<'a> {
         }
         end
     }
+}
+
+impl<'a> Construction<'a> {
+    fn new(f: &'a Function, dom: &'a DomTree, options: Options) -> Self {
+        let cfg = Reachable::new(f.cfg(), |b| dom.is_reachable(b));
+        let Placement { phis, start } = place(f, dom, &cfg, options);
+        let mut arg_start = Vec::with_capacity(phis.len() + 1);
+        arg_start.push(0);
+        let mut num_args = 0;
+        for &(b, _) in &phis {
+            num_args += cfg.predecessors(b).len() as u32;
+            arg_start.push(num_args);
+        }
+        Construction {
+            f,
+            dom,
+            cfg,
+            phis,
+            block_phi_start: start,
+            arg_start,
+            args: vec![Raw::Undef; num_args as usize],
+            links: Links {
+                uses: vec![Raw::Undef; f.num_uses()],
+                replaced: Vec::new(),
+            },
+        }
+    }
+
+    /// Resolves every use and phi argument ([`crate::lookup`]).
+    fn resolve_reads(&mut self) {
+        resolve_all(
+            self.f,
+            &self.cfg,
+            self.dom,
+            &self.phis,
+            &self.block_phi_start,
+            &self.arg_start,
+            &mut self.args,
+            &mut self.links.uses,
+        );
+    }
+
+    /// Uses in reachable blocks that some path reaches with their variable unassigned.
+    ///
+    /// Computed on the phis as placed, before reads and trivial phis are resolved: there,
+    /// [`Raw::Undef`] means exactly "the lookup reached the entry with no definition". (After
+    /// resolution, `x = x; y = x` would make the second read look undefined too, though `x`
+    /// was assigned.) A phi is tainted when an argument is undefined or a tainted phi.
+    fn unassigned_uses(&self) -> Vec<UseId> {
+        let n = self.phis.len();
+        let mut worklist: Vec<u32> = (0..n)
+            .filter(|&p| self.args[self.args_of(p)].contains(&Raw::Undef))
+            .map(|p| p as u32)
+            .collect();
+        let mut tainted = vec![false; n];
+        for &p in &worklist {
+            tainted[p as usize] = true;
+        }
+        if !worklist.is_empty() {
+            let users = phi_users(n, &self.arg_start, &self.args);
+            while let Some(p) = worklist.pop() {
+                for &u in users.row(p as usize) {
+                    if !tainted[u as usize] {
+                        tainted[u as usize] = true;
+                        worklist.push(u);
+                    }
+                }
+            }
+        }
+        let reachable = |u: usize| self.dom.is_reachable(self.f.use_site(UseId::new(u)).0);
+        (0..self.links.uses.len())
+            .filter(|&u| match self.links.uses[u] {
+                Raw::Undef => reachable(u),
+                Raw::Phi(p) => tainted[p.index()],
+                Raw::Value(_) | Raw::Use(_) => false,
+            })
+            .map(UseId::new)
+            .collect()
+    }
+
+    fn resolve(&mut self, r: Raw) -> Raw {
+        self.links.resolve(r)
+    }
 
     fn args_of(&self, p: usize) -> std::ops::Range<usize> {
         self.arg_start[p] as usize..self.arg_start[p + 1] as usize
@@ -415,8 +367,8 @@ impl<'a> Construction<'a> {
         let me = Raw::Phi(Phi::new(p));
         let mut same = None;
         for i in self.args_of(p) {
-            let a = self.resolve(self.args[i].1);
-            self.args[i].1 = a;
+            let a = self.resolve(self.args[i]);
+            self.args[i] = a;
             if a == me || Some(a) == same {
                 continue;
             }
@@ -430,107 +382,133 @@ impl<'a> Construction<'a> {
 
     /// Removes trivial phis until none is left; returns how many went.
     ///
-    /// A worklist of phis to (re)examine: replacing `p` by a value sends every phi that
-    /// reads `p` back to the list, since one of its arguments changed. When `p` is replaced
-    /// by another phi `q`, `p`'s readers now read `q` and must come back when `q` goes too:
-    /// `q` takes over `p`'s readers by joining `p`'s list of merged phis onto its own (a
-    /// linked list, so the join is `O(1)`), and replacing `q` revisits the readers of every
-    /// phi merged into it (Braun et al. 2013 rewire the users the same way).
+    /// Phis are examined in id order, then again whenever one of their arguments changes:
+    /// replacing `p` by a value sends every phi that reads `p` and was already examined back
+    /// to a stack. When `p` is replaced by another phi `q`, `p`'s readers now read `q` and
+    /// must come back when `q` goes too: `q` takes over `p`'s readers by joining `p`'s list
+    /// of merged phis onto its own (a linked list, so the join is `O(1)`), and replacing `q`
+    /// revisits the readers of every phi merged into it (Braun et al. 2013 rewire the users
+    /// the same way). That bookkeeping ([`Rewire`]) is set up just before the first removal,
+    /// so a function none of whose phis is trivial pays one pass over the arguments.
     fn remove_trivial_phis(&mut self) -> usize {
         let n = self.phis.len();
-        self.replaced = vec![None; n];
-        for i in 0..self.args.len() {
-            self.args[i].1 = self.resolve(self.args[i].1);
-        }
-        let users = phi_users(n, &self.arg_start, &self.args);
-        let mut merged = Merged::new(n);
+        self.links.replaced = vec![None; n];
+        let mut rewire: Option<Rewire> = None;
         let mut removed = 0;
-        let mut worklist: Vec<usize> = (0..n).rev().collect();
-        let mut queued = vec![true; n];
-        while let Some(p) = worklist.pop() {
-            queued[p] = false;
-            if self.replaced[p].is_some() {
+        let mut next = 0;
+        loop {
+            let p = match rewire.as_mut().and_then(|r| r.stack.pop()) {
+                Some(p) => p as usize,
+                None if next < n => {
+                    next += 1;
+                    next - 1
+                }
+                None => break,
+            };
+            if let Some(r) = &mut rewire {
+                r.queued[p] = false;
+            }
+            if self.links.replaced[p].is_some() {
                 continue;
             }
             let Some(value) = self.trivial_value(p) else {
                 continue;
             };
-            self.replaced[p] = Some(value);
+            // Set up before the first replacement: after it, an argument naming `p` would
+            // already resolve to `value`, and `p`'s readers would be lost.
+            let r = match &mut rewire {
+                Some(r) => r,
+                None => {
+                    for i in 0..self.args.len() {
+                        self.args[i] = self.links.resolve(self.args[i]);
+                    }
+                    rewire.insert(Rewire::new(n, &self.arg_start, &self.args))
+                }
+            };
+            self.links.replaced[p] = Some(value);
             removed += 1;
-            for m in merged.members(p) {
-                for &u in users.row(m) {
+            for m in r.merged.members(p) {
+                for &u in r.users.row(m) {
                     let u = u as usize;
-                    if !queued[u] && self.replaced[u].is_none() {
-                        queued[u] = true;
-                        worklist.push(u);
+                    if u < next && !r.queued[u] && self.links.replaced[u].is_none() {
+                        r.queued[u] = true;
+                        r.stack.push(u as u32);
                     }
                 }
             }
             if let Raw::Phi(q) = value {
-                merged.join(q.index(), p);
+                r.merged.join(q.index(), p);
             }
         }
         removed
     }
 
-    /// Renumbers the surviving phis grouped by block and turns every value into a [`Val`].
-    #[allow(clippy::type_complexity)]
-    fn compact(
-        &mut self,
-    ) -> (
-        Vec<Block>,
-        Vec<Var>,
-        Vec<u32>,
-        Vec<(Block, Val)>,
-        Vec<u32>,
-        Vec<Val>,
-    ) {
-        let nb = self.f.num_blocks();
-        let mut start = vec![0u32; nb + 1];
-        for (p, &(b, _)) in self.phis.iter().enumerate() {
-            if self.replaced[p].is_none() {
-                start[b.index() + 1] += 1;
-            }
+    /// Drops the removed phis, renumbering the rest in order (they stay grouped by block),
+    /// and resolves every argument and use to a client value, a surviving phi or undefined,
+    /// all in place.
+    fn compact(&mut self) {
+        let links = &mut self.links;
+        for u in 0..links.uses.len() {
+            links.uses[u] = links.resolve(Raw::Use(UseId::new(u)));
         }
-        for i in 0..nb {
-            start[i + 1] += start[i];
+        for a in self.args.iter_mut() {
+            *a = links.resolve(*a);
         }
-        let mut fill = start.clone();
+        if !links.replaced.iter().any(Option::is_some) {
+            return;
+        }
         let mut new_id = vec![u32::MAX; self.phis.len()];
-        let mut order = vec![0usize; start[nb] as usize];
-        for (p, &(b, _)) in self.phis.iter().enumerate() {
-            if self.replaced[p].is_none() {
-                new_id[p] = fill[b.index()];
-                order[fill[b.index()] as usize] = p;
-                fill[b.index()] += 1;
+        let (mut kept, mut kept_args) = (0usize, 0usize);
+        let mut block = 0;
+        for p in 0..self.phis.len() {
+            let b = self.phis[p].0.index();
+            while block < b {
+                block += 1;
+                self.block_phi_start[block] = kept as u32;
+            }
+            if links.replaced[p].is_some() {
+                continue;
+            }
+            let args = self.arg_start[p] as usize..self.arg_start[p + 1] as usize;
+            self.phis[kept] = self.phis[p];
+            self.args.copy_within(args.clone(), kept_args);
+            self.arg_start[kept] = kept_args as u32;
+            kept_args += args.len();
+            new_id[p] = kept as u32;
+            kept += 1;
+        }
+        for start in &mut self.block_phi_start[block + 1..] {
+            *start = kept as u32;
+        }
+        self.phis.truncate(kept);
+        self.arg_start.truncate(kept + 1);
+        self.arg_start[kept] = kept_args as u32;
+        self.args.truncate(kept_args);
+        for r in self.args.iter_mut().chain(links.uses.iter_mut()) {
+            if let Raw::Phi(p) = r {
+                *p = Phi::from_u32(new_id[p.index()]);
             }
         }
-        let finish = |r: Raw| match r {
-            Raw::Value(v) => Val::Value(v),
-            Raw::Phi(p) => Val::Phi(Phi::from_u32(new_id[p.index()])),
-            Raw::Undef | Raw::Use(_) => Val::Undef,
-        };
-        let mut phi_block = Vec::with_capacity(order.len());
-        let mut phi_var = Vec::with_capacity(order.len());
-        let mut arg_start = vec![0u32];
-        let mut args = Vec::new();
-        for &p in &order {
-            phi_block.push(self.phis[p].0);
-            phi_var.push(self.phis[p].1);
-            for i in self.args_of(p) {
-                let (pred, a) = self.args[i];
-                let a = self.resolve(a);
-                args.push((pred, finish(a)));
-            }
-            arg_start.push(args.len() as u32);
+    }
+}
+
+/// What trivial-phi removal keeps once a phi has gone: the readers of every phi, the phis
+/// merged into each, and the phis waiting to be examined again.
+struct Rewire {
+    users: Table<u32>,
+    merged: Merged,
+    queued: Vec<bool>,
+    stack: Vec<u32>,
+}
+
+impl Rewire {
+    fn new(n: usize, arg_start: &[u32], args: &[Raw]) -> Rewire {
+        Rewire {
+            users: phi_users(n, arg_start, args),
+            merged: Merged::new(n),
+            queued: vec![false; n],
+            stack: Vec::new(),
         }
-        let use_values = (0..self.uses.len())
-            .map(|u| {
-                let r = self.resolve(Raw::Use(UseId::new(u)));
-                finish(r)
-            })
-            .collect();
-        (phi_block, phi_var, arg_start, args, start, use_values)
     }
 }
 
@@ -566,18 +544,16 @@ impl Merged {
 }
 
 /// For each phi, the phis that take it as an argument.
-fn phi_users(n: usize, arg_start: &[u32], args: &[(Block, Raw)]) -> Table<u32> {
-    let mut pairs = Vec::new();
-    for p in 0..n {
-        for &(_, a) in &args[arg_start[p] as usize..arg_start[p + 1] as usize] {
-            if let Raw::Phi(q) = a {
-                if q.index() != p {
-                    pairs.push((q.index(), p as u32));
-                }
-            }
-        }
-    }
-    Table::group(n, pairs.into_iter())
+fn phi_users(n: usize, arg_start: &[u32], args: &[Raw]) -> Table<u32> {
+    let pairs = (0..n).flat_map(|p| {
+        args[arg_start[p] as usize..arg_start[p + 1] as usize]
+            .iter()
+            .filter_map(move |&a| match a {
+                Raw::Phi(q) if q.index() != p => Some((q.index(), p as u32)),
+                _ => None,
+            })
+    });
+    Table::group(n, pairs)
 }
 
 /// A readable listing of the SSA form: per reachable block in reverse post-order, its idom,
@@ -596,8 +572,7 @@ pub fn dump(f: &Function, ssa: &Ssa) -> String {
         for p in ssa.phis_in(b) {
             let args: Vec<String> = ssa
                 .phi_args(p)
-                .iter()
-                .map(|(pred, a)| format!("{pred}: {}", show(*a)))
+                .map(|(pred, a)| format!("{pred}: {}", show(a)))
                 .collect();
             let _ = writeln!(out, "  {p} = phi {} [{}]", ssa.phi_var(p), args.join(", "));
         }

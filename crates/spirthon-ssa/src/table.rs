@@ -35,6 +35,18 @@ impl<T: Copy> Table<T> {
         Table { start, items }
     }
 
+    /// Row by row: `fill(i, items)` appends row `i`'s items.
+    pub(crate) fn from_rows(rows: usize, mut fill: impl FnMut(usize, &mut Vec<T>)) -> Table<T> {
+        let mut start = Vec::with_capacity(rows + 1);
+        let mut items = Vec::new();
+        start.push(0);
+        for r in 0..rows {
+            fill(r, &mut items);
+            start.push(items.len() as u32);
+        }
+        Table { start, items }
+    }
+
     /// Keeps only the first occurrence of each item within each row (items are blocks,
     /// numbered below `n`).
     pub(crate) fn dedup_rows(self, n: usize, index: impl Fn(T) -> usize) -> Table<T> {

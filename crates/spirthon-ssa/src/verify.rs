@@ -82,13 +82,13 @@ fn check_phi(
         .copied()
         .filter(|&q| ssa.dom().is_reachable(q))
         .collect();
-    let arg_preds: Vec<Block> = ssa.phi_args(p).iter().map(|a| a.0).collect();
+    let arg_preds: Vec<Block> = ssa.phi_args(p).map(|a| a.0).collect();
     if preds != arg_preds {
         errors.push(format!(
             "{p} in {b}: arguments from {arg_preds:?}, predecessors {preds:?}"
         ));
     }
-    for &(pred, a) in ssa.phi_args(p) {
+    for (pred, a) in ssa.phi_args(p) {
         if let Some(d) = def_site(a) {
             if !ssa.dom().dominates(d, pred) {
                 errors.push(format!(

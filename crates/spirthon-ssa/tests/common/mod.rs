@@ -108,7 +108,6 @@ pub fn run_ssa(p: &Program, built: &Built, ssa: &Ssa, choices: &[u8], max_steps:
                 .map(|phi| {
                     let arg = ssa
                         .phi_args(phi)
-                        .iter()
                         .find(|a| a.0 == pred)
                         .expect("arg for pred");
                     (phi.index(), eval(&phi_env, arg.1))
@@ -143,13 +142,16 @@ pub fn run_ssa(p: &Program, built: &Built, ssa: &Ssa, choices: &[u8], max_steps:
 pub fn no_trivial_phi(ssa: &Ssa) -> Result<(), String> {
     for p in (0..ssa.num_phis()).map(spirthon_ssa::Phi::new) {
         let mut distinct: Vec<spirthon_ssa::Val> = Vec::new();
-        for &(_, a) in ssa.phi_args(p) {
+        for (_, a) in ssa.phi_args(p) {
             if a != spirthon_ssa::Val::Phi(p) && !distinct.contains(&a) {
                 distinct.push(a);
             }
         }
         if distinct.len() < 2 {
-            return Err(format!("{p} is trivial: {:?}", ssa.phi_args(p)));
+            return Err(format!(
+                "{p} is trivial: {:?}",
+                ssa.phi_args(p).collect::<Vec<_>>()
+            ));
         }
     }
     Ok(())
