@@ -19,12 +19,13 @@
 //!
 //! Unreachable blocks are in no frontier and never reached by either walk.
 
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use crate::dom::DomTree;
 use crate::graph::Graph;
 use crate::ids::Block;
 use crate::table::Table;
+use crate::worklist::Worklist;
 
 /// Every block's dominance frontier, as a compressed table.
 #[derive(Clone, Debug)]
@@ -50,13 +51,20 @@ pub fn dominance_frontiers<G: Graph>(g: &G, dom: &DomTree) -> Frontiers {
 }
 
 /// The runner walk, abandoned (`None`) as soon as the frontiers hold more than `limit`
-/// blocks in all: the cost is `O(min(limit, total size) + edges)`.
+/// blocks in all, or not started when it would take more than `4 × limit` steps
+/// ([`runner_steps`]): the cost is `O(min(limit, total size) + edges)`.
 pub fn dominance_frontiers_within<G: Graph>(
     g: &G,
     dom: &DomTree,
     limit: usize,
 ) -> Option<Frontiers> {
     let n = g.num_blocks();
+    // The walk repeats steps where predecessors' climbs meet (several `break`s out of one
+    // loop), so a count of a few times the limit may still fit; far beyond it, give up
+    // without walking.
+    if runner_steps(g, dom) / 4 > limit {
+        return None;
+    }
     // `last_join[r]` is the join most recently added to `DF(r)`: joins are taken one at a
     // time, so this removes the repeats that several predecessors' walks produce.
     let mut last_join = vec![u32::MAX; n];
@@ -96,10 +104,10 @@ pub fn dominance_frontiers_within<G: Graph>(
 ///
 /// Cytron et al.'s worklist run for all variables together, 64 to a word: the rows are the
 /// least solution of `row(z) = ∪ { defines(x) ∪ (row(x) ∩ keep(x)) : z ∈ DF(x) }`, found
-/// by a first-in first-out worklist that starts with every reachable block in reverse
-/// post-order and takes a block back only when its row grew since it was last taken.
-/// Frontier edges point forward except those into loop headers, so the first round settles
-/// every acyclic stretch; a row grows at most once per variable, which bounds the rest.
+/// by a [`Worklist`] in reverse post-order that takes a block back only when its row grew
+/// since it was last visited. Frontier edges point forward except those into loop headers,
+/// so the first round settles every acyclic stretch; a row grows at most once per variable,
+/// which bounds the rest.
 /// Every frontier list is read once per visit of its block, instead of once per variable
 /// whose definitions reach it.
 ///
@@ -114,11 +122,9 @@ pub fn iterated_frontier_rows(
 ) -> Vec<u64> {
     let n = df.table.num_rows();
     let mut rows = vec![0u64; n * words];
-    let mut queued = vec![true; n];
-    let mut work: VecDeque<Block> = dom.rpo().iter().copied().collect();
+    let mut work = Worklist::new(n, dom, false);
     let mut out = vec![0u64; words];
-    while let Some(x) = work.pop_front() {
-        queued[x.index()] = false;
+    while let Some(x) = work.pop() {
         if df.of(x).is_empty() {
             continue;
         }
@@ -134,12 +140,32 @@ pub fn iterated_frontier_rows(
                 grew |= o & !*r != 0;
                 *r |= o;
             }
-            if grew && !std::mem::replace(&mut queued[z.index()], true) {
-                work.push_back(z);
+            if grew {
+                work.push(z);
             }
         }
     }
     rows
+}
+
+/// The steps the runner walk would take, from dominator-tree levels alone: from each
+/// reachable predecessor `p` of a join `j` it climbs `level(p) - level(idom(j))` blocks.
+/// Each step adds at most one frontier member (structured code repeats about two steps in
+/// three), so this tells in `O(edges)` when the walk would pass a limit by far, as it does
+/// on ladder-shaped graphs.
+pub fn runner_steps<G: Graph>(g: &G, dom: &DomTree) -> usize {
+    let level = |b: Block| dom.level(b).unwrap_or(0) as usize;
+    let mut steps = 0;
+    for &join in dom.rpo() {
+        let preds = g.predecessors(join);
+        if preds.len() < 2 {
+            continue;
+        }
+        let top = dom.idom(join).map_or(0, level);
+        let reachable = preds.iter().filter(|&&p| dom.is_reachable(p));
+        steps += reachable.map(|&p| level(p) - top).sum::<usize>();
+    }
+    steps
 }
 
 #[derive(Copy, Clone, Debug)]

@@ -58,6 +58,7 @@ mod place;
 pub mod ssa;
 mod table;
 pub mod verify;
+mod worklist;
 
 pub use dom::DomTree;
 pub use function::{Function, FunctionBuilder, InputError, Operand};

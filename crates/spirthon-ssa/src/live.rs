@@ -30,12 +30,11 @@
 //! Only reachable blocks are considered: uses in unreachable blocks start nothing, and the
 //! walks follow the graph they are given (a [`crate::graph::Reachable`] view).
 
-use std::collections::VecDeque;
-
 use crate::dom::DomTree;
 use crate::function::Function;
 use crate::graph::Graph;
 use crate::ids::{Block, Var};
+use crate::worklist::Worklist;
 
 /// The live-in and live-out sets of every variable at every block, as bit rows.
 #[derive(Clone, Debug)]
@@ -70,11 +69,9 @@ impl LiveSets {
         }
         let depends = live_in.clone();
         // A block is taken back only when a successor's live-in grew since it was last taken.
-        let mut queued = vec![true; f.num_blocks()];
-        let mut work: VecDeque<Block> = dom.rpo().iter().rev().copied().collect();
+        let mut work = Worklist::new(f.num_blocks(), dom, true);
         let mut out = vec![0u64; words];
-        while let Some(b) = work.pop_front() {
-            queued[b.index()] = false;
+        while let Some(b) = work.pop() {
             union_of_successors(g, &live_in, words, b, &mut out);
             let r = b.index() * words;
             let mut grew = false;
@@ -85,9 +82,7 @@ impl LiveSets {
             }
             if grew {
                 for &p in g.predecessors(b) {
-                    if !std::mem::replace(&mut queued[p.index()], true) {
-                        work.push_back(p);
-                    }
+                    work.push(p);
                 }
             }
         }

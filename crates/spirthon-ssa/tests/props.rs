@@ -5,7 +5,9 @@
 mod common;
 
 use proptest::prelude::*;
-use spirthon_ssa::frontier::{dominance_frontiers, dominance_frontiers_within, IdfCalculator};
+use spirthon_ssa::frontier::{
+    dominance_frontiers, dominance_frontiers_within, runner_steps, IdfCalculator,
+};
 use spirthon_ssa::gen::{Op, Program, ProgramBlock};
 use spirthon_ssa::graph::Reachable;
 use spirthon_ssa::live::{LiveInCalculator, LiveSets};
@@ -124,8 +126,10 @@ proptest! {
     fn frontiers_give_up_past_their_limit(g in arb_graph(120), limit in 0usize..200) {
         let dom = DomTree::compute(&g);
         let total = dominance_frontiers(&g, &dom).total_len();
+        let steps = runner_steps(&g, &dom);
+        prop_assert!(steps >= total);
         let bounded = dominance_frontiers_within(&g, &dom, limit);
-        prop_assert_eq!(bounded.is_some(), total <= limit);
+        prop_assert_eq!(bounded.is_some(), total <= limit && steps / 4 <= limit);
     }
 
     #[test]
