@@ -5,12 +5,14 @@
 //!   the dominator tree to `idom(j)`, adding `j` to the frontier of every block passed. The
 //!   total size can be quadratic (ladder graphs), so [`dominance_frontiers_within`] gives up
 //!   past a limit; SSA construction uses the frontiers when they fit, through
-//!   [`IdfCalculator::compute_with_frontiers`] (Cytron et al.'s worklist).
+//!   [`iterated_frontier_rows`] (every variable at once, as bit rows) or
+//!   [`IdfCalculator::compute_with_frontiers`] (Cytron et al.'s worklist, per variable).
 //! - [`IdfCalculator`] computes the iterated dominance frontier `DF+(S)` of a set of
 //!   defining blocks without materialising any frontier: the level-ordered walk of Sreedhar
 //!   and Gao ("A Linear Time Algorithm for Placing φ-nodes", POPL 1995) as LLVM's
-//!   `IDFCalculator` implements it. Roots are taken deepest first from a priority queue keyed
-//!   by dominator-tree level; from each root the walk descends its dominator subtree, and
+//!   `IDFCalculator` implements it. Roots are taken deepest first from one bucket per
+//!   dominator-tree level (Sreedhar and Gao's, where LLVM keeps a priority queue of roots:
+//!   a heap of the non-empty levels finds the deepest); from each root the walk descends its dominator subtree, and
 //!   every CFG edge `x -> y` out of that subtree with `level(y) <= level(root)` puts `y` in
 //!   `DF+`. A block already walked is not walked again for the same set, so one computation
 //!   costs the size of the subtrees below the defining blocks plus their out-edges. An
@@ -104,7 +106,7 @@ pub fn dominance_frontiers_within<G: Graph>(
 ///
 /// Cytron et al.'s worklist run for all variables together, 64 to a word: the rows are the
 /// least solution of `row(z) = ∪ { defines(x) ∪ (row(x) ∩ keep(x)) : z ∈ DF(x) }`, found
-/// by a [`Worklist`] in reverse post-order that takes a block back only when its row grew
+/// by a worklist (module `worklist`) in reverse post-order that takes a block back only when its row grew
 /// since it was last visited. Frontier edges point forward except those into loop headers,
 /// so the first round settles every acyclic stretch; a row grows at most once per variable,
 /// which bounds the rest.

@@ -15,20 +15,24 @@
 //! 1. [`graph::postorder`] and [`DomTree`]: reverse post-order and immediate dominators by
 //!    Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001). Only blocks
 //!    reachable from the entry take part in anything below.
-//! 2. [`frontier`]: dominance frontiers by the runner walk, abandoned past a size limit, and
-//!    iterated frontiers either by Cytron et al.'s worklist over them (when they are small,
-//!    as for code Python produces) or by the level-ordered walk of Sreedhar and Gao (1995)
-//!    as LLVM's `IDFCalculator` does it, never materialising a frontier (when they are
-//!    large: ladder-shaped graphs make them quadratic).
+//! 2. [`frontier`]: dominance frontiers by the runner walk, not started or abandoned past a
+//!    size limit, and iterated frontiers: for all variables at once as bit rows over the
+//!    materialised frontiers (Cytron et al.'s equations, 64 variables to a word), by
+//!    Cytron et al.'s worklist per variable, or, when frontiers would be quadratic
+//!    (ladder-shaped graphs), by the level-ordered walk of Sreedhar and Gao (1995) as LLVM's
+//!    `IDFCalculator` does it, with one bucket per level, never materialising a frontier.
 //! 3. [`live`]: liveness, `live_in = depends ∪ (live_out − defines)`, with `depends` and
 //!    `live_in` kept apart: for all variables at once as bit rows, or per variable by
 //!    backward walks when the variables are too many for the matrix. [`Options`] picks the
-//!    methods ([`Method::Auto`] by size); every choice gives the same SSA.
-//! 4. [`ssa`]: phis on the iterated dominance frontier of each variable's definitions, only
-//!    where live-in (pruned SSA: Cytron, Ferrante, Rosen, Wegman and Zadeck, "Efficiently
-//!    Computing Static Single Assignment Form and the Control Dependence Graph", TOPLAS
-//!    1991); semi-pruned (Briggs, Cooper, Harvey and Simpson, 1998) and minimal forms on
-//!    request ([`Flavour`]).
+//!    methods ([`Method::Auto`] by size); every choice gives the same SSA. The iterative
+//!    solvers share a worklist that goes in rounds in block order, so deep loop nests stay
+//!    near-linear.
+//! 4. [`ssa`] (placement in module `place`): phis on the iterated dominance frontier of each
+//!    variable's definitions, only where live-in (pruned SSA: Cytron, Ferrante, Rosen,
+//!    Wegman and Zadeck, "Efficiently Computing Static Single Assignment Form and the
+//!    Control Dependence Graph", TOPLAS 1991); semi-pruned (Briggs, Cooper, Harvey and
+//!    Simpson, 1998) and minimal forms on request ([`Flavour`]). Phi ids are grouped by
+//!    block, so every later pass sweeps them in block order.
 //! 5. `lookup` (inside [`ssa`]): every use and phi argument resolved along the dominator chain,
 //!    for all variables in one preorder walk of the dominator tree that keeps the value at
 //!    the end of each dominator (Cytron et al.'s renaming, with one undo log); then trivial

@@ -63,11 +63,18 @@ pub(crate) fn place(
     let phis = match frontiers {
         Some(df) if dense_rows => all_at_once(f, dom, &df, options.flavour, live_sets.as_ref()),
         frontiers => {
-            let mut per_var = PerVariable::new(f, dom, cfg, live_sets, frontiers);
+            // Each variable's phis are set as bits when the rows fit, which groups them by
+            // block for free; otherwise they are listed and sorted.
+            let words = f.num_vars().div_ceil(64);
+            let rows = dense_rows.then(|| vec![0u64; n * words]);
+            let mut per_var = PerVariable::new(f, dom, cfg, live_sets, frontiers, rows);
             for v in 0..f.num_vars() {
                 per_var.place(Var::new(v), options.flavour);
             }
-            per_var.phis
+            match per_var.rows {
+                Some(rows) => phis_from_rows(words, &rows, |_, _| !0),
+                None => per_var.phis,
+            }
         }
     };
     group_by_block(n, phis)
@@ -101,10 +108,21 @@ fn all_at_once(
         }
     };
     let rows = iterated_frontier_rows(dom, df, words, defines, keep);
+    phis_from_rows(words, &rows, keep)
+}
+
+/// The `(block, variable)` pairs set in `rows AND keep` (`words` words per block), in block
+/// order, variables ascending.
+fn phis_from_rows(
+    words: usize,
+    rows: &[u64],
+    keep: impl Fn(Block, usize) -> u64,
+) -> Vec<(Block, Var)> {
     let mut phis = Vec::new();
-    for b in (0..f.num_blocks()).map(Block::new) {
-        for w in 0..words {
-            let mut bits = rows[b.index() * words + w] & keep(b, w);
+    for (i, row) in rows.chunks_exact(words).enumerate() {
+        let b = Block::new(i);
+        for (w, &word) in row.iter().enumerate() {
+            let mut bits = word & keep(b, w);
             while bits != 0 {
                 phis.push((b, Var::new(w * 64 + bits.trailing_zeros() as usize)));
                 bits &= bits - 1;
@@ -152,7 +170,9 @@ struct PerVariable<'a> {
     /// `v + 1` on the reachable blocks defining `v`, while `v` is placed.
     def_mark: Vec<u32>,
     phi_blocks: Vec<Block>,
-    /// Variable-major.
+    /// The phis placed, as bit rows (`⌈variables / 64⌉` words per block) if given...
+    rows: Option<Vec<u64>>,
+    /// ...else listed, variable-major.
     phis: Vec<(Block, Var)>,
 }
 
@@ -163,6 +183,7 @@ impl<'a> PerVariable<'a> {
         cfg: &'a Reachable<'a, Cfg>,
         live_sets: Option<LiveSets>,
         frontiers: Option<Frontiers>,
+        rows: Option<Vec<u64>>,
     ) -> Self {
         let n = f.num_blocks();
         PerVariable {
@@ -176,6 +197,7 @@ impl<'a> PerVariable<'a> {
             def_blocks: Vec::new(),
             def_mark: vec![0; n],
             phi_blocks: Vec::new(),
+            rows,
             phis: Vec::new(),
         }
     }
@@ -231,7 +253,16 @@ impl<'a> PerVariable<'a> {
                 &mut self.phi_blocks,
             ),
         }
-        self.phis.extend(self.phi_blocks.iter().map(|&b| (b, v)));
+        match &mut self.rows {
+            Some(rows) => {
+                let words = rows.len() / f.num_blocks();
+                let (w, bit) = (v.index() / 64, 1 << (v.index() % 64));
+                for &b in &self.phi_blocks {
+                    rows[b.index() * words + w] |= bit;
+                }
+            }
+            None => self.phis.extend(self.phi_blocks.iter().map(|&b| (b, v))),
+        }
     }
 
     /// The common case of a variable assigned in one block `d` that strictly dominates every

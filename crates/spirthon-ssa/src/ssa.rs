@@ -1,16 +1,12 @@
 //! SSA construction: phi placement, lookup, trivial-phi removal, and the "may be used before
 //! it is assigned" analysis.
 //!
-//! Phis are placed for each variable in turn (all per-variable state is stamped, so memory
-//! stays `O(blocks + uses + phis)`):
-//! 1. its defining blocks are those of [`Function::var_defs`] that are reachable; when there
-//!    is none, or one that strictly dominates every read, pruned SSA needs no phi (the
-//!    common case of a variable assigned once);
-//! 2. [`Flavour::Pruned`] computes its live-in blocks ([`crate::live`]);
-//! 3. phis go on the iterated dominance frontier of the defining blocks
-//!    ([`crate::frontier::IdfCalculator`]), restricted to live-in blocks when pruned (Cytron
-//!    et al. 1991), to variables with an upward-exposed use when semi-pruned (Briggs et al.
-//!    1998), and unrestricted when minimal.
+//! Phis are placed by module `place`: on the iterated dominance frontier of each variable's
+//! definitions (Cytron et al. 1991), restricted to live-in blocks when pruned, to variables
+//! with an upward-exposed use when semi-pruned (Briggs et al. 1998), and unrestricted when
+//! minimal; for all variables at once as bit rows when the frontiers and the rows fit, one
+//! variable at a time otherwise. Phi ids come out grouped by block, in block order, and
+//! stay so.
 //!
 //! Then every upward-exposed use, and every phi argument (the value at the end of the
 //! predecessor), is looked up along the dominator chain, for all variables together in one
@@ -28,6 +24,10 @@
 //! block (a phi in the use's own block counts, since phis come first); no value refers to an
 //! unresolved read. Uses in unreachable blocks resolve to [`Val::Undef`] and are not
 //! reported: that code never runs.
+//!
+//! Memory: every table is `O(blocks + uses + phis)`. A phi's arguments are stored without
+//! their predecessors (those are the block's reachable predecessor list, kept once), and the
+//! final values are resolved and compacted in place, so a large result is not copied.
 //!
 //! What it does not do: it does not copy-propagate client values, fold constants or remove
 //! dead phis (minimal and semi-pruned SSA keep theirs; that is their point).
