@@ -119,6 +119,9 @@ fn phis_from_rows(
     keep: impl Fn(Block, usize) -> u64,
 ) -> Vec<(Block, Var)> {
     let mut phis = Vec::new();
+    if words == 0 {
+        return phis;
+    }
     for (i, row) in rows.chunks_exact(words).enumerate() {
         let b = Block::new(i);
         for (w, &word) in row.iter().enumerate() {

@@ -2,8 +2,8 @@
 
 use spirthon_ssa::frontier::dominance_frontiers;
 use spirthon_ssa::{
-    construct, verify, Block, DomTree, Flavour, FunctionBuilder, InputError, Operand, Phi, Ssa,
-    Val, Value, Var,
+    construct, construct_with, verify, Block, DomTree, Flavour, FunctionBuilder, InputError,
+    Method, Operand, Options, Phi, Ssa, Val, Value, Var,
 };
 
 fn value(i: usize) -> Operand {
@@ -371,5 +371,30 @@ fn phis_of_copies_around_interlocked_cycles_all_go() {
     assert_eq!(phis(&ssa), vec![], "every phi merges x0 with itself");
     for read in reads {
         assert_eq!(ssa.resolve(read), Val::Value(Value::new(0)));
+    }
+}
+
+/// A function with no variables at all (a kernel body of nothing but control flow) goes
+/// through every flavour and method.
+#[test]
+fn no_variables_at_all() {
+    let mut fb = FunctionBuilder::new();
+    let (entry, then_b, join) = (fb.create_block(), fb.create_block(), fb.create_block());
+    fb.add_edge(entry, then_b);
+    fb.add_edge(entry, join);
+    fb.add_edge(then_b, join);
+    let f = fb.finish().unwrap();
+    let methods = [Method::Auto, Method::Dense, Method::Sparse];
+    for flavour in [Flavour::Minimal, Flavour::SemiPruned, Flavour::Pruned] {
+        for (liveness, frontiers) in methods.iter().flat_map(|&l| methods.map(|d| (l, d))) {
+            let options = Options {
+                flavour,
+                liveness,
+                frontiers,
+            };
+            let ssa = construct_with(&f, options);
+            assert_eq!(ssa.num_phis(), 0, "{options:?}");
+            assert!(verify(&f, &ssa).is_ok());
+        }
     }
 }
