@@ -198,7 +198,7 @@ const NONE: u32 = u32::MAX;
 /// one bucket per level; the heap of levels finds the deepest one without scanning the
 /// empty levels in between, and holds each level once, however many roots it has, so a
 /// push or pop costs `O(1)` on a level already present.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct RootQueue {
     /// Per level: the first queued root, or [`NONE`].
     head: Vec<u32>,

@@ -47,18 +47,16 @@ pub struct LiveSets {
 impl LiveSets {
     /// Words the matrices of `f` take per block set (live-in, or live-out).
     pub fn words_needed(f: &Function) -> usize {
-        f.num_blocks() * f.num_vars().div_ceil(64)
+        f.num_blocks() * row_words(f)
     }
 
     /// Solves the equations for every variable of `f` over the blocks `dom` finds reachable.
     /// `g` must be `f`'s graph, or a [`crate::graph::Reachable`] view of it.
     pub fn compute<G: Graph>(g: &G, dom: &DomTree, f: &Function) -> LiveSets {
-        let words = f.num_vars().div_ceil(64);
+        let words = row_words(f);
         let size = f.num_blocks() * words;
         let (mut defines, mut live_in) = (vec![0u64; size], vec![0u64; size]);
-        let set = |rows: &mut [u64], b: Block, v: Var| {
-            rows[b.index() * words + v.index() / 64] |= 1 << (v.index() % 64);
-        };
+        let set = |rows: &mut [u64], b: Block, v: Var| set_var(&mut rows[b.index() * words..], v);
         for &b in dom.rpo() {
             for &(v, _) in f.defines(b) {
                 set(&mut defines, b, v);
@@ -111,14 +109,19 @@ impl LiveSets {
         self.live_in[b.index() * self.words + w]
     }
 
-    /// Words per row: `⌈variables / 64⌉`.
-    pub fn words(&self) -> usize {
-        self.words
-    }
-
     fn bit(&self, rows: &[u64], b: Block, v: Var) -> bool {
         rows[b.index() * self.words + v.index() / 64] >> (v.index() % 64) & 1 != 0
     }
+}
+
+/// Words in one bit row of `f`'s variables: `⌈variables / 64⌉`.
+pub(crate) fn row_words(f: &Function) -> usize {
+    f.num_vars().div_ceil(64)
+}
+
+/// Sets `v`'s bit in a bit row (bit `v % 64` of word `v / 64`).
+pub(crate) fn set_var(row: &mut [u64], v: Var) {
+    row[v.index() / 64] |= 1 << (v.index() % 64);
 }
 
 /// `out = ∪ live_in(s)` over the successors `s` of `b`.

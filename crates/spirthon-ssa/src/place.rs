@@ -30,8 +30,9 @@ use crate::frontier::{
 use crate::function::Function;
 use crate::graph::{Cfg, Reachable};
 use crate::ids::{Block, Var};
-use crate::live::{LiveInCalculator, LiveSets};
+use crate::live::{row_words, set_var, LiveInCalculator, LiveSets};
 use crate::ssa::{Flavour, Method, Options};
+use crate::table::Table;
 
 /// The placed phis, grouped by block: block `b`'s are `phis[start[b]..start[b + 1]]`.
 pub(crate) struct Placement {
@@ -65,7 +66,7 @@ pub(crate) fn place(
         frontiers => {
             // Each variable's phis are set as bits when the rows fit, which groups them by
             // block for free; otherwise they are listed and sorted.
-            let words = f.num_vars().div_ceil(64);
+            let words = row_words(f);
             let rows = dense_rows.then(|| vec![0u64; n * words]);
             let mut per_var = PerVariable::new(f, dom, cfg, live_sets, frontiers, rows);
             for v in 0..f.num_vars() {
@@ -88,12 +89,12 @@ fn all_at_once(
     flavour: Flavour,
     live: Option<&LiveSets>,
 ) -> Vec<(Block, Var)> {
-    let words = f.num_vars().div_ceil(64);
+    let words = row_words(f);
     // Semi-pruned: the variables with an upward-exposed use anywhere.
     let mut used = vec![0u64; words];
     for v in (0..f.num_vars()).map(Var::new) {
         if !f.var_uses(v).is_empty() {
-            used[v.index() / 64] |= 1 << (v.index() % 64);
+            set_var(&mut used, v);
         }
     }
     let keep = |b: Block, w: usize| match (flavour, live) {
@@ -104,7 +105,7 @@ fn all_at_once(
     };
     let defines = |b: Block, row: &mut [u64]| {
         for &(v, _) in f.defines(b) {
-            row[v.index() / 64] |= 1 << (v.index() % 64);
+            set_var(row, v);
         }
     };
     let rows = iterated_frontier_rows(dom, df, words, defines, keep);
@@ -135,29 +136,30 @@ fn phis_from_rows(
     phis
 }
 
-/// Stable counting sort by block: a variable-major list comes out with variables ascending
-/// within each block.
+/// Groups the phis by block: kept as they are when already in block order, else a stable
+/// counting sort ([`Table::group`]), so a variable-major list comes out with variables
+/// ascending within each block.
 fn group_by_block(n: usize, phis: Vec<(Block, Var)>) -> Placement {
+    if phis.windows(2).all(|w| w[0].0 <= w[1].0) {
+        let start = block_starts(n, &phis);
+        return Placement { phis, start };
+    }
+    let (start, phis) =
+        Table::group(n, phis.iter().map(|&(b, v)| (b.index(), (b, v)))).into_parts();
+    Placement { phis, start }
+}
+
+/// Where each of `n` blocks' phis start in `phis`, which is in block order; one more entry
+/// gives the end.
+pub(crate) fn block_starts(n: usize, phis: &[(Block, Var)]) -> Vec<u32> {
     let mut start = vec![0u32; n + 1];
-    for &(b, _) in &phis {
+    for &(b, _) in phis {
         start[b.index() + 1] += 1;
     }
     for i in 0..n {
         start[i + 1] += start[i];
     }
-    if phis.windows(2).all(|w| w[0].0 <= w[1].0) {
-        return Placement { phis, start };
-    }
-    let mut fill = start.clone();
-    let mut grouped = vec![(Block::new(0), Var::new(0)); phis.len()];
-    for &(b, v) in &phis {
-        grouped[fill[b.index()] as usize] = (b, v);
-        fill[b.index()] += 1;
-    }
-    Placement {
-        phis: grouped,
-        start,
-    }
+    start
 }
 
 /// Placement one variable at a time, with reusable stamped state.
@@ -258,10 +260,9 @@ impl<'a> PerVariable<'a> {
         }
         match &mut self.rows {
             Some(rows) => {
-                let words = rows.len() / f.num_blocks();
-                let (w, bit) = (v.index() / 64, 1 << (v.index() % 64));
+                let words = row_words(f);
                 for &b in &self.phi_blocks {
-                    rows[b.index() * words + w] |= bit;
+                    set_var(&mut rows[b.index() * words..], v);
                 }
             }
             None => self.phis.extend(self.phi_blocks.iter().map(|&b| (b, v))),

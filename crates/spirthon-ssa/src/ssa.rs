@@ -37,7 +37,7 @@ use crate::function::{Function, Operand};
 use crate::graph::{Cfg, Graph, Reachable};
 use crate::ids::{Block, Phi, UseId, Value, Var};
 use crate::lookup::{resolve_all, Raw};
-use crate::place::{place, Placement};
+use crate::place::{block_starts, place, Placement};
 use crate::table::Table;
 
 /// Which blocks get phis, as the literature defines the three forms.
@@ -200,7 +200,7 @@ pub fn construct_with(f: &Function, options: Options) -> Ssa {
     let placed = c.phis.len();
     let maybe_undefined = c.unassigned_uses();
     let removed = c.remove_trivial_phis();
-    c.compact();
+    c.compact(removed);
     let Construction {
         cfg,
         phis,
@@ -443,10 +443,10 @@ impl<'a> Construction<'a> {
         removed
     }
 
-    /// Drops the removed phis, renumbering the rest in order (they stay grouped by block),
+    /// Drops the `removed` phis, renumbering the rest in order (they stay grouped by block),
     /// and resolves every argument and use to a client value, a surviving phi or undefined,
     /// all in place.
-    fn compact(&mut self) {
+    fn compact(&mut self, removed: usize) {
         let links = &mut self.links;
         for u in 0..links.uses.len() {
             links.uses[u] = links.resolve(Raw::Use(UseId::new(u)));
@@ -454,18 +454,12 @@ impl<'a> Construction<'a> {
         for a in self.args.iter_mut() {
             *a = links.resolve(*a);
         }
-        if !links.replaced.iter().any(Option::is_some) {
+        if removed == 0 {
             return;
         }
         let mut new_id = vec![u32::MAX; self.phis.len()];
         let (mut kept, mut kept_args) = (0usize, 0usize);
-        let mut block = 0;
         for p in 0..self.phis.len() {
-            let b = self.phis[p].0.index();
-            while block < b {
-                block += 1;
-                self.block_phi_start[block] = kept as u32;
-            }
             if links.replaced[p].is_some() {
                 continue;
             }
@@ -477,10 +471,8 @@ impl<'a> Construction<'a> {
             new_id[p] = kept as u32;
             kept += 1;
         }
-        for start in &mut self.block_phi_start[block + 1..] {
-            *start = kept as u32;
-        }
         self.phis.truncate(kept);
+        self.block_phi_start = block_starts(self.f.num_blocks(), &self.phis);
         self.arg_start.truncate(kept + 1);
         self.arg_start[kept] = kept_args as u32;
         self.args.truncate(kept_args);

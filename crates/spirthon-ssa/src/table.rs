@@ -52,20 +52,19 @@ impl<T: Copy> Table<T> {
     pub(crate) fn dedup_rows(self, n: usize, index: impl Fn(T) -> usize) -> Table<T> {
         // `seen[item] == row` once `item` is kept in `row`.
         let mut seen = vec![u32::MAX; n];
-        let rows = self.start.len() - 1;
-        let mut start = Vec::with_capacity(rows + 1);
-        let mut items = Vec::with_capacity(self.items.len());
-        start.push(0);
-        for r in 0..rows {
+        Table::from_rows(self.num_rows(), |r, items| {
             for &item in self.row(r) {
                 if seen[index(item)] != r as u32 {
                     seen[index(item)] = r as u32;
                     items.push(item);
                 }
             }
-            start.push(items.len() as u32);
-        }
-        Table { start, items }
+        })
+    }
+
+    /// The row starts and the items of all rows together.
+    pub(crate) fn into_parts(self) -> (Vec<u32>, Vec<T>) {
+        (self.start, self.items)
     }
 
     pub(crate) fn num_rows(&self) -> usize {
