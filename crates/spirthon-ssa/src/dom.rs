@@ -171,7 +171,7 @@ fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> Vec<u32>
     }
     // Predecessors in post-order numbers, unreachable ones dropped.
     let mut pred_start = Vec::with_capacity(n + 1);
-    let mut preds = Vec::new();
+    let mut preds = Vec::with_capacity(po.iter().map(|&b| g.predecessors(b).len()).sum());
     pred_start.push(0u32);
     for &b in po {
         preds.extend(

@@ -78,7 +78,11 @@ pub struct Reachable<'g, G> {
 impl<'g, G: Graph> Reachable<'g, G> {
     /// `reachable(b)` must hold exactly for the blocks reachable from the entry.
     pub fn new(graph: &'g G, reachable: impl Fn(Block) -> bool) -> Self {
-        let preds = Table::from_rows(graph.num_blocks(), |b, row| {
+        let n = graph.num_blocks();
+        let bound = (0..n)
+            .map(|b| graph.predecessors(Block::new(b)).len())
+            .sum();
+        let preds = Table::from_rows(n, bound, |b, row| {
             let b = Block::new(b);
             if reachable(b) {
                 row.extend(graph.predecessors(b).iter().filter(|&&p| reachable(p)));

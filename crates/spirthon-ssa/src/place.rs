@@ -119,12 +119,23 @@ fn phis_from_rows(
     rows: &[u64],
     keep: impl Fn(Block, usize) -> u64,
 ) -> Vec<(Block, Var)> {
-    let mut phis = Vec::new();
     if words == 0 {
-        return phis;
+        return Vec::new();
     }
-    for (i, row) in rows.chunks_exact(words).enumerate() {
-        let b = Block::new(i);
+    let blocks = || {
+        rows.chunks_exact(words)
+            .enumerate()
+            .map(|(i, row)| (Block::new(i), row))
+    };
+    // Counted first: a vector grown by doubling would touch about twice the memory.
+    let mut count = 0;
+    for (b, row) in blocks() {
+        for (w, &word) in row.iter().enumerate() {
+            count += (word & keep(b, w)).count_ones() as usize;
+        }
+    }
+    let mut phis = Vec::with_capacity(count);
+    for (b, row) in blocks() {
         for (w, &word) in row.iter().enumerate() {
             let mut bits = word & keep(b, w);
             while bits != 0 {

@@ -245,19 +245,24 @@ struct Construction<'a> {
 struct Links {
     /// Per use: what it reads.
     uses: Vec<Raw>,
-    /// Per phi: what replaced it, once removed as trivial.
+    /// Per phi: what replaced it, once removed as trivial. Empty until the first removal, so
+    /// a function with no trivial phi never allocates it.
     replaced: Vec<Option<Raw>>,
 }
 
 impl Links {
     /// Follows reads to what they read and removed phis to their replacements, compressing
     /// the path. The result is a client value, a live phi, or undefined.
+    fn replacement(&self, p: usize) -> Option<Raw> {
+        self.replaced.get(p).copied().flatten()
+    }
+
     fn resolve(&mut self, r: Raw) -> Raw {
         let mut end = r;
         loop {
             end = match end {
                 Raw::Use(u) => self.uses[u.index()],
-                Raw::Phi(p) => match self.replaced[p.index()] {
+                Raw::Phi(p) => match self.replacement(p.index()) {
                     Some(next) => next,
                     None => break,
                 },
@@ -392,7 +397,6 @@ impl<'a> Construction<'a> {
     /// so a function none of whose phis is trivial pays one pass over the arguments.
     fn remove_trivial_phis(&mut self) -> usize {
         let n = self.phis.len();
-        self.links.replaced = vec![None; n];
         let mut rewire: Option<Rewire> = None;
         let mut removed = 0;
         let mut next = 0;
@@ -408,7 +412,7 @@ impl<'a> Construction<'a> {
             if let Some(r) = &mut rewire {
                 r.queued[p] = false;
             }
-            if self.links.replaced[p].is_some() {
+            if self.links.replacement(p).is_some() {
                 continue;
             }
             let Some(value) = self.trivial_value(p) else {
@@ -422,6 +426,7 @@ impl<'a> Construction<'a> {
                     for i in 0..self.args.len() {
                         self.args[i] = self.links.resolve(self.args[i]);
                     }
+                    self.links.replaced = vec![None; n];
                     rewire.insert(Rewire::new(n, &self.arg_start, &self.args))
                 }
             };
@@ -430,7 +435,7 @@ impl<'a> Construction<'a> {
             for m in r.merged.members(p) {
                 for &u in r.users.row(m) {
                     let u = u as usize;
-                    if u < next && !r.queued[u] && self.links.replaced[u].is_none() {
+                    if u < next && !r.queued[u] && self.links.replacement(u).is_none() {
                         r.queued[u] = true;
                         r.stack.push(u as u32);
                     }
@@ -460,7 +465,7 @@ impl<'a> Construction<'a> {
         let mut new_id = vec![u32::MAX; self.phis.len()];
         let (mut kept, mut kept_args) = (0usize, 0usize);
         for p in 0..self.phis.len() {
-            if links.replaced[p].is_some() {
+            if links.replacement(p).is_some() {
                 continue;
             }
             let args = self.arg_start[p] as usize..self.arg_start[p + 1] as usize;

@@ -35,10 +35,15 @@ impl<T: Copy> Table<T> {
         Table { start, items }
     }
 
-    /// Row by row: `fill(i, items)` appends row `i`'s items.
-    pub(crate) fn from_rows(rows: usize, mut fill: impl FnMut(usize, &mut Vec<T>)) -> Table<T> {
+    /// Row by row: `fill(i, items)` appends row `i`'s items; `capacity` bounds their number
+    /// (reserved up front: growing by doubling would touch about twice the memory).
+    pub(crate) fn from_rows(
+        rows: usize,
+        capacity: usize,
+        mut fill: impl FnMut(usize, &mut Vec<T>),
+    ) -> Table<T> {
         let mut start = Vec::with_capacity(rows + 1);
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(capacity);
         start.push(0);
         for r in 0..rows {
             fill(r, &mut items);
@@ -52,7 +57,7 @@ impl<T: Copy> Table<T> {
     pub(crate) fn dedup_rows(self, n: usize, index: impl Fn(T) -> usize) -> Table<T> {
         // `seen[item] == row` once `item` is kept in `row`.
         let mut seen = vec![u32::MAX; n];
-        Table::from_rows(self.num_rows(), |r, items| {
+        Table::from_rows(self.num_rows(), self.len(), |r, items| {
             for &item in self.row(r) {
                 if seen[index(item)] != r as u32 {
                     seen[index(item)] = r as u32;
