@@ -31,7 +31,19 @@ pub enum InputError {
     EdgeIntoEntry { from: Block },
     /// An edge names a block that was never created.
     NoSuchBlock { from: Block, to: Block },
+    /// A definition's value is numbered at or past [`MAX_INDEX`].
+    ValueOutOfRange {
+        block: Block,
+        var: Var,
+        value: Value,
+    },
+    /// More than [`MAX_INDEX`] upward-exposed uses.
+    TooManyUses { count: usize },
 }
+
+/// Values, uses and phis are numbered below this (2^30): construction packs each in 32 bits
+/// with a two-bit kind.
+pub const MAX_INDEX: usize = crate::lookup::Raw::LIMIT;
 
 impl core::fmt::Display for InputError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -42,6 +54,13 @@ impl core::fmt::Display for InputError {
             }
             InputError::NoSuchBlock { from, to } => {
                 write!(f, "edge {from} -> {to} names a block that does not exist")
+            }
+            InputError::ValueOutOfRange { block, var, value } => write!(
+                f,
+                "{block} defines {var} as {value}, past the limit of {MAX_INDEX} values"
+            ),
+            InputError::TooManyUses { count } => {
+                write!(f, "{count} uses, past the limit of {MAX_INDEX}")
             }
         }
     }
@@ -206,6 +225,13 @@ impl Function {
         }
         if let Some(&(from, _)) = edges.iter().find(|e| e.1.index() == 0) {
             return Err(InputError::EdgeIntoEntry { from });
+        }
+        if uses.len() >= MAX_INDEX {
+            return Err(InputError::TooManyUses { count: uses.len() });
+        }
+        let too_large = |&&(_, _, o): &&(Block, Var, Operand)| matches!(o, Operand::Value(v) if v.index() >= MAX_INDEX);
+        if let Some(&(block, var, Operand::Value(value))) = defs.iter().find(too_large) {
+            return Err(InputError::ValueOutOfRange { block, var, value });
         }
         let cfg = Cfg::from_edges(num_blocks, Block::new(0), edges);
         let mut first_use = vec![0u32; num_blocks];

@@ -44,7 +44,11 @@
 //! Every walk over the graph or the dominator tree uses an explicit stack or worklist: a
 //! million-block chain or a 100,000-deep loop nest needs no deep native stack. All
 //! per-variable state is epoch-stamped, and the dense tables are used only within a few
-//! times the function's size, so memory is `O(blocks + edges + uses + phis)`.
+//! times the function's size, so memory is `O(blocks + edges + uses + phis)`. Large tables
+//! are reserved at their final size rather than grown, and construction values are packed
+//! in 32 bits (a two-bit kind and a 30-bit index), so values, uses and phis are numbered
+//! below [`MAX_INDEX`]: [`FunctionBuilder::finish`] reports a value or use count past it as
+//! an [`InputError`].
 //!
 //! [`verify()`] checks the SSA property independently; [`naive`] holds slow oracles from the
 //! definitions; [`gen`] makes programs for tests and benchmarks.
@@ -65,7 +69,7 @@ pub mod verify;
 mod worklist;
 
 pub use dom::DomTree;
-pub use function::{Function, FunctionBuilder, InputError, Operand};
+pub use function::{Function, FunctionBuilder, InputError, Operand, MAX_INDEX};
 pub use graph::{Cfg, Graph};
 pub use ids::{Block, Phi, UseId, Value, Var};
 pub use ssa::{construct, construct_with, dump, Flavour, Method, Options, Ssa, Stats, Val};

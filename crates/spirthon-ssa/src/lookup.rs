@@ -3,7 +3,7 @@
 //! With phis placed, the value of `v` live into block `b` is: the phi for `v` in `b` if there
 //! is one, else the value of `v` at the end of `idom(b)`. The value at the end of block `x`
 //! is `x`'s last definition of `v`, else its value on entry. Reaching the entry with none of
-//! those means `v` is undefined there ([`Raw::Undef`]). This is correct because phis sit on
+//! those means `v` is undefined there ([`Raw::UNDEF`]). This is correct because phis sit on
 //! the iterated dominance frontier of every definition: no definition can reach `b` except
 //! through its dominators or a phi.
 //!
@@ -27,20 +27,73 @@ use crate::graph::Graph;
 use crate::ids::{Block, Phi, UseId, Value, Var};
 use crate::table::Table;
 
-/// A value during construction: client values, unresolved reads, phis, or undefined.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum Raw {
+/// A value during construction: a client value, an unresolved read, a phi, or undefined,
+/// packed into 32 bits so that the argument and use tables cost 4 bytes an entry. The top two
+/// bits say which kind (undefined is all zeros); the other 30 hold the index, so values, uses
+/// and phis are numbered below [`Raw::LIMIT`] ([`crate::Function`] checks values and uses,
+/// and construction checks phis).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Raw(u32);
+
+/// What a [`Raw`] holds, unpacked for matching.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum RawKind {
     Value(Value),
     Use(UseId),
     Phi(Phi),
     Undef,
 }
 
+const VALUE: u32 = 1;
+const USE: u32 = 2;
+const PHI: u32 = 3;
+
+impl Raw {
+    /// One past the largest index a `Raw` holds.
+    pub(crate) const LIMIT: usize = 1 << 30;
+    pub(crate) const UNDEF: Raw = Raw(0);
+
+    fn pack(kind: u32, index: u32) -> Raw {
+        debug_assert!(
+            (index as usize) < Raw::LIMIT,
+            "index {index} past Raw::LIMIT"
+        );
+        Raw(kind << 30 | index)
+    }
+    pub(crate) fn value(v: Value) -> Raw {
+        Raw::pack(VALUE, v.as_u32())
+    }
+    pub(crate) fn read(u: UseId) -> Raw {
+        Raw::pack(USE, u.as_u32())
+    }
+    pub(crate) fn phi(p: Phi) -> Raw {
+        Raw::pack(PHI, p.as_u32())
+    }
+    pub(crate) fn kind(self) -> RawKind {
+        let index = self.0 & (Raw::LIMIT as u32 - 1);
+        match self.0 >> 30 {
+            VALUE => RawKind::Value(Value::from_u32(index)),
+            USE => RawKind::Use(UseId::from_u32(index)),
+            PHI => RawKind::Phi(Phi::from_u32(index)),
+            _ => RawKind::Undef,
+        }
+    }
+    pub(crate) fn as_phi(self) -> Option<Phi> {
+        (self.0 >> 30 == PHI).then(|| Phi::from_u32(self.0 & (Raw::LIMIT as u32 - 1)))
+    }
+}
+
+impl core::fmt::Debug for Raw {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.kind().fmt(f)
+    }
+}
+
 impl From<Operand> for Raw {
     fn from(op: Operand) -> Raw {
         match op {
-            Operand::Value(v) => Raw::Value(v),
-            Operand::Use(u) => Raw::Use(u),
+            Operand::Value(v) => Raw::value(v),
+            Operand::Use(u) => Raw::read(u),
         }
     }
 }
@@ -74,13 +127,13 @@ pub(crate) fn resolve_all<G: Graph>(
                 .map(move |(i, &p)| (p.index(), (Block::new(s), i as u32)))
         }),
     );
-    let mut cur = vec![Raw::Undef; f.num_vars()];
+    let mut cur = vec![Raw::UNDEF; f.num_vars()];
     let mut log: Vec<(Var, Raw)> = Vec::new();
     let mut enter = |b: Block, cur: &mut [Raw], log: &mut Vec<(Var, Raw)>| {
         for p in phis_at(b.index()) {
             let v = phis[p].1;
             log.push((v, cur[v.index()]));
-            cur[v.index()] = Raw::Phi(Phi::new(p));
+            cur[v.index()] = Raw::phi(Phi::new(p));
         }
         for (u, v) in f.uses_in(b) {
             uses[u.index()] = cur[v.index()];

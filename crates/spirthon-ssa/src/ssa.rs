@@ -33,10 +33,10 @@
 //! dead phis (minimal and semi-pruned SSA keep theirs; that is their point).
 
 use crate::dom::DomTree;
-use crate::function::{Function, Operand};
+use crate::function::{Function, Operand, MAX_INDEX};
 use crate::graph::{Cfg, Graph, Reachable};
 use crate::ids::{Block, Phi, UseId, Value, Var};
-use crate::lookup::{resolve_all, Raw};
+use crate::lookup::{resolve_all, Raw, RawKind};
 use crate::place::{block_starts, place, Placement};
 use crate::table::Table;
 
@@ -101,8 +101,8 @@ pub struct Stats {
 
 /// The SSA form of a [`Function`]: side tables keyed by block, phi and use.
 ///
-/// Values are kept as construction left them, fully resolved: no `Raw::Use` remains, and
-/// every `Raw::Phi` names a surviving phi.
+/// Values are kept as construction left them, fully resolved: no read remains unresolved,
+/// and every phi named is a surviving one.
 #[derive(Clone, Debug)]
 pub struct Ssa {
     dom: DomTree,
@@ -173,15 +173,19 @@ impl Ssa {
 
 /// A resolved construction value as a [`Val`].
 fn val(r: Raw) -> Val {
-    match r {
-        Raw::Value(v) => Val::Value(v),
-        Raw::Phi(p) => Val::Phi(p),
-        Raw::Undef | Raw::Use(_) => Val::Undef,
+    match r.kind() {
+        RawKind::Value(v) => Val::Value(v),
+        RawKind::Phi(p) => Val::Phi(p),
+        RawKind::Undef | RawKind::Use(_) => Val::Undef,
     }
 }
 
 /// Builds SSA form of the given flavour with automatic methods. Infallible: a [`Function`]
 /// is well-formed by construction.
+///
+/// # Panics
+/// If the function needs [`MAX_INDEX`] phis or more (their tables alone would take over
+/// 12 GiB).
 pub fn construct(f: &Function, flavour: Flavour) -> Ssa {
     construct_with(
         f,
@@ -193,6 +197,9 @@ pub fn construct(f: &Function, flavour: Flavour) -> Ssa {
 }
 
 /// Builds SSA form as `options` say.
+///
+/// # Panics
+/// As [`construct`].
 pub fn construct_with(f: &Function, options: Options) -> Ssa {
     let dom = DomTree::compute(f.cfg());
     let mut c = Construction::new(f, &dom, options);
@@ -260,9 +267,9 @@ impl Links {
     fn resolve(&mut self, r: Raw) -> Raw {
         let mut end = r;
         loop {
-            end = match end {
-                Raw::Use(u) => self.uses[u.index()],
-                Raw::Phi(p) => match self.replacement(p.index()) {
+            end = match end.kind() {
+                RawKind::Use(u) => self.uses[u.index()],
+                RawKind::Phi(p) => match self.replacement(p.index()) {
                     Some(next) => next,
                     None => break,
                 },
@@ -271,9 +278,9 @@ impl Links {
         }
         let mut cur = r;
         while cur != end {
-            cur = match cur {
-                Raw::Use(u) => std::mem::replace(&mut self.uses[u.index()], end),
-                Raw::Phi(p) => self.replaced[p.index()].replace(end).unwrap_or(end),
+            cur = match cur.kind() {
+                RawKind::Use(u) => std::mem::replace(&mut self.uses[u.index()], end),
+                RawKind::Phi(p) => self.replaced[p.index()].replace(end).unwrap_or(end),
                 _ => end,
             };
         }
@@ -285,6 +292,11 @@ impl<'a> Construction<'a> {
     fn new(f: &'a Function, dom: &'a DomTree, options: Options) -> Self {
         let cfg = Reachable::new(f.cfg(), |b| dom.is_reachable(b));
         let Placement { phis, start } = place(f, dom, &cfg, options);
+        assert!(
+            phis.len() < MAX_INDEX,
+            "{} phis, past the limit of {MAX_INDEX}",
+            phis.len()
+        );
         let mut arg_start = Vec::with_capacity(phis.len() + 1);
         arg_start.push(0);
         let mut num_args = 0;
@@ -299,9 +311,9 @@ impl<'a> Construction<'a> {
             phis,
             block_phi_start: start,
             arg_start,
-            args: vec![Raw::Undef; num_args as usize],
+            args: vec![Raw::UNDEF; num_args as usize],
             links: Links {
-                uses: vec![Raw::Undef; f.num_uses()],
+                uses: vec![Raw::UNDEF; f.num_uses()],
                 replaced: Vec::new(),
             },
         }
@@ -324,13 +336,13 @@ impl<'a> Construction<'a> {
     /// Uses in reachable blocks that some path reaches with their variable unassigned.
     ///
     /// Computed on the phis as placed, before reads and trivial phis are resolved: there,
-    /// [`Raw::Undef`] means exactly "the lookup reached the entry with no definition". (After
+    /// [`Raw::UNDEF`] means exactly "the lookup reached the entry with no definition". (After
     /// resolution, `x = x; y = x` would make the second read look undefined too, though `x`
     /// was assigned.) A phi is tainted when an argument is undefined or a tainted phi.
     fn unassigned_uses(&self) -> Vec<UseId> {
         let n = self.phis.len();
         let mut worklist: Vec<u32> = (0..n)
-            .filter(|&p| self.args[self.args_of(p)].contains(&Raw::Undef))
+            .filter(|&p| self.args[self.args_of(p)].contains(&Raw::UNDEF))
             .map(|p| p as u32)
             .collect();
         let mut tainted = vec![false; n];
@@ -350,10 +362,10 @@ impl<'a> Construction<'a> {
         }
         let reachable = |u: usize| self.dom.is_reachable(self.f.use_site(UseId::new(u)).0);
         (0..self.links.uses.len())
-            .filter(|&u| match self.links.uses[u] {
-                Raw::Undef => reachable(u),
-                Raw::Phi(p) => tainted[p.index()],
-                Raw::Value(_) | Raw::Use(_) => false,
+            .filter(|&u| match self.links.uses[u].kind() {
+                RawKind::Undef => reachable(u),
+                RawKind::Phi(p) => tainted[p.index()],
+                RawKind::Value(_) | RawKind::Use(_) => false,
             })
             .map(UseId::new)
             .collect()
@@ -369,7 +381,7 @@ impl<'a> Construction<'a> {
 
     /// The value a trivial phi stands for, or `None` if the phi merges two distinct values.
     fn trivial_value(&mut self, p: usize) -> Option<Raw> {
-        let me = Raw::Phi(Phi::new(p));
+        let me = Raw::phi(Phi::new(p));
         let mut same = None;
         for i in self.args_of(p) {
             let a = self.resolve(self.args[i]);
@@ -382,7 +394,7 @@ impl<'a> Construction<'a> {
             }
             same = Some(a);
         }
-        Some(same.unwrap_or(Raw::Undef))
+        Some(same.unwrap_or(Raw::UNDEF))
     }
 
     /// Removes trivial phis until none is left; returns how many went.
@@ -441,7 +453,7 @@ impl<'a> Construction<'a> {
                     }
                 }
             }
-            if let Raw::Phi(q) = value {
+            if let Some(q) = value.as_phi() {
                 r.merged.join(q.index(), p);
             }
         }
@@ -454,7 +466,7 @@ impl<'a> Construction<'a> {
     fn compact(&mut self, removed: usize) {
         let links = &mut self.links;
         for u in 0..links.uses.len() {
-            links.uses[u] = links.resolve(Raw::Use(UseId::new(u)));
+            links.uses[u] = links.resolve(Raw::read(UseId::new(u)));
         }
         for a in self.args.iter_mut() {
             *a = links.resolve(*a);
@@ -482,8 +494,8 @@ impl<'a> Construction<'a> {
         self.arg_start[kept] = kept_args as u32;
         self.args.truncate(kept_args);
         for r in self.args.iter_mut().chain(links.uses.iter_mut()) {
-            if let Raw::Phi(p) = r {
-                *p = Phi::from_u32(new_id[p.index()]);
+            if let Some(p) = r.as_phi() {
+                *r = Raw::phi(Phi::from_u32(new_id[p.index()]));
             }
         }
     }
@@ -545,8 +557,8 @@ fn phi_users(n: usize, arg_start: &[u32], args: &[Raw]) -> Table<u32> {
     let pairs = (0..n).flat_map(|p| {
         args[arg_start[p] as usize..arg_start[p + 1] as usize]
             .iter()
-            .filter_map(move |&a| match a {
-                Raw::Phi(q) if q.index() != p => Some((q.index(), p as u32)),
+            .filter_map(move |&a| match a.as_phi() {
+                Some(q) if q.index() != p => Some((q.index(), p as u32)),
                 _ => None,
             })
     });

@@ -7,11 +7,11 @@
 //! phi at the top of that block; each client value is defined in one block only; every
 //! phi mentioned exists.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::function::{Function, Operand};
 use crate::graph::Graph;
-use crate::ids::{Block, Phi, UseId, Var};
+use crate::ids::{Block, Phi, UseId, Value, Var};
 use crate::ssa::{Ssa, Val};
 
 /// Every violation found, as readable lines; `Ok` when there are none.
@@ -20,7 +20,7 @@ pub fn verify(f: &Function, ssa: &Ssa) -> Result<(), Vec<String>> {
     let value_block = value_blocks(f, &mut errors);
     let def_site = |v: Val| -> Option<Block> {
         match v {
-            Val::Value(x) => value_block.get(x.index()).copied().flatten(),
+            Val::Value(x) => value_block.get(&x).copied(),
             Val::Phi(p) if p.index() < ssa.num_phis() => Some(ssa.phi_block(p)),
             Val::Phi(_) | Val::Undef => None,
         }
@@ -104,19 +104,19 @@ fn check_phi(
 }
 
 /// The block that defines each client value (from `defines`), flagging values defined in two.
-fn value_blocks(f: &Function, errors: &mut Vec<String>) -> Vec<Option<Block>> {
-    let mut at: Vec<Option<Block>> = Vec::new();
+/// A map, not a table: client values are opaque ids and may be sparse.
+fn value_blocks(f: &Function, errors: &mut Vec<String>) -> HashMap<Value, Block> {
+    let mut at: HashMap<Value, Block> = HashMap::new();
     for b in (0..f.num_blocks()).map(Block::new) {
         for &(_, op) in f.defines(b) {
             let Operand::Value(x) = op else { continue };
-            if at.len() <= x.index() {
-                at.resize(x.index() + 1, None);
-            }
-            match at[x.index()] {
-                Some(other) if other != b => {
+            match at.get(&x) {
+                Some(&other) if other != b => {
                     errors.push(format!("{x} is defined in both {other} and {b}"))
                 }
-                _ => at[x.index()] = Some(b),
+                _ => {
+                    at.insert(x, b);
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 use spirthon_ssa::frontier::dominance_frontiers;
 use spirthon_ssa::{
     construct, construct_with, verify, Block, DomTree, Flavour, FunctionBuilder, InputError,
-    Method, Operand, Options, Phi, Ssa, Val, Value, Var,
+    Method, Operand, Options, Phi, Ssa, Val, Value, Var, MAX_INDEX,
 };
 
 fn value(i: usize) -> Operand {
@@ -334,6 +334,32 @@ fn malformed_inputs_are_errors() {
         fb.finish().unwrap_err(),
         InputError::NoSuchBlock { from: a, to: b(5) }
     );
+    // Construction packs values in 30 bits: the largest allowed one goes through.
+    for (value, ok) in [(MAX_INDEX - 1, true), (MAX_INDEX, false)] {
+        let mut fb = FunctionBuilder::new();
+        let (a, c) = (fb.create_block(), fb.create_block());
+        fb.add_edge(a, c);
+        fb.switch_to_block(a);
+        fb.def_var(Var::new(0), Operand::Value(Value::new(value)));
+        fb.switch_to_block(c);
+        let read = fb.use_var(Var::new(0));
+        match fb.finish() {
+            Ok(f) if ok => {
+                let ssa = construct(&f, Flavour::Pruned);
+                verify(&f, &ssa).unwrap();
+                assert_eq!(ssa.resolve(read), Val::Value(Value::new(value)));
+            }
+            Err(e) if !ok => assert_eq!(
+                e,
+                InputError::ValueOutOfRange {
+                    block: a,
+                    var: Var::new(0),
+                    value: Value::new(value)
+                }
+            ),
+            other => panic!("value {value}: {other:?}"),
+        }
+    }
 }
 
 /// `x = 0` and then only copies `x = x` around two interlocked cycles: every phi placed is
