@@ -3,8 +3,11 @@
 //! Method: Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001). Blocks
 //! are numbered in post-order; the idom of each block is the intersection of its
 //! already-processed predecessors in the current idom forest, iterated over reverse
-//! post-order until nothing changes. Reducible graphs settle in one pass plus the confirming
-//! one; irreducible ones may take a few more. The intersection is the same as the paper's
+//! post-order until nothing changes. Reducible graphs settle in one pass; the paper confirms
+//! that with a second, which is skipped here when every edge the first pass had to ignore
+//! (one from later in reverse post-order) leads back to a dominator of its source, since the
+//! second pass would then repeat the first's intersections exactly. Irreducible graphs take
+//! the confirming pass and maybe a few more. The intersection is the same as the paper's
 //! two-finger walk, but answered with depths and skew-binary jump pointers
 //! (`PartialTree`), so a deep dominator tree (a ladder, a long chain of joins) costs
 //! `O(log n)` per intersection rather than its depth.
@@ -183,13 +186,18 @@ fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> Vec<u32>
         pred_start.push(preds.len() as u32);
     }
     let mut tree = PartialTree::new(n);
-    let mut changed = true;
-    while changed {
-        changed = false;
+    // Edges `(p, i)` the first pass skipped because `p` comes later in reverse post-order.
+    let mut retreating = Vec::new();
+    let mut first_pass = true;
+    loop {
+        let mut changed = false;
         for i in (0..n as u32 - 1).rev() {
             let mut new_idom = NONE;
             for &p in &preds[pred_start[i as usize] as usize..pred_start[i as usize + 1] as usize] {
                 if tree.idom[p as usize] == NONE {
+                    if first_pass {
+                        retreating.push((p, i));
+                    }
                     continue;
                 }
                 let settled = tree.climb_past(p, i);
@@ -202,6 +210,14 @@ fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> Vec<u32>
             changed |= tree.idom[i as usize] != new_idom;
             tree.attach(i, new_idom);
         }
+        // After the first pass, a graph whose every retreating edge goes back to a dominator
+        // of its source (a reducible one, as every Python function is) has settled: the next
+        // pass would meet the same intersections and change nothing, so it is not run.
+        let confirmed = first_pass && retreating.iter().all(|&(p, i)| tree.is_ancestor(i, p));
+        if !changed || confirmed {
+            break;
+        }
+        first_pass = false;
     }
     tree.idom
 }
@@ -257,12 +273,8 @@ impl PartialTree {
         p
     }
 
-    /// The nearest common ancestor of two settled nodes.
-    fn lca(&self, mut a: u32, mut b: u32) -> u32 {
-        if self.depth[a as usize] < self.depth[b as usize] {
-            std::mem::swap(&mut a, &mut b);
-        }
-        let target = self.depth[b as usize];
+    /// The ancestor-or-self of settled node `a` at depth `target` (at most `a`'s depth).
+    fn ancestor_at(&self, mut a: u32, target: u32) -> u32 {
         while self.depth[a as usize] > target {
             let j = self.jump[a as usize];
             a = if self.depth[j as usize] >= target {
@@ -271,6 +283,21 @@ impl PartialTree {
                 self.idom[a as usize]
             };
         }
+        a
+    }
+
+    /// Whether settled node `a` is an ancestor-or-self of settled node `b`.
+    fn is_ancestor(&self, a: u32, b: u32) -> bool {
+        let target = self.depth[a as usize];
+        self.depth[b as usize] >= target && self.ancestor_at(b, target) == a
+    }
+
+    /// The nearest common ancestor of two settled nodes.
+    fn lca(&self, mut a: u32, mut b: u32) -> u32 {
+        if self.depth[a as usize] < self.depth[b as usize] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        a = self.ancestor_at(a, self.depth[b as usize]);
         while a != b {
             let (ja, jb) = (self.jump[a as usize], self.jump[b as usize]);
             if ja != jb {
