@@ -26,12 +26,15 @@ impl<T: Copy> Table<T> {
                 items: Vec::new(),
             };
         };
-        let mut fill = start.clone();
+        // `start[r]` serves as row `r`'s cursor and ends at row `r + 1`'s start; shifting the
+        // table by one restores the starts without a second array.
         let mut items = vec![first; start[rows] as usize];
         for (r, item) in pairs {
-            items[fill[r] as usize] = item;
-            fill[r] += 1;
+            items[start[r] as usize] = item;
+            start[r] += 1;
         }
+        start.copy_within(0..rows, 1);
+        start[0] = 0;
         Table { start, items }
     }
 
@@ -53,18 +56,27 @@ impl<T: Copy> Table<T> {
     }
 
     /// Keeps only the first occurrence of each item within each row (items are blocks,
-    /// numbered below `n`).
-    pub(crate) fn dedup_rows(self, n: usize, index: impl Fn(T) -> usize) -> Table<T> {
+    /// numbered below `n`), compacting the table in place.
+    pub(crate) fn dedup_rows(mut self, n: usize, index: impl Fn(T) -> usize) -> Table<T> {
         // `seen[item] == row` once `item` is kept in `row`.
         let mut seen = vec![u32::MAX; n];
-        Table::from_rows(self.num_rows(), self.len(), |r, items| {
-            for &item in self.row(r) {
+        let mut kept = 0;
+        let mut row_start = 0;
+        for r in 0..self.num_rows() {
+            let row_end = self.start[r + 1] as usize;
+            for i in row_start..row_end {
+                let item = self.items[i];
                 if seen[index(item)] != r as u32 {
                     seen[index(item)] = r as u32;
-                    items.push(item);
+                    self.items[kept] = item;
+                    kept += 1;
                 }
             }
-        })
+            row_start = row_end;
+            self.start[r + 1] = kept as u32;
+        }
+        self.items.truncate(kept);
+        self
     }
 
     /// The row starts and the items of all rows together.
