@@ -21,12 +21,14 @@ use spirthon_ssa::gen::{ladder, structured, Op, Program};
 use spirthon_ssa::{construct, Flavour};
 
 /// The fastest of enough runs to fill about `budget`: at least 5, since a 1M-block run's
-/// time varies by 10-15% with how the kernel serves its page faults; at most 100.
+/// time varies by 10-15% with how the kernel serves its page faults, and as many as fit
+/// otherwise, so that a small size is sampled over the whole budget rather than over a few
+/// milliseconds that a neighbour's burst of work can cover.
 fn fastest<T>(budget: Duration, mut run: impl FnMut() -> T) -> (Duration, T) {
     let start = Instant::now();
     let mut result = run();
     let mut best = start.elapsed();
-    let runs = (budget.as_secs_f64() / best.as_secs_f64().max(1e-9)).clamp(5.0, 100.0) as usize;
+    let runs = (budget.as_secs_f64() / best.as_secs_f64().max(1e-9)).clamp(5.0, 1e6) as usize;
     for _ in 1..runs {
         let t = Instant::now();
         result = black_box(run());

@@ -48,7 +48,7 @@ impl DomTree {
         for (i, b) in po.iter().enumerate() {
             po_num[b.index()] = i as u32;
         }
-        let idom_po = idoms_in_postorder(g, &po, &po_num);
+        let (idom_po, _passes) = idoms_in_postorder(g, &po, &po_num);
         let mut idom = vec![NONE; n];
         for (i, &b) in po.iter().enumerate() {
             if idom_po[i] != i as u32 {
@@ -166,11 +166,12 @@ impl DomTree {
 }
 
 /// Cooper-Harvey-Kennedy on post-order numbers: `result[i]` is the post-order number of the
-/// idom of `po[i]`; the entry (last in post-order) is its own idom.
-fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> Vec<u32> {
+/// idom of `po[i]`; the entry (last in post-order) is its own idom. Also returns how many
+/// passes it took.
+fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> (Vec<u32>, usize) {
     let n = po.len();
     if n == 0 {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     // Predecessors in post-order numbers, unreachable ones dropped.
     let mut pred_start = Vec::with_capacity(n + 1);
@@ -188,8 +189,10 @@ fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> Vec<u32>
     let mut tree = PartialTree::new(n);
     // Edges `(p, i)` the first pass skipped because `p` comes later in reverse post-order.
     let mut retreating = Vec::new();
-    let mut first_pass = true;
+    let mut passes = 0;
     loop {
+        let first_pass = passes == 0;
+        passes += 1;
         let mut changed = false;
         for i in (0..n as u32 - 1).rev() {
             let mut new_idom = NONE;
@@ -217,9 +220,8 @@ fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> Vec<u32>
         if !changed || confirmed {
             break;
         }
-        first_pass = false;
     }
-    tree.idom
+    (tree.idom, passes)
 }
 
 /// The idom forest during one pass of Cooper-Harvey-Kennedy, with depths and Myers' skew
@@ -307,5 +309,36 @@ impl PartialTree {
             }
         }
         a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Cfg;
+
+    fn passes(n: usize, edges: &[(usize, usize)]) -> usize {
+        let edges: Vec<_> = edges
+            .iter()
+            .map(|&(a, b)| (Block::new(a), Block::new(b)))
+            .collect();
+        let g = Cfg::from_edges(n, Block::new(0), &edges);
+        let po = postorder(&g);
+        let mut po_num = vec![NONE; n];
+        for (i, b) in po.iter().enumerate() {
+            po_num[b.index()] = i as u32;
+        }
+        idoms_in_postorder(&g, &po, &po_num).1
+    }
+
+    #[test]
+    fn reducible_graphs_settle_in_one_pass_and_irreducible_ones_are_confirmed() {
+        // A chain, a loop with a self-loop inside, and two nested loops sharing a latch.
+        assert_eq!(passes(3, &[(0, 1), (1, 2)]), 1);
+        assert_eq!(passes(4, &[(0, 1), (1, 2), (2, 2), (2, 1), (1, 3)]), 1);
+        let nested = [(0, 1), (1, 2), (2, 3), (3, 2), (3, 1), (1, 4)];
+        assert_eq!(passes(5, &nested), 1);
+        // Two ways into the cycle 1 <-> 2: the first pass cannot know it has settled.
+        assert_eq!(passes(3, &[(0, 1), (0, 2), (1, 2), (2, 1)]), 2);
     }
 }
