@@ -10,7 +10,9 @@
 //! the confirming pass and maybe a few more. The intersection is the same as the paper's
 //! two-finger walk, but answered with depths and skew-binary jump pointers
 //! (`PartialTree`), so a deep dominator tree (a ladder, a long chain of joins) costs
-//! `O(log n)` per intersection rather than its depth.
+//! `O(log n)` per intersection rather than its depth; each node also remembers the last
+//! ancestor a query found for it (inherited by its children), so a run of queries down a
+//! chain towards the same depth costs `O(1)` each.
 //!
 //! Invariants of a [`DomTree`]:
 //! - only blocks reachable from the entry are in the tree; unreachable blocks have no idom,
@@ -238,6 +240,11 @@ struct PartialTree {
     idom: Vec<u32>,
     depth: Vec<u32>,
     jump: Vec<u32>,
+    /// Per settled node: `(depth, ancestor)`, an ancestor-or-self at that depth found by an
+    /// earlier query, or inherited from the idom when attached. A query starts from it when
+    /// it is not above the target, so successive queries from down a chain of joins towards
+    /// the same depth (a ladder's) cost `O(1)` instead of `O(log n)`.
+    hint: Vec<(u32, u32)>,
 }
 
 impl PartialTree {
@@ -247,6 +254,7 @@ impl PartialTree {
             idom: vec![NONE; n],
             depth: vec![0; n],
             jump: vec![NONE; n],
+            hint: vec![(0, entry); n],
         };
         t.idom[entry as usize] = entry;
         t.jump[entry as usize] = entry;
@@ -265,6 +273,8 @@ impl PartialTree {
         } else {
             parent
         };
+        // The parent's ancestors are the node's, at the same depths.
+        self.hint[nd] = self.hint[p];
     }
 
     /// The first ancestor-or-self of `p` numbered above `i`.
@@ -276,7 +286,9 @@ impl PartialTree {
     }
 
     /// The ancestor-or-self of settled node `a` at depth `target` (at most `a`'s depth).
-    fn ancestor_at(&self, mut a: u32, target: u32) -> u32 {
+    fn ancestor_at(&mut self, node: u32, target: u32) -> u32 {
+        let (hint_depth, hint) = self.hint[node as usize];
+        let mut a = if hint_depth >= target { hint } else { node };
         while self.depth[a as usize] > target {
             let j = self.jump[a as usize];
             a = if self.depth[j as usize] >= target {
@@ -285,17 +297,18 @@ impl PartialTree {
                 self.idom[a as usize]
             };
         }
+        self.hint[node as usize] = (target, a);
         a
     }
 
     /// Whether settled node `a` is an ancestor-or-self of settled node `b`.
-    fn is_ancestor(&self, a: u32, b: u32) -> bool {
+    fn is_ancestor(&mut self, a: u32, b: u32) -> bool {
         let target = self.depth[a as usize];
         self.depth[b as usize] >= target && self.ancestor_at(b, target) == a
     }
 
     /// The nearest common ancestor of two settled nodes.
-    fn lca(&self, mut a: u32, mut b: u32) -> u32 {
+    fn lca(&mut self, mut a: u32, mut b: u32) -> u32 {
         if self.depth[a as usize] < self.depth[b as usize] {
             std::mem::swap(&mut a, &mut b);
         }

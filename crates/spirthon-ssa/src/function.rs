@@ -229,9 +229,16 @@ impl Function {
         if uses.len() >= MAX_INDEX {
             return Err(InputError::TooManyUses { count: uses.len() });
         }
-        let too_large = |&&(_, _, o): &&(Block, Var, Operand)| matches!(o, Operand::Value(v) if v.index() >= MAX_INDEX);
-        if let Some(&(block, var, Operand::Value(value))) = defs.iter().find(too_large) {
-            return Err(InputError::ValueOutOfRange { block, var, value });
+        let out_of_range = defs
+            .iter()
+            .find_map(|&(block, var, operand)| match operand {
+                Operand::Value(value) if value.index() >= MAX_INDEX => {
+                    Some(InputError::ValueOutOfRange { block, var, value })
+                }
+                _ => None,
+            });
+        if let Some(error) = out_of_range {
+            return Err(error);
         }
         let cfg = Cfg::from_edges(num_blocks, Block::new(0), edges);
         let mut first_use = vec![0u32; num_blocks];

@@ -258,12 +258,13 @@ struct Links {
 }
 
 impl Links {
-    /// Follows reads to what they read and removed phis to their replacements, compressing
-    /// the path. The result is a client value, a live phi, or undefined.
+    /// What replaced phi `p`, if it was removed.
     fn replacement(&self, p: usize) -> Option<Raw> {
         self.replaced.get(p).copied().flatten()
     }
 
+    /// Follows reads to what they read and removed phis to their replacements, compressing
+    /// the path. The result is a client value, a live phi, or undefined.
     fn resolve(&mut self, r: Raw) -> Raw {
         let mut end = r;
         loop {
