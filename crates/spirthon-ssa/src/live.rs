@@ -36,16 +36,17 @@ use crate::graph::Graph;
 use crate::ids::{Block, Var};
 use crate::worklist::Worklist;
 
-/// The live-in and live-out sets of every variable at every block, as bit rows.
+/// The live-in sets of every variable at every block, as bit rows. Live-out sets are read
+/// off the successors' rows on demand rather than kept: placement asks for them only in the
+/// per-variable walks, and a second matrix would cost as much memory as the first.
 #[derive(Clone, Debug)]
 pub struct LiveSets {
     words: usize,
     live_in: Vec<u64>,
-    live_out: Vec<u64>,
 }
 
 impl LiveSets {
-    /// Words the matrices of `f` take per block set (live-in, or live-out).
+    /// Words the live-in matrix of `f` takes.
     pub fn words_needed(f: &Function) -> usize {
         f.num_blocks() * row_words(f)
     }
@@ -84,24 +85,17 @@ impl LiveSets {
                 }
             }
         }
-        let mut live_out = vec![0u64; size];
-        for &b in dom.rpo() {
-            union_of_successors(g, &live_in, words, b, &mut out);
-            live_out[b.index() * words..][..words].copy_from_slice(&out);
-        }
-        LiveSets {
-            words,
-            live_in,
-            live_out,
-        }
+        LiveSets { words, live_in }
     }
 
     pub fn is_live_in(&self, b: Block, v: Var) -> bool {
         self.bit(&self.live_in, b, v)
     }
 
-    pub fn is_live_out(&self, b: Block, v: Var) -> bool {
-        self.bit(&self.live_out, b, v)
+    /// Whether `v` is live into some successor of `b` in `g` (the graph the sets were
+    /// computed on).
+    pub fn is_live_out<G: Graph>(&self, g: &G, b: Block, v: Var) -> bool {
+        g.successors(b).iter().any(|&s| self.is_live_in(s, v))
     }
 
     /// Word `w` of `b`'s live-in row: bit `v % 64` of word `v / 64` is `v`.

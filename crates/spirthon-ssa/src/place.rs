@@ -244,7 +244,7 @@ impl<'a> PerVariable<'a> {
                 marks[b.index()] == stamp
             });
         }
-        let (sets, live) = (&self.live_sets, &self.live);
+        let (sets, live, cfg) = (&self.live_sets, &self.live, self.cfg);
         let live_in = |b| match sets {
             _ if !pruned => true,
             Some(sets) => sets.is_live_in(b, v),
@@ -252,7 +252,7 @@ impl<'a> PerVariable<'a> {
         };
         let live_out = |b| match sets {
             _ if !pruned => true,
-            Some(sets) => sets.is_live_out(b, v),
+            Some(sets) => sets.is_live_out(cfg, b, v),
             None => live.is_live_out(b),
         };
         match &self.frontiers {
