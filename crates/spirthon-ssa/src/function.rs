@@ -10,6 +10,10 @@
 //! Invariants of a [`Function`]: block 0 is the entry and has no predecessors; every edge
 //! names existing blocks; each `(block, var)` pair appears at most once in `defines` and at
 //! most once in `depends`; every [`UseId`] belongs to exactly one `(block, var)` in `depends`.
+//!
+//! Storage: each block is filled in one go, so its definitions and its uses are each one run
+//! of the builder's lists, and `defines`/`depends` are slices of those runs as they stand;
+//! only the per-variable indexes are regrouped.
 
 use crate::graph::{Cfg, Graph};
 use crate::ids::{Block, UseId, Value, Var};
@@ -75,8 +79,10 @@ impl std::error::Error for InputError {}
 pub struct FunctionBuilder {
     num_blocks: u32,
     edges: Vec<(Block, Block)>,
-    defs: Vec<(Block, Var, Operand)>,
-    uses: Vec<(Block, Var)>,
+    /// Every block's definitions, one block's after another, as they are filled.
+    defs: Definitions,
+    /// Every upward-exposed use, one block's after another; a use's id is its index.
+    uses: Uses,
     num_vars: u32,
     current: Option<Block>,
     filled: Vec<bool>,
@@ -98,6 +104,8 @@ impl FunctionBuilder {
         let b = Block::from_u32(self.num_blocks);
         self.num_blocks += 1;
         self.filled.push(false);
+        self.defs.runs.push((0, 0));
+        self.uses.runs.push((0, 0));
         b
     }
 
@@ -114,6 +122,8 @@ impl FunctionBuilder {
         assert!(!self.filled[block.index()], "block {block} is filled twice");
         self.filled[block.index()] = true;
         self.current = Some(block);
+        let first = self.uses.vars.len() as u32;
+        self.uses.runs[block.index()] = (first, first);
         self.epoch += 1;
     }
 
@@ -142,8 +152,10 @@ impl FunctionBuilder {
         if self.local_epoch[slot] == self.epoch {
             return self.local[slot].0;
         }
-        let id = UseId::new(self.uses.len());
-        self.uses.push((block, var));
+        let id = UseId::new(self.uses.vars.len());
+        self.uses.blocks.push(block);
+        self.uses.vars.push(var);
+        self.uses.runs[block.index()].1 += 1;
         self.local_epoch[slot] = self.epoch;
         self.local[slot] = (Operand::Use(id), false);
         Operand::Use(id)
@@ -176,9 +188,12 @@ impl FunctionBuilder {
         let Some(block) = self.current.take() else {
             return;
         };
+        let first = self.defs.items.len() as u32;
         for var in self.local_vars.drain(..) {
-            self.defs.push((block, var, self.local[var.index()].0));
+            self.defs.blocks.push(block);
+            self.defs.items.push((var, self.local[var.index()].0));
         }
+        self.defs.runs[block.index()] = (first, self.defs.items.len() as u32);
     }
 
     /// The finished input, or the first structural problem found.
@@ -194,17 +209,39 @@ impl FunctionBuilder {
     }
 }
 
+/// Definitions in the order blocks were filled: each block's are one run, so `defines` is a
+/// slice of them and needs no regrouping.
+#[derive(Clone, Debug, Default)]
+struct Definitions {
+    /// Per definition: its block...
+    blocks: Vec<Block>,
+    /// ...and its variable and operand.
+    items: Vec<(Var, Operand)>,
+    /// Per block: its run of definitions, `start..end`.
+    runs: Vec<(u32, u32)>,
+}
+
+/// Upward-exposed uses by id, in the order blocks were filled: each block's are one run of
+/// consecutive ids, so `depends` is a slice of them and needs no regrouping.
+#[derive(Clone, Debug, Default)]
+struct Uses {
+    blocks: Vec<Block>,
+    vars: Vec<Var>,
+    /// Per block: its run of uses, `start..end`.
+    runs: Vec<(u32, u32)>,
+}
+
+fn run((start, end): (u32, u32)) -> std::ops::Range<usize> {
+    start as usize..end as usize
+}
+
 /// A function over variables, indexed both per block and per variable.
 #[derive(Clone, Debug)]
 pub struct Function {
     cfg: Cfg,
     num_vars: usize,
-    uses: Vec<(Block, Var)>,
-    block_defs: Table<(Var, Operand)>,
-    block_deps: Table<Var>,
-    /// Per block, the id of its first use: a block's uses have consecutive ids, since
-    /// [`FunctionBuilder`] fills each block in one go.
-    first_use: Vec<u32>,
+    defs: Definitions,
+    uses: Uses,
     var_defs: Table<(Block, Operand)>,
     var_uses: Table<(UseId, Block)>,
 }
@@ -214,8 +251,8 @@ impl Function {
         num_blocks: usize,
         num_vars: usize,
         edges: &[(Block, Block)],
-        defs: Vec<(Block, Var, Operand)>,
-        uses: Vec<(Block, Var)>,
+        defs: Definitions,
+        uses: Uses,
     ) -> Result<Function, InputError> {
         if num_blocks == 0 {
             return Err(InputError::NoBlocks);
@@ -226,48 +263,39 @@ impl Function {
         if let Some(&(from, _)) = edges.iter().find(|e| e.1.index() == 0) {
             return Err(InputError::EdgeIntoEntry { from });
         }
-        if uses.len() >= MAX_INDEX {
-            return Err(InputError::TooManyUses { count: uses.len() });
+        if uses.vars.len() >= MAX_INDEX {
+            return Err(InputError::TooManyUses {
+                count: uses.vars.len(),
+            });
         }
-        let out_of_range = defs
-            .iter()
-            .find_map(|&(block, var, operand)| match operand {
+        let out_of_range = defs.blocks.iter().zip(&defs.items).find_map(
+            |(&block, &(var, operand))| match operand {
                 Operand::Value(value) if value.index() >= MAX_INDEX => {
                     Some(InputError::ValueOutOfRange { block, var, value })
                 }
                 _ => None,
-            });
+            },
+        );
         if let Some(error) = out_of_range {
             return Err(error);
         }
         let cfg = Cfg::from_edges(num_blocks, Block::new(0), edges);
-        let mut first_use = vec![0u32; num_blocks];
-        for (i, &(b, _)) in uses.iter().enumerate().rev() {
-            first_use[b.index()] = i as u32;
-        }
-        debug_assert!(
-            uses.iter()
-                .enumerate()
-                .all(|(i, &(b, _))| i == first_use[b.index()] as usize || uses[i - 1].0 == b),
-            "each block's uses have consecutive ids"
+        let var_defs = Table::group(
+            num_vars,
+            (defs.blocks.iter().zip(&defs.items)).map(|(&b, &(v, o))| (v.index(), (b, o))),
         );
-        let use_ids = || {
-            uses.iter()
-                .enumerate()
-                .map(|(i, &(b, v))| (b, v, UseId::new(i)))
-        };
+        let var_uses = Table::group(
+            num_vars,
+            (uses.blocks.iter().zip(&uses.vars).enumerate())
+                .map(|(i, (&b, &v))| (v.index(), (UseId::new(i), b))),
+        );
         Ok(Function {
             cfg,
             num_vars,
-            block_defs: Table::group(
-                num_blocks,
-                defs.iter().map(|&(b, v, o)| (b.index(), (v, o))),
-            ),
-            block_deps: Table::group(num_blocks, use_ids().map(|(b, v, _)| (b.index(), v))),
-            first_use,
-            var_defs: Table::group(num_vars, defs.iter().map(|&(b, v, o)| (v.index(), (b, o)))),
-            var_uses: Table::group(num_vars, use_ids().map(|(b, v, u)| (v.index(), (u, b)))),
+            defs,
             uses,
+            var_defs,
+            var_uses,
         })
     }
 
@@ -281,27 +309,27 @@ impl Function {
         self.num_vars
     }
     pub fn num_uses(&self) -> usize {
-        self.uses.len()
+        self.uses.vars.len()
     }
     /// Definitions in all blocks together (the last one of each variable in each block).
     pub fn num_defs(&self) -> usize {
-        self.block_defs.len()
+        self.defs.items.len()
     }
     /// Where a use is: its block and variable.
     pub fn use_site(&self, u: UseId) -> (Block, Var) {
-        self.uses[u.index()]
+        (self.uses.blocks[u.index()], self.uses.vars[u.index()])
     }
     /// The last definition of each variable the block defines.
     pub fn defines(&self, b: Block) -> &[(Var, Operand)] {
-        self.block_defs.row(b.index())
+        &self.defs.items[run(self.defs.runs[b.index()])]
     }
     /// The variables read in the block before any definition there.
     pub fn depends(&self, b: Block) -> &[Var] {
-        self.block_deps.row(b.index())
+        &self.uses.vars[run(self.uses.runs[b.index()])]
     }
     /// The upward-exposed uses in the block, with their variables, in order.
     pub fn uses_in(&self, b: Block) -> impl ExactSizeIterator<Item = (UseId, Var)> + '_ {
-        let first = self.first_use[b.index()] as usize;
+        let first = self.uses.runs[b.index()].0 as usize;
         let deps = self.depends(b);
         deps.iter()
             .enumerate()
