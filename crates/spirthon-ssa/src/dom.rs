@@ -26,6 +26,7 @@
 
 use crate::graph::{postorder, Graph};
 use crate::ids::Block;
+use crate::table::Table;
 
 const NONE: u32 = u32::MAX;
 
@@ -36,8 +37,7 @@ pub struct DomTree {
     rpo_index: Vec<u32>,
     idom: Vec<u32>,
     level: Vec<u32>,
-    child_start: Vec<u32>,
-    children: Vec<Block>,
+    children: Table<Block>,
     pre: Vec<u32>,
     post: Vec<u32>,
 }
@@ -62,43 +62,31 @@ impl DomTree {
         for (i, b) in rpo.iter().enumerate() {
             rpo_index[b.index()] = i as u32;
         }
+        // A stable counting sort keeps each block's children in reverse post-order.
+        let with_parent = rpo.iter().skip(1).map(|&b| (idom[b.index()] as usize, b));
+        let children = Table::group(n, with_parent);
         let mut tree = DomTree {
             rpo,
             rpo_index,
             idom,
             level: vec![NONE; n],
-            child_start: Vec::new(),
-            children: Vec::new(),
+            children,
             pre: vec![NONE; n],
             post: vec![NONE; n],
         };
-        tree.fill_levels_and_children(n);
+        tree.fill_levels();
         tree.number_tree();
         tree
     }
 
-    fn fill_levels_and_children(&mut self, n: usize) {
-        let mut count = vec![0u32; n + 1];
+    fn fill_levels(&mut self) {
         if let Some(&entry) = self.rpo.first() {
             self.level[entry.index()] = 0;
         }
         for &b in self.rpo.iter().skip(1) {
             let parent = self.idom[b.index()];
             self.level[b.index()] = self.level[parent as usize] + 1;
-            count[parent as usize + 1] += 1;
         }
-        for i in 0..n {
-            count[i + 1] += count[i];
-        }
-        let mut fill = count.clone();
-        let mut children = vec![Block::new(0); self.rpo.len().saturating_sub(1)];
-        for &b in self.rpo.iter().skip(1) {
-            let parent = self.idom[b.index()] as usize;
-            children[fill[parent] as usize] = b;
-            fill[parent] += 1;
-        }
-        self.child_start = count;
-        self.children = children;
     }
 
     fn number_tree(&mut self) {
@@ -152,8 +140,7 @@ impl DomTree {
 
     /// The blocks whose idom is `block`, in reverse post-order.
     pub fn children(&self, block: Block) -> &[Block] {
-        let i = block.index();
-        &self.children[self.child_start[i] as usize..self.child_start[i + 1] as usize]
+        self.children.row(block.index())
     }
 
     /// Whether `a` dominates `b` (reflexive). False when either is unreachable.
@@ -176,18 +163,11 @@ fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> (Vec<u32
         return (Vec::new(), 0);
     }
     // Predecessors in post-order numbers, unreachable ones dropped.
-    let mut pred_start = Vec::with_capacity(n + 1);
-    let mut preds = Vec::with_capacity(po.iter().map(|&b| g.predecessors(b).len()).sum());
-    pred_start.push(0u32);
-    for &b in po {
-        preds.extend(
-            g.predecessors(b)
-                .iter()
-                .map(|p| po_num[p.index()])
-                .filter(|&p| p != NONE),
-        );
-        pred_start.push(preds.len() as u32);
-    }
+    let bound = po.iter().map(|&b| g.predecessors(b).len()).sum();
+    let preds = Table::from_rows(n, bound, |i, row| {
+        let reachable = g.predecessors(po[i]).iter().map(|p| po_num[p.index()]);
+        row.extend(reachable.filter(|&p| p != NONE));
+    });
     let mut tree = PartialTree::new(n);
     // Edges `(p, i)` the first pass skipped because `p` comes later in reverse post-order.
     let mut retreating = Vec::new();
@@ -198,7 +178,7 @@ fn idoms_in_postorder<G: Graph>(g: &G, po: &[Block], po_num: &[u32]) -> (Vec<u32
         let mut changed = false;
         for i in (0..n as u32 - 1).rev() {
             let mut new_idom = NONE;
-            for &p in &preds[pred_start[i as usize] as usize..pred_start[i as usize + 1] as usize] {
+            for &p in preds.row(i as usize) {
                 if tree.idom[p as usize] == NONE {
                     if first_pass {
                         retreating.push((p, i));

@@ -12,9 +12,9 @@
 //!   and Gao ("A Linear Time Algorithm for Placing φ-nodes", POPL 1995) as LLVM's
 //!   `IDFCalculator` implements it. Roots are taken deepest first from one bucket per
 //!   dominator-tree level (Sreedhar and Gao's, where LLVM keeps a priority queue of roots:
-//!   a heap of the non-empty levels finds the deepest); from each root the walk descends its dominator subtree, and
-//!   every CFG edge `x -> y` out of that subtree with `level(y) <= level(root)` puts `y` in
-//!   `DF+`. A block already walked is not walked again for the same set, so one computation
+//!   a heap of the non-empty levels finds the deepest); from each root the walk descends
+//!   its dominator subtree, and every CFG edge `x -> y` out of that subtree with
+//!   `level(y) <= level(root)` puts `y` in `DF+`. A block already walked is not walked again for the same set, so one computation
 //!   costs the size of the subtrees below the defining blocks plus their out-edges. An
 //!   optional live-in filter gives pruned placement directly (Cytron et al. 1991, §5.1's
 //!   liveness pruning applied inside the walk).
@@ -106,12 +106,12 @@ pub fn dominance_frontiers_within<G: Graph>(
 ///
 /// Cytron et al.'s worklist run for all variables together, 64 to a word: the rows are the
 /// least solution of `row(z) = ∪ { defines(x) ∪ (row(x) ∩ keep(x)) : z ∈ DF(x) }`, found
-/// by a worklist (module `worklist`) in reverse post-order that takes a block back only when its row grew
-/// since it was last visited. Frontier edges point forward except those into loop headers,
-/// so the first round settles every acyclic stretch; a row grows at most once per variable,
-/// which bounds the rest.
-/// Every frontier list is read once per visit of its block, instead of once per variable
-/// whose definitions reach it.
+/// by a worklist (module `worklist`) that goes in rounds in reverse post-order and takes a
+/// block back only when its row grew since it was last visited. Frontier edges point
+/// forward except those into loop headers, so the first round settles every acyclic
+/// stretch; a row grows at most once per variable, which bounds the rest. Every frontier
+/// list is read once per visit of its block, instead of once per variable whose
+/// definitions reach it.
 ///
 /// `defines(x, row)` must set in `row` (zeroed beforehand) the variables `x` defines;
 /// `keep(x, w)` gives word `w` of `x`'s filter.

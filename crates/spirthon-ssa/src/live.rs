@@ -15,12 +15,13 @@
 //! Two methods solve the same equations; [`crate::naive`] solves them a third time, densely
 //! and round-robin over every block, as the oracle.
 //! - [`LiveSets`]: every variable at once, as one row of bits per block (`⌈variables / 64⌉`
-//!   words), from a first-in first-out worklist that starts with every reachable block in
-//!   post-order and takes a block back only when a successor's row grew since it was last
-//!   taken. The first round settles every acyclic stretch at once (Kam and Ullman, "Global
-//!   Data Flow Analysis and Iterative Algorithms", JACM 1976); a row grows at most once per
-//!   variable, which bounds the rest, however deep the loop nest. SSA construction uses it when the matrix is no bigger than a small multiple of the
-//!   function itself.
+//!   words), from a worklist that goes in rounds in post-order (module `worklist`): the
+//!   first round holds every reachable block, and a block is taken back only when a
+//!   successor's row grew since it was last taken. The first round settles every acyclic
+//!   stretch at once (Kam and Ullman, "Global Data Flow Analysis and Iterative Algorithms",
+//!   JACM 1976); a row grows at most once per variable, which bounds the rest, however deep
+//!   the loop nest. SSA construction uses it when the matrix is no bigger than a small
+//!   multiple of the function itself.
 //! - [`LiveInCalculator`]: one variable at a time, walking backwards from the blocks that
 //!   depend on it, through predecessors, stopping at blocks that define it ("path
 //!   exploration", as in Brandner et al., "Computing Liveness Sets for SSA-Form Programs",

@@ -478,10 +478,10 @@ impl<'a> Construction<'a> {
         let mut new_id = vec![u32::MAX; self.phis.len()];
         let (mut kept, mut kept_args) = (0usize, 0usize);
         for p in 0..self.phis.len() {
-            if links.replacement(p).is_some() {
+            if self.links.replacement(p).is_some() {
                 continue;
             }
-            let args = self.arg_start[p] as usize..self.arg_start[p + 1] as usize;
+            let args = self.args_of(p);
             self.phis[kept] = self.phis[p];
             self.args.copy_within(args.clone(), kept_args);
             self.arg_start[kept] = kept_args as u32;
@@ -494,7 +494,7 @@ impl<'a> Construction<'a> {
         self.arg_start.truncate(kept + 1);
         self.arg_start[kept] = kept_args as u32;
         self.args.truncate(kept_args);
-        for r in self.args.iter_mut().chain(links.uses.iter_mut()) {
+        for r in self.args.iter_mut().chain(self.links.uses.iter_mut()) {
             if let Some(p) = r.as_phi() {
                 *r = Raw::phi(Phi::from_u32(new_id[p.index()]));
             }

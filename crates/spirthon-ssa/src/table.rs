@@ -2,7 +2,7 @@
 //! sort. Adjacency lists, per-block and per-variable indexes and phi users all use it.
 
 /// A compressed table: row `i` is `items[start[i]..start[i + 1]]`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Table<T> {
     start: Vec<u32>,
     items: Vec<T>,
