@@ -63,8 +63,6 @@ struct Emitter {
     consts: HashMap<Const, Word>,
     names: bool,
     decorated_arrays: HashSet<Word>,
-    types: HashMap<Ty, Word>,
-    pointers: HashMap<(StorageClass, Word), Word>,
     array_structs: HashMap<(Ty, bool), Word>,
 }
 
@@ -80,8 +78,6 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         consts: HashMap::new(),
         names: opts.names,
         decorated_arrays: HashSet::new(),
-        types: HashMap::new(),
-        pointers: HashMap::new(),
         array_structs: HashMap::new(),
     };
     let globals = e.globals(m)?;
@@ -125,30 +121,15 @@ impl Emitter {
         }
     }
 
-    /// The id of a value type, cached by [`Ty`].
+    /// The id of a value type ([`Words`] declares each type once).
     fn ty(&mut self, t: Ty) -> Word {
-        if let Some(&id) = self.types.get(&t) {
-            return id;
-        }
-        let id = match t {
+        match t {
             Ty::Scalar(s) => self.scalar_ty(s),
             Ty::Vector(s, n) => {
                 let c = self.scalar_ty(s);
                 self.b.type_vector(c, n as u32)
             }
-        };
-        self.types.insert(t, id);
-        id
-    }
-
-    /// The id of a pointer type, cached like [`Emitter::ty`].
-    fn pointer(&mut self, class: StorageClass, pointee: Word) -> Word {
-        if let Some(&id) = self.pointers.get(&(class, pointee)) {
-            return id;
         }
-        let id = self.b.type_pointer(class, pointee);
-        self.pointers.insert((class, pointee), id);
-        id
     }
 
     /// The type a value of `t` has in a buffer (bools are stored as u32).
@@ -203,7 +184,7 @@ impl Emitter {
                 Builtin::LocalIndex => (Ty::U32, spirv::BuiltIn::LocalInvocationIndex),
             };
             let t = self.ty(ty);
-            let p = self.pointer(StorageClass::Input, t);
+            let p = self.b.type_pointer(StorageClass::Input, t);
             let var = self.b.variable(p, StorageClass::Input);
             self.b
                 .decorate(var, spirv::Decoration::BuiltIn, &[spv as u32]);
@@ -213,7 +194,7 @@ impl Emitter {
         let mut arrays = Vec::new();
         for a in &m.arrays {
             let st = self.array_struct(a.elem, a.written);
-            let p = self.pointer(StorageClass::StorageBuffer, st);
+            let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
             let var = self.b.variable(p, StorageClass::StorageBuffer);
             self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
             self.b
@@ -239,7 +220,7 @@ impl Emitter {
                     self.b.member_name(st, i as u32, &u.name);
                 }
             }
-            let p = self.pointer(StorageClass::Uniform, st);
+            let p = self.b.type_pointer(StorageClass::Uniform, st);
             let var = self.b.variable(p, StorageClass::Uniform);
             self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
             self.b.decorate(var, spirv::Decoration::Binding, &[0]);
@@ -580,7 +561,7 @@ impl<'f> FnState<'f> {
             return Ok(());
         };
         let st = e.storage_ty(t);
-        let p = e.pointer(StorageClass::Uniform, st);
+        let p = e.b.type_pointer(StorageClass::Uniform, st);
         let idx = e.konst(Const::I32(n as i32));
         let ptr = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
         if t == Ty::BOOL {
@@ -597,7 +578,7 @@ impl<'f> FnState<'f> {
 
     fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
         let et = e.ty(t);
-        let p = e.pointer(StorageClass::StorageBuffer, et);
+        let p = e.b.type_pointer(StorageClass::StorageBuffer, et);
         let zero = e.konst(Const::I32(0));
         e.b.op(
             SOp::AccessChain,
@@ -616,7 +597,7 @@ impl<'f> FnState<'f> {
         let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
         let gid =
             e.b.op(SOp::Load, u3, None, &[self.g.builtins[&Builtin::GlobalId]])?;
-        let p = e.pointer(StorageClass::Uniform, u3);
+        let p = e.b.type_pointer(StorageClass::Uniform, u3);
         let idx = e.konst(Const::I32(fields.len() as i32 - 1));
         let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
         let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
