@@ -63,6 +63,8 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
     };
     let out = spirthon_frontend::compile(source, path, &fopts).map_err(|mut d| {
         d.sort_by_key(|d| d.primary.span.start);
+        // A func compiled once per set of arrays it is called with reports its errors once.
+        d.dedup_by(|a, b| a.primary.span == b.primary.span && a.message == b.message);
         CompileError::Source(d)
     })?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();

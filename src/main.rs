@@ -105,9 +105,10 @@ fn main() -> ExitCode {
         eprintln!("error: internal compiler error: {info}");
         eprintln!("note: this is a bug in spirthon; please report it with the input file");
     }));
-    if std::env::args().nth(1).as_deref() == Some("run") {
+    // Arguments are OS strings throughout: a path need not be valid UTF-8.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "run") {
         spirthon_runtime::quiet_vulkan_loader();
-        return match RunCli::try_parse_from(std::env::args().skip(1)) {
+        return match RunCli::try_parse_from(std::env::args_os().skip(1)) {
             Ok(cli) => on_big_stack(move || run_kernel(&cli)),
             Err(e) => usage_error(e),
         };

@@ -271,6 +271,23 @@ fn run_rejects_bad_inputs_before_touching_the_gpu() {
             "\"threads\"",
         ),
         (r#"{"threads": [4], "args": {"#, "not valid JSON"),
+        // Sizes are checked before anything is allocated (this would be 4 TiB).
+        (
+            r#"{"threads": [4], "args": {"a": 1.0, "x": [1.0], "y": {"zeros": 1099511627776}}}"#,
+            "more than an array can hold",
+        ),
+        (
+            r#"{"threads": 5, "args": {"a": 1.0, "x": [1.0], "y": [1.0]}}"#,
+            "\"threads\" must be a list",
+        ),
+        (
+            r#"{"threads": [4294967296], "args": {"a": 1.0, "x": [1.0], "y": [1.0]}}"#,
+            "4294967296, more than a launch can have",
+        ),
+        (
+            r#"{"kernel": 5, "threads": [4], "args": {"a": 1.0, "x": [1.0], "y": [1.0]}}"#,
+            "\"kernel\" must be a kernel's name",
+        ),
     ];
     for (n, (text, needle)) in cases.iter().enumerate() {
         let r = spirthon(&[
@@ -300,4 +317,62 @@ fn run_rejects_bad_inputs_before_touching_the_gpu() {
     ]);
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("not an integer"));
+    let r = spirthon(&[
+        "run",
+        &bad_int,
+        "--inputs",
+        &inputs(
+            r#"{"threads": [1], "args": {"n": 18446744073709551616, "x": [0]}}"#,
+            "int_big.json",
+        ),
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("18446744073709551616 does not fit in i32"),
+        "{err}"
+    );
+}
+
+/// A path that is not valid UTF-8 is a path like any other (no panic in argument parsing).
+#[cfg(unix)]
+#[test]
+fn non_utf8_paths_are_accepted() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("");
+    let name = std::ffi::OsStr::from_bytes(b"bad\xffname.py");
+    let path = dir.join(name);
+    std::fs::copy(saxpy(), &path).expect("copy saxpy");
+    let out = Command::new(env!("CARGO_BIN_EXE_spirthon"))
+        .arg(&path)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(&out.stdout[..4], &SPIRV_MAGIC);
+    let missing = dir.join(std::ffi::OsStr::from_bytes(b"missing\xfe.py"));
+    let r = Command::new(env!("CARGO_BIN_EXE_spirthon"))
+        .arg(&missing)
+        .output()
+        .expect("runs");
+    assert_eq!(r.status.code(), Some(2));
+    let r = Command::new(env!("CARGO_BIN_EXE_spirthon"))
+        .arg("run")
+        .arg(&path)
+        .arg("--inputs")
+        .arg(&missing)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        r.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
 }

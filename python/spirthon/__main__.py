@@ -94,10 +94,11 @@ def build_args(k, args):
 
 
 def threads_of(spec):
-    if isinstance(spec, int) and not isinstance(spec, bool):
-        spec = [spec]
     if not isinstance(spec, list) or not 1 <= len(spec) <= 3 or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in spec):
-        raise InputError("\"threads\" must be one to three non-negative integers")
+        raise InputError("\"threads\" must be a list of one to three non-negative integers, like [1024] or [64, 48]")
+    for i, t in enumerate(spec):
+        if t > 0xFFFFFFFF:
+            raise InputError("\"threads\"[%d] is %d, more than a launch can have (at most %d per axis)" % (i, t, 0xFFFFFFFF))
     return spec
 
 
@@ -120,7 +121,10 @@ def run(path, inputs, kernel_name=None):
     if not isinstance(inputs, dict):
         raise InputError("the inputs must be a JSON object")
     module = load_module(path)
-    k = pick_kernel(kernels_of(module), kernel_name or inputs.get("kernel"), path)
+    named = inputs.get("kernel")
+    if named is not None and not isinstance(named, str):
+        raise InputError("\"kernel\" must be a kernel's name, found %s" % json.dumps(named))
+    k = pick_kernel(kernels_of(module), kernel_name or named, path)
     threads = threads_of(inputs.get("threads"))
     values = build_args(k, inputs.get("args"))
     k.launch(threads, **values)

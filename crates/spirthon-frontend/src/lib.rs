@@ -134,6 +134,8 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
     let mut arrays = cx.arrays;
     for f in &mut functions {
         opt::optimize(f);
+        cx.diags
+            .extend(spirthon_ir::checks::constant_faults(f, &arrays));
         for (b, block) in f.blocks.iter().enumerate() {
             if !f.reachable[b] {
                 continue;
@@ -144,6 +146,9 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
                 }
             }
         }
+    }
+    if !cx.diags.is_empty() {
+        return Err(cx.diags);
     }
     Ok(Output {
         module: Module {

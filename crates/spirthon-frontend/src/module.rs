@@ -369,6 +369,17 @@ pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
                 m.globals
                     .insert(name.clone(), Global::Opaque { span: *span, what });
             }
+            Item::Def(def) if matches!(m.globals.get(&def.name), Some(Global::Def(_))) => {
+                let Some(&Global::Def(first)) = m.globals.get(&def.name) else {
+                    continue;
+                };
+                diags.push(
+                    Diagnostic::error(def.name_span, format!("`{}` is defined twice", def.name))
+                        .with_label("a second kernel or func of this name")
+                        .with_secondary(m.defs[first].span, "first defined here")
+                        .with_help("give each kernel and func a name of its own"),
+                );
+            }
             Item::Def(def) => match signature(&m, ast, def, index) {
                 Ok(sig) => {
                     m.globals

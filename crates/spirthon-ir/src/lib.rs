@@ -8,6 +8,7 @@
 //! `Var`); every table is a `Vec` indexed by one of them.
 
 pub mod cfg;
+pub mod checks;
 pub mod diag;
 pub mod opt;
 pub mod print;

@@ -10,7 +10,7 @@
 use serde_json::{json, Map, Value};
 use spirthon_ir::{EntryPoint, Module, Scalar, Ty};
 
-use crate::{ArrayArg, Launch, Outcome, RunError};
+use crate::{ArrayArg, ArrayData, Launch, Outcome, RunError};
 
 /// A launch and what is needed to print its result.
 #[derive(Clone, Debug)]
@@ -31,7 +31,12 @@ pub fn entry_point<'m>(
     inputs: &Value,
     kernel: Option<&str>,
 ) -> Result<&'m EntryPoint, RunError> {
-    let wanted = kernel.or_else(|| inputs.get("kernel").and_then(Value::as_str));
+    let named = match inputs.get("kernel") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(k)) => Some(k.as_str()),
+        Some(other) => return err(format!("\"kernel\" must be a kernel's name, found {other}")),
+    };
+    let wanted = kernel.or(named);
     let names: Vec<&str> = m.entry_points.iter().map(|e| e.name.as_str()).collect();
     match wanted {
         Some(k) => match m.entry_points.iter().find(|e| e.name == k) {
@@ -105,18 +110,34 @@ fn threads(v: Option<&Value>) -> Result<[u32; 3], RunError> {
     let bad = || {
         err("\"threads\" must be a list of one to three non-negative integers, like [1024] or [64, 48]")
     };
-    let list: Vec<Value> = match v {
-        Some(Value::Array(l)) => l.clone(),
-        Some(n @ Value::Number(_)) => vec![n.clone()],
-        _ => return bad(),
+    let Some(Value::Array(list)) = v else {
+        return bad();
     };
     if list.is_empty() || list.len() > 3 {
         return bad();
     }
     let mut t = [1u32; 3];
     for (i, x) in list.iter().enumerate() {
-        match x.as_u64().and_then(|n| u32::try_from(n).ok()) {
-            Some(n) => t[i] = n,
+        let n = match x {
+            Value::Number(n) => n,
+            _ => return bad(),
+        };
+        let whole = n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                .map(|_| u64::MAX)
+        });
+        match whole {
+            Some(w) => match u32::try_from(w) {
+                Ok(w) => t[i] = w,
+                Err(_) => {
+                    return err(format!(
+                        "\"threads\"[{i}] is {}, more than a launch can have (at most {} per axis)",
+                        integer_text(n),
+                        u32::MAX
+                    ))
+                }
+            },
             None => return bad(),
         }
     }
@@ -163,6 +184,14 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32
             let i = match (n.as_i64(), n.as_f64()) {
                 (Some(i), _) => i,
                 (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
+                (None, Some(f)) if f.fract() == 0.0 => {
+                    return err(format!(
+                        "{}: {} does not fit in {}",
+                        what(),
+                        integer_text(n),
+                        s.name()
+                    ))
+                }
                 _ => {
                     return err(format!(
                         "{}: {n} is not an integer, but the parameter is {}",
@@ -187,11 +216,30 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32
     }
 }
 
-fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<Vec<u8>, RunError> {
+/// A JSON integer as its digits, also when it is too large for `u64`/`i64` and serde_json
+/// holds it as a float (`18446744073709551616`, not `1.8446744073709552e19`).
+fn integer_text(n: &serde_json::Number) -> String {
+    match (n.as_u64(), n.as_i64(), n.as_f64()) {
+        (Some(u), _, _) => u.to_string(),
+        (_, Some(i), _) => i.to_string(),
+        (_, _, Some(f)) if f.fract() == 0.0 => format!("{f:.0}"),
+        _ => n.to_string(),
+    }
+}
+
+/// The most elements an array can have: `len()` and indices are `i32` in kernels.
+pub const MAX_ELEMENTS: u64 = i32::MAX as u64;
+
+fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
     match v {
         Value::Object(o) if o.len() == 1 && o.get("zeros").is_some_and(Value::is_u64) => {
-            let n = o["zeros"].as_u64().unwrap_or(0) as usize;
-            Ok(vec![0u8; n * 4])
+            let n = o["zeros"].as_u64().unwrap_or(0);
+            if n > MAX_ELEMENTS {
+                return err(format!(
+                    "argument `{name}`: {n} elements are more than an array can hold ({MAX_ELEMENTS}, since `len()` and indices are i32)"
+                ));
+            }
+            Ok(ArrayData::Zeros(n * 4))
         }
         Value::Array(items) => {
             let mut out = Vec::with_capacity(items.len() * 4);
@@ -199,7 +247,7 @@ fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<Vec<u8>, RunError> {
                 let bits = scalar_bits(&format!("{name}[{i}]"), elem.scalar(), x, false)?;
                 out.extend_from_slice(&bits.to_le_bytes());
             }
-            Ok(out)
+            Ok(ArrayData::Bytes(out))
         }
         _ => err(format!(
             "argument `{name}`: an array is a JSON list, or {{\"zeros\": N}}"

@@ -45,12 +45,35 @@ pub enum Shader<'a> {
     Wgsl(&'a str),
 }
 
-/// One array binding: its number, whether it is read-only, and its initial bytes.
+/// One array binding: its number, whether it is read-only, and its initial contents.
 #[derive(Clone, Debug)]
 pub struct ArrayArg {
     pub binding: u32,
     pub read_only: bool,
-    pub data: Vec<u8>,
+    pub data: ArrayData,
+}
+
+/// An array's initial contents. Zeros are not held on the host: a device buffer starts
+/// zeroed, so a huge `{"zeros": N}` costs nothing until the device limits have been checked.
+#[derive(Clone, Debug)]
+pub enum ArrayData {
+    Bytes(Vec<u8>),
+    /// This many zero bytes.
+    Zeros(u64),
+}
+
+impl ArrayData {
+    /// The size in bytes.
+    pub fn len(&self) -> u64 {
+        match self {
+            ArrayData::Bytes(b) => b.len() as u64,
+            ArrayData::Zeros(n) => *n,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Everything one dispatch needs.
@@ -286,11 +309,18 @@ impl Gpu {
             })
     }
 
-    fn buffer(&self, data: &[u8], usage: wgpu::BufferUsages) -> Result<wgpu::Buffer, RunError> {
+    /// A buffer holding `data` (zero bytes when `None`, as a new buffer starts zeroed) and
+    /// at least `len` bytes.
+    fn buffer(
+        &self,
+        data: Option<&[u8]>,
+        len: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Result<wgpu::Buffer, RunError> {
         // Exact sizes: `len(a)` in a kernel is the buffer's size. A binding needs at least 4
         // bytes, so an empty array is bound as one element. (The uniform block's bytes are
         // already padded to 16.)
-        let size = (data.len() as u64).max(4).next_multiple_of(4);
+        let size = len.max(4).next_multiple_of(4);
         let usage = usage | wgpu::BufferUsages::COPY_DST;
         let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: None,
@@ -298,9 +328,11 @@ impl Gpu {
             usage,
             mapped_at_creation: false,
         });
-        let mut padded = data.to_vec();
-        padded.resize(size as usize, 0);
-        self.queue.write_buffer(&buf, 0, &padded);
+        if let Some(data) = data.filter(|d| !d.is_empty()) {
+            let mut padded = data.to_vec();
+            padded.resize(data.len().next_multiple_of(4), 0);
+            self.queue.write_buffer(&buf, 0, &padded);
+        }
         Ok(buf)
     }
 
@@ -314,15 +346,20 @@ impl Gpu {
         self.check_limits(launch)?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let uniform = match &launch.uniform {
-            Some(u) => Some(self.buffer(u, wgpu::BufferUsages::UNIFORM)?),
+            Some(u) => Some(self.buffer(Some(u), u.len() as u64, wgpu::BufferUsages::UNIFORM)?),
             None => None,
         };
         let storage: Vec<wgpu::Buffer> = launch
             .arrays
             .iter()
             .map(|a| {
+                let bytes = match &a.data {
+                    ArrayData::Bytes(b) => Some(b.as_slice()),
+                    ArrayData::Zeros(_) => None,
+                };
                 self.buffer(
-                    &a.data,
+                    bytes,
+                    a.data.len(),
                     wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
                 )
             })
@@ -392,7 +429,7 @@ impl Gpu {
             let view = slice
                 .get_mapped_range()
                 .map_err(|e| RunError::Device(format!("cannot read a buffer back: {e:?}")))?;
-            out.push(view[..a.data.len()].to_vec());
+            out.push(view[..a.data.len() as usize].to_vec());
         }
         Ok((out, elapsed))
     }
@@ -409,11 +446,7 @@ impl Gpu {
             )));
         }
         let max_bytes = limits.max_storage_buffer_binding_size;
-        if let Some(a) = launch
-            .arrays
-            .iter()
-            .find(|a| a.data.len() as u64 > max_bytes)
-        {
+        if let Some(a) = launch.arrays.iter().find(|a| a.data.len() > max_bytes) {
             return Err(RunError::Input(format!(
                 "the array at binding {} has {} bytes, more than this device binds ({max_bytes})",
                 a.binding,

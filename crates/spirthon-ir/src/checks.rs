@@ -1,0 +1,63 @@
+//! Checks that need folded constants: faults that the program is certain to commit whenever
+//! it reaches an instruction, found after [`crate::opt::optimize`] has folded what it can.
+//!
+//! - An integer `//` or `%` whose divisor is the constant 0. Python raises
+//!   `ZeroDivisionError` there; a literal `7 // 0` is already a compile error, and a divisor
+//!   that folds to zero (`z = 0; x // z`, `x // (1 - 1)`) is one too, so the rule does not
+//!   depend on how the zero was spelt. (Naga, like WGSL, also rejects such a module.)
+//! - An array index that is a negative constant (`x[-1]`, `j = -1; x[j]`). Kernels do not
+//!   wrap negative indices as Python lists do: such an access is always out of bounds.
+//!
+//! Invariant: only instructions in reachable blocks are checked, once each; the result is one
+//! diagnostic per faulty instruction, at its span. What it does not do: reason about values
+//! that are not constants (checked mode does that at run time).
+
+use crate::cfg::*;
+use crate::diag::Diagnostic;
+use crate::types::Const;
+
+/// The certain faults of `f` (see the module docs); `arrays` names the module's arrays.
+pub fn constant_faults(f: &Function<Ref>, arrays: &[GlobalArray]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for &b in &f.order {
+        if !f.reachable[b.index()] {
+            continue;
+        }
+        for &v in &f.blocks[b.index()].insts {
+            let inst = &f.insts[v.index()];
+            let fault = match inst.op {
+                Op::Binary(BinOp::FloorDiv | BinOp::Mod) => zero_divisor(f, inst),
+                Op::Load(a) | Op::Store(a) => negative_index(f, inst, &arrays[a.index()].name),
+                _ => None,
+            };
+            out.extend(fault);
+        }
+    }
+    out
+}
+
+fn zero_divisor(f: &Function<Ref>, inst: &Inst<Ref>) -> Option<Diagnostic> {
+    let divisor = f.as_const(*inst.args.get(1)?)?;
+    if !matches!(divisor, Const::I32(0) | Const::U32(0)) {
+        return None;
+    }
+    Some(
+        Diagnostic::error(inst.span, "integer division by zero")
+            .with_label("the divisor is always 0 here")
+            .with_note("Python raises `ZeroDivisionError` here; the GPU has no such error"),
+    )
+}
+
+fn negative_index(f: &Function<Ref>, inst: &Inst<Ref>, array: &str) -> Option<Diagnostic> {
+    let Const::I32(i) = f.as_const(*inst.args.first()?)? else {
+        return None;
+    };
+    if i >= 0 {
+        return None;
+    }
+    Some(
+        Diagnostic::error(inst.span, format!("index {i} is out of range for `{array}`"))
+            .with_label("this index is always negative")
+            .with_note("kernels do not wrap negative indices as Python lists do: index from the end with `len(a) - 1`"),
+    )
+}
