@@ -5,6 +5,8 @@
 //!
 //! A second test does the same on random kernels from `tests/fuzz/gen_kernel.py`.
 //!
+//! Every module also goes through `spirv-val` before it runs.
+//!
 //! Without a Vulkan adapter the tests skip with a note, unless `SPIRTHON_REQUIRE_GPU=1`
 //! (CI sets it), when it fails.
 
@@ -65,6 +67,7 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
         }
         Err(e) => return Err(format!("{shown} does not compile: {e:?}")),
     };
+    spirv_val(&compiled.words, &shown)?;
     let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
         .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
     let reference = spirthon::run::cpython(&root().join("python"), py, &inputs_path)?;

@@ -98,6 +98,8 @@ enum Local {
 struct LoopCtx {
     brk: Block,
     cont: Block,
+    /// The loop's hidden "left by `break`" flag, when its `else` needs one.
+    broke: Option<Var>,
 }
 
 /// The arguments of a `for` loop's `range(...)`.
@@ -126,10 +128,11 @@ enum LoopElse {
     /// the clause runs there and then leaves the loop like a `break`. Exact for definite
     /// assignment: code after the loop sees only the paths that really reach it.
     Inside(Block),
-    /// The clause has its own `break`/`continue` (for an outer loop), so it must run after the
-    /// loop: a hidden flag, false before the loop and set on the normal exit in this block,
-    /// decides whether it runs.
-    Flag(Block, Var),
+    /// The clause must run after the loop (it has its own `break`/`continue` for an outer
+    /// loop, or the condition is not in the header, where only an edge to the merge block is
+    /// structured): a hidden flag, false before the loop and set by every `break`, decides
+    /// whether it runs. Every exit edge goes straight to the merge block.
+    Flag(Var),
 }
 
 struct Lower<'c, 'a> {
@@ -492,7 +495,11 @@ impl<'c, 'a> Lower<'c, 'a> {
             StmtKind::For(t, iter, body, orelse) => self.for_stmt(*t, *iter, body, orelse, span),
             StmtKind::Break => match self.loops.last() {
                 Some(l) => {
-                    let to = l.brk;
+                    let (to, broke) = (l.brk, l.broke);
+                    if let Some(flag) = broke {
+                        let t = self.konst(Const::Bool(true));
+                        self.def(flag, t);
+                    }
                     self.terminate_dead(Term::Jump(to));
                 }
                 None => self.error(span, "`break` outside a loop"),
@@ -859,7 +866,15 @@ impl<'c, 'a> Lower<'c, 'a> {
         prologue: impl FnOnce(&mut Self),
         step: impl FnOnce(&mut Self),
     ) {
-        self.loops.push(LoopCtx { brk: merge, cont });
+        let broke = match exit {
+            LoopElse::Flag(flag) => Some(flag),
+            _ => None,
+        };
+        self.loops.push(LoopCtx {
+            brk: merge,
+            cont,
+            broke,
+        });
         self.switch(body_b);
         prologue(self);
         self.stmts(body);
@@ -873,17 +888,13 @@ impl<'c, 'a> Lower<'c, 'a> {
             self.stmts(orelse);
             self.jump(merge);
             self.switch(merge);
-        } else if let LoopElse::Flag(exit_b, flag) = exit {
-            self.switch(exit_b);
-            let t = self.konst(Const::Bool(true));
-            self.def(flag, t);
-            self.jump(merge);
+        } else if let LoopElse::Flag(flag) = exit {
             self.switch(merge);
-            let normal = self.read(flag, Span::default());
+            let broke = self.read(flag, Span::default());
             let else_b = self.new_block();
             let after = self.new_block();
             self.set_merge(Merge::Selection(after));
-            self.terminate(Term::Branch(normal, else_b, after));
+            self.terminate(Term::Branch(broke, after, else_b));
             self.switch(else_b);
             self.stmts(orelse);
             self.jump(after);
@@ -907,14 +918,14 @@ impl<'c, 'a> Lower<'c, 'a> {
         let flag = self.new_var("", Ty::BOOL, Span::default());
         let f = self.konst(Const::Bool(false));
         self.def(flag, f);
-        LoopElse::Flag(self.new_block(), flag)
+        LoopElse::Flag(flag)
     }
 
     /// Where the loop goes when its condition fails.
     fn exit_target(exit: LoopElse, merge: Block) -> Block {
         match exit {
-            LoopElse::InMerge => merge,
-            LoopElse::Inside(b) | LoopElse::Flag(b, _) => b,
+            LoopElse::InMerge | LoopElse::Flag(_) => merge,
+            LoopElse::Inside(b) => b,
         }
     }
 
@@ -1231,7 +1242,12 @@ impl<'c, 'a> Lower<'c, 'a> {
                 keywords,
             } => self.call(*func, args, keywords, span),
             ExprKind::Unary(op, a) => {
-                let x = self.expr(*a);
+                // `not x` looks only at the truth of `x`.
+                let x = if *op == UnaryOp::Not {
+                    self.test_ex(*a)
+                } else {
+                    self.expr(*a)
+                };
                 self.unary(*op, x, span)
             }
             ExprKind::Binary(op, a, b) => {
@@ -1246,7 +1262,7 @@ impl<'c, 'a> Lower<'c, 'a> {
                     span,
                 )
             }
-            ExprKind::BoolOp(is_and, values) => self.bool_op(*is_and, values, span),
+            ExprKind::BoolOp(is_and, values) => self.bool_op(*is_and, values, span, false),
             ExprKind::Compare(left, rest) => self.compare_chain(*left, rest, span),
             ExprKind::IfExp(test, body, orelse) => self.if_exp(*test, *body, *orelse, span),
             ExprKind::Tuple(_) => {
@@ -1482,9 +1498,29 @@ impl<'c, 'a> Lower<'c, 'a> {
 
     fn cond(&mut self, e: ExprId) -> Operand {
         let span = self.ast.expr(e).span;
-        let ex = self.expr(e);
+        let ex = self.test_ex(e);
         self.truthy(ex, span)
             .unwrap_or_else(|| self.konst(Const::Bool(false)))
+    }
+
+    /// `e` in a test position (the condition of `if`/`elif`/`while`, the test of `x if c else
+    /// y`, the operand of `not`, `assert`), where only its truth matters: a bool value or
+    /// literal. There `and`/`or` test each operand's truth in turn (short-circuit kept), so
+    /// their operands may have different types, as in Python.
+    fn test_ex(&mut self, e: ExprId) -> Ex {
+        let span = self.ast.expr(e).span;
+        let ex = match &self.ast.expr(e).kind {
+            ExprKind::BoolOp(is_and, values) => return self.bool_op(*is_and, values, span, true),
+            _ => self.expr(e),
+        };
+        match ex {
+            Ex::Lit(l) => Ex::Lit(Lit::Bool(l.truthy())),
+            Ex::Err => Ex::Err,
+            other => match self.truthy(other, span) {
+                Some(b) => Ex::Val(b, Ty::BOOL),
+                None => Ex::Err,
+            },
+        }
     }
 
     /// Brings two operands to one type for arithmetic or comparison: literals take the
@@ -1852,13 +1888,15 @@ impl<'c, 'a> Lower<'c, 'a> {
             }
             return result;
         }
-        // `a < b < c` is `a < b and b < c`, with `c` evaluated only when `a < b`: one
-        // selection per further comparison, in sequence (a false result skips the rest).
+        // `a < b < c` is `a < b and b < c`, with `c` evaluated only when `a < b`: each further
+        // comparison is a selection nested in the true side of the one before, so that an
+        // operand evaluated there (`x[2]` in `a < x[2] < d`) dominates its second use.
         let Some(r0) = self.truthy(result, span) else {
             return Ex::Err;
         };
         let t = self.new_var("", Ty::BOOL, span);
         self.def(t, r0);
+        let mut merges = Vec::with_capacity(rest.len() - 1);
         for &(op, e) in &rest[1..] {
             let cur = self.read(t, span);
             let next = self.new_block();
@@ -1872,10 +1910,13 @@ impl<'c, 'a> Lower<'c, 'a> {
             if let Some(r) = self.truthy(r, span) {
                 self.def(t, r);
             }
-            self.jump(merge);
-            self.switch(merge);
+            merges.push(merge);
             a = b;
             a_span = b_span;
+        }
+        for merge in merges.into_iter().rev() {
+            self.jump(merge);
+            self.switch(merge);
         }
         Ex::Val(self.read(t, span), Ty::BOOL)
     }
@@ -1894,10 +1935,13 @@ impl<'c, 'a> Lower<'c, 'a> {
         }
     }
 
-    fn bool_op(&mut self, is_and: bool, values: &[ExprId], span: Span) -> Ex {
+    /// `a and b and ...` / `a or b or ...`. With `test`, in a test position: each operand
+    /// is taken for its truth ([`Self::test_ex`]) and the result is a bool.
+    fn bool_op(&mut self, is_and: bool, values: &[ExprId], span: Span, test: bool) -> Ex {
         let op_name = if is_and { "and" } else { "or" };
+        let operand = |l: &mut Self, e: ExprId| if test { l.test_ex(e) } else { l.expr(e) };
         let mut i = 0;
-        let mut cur = self.expr(values[0]);
+        let mut cur = operand(self, values[0]);
         let mut cur_span = self.ast.expr(values[0]).span;
         while i + 1 < values.len() {
             let next = values[i + 1];
@@ -1906,7 +1950,7 @@ impl<'c, 'a> Lower<'c, 'a> {
             // A literal left operand decides at compile time.
             if let Ex::Lit(l) = cur {
                 if l.truthy() == is_and {
-                    cur = self.expr(next);
+                    cur = operand(self, next);
                     cur_span = next_span;
                     continue;
                 }
@@ -1919,7 +1963,7 @@ impl<'c, 'a> Lower<'c, 'a> {
                 return Ex::Err;
             };
             if self.is_pure(next) {
-                let b = self.expr(next);
+                let b = operand(self, next);
                 let Some(b) = self.same_type(b, t, next_span, op_name, cur_span) else {
                     return Ex::Err;
                 };
@@ -1950,7 +1994,7 @@ impl<'c, 'a> Lower<'c, 'a> {
                 };
                 self.terminate(term);
                 self.switch(rhs);
-                let b = self.expr(next);
+                let b = operand(self, next);
                 if let Some(b) = self.same_type(b, t, next_span, op_name, cur_span) {
                     self.def(var, b);
                 }
