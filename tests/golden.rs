@@ -5,6 +5,7 @@
 //! - `tests/kernels/err/NAME.py` fails to compile; the rendered errors must equal
 //!   `NAME.stderr`.
 //! - every kernel of `shaders/` compiles and passes naga and `spirv-val`.
+//! - no module contains an instruction of `common::NONPORTABLE` (`OpSRem`, `OpSMod`).
 //!
 //! `SPIRTHON_BLESS=1 cargo test --test golden` rewrites the expected files.
 
@@ -50,6 +51,9 @@ fn ok_kernels_match_their_golden_files() {
                 if let Err(e) =
                     check_golden(&path.with_extension("ssa"), &spirthon::ssa_text(&c.module))
                 {
+                    failures.push(e);
+                }
+                if let Err(e) = portable(&c.words, &shown) {
                     failures.push(e);
                 }
                 match spirv_val(&c.words, &shown) {
@@ -113,7 +117,7 @@ fn corpus_kernels_pass_naga_and_spirv_val() {
         let shown = display_path(&path);
         match compile(&path) {
             (_, Ok(c)) => {
-                if let Err(e) = spirv_val(&c.words, &shown) {
+                if let Err(e) = spirv_val(&c.words, &shown).and(portable(&c.words, &shown)) {
                     failures.push(e);
                 }
             }

@@ -68,6 +68,7 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
         Err(e) => return Err(format!("{shown} does not compile: {e:?}")),
     };
     spirv_val(&compiled.words, &shown)?;
+    portable(&compiled.words, &shown)?;
     let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
         .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
     let reference = spirthon::run::cpython(&root().join("python"), py, &inputs_path)?;

@@ -97,3 +97,20 @@ pub fn spirv_val(words: &[u32], name: &str) -> Result<bool, String> {
         ))
     }
 }
+
+/// SPIR-V instructions that no module may contain: the Vulkan environment leaves `OpSRem`
+/// and `OpSMod` undefined for negative operands (some drivers return wrong values), so
+/// Python's `%` and `//` are built from `OpSDiv` instead.
+pub const NONPORTABLE: &[&str] = &["OpSRem", "OpSMod"];
+
+/// The first nonportable instruction in `words`, as an error naming the module.
+pub fn portable(words: &[u32], name: &str) -> Result<(), String> {
+    let asm = spirthon_spirv::disassemble(words).map_err(|e| format!("{name}: {e}"))?;
+    match NONPORTABLE
+        .iter()
+        .find(|op| asm.split_whitespace().any(|w| w == **op))
+    {
+        Some(op) => Err(format!("{name} contains {op}, which is not portable")),
+        None => Ok(()),
+    }
+}

@@ -12,8 +12,9 @@
 //! merge block holds `OpUnreachable`, an unreachable continue block branches back to its
 //! header). Blocks appear in lowering's fill order, which puts dominators first.
 //!
-//! Python's semantics where SPIR-V's differ: `//` and `%` on `i32` are `OpSDiv` / `OpSRem`
-//! with a sign fix-up (never `OpSMod`), float `%` and `//` follow CPython's definitions, and
+//! Python's semantics where SPIR-V's differ: `//` and `%` on `i32` are `OpSDiv` and
+//! `a - q * b` with a sign fix-up (never `OpSRem` or `OpSMod`, whose results Vulkan leaves
+//! undefined for negative operands), float `%` and `//` follow CPython's definitions, and
 //! float `!=` is unordered (`nan != nan`).
 //!
 //! What it does not do: optimize (the frontend folded and removed dead code), or check the
@@ -485,7 +486,8 @@ impl<'f> FnState<'f> {
             }
             Op::Binary(op) => {
                 let t = inst.ty.unwrap_or(Ty::I32);
-                binary(e, op, t, rt, id, args[0], args[1])?;
+                let divisor = inst.args.get(1).and_then(|&r| f.as_const(r));
+                binary(e, op, t, rt, id, args[0], args[1], divisor)?;
             }
             Op::Cmp(op) => {
                 let s = arg_ty.map_or(Scalar::I32, Ty::scalar);
@@ -627,7 +629,18 @@ fn successors_emitted(f: &Function<Ref>, b: Block, emitted: &[bool]) -> Vec<Bloc
     out
 }
 
-fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Word) -> R<()> {
+/// `a op b` into `id`; `b_const` is `b`'s value when it is a constant.
+#[allow(clippy::too_many_arguments)]
+fn binary(
+    e: &mut Emitter,
+    op: BinOp,
+    t: Ty,
+    rt: Word,
+    id: Word,
+    a: Word,
+    b: Word,
+    b_const: Option<Const>,
+) -> R<()> {
     let out = Some(id);
     let s = t.scalar();
     match (op, s) {
@@ -643,15 +656,22 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
         (BinOp::FloorDiv, Scalar::I32) => {
             // q = a / b (truncating), minus one when the remainder is non-zero and its sign
             // differs from the divisor's.
-            let q = e.b.op(SOp::SDiv, rt, None, &[a, b])?;
-            let r = e.b.op(SOp::SRem, rt, None, &[a, b])?;
+            let (q, r, minus_one) = int_div_rem(e, rt, a, b, b_const)?;
+            // `INT_MIN // -1` wraps, as every i32 result does: the quotient is `-a`.
+            let q = match minus_one {
+                Some(m1) => {
+                    let neg = e.b.op(SOp::SNegate, rt, None, &[a])?;
+                    e.b.op(SOp::Select, rt, None, &[m1, neg, q])?
+                }
+                None => q,
+            };
             let fix = int_fixup(e, rt, r, b)?;
             let (one, zero) = (e.konst(Const::I32(1)), e.konst(Const::I32(0)));
             let adj = e.b.op(SOp::Select, rt, None, &[fix, one, zero])?;
             e.b.op(SOp::ISub, rt, out, &[q, adj])?
         }
         (BinOp::Mod, Scalar::I32) => {
-            let r = e.b.op(SOp::SRem, rt, None, &[a, b])?;
+            let (_, r, _) = int_div_rem(e, rt, a, b, b_const)?;
             let fix = int_fixup(e, rt, r, b)?;
             let zero = e.konst(Const::I32(0));
             let adj = e.b.op(SOp::Select, rt, None, &[fix, b, zero])?;
@@ -700,6 +720,39 @@ fn binary(e: &mut Emitter, op: BinOp, t: Ty, rt: Word, id: Word, a: Word, b: Wor
         (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
     };
     Ok(())
+}
+
+/// The truncated quotient and remainder of i32s, `(q, r, minus_one)`, without `OpSRem` or
+/// `OpSMod`: the Vulkan environment leaves their results undefined for negative operands
+/// (some drivers do return wrong values), while `OpSDiv` is defined for them. So
+/// `r = a - q * b` with `q = a / b`. `OpSDiv` is undefined for `INT_MIN / -1`, so unless `b`
+/// is a constant other than -1 the division is by `b == -1 ? 1 : b`; then `r` is 0 for
+/// `b == -1` (right), `q` is `a` instead of `-a`, and `minus_one` is the `b == -1` test for
+/// the caller to fix `q` with. (A zero divisor is a compile error when it is a constant, and
+/// gives the device's result otherwise.)
+fn int_div_rem(
+    e: &mut Emitter,
+    rt: Word,
+    a: Word,
+    b: Word,
+    b_const: Option<Const>,
+) -> R<(Word, Word, Option<Word>)> {
+    let (d, minus_one) = match b_const {
+        Some(Const::I32(c)) if c != -1 => (b, None),
+        _ => {
+            let bt = e.ty(Ty::BOOL);
+            let (m1, one) = (e.konst(Const::I32(-1)), e.konst(Const::I32(1)));
+            let is_m1 = e.b.op(SOp::IEqual, bt, None, &[b, m1])?;
+            (
+                e.b.op(SOp::Select, rt, None, &[is_m1, one, b])?,
+                Some(is_m1),
+            )
+        }
+    };
+    let q = e.b.op(SOp::SDiv, rt, None, &[a, d])?;
+    let qd = e.b.op(SOp::IMul, rt, None, &[q, d])?;
+    let r = e.b.op(SOp::ISub, rt, None, &[a, qd])?;
+    Ok((q, r, minus_one))
 }
 
 /// `r != 0 and (r < 0) != (b < 0)` for the truncated remainder `r = a rem b` of i32s,
