@@ -209,14 +209,21 @@ pub fn cfg_dot(m: &IrModule) -> String {
         }
         let cfg = spirthon_ssa::Cfg::from_edges(n, Block::new(0), &edges);
         let dom = spirthon_ssa::DomTree::compute(&cfg);
+        let block_phis = f.phis_by_block();
         for &b in &f.order {
             if !f.reachable[b.index()] {
                 continue;
             }
             let mut label = format!("{b}");
-            for (i, phi) in f.phis.iter().enumerate() {
-                if phi.block == b && phi.live {
-                    let _ = write!(label, "\\lp{i} = phi {}", f.vars[phi.var.index()].name);
+            for &p in &block_phis[b.index()] {
+                let phi = &f.phis[p.index()];
+                if phi.live {
+                    let _ = write!(
+                        label,
+                        "\\lp{} = phi {}",
+                        p.index(),
+                        f.vars[phi.var.index()].name
+                    );
                 }
             }
             match f.blocks[b.index()].merge {

@@ -298,6 +298,16 @@ impl<O: Copy> Function<O> {
     pub fn block(&self, b: Block) -> &BlockData<O> {
         &self.blocks[b.index()]
     }
+
+    /// The phis of every block, each list in phi order: `result[b]` holds block `b`'s.
+    /// (Walking `phis` once per block would be quadratic in long functions.)
+    pub fn phis_by_block(&self) -> Vec<Vec<Phi>> {
+        let mut out = vec![Vec::new(); self.blocks.len()];
+        for (i, p) in self.phis.iter().enumerate() {
+            out[p.block.index()].push(Phi::new(i));
+        }
+        out
+    }
 }
 
 impl Function<Ref> {

@@ -154,10 +154,7 @@ fn fold(f: &mut Function<Ref>) {
         Ref::Phi(p) => phi_repl[p.index()].unwrap_or(r),
         _ => r,
     };
-    let mut block_phis: Vec<Vec<Phi>> = vec![Vec::new(); f.blocks.len()];
-    for (i, p) in f.phis.iter().enumerate() {
-        block_phis[p.block.index()].push(Phi::new(i));
-    }
+    let block_phis = f.phis_by_block();
     for b in order {
         if !f.reachable[b.index()] {
             continue;

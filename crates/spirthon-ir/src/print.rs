@@ -72,6 +72,7 @@ fn print_with<O: Copy>(f: &Function<O>, opnd: impl Fn(&O) -> String) -> String {
         let _ = write!(s, " -> {r}");
     }
     s.push('\n');
+    let block_phis = f.phis_by_block();
     for &b in &f.order {
         let block = f.block(b);
         let unreachable = f.reachable.get(b.index()) == Some(&false);
@@ -80,8 +81,9 @@ fn print_with<O: Copy>(f: &Function<O>, opnd: impl Fn(&O) -> String) -> String {
             "{b}:{}",
             if unreachable { "    # unreachable" } else { "" }
         );
-        for (i, phi) in f.phis.iter().enumerate() {
-            if phi.block != b || !phi.live {
+        for &p in &block_phis[b.index()] {
+            let (i, phi) = (p.index(), &f.phis[p.index()]);
+            if !phi.live {
                 continue;
             }
             let args: Vec<String> = phi

@@ -290,6 +290,8 @@ struct FnState<'f> {
     values: Vec<Word>,
     phis: Vec<Word>,
     emitted: Vec<bool>,
+    /// Per continue block of a reachable loop, the loop's header.
+    loop_of: Vec<Option<Block>>,
     /// Per block, its emitted predecessors.
     preds: Vec<Vec<Block>>,
     /// Infinities and NaNs: naga accepts no non-finite constant, so each is a bitcast of its
@@ -307,6 +309,7 @@ impl<'f> FnState<'f> {
     ) -> R<Self> {
         let n = f.blocks.len();
         let mut emitted = f.reachable.clone();
+        let mut loop_of = vec![None; n];
         for (b, block) in f.blocks.iter().enumerate() {
             if !f.reachable[b] {
                 continue;
@@ -316,6 +319,7 @@ impl<'f> FnState<'f> {
                 Merge::Loop { merge, cont } => {
                     emitted[merge.index()] = true;
                     emitted[cont.index()] = true;
+                    loop_of[cont.index()].get_or_insert(Block::new(b));
                 }
                 Merge::None => {}
             }
@@ -325,7 +329,7 @@ impl<'f> FnState<'f> {
             if !emitted[b] {
                 continue;
             }
-            for s in successors_emitted(f, Block::new(b), &emitted) {
+            for s in successors_emitted(f, Block::new(b), &loop_of) {
                 preds[s.index()].push(Block::new(b));
             }
         }
@@ -355,6 +359,7 @@ impl<'f> FnState<'f> {
             values,
             phis,
             emitted,
+            loop_of,
             preds,
             non_finite,
         })
@@ -374,6 +379,7 @@ impl<'f> FnState<'f> {
 
     fn body(&mut self, e: &mut Emitter, m: &Module) -> R<()> {
         let f = self.f;
+        let block_phis = f.phis_by_block();
         for &b in &f.order {
             if !self.emitted[b.index()] {
                 continue;
@@ -390,18 +396,21 @@ impl<'f> FnState<'f> {
                 self.dead_structural_block(e, b)?;
                 continue;
             }
-            for (i, phi) in f.phis.iter().enumerate() {
-                if phi.block != b || !phi.live {
+            for &p in &block_phis[b.index()] {
+                let (i, phi) = (p.index(), &f.phis[p.index()]);
+                if !phi.live {
                     continue;
                 }
                 let ty = e.ty(phi.ty);
+                // The argument for each emitted predecessor, found by binary search: a merge
+                // block that many `break`s reach has as many arguments.
+                let mut args = phi.args.clone();
+                args.sort_by_key(|a| a.0);
                 let mut pairs = Vec::new();
                 for &p in &self.preds[b.index()] {
-                    let v = phi
-                        .args
-                        .iter()
-                        .find(|a| a.0 == p)
-                        .map_or(Ref::Undef(phi.ty), |a| a.1);
+                    let v = args
+                        .binary_search_by_key(&p, |a| a.0)
+                        .map_or(Ref::Undef(phi.ty), |k| args[k].1);
                     pairs.push((self.r(e, v), self.labels[p.index()]));
                 }
                 e.b.phi(ty, self.phis[i], &pairs)?;
@@ -418,7 +427,7 @@ impl<'f> FnState<'f> {
     /// A merge or continue block that nothing reaches.
     fn dead_structural_block(&mut self, e: &mut Emitter, b: Block) -> R<()> {
         let f = self.f;
-        match successors_emitted(f, b, &self.emitted).first() {
+        match successors_emitted(f, b, &self.loop_of).first() {
             Some(h) => e.b.terminate(SOp::Branch, &[self.labels[h.index()]])?,
             None => e.b.terminate(SOp::Unreachable, &[])?,
         }
@@ -611,18 +620,12 @@ impl<'f> FnState<'f> {
     }
 }
 
-fn successors_emitted(f: &Function<Ref>, b: Block, emitted: &[bool]) -> Vec<Block> {
+/// The successors of emitted block `b`; `loop_of` maps each continue block of a reachable
+/// loop to its header.
+fn successors_emitted(f: &Function<Ref>, b: Block, loop_of: &[Option<Block>]) -> Vec<Block> {
     if !f.reachable[b.index()] {
-        // A dead continue block branches to its loop header.
-        for (h, x) in f.blocks.iter().enumerate() {
-            if matches!(x.merge, Merge::Loop { cont, .. } if cont == b)
-                && emitted[h]
-                && f.reachable[h]
-            {
-                return vec![Block::new(h)];
-            }
-        }
-        return Vec::new();
+        // A dead continue block branches to its loop header; a dead merge block to nothing.
+        return loop_of[b.index()].into_iter().collect();
     }
     let mut out: Vec<Block> = f.blocks[b.index()].term.successors().collect();
     out.dedup();
