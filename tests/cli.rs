@@ -213,6 +213,68 @@ fn hostile_nesting_gives_a_clean_result() {
     );
 }
 
+/// An `elif` chain of `n` links over `v`, each assigning `r` (which has no earlier value:
+/// the chain's `else` makes it definitely assigned), indented by `indent` levels.
+fn elif_chain(n: usize, indent: usize, extra: &str) -> String {
+    let pad = "    ".repeat(indent);
+    let mut s = String::new();
+    for j in 0..n {
+        let kw = if j == 0 { "if" } else { "elif" };
+        s.push_str(&format!(
+            "{pad}{kw} v == {j}.0:\n{pad}    r = {j}.0\n{extra}"
+        ));
+    }
+    s.push_str(&format!("{pad}else:\n{pad}    r = -1.0\n"));
+    s
+}
+
+#[test]
+fn long_elif_chains_stay_within_spirv_limits() {
+    // 1100 links: nested, that would be 1100 levels (spirv-val allows 1023).
+    let body = format!("    v = x[i]\n{}    x[i] = r\n", elif_chain(1100, 1, ""));
+    let out = scratch("elif.spv");
+    let r = spirthon(&[
+        &write("elif.py", &kernel_with_body(&body)),
+        "-o",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let bytes = std::fs::read(&out).expect("output written");
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    common::spirv_val(&words, "elif1100").unwrap();
+
+    // A `break` of the enclosing loop in every branch keeps the chain nested: a located
+    // error at the link that passes the limit, not an invalid module.
+    let body = format!(
+        "    v = x[i]\n    r = 0.0\n    while v < 10.0:\n{}        v += 1.0\n    x[i] = r\n",
+        elif_chain(1100, 2, "            break\n")
+    );
+    let r = spirthon(&[&write("elif_break.py", &kernel_with_body(&body))]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("nested more than 1023 levels"), "{err}");
+    assert!(err.contains("elif v == 1022.0"), "{err}");
+
+    // Every `break` of a loop joins at its end: past what one phi can hold, an error.
+    let mut breaks = String::from("    v = x[i]\n    while True:\n");
+    for j in 0..32_001 {
+        breaks.push_str(&format!("        if v == {j}.0:\n            break\n"));
+    }
+    breaks.push_str("        v = 0.0\n    x[i] = v\n");
+    let r = spirthon(&[&write("breaks.py", &kernel_with_body(&breaks))]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("more than 32000 branches"), "{err}");
+}
+
 #[test]
 fn garbage_input_never_crashes() {
     let inputs = [

@@ -184,7 +184,37 @@ pub struct Ast {
     pub items: Vec<Item>,
 }
 
+/// One link of an `if`/`elif` chain: the `If` statement, its test and its body.
+#[derive(Copy, Clone, Debug)]
+pub struct IfLink<'a> {
+    pub stmt: StmtId,
+    pub test: ExprId,
+    pub body: &'a [StmtId],
+}
+
 impl Ast {
+    /// The `if` statement `s` with its `elif` links (each an `If` alone in the `else` of the
+    /// link before), and the final `else` body. Walkers go along a chain with this instead
+    /// of recursing: a chain may be thousands of links long.
+    pub fn if_chain(&self, s: StmtId) -> (Vec<IfLink<'_>>, &[StmtId]) {
+        let mut links = Vec::new();
+        let mut cur = s;
+        loop {
+            let StmtKind::If(test, body, orelse) = &self.stmt(cur).kind else {
+                return (links, &[]);
+            };
+            links.push(IfLink {
+                stmt: cur,
+                test: *test,
+                body,
+            });
+            match orelse.as_slice() {
+                [next] if matches!(self.stmt(*next).kind, StmtKind::If(..)) => cur = *next,
+                rest => return (links, rest),
+            }
+        }
+    }
+
     pub fn expr(&self, e: ExprId) -> &Expr {
         &self.exprs[e.0 as usize]
     }
@@ -286,12 +316,20 @@ fn dump_stmt(ast: &Ast, s: StmtId, depth: usize, out: &mut String) {
                 dump_expr(ast, *v, depth + 1, out);
             }
         }
-        StmtKind::If(t, a, b) | StmtKind::While(t, a, b) => {
-            out.push_str(&head(if matches!(stmt.kind, StmtKind::If(..)) {
-                "if"
-            } else {
-                "while"
-            }));
+        StmtKind::If(..) => {
+            // An `elif` prints at the depth of its `if`, so a long chain prints in linear space.
+            let (links, orelse) = ast.if_chain(s);
+            for (k, link) in links.iter().enumerate() {
+                let sp = ast.stmt(link.stmt).span;
+                let word = if k == 0 { "if" } else { "elif" };
+                out.push_str(&format!("{pad}{word} @{}..{}\n", sp.start, sp.end));
+                dump_expr(ast, link.test, depth + 1, out);
+                body("body", link.body, out);
+            }
+            body("else", orelse, out);
+        }
+        StmtKind::While(t, a, b) => {
+            out.push_str(&head("while"));
             dump_expr(ast, *t, depth + 1, out);
             body("body", a, out);
             body("else", b, out);

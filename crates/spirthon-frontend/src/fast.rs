@@ -806,21 +806,29 @@ impl Parser<'_> {
     }
 
     /// `if` with its `elif` chain: each `elif` is an `If` in the `else` of the one before,
-    /// spanning from its keyword to the end of the whole chain.
+    /// spanning from its keyword to the end of the whole chain. The chain is read in a loop
+    /// (it may be thousands long) and its `If`s are added innermost first, as the reference
+    /// path's conversion adds them.
     fn if_stmt(&mut self) -> Option<StmtId> {
-        let start = self.bump().start;
-        let test = self.test()?;
-        self.expect(K::Colon)?;
-        let (body, body_end) = self.suite()?;
-        let (orelse, end) = match self.peek() {
-            K::Kw(Kw::Elif) => {
-                let elif = self.if_stmt()?;
-                (vec![elif], self.ast.stmt(elif).span.end)
+        let mut links = Vec::new();
+        let (mut orelse, end) = loop {
+            let start = self.bump().start;
+            let test = self.test()?;
+            self.expect(K::Colon)?;
+            let (body, body_end) = self.suite()?;
+            links.push((start, test, body));
+            if self.peek() != K::Kw(Kw::Elif) {
+                break self.else_suite(body_end)?;
             }
-            _ => self.else_suite(body_end)?,
         };
-        let kind = StmtKind::If(test, body, orelse);
-        Some(self.ast.add_stmt(kind, Span::new(start, end)))
+        let mut id = None;
+        for (start, test, body) in links.into_iter().rev() {
+            let kind = StmtKind::If(test, body, orelse);
+            let s = self.ast.add_stmt(kind, Span::new(start, end));
+            orelse = vec![s];
+            id = Some(s);
+        }
+        id
     }
 
     /// An optional `else:` suite and where the whole statement ends (`end` without one).

@@ -153,6 +153,16 @@ struct Lower<'c, 'a> {
     use_spans: Vec<Span>,
     /// Names whose first assignment had an error: reads of them report nothing more.
     poisoned: HashSet<String>,
+    /// The merge blocks of the structured constructs open at this point, innermost last.
+    open: Vec<Block>,
+    /// The statement being lowered, for errors that belong to no expression.
+    stmt_span: Span,
+    /// Whether the construct nesting limit was reported (once per function).
+    too_deep: bool,
+    /// How many branches target each block so far, by block index.
+    joins: Vec<u32>,
+    /// Whether the join limit was reported (once per function).
+    too_many_joins: bool,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -189,6 +199,11 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         consts: HashMap::new(),
         use_spans: Vec::new(),
         poisoned: HashSet::new(),
+        open: Vec::new(),
+        stmt_span: sig.span,
+        too_deep: false,
+        joins: Vec::new(),
+        too_many_joins: false,
     };
     let entry = l.new_block();
     l.switch(entry);
@@ -242,17 +257,38 @@ fn assigned_names(ast: &Ast, def: &FuncDef) -> HashSet<String> {
 }
 
 /// Whether a statement list contains a `break` (or, with `continues`, a `continue`) for the
-/// loop it belongs to.
+/// loop it belongs to. (An explicit stack: an `elif` chain nests as deep as it is long.)
 fn has_jump(ast: &Ast, body: &[StmtId], continues: bool) -> bool {
-    body.iter().any(|&s| match &ast.stmt(s).kind {
-        StmtKind::Break => true,
-        StmtKind::Continue => continues,
-        StmtKind::If(_, a, b) => has_jump(ast, a, continues) || has_jump(ast, b, continues),
-        // A jump inside a nested loop's body belongs to that loop; one in its `else` is ours.
-        StmtKind::While(_, _, e) | StmtKind::For(_, _, _, e) => has_jump(ast, e, continues),
-        _ => false,
-    })
+    let mut work: Vec<&[StmtId]> = vec![body];
+    while let Some(list) = work.pop() {
+        for &s in list {
+            match &ast.stmt(s).kind {
+                StmtKind::Break => return true,
+                StmtKind::Continue if continues => return true,
+                StmtKind::If(_, a, b) => work.extend([a.as_slice(), b.as_slice()]),
+                // A jump inside a nested loop's body belongs to that loop; one in its `else`
+                // is ours.
+                StmtKind::While(_, _, e) | StmtKind::For(_, _, _, e) => work.push(e),
+                _ => {}
+            }
+        }
+    }
+    false
 }
+
+/// Chains of more links than this are lowered flat (see `Lower::if_stmt`).
+const FLAT_CHAIN: usize = 16;
+
+/// The most links of a flat chain in one loop construct; a longer chain continues in a loop
+/// nested in the `else` path of this one, so no block joins more than this many branches.
+const CHAIN_CHUNK: usize = 4096;
+
+/// The most branches to one block (see `Lower::count_join`): 65,535 words of a phi, less its
+/// three words of header, at two words per incoming branch, rounded down.
+const MAX_JOINS: usize = 32_000;
+
+/// SPIR-V's limit on nested control-flow constructs (spirv-val's universal limit).
+const MAX_CONSTRUCT_DEPTH: usize = 1023;
 
 fn math_fn(name: &str) -> Option<MathFn> {
     use MathFn::*;
@@ -346,17 +382,44 @@ impl<'c, 'a> Lower<'c, 'a> {
         self.b.switch_to_block(b);
         self.f.order.push(b);
         self.cur = b;
+        // Constructs close in the order they opened: reaching a merge block closes its own.
+        if self.open.last() == Some(&b) {
+            self.open.pop();
+        }
     }
 
     fn terminate(&mut self, term: Term<Operand>) {
         for s in term.successors() {
             self.b.add_edge(self.cur, s);
+            self.count_join(s);
         }
         self.f.blocks[self.cur.index()].term = term;
     }
 
     fn jump(&mut self, to: Block) {
         self.terminate(Term::Jump(to));
+    }
+
+    /// Counts a branch to `to`. A phi takes two words per incoming branch and an instruction
+    /// at most 65,535 words, so past [`MAX_JOINS`] branches to one block (the `break`s or
+    /// `continue`s of one loop) the module could not be written.
+    fn count_join(&mut self, to: Block) {
+        let i = to.index();
+        if self.joins.len() <= i {
+            self.joins.resize(i + 1, 0);
+        }
+        self.joins[i] += 1;
+        if self.joins[i] as usize > MAX_JOINS && !self.too_many_joins {
+            self.too_many_joins = true;
+            self.cx.diags.push(
+                Diagnostic::error(
+                    self.stmt_span,
+                    format!("more than {MAX_JOINS} branches lead to one point, more than SPIR-V can join"),
+                )
+                .with_note("every `break` of a loop leads to its end, and every `continue` to its next iteration")
+                .with_help("move part of the work into a @func"),
+            );
+        }
     }
 
     /// Ends the current block with `term` and continues in a block nothing reaches.
@@ -366,8 +429,25 @@ impl<'c, 'a> Lower<'c, 'a> {
         self.switch(dead);
     }
 
+    /// Makes the current block the header of a construct that ends at `merge`'s merge block.
     fn set_merge(&mut self, merge: Merge) {
         self.f.blocks[self.cur.index()].merge = merge;
+        let end = match merge {
+            Merge::Selection(m) | Merge::Loop { merge: m, .. } => m,
+            Merge::None => return,
+        };
+        self.open.push(end);
+        if self.open.len() > MAX_CONSTRUCT_DEPTH && !self.too_deep {
+            self.too_deep = true;
+            self.cx.diags.push(
+                Diagnostic::error(
+                    self.stmt_span,
+                    format!("control flow nested more than {MAX_CONSTRUCT_DEPTH} levels deep, more than SPIR-V allows"),
+                )
+                .with_note("each enclosing `if`/`elif`, loop, lazy `and`/`or`, chained comparison and conditional expression counts one level; a long `elif` chain counts one level per branch when a branch has a `break` or `continue` for an enclosing loop")
+                .with_help("move part of the work into a @func, or split the chain"),
+            );
+        }
     }
 
     fn emit(&mut self, op: Op, ty: Option<Ty>, args: Vec<Operand>, span: Span) -> Value {
@@ -485,12 +565,19 @@ impl<'c, 'a> Lower<'c, 'a> {
     fn stmt(&mut self, s: StmtId) {
         let stmt = self.ast.stmt(s);
         let span = stmt.span;
+        let outer = std::mem::replace(&mut self.stmt_span, span);
+        self.stmt_kind(s, span);
+        self.stmt_span = outer;
+    }
+
+    fn stmt_kind(&mut self, s: StmtId, span: Span) {
+        let stmt = self.ast.stmt(s);
         match &stmt.kind {
             StmtKind::Expr(e) => self.expr_stmt(*e),
             StmtKind::Assign(targets, value) => self.assign(targets, *value),
             StmtKind::AugAssign(t, op, v) => self.aug_assign(*t, *op, *v, span),
             StmtKind::AnnAssign(t, ann, v) => self.ann_assign(*t, *ann, *v),
-            StmtKind::If(test, body, orelse) => self.if_stmt(*test, body, orelse),
+            StmtKind::If(..) => self.if_stmt(s),
             StmtKind::While(test, body, orelse) => self.while_stmt(*test, body, orelse),
             StmtKind::For(t, iter, body, orelse) => self.for_stmt(*t, *iter, body, orelse, span),
             StmtKind::Break => match self.loops.last() {
@@ -816,26 +903,88 @@ impl<'c, 'a> Lower<'c, 'a> {
         }
     }
 
-    fn if_stmt(&mut self, test: ExprId, body: &[StmtId], orelse: &[StmtId]) {
-        let c = self.cond(test);
-        let then_b = self.new_block();
-        let else_b = if orelse.is_empty() {
-            None
+    /// An `if` and its `elif` chain, walked iteratively. Up to [`FLAT_CHAIN`] links, each
+    /// `elif` is a selection in the `else` of the one before (as Python nests them). A longer
+    /// chain would nest as deep as it is long (SPIR-V allows 1023 levels, and spirv-val's
+    /// time grows with the cube of the depth), so it becomes a one-trip loop construct in
+    /// which each link is a selection whose true side runs its body and leaves the loop: all
+    /// links are at one depth (past [`CHAIN_CHUNK`] links, the rest go in a loop nested
+    /// where the chain continues, so no merge joins too many branches). Every path still runs exactly one body (or the `else`), so
+    /// definite assignment is as exact as in the nested form. That needs every
+    /// `break`/`continue` in the chain to be its own loop's, so a long chain with a jump for
+    /// an enclosing loop stays nested (and is bounded by the depth limit).
+    fn if_stmt(&mut self, s: StmtId) {
+        let (links, orelse) = self.ast.if_chain(s);
+        let flat = links.len() > FLAT_CHAIN
+            && !links.iter().any(|l| has_jump(self.ast, l.body, true))
+            && !has_jump(self.ast, orelse, true);
+        if flat {
+            self.flat_chain(&links, orelse);
         } else {
-            Some(self.new_block())
-        };
-        let merge = self.new_block();
-        self.set_merge(Merge::Selection(merge));
-        self.terminate(Term::Branch(c, then_b, else_b.unwrap_or(merge)));
-        self.switch(then_b);
-        self.stmts(body);
-        self.jump(merge);
-        if let Some(e) = else_b {
-            self.switch(e);
-            self.stmts(orelse);
-            self.jump(merge);
+            self.nested_chain(&links, orelse);
         }
-        self.switch(merge);
+    }
+
+    fn nested_chain(&mut self, links: &[IfLink<'_>], orelse: &[StmtId]) {
+        let mut merges = Vec::with_capacity(links.len());
+        for (k, &IfLink { test, body, .. }) in links.iter().enumerate() {
+            let last = k + 1 == links.len();
+            // A nesting error belongs to the link that passes the limit.
+            self.stmt_span = self.ast.expr(test).span;
+            let c = self.cond(test);
+            let then_b = self.new_block();
+            let else_b = (!last || !orelse.is_empty()).then(|| self.new_block());
+            let merge = self.new_block();
+            self.set_merge(Merge::Selection(merge));
+            self.terminate(Term::Branch(c, then_b, else_b.unwrap_or(merge)));
+            self.switch(then_b);
+            self.stmts(body);
+            self.jump(merge);
+            merges.push(merge);
+            match else_b {
+                Some(e) => self.switch(e),
+                None => {
+                    merges.pop();
+                    self.switch(merge);
+                }
+            }
+        }
+        self.stmts(orelse);
+        for merge in merges.into_iter().rev() {
+            self.jump(merge);
+            self.switch(merge);
+        }
+    }
+
+    fn flat_chain(&mut self, links: &[IfLink<'_>], orelse: &[StmtId]) {
+        let mut loops = Vec::new();
+        for chunk in links.chunks(CHAIN_CHUNK) {
+            let (header, cont, merge) = self.open_loop();
+            let first = self.new_block();
+            self.jump(first);
+            self.switch(first);
+            for &IfLink { test, body, .. } in chunk {
+                let c = self.cond(test);
+                let then_b = self.new_block();
+                let next = self.new_block();
+                self.set_merge(Merge::Selection(next));
+                self.terminate(Term::Branch(c, then_b, next));
+                self.switch(then_b);
+                self.stmts(body);
+                self.jump(merge);
+                self.switch(next);
+            }
+            // No link of this chunk was taken: the next chunk runs inside this loop.
+            loops.push((header, cont, merge));
+        }
+        self.stmts(orelse);
+        for (header, cont, merge) in loops.into_iter().rev() {
+            self.jump(merge);
+            // Nothing reaches the continue block: every path leaves the loop.
+            self.switch(cont);
+            self.jump(header);
+            self.switch(merge);
+        }
     }
 
     /// Opens a loop: jumps to a new header and records the loop's structure on it.

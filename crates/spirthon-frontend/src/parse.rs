@@ -383,7 +383,7 @@ impl Convert {
                 self.expr(&a.annotation),
                 a.value.as_ref().map(|v| self.expr(v)),
             ),
-            S::If(i) => StmtKind::If(self.expr(&i.test), self.body(&i.body), self.body(&i.orelse)),
+            S::If(i) => self.if_chain(i),
             S::While(w) => {
                 StmtKind::While(self.expr(&w.test), self.body(&w.body), self.body(&w.orelse))
             }
@@ -418,6 +418,30 @@ impl Convert {
                 StmtKind::Error
             }
         }
+    }
+
+    /// An `if` and its `elif` links (each an `If` alone in the `else` of the one before),
+    /// converted in a loop and without a level of nesting per link, so that a long chain is
+    /// neither deep recursion nor "too deeply nested". The inner `If`s are added innermost
+    /// first and the outermost is left to the caller, as a recursive conversion would.
+    fn if_chain(&mut self, first: &ast::StmtIf) -> StmtKind {
+        let mut links = vec![first];
+        while let [ast::Stmt::If(next)] = links[links.len() - 1].orelse.as_slice() {
+            links.push(next);
+        }
+        let mut converted = Vec::with_capacity(links.len());
+        for link in &links {
+            converted.push((self.expr(&link.test), self.body(&link.body)));
+        }
+        let mut orelse = self.body(&links[links.len() - 1].orelse);
+        for (k, (test, body)) in converted.into_iter().enumerate().rev() {
+            let kind = StmtKind::If(test, body, orelse);
+            if k == 0 {
+                return kind;
+            }
+            orelse = vec![self.ast.add_stmt(kind, span(links[k].range))];
+        }
+        unreachable!("a chain has at least one link")
     }
 
     fn expr(&mut self, e: &ast::Expr) -> ExprId {
