@@ -3,6 +3,8 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use spirthon::{CompileError, CompileOptions};
@@ -90,6 +92,15 @@ struct RunCli {
     /// Print the adapter on stderr.
     #[arg(short, long)]
     verbose: bool,
+    /// Give up when the device has not finished (the driver's compile and the dispatch)
+    /// after this many seconds; 0 waits forever (also SPIRTHON_TIMEOUT).
+    #[arg(
+        long,
+        env = "SPIRTHON_TIMEOUT",
+        default_value_t = 60,
+        value_name = "SECONDS"
+    )]
+    timeout: u64,
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -205,21 +216,41 @@ fn run_kernel(cli: &RunCli) -> u8 {
             return 2;
         }
     };
-    let gpu = match spirthon::run::Gpu::open(cli.adapter.as_deref()) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    if cli.verbose {
-        eprintln!("adapter: {}", gpu.describe());
+    // The device work runs on its own thread so that a driver that never finishes (a
+    // compiler bug, an endless kernel) costs `--timeout` seconds, not the terminal.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let adapter = cli.adapter.clone();
+    let verbose = cli.verbose;
+    let worker = std::thread::Builder::new()
+        .name("device".into())
+        .spawn(move || {
+            let _ = tx.send(on_device(adapter.as_deref(), verbose, &compiled, plan));
+        });
+    if let Err(e) = worker {
+        eprintln!("error: cannot start the device thread: {e}");
+        return 2;
     }
-    let ran = match spirthon::run::run_plan(&gpu, &compiled, plan, 0) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
+    let received = match cli.timeout {
+        0 => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        secs => rx.recv_timeout(Duration::from_secs(secs)),
+    };
+    let ran = match received {
+        Ok(Ok(ran)) => ran,
+        Ok(Err((code, msg))) => {
+            eprintln!("error: {msg}");
+            return code;
+        }
+        Err(RecvTimeoutError::Timeout) => {
+            eprintln!(
+                "error: the device did not finish within {} s (the driver compiling the kernel, or the kernel running)",
+                cli.timeout
+            );
+            eprintln!("help: a kernel that loops forever never finishes; give it more time with --timeout SECONDS (0 waits forever)");
             return 1;
+        }
+        Err(RecvTimeoutError::Disconnected) => {
+            eprintln!("error: internal compiler error: the device thread stopped without a result");
+            return 101;
         }
     };
     let text = format!("{}\n", ran.output);
@@ -227,6 +258,20 @@ fn run_kernel(cli: &RunCli) -> u8 {
         Some(p) => write_output(p, text.as_bytes()),
         None => write_output(Path::new("-"), text.as_bytes()),
     }
+}
+
+/// Opens the device and runs `plan` on it: the run's result, or an exit code and message.
+fn on_device(
+    adapter: Option<&str>,
+    verbose: bool,
+    compiled: &spirthon::Compiled,
+    plan: spirthon_runtime::inputs::Plan,
+) -> Result<spirthon::run::Ran, (u8, String)> {
+    let gpu = spirthon::run::Gpu::open(adapter).map_err(|e| (2, e.to_string()))?;
+    if verbose {
+        eprintln!("adapter: {}", gpu.describe());
+    }
+    spirthon::run::run_plan(&gpu, compiled, plan, 0).map_err(|e| (1, e.to_string()))
 }
 
 fn run(cli: &Cli) -> u8 {

@@ -158,3 +158,67 @@ fn oversized_launch_is_a_clear_error() {
         Ok(_) => panic!("a launch of 2**32 - 1 threads in workgroups of 64 should be refused"),
     }
 }
+
+/// `spirthon run` gives up on a device that does not finish: this kernel, reduced from a
+/// random one, sends Mesa 22.3's lavapipe compiler into an endless recursion. On a device
+/// that compiles it, the run simply succeeds; either way the command ends, promptly.
+#[test]
+fn run_gives_up_after_its_timeout() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("spirthon-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let py = dir.join("stuck.py");
+    std::fs::write(
+        &py,
+        "from math import fmod\nfrom spirthon import Array, f32, global_id, i32, kernel\n\n\
+         @kernel(workgroup_size=7)\ndef crunch(res: Array[i32], factor: f32, count: i32):\n    \
+         i = global_id().x\n    depth = 0\n    for row in range(9):\n        \
+         factor = factor * 2.0 % 1.0\n        if -factor:\n            if count:\n                \
+         if fmod(factor, 0.5):\n                    depth = (8 - count) & 0x7FFF\n    \
+         res[i] = depth\n",
+    )
+    .expect("write kernel");
+    let inputs = dir.join("stuck.json");
+    std::fs::write(
+        &inputs,
+        r#"{"threads": [1], "args": {"res": [0], "factor": 1.5625, "count": 1}}"#,
+    )
+    .expect("write inputs");
+    let start = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spirthon"))
+        .arg("run")
+        .arg(&py)
+        .arg("--inputs")
+        .arg(&inputs)
+        .args(["--timeout", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the spirthon binary runs");
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("`spirthon run --timeout 2` was still running after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    match out.status.code() {
+        Some(0) => {
+            let v: serde_json::Value =
+                serde_json::from_slice(&out.stdout).expect("the output is JSON");
+            assert_eq!(v["args"]["res"], serde_json::json!([7]), "{v}");
+        }
+        Some(1) => assert!(
+            stderr.contains("did not finish within 2 s"),
+            "unexpected failure: {stderr}"
+        ),
+        code => panic!("exit {code:?}: {stderr}"),
+    }
+}
