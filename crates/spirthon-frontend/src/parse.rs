@@ -111,6 +111,58 @@ fn is_device_decorator(e: &ast::Expr) -> bool {
     }
 }
 
+/// Whether `e` names `kernel`/`func` anywhere along a chain of calls (`@kernel()()`): a
+/// decorator a spirthon user meant, well-formed or not.
+fn mentions_device(e: &ast::Expr) -> bool {
+    let mut e = e;
+    while let ast::Expr::Call(c) = e {
+        e = &c.func;
+    }
+    is_device_decorator(e)
+}
+
+/// The `def`s that a statement holds below the top level (in a class, `if`, loop, `with` or
+/// `try`), found without recursion: (name, decorators, is async).
+fn nested_defs(stmt: &ast::Stmt) -> Vec<(&ast::Identifier, &[ast::Expr], bool)> {
+    let mut out = Vec::new();
+    let mut work: Vec<&ast::Stmt> = match stmt {
+        ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) => return out,
+        s => vec![s],
+    };
+    while let Some(s) = work.pop() {
+        let bodies: Vec<&[ast::Stmt]> = match s {
+            ast::Stmt::FunctionDef(f) => {
+                out.push((&f.name, f.decorator_list.as_slice(), false));
+                vec![]
+            }
+            ast::Stmt::AsyncFunctionDef(f) => {
+                out.push((&f.name, f.decorator_list.as_slice(), true));
+                vec![]
+            }
+            ast::Stmt::ClassDef(c) => vec![&c.body],
+            ast::Stmt::If(i) => vec![&i.body, &i.orelse],
+            ast::Stmt::For(f) => vec![&f.body, &f.orelse],
+            ast::Stmt::AsyncFor(f) => vec![&f.body, &f.orelse],
+            ast::Stmt::While(w) => vec![&w.body, &w.orelse],
+            ast::Stmt::With(w) => vec![&w.body],
+            ast::Stmt::AsyncWith(w) => vec![&w.body],
+            ast::Stmt::Try(t) => {
+                let mut v: Vec<&[ast::Stmt]> = vec![&t.body, &t.orelse, &t.finalbody];
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    v.push(&h.body);
+                }
+                v
+            }
+            _ => vec![],
+        };
+        for b in bodies.into_iter().rev() {
+            work.extend(b.iter().rev());
+        }
+    }
+    out
+}
+
 impl Convert {
     fn error(&mut self, span: Span, message: impl Into<String>) {
         if !self.quiet {
@@ -173,6 +225,7 @@ impl Convert {
                     self.top_assign(n.id.to_string(), Some(ann), v, span(a.range));
                 }
             }
+            ast::Stmt::FunctionDef(f) if self.malformed_decorator(&f.decorator_list) => {}
             ast::Stmt::FunctionDef(f) => {
                 if f.decorator_list.iter().any(is_device_decorator) {
                     let def = self.func_def(f);
@@ -184,6 +237,15 @@ impl Convert {
                         what: "a plain Python function (not a @func)",
                     });
                 }
+            }
+            ast::Stmt::AsyncFunctionDef(f) if f.decorator_list.iter().any(mentions_device) => {
+                let d = f.decorator_list.iter().find(|d| mentions_device(d));
+                let at = d.map_or(span(f.range), |d| span(d.range()));
+                self.push_diag(
+                    Diagnostic::error(at, format!("`{}` cannot be `async`", f.name))
+                        .with_label("a kernel or func runs on the GPU, where nothing awaits")
+                        .with_help("remove `async`"),
+                );
             }
             ast::Stmt::AsyncFunctionDef(f) => self.ast.items.push(Item::Opaque {
                 name: f.name.to_string(),
@@ -197,6 +259,41 @@ impl Convert {
             }),
             // Everything else at top level is CPU-side Python: ignored.
             _ => {}
+        }
+        self.nested_device_defs(stmt);
+    }
+
+    /// A decorator that names `kernel`/`func` but is not `@kernel`, `@kernel(...)` (or the
+    /// same for `func`) is an error at the decorator; true when there was one.
+    fn malformed_decorator(&mut self, decorators: &[ast::Expr]) -> bool {
+        let Some(d) = decorators
+            .iter()
+            .find(|d| mentions_device(d) && !is_device_decorator(d))
+        else {
+            return false;
+        };
+        self.push_diag(
+            Diagnostic::error(span(d.range()), "this is not a spirthon decorator")
+                .with_label("a call of a call")
+                .with_help("write `@kernel`, `@kernel(workgroup_size=...)` or `@func`"),
+        );
+        true
+    }
+
+    /// `@kernel`/`@func` on a `def` inside a class, `if`, loop, `with` or `try`: spirthon
+    /// compiles only top-level functions, so say so at the decorator rather than ignore it.
+    fn nested_device_defs(&mut self, stmt: &ast::Stmt) {
+        for (name, decorators, _) in nested_defs(stmt) {
+            if let Some(d) = decorators.iter().find(|d| mentions_device(d)) {
+                self.push_diag(
+                    Diagnostic::error(
+                        span(d.range()),
+                        format!("`{name}` must be defined at the top level of the file"),
+                    )
+                    .with_label("a kernel or func inside a class or a block")
+                    .with_help("move the `def` to the top level, unindented"),
+                );
+            }
         }
     }
 

@@ -1,0 +1,5 @@
+"""A decorator that calls the result of @kernel() is not a spirthon decorator."""
+from spirthon import kernel, Array, f32
+@kernel()()
+def k(x: Array[f32]):
+    x[0] = 1.0
