@@ -66,6 +66,20 @@ impl Lit {
     }
 }
 
+impl Lit {
+    /// The literal a typed module constant (`GAIN: f32 = 0.1`) stands for in a constant
+    /// expression: its value as the kernel holds it (an `f32` rounded to single precision),
+    /// as a Python number again. `None` when the value does not have that type.
+    pub fn typed(self, s: Scalar) -> Option<Lit> {
+        Some(match self.to_const(s).ok()? {
+            Const::Bool(b) => Lit::Bool(b),
+            Const::I32(i) => Lit::Int(i64::from(i)),
+            Const::U32(u) => Lit::Int(i64::from(u)),
+            Const::F32(bits) => Lit::Float(f64::from(f32::from_bits(bits))),
+        })
+    }
+}
+
 fn floor_div(a: i64, b: i64) -> i64 {
     let q = a / b;
     if (a % b != 0) && ((a < 0) != (b < 0)) {

@@ -173,6 +173,12 @@ impl ModuleInfo {
             ExprKind::Bool(b) => Lit::Bool(*b),
             ExprKind::Name(n) if !is_local(n) => match self.globals.get(n) {
                 Some(Global::Const { lit, ty: None, .. }) => *lit,
+                Some(Global::Const {
+                    lit, ty: Some(s), ..
+                }) => match lit.typed(*s) {
+                    Some(l) => l,
+                    None => return Ok(None),
+                },
                 Some(Global::Item(Lib::Math, item)) => match math_const(item) {
                     Some(v) => Lit::Float(v),
                     None => return Ok(None),
