@@ -600,12 +600,21 @@ impl<'c, 'a> Lower<'c, 'a> {
             },
             StmtKind::Return(v) => self.return_stmt(*v, span),
             StmtKind::Pass | StmtKind::Error => {}
-            StmtKind::Assert(test) => {
-                // Checked mode compiles assertions; otherwise they are type-checked only,
-                // as `python -O` would skip them.
-                let _ = self.is_pure(*test);
-            }
+            StmtKind::Assert(test) => self.assert_stmt(*test),
         }
+    }
+
+    /// Outside checked mode an assertion is type-checked only, as `python -O` skips it: its
+    /// test is lowered in a block that nothing reaches (and folding removes), so every error
+    /// in it is reported and nothing of it runs.
+    fn assert_stmt(&mut self, test: ExprId) {
+        let cont = self.new_block();
+        self.jump(cont);
+        let dead = self.new_block();
+        self.switch(dead);
+        let _ = self.cond(test);
+        self.terminate(Term::Unreachable);
+        self.switch(cont);
     }
 
     fn expr_stmt(&mut self, e: ExprId) {
@@ -1660,6 +1669,7 @@ impl<'c, 'a> Lower<'c, 'a> {
         let span = self.ast.expr(e).span;
         let ex = match &self.ast.expr(e).kind {
             ExprKind::BoolOp(is_and, values) => return self.bool_op(*is_and, values, span, true),
+            ExprKind::IfExp(t, b, o) => return self.test_if_exp(*t, *b, *o, span),
             _ => self.expr(e),
         };
         match ex {
@@ -2181,6 +2191,41 @@ impl<'c, 'a> Lower<'c, 'a> {
             }
             Ex::Lit(l) => self.lit_const(l, t, span),
             other => self.value(other, span).map(|x| x.0),
+        }
+    }
+
+    /// `a if c else b` where only its truth matters (a test): each side is a test of its own,
+    /// so the sides need not share a type (`assert y if c else True`).
+    fn test_if_exp(&mut self, test: ExprId, body: ExprId, orelse: ExprId, span: Span) -> Ex {
+        let is_local = |n: &str| self.is_local(n);
+        if let Ok(Some(l)) = self.m.const_eval(self.ast, test, &is_local) {
+            return self.test_ex(if l.truthy() { body } else { orelse });
+        }
+        let c = self.cond(test);
+        let then_b = self.new_block();
+        let else_b = self.new_block();
+        let merge = self.new_block();
+        self.set_merge(Merge::Selection(merge));
+        self.terminate(Term::Branch(c, then_b, else_b));
+        let v = self.new_var("", Ty::BOOL, span);
+        let mut ok = true;
+        for (e, block) in [(body, then_b), (orelse, else_b)] {
+            self.switch(block);
+            match self.test_ex(e) {
+                Ex::Lit(l) => {
+                    let k = self.konst(Const::Bool(l.truthy()));
+                    self.def(v, k);
+                }
+                Ex::Val(o, _) => self.def(v, o),
+                _ => ok = false,
+            }
+            self.jump(merge);
+        }
+        self.switch(merge);
+        if ok {
+            Ex::Val(self.read(v, span), Ty::BOOL)
+        } else {
+            Ex::Err
         }
     }
 
