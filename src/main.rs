@@ -148,19 +148,64 @@ fn on_big_stack(job: impl FnOnce() -> u8 + Send + 'static) -> ExitCode {
 }
 
 /// Reads and compiles a file, printing errors; `Err` is the exit code.
+/// The most bytes a kernel file may have (a device, a FIFO or `/dev/urandom` stops here).
+const MAX_SOURCE: u64 = 64 << 20;
+
+/// Reads a kernel file: at most [`MAX_SOURCE`] bytes, and UTF-8 as Python source is, with a
+/// located error at the first byte that is not.
+fn read_source(file: &Path, path: &str, json_errors: bool) -> Result<String, u8> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read =
+        std::fs::File::open(file).and_then(|f| f.take(MAX_SOURCE + 1).read_to_end(&mut bytes));
+    if let Err(e) = read {
+        eprintln!("error: cannot read {path}: {e}");
+        return Err(2);
+    }
+    if bytes.len() as u64 > MAX_SOURCE {
+        eprintln!(
+            "error: {path} is larger than {} MiB, more than a kernel file can be",
+            MAX_SOURCE >> 20
+        );
+        return Err(2);
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let byte = e.as_bytes()[at];
+            // Everything before `at` is valid, so offsets up to it are the same in the
+            // lossy text shown.
+            let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let end = shown[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            let d = spirthon_ir::Diagnostic::error(
+                spirthon_ir::Span::new(at as u32, end as u32),
+                "the file is not valid UTF-8",
+            )
+            .with_label(format!("byte 0x{byte:02x}"))
+            .with_help("Python source is UTF-8: save the file as UTF-8");
+            if json_errors {
+                eprint!("{}", spirthon::diagnostics_json(&[d], &shown, path));
+            } else {
+                let color =
+                    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+                eprint!(
+                    "{}",
+                    spirthon::render_diagnostics(&[d], &shown, path, color)
+                );
+            }
+            Err(1)
+        }
+    }
+}
+
 fn compile_file(
     file: &Path,
     opts: &CompileOptions,
     json_errors: bool,
 ) -> Result<spirthon::Compiled, u8> {
     let path = file.display().to_string();
-    let source = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return Err(2);
-        }
-    };
+    let source = read_source(file, &path, json_errors)?;
     match spirthon::compile(&source, &path, opts) {
         Ok(c) => Ok(c),
         Err(CompileError::Source(diags)) => {

@@ -276,6 +276,29 @@ fn long_elif_chains_stay_within_spirv_limits() {
 }
 
 #[test]
+fn source_files_must_be_utf8_and_bounded() {
+    let p = scratch("latin1.py");
+    std::fs::write(
+        &p,
+        b"from spirthon import kernel, Array, f32\n@kernel\ndef k(x: Array[f32]):\n    x[0] = 1.0  # caf\xe9\n",
+    )
+    .expect("write input");
+    let r = spirthon(&[&p.display().to_string()]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("not valid UTF-8"), "{err}");
+    assert!(err.contains("latin1.py:4:22"), "{err}");
+    assert!(err.contains("byte 0xe9"), "{err}");
+
+    // An endless file stops at the size limit instead of filling memory.
+    if std::path::Path::new("/dev/zero").exists() {
+        let r = spirthon(&["/dev/zero"]);
+        assert_eq!(r.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&r.stderr).contains("larger than 64 MiB"));
+    }
+}
+
+#[test]
 fn garbage_input_never_crashes() {
     let inputs = [
         "\0\u{1}\u{2}",

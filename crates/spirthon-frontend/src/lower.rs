@@ -1525,6 +1525,23 @@ impl<'c, 'a> Lower<'c, 'a> {
                 )
             }
             Ex::Err => Ex::Err,
+            Ex::Array(_) if attr == "shape" => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        "arrays have no `.shape` in this version: they are one-dimensional",
+                    )
+                    .with_help("`len(a)` is the element count"),
+                );
+                Ex::Err
+            }
+            Ex::Array(_) => {
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("an array has no attribute `{attr}`"))
+                        .with_help("an array has `a[i]`, `a[i] = v` and `len(a)`"),
+                );
+                Ex::Err
+            }
             _ => {
                 self.error(span, format!("no attribute `{attr}` here: only vectors have components (`.x`, `.y`, `.z`)"));
                 Ex::Err
@@ -1537,6 +1554,16 @@ impl<'c, 'a> Lower<'c, 'a> {
         match self.expr(base) {
             Ex::Array(a) => Some(a),
             Ex::Err => None,
+            Ex::Val(_, t @ Ty::Vector(..)) => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        sp,
+                        format!("`{t}` values cannot be indexed in this version"),
+                    )
+                    .with_help("use its components: `.x`, `.y`, `.z`, as in `global_id().x`"),
+                );
+                None
+            }
             _ => {
                 self.error(sp, "only arrays can be indexed");
                 None
@@ -1546,6 +1573,16 @@ impl<'c, 'a> Lower<'c, 'a> {
 
     fn index(&mut self, index: ExprId) -> Option<Operand> {
         let sp = self.ast.expr(index).span;
+        if let ExprKind::Tuple(_) = self.ast.expr(index).kind {
+            self.cx.diags.push(
+                Diagnostic::error(
+                    sp,
+                    "arrays have one index in this version: they are one-dimensional",
+                )
+                .with_help("store a grid row by row and index it as `a[i * width + j]`"),
+            );
+            return None;
+        }
         match self.expr(index) {
             Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int) => Some(o),
             Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {

@@ -248,6 +248,22 @@ impl ModuleInfo {
                 }
             }
         }
+        let generic = match &expr.kind {
+            ExprKind::Subscript(base, _) => match &ast.expr(*base).kind {
+                ExprKind::Name(n) => Some(n.as_str()),
+                ExprKind::Attr(_, a) => Some(a.as_str()),
+                _ => None,
+            },
+            ExprKind::Name(n) => Some(n.as_str()),
+            _ => None,
+        };
+        if let Some(t @ ("tuple" | "Tuple" | "list" | "List")) = generic {
+            return Err(Diagnostic::error(
+                expr.span,
+                format!("`{t}` types are not supported by this version of the compiler"),
+            )
+            .with_help("return one value, or write the results to an array parameter"));
+        }
         match self.lib_item(ast, e, &no_local) {
             Some((Lib::Spirthon, "i32")) => Ok(Ann::Value(Ty::I32)),
             Some((Lib::Spirthon, "u32")) => Ok(Ann::Value(Ty::U32)),

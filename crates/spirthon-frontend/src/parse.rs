@@ -16,6 +16,7 @@
 //! tree has bounded depth.
 
 use rustpython_parser::ast::{self, Ranged};
+use rustpython_parser::lexer::LexicalErrorType;
 use rustpython_parser::{Mode, ParseErrorType};
 use spirthon_ir::cfg::CmpOp;
 use spirthon_ir::{Diagnostic, Span};
@@ -48,7 +49,20 @@ pub fn parse_reference(
         Ok(_) => unreachable!("Mode::Module gives a module"),
         Err(e) => {
             let at = u32::from(e.offset).min(source.len() as u32);
-            let message = syntax_message(&e.error);
+            let message = syntax_message(&e.error, source, at as usize);
+            // The lexer reports a bad character or bracket just after it: point at it.
+            let at = match &e.error {
+                ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) => {
+                    back_over(source, at, *tok)
+                }
+                ParseErrorType::Lexical(LexicalErrorType::NestingError) => {
+                    match source[..at as usize].chars().next_back() {
+                        Some(c @ (')' | ']' | '}')) => back_over(source, at, c),
+                        _ => at,
+                    }
+                }
+                _ => at,
+            };
             // Point at the offending character; at a line end, at the end of the line.
             let end = match source[at as usize..].chars().next() {
                 Some('\n' | '\r') | None => at,
@@ -74,13 +88,64 @@ pub fn parse_reference(
     Ok((cx.ast, cx.diags))
 }
 
-fn syntax_message(e: &ParseErrorType) -> String {
+/// The parser's message in the words CPython uses where they differ; `at` is the byte
+/// offset the parser stopped at.
+/// `at` moved back over `c` when the text before it ends with `c`.
+fn back_over(source: &str, at: u32, c: char) -> u32 {
+    if source[..at as usize].ends_with(c) {
+        at - c.len_utf8() as u32
+    } else {
+        at
+    }
+}
+
+fn syntax_message(e: &ParseErrorType, source: &str, at: usize) -> String {
+    use rustpython_parser::lexer::LexicalErrorType as L;
+    use rustpython_parser::Tok;
+    let at = at.min(source.len());
     match e {
-        ParseErrorType::Eof => "unexpected end of file".to_string(),
+        ParseErrorType::Eof | ParseErrorType::Lexical(L::Eof) => {
+            "unexpected end of file (is a bracket left open?)".into()
+        }
+        ParseErrorType::UnrecognizedToken(Tok::Newline, _) => {
+            let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line = source[line_start..at].trim();
+            let first = line
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .next();
+            let compound = matches!(
+                first,
+                Some("if" | "elif" | "else" | "while" | "for" | "def" | "class" | "with" | "try")
+            );
+            if compound && !line.ends_with(':') {
+                "expected ':'".into()
+            } else {
+                "unexpected end of line".into()
+            }
+        }
+        ParseErrorType::UnrecognizedToken(tok, None) if *tok != Tok::Indent => {
+            format!("unexpected {tok}")
+        }
+        ParseErrorType::Lexical(L::UnrecognizedToken { tok }) if tok.is_control() => {
+            format!("invalid non-printable character U+{:04X}", *tok as u32)
+        }
+        ParseErrorType::Lexical(L::UnrecognizedToken { tok }) => {
+            format!("invalid character '{tok}' (U+{:04X})", *tok as u32)
+        }
+        ParseErrorType::Lexical(L::NestingError) => match source[..at].chars().next_back() {
+            Some(c @ (')' | ']' | '}')) => format!("unmatched '{c}'"),
+            _ => "unmatched bracket".into(),
+        },
+        ParseErrorType::Lexical(L::StringError) => "unterminated string literal".into(),
+        ParseErrorType::InvalidToken => "invalid token".into(),
         other => {
             let text = other.to_string();
             let text = text.trim_start_matches("invalid syntax. Got ");
-            text.trim_start_matches("invalid syntax. ").to_string()
+            match text.trim_start_matches("invalid syntax. ") {
+                "EOL while scanning string literal" => "unterminated string literal".into(),
+                "Invalid Token" => "invalid token".into(),
+                t => t.to_string(),
+            }
         }
     }
 }
