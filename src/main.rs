@@ -41,6 +41,8 @@ Examples:
   spirthon saxpy.py --emit reflect          bindings and workgroup sizes as JSON
   spirthon saxpy.py --emit cfg-dot | dot -Tsvg > saxpy.svg
 
+Run a kernel on the GPU: spirthon run FILE --inputs IN.json (see `spirthon run --help`).
+
 Exit status: 0 success, 1 the source has errors, 2 usage or I/O error,
 101 internal compiler error.";
 
@@ -235,6 +237,15 @@ fn compile_file(
 }
 
 fn run_kernel(cli: &RunCli) -> u8 {
+    for input in [&cli.file, &cli.inputs] {
+        if cli.out.as_deref().is_some_and(|o| overwrites(o, input)) {
+            eprintln!(
+                "error: --out {} is an input of the run; nothing was written",
+                input.display()
+            );
+            return 2;
+        }
+    }
     let compiled = match compile_file(&cli.file, &CompileOptions::default(), false) {
         Ok(c) => c,
         Err(code) => return code,
@@ -354,7 +365,25 @@ fn run(cli: &Cli) -> u8 {
         (None, Emit::Spv) => cli.file.with_extension("spv"),
         (None, _) => PathBuf::from("-"),
     };
+    if overwrites(&out, &cli.file) {
+        eprintln!(
+            "error: the output {} is the kernel file itself; nothing was written",
+            out.display()
+        );
+        return 2;
+    }
     write_output(&out, &bytes)
+}
+
+/// Whether writing `out` would overwrite the kernel file `input` (the same file by any path).
+fn overwrites(out: &Path, input: &Path) -> bool {
+    if out == Path::new("-") {
+        return false;
+    }
+    match (std::fs::canonicalize(out), std::fs::canonicalize(input)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn write_output(out: &Path, bytes: &[u8]) -> u8 {

@@ -140,6 +140,36 @@ fn kernel_selects_one_entry_point() {
     );
     let r = spirthon(&[&file, "--kernel", "nope"]);
     assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("its kernels are `"), "{err}");
+    assert!(err.contains("`gelu`"), "{err}");
+}
+
+#[test]
+fn never_overwrites_an_input() {
+    let src = scratch("self.py");
+    std::fs::copy(saxpy(), &src).expect("copy");
+    let before = std::fs::read(&src).expect("read");
+    let s = src.display().to_string();
+    let r = spirthon(&[&s, "-o", &s]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("is the kernel file itself"));
+    let inputs = common::root().join("shaders/saxpy.inputs.json");
+    let r = spirthon(&[
+        "run",
+        &s,
+        "--inputs",
+        &inputs.display().to_string(),
+        "--out",
+        &s,
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("is an input of the run"));
+    assert_eq!(
+        std::fs::read(&src).expect("read"),
+        before,
+        "the input is intact"
+    );
 }
 
 #[test]

@@ -105,10 +105,22 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
     if let Some(k) = &opts.kernel {
         if entry_points.is_empty() {
             let span = spirthon_ir::Span::new(0, 0);
+            let names: Vec<String> = info
+                .defs
+                .iter()
+                .filter(|s| s.is_kernel)
+                .map(|s| format!("`{}`", s.name))
+                .collect();
+            let help = match names.len() {
+                0 => "the file has no `@kernel`".to_string(),
+                1 => format!("its kernel is {}", names[0]),
+                _ => format!("its kernels are {}", names.join(", ")),
+            };
             return Err(vec![Diagnostic::error(
                 span,
                 format!("no kernel named `{k}` in this file"),
-            )]);
+            )
+            .with_help(help)]);
         }
     }
     let t2 = Instant::now();
