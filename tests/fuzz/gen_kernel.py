@@ -4,9 +4,11 @@
 
 writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json: an i32 kernel whose values stay far
 from 32-bit overflow, so CPython (unbounded ints) and the GPU (wrapping i32) must agree
-exactly. Even seeds stress expressions (// and % with both signs, shifts, and/or values,
-chained comparisons, conditional expressions); odd seeds stress control flow (nested
-if/elif/else, for and while with break, continue and else, early returns).
+exactly. Seeds 0 mod 3 stress expressions (// and % with both signs, shifts, and/or values,
+chained comparisons, conditional expressions); 1 mod 3 control flow (nested if/elif/else,
+for and while with break, continue and else, early returns); 2 mod 3 mix f32, u32 and bool
+values, annotated constants, funcs over arrays, tuple assignment and mixed-type and/or
+tests (floats compared within the tolerance).
 """
 
 import json
@@ -125,21 +127,149 @@ def control_flow_kernel(rnd):
     return ["    x = a[i]", "    y = b[i]", "    z = 0"] + block(3, 1, list(names), False) + ["    out[i] = x * 3 + y * 5 + z"]
 
 
+def mixed_kernel(rnd):
+    """f32, u32 and bool values, annotated module constants, a func that reads an array,
+    tuple assignment, and/or of mixed types in tests, nested loops. Floats stay small and
+    away from cancellation, u32 values are only combined by bit operations, `+` of small
+    values and shifts, so CPython and the GPU agree within the float tolerance."""
+    consts = {
+        "SCALE": "%s: f32 = %s" % ("SCALE", rnd.choice(["0.5", "0.25", "1.5", "2.0"])),
+        "BIAS": "BIAS = %d" % rnd.randint(-3, 3),
+        "MASK": "MASK: u32 = 0x%X" % rnd.choice([0xFF, 0xF0F, 0x7FFF]),
+        "STEPS": "STEPS: i32 = %d" % rnd.randint(1, 4),
+    }
+
+    def fexpr(d, vs):
+        if d == 0 or rnd.random() < 0.3:
+            return rnd.choice(vs + ["SCALE", "%.2f" % rnd.uniform(-2, 2)])
+        a, b = fexpr(d - 1, vs), fexpr(d - 1, vs)
+        k = rnd.random()
+        if k < 0.45:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "*"]), b)
+        if k < 0.6:
+            return "%s(%s, %s)" % (rnd.choice(["min", "max"]), a, b)
+        if k < 0.7:
+            return "abs(%s)" % a
+        if k < 0.8:
+            return "float(%s)" % iexpr(1)
+        if k < 0.9:
+            return "(%s if %s else %s)" % (a, bexpr(1, vs), b)
+        return "clampf(%s)" % a
+
+    def iexpr(d):
+        if d == 0 or rnd.random() < 0.3:
+            return rnd.choice(["n", "BIAS", "STEPS", str(rnd.randint(-4, 6))])
+        a, b = iexpr(d - 1), iexpr(d - 1)
+        if rnd.random() < 0.5:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*"]), b)
+        return "(%s %s (abs(%s) + 1))" % (a, rnd.choice(["//", "%"]), b)
+
+    def uexpr(d):
+        if d == 0 or rnd.random() < 0.3:
+            return rnd.choice(["u", "MASK", "u32(%d)" % rnd.randint(0, 300)])
+        a, b = uexpr(d - 1), uexpr(d - 1)
+        k = rnd.random()
+        if k < 0.6:
+            return "(%s %s %s)" % (a, rnd.choice(["&", "|", "^"]), b)
+        if k < 0.8:
+            return "((%s & 0xFFF) + (%s & 0xFFF))" % (a, b)
+        return "(%s >> %d)" % (a, rnd.randint(0, 8))
+
+    def bexpr(d, vs):
+        k = rnd.random()
+        if d == 0 or k < 0.4:
+            return "%s %s %s" % (fexpr(1, vs), rnd.choice(["<", ">", ">="]), fexpr(1, vs))
+        if k < 0.6:
+            return "(%s %s %s)" % (bexpr(d - 1, vs), rnd.choice(["and", "or"]), bexpr(d - 1, vs))
+        if k < 0.75:
+            # Mixed types: only truth matters in a test.
+            return "(%s %s %s)" % (iexpr(1), rnd.choice(["and", "or"]), fexpr(1, vs))
+        if k < 0.85 or not state["flag"]:
+            return "not %s" % bexpr(d - 1, vs)
+        return "flag"
+
+    state = {"flag": False}
+
+    body = [
+        "    f = x[i] * SCALE",
+        "    g = x[(i + 1) %% len(x)] - %s" % rnd.choice(["0.5", "1.0"]),
+        "    n = i % 7 + BIAS",
+        "    u = bits[i] & MASK",
+        "    flag = %s %s %s" % (fexpr(1, ["f", "g"]), rnd.choice(["<", ">="]), fexpr(1, ["f", "g"])),
+    ]
+    state["flag"] = True
+    vs = ["f", "g"]
+    if rnd.random() < 0.5:
+        body.append("    f, g = g, f")
+    for depth in range(rnd.randint(1, 2)):
+        p = "    " * (depth + 1)
+        body.append(p + "for j%d in range(STEPS):" % depth)
+        body.append(p + "    if %s:" % bexpr(2, vs))
+        body.append(p + "        f = clampf(%s)" % fexpr(2, vs))
+        body.append(p + "    elif %s:" % bexpr(1, vs))
+        body.append(p + "        u = %s" % uexpr(2))
+        if rnd.random() < 0.4:
+            body.append(p + "        break")
+        body.append(p + "    else:")
+        body.append(p + "        g = clampf(%s)" % fexpr(2, vs))
+        body.append(p + "        n = %s" % iexpr(2))
+    body += [
+        "    if flag or %s:" % bexpr(1, vs),
+        "        u = u ^ u32(n & 0xFF)",
+        "    y[i] = weigh(x, i, %s)" % fexpr(2, vs),
+        "    out[i] = n * 2 + int(flag)",
+        "    bits[i] = %s" % uexpr(2),
+    ]
+    head = [
+        "from spirthon import kernel, func, Array, f32, i32, u32, global_id",
+        "",
+    ] + list(consts.values()) + [
+        "",
+        "",
+        "@func",
+        "def clampf(v: f32) -> f32:",
+        "    return min(max(v, -4.0), 4.0)",
+        "",
+        "",
+        "@func",
+        "def weigh(x: Array[f32], i: i32, w: f32) -> f32:",
+        "    acc = 0.0",
+        "    for k in range(3):",
+        "        acc += x[(i + k) % len(x)] * clampf(w)",
+        "    return acc",
+        "",
+        "",
+        "@kernel",
+        "def k(x: Array[f32], y: Array[f32], bits: Array[u32], out: Array[i32]):",
+        "    i = global_id().x",
+    ]
+    return "\n".join(head + body) + "\n"
+
+
 def main():
     seed, out_dir = int(sys.argv[1]), sys.argv[2]
     rnd = random.Random(seed)
-    body = expression_kernel(rnd) if seed % 2 == 0 else control_flow_kernel(rnd)
-    src = (
-        "from spirthon import kernel, Array, i32, global_id\n\n\n@kernel\n"
-        "def k(a: Array[i32], b: Array[i32], out: Array[i32]):\n    i = global_id().x\n"
-        + "\n".join(body) + "\n"
-    )
     n = 48
-    inputs = {"threads": [n], "args": {
-        "a": [rnd.randint(-40, 40) for _ in range(n)],
-        "b": [rnd.randint(-40, 40) for _ in range(n)],
-        "out": {"zeros": n},
-    }}
+    if seed % 3 == 2:
+        src = mixed_kernel(rnd)
+        inputs = {"threads": [n], "args": {
+            "x": [round(rnd.uniform(-3, 3), 3) for _ in range(n)],
+            "y": {"zeros": n},
+            "bits": [rnd.randint(0, 2**32 - 1) for _ in range(n)],
+            "out": {"zeros": n},
+        }}
+    else:
+        body = expression_kernel(rnd) if seed % 3 == 0 else control_flow_kernel(rnd)
+        src = (
+            "from spirthon import kernel, Array, i32, global_id\n\n\n@kernel\n"
+            "def k(a: Array[i32], b: Array[i32], out: Array[i32]):\n    i = global_id().x\n"
+            + "\n".join(body) + "\n"
+        )
+        inputs = {"threads": [n], "args": {
+            "a": [rnd.randint(-40, 40) for _ in range(n)],
+            "b": [rnd.randint(-40, 40) for _ in range(n)],
+            "out": {"zeros": n},
+        }}
     with open(os.path.join(out_dir, "k%d.py" % seed), "w") as fh:
         fh.write(src)
     with open(os.path.join(out_dir, "k%d.inputs.json" % seed), "w") as fh:

@@ -13,6 +13,8 @@ commands:
   test     install what the tests need if missing, then run every test suite
   run-gpu  compile and run the kernel corpus on the GPU, check each against CPython,
            print a table (add --bench to time each kernel's WGSL twin too)
+  fuzz     mutate every kernel file of the project for --minutes N (default 10; --seed S)
+           and fail on any panic, internal error, hang or module spirv-val rejects
   bench    run the benchmarks and print their tables: SSA construction against
            cranelift-frontend, and compile time / SPIR-V size against naga on the corpus
            (add --quick for the small SSA sizes only)";
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("bench") => bench(&args[1..]),
         Some("run-gpu") => run_gpu(&args[1..]),
+        Some("fuzz") => fuzz(&args[1..]),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -51,6 +54,35 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
     } else {
         Err(format!("`{program} {}` failed ({status})", args.join(" ")))
     }
+}
+
+/// `cargo xtask fuzz [--minutes N] [--seed S]`: the mutation fuzzer (tests/fuzz.rs) for a
+/// time budget instead of its fixed count, in release mode.
+fn fuzz(args: &[String]) -> Result<(), String> {
+    let mut minutes = 10u64;
+    let mut seed: Option<String> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--minutes" => {
+                minutes = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--minutes needs a whole number")?;
+            }
+            "--seed" => seed = Some(it.next().ok_or("--seed needs a number")?.clone()),
+            other => return Err(format!("unknown fuzz option `{other}`\n\n{USAGE}")),
+        }
+    }
+    ensure_tool("spirv-val", "spirv-tools")?;
+    std::env::set_var("SPIRTHON_FUZZ_SECONDS", (minutes * 60).to_string());
+    if let Some(s) = seed {
+        std::env::set_var("SPIRTHON_FUZZ_SEED", s);
+    }
+    run(
+        "cargo",
+        &["test", "--release", "--test", "fuzz", "--", "--nocapture"],
+    )
 }
 
 fn workspace_root() -> std::path::PathBuf {

@@ -302,6 +302,7 @@ pub fn math_const(name: &str) -> Option<f64> {
 /// Reads the top level of a parsed file.
 pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
     let mut m = ModuleInfo::default();
+    let mut device_defs: HashMap<String, Span> = HashMap::new();
     let mut diags = Vec::new();
     for (index, item) in ast.items.iter().enumerate() {
         match item {
@@ -391,34 +392,37 @@ pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
                 m.globals
                     .insert(name.clone(), Global::Opaque { span: *span, what });
             }
-            Item::Def(def) if matches!(m.globals.get(&def.name), Some(Global::Def(_))) => {
-                let Some(&Global::Def(first)) = m.globals.get(&def.name) else {
-                    continue;
-                };
+            // Kernels and funcs are checked by name among themselves: a plain `def` or an
+            // assignment of that name in between does not hide the first one.
+            Item::Def(def) if device_defs.contains_key(&def.name) => {
+                let first = device_defs[&def.name];
                 diags.push(
                     Diagnostic::error(def.name_span, format!("`{}` is defined twice", def.name))
                         .with_label("a second kernel or func of this name")
-                        .with_secondary(m.defs[first].span, "first defined here")
+                        .with_secondary(first, "first defined here")
                         .with_help("give each kernel and func a name of its own"),
                 );
             }
-            Item::Def(def) => match signature(&m, ast, def, index) {
-                Ok(sig) => {
-                    m.globals
-                        .insert(def.name.clone(), Global::Def(m.defs.len()));
-                    m.defs.push(sig);
+            Item::Def(def) => {
+                device_defs.insert(def.name.clone(), def.name_span);
+                match signature(&m, ast, def, index) {
+                    Ok(sig) => {
+                        m.globals
+                            .insert(def.name.clone(), Global::Def(m.defs.len()));
+                        m.defs.push(sig);
+                    }
+                    Err(mut d) => {
+                        diags.append(&mut d);
+                        m.globals.insert(
+                            def.name.clone(),
+                            Global::Opaque {
+                                span: def.name_span,
+                                what: "a kernel or func with errors",
+                            },
+                        );
+                    }
                 }
-                Err(mut d) => {
-                    diags.append(&mut d);
-                    m.globals.insert(
-                        def.name.clone(),
-                        Global::Opaque {
-                            span: def.name_span,
-                            what: "a kernel or func with errors",
-                        },
-                    );
-                }
-            },
+            }
         }
     }
     check_recursion(&m, ast, &mut diags);

@@ -1,0 +1,426 @@
+//! In-process mutation fuzzing of the compiler. Every kernel file of the project (the corpus,
+//! the golden and run cases) is a seed; each mutant is the seed with a few random edits
+//! (lines deleted, duplicated, swapped, re-indented or spliced from another file; tokens
+//! inserted; numbers replaced by edge values) and must compile to one of two outcomes:
+//! located errors, or a module that naga accepted and `spirv-val` accepts. A panic, an
+//! internal compiler error, a rejected module or a compile that takes more than ten seconds
+//! is a failure; the input is written to the temp directory and named in the report.
+//!
+//! The files of `tests/fuzz/regress/` (inputs that once broke the compiler) run first.
+//!
+//! `SPIRTHON_FUZZ_MUTANTS` sets how many mutants (default 3000), `SPIRTHON_FUZZ_SECONDS` a
+//! time budget instead, `SPIRTHON_FUZZ_SEED` the seed; `cargo xtask fuzz --minutes N` runs
+//! this test for N minutes. The run is deterministic for a given seed and mutant count.
+
+mod common;
+
+use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use common::*;
+use spirthon::{CompileError, CompileOptions};
+
+/// xorshift64*: small, seedable, good enough to pick edits.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// Tokens a mutation may insert: the language's keywords, operators and edge values.
+const TOKENS: &[&str] = &[
+    "if ",
+    "elif ",
+    "else:",
+    "while ",
+    "for ",
+    " in range(",
+    "break",
+    "continue",
+    "return",
+    "pass",
+    "and ",
+    "or ",
+    "not ",
+    " if ",
+    " else ",
+    "lambda",
+    "def ",
+    "@kernel",
+    "@func",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ":",
+    "=",
+    "==",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    "//",
+    "%",
+    "**",
+    "<<",
+    ">>",
+    "&",
+    "|",
+    "^",
+    "~",
+    "-",
+    "+",
+    "*",
+    "/",
+    ".x",
+    ".y",
+    ".z",
+    ".shape",
+    "0",
+    "-1",
+    "1",
+    "2",
+    "31",
+    "32",
+    "-2**31",
+    "2**31",
+    "2**32",
+    "0x7FFFFFFF",
+    "1e400",
+    "-0.0",
+    "0.5",
+    "math.inf",
+    "math.nan",
+    "True",
+    "False",
+    "None",
+    "i32(",
+    "u32(",
+    "f32(",
+    "int(",
+    "float(",
+    "bool(",
+    "abs(",
+    "min(",
+    "max(",
+    "round(",
+    "len(",
+    "global_id()",
+    "local_id()",
+    "workgroup_id()",
+    "local_index()",
+    "math.sqrt(",
+    "math.floor(",
+    "\"s\"",
+    "\\",
+    "\t",
+    "    ",
+    "\n",
+    "\r",
+    "#",
+    ";",
+    "x",
+    "i",
+    "n",
+    "out",
+    "acc",
+    "_",
+];
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "-1",
+    "1",
+    "2",
+    "-2",
+    "31",
+    "32",
+    "33",
+    "-2**31",
+    "2**31 - 1",
+    "2**31",
+    "2**32",
+    "2**63",
+    "1 << 40",
+    "0.0",
+    "-0.0",
+    "1e-45",
+    "1e38",
+    "1e400",
+    "0.1",
+    "-0.5",
+    "1023",
+    "1024",
+    "65536",
+    "0x8000",
+    "0xFFFFFFFF",
+];
+
+fn mutate(rng: &mut Rng, seed: &str, other: &str) -> String {
+    let mut lines: Vec<String> = seed.lines().map(str::to_string).collect();
+    let others: Vec<&str> = other.lines().collect();
+    // Mostly one edit, so that many mutants still compile and reach the back end.
+    let edits = if rng.below(4) == 0 {
+        2 + rng.below(3)
+    } else {
+        1
+    };
+    for _ in 0..edits {
+        if lines.is_empty() {
+            lines.push(String::new());
+        }
+        let at = rng.below(lines.len());
+        match rng.below(13) {
+            0 => {
+                lines.remove(at);
+            }
+            1 => {
+                let l = lines[at].clone();
+                lines.insert(at, l);
+            }
+            2 => {
+                let b = rng.below(lines.len());
+                lines.swap(at, b);
+            }
+            3 => {
+                let l = &mut lines[at];
+                if rng.below(2) == 0 {
+                    l.insert_str(0, "    ");
+                } else if let Some(rest) = l.strip_prefix("    ") {
+                    *l = rest.to_string();
+                }
+            }
+            4 if !others.is_empty() => {
+                let l = rng.pick(&others).to_string();
+                lines.insert(at, l);
+            }
+            5 | 6 => {
+                let l = &mut lines[at];
+                let cut = char_boundary(l, rng.below(l.len() + 1));
+                l.insert_str(cut, *rng.pick(TOKENS));
+            }
+            7 => {
+                let l = &mut lines[at];
+                if !l.is_empty() {
+                    let a = char_boundary(l, rng.below(l.len()));
+                    let b = char_boundary(l, (a + 1 + rng.below(8)).min(l.len()));
+                    l.replace_range(a..b, "");
+                }
+            }
+            8..=10 => replace_number(rng, &mut lines[at]),
+            _ => {
+                // A whole block repeated: nesting and length grow quickly.
+                let n = (1 + rng.below(6)).min(lines.len() - at);
+                let block: Vec<String> = lines[at..at + n].to_vec();
+                for (k, l) in block.into_iter().enumerate() {
+                    lines.insert(at + n + k, l);
+                }
+            }
+        }
+    }
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+fn char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn replace_number(rng: &mut Rng, line: &mut String) {
+    let digits: Vec<usize> = line
+        .char_indices()
+        .filter(|(_, c)| c.is_ascii_digit())
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&start) = digits
+        .get(rng.below(digits.len()))
+        .filter(|_| !digits.is_empty())
+    else {
+        return;
+    };
+    let end = line[start..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+        .map_or(line.len(), |k| start + k);
+    line.replace_range(start..end, *rng.pick(NUMBERS));
+}
+
+fn seeds() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for dir in [
+        "shaders",
+        "tests/kernels/ok",
+        "tests/kernels/err",
+        "tests/run",
+    ] {
+        files.extend(kernels(dir));
+    }
+    files
+        .into_iter()
+        .filter_map(|p| Some((display_path(&p), std::fs::read_to_string(&p).ok()?)))
+        .collect()
+}
+
+fn regressions() -> Vec<(String, String)> {
+    let dir = root().join("tests/fuzz/regress");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .filter_map(|p| Some((display_path(&p), std::fs::read_to_string(&p).ok()?)))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Whether `source` compiled, and what is wrong with the compiler's answer, if anything.
+fn verdict(source: &str, name: &str, validated: &mut HashSet<u64>) -> (bool, Option<String>) {
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        spirthon::compile(source, name, &CompileOptions::default())
+    }));
+    match result {
+        Err(_) => (false, Some("the compiler panicked".into())),
+        Ok(Err(CompileError::Internal(e))) => {
+            (false, Some(format!("internal compiler error: {e}")))
+        }
+        Ok(Err(CompileError::Source(diags))) => {
+            let outside = diags
+                .iter()
+                .any(|d| d.primary.span.start as usize > source.len());
+            (
+                false,
+                outside.then(|| "an error is located outside the file".into()),
+            )
+        }
+        Ok(Ok(c)) => {
+            // spirv-val once per distinct module.
+            let key = c.words.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, w| {
+                (h ^ u64::from(*w)).wrapping_mul(0x100_0000_01b3)
+            });
+            if !validated.insert(key) {
+                return (true, None);
+            }
+            (true, spirv_val(&c.words, name).err())
+        }
+    }
+}
+
+/// Writes a failing input where the report can name it.
+fn keep(failures: &mut Vec<String>, name: &str, source: &str, why: String) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spirthon-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(format!("{name}.py"));
+    std::fs::write(&p, source).expect("keep failing input");
+    failures.push(format!("{}: {why}", p.display()));
+    p
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
+#[test]
+fn mutants_compile_or_fail_cleanly() {
+    let seed = env_u64("SPIRTHON_FUZZ_SEED").unwrap_or(0x5EED);
+    let budget = env_u64("SPIRTHON_FUZZ_SECONDS").map(Duration::from_secs);
+    let mutants =
+        env_u64("SPIRTHON_FUZZ_MUTANTS").unwrap_or(if budget.is_some() { u64::MAX } else { 3000 });
+    let seeds = seeds();
+    assert!(seeds.len() > 20, "the fuzz corpus is missing");
+    let regress = regressions();
+
+    // The compiler runs on a thread with the command line's stack; this thread is the
+    // watchdog that reports a compile that does not finish.
+    let (to_worker, inputs) = mpsc::channel::<(String, String)>();
+    let (to_main, verdicts) = mpsc::channel::<(bool, Option<String>)>();
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let mut validated = HashSet::new();
+            for (name, source) in inputs {
+                let v = verdict(&source, &name, &mut validated);
+                if to_main.send(v).is_err() {
+                    break;
+                }
+            }
+        })
+        .expect("fuzz worker");
+    let mut failures: Vec<String> = Vec::new();
+    let mut rng = Rng(seed | 1);
+    let start = Instant::now();
+    let mut ran = 0u64;
+    let mut rejected = 0u64;
+    let mut compiled = 0u64;
+    let mut cases = regress.into_iter().map(|(n, s)| (n, s, true));
+    loop {
+        let (name, source, _regress) = match cases.next() {
+            Some(c) => c,
+            None => {
+                if ran >= mutants || budget.is_some_and(|b| start.elapsed() > b) {
+                    break;
+                }
+                let (_, a) = rng.pick(&seeds).clone();
+                let (_, b) = rng.pick(&seeds).clone();
+                let m = mutate(&mut rng, &a, &b);
+                ran += 1;
+                (format!("mutant{ran}"), m, false)
+            }
+        };
+        to_worker
+            .send((name.clone(), source.clone()))
+            .expect("worker alive");
+        match verdicts.recv_timeout(Duration::from_secs(10)) {
+            Ok((ok, None)) => compiled += u64::from(ok),
+            Ok((_, Some(why))) => {
+                rejected += 1;
+                keep(&mut failures, &name, &source, why);
+                if failures.len() >= 20 {
+                    break;
+                }
+            }
+            Err(_) => {
+                let p = keep(
+                    &mut failures,
+                    &name,
+                    &source,
+                    "the compile took more than 10 s".into(),
+                );
+                panic!("fuzzing stopped at a hang: {}", p.display());
+            }
+        }
+    }
+    drop(to_worker);
+    let _ = worker.join();
+    eprintln!(
+        "fuzz: seed {seed:#x}, {ran} mutants in {:.1} s: {compiled} compiled (each distinct module through spirv-val), {rejected} failures",
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} inputs broke the compiler (seed {seed:#x}); copy each into tests/fuzz/regress/ once fixed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
