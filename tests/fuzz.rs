@@ -214,7 +214,8 @@ fn mutate(rng: &mut Rng, seed: &str, other: &str) -> String {
             5 | 6 => {
                 let l = &mut lines[at];
                 let cut = char_boundary(l, rng.below(l.len() + 1));
-                l.insert_str(cut, *rng.pick(TOKENS));
+                let token: &str = rng.pick::<&str>(TOKENS);
+                l.insert_str(cut, token);
             }
             7 => {
                 let l = &mut lines[at];
@@ -262,7 +263,8 @@ fn replace_number(rng: &mut Rng, line: &mut String) {
     let end = line[start..]
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
         .map_or(line.len(), |k| start + k);
-    line.replace_range(start..end, *rng.pick(NUMBERS));
+    let number: &str = rng.pick::<&str>(NUMBERS);
+    line.replace_range(start..end, number);
 }
 
 fn seeds() -> Vec<(String, String)> {
