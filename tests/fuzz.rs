@@ -8,6 +8,11 @@
 //!
 //! The files of `tests/fuzz/regress/` (inputs that once broke the compiler) run first.
 //!
+//! A second test mutates the run inputs of the corpus (edge numbers, wrong types, missing and
+//! extra keys, emptied and grown lists) and checks them as `spirthon run` does before it
+//! touches a device: a plan or a clear error, never a panic (`SPIRTHON_FUZZ_INPUTS` per
+//! kernel, default 100).
+//!
 //! `SPIRTHON_FUZZ_MUTANTS` sets how many mutants (default 3000), `SPIRTHON_FUZZ_SECONDS` a
 //! time budget instead, `SPIRTHON_FUZZ_SEED` the seed; `cargo xtask fuzz --minutes N` runs
 //! this test for N minutes. The run is deterministic for a given seed and mutant count.
@@ -425,4 +430,117 @@ fn mutants_compile_or_fail_cleanly() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// A value a mutated run input may take: edge numbers, wrong types, odd shapes.
+fn odd_value(rng: &mut Rng) -> serde_json::Value {
+    use serde_json::json;
+    match rng.below(16) {
+        0 => json!(0),
+        1 => json!(-1),
+        2 => json!(u64::MAX),
+        3 => json!(i64::MIN),
+        4 => json!(1e308),
+        5 => json!(-0.5),
+        6 => json!("nan"),
+        7 => json!(null),
+        8 => json!(true),
+        9 => json!([]),
+        10 => json!([[1, 2], [3]]),
+        11 => json!({"zeros": u64::MAX}),
+        12 => json!({"zeros": -3}),
+        13 => json!({"zeros": 4, "extra": 1}),
+        14 => json!({}),
+        _ => json!(2u64.pow(32)),
+    }
+}
+
+/// Every JSON pointer into `v` ("" is `v` itself), found without recursion.
+fn pointers(v: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut work = vec![(String::new(), v)];
+    while let Some((p, v)) = work.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, x) in map {
+                    work.push((
+                        format!("{p}/{}", k.replace('~', "~0").replace('/', "~1")),
+                        x,
+                    ));
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    work.push((format!("{p}/{i}"), x));
+                }
+            }
+            _ => {}
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// One random edit somewhere in `v`: a value replaced, a key removed or added, a list grown
+/// or emptied.
+fn mutate_json(rng: &mut Rng, v: &mut serde_json::Value) {
+    let ps = pointers(v);
+    let p = rng.pick(&ps).clone();
+    let Some(target) = v.pointer_mut(&p) else {
+        return;
+    };
+    match (rng.below(3), target) {
+        (0, serde_json::Value::Object(map)) if !map.is_empty() => {
+            let k = map
+                .keys()
+                .nth(rng.below(map.len()))
+                .cloned()
+                .unwrap_or_default();
+            map.remove(&k);
+        }
+        (1, serde_json::Value::Object(map)) => {
+            map.insert(format!("extra{}", rng.below(3)), odd_value(rng));
+        }
+        (0, serde_json::Value::Array(items)) => items.clear(),
+        (1, serde_json::Value::Array(items)) if !items.is_empty() => {
+            let x = items[rng.below(items.len())].clone();
+            items.push(x);
+        }
+        (_, t) => *t = odd_value(rng),
+    }
+}
+
+/// Mutated run inputs for every corpus kernel: checking them (`run::plan`, all that happens
+/// before a device is touched) gives a result or a clear error, never a panic.
+#[test]
+fn mutated_run_inputs_fail_cleanly() {
+    let mut rng = Rng(env_u64("SPIRTHON_FUZZ_SEED").unwrap_or(0x5EED) | 1);
+    let per_kernel = env_u64("SPIRTHON_FUZZ_INPUTS").unwrap_or(100);
+    let mut checked = 0;
+    for py in kernels("shaders") {
+        let inputs = py.with_extension("inputs.json");
+        let Ok(text) = std::fs::read_to_string(&inputs) else {
+            continue;
+        };
+        let source = std::fs::read_to_string(&py).expect("read kernel");
+        let compiled = spirthon::compile(&source, "k.py", &CompileOptions::default())
+            .unwrap_or_else(|_| panic!("{} compiles", py.display()));
+        let base: serde_json::Value = serde_json::from_str(&text).expect("corpus inputs are JSON");
+        for n in 0..per_kernel {
+            let mut v = base.clone();
+            for _ in 0..1 + rng.below(3) {
+                mutate_json(&mut rng, &mut v);
+            }
+            let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                spirthon::run::plan(&compiled, &v, None)
+            }));
+            assert!(
+                r.is_ok(),
+                "checking mutant {n} of {} panicked on:\n{v}",
+                inputs.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no corpus inputs were found");
 }
