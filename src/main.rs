@@ -171,6 +171,13 @@ fn read_source(file: &Path, path: &str, json_errors: bool) -> Result<String, u8>
         );
         return Err(2);
     }
+    // Old Mac line ends (a lone CR) become LF: the same length, so every offset still
+    // points at the same byte, and lines are counted as Python counts them.
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {

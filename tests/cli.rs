@@ -329,6 +329,18 @@ fn source_files_must_be_utf8_and_bounded() {
 }
 
 #[test]
+fn lone_cr_line_ends_count_lines() {
+    let src = write(
+        "mac.py",
+        "from spirthon import *\r@kernel\rdef k(C: Array[f32]):\r    C[0] = y\r",
+    );
+    let r = spirthon(&[&src]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("mac.py:4:12"), "{err}");
+}
+
+#[test]
 fn garbage_input_never_crashes() {
     let inputs = [
         "\0\u{1}\u{2}",

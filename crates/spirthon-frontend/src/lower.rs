@@ -672,16 +672,25 @@ impl<'c, 'a> Lower<'c, 'a> {
         }
     }
 
+    /// After an unpacking that failed, its names report nothing more where they are read.
+    fn poison_targets(&mut self, targets: &[ExprId]) {
+        for &t in targets {
+            if let ExprKind::Name(n) = &self.ast.expr(t).kind {
+                self.poisoned.insert(n.clone());
+            }
+        }
+    }
+
     fn unpack(&mut self, targets: &[ExprId], ex: Ex, span: Span) {
         let (o, ty) = match ex {
             Ex::Val(o, ty @ Ty::Vector(..)) => (o, ty),
-            Ex::Err => return,
+            Ex::Err => return self.poison_targets(targets),
             _ => {
                 self.error(
                     span,
                     "only a vector (such as `global_id()`) or a tuple can be unpacked",
                 );
-                return;
+                return self.poison_targets(targets);
             }
         };
         let Ty::Vector(s, n) = ty else { return };
@@ -692,7 +701,7 @@ impl<'c, 'a> Lower<'c, 'a> {
                 targets.len()
             );
             self.error(span, msg);
-            return;
+            return self.poison_targets(targets);
         }
         for (i, &t) in targets.iter().enumerate() {
             let c = self.val(Op::Extract(i as u32), Ty::Scalar(s), vec![o], span);

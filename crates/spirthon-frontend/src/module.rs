@@ -565,6 +565,7 @@ fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diag
         ));
     }
     let mut out = [1u32; 3];
+    let mut total = 1i64;
     for (i, &p) in parts.iter().enumerate() {
         let bad = || {
             Diagnostic::error(
@@ -573,11 +574,14 @@ fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diag
             )
         };
         match m.const_eval(ast, p, &|_: &str| false)? {
-            Some(Lit::Int(v)) if (1..=1024).contains(&v) => out[i] = v as u32,
+            // Past 1024 in one axis, the total check below says why.
+            Some(Lit::Int(v)) if v >= 1 => {
+                out[i] = u32::try_from(v).unwrap_or(u32::MAX);
+                total = total.saturating_mul(v);
+            }
             _ => return Err(bad()),
         }
     }
-    let total: u32 = out.iter().product();
     if total > 1024 {
         return Err(Diagnostic::error(expr.span, format!("a workgroup of {total} invocations is larger than devices allow"))
             .with_note("Vulkan devices commonly allow at most 1024 invocations per workgroup, and all allow 128"));

@@ -103,6 +103,10 @@ fn syntax_message(e: &ParseErrorType, source: &str, at: usize) -> String {
     use rustpython_parser::lexer::LexicalErrorType as L;
     use rustpython_parser::Tok;
     let at = at.min(source.len());
+    // The file ends right after a line that opens a block (`def k():` as its last line).
+    if at >= source.trim_end().len() && source.trim_end().ends_with(':') {
+        return "expected an indented block: the file ends after a line that opens one".into();
+    }
     match e {
         ParseErrorType::Eof | ParseErrorType::Lexical(L::Eof) => {
             "unexpected end of file (is a bracket left open?)".into()
