@@ -14,7 +14,8 @@ commands:
   run-gpu  compile and run the kernel corpus on the GPU, check each against CPython,
            print a table (add --bench to time each kernel's WGSL twin too)
   fuzz     mutate every kernel file of the project for --minutes N (default 10; --seed S)
-           and fail on any panic, internal error, hang or module spirv-val rejects
+           and fail on any panic, internal error, hang or module spirv-val rejects; with
+           --kernels N, then run N random kernels on the GPU against CPython
   bench    run the benchmarks and print their tables: SSA construction against
            cranelift-frontend, and compile time / SPIR-V size against naga on the corpus
            (add --quick for the small SSA sizes only)";
@@ -60,6 +61,7 @@ fn run(program: &str, args: &[&str]) -> Result<(), String> {
 /// time budget instead of its fixed count, in release mode.
 fn fuzz(args: &[String]) -> Result<(), String> {
     let mut minutes = 10u64;
+    let mut kernels = 0u64;
     let mut seed: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -69,6 +71,12 @@ fn fuzz(args: &[String]) -> Result<(), String> {
                     .next()
                     .and_then(|v| v.parse().ok())
                     .ok_or("--minutes needs a whole number")?;
+            }
+            "--kernels" => {
+                kernels = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--kernels needs a whole number")?;
             }
             "--seed" => seed = Some(it.next().ok_or("--seed needs a number")?.clone()),
             other => return Err(format!("unknown fuzz option `{other}`\n\n{USAGE}")),
@@ -82,7 +90,26 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     run(
         "cargo",
         &["test", "--release", "--test", "fuzz", "--", "--nocapture"],
-    )
+    )?;
+    if kernels > 0 {
+        // Random kernels of tests/fuzz/gen_kernel.py on the device against CPython, each
+        // module through spirv-val.
+        ensure_lavapipe()?;
+        std::env::set_var("SPIRTHON_FUZZ_CASES", kernels.to_string());
+        run(
+            "cargo",
+            &[
+                "test",
+                "--release",
+                "--test",
+                "gpu",
+                "random_kernels",
+                "--",
+                "--nocapture",
+            ],
+        )?;
+    }
+    Ok(())
 }
 
 fn workspace_root() -> std::path::PathBuf {
