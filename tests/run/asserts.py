@@ -10,7 +10,7 @@ def positive(v: f32) -> bool:
 @kernel
 def asserts(x: Array[f32], n: i32):
     i = global_id().x
-    assert i < n and (x[i] >= 0.0 or positive(-x[i])), "x is finite"
+    assert i < n and (x[i] >= 0.0 or positive(-x[i]))
     assert 0 <= i < n
     y = x[i] * 2.0
     assert y if y != 0.0 else True

@@ -1105,9 +1105,19 @@ impl<'c, 'a> Lower<'c, 'a> {
             self.jump(cond_b);
             self.switch(cond_b);
         }
-        let c = self.cond(test);
+        // `while True:` (any constant true test) leaves only by `break` or `return`: the
+        // header goes straight to the body, so code after a loop without `break` is known
+        // unreachable (a func ending in such a loop needs no return after it).
+        let is_local = |n: &str| self.is_local(n);
+        let always = !separate_cond
+            && matches!(self.m.const_eval(self.ast, test, &is_local), Ok(Some(l)) if l.truthy());
         let body_b = self.new_block();
-        self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
+        if always {
+            self.jump(body_b);
+        } else {
+            let c = self.cond(test);
+            self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
+        }
         self.close_loop(
             header,
             cont,
