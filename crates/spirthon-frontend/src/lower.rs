@@ -1748,6 +1748,18 @@ impl<'c, 'a> Lower<'c, 'a> {
         b_span: Span,
         op: &str,
     ) -> Option<(Operand, Operand, Ty)> {
+        for (x, sp) in [(&a, a_span), (&b, b_span)] {
+            if let Ex::Val(_, t @ Ty::Vector(..)) = x {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        sp,
+                        format!("`{op}` on a `{t}` is not supported by this version"),
+                    )
+                    .with_help("work on its components: `.x`, `.y`, `.z`"),
+                );
+                return None;
+            }
+        }
         match (a, b) {
             (Ex::Err, _) | (_, Ex::Err) => None,
             (Ex::Lit(l), Ex::Val(o, t)) => {
@@ -1822,6 +1834,16 @@ impl<'c, 'a> Lower<'c, 'a> {
                 }
             },
             Ex::Err => Ex::Err,
+            Ex::Val(_, t @ Ty::Vector(..)) if op != UnaryOp::Not => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!("a unary operator on a `{t}` is not supported by this version"),
+                    )
+                    .with_help("work on its components: `.x`, `.y`, `.z`"),
+                );
+                Ex::Err
+            }
             _ if op == UnaryOp::Not => match self.truthy(x, span) {
                 Some(b) => Ex::Val(
                     self.val(Op::Unary(UnOp::Not), Ty::BOOL, vec![b], span),

@@ -488,6 +488,11 @@ impl<'f> FnState<'f> {
                 let s = arg_ty.map_or(Scalar::I32, Ty::scalar);
                 match (u, s) {
                     (UnOp::Neg, Scalar::F32) => e.b.op(SOp::FNegate, rt, out, &[args[0]])?,
+                    // `-u` wraps modulo 2**32; naga takes no negation of an unsigned value.
+                    (UnOp::Neg, Scalar::U32) => {
+                        let zero = e.konst(Const::U32(0));
+                        e.b.op(SOp::ISub, rt, out, &[zero, args[0]])?
+                    }
                     (UnOp::Neg, _) => e.b.op(SOp::SNegate, rt, out, &[args[0]])?,
                     (UnOp::Not, _) => e.b.op(SOp::LogicalNot, rt, out, &[args[0]])?,
                     (UnOp::BitNot, _) => e.b.op(SOp::Not, rt, out, &[args[0]])?,
