@@ -687,15 +687,21 @@ fn binary(
         }
         (BinOp::Mod, Scalar::F32) => {
             let r = e.b.op(SOp::FRem, rt, None, &[a, b])?;
-            let (fix, b_neg) = float_fixup(e, r, b)?;
+            let fix = float_fixup(e, r, b)?;
             let rb = e.b.op(SOp::FAdd, rt, None, &[r, b])?;
             let m = e.b.op(SOp::Select, rt, None, &[fix, rb, r])?;
-            // A zero remainder takes the divisor's sign too (CPython's `float_rem`).
-            let (zero, neg_zero) = (e.konst(Const::f32(0.0)), e.konst(Const::f32(-0.0)));
-            let bt = e.ty(Ty::BOOL);
+            // A zero remainder takes the divisor's sign too (CPython's `float_rem`). The
+            // choice is made on the bits: Vulkan drivers need not keep the sign of a float
+            // zero, and one (NVIDIA's) folds a float `select(r == 0, +0.0, r)` to `r`.
+            let zero = e.konst(Const::f32(0.0));
+            let (bt, u) = (e.ty(Ty::BOOL), e.ty(Ty::U32));
             let is_zero = e.b.op(SOp::FOrdEqual, bt, None, &[r, zero])?;
-            let signed = e.b.op(SOp::Select, rt, None, &[b_neg, neg_zero, zero])?;
-            e.b.op(SOp::Select, rt, out, &[is_zero, signed, m])?
+            let sign = e.konst(Const::U32(0x8000_0000));
+            let b_bits = e.b.op(SOp::Bitcast, u, None, &[b])?;
+            let signed = e.b.op(SOp::BitwiseAnd, u, None, &[b_bits, sign])?;
+            let m_bits = e.b.op(SOp::Bitcast, u, None, &[m])?;
+            let bits = e.b.op(SOp::Select, u, None, &[is_zero, signed, m_bits])?;
+            e.b.op(SOp::Bitcast, rt, out, &[bits])?
         }
         (BinOp::FloorDiv, Scalar::F32) => {
             // CPython's float_floor_div: mod = fmod(a, b); div = (a - mod) / b; if the mod's
@@ -703,7 +709,7 @@ fn binary(
             let m = e.b.op(SOp::FRem, rt, None, &[a, b])?;
             let am = e.b.op(SOp::FSub, rt, None, &[a, m])?;
             let div = e.b.op(SOp::FDiv, rt, None, &[am, b])?;
-            let (fix, _) = float_fixup(e, m, b)?;
+            let fix = float_fixup(e, m, b)?;
             let one = e.konst(Const::f32(1.0));
             let dm1 = e.b.op(SOp::FSub, rt, None, &[div, one])?;
             let div = e.b.op(SOp::Select, rt, None, &[fix, dm1, div])?;
@@ -774,15 +780,15 @@ fn int_fixup(e: &mut Emitter, rt: Word, r: Word, b: Word) -> R<Word> {
     e.b.op(SOp::LogicalAnd, bt, None, &[nz, neg])
 }
 
-/// `r != 0 and (r < 0) != (b < 0)` for f32, and `b < 0` on its own.
-fn float_fixup(e: &mut Emitter, r: Word, b: Word) -> R<(Word, Word)> {
+/// `r != 0 and (r < 0) != (b < 0)` for f32.
+fn float_fixup(e: &mut Emitter, r: Word, b: Word) -> R<Word> {
     let zero = e.konst(Const::f32(0.0));
     let bt = e.ty(Ty::BOOL);
     let nz = e.b.op(SOp::FUnordNotEqual, bt, None, &[r, zero])?;
     let rn = e.b.op(SOp::FOrdLessThan, bt, None, &[r, zero])?;
     let bn = e.b.op(SOp::FOrdLessThan, bt, None, &[b, zero])?;
     let differ = e.b.op(SOp::LogicalNotEqual, bt, None, &[rn, bn])?;
-    Ok((e.b.op(SOp::LogicalAnd, bt, None, &[nz, differ])?, bn))
+    e.b.op(SOp::LogicalAnd, bt, None, &[nz, differ])
 }
 
 fn compare(
