@@ -59,6 +59,11 @@ def expression_kernel(rnd):
     return body
 
 
+# Values of control-flow kernels stay within this bound after every update: expressions of
+# depth 2 over such values stay below 2**24.
+BOUND = 1 << 20
+
+
 def control_flow_kernel(rnd):
     names = ["x", "y", "z"]
 
@@ -118,10 +123,16 @@ def control_flow_kernel(rnd):
                 out.append(p + "if %s:" % cond(vs))
                 out.append(p + "    out[i] = %s" % expr(2, vs))
                 out.append(p + "    return")
-            elif k < 0.8:
-                out.append(p + "%s = %s" % (rnd.choice(names), expr(2, vs)))
             else:
-                out.append(p + "%s %s= %s" % (rnd.choice(names), rnd.choice(["+", "-", "^"]), expr(2, vs)))
+                # A value fed back through a loop can double each trip: bound it after
+                # each update so it never reaches 32 bits (where the GPU wraps and CPython
+                # does not).
+                name = rnd.choice(names)
+                if k < 0.8:
+                    out.append(p + "%s = %s" % (name, expr(2, vs)))
+                else:
+                    out.append(p + "%s %s= %s" % (name, rnd.choice(["+", "-", "^"]), expr(2, vs)))
+                out.append(p + "%s = min(max(%s, -%d), %d)" % (name, name, BOUND, BOUND))
         return out
 
     return ["    x = a[i]", "    y = b[i]", "    z = 0"] + block(3, 1, list(names), False) + ["    out[i] = x * 3 + y * 5 + z"]
