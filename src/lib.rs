@@ -61,25 +61,24 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         kernel: opts.kernel.clone(),
         keep_cfg: opts.keep_cfg,
     };
-    let out = spirthon_frontend::compile(source, path, &fopts).map_err(|mut d| {
-        d.sort_by_key(|d| d.primary.span.start);
-        // A func compiled once per set of arrays it is called with reports its errors once.
-        d.dedup_by(|a, b| a.primary.span == b.primary.span && a.message == b.message);
-        CompileError::Source(d)
-    })?;
+    let out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
     let t = Instant::now();
-    let words = spirthon_spirv::emit(
-        &out.module,
-        spirthon_spirv::EmitOptions { names: opts.names },
-    )
-    .map_err(|e| CompileError::Internal(e.0))?;
+    let module = spirthon_mid::run(out.program).map_err(|e| match e {
+        spirthon_mid::MidError::Source(d) => source_error(d),
+        spirthon_mid::MidError::Invalid { after, message } => {
+            CompileError::Internal(format!("the IR is invalid after {after}: {message}"))
+        }
+    })?;
+    phases.push(("ssa", t.elapsed()));
+    let t = Instant::now();
+    let words = spirthon_spirv::emit(&module, spirthon_spirv::EmitOptions { names: opts.names })
+        .map_err(|e| CompileError::Internal(e.0))?;
     phases.push(("emit", t.elapsed()));
     let t = Instant::now();
     if opts.validate {
         if let Err(e) = spirthon_spirv::validate(&words) {
-            let kernels: Vec<&str> = out
-                .module
+            let kernels: Vec<&str> = module
                 .entry_points
                 .iter()
                 .map(|e| e.name.as_str())
@@ -93,11 +92,19 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
     phases.push(("validate", t.elapsed()));
     Ok(Compiled {
         words,
-        module: out.module,
+        module,
         ast: out.ast,
         cfg_text: out.cfg_text,
         phases,
     })
+}
+
+/// Source errors in source order, each once: a func compiled once per set of arrays it is
+/// called with reports its errors once.
+fn source_error(mut d: Vec<Diagnostic>) -> CompileError {
+    d.sort_by_key(|d| d.primary.span.start);
+    d.dedup_by(|a, b| a.primary.span == b.primary.span && a.message == b.message);
+    CompileError::Source(d)
 }
 
 /// Renders diagnostics in rustc's style.
@@ -174,15 +181,12 @@ pub fn reflect_json(m: &IrModule) -> String {
         .iter()
         .map(|ep| {
             let mut bindings = Vec::new();
-            if !ep.uniforms.is_empty() {
-                let size = ep.uniforms.last().map_or(0, |u| u.offset + 16);
-                let fields: Vec<_> = ep
-                    .uniforms
-                    .iter()
-                    .map(|u| json!({"name": u.name, "type": type_name(u.ty), "offset": u.offset, "hidden": u.name == "threads" && std::ptr::eq(u, ep.uniforms.last().unwrap_or(u))}))
-                    .collect();
-                bindings.push(json!({"binding": 0, "name": "params", "kind": "uniform", "size": size, "fields": fields}));
-            }
+            let u = &ep.uniform;
+            let fields: Vec<_> = u
+                .members()
+                .map(|(name, ty, offset, hidden)| json!({"name": name, "type": type_name(ty), "offset": offset, "hidden": hidden}))
+                .collect();
+            bindings.push(json!({"binding": 0, "name": "params", "kind": "uniform", "size": u.size(), "fields": fields}));
             for &a in &ep.arrays {
                 let arr = &m.arrays[a.index()];
                 bindings.push(json!({"binding": arr.binding, "name": arr.name, "kind": "storage", "type": type_name(arr.elem), "read_only": !arr.written}));
@@ -200,15 +204,13 @@ pub fn cfg_dot(m: &IrModule) -> String {
     let mut s = String::from("digraph spirthon {\n  node [shape=box, fontname=monospace];\n");
     for (fi, f) in m.functions.iter().enumerate() {
         let _ = writeln!(s, "  subgraph cluster_{fi} {{\n    label=\"{}\";", f.name);
-        let n = f.blocks.len();
         let mut edges = Vec::new();
         for (b, block) in f.blocks.iter().enumerate() {
             for t in block.term.successors() {
                 edges.push((Block::new(b), t));
             }
         }
-        let cfg = spirthon_ssa::Cfg::from_edges(n, Block::new(0), &edges);
-        let dom = spirthon_ssa::DomTree::compute(&cfg);
+        let dom = spirthon_mid::dominators(f);
         let block_phis = f.phis_by_block();
         for &b in &f.order {
             if !f.reachable[b.index()] {

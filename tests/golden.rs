@@ -191,12 +191,7 @@ fn corpus_kernels_have_twins_and_inputs() {
             ));
             continue;
         };
-        let mut want: Vec<String> = ep
-            .uniforms
-            .iter()
-            .filter(|u| u.name != "threads")
-            .map(|u| u.name.clone())
-            .collect();
+        let mut want: Vec<String> = ep.uniform.params.iter().map(|u| u.name.clone()).collect();
         want.extend(
             ep.arrays
                 .iter()

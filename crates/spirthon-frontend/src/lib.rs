@@ -1,11 +1,13 @@
-//! spirthon's frontend: Python source to SSA-form functions, ready for a backend.
+//! spirthon's frontend: Python source to typed functions over variables, ready for the
+//! middle end (`spirthon-mid`).
 //!
 //! ```text
-//! source --parse--> Ast --module::resolve--> ModuleInfo --lower--> Function<Operand>
-//!        --spirthon_ssa::construct--> Function<Ref> --opt::optimize--> Module
+//! source --parse--> Ast --module::resolve--> ModuleInfo --lower--> Program (Function<Operand>s)
 //! ```
 //! Each step returns diagnostics instead of printing; [`compile`] stops after a step that
 //! reported errors, so every error a user sees is about their source, not a consequence.
+//! Lowering's own errors travel in [`Program::diags`], so that the middle end reports them
+//! together with what SSA construction finds (a use before assignment, a missing return).
 
 pub mod ast;
 pub mod fast;
@@ -18,10 +20,10 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use spirthon_ir::cfg::*;
-use spirthon_ir::{opt, Diagnostic, Scalar, Ty};
-use spirthon_ssa::{Flavour, Val};
+use spirthon_ir::lowered::{KernelDecl, Lowered, Program};
+use spirthon_ir::Diagnostic;
 
-use lower::{Ctx, Lowered};
+use lower::Ctx;
 use module::ParamKind;
 
 /// What a caller wants besides the module.
@@ -36,16 +38,16 @@ pub struct Options {
 /// The frontend's result.
 #[derive(Clone, Debug)]
 pub struct Output {
-    pub module: Module,
+    pub program: Program,
     /// The parsed AST, for `--emit ast`.
     pub ast: ast::Ast,
     /// Per function, its CFG before SSA, when asked for.
     pub cfg_text: Vec<String>,
-    /// Time spent in each phase: parse, check, lower, ssa (with folding and dead code).
-    pub phases: [(&'static str, std::time::Duration); 4],
+    /// Time spent in each phase: parse, check, lower.
+    pub phases: [(&'static str, std::time::Duration); 3],
 }
 
-/// Compiles a kernel file to SSA form.
+/// Parses, checks and lowers a kernel file.
 pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<Diagnostic>> {
     let t0 = Instant::now();
     let (ast, parse_diags) = parse::parse(source, path)?;
@@ -70,30 +72,20 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
             continue;
         }
         let arrays = cx.add_arrays(sig);
-        let mut uniforms = Vec::new();
-        let mut offset = 0u32;
-        for p in &sig.params {
-            if let ParamKind::Scalar(ty) = p.kind {
-                uniforms.push(UniformField {
-                    name: p.name.clone(),
-                    ty,
-                    offset,
-                });
-                offset += 4;
-            }
-        }
-        // The hidden launch size: a uvec3, 16-byte aligned in std140.
-        uniforms.push(UniformField {
-            name: "threads".into(),
-            ty: Ty::Vector(Scalar::U32, 3),
-            offset: offset.next_multiple_of(16),
-        });
+        let scalars = sig
+            .params
+            .iter()
+            .filter_map(|p| match p.kind {
+                ParamKind::Scalar(ty) => Some((p.name.clone(), ty)),
+                _ => None,
+            })
+            .collect();
         let function = cx.instance(d, arrays.clone());
-        entry_points.push(EntryPoint {
+        entry_points.push(KernelDecl {
             name: sig.name.clone(),
             function,
             workgroup_size: sig.workgroup_size,
-            uniforms,
+            scalars,
             arrays,
         });
     }
@@ -135,59 +127,31 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         lowered.push(l);
     }
     let t3 = Instant::now();
-    let mut functions: Vec<Function<Ref>> = lowered
-        .into_iter()
-        .map(|l| to_ssa(l, &mut cx.diags))
-        .collect();
-    check_unused_defs(&ast, &info, &cx.jobs, &mut cx.diags);
-    if !cx.diags.is_empty() {
-        return Err(cx.diags);
-    }
-    let mut arrays = cx.arrays;
-    for f in &mut functions {
-        opt::optimize(f);
-        cx.diags
-            .extend(spirthon_ir::checks::constant_faults(f, &arrays));
-        for (b, block) in f.blocks.iter().enumerate() {
-            if !f.reachable[b] {
-                continue;
-            }
-            for &v in &block.insts {
-                if let Op::Store(a) = f.insts[v.index()].op {
-                    arrays[a.index()].written = true;
-                }
-            }
-        }
-    }
-    if !cx.diags.is_empty() {
-        return Err(cx.diags);
-    }
+    let checked = lower_unused_defs(&ast, &info, &cx.jobs, &mut cx.diags);
     Ok(Output {
-        module: Module {
-            arrays,
-            functions,
-            entry_points,
+        program: Program {
+            arrays: cx.arrays,
+            functions: lowered,
+            kernels: entry_points,
+            checked,
+            diags: cx.diags,
         },
         ast,
         cfg_text,
-        phases: [
-            ("parse", t1 - t0),
-            ("check", t2 - t1),
-            ("lower", t3 - t2),
-            ("ssa", t3.elapsed()),
-        ],
+        phases: [("parse", t1 - t0), ("check", t2 - t1), ("lower", t3 - t2)],
     })
 }
 
-/// Checks every kernel and func that no compiled kernel reaches, so that their errors are
-/// reported too: each is lowered (with stand-in arrays) and put through SSA construction,
-/// and only the diagnostics are kept.
-fn check_unused_defs(
+/// Lowers every kernel and func that no compiled kernel reaches (with stand-in arrays), so
+/// that their errors are reported too: lowering's go to `diags`, and the functions come back
+/// for the middle end to put through SSA construction for its own.
+fn lower_unused_defs(
     ast: &ast::Ast,
     info: &module::ModuleInfo,
     done: &[(usize, Vec<ArrayId>)],
     diags: &mut Vec<Diagnostic>,
-) {
+) -> Vec<Lowered> {
+    let mut out = Vec::new();
     let mut seen: Vec<bool> = vec![false; info.defs.len()];
     for (d, _) in done {
         seen[*d] = true;
@@ -209,125 +173,10 @@ fn check_unused_defs(
         let mut next = 0;
         while next < cx.jobs.len() {
             seen[cx.jobs[next].0] = true;
-            let l = lower::lower_function(&mut cx, FuncId(next as u32));
-            to_ssa(l, &mut cx.diags);
+            out.push(lower::lower_function(&mut cx, FuncId(next as u32)));
             next += 1;
         }
         diags.append(&mut cx.diags);
     }
-}
-
-/// SSA construction for one lowered function, with its diagnostics.
-fn to_ssa(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
-    let ssa = spirthon_ssa::construct(&l.ssa_in, Flavour::Pruned);
-    let f = l.func;
-    let mut reported = vec![false; f.vars.len()];
-    for &u in ssa.maybe_undefined() {
-        let var = l.ssa_in.use_site(u).1;
-        if std::mem::replace(&mut reported[var.index()], true) {
-            continue;
-        }
-        let name = &f.vars[var.index()].name;
-        diags.push(
-            Diagnostic::error(
-                l.use_spans[u.index()],
-                format!("`{name}` may be used before it is assigned"),
-            )
-            .with_label(format!("`{name}` is not assigned on every path to here")),
-        );
-    }
-    let dom = ssa.dom();
-    if let Some(b) = l.fallthrough {
-        if dom.is_reachable(b) {
-            diags.push(
-                Diagnostic::error(
-                    f.span,
-                    format!(
-                        "missing return: `{}` can reach its end without returning a value of type {}",
-                        f.name,
-                        f.ret.map_or(String::new(), |t| t.name())
-                    ),
-                )
-                .with_help("return a value on every path"),
-            );
-        }
-    }
-    let resolve = |o: Operand| -> Ref {
-        let ty = |u| f.vars[l.ssa_in.use_site(u).1.index()].ty;
-        match o {
-            Operand::Value(v) => Ref::Inst(v),
-            Operand::Use(u) => match ssa.use_value(u) {
-                Val::Value(v) => Ref::Inst(v),
-                Val::Phi(p) => Ref::Phi(p),
-                Val::Undef => Ref::Undef(ty(u)),
-            },
-        }
-    };
-    let insts = f
-        .insts
-        .iter()
-        .map(|i| Inst {
-            op: i.op,
-            ty: i.ty,
-            args: i.args.iter().map(|&a| resolve(a)).collect(),
-            span: i.span,
-            var: i.var,
-        })
-        .collect();
-    let blocks = f
-        .blocks
-        .iter()
-        .map(|b| BlockData {
-            insts: b.insts.clone(),
-            merge: b.merge,
-            term: match &b.term {
-                Term::Open => Term::Unreachable,
-                Term::Jump(t) => Term::Jump(*t),
-                Term::Branch(c, t, e) => Term::Branch(resolve(*c), *t, *e),
-                Term::Return(r) => Term::Return(r.map(resolve)),
-                Term::Unreachable => Term::Unreachable,
-            },
-        })
-        .collect();
-    let phis = (0..ssa.num_phis())
-        .map(|i| {
-            let p = spirthon_ssa::Phi::new(i);
-            let ty = f.vars[ssa.phi_var(p).index()].ty;
-            PhiData {
-                block: ssa.phi_block(p),
-                var: ssa.phi_var(p),
-                ty,
-                args: ssa
-                    .phi_args(p)
-                    .map(|(b, v)| {
-                        (
-                            b,
-                            match v {
-                                Val::Value(v) => Ref::Inst(v),
-                                Val::Phi(q) => Ref::Phi(q),
-                                Val::Undef => Ref::Undef(ty),
-                            },
-                        )
-                    })
-                    .collect(),
-                live: true,
-            }
-        })
-        .collect();
-    let reachable = (0..f.blocks.len())
-        .map(|b| dom.is_reachable(Block::new(b)))
-        .collect();
-    Function {
-        name: f.name,
-        span: f.span,
-        params: f.params,
-        ret: f.ret,
-        insts,
-        blocks,
-        order: f.order,
-        vars: f.vars,
-        phis,
-        reachable,
-        dom: Some(ssa.into_dom()),
-    }
+    out
 }

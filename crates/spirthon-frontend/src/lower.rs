@@ -14,11 +14,12 @@
 //! lowered into a fresh block with no predecessors (it is checked, never emitted).
 //!
 //! What it does not do: SSA, folding of values that are not literals, or deciding which
-//! arrays are written (the module driver does those).
+//! arrays are written (the middle end, `spirthon-mid`, does those).
 
 use std::collections::{HashMap, HashSet};
 
 use spirthon_ir::cfg::*;
+use spirthon_ir::lowered::Lowered;
 use spirthon_ir::{Const, Diagnostic, Scalar, Span, Ty};
 use spirthon_ssa::FunctionBuilder;
 
@@ -66,16 +67,6 @@ impl<'a> Ctx<'a> {
         self.job_ids.insert(key, id);
         id
     }
-}
-
-/// A lowered function and what SSA construction and diagnostics need beside it.
-pub struct Lowered {
-    pub func: Function<Operand>,
-    pub ssa_in: spirthon_ssa::Function,
-    /// The source of each variable read, by `UseId`.
-    pub use_spans: Vec<Span>,
-    /// The block that falls off the end of a func that must return a value.
-    pub fallthrough: Option<Block>,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -189,7 +180,6 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
             vars: Vec::new(),
             phis: Vec::new(),
             reachable: Vec::new(),
-            dom: None,
         },
         cur: Block::new(0),
         locals: HashMap::new(),
@@ -1524,20 +1514,18 @@ impl<'c, 'a> Lower<'c, 'a> {
         let b = self.expr(base);
         match b {
             Ex::Val(o, Ty::Vector(s, n)) => {
-                let idx = match attr {
-                    "x" => 0,
-                    "y" => 1,
-                    "z" => 2,
-                    "w" => 3,
-                    _ => 99,
-                };
-                if idx >= n as u32 {
+                let idx = ["x", "y", "z", "w"]
+                    .iter()
+                    .position(|c| *c == attr)
+                    .map(|i| i as u32)
+                    .filter(|&i| i < n as u32);
+                let Some(idx) = idx else {
                     self.error(
                         span,
                         format!("a {} has no component `{attr}`", Ty::Vector(s, n)),
                     );
                     return Ex::Err;
-                }
+                };
                 Ex::Val(
                     self.val(Op::Extract(idx), Ty::Scalar(s), vec![o], span),
                     Ty::Scalar(s),

@@ -18,6 +18,7 @@
 
 pub use spirthon_ssa::{Block, Operand, Phi, Value, Var};
 
+use crate::abi::UniformLayout;
 use crate::span::Span;
 use crate::types::{Const, Ty};
 
@@ -287,8 +288,6 @@ pub struct Function<O> {
     pub phis: Vec<PhiData>,
     /// Filled by SSA construction: whether each block can run.
     pub reachable: Vec<bool>,
-    /// Filled by SSA construction: the dominator tree (the CFG does not change after it).
-    pub dom: Option<spirthon_ssa::DomTree>,
 }
 
 impl<O: Copy> Function<O> {
@@ -343,23 +342,14 @@ pub struct GlobalArray {
     pub written: bool,
 }
 
-/// A field of a kernel's uniform block (std140 layout).
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct UniformField {
-    pub name: String,
-    pub ty: Ty,
-    pub offset: u32,
-}
-
 /// A `@kernel`: a GLCompute entry point.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct EntryPoint {
     pub name: String,
     pub function: FuncId,
     pub workgroup_size: [u32; 3],
-    /// The scalar parameters, in declaration order, then the hidden `threads` field (a
-    /// `uvec3`). Empty when the kernel has no uniform block.
-    pub uniforms: Vec<UniformField>,
+    /// The uniform block (binding 0): the scalar parameters and the launch size.
+    pub uniform: UniformLayout,
     /// The kernel's array parameters, in declaration order (bindings 1, 2, …).
     pub arrays: Vec<ArrayId>,
 }

@@ -7,14 +7,15 @@
 //! backend consumes them. Ids are the SSA crate's `u32` newtypes (`Block`, `Value`, `Phi`,
 //! `Var`); every table is a `Vec` indexed by one of them.
 
+pub mod abi;
 pub mod cfg;
-pub mod checks;
 pub mod diag;
-pub mod opt;
+pub mod lowered;
 pub mod print;
 pub mod span;
 pub mod types;
 
+pub use abi::{UniformField, UniformLayout};
 pub use cfg::*;
 pub use diag::{Diagnostic, Label, Severity};
 pub use span::{LineIndex, Span};

@@ -64,7 +64,7 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
     let Some(args) = obj.get("args").and_then(Value::as_object) else {
         return err("\"args\" must be an object with one entry per parameter");
     };
-    let scalars = &ep.uniforms[..ep.uniforms.len().saturating_sub(1)];
+    let scalars = &ep.uniform.params;
     let mut names: Vec<&str> = scalars.iter().map(|u| u.name.as_str()).collect();
     names.extend(ep.arrays.iter().map(|a| m.arrays[a.index()].name.as_str()));
     if let Some(extra) = args.keys().find(|k| !names.contains(&k.as_str())) {
@@ -74,11 +74,7 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
             names.join(", ")
         ));
     }
-    let uniform = if ep.uniforms.is_empty() {
-        None
-    } else {
-        Some(uniform_bytes(ep, args, threads)?)
-    };
+    let uniform = Some(uniform_bytes(ep, args, threads)?);
     let mut arrays = Vec::new();
     let mut array_info = Vec::new();
     for &a in &ep.arrays {
@@ -149,10 +145,9 @@ fn uniform_bytes(
     args: &Map<String, Value>,
     threads: [u32; 3],
 ) -> Result<Vec<u8>, RunError> {
-    let last = ep.uniforms.last().map_or(0, |u| u.offset + 12);
-    let mut bytes = vec![0u8; (last as usize).next_multiple_of(16)];
-    let (scalars, hidden) = ep.uniforms.split_at(ep.uniforms.len() - 1);
-    for u in scalars {
+    let layout = &ep.uniform;
+    let mut bytes = vec![0u8; layout.size() as usize];
+    for u in &layout.params {
         let Some(v) = args.get(&u.name) else {
             return err(format!("argument `{}` is missing", u.name));
         };
@@ -160,7 +155,7 @@ fn uniform_bytes(
         let at = u.offset as usize;
         bytes[at..at + 4].copy_from_slice(&word.to_le_bytes());
     }
-    let at = hidden[0].offset as usize;
+    let at = layout.threads as usize;
     for (i, t) in threads.iter().enumerate() {
         bytes[at + 4 * i..at + 4 * i + 4].copy_from_slice(&t.to_le_bytes());
     }

@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::spirv::{self, GlslStd450Op as GLOp, Op as SOp, StorageClass, Word};
 
 use spirthon_ir::cfg::*;
-use spirthon_ir::{Const, Scalar, Ty};
+use spirthon_ir::{Const, Scalar, Ty, UniformLayout};
 
 use crate::words::Words;
 
@@ -54,7 +54,7 @@ struct Globals {
     /// Per array: its StorageBuffer variable.
     arrays: Vec<Word>,
     /// Per function: its uniform block variable (kernels only).
-    uniform_of: HashMap<FuncId, (Word, Vec<UniformField>)>,
+    uniform_of: HashMap<FuncId, (Word, UniformLayout)>,
     functions: Vec<Word>,
 }
 
@@ -208,24 +208,25 @@ impl Emitter {
         }
         let mut uniform_of = HashMap::new();
         for ep in &m.entry_points {
-            if ep.uniforms.is_empty() {
-                continue;
-            }
-            let members: Vec<Word> = ep.uniforms.iter().map(|u| self.storage_ty(u.ty)).collect();
+            let members: Vec<Word> = ep
+                .uniform
+                .members()
+                .map(|(_, ty, _, _)| self.storage_ty(ty))
+                .collect();
             let st = self.b.type_struct(&members);
             self.b.decorate(st, spirv::Decoration::Block, &[]);
-            for (i, u) in ep.uniforms.iter().enumerate() {
+            for (i, (name, _, offset, _)) in ep.uniform.members().enumerate() {
                 self.b
-                    .member_decorate(st, i as u32, spirv::Decoration::Offset, &[u.offset]);
+                    .member_decorate(st, i as u32, spirv::Decoration::Offset, &[offset]);
                 if self.names {
-                    self.b.member_name(st, i as u32, &u.name);
+                    self.b.member_name(st, i as u32, name);
                 }
             }
             let p = self.b.type_pointer(StorageClass::Uniform, st);
             let var = self.b.variable(p, StorageClass::Uniform);
             self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
             self.b.decorate(var, spirv::Decoration::Binding, &[0]);
-            uniform_of.insert(ep.function, (var, ep.uniforms.clone()));
+            uniform_of.insert(ep.function, (var, ep.uniform.clone()));
         }
         let functions = m.functions.iter().map(|_| self.b.id()).collect();
         Ok(Globals {
@@ -477,15 +478,44 @@ impl<'f> FnState<'f> {
         }
         let id = self.values[v.index()];
         let args: Vec<Word> = inst.args.iter().map(|&a| self.r(e, a)).collect();
-        let arg_ty = inst.args.first().map(|&a| f.ty_of(a));
-        let ty = inst.ty.map(|t| e.ty(t));
-        let rt = ty.unwrap_or(0);
+        let operand = |k: usize| -> R<Ty> {
+            let a = inst
+                .args
+                .get(k)
+                .ok_or_else(|| EmitError(format!("{:?} lacks operand {k}", inst.op)))?;
+            Ok(f.ty_of(*a))
+        };
         let out = Some(id);
         match inst.op {
-            Op::Const(_) => {}
-            Op::Param(n) => self.param(e, n, inst.ty.unwrap_or(Ty::I32), id)?,
+            Op::Store(a) => {
+                let t = operand(1)?;
+                let p = self.element(e, a, args[0], t)?;
+                e.b.void(SOp::Store, &[p, args[1]])?;
+                return Ok(());
+            }
+            Op::Call(callee) => {
+                let fid = self.g.functions[callee.index()];
+                let ret = match inst.ty {
+                    Some(t) => e.ty(t),
+                    None => e.b.type_void(),
+                };
+                let mut operands = Vec::with_capacity(1 + args.len());
+                operands.push(fid);
+                operands.extend_from_slice(&args);
+                e.b.op(SOp::FunctionCall, ret, out, &operands)?;
+                return Ok(());
+            }
+            _ => {}
+        }
+        let t = inst
+            .ty
+            .ok_or_else(|| EmitError(format!("{:?} has no result type", inst.op)))?;
+        let rt = e.ty(t);
+        match inst.op {
+            Op::Const(_) | Op::Store(_) | Op::Call(_) => {}
+            Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => {
-                let s = arg_ty.map_or(Scalar::I32, Ty::scalar);
+                let s = operand(0)?.scalar();
                 match (u, s) {
                     (UnOp::Neg, Scalar::F32) => e.b.op(SOp::FNegate, rt, out, &[args[0]])?,
                     // `-u` wraps modulo 2**32; naga takes no negation of an unsigned value.
@@ -499,37 +529,24 @@ impl<'f> FnState<'f> {
                 };
             }
             Op::Binary(op) => {
-                let t = inst.ty.unwrap_or(Ty::I32);
                 let divisor = inst.args.get(1).and_then(|&r| f.as_const(r));
                 binary(e, op, t, rt, id, args[0], args[1], divisor)?;
             }
             Op::Cmp(op) => {
-                let s = arg_ty.map_or(Scalar::I32, Ty::scalar);
+                let s = operand(0)?.scalar();
                 compare(e, op, s, rt, Some(id), args[0], args[1])?;
             }
             Op::Select => {
                 e.b.op(SOp::Select, rt, out, &[args[0], args[1], args[2]])?;
             }
             Op::Convert => {
-                let from = arg_ty.unwrap_or(Ty::I32).scalar();
-                convert(
-                    e,
-                    from,
-                    inst.ty.unwrap_or(Ty::I32).scalar(),
-                    rt,
-                    id,
-                    args[0],
-                )?;
+                let from = operand(0)?.scalar();
+                convert(e, from, t.scalar(), rt, id, args[0])?;
             }
-            Op::Math(mf) => math(e, mf, inst.ty.unwrap_or(Ty::F32), rt, id, &args)?,
+            Op::Math(mf) => math(e, mf, t, rt, id, &args)?,
             Op::Load(a) => {
-                let p = self.element(e, a, args[0], inst.ty.unwrap_or(Ty::F32))?;
-                e.b.op(SOp::Load, rt, out, &[p])?;
-            }
-            Op::Store(a) => {
-                let t = f.ty_of(inst.args[1]);
                 let p = self.element(e, a, args[0], t)?;
-                e.b.void(SOp::Store, &[p, args[1]])?;
+                e.b.op(SOp::Load, rt, out, &[p])?;
             }
             Op::ArrayLen(a) => {
                 let u = e.ty(Ty::U32);
@@ -539,8 +556,8 @@ impl<'f> FnState<'f> {
             }
             Op::Builtin(bi) => {
                 let var = self.g.builtins[&bi];
-                let ut = match inst.ty {
-                    Some(Ty::Vector(_, n)) => e.ty(Ty::Vector(Scalar::U32, n)),
+                let ut = match t {
+                    Ty::Vector(_, n) => e.ty(Ty::Vector(Scalar::U32, n)),
                     _ => e.ty(Ty::U32),
                 };
                 let raw = e.b.op(SOp::Load, ut, None, &[var])?;
@@ -548,17 +565,6 @@ impl<'f> FnState<'f> {
             }
             Op::Extract(i) => {
                 e.b.op(SOp::CompositeExtract, rt, out, &[args[0], i])?;
-            }
-            Op::Call(callee) => {
-                let fid = self.g.functions[callee.index()];
-                let ret = match ty {
-                    Some(t) => t,
-                    None => e.b.type_void(),
-                };
-                let mut operands = Vec::with_capacity(1 + args.len());
-                operands.push(fid);
-                operands.extend_from_slice(&args);
-                e.b.op(SOp::FunctionCall, ret, out, &operands)?;
             }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
         }
@@ -605,7 +611,7 @@ impl<'f> FnState<'f> {
     }
 
     fn outside_launch(&mut self, e: &mut Emitter, id: Word) -> R<()> {
-        let (var, fields) = self
+        let (var, layout) = self
             .g
             .uniform_of
             .get(&self.id)
@@ -614,7 +620,7 @@ impl<'f> FnState<'f> {
         let gid =
             e.b.op(SOp::Load, u3, None, &[self.g.builtins[&Builtin::GlobalId]])?;
         let p = e.b.type_pointer(StorageClass::Uniform, u3);
-        let idx = e.konst(Const::I32(fields.len() as i32 - 1));
+        let idx = e.konst(Const::I32(layout.threads_member() as i32));
         let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
         let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
         let b3 = e.ty(Ty::Vector(Scalar::Bool, 3));
@@ -720,7 +726,22 @@ fn binary(
             let bt = e.ty(Ty::BOOL);
             let up = e.b.op(SOp::FOrdGreaterThan, bt, None, &[frac, half])?;
             let fl1 = e.b.op(SOp::FAdd, rt, None, &[fl, one])?;
-            e.b.op(SOp::Select, rt, out, &[up, fl1, fl])?
+            let q = e.b.op(SOp::Select, rt, None, &[up, fl1, fl])?;
+            // A zero quotient has the sign of a / b (CPython: `-0.0 // 1.5` is `-0.0`),
+            // chosen on the bits as for `%`.
+            let zero = e.konst(Const::f32(0.0));
+            let is_zero = e.b.op(SOp::FOrdEqual, bt, None, &[div, zero])?;
+            let u = e.ty(Ty::U32);
+            let (ab, bb) = (
+                e.b.op(SOp::Bitcast, u, None, &[a])?,
+                e.b.op(SOp::Bitcast, u, None, &[b])?,
+            );
+            let x = e.b.op(SOp::BitwiseXor, u, None, &[ab, bb])?;
+            let sign = e.konst(Const::U32(0x8000_0000));
+            let signed = e.b.op(SOp::BitwiseAnd, u, None, &[x, sign])?;
+            let q_bits = e.b.op(SOp::Bitcast, u, None, &[q])?;
+            let bits = e.b.op(SOp::Select, u, None, &[is_zero, signed, q_bits])?;
+            e.b.op(SOp::Bitcast, rt, out, &[bits])?
         }
         (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.op(SOp::LogicalAnd, rt, out, &[a, b])?,
         (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.op(SOp::LogicalOr, rt, out, &[a, b])?,

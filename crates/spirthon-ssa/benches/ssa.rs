@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use cranelift_codegen::ir::{types::I32, Function, InstBuilder, Signature, UserFuncName};
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
-use spirthon_ssa::gen::{ladder, structured, Op, Program};
+use spirthon_ssa::testing::generate::{ladder, structured, Op, Program};
 use spirthon_ssa::{construct, Flavour};
 
 /// The fastest of enough runs to fill about `budget`: at least 5, since a 1M-block run's

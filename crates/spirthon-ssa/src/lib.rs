@@ -50,22 +50,27 @@
 //! below [`MAX_INDEX`]: [`FunctionBuilder::finish`] reports a value or use count past it as
 //! an [`InputError`].
 //!
-//! [`verify()`] checks the SSA property independently; [`naive`] holds slow oracles from the
-//! definitions; [`gen`] makes programs for tests and benchmarks.
+//! [`verify()`] checks the SSA property independently. [`testing`] is support for the tests
+//! and benchmarks, not part of the API: `naive` holds slow oracles from the definitions,
+//! `generate` makes programs.
 
 pub mod dom;
 pub mod frontier;
 pub mod function;
-pub mod gen;
 pub mod graph;
 pub mod ids;
 pub mod live;
 mod lookup;
-pub mod naive;
 mod place;
 pub mod ssa;
 mod table;
 pub mod verify;
+/// Test and benchmark support (program generators and naive oracles); not part of the API.
+#[doc(hidden)]
+pub mod testing {
+    pub mod generate;
+    pub mod naive;
+}
 mod worklist;
 
 pub use dom::DomTree;

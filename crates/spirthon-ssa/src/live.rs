@@ -12,7 +12,7 @@
 //! header only because `depends` survives the subtraction of `defines`. Conflating the two
 //! drops that header's phi.
 //!
-//! Two methods solve the same equations; [`crate::naive`] solves them a third time, densely
+//! Two methods solve the same equations; [`crate::testing::naive`] solves them a third time, densely
 //! and round-robin over every block, as the oracle.
 //! - [`LiveSets`]: every variable at once, as one row of bits per block (`⌈variables / 64⌉`
 //!   words), from a worklist that goes in rounds in post-order (module `worklist`): the

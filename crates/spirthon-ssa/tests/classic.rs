@@ -300,7 +300,7 @@ fn read_after_a_conditional_assignment_may_be_unassigned() {
 /// The ladder's frontiers total quadratic size; SSA on it needs none of them materialised.
 #[test]
 fn ladder_frontiers_are_quadratic() {
-    let p = spirthon_ssa::gen::ladder(60, 3, 7);
+    let p = spirthon_ssa::testing::generate::ladder(60, 3, 7);
     let built = p.build().unwrap();
     let f = &built.function;
     let dom = DomTree::compute(f.cfg());

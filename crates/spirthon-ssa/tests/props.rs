@@ -8,11 +8,12 @@ use proptest::prelude::*;
 use spirthon_ssa::frontier::{
     dominance_frontiers, dominance_frontiers_within, runner_steps, IdfCalculator,
 };
-use spirthon_ssa::gen::{Op, Program, ProgramBlock};
 use spirthon_ssa::graph::Reachable;
 use spirthon_ssa::live::{LiveInCalculator, LiveSets};
+use spirthon_ssa::testing::generate::{Op, Program, ProgramBlock};
+use spirthon_ssa::testing::naive;
 use spirthon_ssa::{
-    construct_with, dump, naive, Block, Cfg, DomTree, Flavour, Graph, Method, Options, Var,
+    construct_with, dump, Block, Cfg, DomTree, Flavour, Graph, Method, Options, Var,
 };
 
 /// A random graph: `n` blocks, each with up to three successors anywhere but the entry.
@@ -204,7 +205,7 @@ proptest! {
 
     #[test]
     fn structured_programs_agree_with_the_interpreter(seed in any::<u64>(), size in 2usize..400, choices in choice_sets()) {
-        let p = spirthon_ssa::gen::structured(size, 4, seed);
+        let p = spirthon_ssa::testing::generate::structured(size, 4, seed);
         if let Err(e) = common::check_program(&p, Flavour::Pruned, &choices) {
             prop_assert!(false, "{}", e);
         }

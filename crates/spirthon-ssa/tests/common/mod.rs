@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use spirthon_ssa::gen::{Built, Op, Program};
+use spirthon_ssa::testing::generate::{Built, Op, Program};
 use spirthon_ssa::{Block, Operand, Ssa, UseId, Val, Value};
 
 /// What one read saw: the definition that reached it, or nothing.
@@ -194,7 +194,7 @@ pub fn check_program(
             }
         }
     }
-    let reachable: Vec<UseId> = spirthon_ssa::naive::maybe_undefined(f)
+    let reachable: Vec<UseId> = spirthon_ssa::testing::naive::maybe_undefined(f)
         .into_iter()
         .filter(|&u| ssa.dom().is_reachable(f.use_site(u).0))
         .collect();

@@ -12,14 +12,15 @@
 //! What it does not do: it does not fold branches on constants (the structure lowering
 //! recorded is kept as it is), hoist code, or remove stores.
 
-use crate::cfg::*;
-use crate::types::{Const, Scalar, Ty};
+use spirthon_ir::cfg::*;
+use spirthon_ir::types::{Const, Scalar, Ty};
+use spirthon_ssa::DomTree;
 
 /// Folds constants, merges repeated pure computations, then removes instructions and phis
-/// whose results nothing needs.
-pub fn optimize(f: &mut Function<Ref>) {
+/// whose results nothing needs. `dom` is `f`'s dominator tree (the passes keep the CFG).
+pub fn optimize(f: &mut Function<Ref>, dom: &DomTree) {
     fold(f);
-    value_number(f);
+    value_number(f, dom);
     remove_dead(f);
 }
 
@@ -63,23 +64,9 @@ impl std::hash::Hasher for FxHasher {
 /// Dominator-scoped value numbering (Briggs, Cooper and Simpson 1997): an instruction equal to
 /// one in a dominating block (or earlier in its own) is replaced by it. The dominator tree is
 /// walked with an explicit stack; the table is scoped with an undo log.
-fn value_number(f: &mut Function<Ref>) {
+fn value_number(f: &mut Function<Ref>, dom: &DomTree) {
     use std::collections::HashMap;
     use std::hash::BuildHasherDefault;
-    let computed;
-    let dom = match f.dom.take() {
-        Some(d) => d,
-        None => {
-            let mut edges = Vec::new();
-            for (b, block) in f.blocks.iter().enumerate() {
-                if f.reachable[b] {
-                    edges.extend(block.term.successors().map(|s| (Block::new(b), s)));
-                }
-            }
-            computed = spirthon_ssa::Cfg::from_edges(f.blocks.len(), Block::new(0), &edges);
-            spirthon_ssa::DomTree::compute(&computed)
-        }
-    };
     let mut repl: Vec<Option<Ref>> = vec![None; f.insts.len()];
     let mut table: HashMap<Key, Value, BuildHasherDefault<FxHasher>> = HashMap::default();
     // (block, entering?) and the undo log's length when the block was entered.
@@ -144,7 +131,6 @@ fn value_number(f: &mut Function<Ref>) {
             *a = s(*a);
         }
     }
-    f.dom = Some(dom);
 }
 
 fn fold(f: &mut Function<Ref>) {
@@ -329,12 +315,16 @@ pub fn float_mod(a: f32, b: f32) -> f32 {
     }
 }
 
-/// Python's float `//` (CPython's `float_floor_div`, without the signed-zero fix-up).
+/// Python's float `//` (CPython's `float_floor_div`): a zero quotient has the sign of
+/// `a / b` (`-0.0 // 1.5` is `-0.0`).
 pub fn float_floor_div(a: f32, b: f32) -> f32 {
     let m = a % b;
     let mut div = (a - m) / b;
     if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
         div -= 1.0;
+    }
+    if div == 0.0 {
+        return 0.0f32.copysign(a / b);
     }
     let fl = div.floor();
     if div - fl > 0.5 {
@@ -517,3 +507,6 @@ fn remove_dead(f: &mut Function<Ref>) {
         phi.live &= live_phi[p];
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -12,9 +12,9 @@
 //! diagnostic per faulty instruction, at its span. What it does not do: reason about values
 //! that are not constants (checked mode does that at run time).
 
-use crate::cfg::*;
-use crate::diag::Diagnostic;
-use crate::types::Const;
+use spirthon_ir::cfg::*;
+use spirthon_ir::diag::Diagnostic;
+use spirthon_ir::types::Const;
 
 /// The certain faults of `f` (see the module docs); `arrays` names the module's arrays.
 pub fn constant_faults(f: &Function<Ref>, arrays: &[GlobalArray]) -> Vec<Diagnostic> {

@@ -1,0 +1,108 @@
+//! The binding ABI of a kernel (LANGUAGE.md, "Binding ABI"): what the emitter declares, the
+//! runtime fills, `--emit reflect` describes and the tests check, written once.
+//!
+//! Binding 0 is a uniform block in std140 layout: the kernel's scalar parameters in
+//! declaration order, one 4-byte word each, then the hidden launch size `threads`, a `uvec3`
+//! at the next 16-byte boundary. Bindings 1, 2, … are the array parameters in declaration
+//! order (see [`crate::EntryPoint::arrays`]).
+//!
+//! Invariants: offsets increase in declaration order; `threads` comes after every scalar and
+//! is 16-byte aligned; [`UniformLayout::size`] is a multiple of 16.
+
+use crate::types::{Scalar, Ty};
+
+/// A scalar parameter's place in the uniform block.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UniformField {
+    pub name: String,
+    pub ty: Ty,
+    pub offset: u32,
+}
+
+/// A kernel's uniform block (binding 0).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UniformLayout {
+    /// The scalar parameters, in declaration order.
+    pub params: Vec<UniformField>,
+    /// The byte offset of the hidden launch size.
+    pub threads: u32,
+}
+
+impl UniformLayout {
+    /// The hidden launch-size member's name (in reflection and debug names).
+    pub const THREADS_NAME: &'static str = "threads";
+    /// The hidden launch-size member's type.
+    pub const THREADS_TY: Ty = Ty::Vector(Scalar::U32, 3);
+
+    /// The std140 layout of a kernel whose scalar parameters are `params`, in order.
+    pub fn std140(params: impl IntoIterator<Item = (String, Ty)>) -> UniformLayout {
+        let mut offset = 0u32;
+        let params = params
+            .into_iter()
+            .map(|(name, ty)| {
+                let f = UniformField { name, ty, offset };
+                offset += 4;
+                f
+            })
+            .collect();
+        UniformLayout {
+            params,
+            threads: offset.next_multiple_of(16),
+        }
+    }
+
+    /// The block's size in bytes.
+    pub fn size(&self) -> u32 {
+        self.threads + 16
+    }
+
+    /// The struct member index of `threads` (it follows the scalar parameters).
+    pub fn threads_member(&self) -> u32 {
+        self.params.len() as u32
+    }
+
+    /// Every member in struct order as `(name, type, offset, hidden)`.
+    pub fn members(&self) -> impl Iterator<Item = (&str, Ty, u32, bool)> + '_ {
+        self.params
+            .iter()
+            .map(|f| (f.name.as_str(), f.ty, f.offset, false))
+            .chain(std::iter::once((
+                Self::THREADS_NAME,
+                Self::THREADS_TY,
+                self.threads,
+                true,
+            )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_follows_the_scalars_at_a_16_byte_boundary() {
+        let none = UniformLayout::std140([]);
+        assert_eq!(
+            (none.threads, none.size(), none.threads_member()),
+            (0, 16, 0)
+        );
+        let three = UniformLayout::std140(
+            ["a", "b", "c"].map(|n| (n.to_string(), Ty::Scalar(Scalar::F32))),
+        );
+        let offsets: Vec<u32> = three.members().map(|m| m.2).collect();
+        assert_eq!(offsets, [0, 4, 8, 16]);
+        assert_eq!(three.size(), 32);
+        let four = UniformLayout::std140(
+            ["a", "b", "c", "d"].map(|n| (n.to_string(), Ty::Scalar(Scalar::I32))),
+        );
+        assert_eq!(
+            (four.threads, four.size(), four.threads_member()),
+            (16, 32, 4)
+        );
+        let five = UniformLayout::std140(
+            ["a", "b", "c", "d", "e"].map(|n| (n.to_string(), Ty::Scalar(Scalar::U32))),
+        );
+        assert_eq!((five.threads, five.size()), (32, 48));
+        assert_eq!(five.members().filter(|m| m.3).count(), 1);
+    }
+}

@@ -1,0 +1,57 @@
+//! What the frontend hands to the middle end: typed functions over variables, before SSA.
+//!
+//! Invariants: `Program::functions[i]` is the body of `FuncId(i)`; every kernel's `function`
+//! and every `Op::Call` names one of them; `checked` functions are compiled for their
+//! diagnostics only (kernels and funcs no compiled kernel reaches) and their array ids need
+//! not name `arrays`.
+
+use crate::abi::UniformLayout;
+use crate::cfg::{ArrayId, Block, FuncId, Function, GlobalArray, Operand};
+use crate::diag::Diagnostic;
+use crate::span::Span;
+use crate::types::Ty;
+
+/// One lowered function: its CFG over variables and the SSA builder's view of it.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    pub func: Function<Operand>,
+    /// Each block's definitions and uses of variables, for SSA construction.
+    pub ssa_in: spirthon_ssa::Function,
+    /// The source of each variable read, by `UseId`.
+    pub use_spans: Vec<Span>,
+    /// The block that falls off the end of a func that must return a value.
+    pub fallthrough: Option<Block>,
+}
+
+/// A `@kernel` as the source declares it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct KernelDecl {
+    pub name: String,
+    pub function: FuncId,
+    pub workgroup_size: [u32; 3],
+    /// The scalar parameters, in declaration order.
+    pub scalars: Vec<(String, Ty)>,
+    /// The array parameters, in declaration order.
+    pub arrays: Vec<ArrayId>,
+}
+
+impl KernelDecl {
+    /// The kernel's uniform block.
+    pub fn uniform_layout(&self) -> UniformLayout {
+        UniformLayout::std140(self.scalars.iter().cloned())
+    }
+}
+
+/// A whole lowered file.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Every array parameter of the compiled kernels (`written` not yet known).
+    pub arrays: Vec<GlobalArray>,
+    pub functions: Vec<Lowered>,
+    pub kernels: Vec<KernelDecl>,
+    /// Functions lowered only to report their errors.
+    pub checked: Vec<Lowered>,
+    /// Errors lowering found; the middle end reports them with its own, so that one run
+    /// shows both.
+    pub diags: Vec<Diagnostic>,
+}

@@ -1,0 +1,113 @@
+//! spirthon's middle end: the frontend's typed functions over variables in, the optimised
+//! SSA module that every backend and the runtime read out.
+//!
+//! ```text
+//! Program --ssa::apply--> Function<Ref> --opt::optimize--> --checks::constant_faults-->
+//!         --written::mark_written--> Module (with each kernel's UniformLayout)
+//! ```
+//! Each pass returns diagnostics instead of printing. Under `debug_assertions` (so in every
+//! test) [`verify::verify`] checks each function after every pass and a violation is an
+//! [`MidError::Invalid`] naming the pass: a compiler bug caught where it happens, not in
+//! naga or the driver.
+//!
+//! Analyses live beside the IR, not in it: [`dominators`] computes the dominator tree of a
+//! function when a pass or a printer needs one.
+
+pub mod checks;
+pub mod opt;
+pub mod ssa;
+pub mod verify;
+pub mod written;
+
+#[cfg(test)]
+mod testing;
+
+use spirthon_ir::lowered::Program;
+use spirthon_ir::{Block, Diagnostic, EntryPoint, Function, Module, Ref};
+use spirthon_ssa::{Cfg, DomTree};
+
+/// Why the middle end produced no module.
+#[derive(Debug)]
+pub enum MidError {
+    /// The source has errors (lowering's, and those SSA construction and folding found).
+    Source(Vec<Diagnostic>),
+    /// A pass broke an IR invariant: a compiler bug.
+    Invalid {
+        after: &'static str,
+        message: String,
+    },
+}
+
+/// Runs every pass over a lowered program.
+pub fn run(p: Program) -> Result<Module, MidError> {
+    let Program {
+        mut arrays,
+        functions,
+        kernels,
+        checked,
+        mut diags,
+    } = p;
+    let mut functions: Vec<Function<Ref>> = functions
+        .into_iter()
+        .map(|l| ssa::apply(l, &mut diags))
+        .collect();
+    for l in checked {
+        ssa::apply(l, &mut diags);
+    }
+    if !diags.is_empty() {
+        return Err(MidError::Source(diags));
+    }
+    check_all(&functions, "SSA construction")?;
+    for f in &mut functions {
+        let dom = dominators(f);
+        opt::optimize(f, &dom);
+    }
+    check_all(&functions, "optimisation")?;
+    for f in &functions {
+        diags.extend(checks::constant_faults(f, &arrays));
+        written::mark_written(f, &mut arrays);
+    }
+    if !diags.is_empty() {
+        return Err(MidError::Source(diags));
+    }
+    let entry_points = kernels
+        .iter()
+        .map(|k| EntryPoint {
+            name: k.name.clone(),
+            function: k.function,
+            workgroup_size: k.workgroup_size,
+            uniform: k.uniform_layout(),
+            arrays: k.arrays.clone(),
+        })
+        .collect();
+    Ok(Module {
+        arrays,
+        functions,
+        entry_points,
+    })
+}
+
+/// The IR verifier over every function, when debug assertions are on.
+fn check_all(functions: &[Function<Ref>], after: &'static str) -> Result<(), MidError> {
+    if !cfg!(debug_assertions) {
+        return Ok(());
+    }
+    for f in functions {
+        verify::verify(f).map_err(|message| MidError::Invalid {
+            after,
+            message: format!("function `{}`: {message}", f.name),
+        })?;
+    }
+    Ok(())
+}
+
+/// The dominator tree of `f`'s reachable blocks.
+pub fn dominators(f: &Function<Ref>) -> DomTree {
+    let mut edges = Vec::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        if f.reachable[b] {
+            edges.extend(block.term.successors().map(|s| (Block::new(b), s)));
+        }
+    }
+    DomTree::compute(&Cfg::from_edges(f.blocks.len(), Block::new(0), &edges))
+}

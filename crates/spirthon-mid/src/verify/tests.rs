@@ -1,0 +1,109 @@
+use spirthon_ir::{BinOp, Const, Op, Ref, Term, Ty};
+
+use super::verify;
+use crate::testing::Fb;
+
+/// `if c: x = p0 else: y = p1; return phi(x, y)`, and the blocks for the caller to break.
+fn diamond() -> (Fb, [spirthon_ir::Block; 4], [Ref; 3]) {
+    let mut fb = Fb::new(Some(Ty::I32));
+    let [e, t, f, j] = [fb.block(), fb.block(), fb.block(), fb.block()];
+    let c = fb.konst(e, Const::Bool(true));
+    fb.term(e, Term::Branch(c, t, f));
+    let x = fb.inst(t, Op::Param(0), Some(Ty::I32), &[]);
+    fb.term(t, Term::Jump(j));
+    let y = fb.inst(f, Op::Param(1), Some(Ty::I32), &[]);
+    fb.term(f, Term::Jump(j));
+    let p = fb.phi(j, Ty::I32, &[(t, x), (f, y)]);
+    fb.term(j, Term::Return(Some(p)));
+    (fb, [e, t, f, j], [x, y, p])
+}
+
+fn error_of(fb: &Fb) -> String {
+    verify(&fb.f).expect_err("the verifier accepts a broken function")
+}
+
+#[test]
+fn a_well_formed_diamond_passes() {
+    let (fb, ..) = diamond();
+    assert_eq!(verify(&fb.f), Ok(()));
+}
+
+#[test]
+fn a_use_its_definition_does_not_dominate_is_caught() {
+    let (mut fb, [_, _, _, j], [x, ..]) = diamond();
+    fb.term(j, Term::Return(Some(x)));
+    assert!(error_of(&fb).contains("does not dominate"));
+}
+
+#[test]
+fn a_use_before_its_definition_in_one_block_is_caught() {
+    let mut fb = Fb::new(Some(Ty::I32));
+    let e = fb.block();
+    let one = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
+    let sum = fb.inst(e, Op::Binary(BinOp::Add), Some(Ty::I32), &[one, one]);
+    fb.term(e, Term::Return(Some(sum)));
+    fb.f.blocks[e.index()].insts.reverse();
+    assert!(error_of(&fb).contains("does not dominate"));
+}
+
+#[test]
+fn a_phi_argument_from_a_block_that_is_not_a_predecessor_is_caught() {
+    let (mut fb, [e, ..], [x, ..]) = diamond();
+    fb.f.phis[0].args[0] = (e, x);
+    assert!(error_of(&fb).contains("not a predecessor"));
+}
+
+#[test]
+fn a_phi_argument_of_another_type_is_caught() {
+    let (mut fb, [_, t, ..], _) = diamond();
+    let f = fb.konst(t, Const::f32(1.0));
+    fb.f.phis[0].args[0] = (t, f);
+    assert!(error_of(&fb).contains("argument of type f32"));
+}
+
+#[test]
+fn a_branch_on_an_int_is_caught() {
+    let (mut fb, [e, t, f, _], _) = diamond();
+    let n = fb.konst(e, Const::I32(1));
+    fb.term(e, Term::Branch(n, t, f));
+    assert!(error_of(&fb).contains("branches on a i32"));
+}
+
+#[test]
+fn a_read_of_a_removed_phi_is_caught() {
+    let (mut fb, ..) = diamond();
+    fb.f.phis[0].live = false;
+    assert!(error_of(&fb).contains("removed"));
+}
+
+#[test]
+fn an_instruction_in_two_blocks_is_caught() {
+    let (mut fb, [_, _, f, _], [x, ..]) = diamond();
+    let Ref::Inst(v) = x else { unreachable!() };
+    fb.f.blocks[f.index()].insts.push(v);
+    assert!(error_of(&fb).contains("two places"));
+}
+
+#[test]
+fn a_reachable_block_without_a_terminator_is_caught() {
+    let (mut fb, [_, t, ..], _) = diamond();
+    fb.term(t, Term::Open);
+    assert!(error_of(&fb).contains("not terminated"));
+}
+
+#[test]
+fn a_read_of_an_instruction_no_block_holds_is_caught() {
+    let mut fb = Fb::new(Some(Ty::I32));
+    let e = fb.block();
+    let p = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
+    fb.term(e, Term::Return(Some(p)));
+    fb.f.blocks[e.index()].insts.clear();
+    assert!(error_of(&fb).contains("no block holds"));
+}
+
+#[test]
+fn a_constant_outside_every_block_is_module_level() {
+    let (mut fb, [e, ..], _) = diamond();
+    fb.f.blocks[e.index()].insts.clear();
+    assert_eq!(verify(&fb.f), Ok(()));
+}
