@@ -36,7 +36,10 @@ fn gpu() -> Option<Gpu> {
             // Straight to the process's stderr, past the harness's capture, so that the skip
             // shows beside the "ok" the harness prints for a test that returns early.
             use std::io::Write;
-            let name = std::thread::current().name().unwrap_or("a GPU test").to_string();
+            let name = std::thread::current()
+                .name()
+                .unwrap_or("a GPU test")
+                .to_string();
             let _ = writeln!(
                 std::io::stderr(),
                 "SKIPPED {name}: {e} (set SPIRTHON_REQUIRE_GPU=1 to make this a failure)"

@@ -1,0 +1,173 @@
+//! Calls: resolving the callee, arity, and calls of `@func`s (one instance per set of
+//! arrays).
+
+use super::*;
+
+impl Lower<'_, '_> {
+    pub(super) fn call(
+        &mut self,
+        func: ExprId,
+        args: &[ExprId],
+        keywords: &[Keyword],
+        span: Span,
+    ) -> Ex {
+        let fexpr = self.ast.expr(func);
+        if let Some(k) = keywords.first() {
+            self.cx.diags.push(
+                Diagnostic::error(k.span, "keyword arguments are not supported")
+                    .with_help("pass arguments by position"),
+            );
+            return Ex::Err;
+        }
+        let is_local = |n: &str| self.is_local(n);
+        if let Some((lib, item)) = self.m.lib_item(self.ast, func, &is_local) {
+            let item = item.to_string();
+            return match lib {
+                Lib::Math => self.math_call(&item, args, span),
+                Lib::Spirthon => self.spirthon_call(&item, args, span),
+            };
+        }
+        let ExprKind::Name(name) = &fexpr.kind else {
+            self.callee_error(func);
+            return Ex::Err;
+        };
+        if self.is_local(name) {
+            self.error(
+                fexpr.span,
+                format!("`{name}` is a variable, not a function"),
+            );
+            return Ex::Err;
+        }
+        match self.m.globals.get(name) {
+            Some(Global::Def(d)) => self.func_call(*d, args, span),
+            Some(Global::Opaque {
+                span: def_span,
+                what,
+            }) => {
+                let d = Diagnostic::error(
+                    fexpr.span,
+                    format!("`{name}` cannot be called from a kernel: it is {what}"),
+                )
+                .with_secondary(*def_span, format!("`{name}` is defined here"))
+                .with_help("kernels can call only functions decorated with `@func`");
+                self.cx.diags.push(d);
+                Ex::Err
+            }
+            Some(_) => {
+                self.error(fexpr.span, format!("`{name}` is not a function"));
+                Ex::Err
+            }
+            None => self.builtin_call(name, args, span, fexpr.span),
+        }
+    }
+
+    /// Explains why a callee that is not a plain name is not callable: `math.sqrt` without
+    /// `import math`, a method of a value, or something else.
+    pub(super) fn callee_error(&mut self, func: ExprId) {
+        let fexpr = self.ast.expr(func);
+        if let ExprKind::Attr(base, attr) = &fexpr.kind {
+            let b = self.ast.expr(*base);
+            if let ExprKind::Name(n) = &b.kind {
+                if !self.is_local(n) && !self.m.globals.contains_key(n) {
+                    let mut d = Diagnostic::error(b.span, format!("undefined name `{n}`"));
+                    if n == "math" || n == "spirthon" {
+                        d = d.with_help(format!("add `import {n}`"));
+                    }
+                    self.cx.diags.push(d);
+                    return;
+                }
+                if self.is_local(n) {
+                    self.error(
+                        fexpr.span,
+                        format!("`{n}.{attr}(...)`: values have no methods in kernels"),
+                    );
+                    return;
+                }
+            }
+        }
+        self.error(fexpr.span, "only functions can be called");
+    }
+
+    pub(super) fn args(&mut self, args: &[ExprId]) -> Vec<(Ex, Span)> {
+        args.iter()
+            .map(|&a| (self.expr(a), self.ast.expr(a).span))
+            .collect()
+    }
+
+    pub(super) fn arity(&mut self, name: &str, args: &[ExprId], n: usize, span: Span) -> bool {
+        if args.len() == n {
+            return true;
+        }
+        let s = if n == 1 { "" } else { "s" };
+        self.error(
+            span,
+            format!(
+                "`{name}` takes {n} argument{s}, but {}",
+                if args.len() == 1 {
+                    "1 was given".to_string()
+                } else {
+                    format!("{} were given", args.len())
+                }
+            ),
+        );
+        false
+    }
+
+    pub(super) fn func_call(&mut self, d: usize, args: &[ExprId], span: Span) -> Ex {
+        let sig = &self.m.defs[d];
+        if sig.is_kernel {
+            self.cx.diags.push(
+                Diagnostic::error(
+                    span,
+                    format!("`{}` is a kernel; kernels cannot be called", sig.name),
+                )
+                .with_help("move the shared code into a `@func`"),
+            );
+            return Ex::Err;
+        }
+        if !self.arity(&sig.name.clone(), args, sig.params.len(), span) {
+            return Ex::Err;
+        }
+        let exs = self.args(args);
+        let mut ops = Vec::new();
+        let mut arrays = Vec::new();
+        let mut ok = true;
+        for (p, &(ex, sp)) in sig.params.iter().zip(&exs) {
+            match p.kind {
+                ParamKind::Scalar(t) => {
+                    let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
+                    match self.coerce(ex, t, sp, &what) {
+                        Some(o) => ops.push(o),
+                        None => ok = false,
+                    }
+                }
+                ParamKind::Array(t) => match ex {
+                    Ex::Array(a) if self.cx.arrays[a.index()].elem == t => arrays.push(a),
+                    Ex::Array(a) => {
+                        let found = self.cx.arrays[a.index()].elem;
+                        self.error(sp, format!("parameter `{}` of `{}` is an Array[{t}], but this is an Array[{found}]", p.name, sig.name));
+                        ok = false;
+                    }
+                    Ex::Err => ok = false,
+                    _ => {
+                        self.error(
+                            sp,
+                            format!("parameter `{}` of `{}` needs an array", p.name, sig.name),
+                        );
+                        ok = false;
+                    }
+                },
+            }
+        }
+        if !ok {
+            return Ex::Err;
+        }
+        let ret = sig.ret;
+        let id = self.cx.instance(d, arrays);
+        let v = self.emit(Op::Call(id), ret, ops, span);
+        match ret {
+            Some(t) => Ex::Val(Operand::Value(v), t),
+            None => Ex::Void,
+        }
+    }
+}

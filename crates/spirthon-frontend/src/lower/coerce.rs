@@ -1,0 +1,204 @@
+//! Implicit conversions: literals meeting typed values, coercion to a declared type,
+//! truthiness, tests, and the type two operands unify to.
+
+use super::*;
+
+impl Lower<'_, '_> {
+    /// A literal or value as a typed value.
+    pub(super) fn value(&mut self, ex: Ex, span: Span) -> Option<(Operand, Ty)> {
+        match ex {
+            Ex::Val(o, t) => Some((o, t)),
+            Ex::Lit(l) => match l.default_scalar().and_then(|s| l.to_const(s)) {
+                Ok(c) => Some((self.konst(c), c.ty())),
+                Err(e) => {
+                    self.error(span, e);
+                    None
+                }
+            },
+            Ex::Array(_) => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        "an array is not a value: index it, or pass it to a func",
+                    )
+                    .with_help("arrays cannot be copied or assigned to variables"),
+                );
+                None
+            }
+            Ex::Void => {
+                self.error(span, "this call returns nothing, so it has no value");
+                None
+            }
+            Ex::Err => None,
+        }
+    }
+
+    /// `ex` converted implicitly to `to`, or an error saying where it was `what`.
+    pub(super) fn coerce(&mut self, ex: Ex, to: Ty, span: Span, what: &str) -> Option<Operand> {
+        match ex {
+            Ex::Val(o, t) if t == to => Some(o),
+            Ex::Val(o, t) if to == Ty::F32 && t.as_scalar().is_some_and(Scalar::is_int) => {
+                Some(self.val(Op::Convert, Ty::F32, vec![o], span))
+            }
+            Ex::Val(_, t) => {
+                let help = match (t.scalar(), to.scalar()) {
+                    (Scalar::F32, s) if s.is_int() => {
+                        "convert explicitly with `int(...)`".to_string()
+                    }
+                    (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => {
+                        format!("convert explicitly with `{}(...)`", to.name())
+                    }
+                    _ => format!("the value must be {to}"),
+                };
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("expected {to}, found {t}"))
+                        .with_label(format!("this {t} is {what}"))
+                        .with_help(help),
+                );
+                None
+            }
+            Ex::Lit(l) => match l.to_const(to.scalar()) {
+                Ok(c) if to.as_scalar().is_some() => Some(self.konst(c)),
+                Ok(_) => None,
+                Err(e) => {
+                    self.cx
+                        .diags
+                        .push(Diagnostic::error(span, e).with_label(what.to_string()));
+                    None
+                }
+            },
+            other => self.value(other, span).map(|x| x.0),
+        }
+    }
+
+    /// Python truthiness as a `bool` operand.
+    pub(super) fn truthy(&mut self, ex: Ex, span: Span) -> Option<Operand> {
+        match ex {
+            Ex::Lit(l) => Some(self.konst(Const::Bool(l.truthy()))),
+            Ex::Val(o, Ty::Scalar(Scalar::Bool)) => Some(o),
+            Ex::Val(o, Ty::Scalar(s)) => {
+                let zero = self.konst(Const::zero(s));
+                Some(self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, vec![o, zero], span))
+            }
+            Ex::Val(_, t) => {
+                self.error(span, format!("a {t} has no truth value in kernels"));
+                None
+            }
+            other => self.value(other, span).map(|x| x.0),
+        }
+    }
+
+    pub(super) fn cond(&mut self, e: ExprId) -> Operand {
+        let span = self.ast.expr(e).span;
+        let ex = self.test_ex(e);
+        self.truthy(ex, span)
+            .unwrap_or_else(|| self.konst(Const::Bool(false)))
+    }
+
+    /// `e` in a test position (the condition of `if`/`elif`/`while`, the test of `x if c else
+    /// y`, the operand of `not`, `assert`), where only its truth matters: a bool value or
+    /// literal. There `and`/`or` test each operand's truth in turn (short-circuit kept), so
+    /// their operands may have different types, as in Python.
+    pub(super) fn test_ex(&mut self, e: ExprId) -> Ex {
+        let span = self.ast.expr(e).span;
+        let ex = match &self.ast.expr(e).kind {
+            ExprKind::BoolOp(is_and, values) => return self.bool_op(*is_and, values, span, true),
+            ExprKind::IfExp(t, b, o) => return self.test_if_exp(*t, *b, *o, span),
+            _ => self.expr(e),
+        };
+        match ex {
+            Ex::Lit(l) => Ex::Lit(Lit::Bool(l.truthy())),
+            Ex::Err => Ex::Err,
+            other => match self.truthy(other, span) {
+                Some(b) => Ex::Val(b, Ty::BOOL),
+                None => Ex::Err,
+            },
+        }
+    }
+
+    /// Brings two operands to one type for arithmetic or comparison: literals take the
+    /// other operand's type; int and float promote to float; i32 and u32 do not mix.
+    pub(super) fn unify(
+        &mut self,
+        a: Ex,
+        b: Ex,
+        a_span: Span,
+        b_span: Span,
+        op: &str,
+    ) -> Option<(Operand, Operand, Ty)> {
+        for (x, sp) in [(&a, a_span), (&b, b_span)] {
+            if let Ex::Val(_, t @ Ty::Vector(..)) = x {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        sp,
+                        format!("`{op}` on a `{t}` is not supported by this version"),
+                    )
+                    .with_help("work on its components: `.x`, `.y`, `.z`"),
+                );
+                return None;
+            }
+        }
+        match (a, b) {
+            (Ex::Err, _) | (_, Ex::Err) => None,
+            (Ex::Lit(l), Ex::Val(o, t)) => {
+                let (o2, t2) = self.lit_meets(l, o, t, b_span);
+                Some((self.lit_const(l, t2, a_span)?, o2, t2))
+            }
+            (Ex::Val(o, t), Ex::Lit(l)) => {
+                let (o2, t2) = self.lit_meets(l, o, t, a_span);
+                Some((o2, self.lit_const(l, t2, b_span)?, t2))
+            }
+            (Ex::Val(x, tx), Ex::Val(y, ty)) => {
+                if tx == ty {
+                    return Some((x, y, tx));
+                }
+                match (tx.as_scalar(), ty.as_scalar()) {
+                    (Some(sx), Some(Scalar::F32)) if sx.is_int() => {
+                        Some((self.val(Op::Convert, Ty::F32, vec![x], a_span), y, Ty::F32))
+                    }
+                    (Some(Scalar::F32), Some(sy)) if sy.is_int() => {
+                        Some((x, self.val(Op::Convert, Ty::F32, vec![y], b_span), Ty::F32))
+                    }
+                    _ => {
+                        let mut d = Diagnostic::error(
+                            a_span.to(b_span),
+                            format!("`{op}` cannot mix {tx} and {ty}"),
+                        )
+                        .with_secondary(a_span, format!("this is {tx}"))
+                        .with_secondary(b_span, format!("this is {ty}"));
+                        if tx.scalar().is_int() && ty.scalar().is_int() {
+                            d = d.with_help("convert one side with `i32(...)` or `u32(...)`");
+                        } else if tx == Ty::BOOL || ty == Ty::BOOL {
+                            d = d.with_help("convert the bool with `int(...)`");
+                        }
+                        self.cx.diags.push(d);
+                        None
+                    }
+                }
+            }
+            (a, b) => {
+                let (x, tx) = self.value(a, a_span)?;
+                let (y, ty) = self.value(b, b_span)?;
+                self.unify(Ex::Val(x, tx), Ex::Val(y, ty), a_span, b_span, op)
+            }
+        }
+    }
+
+    /// A literal meeting a typed value: a float literal promotes an int value to f32.
+    pub(super) fn lit_meets(&mut self, l: Lit, o: Operand, t: Ty, o_span: Span) -> (Operand, Ty) {
+        if matches!(l, Lit::Float(_)) && t.as_scalar().is_some_and(Scalar::is_int) {
+            return (self.val(Op::Convert, Ty::F32, vec![o], o_span), Ty::F32);
+        }
+        (o, t)
+    }
+
+    pub(super) fn lit_const(&mut self, l: Lit, t: Ty, span: Span) -> Option<Operand> {
+        match l.to_const(t.scalar()) {
+            Ok(c) => Some(self.konst(c)),
+            Err(e) => {
+                self.error(span, e);
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! Control flow: `if`/`elif` chains (nested, or flat past `FLAT_CHAIN` links), `while` and
+//! `for` loops with `break`, `continue` and loop `else`, `range` arguments, and `return`.
+
+use super::*;
+
+impl Lower<'_, '_> {
+    /// An `if` and its `elif` chain, walked iteratively. Up to [`FLAT_CHAIN`] links, each
+    /// `elif` is a selection in the `else` of the one before (as Python nests them). A longer
+    /// chain would nest as deep as it is long (SPIR-V allows 1023 levels, and spirv-val's
+    /// time grows with the cube of the depth), so it becomes a one-trip loop construct in
+    /// which each link is a selection whose true side runs its body and leaves the loop: all
+    /// links are at one depth (past [`CHAIN_CHUNK`] links, the rest go in a loop nested
+    /// where the chain continues, so no merge joins too many branches). Every path still runs exactly one body (or the `else`), so
+    /// definite assignment is as exact as in the nested form. That needs every
+    /// `break`/`continue` in the chain to be its own loop's, so a long chain with a jump for
+    /// an enclosing loop stays nested (and is bounded by the depth limit).
+    pub(super) fn if_stmt(&mut self, s: StmtId) {
+        let (links, orelse) = self.ast.if_chain(s);
+        let flat = links.len() > FLAT_CHAIN
+            && !links.iter().any(|l| has_jump(self.ast, l.body, true))
+            && !has_jump(self.ast, orelse, true);
+        if flat {
+            self.flat_chain(&links, orelse);
+        } else {
+            self.nested_chain(&links, orelse);
+        }
+    }
+
+    pub(super) fn nested_chain(&mut self, links: &[IfLink<'_>], orelse: &[StmtId]) {
+        let mut merges = Vec::with_capacity(links.len());
+        for (k, &IfLink { test, body, .. }) in links.iter().enumerate() {
+            let last = k + 1 == links.len();
+            // A nesting error belongs to the link that passes the limit.
+            self.stmt_span = self.ast.expr(test).span;
+            let c = self.cond(test);
+            let then_b = self.new_block();
+            let else_b = (!last || !orelse.is_empty()).then(|| self.new_block());
+            let merge = self.new_block();
+            self.set_merge(Merge::Selection(merge));
+            self.terminate(Term::Branch(c, then_b, else_b.unwrap_or(merge)));
+            self.switch(then_b);
+            self.stmts(body);
+            self.jump(merge);
+            merges.push(merge);
+            match else_b {
+                Some(e) => self.switch(e),
+                None => {
+                    merges.pop();
+                    self.switch(merge);
+                }
+            }
+        }
+        self.stmts(orelse);
+        for merge in merges.into_iter().rev() {
+            self.jump(merge);
+            self.switch(merge);
+        }
+    }
+
+    pub(super) fn flat_chain(&mut self, links: &[IfLink<'_>], orelse: &[StmtId]) {
+        let mut loops = Vec::new();
+        for chunk in links.chunks(CHAIN_CHUNK) {
+            let (header, cont, merge) = self.open_loop();
+            let first = self.new_block();
+            self.jump(first);
+            self.switch(first);
+            for &IfLink { test, body, .. } in chunk {
+                let c = self.cond(test);
+                let then_b = self.new_block();
+                let next = self.new_block();
+                self.set_merge(Merge::Selection(next));
+                self.terminate(Term::Branch(c, then_b, next));
+                self.switch(then_b);
+                self.stmts(body);
+                self.jump(merge);
+                self.switch(next);
+            }
+            // No link of this chunk was taken: the next chunk runs inside this loop.
+            loops.push((header, cont, merge));
+        }
+        self.stmts(orelse);
+        for (header, cont, merge) in loops.into_iter().rev() {
+            self.jump(merge);
+            // Nothing reaches the continue block: every path leaves the loop.
+            self.switch(cont);
+            self.jump(header);
+            self.switch(merge);
+        }
+    }
+
+    /// Opens a loop: jumps to a new header and records the loop's structure on it.
+    /// Returns (header, continue, merge).
+    pub(super) fn open_loop(&mut self) -> (Block, Block, Block) {
+        let header = self.new_block();
+        let cont = self.new_block();
+        let merge = self.new_block();
+        self.jump(header);
+        self.switch(header);
+        self.set_merge(Merge::Loop { merge, cont });
+        (header, cont, merge)
+    }
+
+    /// The loop's body, continue block, and `else` clause. `exit` is where the loop goes
+    /// when its condition fails; `flag` is the hidden "left normally" variable when the loop
+    /// has both `break` and `else`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn close_loop(
+        &mut self,
+        header: Block,
+        cont: Block,
+        merge: Block,
+        body_b: Block,
+        body: &[StmtId],
+        orelse: &[StmtId],
+        exit: LoopElse,
+        prologue: impl FnOnce(&mut Self),
+        step: impl FnOnce(&mut Self),
+    ) {
+        let broke = match exit {
+            LoopElse::Flag(flag) => Some(flag),
+            _ => None,
+        };
+        self.loops.push(LoopCtx {
+            brk: merge,
+            cont,
+            broke,
+        });
+        self.switch(body_b);
+        prologue(self);
+        self.stmts(body);
+        self.jump(cont);
+        self.loops.pop();
+        self.switch(cont);
+        step(self);
+        self.jump(header);
+        if let LoopElse::Inside(else_b) = exit {
+            self.switch(else_b);
+            self.stmts(orelse);
+            self.jump(merge);
+            self.switch(merge);
+        } else if let LoopElse::Flag(flag) = exit {
+            self.switch(merge);
+            let broke = self.read(flag, Span::default());
+            let else_b = self.new_block();
+            let after = self.new_block();
+            self.set_merge(Merge::Selection(after));
+            self.terminate(Term::Branch(broke, after, else_b));
+            self.switch(else_b);
+            self.stmts(orelse);
+            self.jump(after);
+            self.switch(after);
+        } else {
+            self.switch(merge);
+            self.stmts(orelse);
+        }
+    }
+
+    /// Where the loop's `else` clause goes (see [`LoopElse`]); `cond_in_header` says the
+    /// loop's condition is evaluated in its header block, whose `OpLoopMerge` makes a branch
+    /// into the loop construct structured.
+    pub(super) fn loop_exit(
+        &mut self,
+        body: &[StmtId],
+        orelse: &[StmtId],
+        cond_in_header: bool,
+    ) -> LoopElse {
+        if orelse.is_empty() || !has_jump(self.ast, body, false) {
+            return LoopElse::InMerge;
+        }
+        if cond_in_header && !has_jump(self.ast, orelse, true) {
+            return LoopElse::Inside(self.new_block());
+        }
+        let flag = self.new_var("", Ty::BOOL, Span::default());
+        let f = self.konst(Const::Bool(false));
+        self.def(flag, f);
+        LoopElse::Flag(flag)
+    }
+
+    /// Where the loop goes when its condition fails.
+    pub(super) fn exit_target(exit: LoopElse, merge: Block) -> Block {
+        match exit {
+            LoopElse::InMerge | LoopElse::Flag(_) => merge,
+            LoopElse::Inside(b) => b,
+        }
+    }
+
+    pub(super) fn while_stmt(&mut self, test: ExprId, body: &[StmtId], orelse: &[StmtId]) {
+        let separate_cond = self.needs_blocks(test);
+        let exit = self.loop_exit(body, orelse, !separate_cond);
+        let (header, cont, merge) = self.open_loop();
+        if separate_cond {
+            let cond_b = self.new_block();
+            self.jump(cond_b);
+            self.switch(cond_b);
+        }
+        // `while True:` (any constant true test) leaves only by `break` or `return`: the
+        // header goes straight to the body, so code after a loop without `break` is known
+        // unreachable (a func ending in such a loop needs no return after it).
+        let is_local = |n: &str| self.is_local(n);
+        let always = !separate_cond
+            && matches!(self.m.const_eval(self.ast, test, &is_local), Ok(Some(l)) if l.truthy());
+        let body_b = self.new_block();
+        if always {
+            self.jump(body_b);
+        } else {
+            let c = self.cond(test);
+            self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
+        }
+        self.close_loop(
+            header,
+            cont,
+            merge,
+            body_b,
+            body,
+            orelse,
+            exit,
+            |_| {},
+            |_| {},
+        );
+    }
+
+    pub(super) fn for_stmt(
+        &mut self,
+        target: ExprId,
+        iter: ExprId,
+        body: &[StmtId],
+        orelse: &[StmtId],
+        span: Span,
+    ) {
+        let t = self.ast.expr(target);
+        let ExprKind::Name(name) = &t.kind else {
+            self.error(t.span, "a `for` loop takes one variable name");
+            return;
+        };
+        let Some(RangeArgs {
+            start,
+            stop,
+            step,
+            ty,
+        }) = self.range_args(iter)
+        else {
+            return;
+        };
+        let counter = self.new_var("", ty, span);
+        self.def(counter, start);
+        let exit = self.loop_exit(body, orelse, true);
+        let (header, cont, merge) = self.open_loop();
+        let k = self.read(counter, span);
+        let c = match step {
+            Step::One | Step::Literal(..) => {
+                let up = !matches!(step, Step::Literal(_, s) if s < 0);
+                let op = if up { CmpOp::Lt } else { CmpOp::Gt };
+                self.val(Op::Cmp(op), Ty::BOOL, vec![k, stop], span)
+            }
+            Step::Runtime(step) => {
+                // The sign of the step is known at run time only; a zero step runs nothing.
+                let zero = self.konst(Const::zero(ty.scalar()));
+                let up = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, vec![step, zero], span);
+                let down = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![step, zero], span);
+                let lt = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![k, stop], span);
+                let gt = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, vec![k, stop], span);
+                let a = self.val(Op::Binary(BinOp::And), Ty::BOOL, vec![up, lt], span);
+                let b = self.val(Op::Binary(BinOp::And), Ty::BOOL, vec![down, gt], span);
+                self.val(Op::Binary(BinOp::Or), Ty::BOOL, vec![a, b], span)
+            }
+        };
+        let body_b = self.new_block();
+        self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
+        let name = name.clone();
+        let tspan = t.span;
+        let step = match step {
+            Step::Literal(s, _) | Step::Runtime(s) => s,
+            Step::One => self.konst(Const::one(ty.scalar())),
+        };
+
+        // The loop variable is assigned from the counter at the top of each iteration, so
+        // assigning to it in the body does not change the iteration (as in Python).
+        let prologue = |l: &mut Self| {
+            let kb = l.read(counter, span);
+            l.assign_name(&name, Ex::Val(kb, ty), tspan, tspan, None);
+        };
+        self.close_loop(
+            header,
+            cont,
+            merge,
+            body_b,
+            body,
+            orelse,
+            exit,
+            prologue,
+            move |l| {
+                let k = l.read(counter, span);
+                let next = l.val(Op::Binary(BinOp::Add), ty, vec![k, step], span);
+                l.def(counter, next);
+            },
+        );
+    }
+
+    /// The arguments of `range(...)`, all of one integer type.
+    pub(super) fn range_args(&mut self, iter: ExprId) -> Option<RangeArgs> {
+        let e = self.ast.expr(iter);
+        let bad = "kernels loop only over `range(stop)`, `range(start, stop)` or `range(start, stop, step)`";
+        let ExprKind::Call {
+            func,
+            args,
+            keywords,
+        } = &e.kind
+        else {
+            self.error(e.span, bad);
+            return None;
+        };
+        let is_range = matches!(&self.ast.expr(*func).kind, ExprKind::Name(n) if n == "range" && !self.assigned.contains(n) && !self.m.globals.contains_key(n));
+        if !is_range || args.is_empty() || args.len() > 3 || !keywords.is_empty() {
+            self.error(e.span, bad);
+            return None;
+        }
+        let exs: Vec<(Ex, Span)> = args
+            .iter()
+            .map(|&a| (self.expr(a), self.ast.expr(a).span))
+            .collect();
+        // The common integer type: the first typed argument's, else i32.
+        let mut ty = None;
+        for &(ex, sp) in &exs {
+            match ex {
+                Ex::Val(_, t) if t.as_scalar().is_some_and(Scalar::is_int) => {
+                    if ty.is_some_and(|u| u != t) {
+                        self.error(sp, "the arguments of `range` mix i32 and u32");
+                        return None;
+                    }
+                    ty = Some(t);
+                }
+                Ex::Val(_, t) => {
+                    self.error(sp, format!("`range` needs integers, not {t}"));
+                    return None;
+                }
+                Ex::Lit(Lit::Float(_)) => {
+                    self.error(sp, "`range` needs integers, not floats");
+                    return None;
+                }
+                Ex::Err => return None,
+                _ => {}
+            }
+        }
+        let ty = ty.unwrap_or(Ty::I32);
+        let mut ops = Vec::new();
+        for &(ex, sp) in &exs {
+            ops.push(self.coerce(ex, ty, sp, "passed to `range`")?);
+        }
+        let step = match exs.get(2) {
+            Some(&(Ex::Lit(Lit::Int(0)), sp)) => {
+                self.error(sp, "`range` step must not be zero");
+                return None;
+            }
+            Some(&(Ex::Lit(Lit::Int(s)), _)) => Step::Literal(ops[2], s),
+            Some(_) => Step::Runtime(ops[2]),
+            None => Step::One,
+        };
+        let (start, stop) = if ops.len() == 1 {
+            (self.konst(Const::zero(ty.scalar())), ops[0])
+        } else {
+            (ops[0], ops[1])
+        };
+        Some(RangeArgs {
+            start,
+            stop,
+            step,
+            ty,
+        })
+    }
+
+    pub(super) fn return_stmt(&mut self, value: Option<ExprId>, span: Span) {
+        let sig = self.sig;
+        match (value, sig.ret) {
+            (Some(v), _) if sig.is_kernel => {
+                self.error(
+                    self.ast.expr(v).span,
+                    "a kernel cannot return a value: write results into an array",
+                );
+            }
+            (Some(v), None) => {
+                let msg = format!(
+                    "`{}` has no return type, so it cannot return a value",
+                    sig.name
+                );
+                self.cx.diags.push(
+                    Diagnostic::error(self.ast.expr(v).span, msg)
+                        .with_help("annotate the return type, as in `-> f32`"),
+                );
+            }
+            (None, Some(t)) => {
+                self.error(
+                    span,
+                    format!("`{}` must return a value of type {t}", sig.name),
+                );
+            }
+            (Some(v), Some(t)) => {
+                let ex = self.expr(v);
+                let what = format!("returned from `{}`, which returns {t}", sig.name);
+                match self.coerce(ex, t, self.ast.expr(v).span, &what) {
+                    Some(o) => self.terminate_dead(Term::Return(Some(o))),
+                    // Already reported; the path still ends here.
+                    None => self.terminate_dead(Term::Unreachable),
+                }
+                return;
+            }
+            (None, None) => {}
+        }
+        self.terminate_dead(Term::Return(None));
+    }
+}

@@ -1,0 +1,308 @@
+//! Expressions: names, attributes, array indexing, and the purity and block-need
+//! predicates that decide how an expression is lowered.
+
+use super::*;
+
+impl Lower<'_, '_> {
+    pub(super) fn is_local(&self, name: &str) -> bool {
+        self.assigned.contains(name) || self.locals.contains_key(name)
+    }
+
+    /// Whether evaluating `e` has no effect and cannot fault, so it may be evaluated
+    /// whether or not Python would (a select instead of a branch).
+    pub(super) fn is_pure(&self, e: ExprId) -> bool {
+        let mut work = vec![e];
+        while let Some(e) = work.pop() {
+            match &self.ast.expr(e).kind {
+                ExprKind::Subscript(..) => return false,
+                ExprKind::Call { func, args, .. } => {
+                    if let ExprKind::Name(n) = &self.ast.expr(*func).kind {
+                        if matches!(self.m.globals.get(n), Some(Global::Def(_))) {
+                            return false;
+                        }
+                    }
+                    work.extend(args.iter().copied());
+                }
+                ExprKind::Attr(b, _) => work.push(*b),
+                ExprKind::Unary(_, a) => work.push(*a),
+                ExprKind::Binary(_, a, b) => work.extend([*a, *b]),
+                ExprKind::BoolOp(_, v) | ExprKind::Tuple(v) => work.extend(v.iter().copied()),
+                ExprKind::Compare(a, rest) => {
+                    work.push(*a);
+                    work.extend(rest.iter().map(|r| r.1));
+                }
+                ExprKind::IfExp(a, b, c) => work.extend([*a, *b, *c]),
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// Whether lowering `e` as a condition creates blocks.
+    pub(super) fn needs_blocks(&self, e: ExprId) -> bool {
+        let mut work = vec![e];
+        while let Some(e) = work.pop() {
+            match &self.ast.expr(e).kind {
+                ExprKind::BoolOp(_, v) => {
+                    if v[1..].iter().any(|&x| !self.is_pure(x)) {
+                        return true;
+                    }
+                    work.extend(v.iter().copied());
+                }
+                ExprKind::IfExp(a, b, c) => {
+                    if !self.is_pure(*b) || !self.is_pure(*c) {
+                        return true;
+                    }
+                    work.push(*a);
+                }
+                ExprKind::Compare(a, rest) => {
+                    if rest.len() > 1 && rest[1..].iter().any(|r| !self.is_pure(r.1)) {
+                        return true;
+                    }
+                    work.push(*a);
+                    work.extend(rest.iter().map(|r| r.1));
+                }
+                ExprKind::Unary(_, a) | ExprKind::Attr(a, _) => work.push(*a),
+                ExprKind::Binary(_, a, b) | ExprKind::Subscript(a, b) => work.extend([*a, *b]),
+                ExprKind::Call { args, .. } => work.extend(args.iter().copied()),
+                _ => {}
+            }
+        }
+        false
+    }
+
+    pub(super) fn expr(&mut self, e: ExprId) -> Ex {
+        let expr = self.ast.expr(e);
+        let span = expr.span;
+        match &expr.kind {
+            ExprKind::Int(i) => Ex::Lit(Lit::Int(*i)),
+            ExprKind::Float(f) => Ex::Lit(Lit::Float(*f)),
+            ExprKind::Bool(b) => Ex::Lit(Lit::Bool(*b)),
+            ExprKind::None => {
+                self.error(span, "`None` is not a value in kernels");
+                Ex::Err
+            }
+            ExprKind::Name(n) => self.name(n, span),
+            ExprKind::Attr(base, attr) => self.attr(e, *base, attr, span),
+            ExprKind::Subscript(base, index) => {
+                let (base, index) = (*base, *index);
+                let Some(a) = self.array_of(base) else {
+                    return Ex::Err;
+                };
+                let Some(i) = self.index(index) else {
+                    return Ex::Err;
+                };
+                let elem = self.cx.arrays[a.index()].elem;
+                Ex::Val(self.val(Op::Load(a), elem, vec![i], span), elem)
+            }
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } => self.call(*func, args, keywords, span),
+            ExprKind::Unary(op, a) => {
+                // `not x` looks only at the truth of `x`.
+                let x = if *op == UnaryOp::Not {
+                    self.test_ex(*a)
+                } else {
+                    self.expr(*a)
+                };
+                self.unary(*op, x, span)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.expr(*a);
+                let y = self.expr(*b);
+                self.binary(
+                    *op,
+                    x,
+                    y,
+                    self.ast.expr(*a).span,
+                    self.ast.expr(*b).span,
+                    span,
+                )
+            }
+            ExprKind::BoolOp(is_and, values) => self.bool_op(*is_and, values, span, false),
+            ExprKind::Compare(left, rest) => self.compare_chain(*left, rest, span),
+            ExprKind::IfExp(test, body, orelse) => self.if_exp(*test, *body, *orelse, span),
+            ExprKind::Tuple(_) => {
+                self.error(
+                    span,
+                    "a tuple is not a value in kernels (only on either side of `=`)",
+                );
+                Ex::Err
+            }
+            ExprKind::Error => Ex::Err,
+        }
+    }
+
+    pub(super) fn name(&mut self, n: &str, span: Span) -> Ex {
+        match self.locals.get(n).copied() {
+            Some(Local::Var(v)) => return Ex::Val(self.read(v, span), self.var_ty(v)),
+            Some(Local::Array(a)) => return Ex::Array(a),
+            None => {}
+        }
+        if self.poisoned.contains(n) {
+            return Ex::Err;
+        }
+        if self.assigned.contains(n) {
+            self.cx.diags.push(
+                Diagnostic::error(span, format!("`{n}` may be used before it is assigned"))
+                    .with_label(format!("`{n}` is not assigned on every path to here")),
+            );
+            return Ex::Err;
+        }
+        match self.m.globals.get(n) {
+            Some(Global::Const { lit, ty: None, .. }) => Ex::Lit(*lit),
+            Some(Global::Const {
+                lit, ty: Some(s), ..
+            }) => match lit.to_const(*s) {
+                Ok(c) => Ex::Val(self.konst(c), Ty::Scalar(*s)),
+                Err(_) => Ex::Err,
+            },
+            Some(Global::Opaque {
+                span: def_span,
+                what,
+            }) => {
+                let d = Diagnostic::error(
+                    span,
+                    format!("`{n}` cannot be used in a kernel: it is {what}"),
+                )
+                .with_secondary(*def_span, format!("`{n}` is defined here"));
+                self.cx.diags.push(d);
+                Ex::Err
+            }
+            Some(Global::Item(Lib::Math, item)) if crate::module::math_const(item).is_some() => {
+                Ex::Lit(Lit::Float(crate::module::math_const(item).unwrap_or(0.0)))
+            }
+            Some(_) => {
+                self.error(span, format!("`{n}` is not a value"));
+                Ex::Err
+            }
+            None => {
+                self.error(span, format!("undefined name `{n}`"));
+                Ex::Err
+            }
+        }
+    }
+
+    pub(super) fn attr(&mut self, e: ExprId, base: ExprId, attr: &str, span: Span) -> Ex {
+        let is_local = |n: &str| self.is_local(n);
+        if let Some((lib, item)) = self.m.lib_item(self.ast, e, &is_local) {
+            if lib == Lib::Math {
+                if let Ok(Some(l)) = self.m.const_eval(self.ast, e, &is_local) {
+                    return Ex::Lit(l);
+                }
+            }
+            let item = item.to_string();
+            self.error(span, format!("`{item}` must be called"));
+            return Ex::Err;
+        }
+        if let ExprKind::Name(n) = &self.ast.expr(base).kind {
+            if !self.is_local(n) && matches!(self.m.globals.get(n), Some(Global::Module(_))) {
+                self.error(span, format!("`{n}` has no `{attr}` that kernels can use"));
+                return Ex::Err;
+            }
+        }
+        let b = self.expr(base);
+        match b {
+            Ex::Val(o, Ty::Vector(s, n)) => {
+                let idx = ["x", "y", "z", "w"]
+                    .iter()
+                    .position(|c| *c == attr)
+                    .map(|i| i as u32)
+                    .filter(|&i| i < n as u32);
+                let Some(idx) = idx else {
+                    self.error(
+                        span,
+                        format!("a {} has no component `{attr}`", Ty::Vector(s, n)),
+                    );
+                    return Ex::Err;
+                };
+                Ex::Val(
+                    self.val(Op::Extract(idx), Ty::Scalar(s), vec![o], span),
+                    Ty::Scalar(s),
+                )
+            }
+            Ex::Err => Ex::Err,
+            Ex::Array(_) if attr == "shape" => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        "arrays have no `.shape` in this version: they are one-dimensional",
+                    )
+                    .with_help("`len(a)` is the element count"),
+                );
+                Ex::Err
+            }
+            Ex::Array(_) => {
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("an array has no attribute `{attr}`"))
+                        .with_help("an array has `a[i]`, `a[i] = v` and `len(a)`"),
+                );
+                Ex::Err
+            }
+            _ => {
+                self.error(span, format!("no attribute `{attr}` here: only vectors have components (`.x`, `.y`, `.z`)"));
+                Ex::Err
+            }
+        }
+    }
+
+    pub(super) fn array_of(&mut self, base: ExprId) -> Option<ArrayId> {
+        let sp = self.ast.expr(base).span;
+        match self.expr(base) {
+            Ex::Array(a) => Some(a),
+            Ex::Err => None,
+            Ex::Val(_, t @ Ty::Vector(..)) => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        sp,
+                        format!("`{t}` values cannot be indexed in this version"),
+                    )
+                    .with_help("use its components: `.x`, `.y`, `.z`, as in `global_id().x`"),
+                );
+                None
+            }
+            _ => {
+                self.error(sp, "only arrays can be indexed");
+                None
+            }
+        }
+    }
+
+    pub(super) fn index(&mut self, index: ExprId) -> Option<Operand> {
+        let sp = self.ast.expr(index).span;
+        if let ExprKind::Tuple(_) = self.ast.expr(index).kind {
+            self.cx.diags.push(
+                Diagnostic::error(
+                    sp,
+                    "arrays have one index in this version: they are one-dimensional",
+                )
+                .with_help("store a grid row by row and index it as `a[i * width + j]`"),
+            );
+            return None;
+        }
+        match self.expr(index) {
+            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int) => Some(o),
+            Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {
+                Ok(c) => Some(self.konst(c)),
+                Err(e) => {
+                    self.error(sp, e);
+                    None
+                }
+            },
+            Ex::Err => None,
+            Ex::Val(_, t) => {
+                self.cx.diags.push(
+                    Diagnostic::error(sp, format!("an array index must be an integer, not {t}"))
+                        .with_help("convert it with `int(...)`"),
+                );
+                None
+            }
+            _ => {
+                self.error(sp, "an array index must be an integer");
+                None
+            }
+        }
+    }
+}

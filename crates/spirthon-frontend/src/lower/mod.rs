@@ -1,0 +1,296 @@
+//! Typed lowering: one kernel or func body to a CFG over variables.
+//!
+//! Types are checked while lowering, in source order, which is exactly the language's rule:
+//! a local variable's type is fixed by its first assignment in the text. Literals stay
+//! untyped ([`Lit`]) until they meet a typed operand, and literal expressions are folded with
+//! Python's arithmetic.
+//!
+//! No "assign" instruction is ever emitted: an assignment records `var = operand` in the
+//! current block ([`FunctionBuilder::def_var`]), a read is [`FunctionBuilder::use_var`], and
+//! SSA construction resolves the rest. Control flow follows Python's own structure: every
+//! `if` (and every short-circuit `and`/`or`/conditional expression that needs a branch) is a
+//! selection with its own merge block, every loop has a header, a continue block and a merge
+//! block, recorded as [`Merge`] on the header. Code after `return`/`break`/`continue` is
+//! lowered into a fresh block with no predecessors (it is checked, never emitted).
+//!
+//! The work is split by concern: `builder` (the CFG builder, which alone keeps the IR
+//! function and the SSA builder in step), `stmt`, `control` (if/elif, loops, return),
+//! `expr`, `coerce` (implicit conversions), `ops` (operators), `calls`, `builtins`.
+//!
+//! What it does not do: SSA, folding of values that are not literals, or deciding which
+//! arrays are written (the middle end, `spirthon-mid`, does those).
+
+use std::collections::{HashMap, HashSet};
+
+use spirthon_ir::cfg::*;
+use spirthon_ir::lowered::Lowered;
+use spirthon_ir::{Const, Diagnostic, Scalar, Span, Ty};
+use spirthon_ssa::FunctionBuilder;
+
+use crate::ast::*;
+use crate::lit::{self, Lit};
+use crate::module::{DefSig, Global, Lib, ModuleInfo, ParamKind};
+
+mod builder;
+mod builtins;
+mod calls;
+mod coerce;
+mod control;
+mod expr;
+mod ops;
+mod stmt;
+
+/// Module-wide state while functions are lowered.
+pub struct Ctx<'a> {
+    pub ast: &'a Ast,
+    pub m: &'a ModuleInfo,
+    pub arrays: Vec<GlobalArray>,
+    /// Per function id: the def and the arrays bound to its array parameters.
+    pub jobs: Vec<(usize, Vec<ArrayId>)>,
+    pub job_ids: HashMap<(usize, Vec<ArrayId>), FuncId>,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'a> Ctx<'a> {
+    /// New module arrays for the array parameters of `sig`, bound 1, 2, … in order.
+    pub fn add_arrays(&mut self, sig: &DefSig) -> Vec<ArrayId> {
+        let mut ids = Vec::new();
+        for p in &sig.params {
+            if let ParamKind::Array(elem) = p.kind {
+                ids.push(ArrayId(self.arrays.len() as u32));
+                self.arrays.push(GlobalArray {
+                    name: p.name.clone(),
+                    elem,
+                    binding: ids.len() as u32,
+                    written: false,
+                });
+            }
+        }
+        ids
+    }
+
+    /// The function id for `def` with these arrays, queued for lowering on first request.
+    pub fn instance(&mut self, def: usize, arrays: Vec<ArrayId>) -> FuncId {
+        let key = (def, arrays);
+        if let Some(&id) = self.job_ids.get(&key) {
+            return id;
+        }
+        let id = FuncId(self.jobs.len() as u32);
+        self.jobs.push(key.clone());
+        self.job_ids.insert(key, id);
+        id
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Ex {
+    Val(Operand, Ty),
+    Lit(Lit),
+    Array(ArrayId),
+    /// A call of a function that returns nothing.
+    Void,
+    /// Already reported.
+    Err,
+}
+
+#[derive(Copy, Clone)]
+enum Local {
+    Var(Var),
+    Array(ArrayId),
+}
+
+struct LoopCtx {
+    brk: Block,
+    cont: Block,
+    /// The loop's hidden "left by `break`" flag, when its `else` needs one.
+    broke: Option<Var>,
+}
+
+/// The arguments of a `for` loop's `range(...)`.
+struct RangeArgs {
+    start: Operand,
+    stop: Operand,
+    step: Step,
+    ty: Ty,
+}
+
+/// The step of a `range`: its sign is known at compile time unless it is a run-time value.
+#[derive(Copy, Clone)]
+enum Step {
+    /// No step argument: 1.
+    One,
+    Literal(Operand, i64),
+    Runtime(Operand),
+}
+
+/// Where a loop's `else` clause goes.
+#[derive(Copy, Clone)]
+enum LoopElse {
+    /// No `break` can skip it: it simply follows the loop, in the merge block.
+    InMerge,
+    /// The loop's condition branches to this block when it fails, inside the loop construct;
+    /// the clause runs there and then leaves the loop like a `break`. Exact for definite
+    /// assignment: code after the loop sees only the paths that really reach it.
+    Inside(Block),
+    /// The clause must run after the loop (it has its own `break`/`continue` for an outer
+    /// loop, or the condition is not in the header, where only an edge to the merge block is
+    /// structured): a hidden flag, false before the loop and set by every `break`, decides
+    /// whether it runs. Every exit edge goes straight to the merge block.
+    Flag(Var),
+}
+
+struct Lower<'c, 'a> {
+    cx: &'c mut Ctx<'a>,
+    ast: &'a Ast,
+    m: &'a ModuleInfo,
+    sig: &'a DefSig,
+    /// The SSA builder's view and the IR function: kept in step by `builder` alone (every
+    /// block, instruction, definition and read goes through its methods).
+    b: FunctionBuilder,
+    f: Function<Operand>,
+    cur: Block,
+    locals: HashMap<String, Local>,
+    /// Span of each variable's first assignment.
+    var_spans: Vec<Span>,
+    /// Names assigned anywhere in the body: local to the whole body, as in Python.
+    assigned: HashSet<String>,
+    loops: Vec<LoopCtx>,
+    consts: HashMap<Const, Value>,
+    use_spans: Vec<Span>,
+    /// Names whose first assignment had an error: reads of them report nothing more.
+    poisoned: HashSet<String>,
+    /// The merge blocks of the structured constructs open at this point, innermost last.
+    open: Vec<Block>,
+    /// The statement being lowered, for errors that belong to no expression.
+    stmt_span: Span,
+    /// Whether the construct nesting limit was reported (once per function).
+    too_deep: bool,
+    /// How many branches target each block so far, by block index.
+    joins: Vec<u32>,
+    /// Whether the join limit was reported (once per function).
+    too_many_joins: bool,
+}
+
+/// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
+pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
+    let (def_index, arrays) = cx.jobs[id.index()].clone();
+    let ast = cx.ast;
+    let m = cx.m;
+    let sig = &m.defs[def_index];
+    let def = m.def(ast, def_index);
+    let mut l = Lower {
+        cx,
+        ast,
+        m,
+        sig,
+        b: FunctionBuilder::new(),
+        f: Function {
+            name: sig.name.clone(),
+            span: sig.span,
+            params: Vec::new(),
+            ret: sig.ret,
+            insts: Vec::new(),
+            blocks: Vec::new(),
+            order: Vec::new(),
+            vars: Vec::new(),
+            phis: Vec::new(),
+            reachable: Vec::new(),
+        },
+        cur: Block::new(0),
+        locals: HashMap::new(),
+        var_spans: Vec::new(),
+        assigned: assigned_names(ast, def),
+        loops: Vec::new(),
+        consts: HashMap::new(),
+        use_spans: Vec::new(),
+        poisoned: HashSet::new(),
+        open: Vec::new(),
+        stmt_span: sig.span,
+        too_deep: false,
+        joins: Vec::new(),
+        too_many_joins: false,
+    };
+    let entry = l.new_block();
+    l.switch(entry);
+    if sig.is_kernel {
+        l.launch_guard();
+    }
+    l.params(&arrays);
+    l.stmts(&def.body);
+    let mut fallthrough = None;
+    match sig.ret {
+        Some(_) if !sig.is_kernel => {
+            fallthrough = Some(l.cur);
+            l.terminate(Term::Unreachable);
+        }
+        _ => l.terminate(Term::Return(None)),
+    }
+    let ssa_in =
+        l.b.finish()
+            .expect("lowering never branches into the entry block");
+    Lowered {
+        func: l.f,
+        ssa_in,
+        use_spans: l.use_spans,
+        fallthrough,
+    }
+}
+
+/// Every name bound by an assignment or a `for` anywhere in the def's body.
+fn assigned_names(ast: &Ast, def: &FuncDef) -> HashSet<String> {
+    let mut out: HashSet<String> = def.params.iter().map(|p| p.name.clone()).collect();
+    let mut targets = Vec::new();
+    for s in def.stmts.clone() {
+        match &ast.stmts[s as usize].kind {
+            StmtKind::Assign(ts, _) => targets.extend(ts.iter().copied()),
+            StmtKind::AugAssign(t, ..) | StmtKind::AnnAssign(t, ..) | StmtKind::For(t, ..) => {
+                targets.push(*t)
+            }
+            _ => {}
+        }
+    }
+    while let Some(t) = targets.pop() {
+        match &ast.expr(t).kind {
+            ExprKind::Name(n) => {
+                out.insert(n.clone());
+            }
+            ExprKind::Tuple(items) => targets.extend(items.iter().copied()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a statement list contains a `break` (or, with `continues`, a `continue`) for the
+/// loop it belongs to. (An explicit stack: an `elif` chain nests as deep as it is long.)
+fn has_jump(ast: &Ast, body: &[StmtId], continues: bool) -> bool {
+    let mut work: Vec<&[StmtId]> = vec![body];
+    while let Some(list) = work.pop() {
+        for &s in list {
+            match &ast.stmt(s).kind {
+                StmtKind::Break => return true,
+                StmtKind::Continue if continues => return true,
+                StmtKind::If(_, a, b) => work.extend([a.as_slice(), b.as_slice()]),
+                // A jump inside a nested loop's body belongs to that loop; one in its `else`
+                // is ours.
+                StmtKind::While(_, _, e) | StmtKind::For(_, _, _, e) => work.push(e),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Chains of more links than this are lowered flat (see `Lower::if_stmt`).
+const FLAT_CHAIN: usize = 16;
+
+/// The most links of a flat chain in one loop construct; a longer chain continues in a loop
+/// nested in the `else` path of this one, so no block joins more than this many branches.
+const CHAIN_CHUNK: usize = 4096;
+
+/// The most branches to one block (see `Lower::count_join`): 65,535 words of a phi, less its
+/// three words of header, at two words per incoming branch, rounded down.
+const MAX_JOINS: usize = 32_000;
+
+/// SPIR-V's limit on nested control-flow constructs (spirv-val's universal limit).
+const MAX_CONSTRUCT_DEPTH: usize = 1023;

@@ -1,0 +1,384 @@
+//! Statements: expression statements, `assert`, assignment (plain, augmented, annotated,
+//! tuple unpacking) and stores into arrays.
+
+use super::*;
+
+impl Lower<'_, '_> {
+    pub(super) fn stmts(&mut self, body: &[StmtId]) {
+        for &s in body {
+            self.stmt(s);
+        }
+    }
+
+    pub(super) fn stmt(&mut self, s: StmtId) {
+        let stmt = self.ast.stmt(s);
+        let span = stmt.span;
+        let outer = std::mem::replace(&mut self.stmt_span, span);
+        self.stmt_kind(s, span);
+        self.stmt_span = outer;
+    }
+
+    pub(super) fn stmt_kind(&mut self, s: StmtId, span: Span) {
+        let stmt = self.ast.stmt(s);
+        match &stmt.kind {
+            StmtKind::Expr(e) => self.expr_stmt(*e),
+            StmtKind::Assign(targets, value) => self.assign(targets, *value),
+            StmtKind::AugAssign(t, op, v) => self.aug_assign(*t, *op, *v, span),
+            StmtKind::AnnAssign(t, ann, v) => self.ann_assign(*t, *ann, *v),
+            StmtKind::If(..) => self.if_stmt(s),
+            StmtKind::While(test, body, orelse) => self.while_stmt(*test, body, orelse),
+            StmtKind::For(t, iter, body, orelse) => self.for_stmt(*t, *iter, body, orelse, span),
+            StmtKind::Break => match self.loops.last() {
+                Some(l) => {
+                    let (to, broke) = (l.brk, l.broke);
+                    if let Some(flag) = broke {
+                        let t = self.konst(Const::Bool(true));
+                        self.def(flag, t);
+                    }
+                    self.terminate_dead(Term::Jump(to));
+                }
+                None => self.error(span, "`break` outside a loop"),
+            },
+            StmtKind::Continue => match self.loops.last() {
+                Some(l) => {
+                    let to = l.cont;
+                    self.terminate_dead(Term::Jump(to));
+                }
+                None => self.error(span, "`continue` outside a loop"),
+            },
+            StmtKind::Return(v) => self.return_stmt(*v, span),
+            StmtKind::Pass | StmtKind::Error => {}
+            StmtKind::Assert(test) => self.assert_stmt(*test),
+        }
+    }
+
+    /// Outside checked mode an assertion is type-checked only, as `python -O` skips it: its
+    /// test is lowered in a block that nothing reaches (and folding removes), so every error
+    /// in it is reported and nothing of it runs.
+    pub(super) fn assert_stmt(&mut self, test: ExprId) {
+        let cont = self.new_block();
+        self.jump(cont);
+        let dead = self.new_block();
+        self.switch(dead);
+        let _ = self.cond(test);
+        self.terminate(Term::Unreachable);
+        self.switch(cont);
+    }
+
+    pub(super) fn expr_stmt(&mut self, e: ExprId) {
+        let expr = self.ast.expr(e);
+        match expr.kind {
+            ExprKind::Call { .. } => {
+                let _ = self.expr(e);
+            }
+            ExprKind::Error => {}
+            _ => self.cx.diags.push(
+                Diagnostic::error(expr.span, "this expression has no effect")
+                    .with_help("only calls can stand alone as statements"),
+            ),
+        }
+    }
+
+    pub(super) fn assign(&mut self, targets: &[ExprId], value: ExprId) {
+        let value_expr = self.ast.expr(value);
+        if let ExprKind::Tuple(items) = &value_expr.kind {
+            // Every right-hand value is evaluated before any store.
+            let vals: Vec<(Ex, Span)> = items
+                .iter()
+                .map(|&i| (self.expr(i), self.ast.expr(i).span))
+                .collect();
+            for &t in targets {
+                match &self.ast.expr(t).kind {
+                    ExprKind::Tuple(ts) if ts.len() == vals.len() => {
+                        for (&ti, &(ex, sp)) in ts.iter().zip(&vals) {
+                            self.assign_to(ti, ex, sp);
+                        }
+                    }
+                    ExprKind::Tuple(ts) => {
+                        let msg = format!(
+                            "cannot unpack {} values into {} targets",
+                            vals.len(),
+                            ts.len()
+                        );
+                        self.error(self.ast.expr(t).span, msg);
+                    }
+                    _ => self.error(
+                        value_expr.span,
+                        "a tuple is not a value in kernels: assign its items to as many targets",
+                    ),
+                }
+            }
+            return;
+        }
+        let ex = self.expr(value);
+        for &t in targets {
+            if let ExprKind::Tuple(ts) = &self.ast.expr(t).kind {
+                self.unpack(ts, ex, value_expr.span);
+            } else {
+                self.assign_to(t, ex, value_expr.span);
+            }
+        }
+    }
+
+    /// After an unpacking that failed, its names report nothing more where they are read.
+    pub(super) fn poison_targets(&mut self, targets: &[ExprId]) {
+        for &t in targets {
+            if let ExprKind::Name(n) = &self.ast.expr(t).kind {
+                self.poisoned.insert(n.clone());
+            }
+        }
+    }
+
+    pub(super) fn unpack(&mut self, targets: &[ExprId], ex: Ex, span: Span) {
+        let (o, ty) = match ex {
+            Ex::Val(o, ty @ Ty::Vector(..)) => (o, ty),
+            Ex::Err => return self.poison_targets(targets),
+            _ => {
+                self.error(
+                    span,
+                    "only a vector (such as `global_id()`) or a tuple can be unpacked",
+                );
+                return self.poison_targets(targets);
+            }
+        };
+        let Ty::Vector(s, n) = ty else { return };
+        if targets.len() != n as usize {
+            let msg = format!(
+                "cannot unpack a value of type {} ({n} components) into {} targets",
+                ty.name(),
+                targets.len()
+            );
+            self.error(span, msg);
+            return self.poison_targets(targets);
+        }
+        for (i, &t) in targets.iter().enumerate() {
+            let c = self.val(Op::Extract(i as u32), Ty::Scalar(s), vec![o], span);
+            self.assign_to(t, Ex::Val(c, Ty::Scalar(s)), span);
+        }
+    }
+
+    pub(super) fn assign_to(&mut self, target: ExprId, ex: Ex, value_span: Span) {
+        let t = self.ast.expr(target);
+        match &t.kind {
+            ExprKind::Name(n) => self.assign_name(n, ex, t.span, value_span, None),
+            ExprKind::Subscript(base, index) => {
+                let (base, index) = (*base, *index);
+                let Some(a) = self.array_of(base) else { return };
+                let Some(i) = self.index(index) else { return };
+                self.store(a, i, ex, value_span, t.span);
+            }
+            ExprKind::Attr(..) => self.error(t.span, "assigning to an attribute is not supported"),
+            ExprKind::Error => {}
+            _ => self.error(t.span, "cannot assign to this expression"),
+        }
+    }
+
+    pub(super) fn store(
+        &mut self,
+        a: ArrayId,
+        index: Operand,
+        ex: Ex,
+        value_span: Span,
+        span: Span,
+    ) {
+        let elem = self.cx.arrays[a.index()].elem;
+        let what = format!(
+            "stored into `{}`, an Array[{elem}]",
+            self.cx.arrays[a.index()].name
+        );
+        if let Some(v) = self.coerce(ex, elem, value_span, &what) {
+            self.emit(Op::Store(a), None, vec![index, v], span);
+        }
+    }
+
+    pub(super) fn assign_name(
+        &mut self,
+        name: &str,
+        ex: Ex,
+        target_span: Span,
+        value_span: Span,
+        declared: Option<Ty>,
+    ) {
+        match self.locals.get(name).copied() {
+            Some(Local::Array(_)) => {
+                self.error(
+                    target_span,
+                    format!("cannot assign to `{name}`: it is an array parameter"),
+                );
+            }
+            Some(Local::Var(var)) => {
+                let ty = self.var_ty(var);
+                if let Some(d) = declared {
+                    if d != ty {
+                        let first = self.var_spans[var.index()];
+                        self.cx.diags.push(
+                            Diagnostic::error(target_span, format!("`{name}` already has type {ty}; an annotation cannot change it"))
+                                .with_secondary(first, format!("`{name}` got type {ty} here")),
+                        );
+                        return;
+                    }
+                }
+                if let Some(o) = self.coerce_assign(ex, var, name, value_span) {
+                    self.def(var, o);
+                }
+            }
+            None => {
+                let (o, ty) = match declared {
+                    Some(t) => {
+                        let what = format!("assigned to `{name}: {t}`");
+                        match self.coerce(ex, t, value_span, &what) {
+                            Some(o) => (o, t),
+                            None => {
+                                self.poisoned.insert(name.to_string());
+                                return;
+                            }
+                        }
+                    }
+                    None => match self.value(ex, value_span) {
+                        Some(x) => x,
+                        None => {
+                            self.poisoned.insert(name.to_string());
+                            return;
+                        }
+                    },
+                };
+                let var = self.new_var(name, ty, target_span);
+                self.def(var, o);
+            }
+        }
+    }
+
+    /// `ex` as a new value of `var`, which already has a type.
+    pub(super) fn coerce_assign(
+        &mut self,
+        ex: Ex,
+        var: Var,
+        name: &str,
+        span: Span,
+    ) -> Option<Operand> {
+        let ty = self.var_ty(var);
+        match ex {
+            Ex::Val(o, t) if t == ty => Some(o),
+            Ex::Val(o, t) if ty == Ty::F32 && t.as_scalar().is_some_and(Scalar::is_int) => {
+                Some(self.val(Op::Convert, Ty::F32, vec![o], span))
+            }
+            Ex::Val(_, t) => {
+                let first = self.var_spans[var.index()];
+                let help = if t == Ty::F32 && ty.scalar().is_int() {
+                    format!("to make `{name}` a float, give its first assignment a float value (`{name} = 0.0`) or annotate it (`{name}: f32 = 0`)")
+                } else {
+                    format!("convert the value, for example `{}(...)`", ty.name())
+                };
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!("`{name}` has type {ty}, but this value is {t}"),
+                    )
+                    .with_label(format!("this is {t}"))
+                    .with_secondary(
+                        first,
+                        format!("`{name}` got type {ty} here, at its first assignment"),
+                    )
+                    .with_help(help),
+                );
+                None
+            }
+            Ex::Lit(l) => match l.to_const(ty.scalar()) {
+                Ok(c) => Some(self.konst(c)),
+                Err(e) => {
+                    let first = self.var_spans[var.index()];
+                    self.cx.diags.push(
+                        Diagnostic::error(
+                            span,
+                            format!("cannot assign this to `{name}`, which has type {ty}"),
+                        )
+                        .with_label(e)
+                        .with_secondary(first, format!("`{name}` got type {ty} here")),
+                    );
+                    None
+                }
+            },
+            other => self.value(other, span).map(|x| x.0),
+        }
+    }
+
+    pub(super) fn aug_assign(&mut self, target: ExprId, op: BinaryOp, value: ExprId, span: Span) {
+        let t = self.ast.expr(target);
+        match &t.kind {
+            ExprKind::Name(n) => {
+                let cur = self.name(n, t.span);
+                let rhs = self.expr(value);
+                let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
+                let n = n.clone();
+                if let Some(Local::Var(var)) = self.locals.get(&n).copied() {
+                    if let Some(o) = self.coerce_assign(r, var, &n, span) {
+                        self.def(var, o);
+                    }
+                }
+            }
+            ExprKind::Subscript(base, index) => {
+                let (base, index) = (*base, *index);
+                let Some(a) = self.array_of(base) else { return };
+                let Some(i) = self.index(index) else { return };
+                let elem = self.cx.arrays[a.index()].elem;
+                let cur = self.val(Op::Load(a), elem, vec![i], t.span);
+                let rhs = self.expr(value);
+                let r = self.binary(
+                    op,
+                    Ex::Val(cur, elem),
+                    rhs,
+                    t.span,
+                    self.ast.expr(value).span,
+                    span,
+                );
+                self.store(a, i, r, span, t.span);
+            }
+            ExprKind::Error => {}
+            _ => self.error(t.span, "cannot assign to this expression"),
+        }
+    }
+
+    pub(super) fn ann_assign(&mut self, target: ExprId, ann: ExprId, value: Option<ExprId>) {
+        let t = self.ast.expr(target);
+        let ExprKind::Name(name) = &t.kind else {
+            self.error(t.span, "only a plain name can be annotated");
+            return;
+        };
+        let ty = match self.m.annotation(self.ast, ann) {
+            Ok(crate::module::Ann::Value(ty)) => ty,
+            Ok(_) => {
+                self.error(
+                    self.ast.expr(ann).span,
+                    "a local variable holds a number or a bool",
+                );
+                return;
+            }
+            Err(d) => {
+                self.cx.diags.push(d);
+                return;
+            }
+        };
+        match value {
+            Some(v) => {
+                let ex = self.expr(v);
+                let vspan = self.ast.expr(v).span;
+                self.assign_name(name, ex, t.span, vspan, Some(ty));
+            }
+            None => {
+                if let Some(Local::Var(var)) = self.locals.get(name).copied() {
+                    let old = self.var_ty(var);
+                    if old != ty {
+                        self.error(
+                            t.span,
+                            format!(
+                                "`{name}` already has type {old}; an annotation cannot change it"
+                            ),
+                        );
+                    }
+                } else {
+                    self.new_var(name, ty, t.span);
+                }
+            }
+        }
+    }
+}
