@@ -188,15 +188,5 @@ pub fn compare(op: CmpOp, a: Lit, b: Lit) -> bool {
         (Some(x), Some(y)) => Some(x.cmp(&y)),
         _ => a.as_f64().partial_cmp(&b.as_f64()),
     };
-    use core::cmp::Ordering::*;
-    match (op, ord) {
-        (CmpOp::Ne, None) => true,
-        (_, None) => false,
-        (CmpOp::Eq, Some(o)) => o == Equal,
-        (CmpOp::Ne, Some(o)) => o != Equal,
-        (CmpOp::Lt, Some(o)) => o == Less,
-        (CmpOp::Le, Some(o)) => o != Greater,
-        (CmpOp::Gt, Some(o)) => o == Greater,
-        (CmpOp::Ge, Some(o)) => o != Less,
-    }
+    op.holds(ord)
 }

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use spirthon_ir::{Diagnostic, Scalar, Span, Ty};
+use spirthon_ir::{library, Diagnostic, Scalar, Span, Ty};
 
 use crate::ast::*;
 use crate::lit::{self, Lit};
@@ -62,12 +62,10 @@ pub const SPIRTHON_NAMES: &[&str] = &[
     "smoothstep",
 ];
 
-/// The `math` names the kernel language has.
-pub const MATH_NAMES: &[&str] = &[
-    "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
-    "exp2", "log", "log2", "log10", "pow", "fabs", "floor", "ceil", "trunc", "copysign", "hypot",
-    "fmod", "isnan", "isinf", "isfinite", "pi", "e", "inf", "nan", "tau",
-];
+/// Whether `math.name` is in the kernel language (spirthon-ir's built-in table).
+pub fn is_math_name(name: &str) -> bool {
+    library::lookup(library::Module::Math, name).is_some()
+}
 
 #[derive(Clone, Debug)]
 pub enum Global {
@@ -289,14 +287,10 @@ impl ModuleInfo {
 
 /// The value of a `math` constant.
 pub fn math_const(name: &str) -> Option<f64> {
-    Some(match name {
-        "pi" => core::f64::consts::PI,
-        "e" => core::f64::consts::E,
-        "tau" => core::f64::consts::TAU,
-        "inf" => f64::INFINITY,
-        "nan" => f64::NAN,
-        _ => return None,
-    })
+    match library::lookup(library::Module::Math, name)?.typing {
+        library::Typing::Constant(v) => Some(v),
+        _ => None,
+    }
 }
 
 /// Reads the top level of a parsed file.
@@ -325,9 +319,13 @@ pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
                 names,
                 span,
             } => {
+                let math_names: Vec<&str>;
                 let (lib, known) = match module.as_str() {
                     "spirthon" => (Lib::Spirthon, SPIRTHON_NAMES),
-                    "math" => (Lib::Math, MATH_NAMES),
+                    "math" => {
+                        math_names = library::names(library::Module::Math).collect();
+                        (Lib::Math, &math_names[..])
+                    }
                     "__future__" => continue,
                     other => {
                         diags.push(bad_import(*span, other));

@@ -87,6 +87,24 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// Whether the comparison holds for operands ordered `ord`; `None` (a NaN operand) makes
+    /// every comparison false but `!=`, as in Python.
+    pub fn holds(self, ord: Option<core::cmp::Ordering>) -> bool {
+        use core::cmp::Ordering::*;
+        match (self, ord) {
+            (CmpOp::Ne, None) => true,
+            (_, None) => false,
+            (CmpOp::Eq, Some(o)) => o == Equal,
+            (CmpOp::Ne, Some(o)) => o != Equal,
+            (CmpOp::Lt, Some(o)) => o == Less,
+            (CmpOp::Le, Some(o)) => o != Greater,
+            (CmpOp::Gt, Some(o)) => o == Greater,
+            (CmpOp::Ge, Some(o)) => o != Less,
+        }
+    }
+}
+
 /// Built-in math, on `f32` unless noted.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum MathFn {

@@ -10,6 +10,7 @@
 pub mod abi;
 pub mod cfg;
 pub mod diag;
+pub mod library;
 pub mod lowered;
 pub mod print;
 pub mod span;

@@ -394,16 +394,7 @@ fn compare(op: CmpOp, a: Const, b: Const) -> Option<bool> {
         (Const::Bool(x), Const::Bool(y)) => Some(x.cmp(&y)),
         _ => return None,
     };
-    Some(match (op, ord) {
-        (CmpOp::Ne, None) => true,
-        (_, None) => false,
-        (CmpOp::Eq, Some(o)) => o == Ordering::Equal,
-        (CmpOp::Ne, Some(o)) => o != Ordering::Equal,
-        (CmpOp::Lt, Some(o)) => o == Ordering::Less,
-        (CmpOp::Le, Some(o)) => o != Ordering::Greater,
-        (CmpOp::Gt, Some(o)) => o == Ordering::Greater,
-        (CmpOp::Ge, Some(o)) => o != Ordering::Less,
-    })
+    Some(op.holds(ord))
 }
 
 fn convert(a: Const, to: Ty) -> Option<Const> {
@@ -452,20 +443,12 @@ fn math(m: MathFn, c: &[Const]) -> Option<Const> {
         return Some(Const::U32(if m == Min { x.min(*y) } else { x.max(*y) }));
     }
     let x = c[0].as_f32()?;
-    let y = c.get(1).and_then(|c| c.as_f32());
-    Some(Const::f32(match (m, y) {
-        (Abs, _) => x.abs(),
-        (Sqrt, _) => x.sqrt(),
-        (Floor, _) => x.floor(),
-        (Ceil, _) => x.ceil(),
-        (Trunc, _) => x.trunc(),
-        (RoundEven, _) => x.round_ties_even(),
-        (Min, Some(y)) => x.min(y),
-        (Max, Some(y)) => x.max(y),
-        (Copysign, Some(y)) => x.copysign(y),
-        (Fmod, Some(y)) if y != 0.0 => x % y,
-        _ => return None,
-    }))
+    let y = match c.get(1) {
+        Some(c) => Some(c.as_f32()?),
+        None => None,
+    };
+    let fold = spirthon_ir::library::of(m)?.device?;
+    Some(Const::f32(fold(x, y.unwrap_or(0.0))?))
 }
 
 fn remove_dead(f: &mut Function<Ref>) {

@@ -873,39 +873,11 @@ fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -
     use MathFn::*;
     let out = Some(id);
     let glsl = e.glsl;
-    let gl = match (mf, t.scalar()) {
-        (Sqrt, _) => Some(GLOp::Sqrt),
-        (Sin, _) => Some(GLOp::Sin),
-        (Cos, _) => Some(GLOp::Cos),
-        (Tan, _) => Some(GLOp::Tan),
-        (Asin, _) => Some(GLOp::Asin),
-        (Acos, _) => Some(GLOp::Acos),
-        (Atan, _) => Some(GLOp::Atan),
-        (Atan2, _) => Some(GLOp::Atan2),
-        (Sinh, _) => Some(GLOp::Sinh),
-        (Cosh, _) => Some(GLOp::Cosh),
-        (Tanh, _) => Some(GLOp::Tanh),
-        (Exp, _) => Some(GLOp::Exp),
-        (Exp2, _) => Some(GLOp::Exp2),
-        (Log, _) => Some(GLOp::Log),
-        (Log2, _) => Some(GLOp::Log2),
-        (Pow, _) => Some(GLOp::Pow),
-        (Floor, _) => Some(GLOp::Floor),
-        (Ceil, _) => Some(GLOp::Ceil),
-        (Trunc, _) => Some(GLOp::Trunc),
-        (RoundEven, _) => Some(GLOp::RoundEven),
-        (Abs, Scalar::F32) => Some(GLOp::FAbs),
-        (Abs, _) => Some(GLOp::SAbs),
-        (Min, Scalar::F32) => Some(GLOp::FMin),
-        (Min, Scalar::U32) => Some(GLOp::UMin),
-        (Min, _) => Some(GLOp::SMin),
-        (Max, Scalar::F32) => Some(GLOp::FMax),
-        (Max, Scalar::U32) => Some(GLOp::UMax),
-        (Max, _) => Some(GLOp::SMax),
-        _ => None,
-    };
+    // One GLSL.std.450 instruction where spirthon-ir's built-in table names one for this
+    // operand type; the sequences below otherwise.
+    let gl = spirthon_ir::library::of(mf).and_then(|row| row.glsl.for_scalar(t.scalar()));
     if let Some(g) = gl {
-        e.b.ext_inst(rt, out, glsl, g as u32, args)?;
+        e.b.ext_inst(rt, out, glsl, g, args)?;
         return Ok(());
     }
     match mf {
@@ -945,4 +917,52 @@ fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -
         other => return Err(EmitError(format!("no emission for {other:?}"))),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rspirv::spirv::GlslStd450Op as G;
+    use spirthon_ir::library::{Glsl, LIBRARY};
+    use spirthon_ir::MathFn::*;
+
+    /// The built-in table's GLSL.std.450 numbers are the instructions their names say.
+    #[test]
+    fn library_glsl_numbers_match_the_extended_instruction_set() {
+        for row in LIBRARY {
+            let Some(f) = row.func else { continue };
+            let want = |f32: Option<G>, i32: Option<G>, u32: Option<G>| Glsl {
+                f32: f32.map(|g| g as u32),
+                i32: i32.map(|g| g as u32),
+                u32: u32.map(|g| g as u32),
+            };
+            let expected = match f {
+                Sqrt => want(Some(G::Sqrt), None, None),
+                Sin => want(Some(G::Sin), None, None),
+                Cos => want(Some(G::Cos), None, None),
+                Tan => want(Some(G::Tan), None, None),
+                Asin => want(Some(G::Asin), None, None),
+                Acos => want(Some(G::Acos), None, None),
+                Atan => want(Some(G::Atan), None, None),
+                Atan2 => want(Some(G::Atan2), None, None),
+                Sinh => want(Some(G::Sinh), None, None),
+                Cosh => want(Some(G::Cosh), None, None),
+                Tanh => want(Some(G::Tanh), None, None),
+                Exp => want(Some(G::Exp), None, None),
+                Exp2 => want(Some(G::Exp2), None, None),
+                Log => want(Some(G::Log), None, None),
+                Log2 => want(Some(G::Log2), None, None),
+                Pow => want(Some(G::Pow), None, None),
+                Floor => want(Some(G::Floor), None, None),
+                Ceil => want(Some(G::Ceil), None, None),
+                Trunc => want(Some(G::Trunc), None, None),
+                RoundEven => want(Some(G::RoundEven), None, None),
+                Abs if row.name == "fabs" => want(Some(G::FAbs), None, None),
+                Abs => want(Some(G::FAbs), Some(G::SAbs), Some(G::SAbs)),
+                Min => want(Some(G::FMin), Some(G::SMin), Some(G::UMin)),
+                Max => want(Some(G::FMax), Some(G::SMax), Some(G::UMax)),
+                Log10 | Copysign | Hypot | Fmod | IsNan | IsInf => want(None, None, None),
+            };
+            assert_eq!(row.glsl, expected, "{}", row.name);
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! `len`, …), `math`, and spirthon's own names (`global_id`, `u32`, …).
 
 use super::*;
+use spirthon_ir::library::{self, Host, Typing};
 
 impl Lower<'_, '_> {
     pub(super) fn builtin_call(
@@ -105,7 +106,7 @@ impl Lower<'_, '_> {
                         Diagnostic::error(name_span, format!("unknown function `{name}`"))
                             .with_help(format!("import it: `from spirthon import {name}`"))
                     }
-                    None if crate::module::MATH_NAMES.contains(&name) => {
+                    None if crate::module::is_math_name(name) => {
                         Diagnostic::error(name_span, format!("unknown function `{name}`"))
                             .with_help(format!(
                                 "import it: `from math import {name}`, or call `math.{name}`"
@@ -207,36 +208,28 @@ impl Lower<'_, '_> {
         acc
     }
 
+    /// `math.name(args)`, as spirthon-ir's built-in table describes it.
     pub(super) fn math_call(&mut self, name: &str, args: &[ExprId], span: Span) -> Ex {
-        let arity = match name {
-            "atan2" | "pow" | "copysign" | "hypot" | "fmod" => 2,
-            "log" if args.len() == 2 => 2,
-            "pi" | "e" | "tau" | "inf" | "nan" => {
-                self.error(span, format!("`math.{name}` is a constant, not a function"));
-                return Ex::Err;
-            }
-            _ => 1,
+        let Some(row) = library::lookup(library::Module::Math, name) else {
+            self.error(span, format!("`math.{name}` is not supported in kernels"));
+            return Ex::Err;
+        };
+        if let Typing::Constant(_) = row.typing {
+            self.error(span, format!("`math.{name}` is a constant, not a function"));
+            return Ex::Err;
+        }
+        let (fewest, most) = row.arity;
+        let arity = if args.len() > fewest as usize && args.len() <= most as usize {
+            args.len()
+        } else {
+            fewest as usize
         };
         if !self.arity(&format!("math.{name}"), args, arity, span) {
             return Ex::Err;
         }
         let exs = self.args(args);
-        // Literal arguments fold in f64, as CPython computes them.
-        if exs.iter().all(|(x, _)| matches!(x, Ex::Lit(_))) {
-            let a = match exs[0].0 {
-                Ex::Lit(l) => lit_f64(l),
-                _ => 0.0,
-            };
-            let b = exs.get(1).map_or(0.0, |(x, _)| match x {
-                Ex::Lit(l) => lit_f64(*l),
-                _ => 0.0,
-            });
-            if name == "log" && exs.len() == 2 {
-                return Ex::Lit(Lit::Float(a.ln() / b.ln()));
-            }
-            if let Some(l) = fold_math(name, a, b) {
-                return Ex::Lit(l);
-            }
+        if let Some(l) = fold_literals(row, &exs) {
+            return Ex::Lit(l);
         }
         let mut ops = Vec::new();
         for &(x, sp) in &exs {
@@ -245,37 +238,43 @@ impl Lower<'_, '_> {
                 None => return Ex::Err,
             }
         }
-        if name == "log" && ops.len() == 2 {
-            let a = self.val(Op::Math(MathFn::Log), Ty::F32, vec![ops[0]], span);
-            let b = self.val(Op::Math(MathFn::Log), Ty::F32, vec![ops[1]], span);
-            return Ex::Val(
-                self.val(Op::Binary(BinOp::Div), Ty::F32, vec![a, b], span),
-                Ty::F32,
-            );
-        }
-        if name == "isfinite" {
-            let n = self.val(Op::Math(MathFn::IsNan), Ty::BOOL, ops.clone(), span);
-            let i = self.val(Op::Math(MathFn::IsInf), Ty::BOOL, ops, span);
-            let either = self.val(Op::Binary(BinOp::Or), Ty::BOOL, vec![n, i], span);
-            return Ex::Val(
-                self.val(Op::Unary(UnOp::Not), Ty::BOOL, vec![either], span),
-                Ty::BOOL,
-            );
-        }
-        let Some(f) = math_fn(name) else {
-            self.error(span, format!("`math.{name}` is not supported in kernels"));
-            return Ex::Err;
+        self.math_value(row, ops, span)
+    }
+
+    /// The typed value of a `math` call on float operands.
+    fn math_value(&mut self, row: &library::Row, ops: Vec<Operand>, span: Span) -> Ex {
+        let f = row.func;
+        let one = |l: &mut Self, f: MathFn, t: Ty, ops: Vec<Operand>| {
+            Ex::Val(l.val(Op::Math(f), t, ops, span), t)
         };
-        match f {
-            MathFn::IsNan | MathFn::IsInf => {
-                Ex::Val(self.val(Op::Math(f), Ty::BOOL, ops, span), Ty::BOOL)
+        match (row.typing, f) {
+            (Typing::Log, _) if ops.len() == 2 => {
+                let a = self.val(Op::Math(MathFn::Log), Ty::F32, vec![ops[0]], span);
+                let b = self.val(Op::Math(MathFn::Log), Ty::F32, vec![ops[1]], span);
+                let q = self.val(Op::Binary(BinOp::Div), Ty::F32, vec![a, b], span);
+                Ex::Val(q, Ty::F32)
             }
-            MathFn::Floor | MathFn::Ceil | MathFn::Trunc => {
+            (Typing::IsFinite, _) => {
+                let n = self.val(Op::Math(MathFn::IsNan), Ty::BOOL, ops.clone(), span);
+                let i = self.val(Op::Math(MathFn::IsInf), Ty::BOOL, ops, span);
+                let either = self.val(Op::Binary(BinOp::Or), Ty::BOOL, vec![n, i], span);
+                let not = self.val(Op::Unary(UnOp::Not), Ty::BOOL, vec![either], span);
+                Ex::Val(not, Ty::BOOL)
+            }
+            (Typing::Predicate, Some(f)) => one(self, f, Ty::BOOL, ops),
+            (Typing::FloatToInt, Some(f)) => {
                 // Python's math.floor/ceil/trunc return int.
                 let r = self.val(Op::Math(f), Ty::F32, ops, span);
                 Ex::Val(self.val(Op::Convert, Ty::I32, vec![r], span), Ty::I32)
             }
-            _ => Ex::Val(self.val(Op::Math(f), Ty::F32, ops, span), Ty::F32),
+            (Typing::Float | Typing::Log, Some(f)) => one(self, f, Ty::F32, ops),
+            _ => {
+                self.error(
+                    span,
+                    format!("`math.{}` is not supported in kernels", row.name),
+                );
+                Ex::Err
+            }
         }
     }
 
@@ -335,70 +334,25 @@ impl Lower<'_, '_> {
     }
 }
 
-pub(super) fn math_fn(name: &str) -> Option<MathFn> {
-    use MathFn::*;
-    Some(match name {
-        "sqrt" => Sqrt,
-        "sin" => Sin,
-        "cos" => Cos,
-        "tan" => Tan,
-        "asin" => Asin,
-        "acos" => Acos,
-        "atan" => Atan,
-        "atan2" => Atan2,
-        "sinh" => Sinh,
-        "cosh" => Cosh,
-        "tanh" => Tanh,
-        "exp" => Exp,
-        "exp2" => Exp2,
-        "log" => Log,
-        "log2" => Log2,
-        "log10" => Log10,
-        "pow" => Pow,
-        "fabs" => Abs,
-        "floor" => Floor,
-        "ceil" => Ceil,
-        "trunc" => Trunc,
-        "copysign" => Copysign,
-        "hypot" => Hypot,
-        "fmod" => Fmod,
-        "isnan" => IsNan,
-        "isinf" => IsInf,
-        _ => return None,
-    })
-}
-
-/// `math.f` on literals, in `f64` as CPython computes it.
-pub(super) fn fold_math(name: &str, a: f64, b: f64) -> Option<Lit> {
-    Some(match name {
-        "sqrt" => Lit::Float(a.sqrt()),
-        "sin" => Lit::Float(a.sin()),
-        "cos" => Lit::Float(a.cos()),
-        "tan" => Lit::Float(a.tan()),
-        "asin" => Lit::Float(a.asin()),
-        "acos" => Lit::Float(a.acos()),
-        "atan" => Lit::Float(a.atan()),
-        "atan2" => Lit::Float(a.atan2(b)),
-        "sinh" => Lit::Float(a.sinh()),
-        "cosh" => Lit::Float(a.cosh()),
-        "tanh" => Lit::Float(a.tanh()),
-        "exp" => Lit::Float(a.exp()),
-        "exp2" => Lit::Float(a.exp2()),
-        "log" => Lit::Float(a.ln()),
-        "log2" => Lit::Float(a.log2()),
-        "log10" => Lit::Float(a.log10()),
-        "pow" => Lit::Float(a.powf(b)),
-        "fabs" => Lit::Float(a.abs()),
-        "floor" => Lit::Int(a.floor() as i64),
-        "ceil" => Lit::Int(a.ceil() as i64),
-        "trunc" => Lit::Int(a.trunc() as i64),
-        "copysign" => Lit::Float(a.copysign(b)),
-        "hypot" => Lit::Float(a.hypot(b)),
-        "fmod" => Lit::Float(a % b),
-        "isnan" => Lit::Bool(a.is_nan()),
-        "isinf" => Lit::Bool(a.is_infinite()),
-        "isfinite" => Lit::Bool(a.is_finite()),
-        _ => return None,
+/// A `math` call on literals, folded in `f64` as CPython computes it.
+fn fold_literals(row: &library::Row, exs: &[(Ex, Span)]) -> Option<Lit> {
+    let mut vals = [0.0f64; 2];
+    for (slot, (x, _)) in vals.iter_mut().zip(exs) {
+        match x {
+            Ex::Lit(l) => *slot = lit_f64(*l),
+            _ => return None,
+        }
+    }
+    let [a, b] = vals;
+    if row.typing == Typing::Log && exs.len() == 2 {
+        return Some(Lit::Float(a.ln() / b.ln()));
+    }
+    Some(match (row.host, row.typing) {
+        (Host::Unary(f), Typing::FloatToInt) => Lit::Int(f(a) as i64),
+        (Host::Unary(f), _) => Lit::Float(f(a)),
+        (Host::Binary(f), _) => Lit::Float(f(a, b)),
+        (Host::Predicate(f), _) => Lit::Bool(f(a)),
+        (Host::None, _) => return None,
     })
 }
 
