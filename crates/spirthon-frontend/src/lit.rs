@@ -4,7 +4,7 @@
 
 use crate::ast::{BinaryOp, UnaryOp};
 use spirthon_ir::cfg::CmpOp;
-use spirthon_ir::{Const, Scalar};
+use spirthon_ir::{pyarith, Const, Scalar};
 
 #[derive(Copy, Clone, PartialEq, Debug)]
 pub enum Lit {
@@ -80,36 +80,6 @@ impl Lit {
     }
 }
 
-fn floor_div(a: i64, b: i64) -> i64 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn py_mod(a: i64, b: i64) -> i64 {
-    let r = a % b;
-    if r != 0 && ((r < 0) != (b < 0)) {
-        r + b
-    } else {
-        r
-    }
-}
-
-/// CPython's `float_rem`: the remainder, zero included, takes the divisor's sign.
-fn float_mod(a: f64, b: f64) -> f64 {
-    let r = a % b;
-    if r == 0.0 {
-        0.0f64.copysign(b)
-    } else if (r < 0.0) != (b < 0.0) {
-        r + b
-    } else {
-        r
-    }
-}
-
 const TOO_BIG: &str = "constant expression overflows: integers are 32-bit";
 
 /// `a op b` on literals, as CPython computes it.
@@ -125,8 +95,8 @@ pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
             Div if y == 0 => return Err(zero()),
             Div => Lit::Float(x as f64 / y as f64),
             FloorDiv | Mod if y == 0 => return Err(zero()),
-            FloorDiv => Lit::Int(floor_div(x, y)),
-            Mod => Lit::Int(py_mod(x, y)),
+            FloorDiv => Lit::Int(pyarith::floor_div(x, y).ok_or_else(zero)?),
+            Mod => Lit::Int(pyarith::modulo(x, y).ok_or_else(zero)?),
             Pow if y < 0 => Lit::Float((x as f64).powf(y as f64)),
             Pow => Lit::Int(
                 u32::try_from(y)
@@ -159,8 +129,8 @@ pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
             return Err("division by zero in a constant expression".into())
         }
         Div => x / y,
-        FloorDiv => ((x - float_mod(x, y)) / y).round(),
-        Mod => float_mod(x, y),
+        FloorDiv => pyarith::float_floor_div(x, y),
+        Mod => pyarith::float_mod(x, y),
         Pow => x.powf(y),
         _ => {
             return Err(format!(

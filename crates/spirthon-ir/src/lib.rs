@@ -13,6 +13,7 @@ pub mod diag;
 pub mod library;
 pub mod lowered;
 pub mod print;
+pub mod pyarith;
 pub mod span;
 pub mod types;
 

@@ -13,6 +13,7 @@
 //! recorded is kept as it is), hoist code, or remove stores.
 
 use spirthon_ir::cfg::*;
+use spirthon_ir::pyarith;
 use spirthon_ir::types::{Const, Scalar, Ty};
 use spirthon_ssa::DomTree;
 
@@ -275,65 +276,6 @@ fn unary(op: UnOp, a: Const) -> Option<Const> {
     })
 }
 
-/// Python's `//` on 32-bit signed ints; `None` on division by zero.
-pub fn int_floor_div(a: i32, b: i32) -> Option<i32> {
-    if b == 0 {
-        return None;
-    }
-    let q = a.wrapping_div(b);
-    let r = a.wrapping_rem(b);
-    Some(if r != 0 && ((r ^ b) < 0) {
-        q.wrapping_sub(1)
-    } else {
-        q
-    })
-}
-
-/// Python's `%` on 32-bit signed ints; `None` on division by zero.
-pub fn int_mod(a: i32, b: i32) -> Option<i32> {
-    if b == 0 {
-        return None;
-    }
-    let r = a.wrapping_rem(b);
-    Some(if r != 0 && ((r ^ b) < 0) {
-        r.wrapping_add(b)
-    } else {
-        r
-    })
-}
-
-/// Python's float `%`: a non-zero remainder takes the divisor's sign, and so does a zero one
-/// (`0.0 % -2.0` is `-0.0`), as in CPython's `float_rem`.
-pub fn float_mod(a: f32, b: f32) -> f32 {
-    let r = a % b;
-    if r == 0.0 {
-        0.0f32.copysign(b)
-    } else if (r < 0.0) != (b < 0.0) {
-        r + b
-    } else {
-        r
-    }
-}
-
-/// Python's float `//` (CPython's `float_floor_div`): a zero quotient has the sign of
-/// `a / b` (`-0.0 // 1.5` is `-0.0`).
-pub fn float_floor_div(a: f32, b: f32) -> f32 {
-    let m = a % b;
-    let mut div = (a - m) / b;
-    if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
-        div -= 1.0;
-    }
-    if div == 0.0 {
-        return 0.0f32.copysign(a / b);
-    }
-    let fl = div.floor();
-    if div - fl > 0.5 {
-        fl + 1.0
-    } else {
-        fl
-    }
-}
-
 fn binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
     use BinOp::*;
     Some(match (a, b) {
@@ -341,8 +283,8 @@ fn binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
             Add => x.wrapping_add(y),
             Sub => x.wrapping_sub(y),
             Mul => x.wrapping_mul(y),
-            FloorDiv => int_floor_div(x, y)?,
-            Mod => int_mod(x, y)?,
+            FloorDiv => pyarith::floor_div(x, y)?,
+            Mod => pyarith::modulo(x, y)?,
             BitAnd => x & y,
             BitOr => x | y,
             BitXor => x ^ y,
@@ -370,8 +312,8 @@ fn binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
                 Sub => x - y,
                 Mul => x * y,
                 Div if y != 0.0 => x / y,
-                FloorDiv if y != 0.0 => float_floor_div(x, y),
-                Mod if y != 0.0 => float_mod(x, y),
+                FloorDiv if y != 0.0 => pyarith::float_floor_div(x, y),
+                Mod if y != 0.0 => pyarith::float_mod(x, y),
                 _ => return None,
             })
         }
