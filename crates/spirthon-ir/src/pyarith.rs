@@ -150,18 +150,16 @@ mod tests {
         }
         assert_eq!(floor_div(i32::MIN, -1), Some(i32::MIN), "wraps");
         assert_eq!(modulo(5, 0), None);
-        for (a, b, q, r) in [
+        let cases: [(f64, f64, f64, f64); 5] = [
             (7.5, 2.0, 3.0, 1.5),
             (-7.5, 2.0, -4.0, 0.5),
             (7.5, -2.0, -4.0, -0.5),
             (-0.0, 1.5, -0.0, 0.0),
             (0.0, -2.0, -0.0, -0.0),
-        ] {
+        ];
+        for (a, b, q, r) in cases {
             let (q64, r64) = (float_floor_div(a, b), float_mod(a, b));
-            assert_eq!(
-                (q64.to_bits(), r64.to_bits()),
-                ((q as f64).to_bits(), (r as f64).to_bits())
-            );
+            assert_eq!((q64.to_bits(), r64.to_bits()), (q.to_bits(), r.to_bits()));
             let (q32, r32) = (
                 float_floor_div(a as f32, b as f32),
                 float_mod(a as f32, b as f32),
