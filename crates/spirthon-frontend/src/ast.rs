@@ -91,6 +91,59 @@ pub enum ExprKind {
     Error,
 }
 
+/// The one walk over an expression's children, written once for shared and mutable access.
+macro_rules! each_child {
+    ($kind:expr, $f:ident, $iter:ident, $($r:tt)+) => {
+        match $kind {
+            ExprKind::Attr(a, _) | ExprKind::Unary(_, a) => $f(a),
+            ExprKind::Subscript(a, b) | ExprKind::Binary(_, a, b) => {
+                $f(a);
+                $f(b);
+            }
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } => {
+                $f(func);
+                args.$iter().for_each(&mut $f);
+                keywords.$iter().for_each(|k| $f($($r)+ k.value));
+            }
+            ExprKind::BoolOp(_, v) | ExprKind::Tuple(v) => v.$iter().for_each($f),
+            ExprKind::Compare(a, rest) => {
+                $f(a);
+                rest.$iter().for_each(|r| $f($($r)+ r.1));
+            }
+            ExprKind::IfExp(a, b, c) => {
+                $f(a);
+                $f(b);
+                $f(c);
+            }
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::Name(_)
+            | ExprKind::Error => {}
+        }
+    };
+}
+
+impl ExprKind {
+    /// Applies `f` to each sub-expression, in source order (a call's function, then its
+    /// arguments, then its keyword values). Printers, predicates and the fast parser's
+    /// renumbering all walk children through this or [`ExprKind::children_mut`].
+    pub fn children(&self, mut f: impl FnMut(ExprId)) {
+        let mut g = |e: &ExprId| f(*e);
+        each_child!(self, g, iter, &)
+    }
+
+    /// Applies `f` to each sub-expression id in place, in source order.
+    pub fn children_mut(&mut self, mut f: impl FnMut(&mut ExprId)) {
+        each_child!(self, f, iter_mut, &mut)
+    }
+}
+
 #[derive(Clone, PartialEq, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -358,53 +411,48 @@ fn dump_stmt(ast: &Ast, s: StmtId, depth: usize, out: &mut String) {
     }
 }
 
+/// Prints expression `e` and its children, one line each, indented by depth (an explicit
+/// stack: expressions may nest thousands deep).
 fn dump_expr(ast: &Ast, e: ExprId, depth: usize, out: &mut String) {
-    let expr = ast.expr(e);
-    let pad = "  ".repeat(depth);
-    let (label, kids): (String, Vec<ExprId>) = match &expr.kind {
-        ExprKind::Int(i) => (format!("int {i}"), vec![]),
-        ExprKind::Float(f) => (format!("float {f:?}"), vec![]),
-        ExprKind::Bool(b) => (format!("bool {b}"), vec![]),
-        ExprKind::None => ("None".into(), vec![]),
-        ExprKind::Name(n) => (format!("name {n}"), vec![]),
-        ExprKind::Attr(b, a) => (format!("attr .{a}"), vec![*b]),
-        ExprKind::Subscript(b, i) => ("subscript".into(), vec![*b, *i]),
-        ExprKind::Call {
-            func,
-            args,
-            keywords,
-        } => {
+    let mut stack = vec![(e, depth)];
+    while let Some((e, depth)) = stack.pop() {
+        let expr = ast.expr(e);
+        out.push_str(&format!(
+            "{}{} @{}..{}\n",
+            "  ".repeat(depth),
+            expr_label(&expr.kind),
+            expr.span.start,
+            expr.span.end
+        ));
+        let mut kids = Vec::new();
+        expr.kind.children(|k| kids.push((k, depth + 1)));
+        stack.extend(kids.into_iter().rev());
+    }
+}
+
+fn expr_label(kind: &ExprKind) -> String {
+    match kind {
+        ExprKind::Int(i) => format!("int {i}"),
+        ExprKind::Float(f) => format!("float {f:?}"),
+        ExprKind::Bool(b) => format!("bool {b}"),
+        ExprKind::None => "None".into(),
+        ExprKind::Name(n) => format!("name {n}"),
+        ExprKind::Attr(_, a) => format!("attr .{a}"),
+        ExprKind::Subscript(..) => "subscript".into(),
+        ExprKind::Call { keywords, .. } if keywords.is_empty() => "call".into(),
+        ExprKind::Call { keywords, .. } => {
             let kw: Vec<&str> = keywords.iter().map(|k| k.name.as_str()).collect();
-            let mut kids = vec![*func];
-            kids.extend(args.iter().copied());
-            kids.extend(keywords.iter().map(|k| k.value));
-            (
-                if kw.is_empty() {
-                    "call".into()
-                } else {
-                    format!("call (keywords {})", kw.join(", "))
-                },
-                kids,
-            )
+            format!("call (keywords {})", kw.join(", "))
         }
-        ExprKind::Unary(op, a) => (format!("unary {op:?}"), vec![*a]),
-        ExprKind::Binary(op, a, b) => (format!("binary {}", op.symbol()), vec![*a, *b]),
-        ExprKind::BoolOp(and, v) => ((if *and { "and" } else { "or" }).into(), v.clone()),
-        ExprKind::Compare(a, rest) => {
+        ExprKind::Unary(op, _) => format!("unary {op:?}"),
+        ExprKind::Binary(op, ..) => format!("binary {}", op.symbol()),
+        ExprKind::BoolOp(and, _) => (if *and { "and" } else { "or" }).into(),
+        ExprKind::Compare(_, rest) => {
             let ops: Vec<String> = rest.iter().map(|r| format!("{:?}", r.0)).collect();
-            let mut kids = vec![*a];
-            kids.extend(rest.iter().map(|r| r.1));
-            (format!("compare {}", ops.join(" ")), kids)
+            format!("compare {}", ops.join(" "))
         }
-        ExprKind::IfExp(t, a, b) => ("ifexp (test, body, else)".into(), vec![*t, *a, *b]),
-        ExprKind::Tuple(v) => ("tuple".into(), v.clone()),
-        ExprKind::Error => ("<error>".into(), vec![]),
-    };
-    out.push_str(&format!(
-        "{pad}{label} @{}..{}\n",
-        expr.span.start, expr.span.end
-    ));
-    for k in kids {
-        dump_expr(ast, k, depth + 1, out);
+        ExprKind::IfExp(..) => "ifexp (test, body, else)".into(),
+        ExprKind::Tuple(_) => "tuple".into(),
+        ExprKind::Error => "<error>".into(),
     }
 }

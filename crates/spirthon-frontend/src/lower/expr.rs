@@ -23,16 +23,7 @@ impl Lower<'_, '_> {
                     }
                     work.extend(args.iter().copied());
                 }
-                ExprKind::Attr(b, _) => work.push(*b),
-                ExprKind::Unary(_, a) => work.push(*a),
-                ExprKind::Binary(_, a, b) => work.extend([*a, *b]),
-                ExprKind::BoolOp(_, v) | ExprKind::Tuple(v) => work.extend(v.iter().copied()),
-                ExprKind::Compare(a, rest) => {
-                    work.push(*a);
-                    work.extend(rest.iter().map(|r| r.1));
-                }
-                ExprKind::IfExp(a, b, c) => work.extend([*a, *b, *c]),
-                _ => {}
+                kind => kind.children(|c| work.push(c)),
             }
         }
         true
@@ -62,10 +53,8 @@ impl Lower<'_, '_> {
                     work.push(*a);
                     work.extend(rest.iter().map(|r| r.1));
                 }
-                ExprKind::Unary(_, a) | ExprKind::Attr(a, _) => work.push(*a),
-                ExprKind::Binary(_, a, b) | ExprKind::Subscript(a, b) => work.extend([*a, *b]),
                 ExprKind::Call { args, .. } => work.extend(args.iter().copied()),
-                _ => {}
+                kind => kind.children(|c| work.push(c)),
             }
         }
         false

@@ -1,0 +1,46 @@
+//! The parser's fast path: a hand-written lexer and recursive-descent parser for the part of
+//! Python that kernel files are made of, building exactly the [`Ast`] that the reference path
+//! (module `parse`, over rustpython-parser) builds — the same nodes, in the same arena order,
+//! with the same byte spans — or giving up.
+//!
+//! It gives up (`None`) at the first thing outside that part: any syntax error, any construct
+//! the kernel language rejects, any top-level statement other than imports, constants, a
+//! string and `@kernel`/`@func` defs, tabs, form feeds, carriage returns and backslash
+//! continuations, non-ASCII text outside comments and strings, string prefixes and
+//! implicit concatenation, semicolons, one-line suites, numbers with `_` or `j`, integers
+//! too large for 32 bits, and nesting beyond limits well inside the reference path's. The
+//! caller then parses with the reference path, so diagnostics, and every unusual file,
+//! have one implementation. Giving up is always safe; accepting a file the reference path
+//! would read differently is the bug to avoid, and `tests/parse_paths.rs` checks that the
+//! two agree on every Python file in the repository and thousands of mutations of them.
+//!
+//! Invariants: recursion depth is bounded by [`MAX_NESTING`] levels of nested expressions and
+//! blocks (each level a bounded number of frames), and the AST's expression height stays
+//! below [`MAX_HEIGHT`] (under the reference path's `MAX_EXPR_DEPTH`).
+
+mod lex;
+mod parser;
+
+use crate::ast::Ast;
+use lex::lex;
+use parser::Parser;
+
+/// Nested parentheses, unary operators, ternaries and blocks together, before giving up.
+const MAX_NESTING: u32 = 64;
+/// Expression height before giving up (the reference path rejects more than 256).
+const MAX_HEIGHT: u16 = 200;
+
+/// The AST of `source`, or `None` where the reference path must decide.
+pub fn parse(source: &str) -> Option<Ast> {
+    let toks = lex(source.as_bytes())?;
+    let mut p = Parser {
+        src: source,
+        toks,
+        i: 0,
+        ast: Ast::default(),
+        heights: Vec::new(),
+        nesting: 0,
+    };
+    p.file()?;
+    Some(p.ast)
+}
