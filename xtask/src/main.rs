@@ -7,6 +7,8 @@
 
 use std::process::{Command, ExitCode};
 
+mod sizes;
+
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
@@ -16,6 +18,8 @@ commands:
   fuzz     mutate every kernel file of the project for --minutes N (default 10; --seed S)
            and fail on any panic, internal error, hang or module spirv-val rejects; with
            --kernels N, then run N random kernels on the GPU against CPython
+  sizes    list the source files over 600 lines and the functions over 80 (of the
+           workspace, or of the checkout given)
   bench    run the benchmarks and print their tables: SSA construction against
            cranelift-frontend, and compile time / SPIR-V size against naga on the corpus
            (add --quick for the small SSA sizes only)";
@@ -27,6 +31,11 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("run-gpu") => run_gpu(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
+        Some("sizes") => sizes::sizes(
+            &args
+                .get(1)
+                .map_or_else(workspace_root, std::path::PathBuf::from),
+        ),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
