@@ -1,0 +1,325 @@
+//! Python's arithmetic in SPIR-V instructions, where it is not one instruction: integer
+//! `//` and `%` (floored, without `OpSRem`/`OpSMod`), float `%` and `//` (CPython's
+//! `float_rem` and `float_floor_div`, signed zeros included), comparisons, conversions with
+//! Python's semantics, and the `math` functions that GLSL.std.450 lacks. The steps follow
+//! spirthon-ir's `pyarith`, which folding uses.
+
+use rspirv::spirv::{GlslStd450Op as GLOp, Op as SOp, Word};
+use spirthon_ir::cfg::*;
+use spirthon_ir::{Const, Scalar, Ty};
+
+use super::{EmitError, Emitter, R};
+
+/// `a op b` into `id`; `b_const` is `b`'s value when it is a constant.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn binary(
+    e: &mut Emitter,
+    op: BinOp,
+    t: Ty,
+    rt: Word,
+    id: Word,
+    a: Word,
+    b: Word,
+    b_const: Option<Const>,
+) -> R<()> {
+    let out = Some(id);
+    let s = t.scalar();
+    match (op, s) {
+        (BinOp::Add, Scalar::F32) => e.b.op(SOp::FAdd, rt, out, &[a, b])?,
+        (BinOp::Add, _) => e.b.op(SOp::IAdd, rt, out, &[a, b])?,
+        (BinOp::Sub, Scalar::F32) => e.b.op(SOp::FSub, rt, out, &[a, b])?,
+        (BinOp::Sub, _) => e.b.op(SOp::ISub, rt, out, &[a, b])?,
+        (BinOp::Mul, Scalar::F32) => e.b.op(SOp::FMul, rt, out, &[a, b])?,
+        (BinOp::Mul, _) => e.b.op(SOp::IMul, rt, out, &[a, b])?,
+        (BinOp::Div, _) => e.b.op(SOp::FDiv, rt, out, &[a, b])?,
+        (BinOp::FloorDiv, Scalar::U32) => e.b.op(SOp::UDiv, rt, out, &[a, b])?,
+        (BinOp::Mod, Scalar::U32) => e.b.op(SOp::UMod, rt, out, &[a, b])?,
+        (BinOp::FloorDiv, Scalar::I32) => int_floor_div(e, rt, id, a, b, b_const)?,
+        (BinOp::Mod, Scalar::I32) => int_mod(e, rt, id, a, b, b_const)?,
+        (BinOp::Mod, Scalar::F32) => float_mod(e, rt, id, a, b)?,
+        (BinOp::FloorDiv, Scalar::F32) => float_floor_div(e, rt, id, a, b)?,
+        (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.op(SOp::LogicalAnd, rt, out, &[a, b])?,
+        (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.op(SOp::LogicalOr, rt, out, &[a, b])?,
+        (BinOp::BitXor, Scalar::Bool) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
+        (BinOp::BitAnd, _) => e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?,
+        (BinOp::BitOr, _) => e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?,
+        (BinOp::BitXor, _) => e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?,
+        (BinOp::Shl, _) => e.b.op(SOp::ShiftLeftLogical, rt, out, &[a, b])?,
+        (BinOp::Shr, Scalar::I32) => e.b.op(SOp::ShiftRightArithmetic, rt, out, &[a, b])?,
+        (BinOp::Shr, _) => e.b.op(SOp::ShiftRightLogical, rt, out, &[a, b])?,
+        (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
+    };
+    Ok(())
+}
+
+/// Python's `a // b` on i32: the truncated quotient, minus one when the remainder is
+/// non-zero and its sign differs from the divisor's.
+fn int_floor_div(
+    e: &mut Emitter,
+    rt: Word,
+    id: Word,
+    a: Word,
+    b: Word,
+    b_const: Option<Const>,
+) -> R<Word> {
+    let (q, r, minus_one) = int_div_rem(e, rt, a, b, b_const)?;
+    // `INT_MIN // -1` wraps, as every i32 result does: the quotient is `-a`.
+    let q = match minus_one {
+        Some(m1) => {
+            let neg = e.b.op(SOp::SNegate, rt, None, &[a])?;
+            e.b.op(SOp::Select, rt, None, &[m1, neg, q])?
+        }
+        None => q,
+    };
+    let fix = int_fixup(e, rt, r, b)?;
+    let (one, zero) = (e.konst(Const::I32(1)), e.konst(Const::I32(0)));
+    let adj = e.b.op(SOp::Select, rt, None, &[fix, one, zero])?;
+    e.b.op(SOp::ISub, rt, Some(id), &[q, adj])
+}
+
+/// Python's `a % b` on i32: the truncated remainder, plus `b` when its sign is wrong.
+fn int_mod(
+    e: &mut Emitter,
+    rt: Word,
+    id: Word,
+    a: Word,
+    b: Word,
+    b_const: Option<Const>,
+) -> R<Word> {
+    let (_, r, _) = int_div_rem(e, rt, a, b, b_const)?;
+    let fix = int_fixup(e, rt, r, b)?;
+    let zero = e.konst(Const::I32(0));
+    let adj = e.b.op(SOp::Select, rt, None, &[fix, b, zero])?;
+    e.b.op(SOp::IAdd, rt, Some(id), &[r, adj])
+}
+
+/// Python's float `a % b` (CPython's `float_rem`).
+fn float_mod(e: &mut Emitter, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
+    let r = e.b.op(SOp::FRem, rt, None, &[a, b])?;
+    let fix = float_fixup(e, r, b)?;
+    let rb = e.b.op(SOp::FAdd, rt, None, &[r, b])?;
+    let m = e.b.op(SOp::Select, rt, None, &[fix, rb, r])?;
+    // A zero remainder takes the divisor's sign too.
+    let u = e.ty(Ty::U32);
+    let b_bits = e.b.op(SOp::Bitcast, u, None, &[b])?;
+    signed_zero(e, rt, id, r, b_bits, m)
+}
+
+/// Python's float `a // b` (CPython's `float_floor_div`): `(a - fmod(a, b)) / b`, less one
+/// when the remainder's sign is wrong, rounded to the nearest integral value.
+fn float_floor_div(e: &mut Emitter, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
+    let m = e.b.op(SOp::FRem, rt, None, &[a, b])?;
+    let am = e.b.op(SOp::FSub, rt, None, &[a, m])?;
+    let div = e.b.op(SOp::FDiv, rt, None, &[am, b])?;
+    let fix = float_fixup(e, m, b)?;
+    let one = e.konst(Const::f32(1.0));
+    let dm1 = e.b.op(SOp::FSub, rt, None, &[div, one])?;
+    let div = e.b.op(SOp::Select, rt, None, &[fix, dm1, div])?;
+    let glsl = e.glsl;
+    let fl = e.b.ext_inst(rt, None, glsl, GLOp::Floor as u32, &[div])?;
+    let frac = e.b.op(SOp::FSub, rt, None, &[div, fl])?;
+    let half = e.konst(Const::f32(0.5));
+    let bt = e.ty(Ty::BOOL);
+    let up = e.b.op(SOp::FOrdGreaterThan, bt, None, &[frac, half])?;
+    let fl1 = e.b.op(SOp::FAdd, rt, None, &[fl, one])?;
+    let q = e.b.op(SOp::Select, rt, None, &[up, fl1, fl])?;
+    // A zero quotient has the sign of a / b (`-0.0 // 1.5` is `-0.0`).
+    let u = e.ty(Ty::U32);
+    let (ab, bb) = (
+        e.b.op(SOp::Bitcast, u, None, &[a])?,
+        e.b.op(SOp::Bitcast, u, None, &[b])?,
+    );
+    let sign_of_quotient = e.b.op(SOp::BitwiseXor, u, None, &[ab, bb])?;
+    signed_zero(e, rt, id, div, sign_of_quotient, q)
+}
+
+/// `value`, or a zero with the sign bit of `sign_bits` when `test` is zero. The choice is
+/// made on the bits: Vulkan drivers need not keep the sign of a float zero, and one
+/// (NVIDIA's) folds a float `select(x == 0, +0.0, x)` to `x`.
+fn signed_zero(
+    e: &mut Emitter,
+    rt: Word,
+    id: Word,
+    test: Word,
+    sign_bits: Word,
+    value: Word,
+) -> R<Word> {
+    let zero = e.konst(Const::f32(0.0));
+    let (bt, u) = (e.ty(Ty::BOOL), e.ty(Ty::U32));
+    let is_zero = e.b.op(SOp::FOrdEqual, bt, None, &[test, zero])?;
+    let sign = e.konst(Const::U32(0x8000_0000));
+    let signed = e.b.op(SOp::BitwiseAnd, u, None, &[sign_bits, sign])?;
+    let value_bits = e.b.op(SOp::Bitcast, u, None, &[value])?;
+    let bits =
+        e.b.op(SOp::Select, u, None, &[is_zero, signed, value_bits])?;
+    e.b.op(SOp::Bitcast, rt, Some(id), &[bits])
+}
+
+/// The truncated quotient and remainder of i32s, `(q, r, minus_one)`, without `OpSRem` or
+/// `OpSMod`: the Vulkan environment leaves their results undefined for negative operands
+/// (some drivers do return wrong values), while `OpSDiv` is defined for them. So
+/// `r = a - q * b` with `q = a / b`. `OpSDiv` is undefined for `INT_MIN / -1`, so unless `b`
+/// is a constant other than -1 the division is by `b == -1 ? 1 : b`; then `r` is 0 for
+/// `b == -1` (right), `q` is `a` instead of `-a`, and `minus_one` is the `b == -1` test for
+/// the caller to fix `q` with. (A zero divisor is a compile error when it is a constant, and
+/// gives the device's result otherwise.)
+pub(super) fn int_div_rem(
+    e: &mut Emitter,
+    rt: Word,
+    a: Word,
+    b: Word,
+    b_const: Option<Const>,
+) -> R<(Word, Word, Option<Word>)> {
+    let (d, minus_one) = match b_const {
+        Some(Const::I32(c)) if c != -1 => (b, None),
+        _ => {
+            let bt = e.ty(Ty::BOOL);
+            let (m1, one) = (e.konst(Const::I32(-1)), e.konst(Const::I32(1)));
+            let is_m1 = e.b.op(SOp::IEqual, bt, None, &[b, m1])?;
+            (
+                e.b.op(SOp::Select, rt, None, &[is_m1, one, b])?,
+                Some(is_m1),
+            )
+        }
+    };
+    let q = e.b.op(SOp::SDiv, rt, None, &[a, d])?;
+    let qd = e.b.op(SOp::IMul, rt, None, &[q, d])?;
+    let r = e.b.op(SOp::ISub, rt, None, &[a, qd])?;
+    Ok((q, r, minus_one))
+}
+
+/// `r != 0 and (r < 0) != (b < 0)` for the truncated remainder `r = a rem b` of i32s,
+/// via `(r ^ b) < 0`.
+pub(super) fn int_fixup(e: &mut Emitter, rt: Word, r: Word, b: Word) -> R<Word> {
+    let zero = e.konst(Const::I32(0));
+    let bt = e.ty(Ty::BOOL);
+    let nz = e.b.op(SOp::INotEqual, bt, None, &[r, zero])?;
+    let x = e.b.op(SOp::BitwiseXor, rt, None, &[r, b])?;
+    let neg = e.b.op(SOp::SLessThan, bt, None, &[x, zero])?;
+    e.b.op(SOp::LogicalAnd, bt, None, &[nz, neg])
+}
+
+/// `r != 0 and (r < 0) != (b < 0)` for f32.
+pub(super) fn float_fixup(e: &mut Emitter, r: Word, b: Word) -> R<Word> {
+    let zero = e.konst(Const::f32(0.0));
+    let bt = e.ty(Ty::BOOL);
+    let nz = e.b.op(SOp::FUnordNotEqual, bt, None, &[r, zero])?;
+    let rn = e.b.op(SOp::FOrdLessThan, bt, None, &[r, zero])?;
+    let bn = e.b.op(SOp::FOrdLessThan, bt, None, &[b, zero])?;
+    let differ = e.b.op(SOp::LogicalNotEqual, bt, None, &[rn, bn])?;
+    e.b.op(SOp::LogicalAnd, bt, None, &[nz, differ])
+}
+
+pub(super) fn compare(
+    e: &mut Emitter,
+    op: CmpOp,
+    s: Scalar,
+    rt: Word,
+    out: Option<Word>,
+    a: Word,
+    b: Word,
+) -> R<Word> {
+    use CmpOp::*;
+    Ok(match (s, op) {
+        (Scalar::Bool, Eq) => e.b.op(SOp::LogicalEqual, rt, out, &[a, b])?,
+        (Scalar::Bool, _) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Eq) => e.b.op(SOp::FOrdEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Ne) => e.b.op(SOp::FUnordNotEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Lt) => e.b.op(SOp::FOrdLessThan, rt, out, &[a, b])?,
+        (Scalar::F32, Le) => e.b.op(SOp::FOrdLessThanEqual, rt, out, &[a, b])?,
+        (Scalar::F32, Gt) => e.b.op(SOp::FOrdGreaterThan, rt, out, &[a, b])?,
+        (Scalar::F32, Ge) => e.b.op(SOp::FOrdGreaterThanEqual, rt, out, &[a, b])?,
+        (_, Eq) => e.b.op(SOp::IEqual, rt, out, &[a, b])?,
+        (_, Ne) => e.b.op(SOp::INotEqual, rt, out, &[a, b])?,
+        (Scalar::I32, Lt) => e.b.op(SOp::SLessThan, rt, out, &[a, b])?,
+        (Scalar::I32, Le) => e.b.op(SOp::SLessThanEqual, rt, out, &[a, b])?,
+        (Scalar::I32, Gt) => e.b.op(SOp::SGreaterThan, rt, out, &[a, b])?,
+        (Scalar::I32, Ge) => e.b.op(SOp::SGreaterThanEqual, rt, out, &[a, b])?,
+        (_, Lt) => e.b.op(SOp::ULessThan, rt, out, &[a, b])?,
+        (_, Le) => e.b.op(SOp::ULessThanEqual, rt, out, &[a, b])?,
+        (_, Gt) => e.b.op(SOp::UGreaterThan, rt, out, &[a, b])?,
+        (_, Ge) => e.b.op(SOp::UGreaterThanEqual, rt, out, &[a, b])?,
+    })
+}
+
+pub(super) fn convert(
+    e: &mut Emitter,
+    from: Scalar,
+    to: Scalar,
+    rt: Word,
+    id: Word,
+    a: Word,
+) -> R<()> {
+    let out = Some(id);
+    match (from, to) {
+        (Scalar::I32, Scalar::F32) => e.b.op(SOp::ConvertSToF, rt, out, &[a])?,
+        (Scalar::U32, Scalar::F32) => e.b.op(SOp::ConvertUToF, rt, out, &[a])?,
+        (Scalar::F32, Scalar::I32) => e.b.op(SOp::ConvertFToS, rt, out, &[a])?,
+        (Scalar::F32, Scalar::U32) => e.b.op(SOp::ConvertFToU, rt, out, &[a])?,
+        (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => {
+            e.b.op(SOp::Bitcast, rt, out, &[a])?
+        }
+        (Scalar::Bool, s) => {
+            let one = e.konst(Const::one(s));
+            let zero = e.konst(Const::zero(s));
+            e.b.op(SOp::Select, rt, out, &[a, one, zero])?
+        }
+        (s, Scalar::Bool) => {
+            let zero = e.konst(Const::zero(s));
+            compare(e, CmpOp::Ne, s, rt, out, a, zero)?
+        }
+        (s, t) if s == t => e.b.op(SOp::CopyObject, rt, out, &[a])?,
+        (s, t) => return Err(EmitError(format!("no conversion {s:?} -> {t:?}"))),
+    };
+    Ok(())
+}
+
+pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
+    use MathFn::*;
+    let out = Some(id);
+    let glsl = e.glsl;
+    // One GLSL.std.450 instruction where spirthon-ir's built-in table names one for this
+    // operand type; the sequences below otherwise.
+    let gl = spirthon_ir::library::of(mf).and_then(|row| row.glsl.for_scalar(t.scalar()));
+    if let Some(g) = gl {
+        e.b.ext_inst(rt, out, glsl, g, args)?;
+        return Ok(());
+    }
+    match mf {
+        Log10 => {
+            let l2 = e.b.ext_inst(rt, None, glsl, GLOp::Log2 as u32, args)?;
+            let k = e.konst(Const::f32(core::f32::consts::LOG10_2));
+            e.b.op(SOp::FMul, rt, out, &[l2, k])?;
+        }
+        Copysign => {
+            let u = e.ty(Ty::U32);
+            let a = e.b.op(SOp::Bitcast, u, None, &[args[0]])?;
+            let b = e.b.op(SOp::Bitcast, u, None, &[args[1]])?;
+            let (mag, sign) = (
+                e.konst(Const::U32(0x7fff_ffff)),
+                e.konst(Const::U32(0x8000_0000)),
+            );
+            let a = e.b.op(SOp::BitwiseAnd, u, None, &[a, mag])?;
+            let b = e.b.op(SOp::BitwiseAnd, u, None, &[b, sign])?;
+            let r = e.b.op(SOp::BitwiseOr, u, None, &[a, b])?;
+            e.b.op(SOp::Bitcast, rt, out, &[r])?;
+        }
+        Hypot => {
+            let xx = e.b.op(SOp::FMul, rt, None, &[args[0], args[0]])?;
+            let yy = e.b.op(SOp::FMul, rt, None, &[args[1], args[1]])?;
+            let s = e.b.op(SOp::FAdd, rt, None, &[xx, yy])?;
+            e.b.ext_inst(rt, out, glsl, GLOp::Sqrt as u32, &[s])?;
+        }
+        Fmod => {
+            e.b.op(SOp::FRem, rt, out, &[args[0], args[1]])?;
+        }
+        IsNan => {
+            e.b.op(SOp::IsNan, rt, out, &[args[0]])?;
+        }
+        IsInf => {
+            e.b.op(SOp::IsInf, rt, out, &[args[0]])?;
+        }
+        other => return Err(EmitError(format!("no emission for {other:?}"))),
+    }
+    Ok(())
+}
