@@ -66,55 +66,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         job_ids: HashMap::new(),
         diags: parse_diags,
     };
-    let mut entry_points = Vec::new();
-    for (d, sig) in info.defs.iter().enumerate() {
-        if !sig.is_kernel || opts.kernel.as_ref().is_some_and(|k| *k != sig.name) {
-            continue;
-        }
-        let arrays = cx.add_arrays(sig);
-        let scalars = sig
-            .params
-            .iter()
-            .filter_map(|p| match p.kind {
-                ParamKind::Scalar(ty) => Some((p.name.clone(), ty)),
-                _ => None,
-            })
-            .collect();
-        let function = cx.instance(d, arrays.clone());
-        entry_points.push(KernelDecl {
-            name: sig.name.clone(),
-            function,
-            workgroup_size: sig.workgroup_size,
-            scalars,
-            arrays,
-        });
-    }
-    if opts.kernel.is_none() && entry_points.is_empty() && cx.diags.is_empty() {
-        let span = spirthon_ir::Span::new(0, 0);
-        return Err(vec![Diagnostic::error(span, "this file has no `@kernel` to compile")
-            .with_help("mark an entry point with `@kernel` (from spirthon); a file of `@func`s alone is a library with nothing to run")]);
-    }
-    if let Some(k) = &opts.kernel {
-        if entry_points.is_empty() {
-            let span = spirthon_ir::Span::new(0, 0);
-            let names: Vec<String> = info
-                .defs
-                .iter()
-                .filter(|s| s.is_kernel)
-                .map(|s| format!("`{}`", s.name))
-                .collect();
-            let help = match names.len() {
-                0 => "the file has no `@kernel`".to_string(),
-                1 => format!("its kernel is {}", names[0]),
-                _ => format!("its kernels are {}", names.join(", ")),
-            };
-            return Err(vec![Diagnostic::error(
-                span,
-                format!("no kernel named `{k}` in this file"),
-            )
-            .with_help(help)]);
-        }
-    }
+    let entry_points = kernels(&mut cx, &info, opts)?;
     let t2 = Instant::now();
     let mut lowered = Vec::new();
     let mut cfg_text = Vec::new();
@@ -140,6 +92,65 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         cfg_text,
         phases: [("parse", t1 - t0), ("check", t2 - t1), ("lower", t3 - t2)],
     })
+}
+
+/// Declares the kernels to compile (all, or the one `opts` names) and queues their bodies
+/// in `cx`; an error when there is none to compile.
+fn kernels(
+    cx: &mut Ctx<'_>,
+    info: &module::ModuleInfo,
+    opts: &Options,
+) -> Result<Vec<KernelDecl>, Vec<Diagnostic>> {
+    let mut entry_points = Vec::new();
+    for (d, sig) in info.defs.iter().enumerate() {
+        if !sig.is_kernel || opts.kernel.as_ref().is_some_and(|k| *k != sig.name) {
+            continue;
+        }
+        let arrays = cx.add_arrays(sig);
+        let scalars = sig
+            .params
+            .iter()
+            .filter_map(|p| match p.kind {
+                ParamKind::Scalar(ty) => Some((p.name.clone(), ty)),
+                _ => None,
+            })
+            .collect();
+        let function = cx.instance(d, arrays.clone());
+        entry_points.push(KernelDecl {
+            name: sig.name.clone(),
+            function,
+            workgroup_size: sig.workgroup_size,
+            scalars,
+            arrays,
+        });
+    }
+    if !entry_points.is_empty() {
+        return Ok(entry_points);
+    }
+    let span = spirthon_ir::Span::new(0, 0);
+    match &opts.kernel {
+        None if cx.diags.is_empty() => Err(vec![Diagnostic::error(span, "this file has no `@kernel` to compile")
+            .with_help("mark an entry point with `@kernel` (from spirthon); a file of `@func`s alone is a library with nothing to run")]),
+        None => Ok(entry_points),
+        Some(k) => {
+            let names: Vec<String> = info
+                .defs
+                .iter()
+                .filter(|s| s.is_kernel)
+                .map(|s| format!("`{}`", s.name))
+                .collect();
+            let help = match names.len() {
+                0 => "the file has no `@kernel`".to_string(),
+                1 => format!("its kernel is {}", names[0]),
+                _ => format!("its kernels are {}", names.join(", ")),
+            };
+            Err(vec![Diagnostic::error(
+                span,
+                format!("no kernel named `{k}` in this file"),
+            )
+            .with_help(help)])
+        }
+    }
 }
 
 /// Lowers every kernel and func that no compiled kernel reaches (with stand-in arrays), so

@@ -10,6 +10,23 @@ use spirthon_ir::{Const, Scalar, Ty};
 
 use super::{EmitError, Emitter, R};
 
+/// `op a` into `id`, for an operand of scalar type `s`.
+pub(super) fn unary(e: &mut Emitter, op: UnOp, s: Scalar, rt: Word, id: Word, a: Word) -> R<()> {
+    let out = Some(id);
+    match (op, s) {
+        (UnOp::Neg, Scalar::F32) => e.b.op(SOp::FNegate, rt, out, &[a])?,
+        // `-u` wraps modulo 2**32; naga takes no negation of an unsigned value.
+        (UnOp::Neg, Scalar::U32) => {
+            let zero = e.konst(Const::U32(0));
+            e.b.op(SOp::ISub, rt, out, &[zero, a])?
+        }
+        (UnOp::Neg, _) => e.b.op(SOp::SNegate, rt, out, &[a])?,
+        (UnOp::Not, _) => e.b.op(SOp::LogicalNot, rt, out, &[a])?,
+        (UnOp::BitNot, _) => e.b.op(SOp::Not, rt, out, &[a])?,
+    };
+    Ok(())
+}
+
 /// `a op b` into `id`; `b_const` is `b`'s value when it is a constant.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn binary(

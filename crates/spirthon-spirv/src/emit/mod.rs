@@ -212,24 +212,7 @@ impl Emitter {
         }
         let mut uniform_of = HashMap::new();
         for ep in &m.entry_points {
-            let members: Vec<Word> = ep
-                .uniform
-                .members()
-                .map(|(_, ty, _, _)| self.storage_ty(ty))
-                .collect();
-            let st = self.b.type_struct(&members);
-            self.b.decorate(st, spirv::Decoration::Block, &[]);
-            for (i, (name, _, offset, _)) in ep.uniform.members().enumerate() {
-                self.b
-                    .member_decorate(st, i as u32, spirv::Decoration::Offset, &[offset]);
-                if self.names {
-                    self.b.member_name(st, i as u32, name);
-                }
-            }
-            let p = self.b.type_pointer(StorageClass::Uniform, st);
-            let var = self.b.variable(p, StorageClass::Uniform);
-            self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
-            self.b.decorate(var, spirv::Decoration::Binding, &[0]);
+            let var = self.uniform_block(&ep.uniform);
             uniform_of.insert(ep.function, (var, ep.uniform.clone()));
         }
         let functions = m.functions.iter().map(|_| self.b.id()).collect();
@@ -239,6 +222,28 @@ impl Emitter {
             uniform_of,
             functions,
         })
+    }
+
+    /// A kernel's uniform block variable (binding 0), laid out as `layout` says.
+    fn uniform_block(&mut self, layout: &UniformLayout) -> Word {
+        let members: Vec<Word> = layout
+            .members()
+            .map(|(_, ty, _, _)| self.storage_ty(ty))
+            .collect();
+        let st = self.b.type_struct(&members);
+        self.b.decorate(st, spirv::Decoration::Block, &[]);
+        for (i, (name, _, offset, _)) in layout.members().enumerate() {
+            self.b
+                .member_decorate(st, i as u32, spirv::Decoration::Offset, &[offset]);
+            if self.names {
+                self.b.member_name(st, i as u32, name);
+            }
+        }
+        let p = self.b.type_pointer(StorageClass::Uniform, st);
+        let var = self.b.variable(p, StorageClass::Uniform);
+        self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
+        self.b.decorate(var, spirv::Decoration::Binding, &[0]);
+        var
     }
 
     /// The Block struct around a runtime array; one per element type and writability, so
@@ -474,6 +479,38 @@ impl<'f> FnState<'f> {
         Ok(())
     }
 
+    /// A store, or a call (which may return nothing).
+    fn effect(
+        &mut self,
+        e: &mut Emitter,
+        op: Op,
+        ty: Option<Ty>,
+        args: &[Word],
+        id: Word,
+        operand: impl Fn(usize) -> R<Ty>,
+    ) -> R<()> {
+        match op {
+            Op::Store(a) => {
+                let t = operand(1)?;
+                let p = self.element(e, a, args[0], t)?;
+                e.b.void(SOp::Store, &[p, args[1]])?;
+            }
+            Op::Call(callee) => {
+                let fid = self.g.functions[callee.index()];
+                let ret = match ty {
+                    Some(t) => e.ty(t),
+                    None => e.b.type_void(),
+                };
+                let mut operands = Vec::with_capacity(1 + args.len());
+                operands.push(fid);
+                operands.extend_from_slice(args);
+                e.b.op(SOp::FunctionCall, ret, Some(id), &operands)?;
+            }
+            other => return Err(EmitError(format!("{other:?} is not a store or call"))),
+        }
+        Ok(())
+    }
+
     fn inst(&mut self, e: &mut Emitter, _m: &Module, v: Value) -> R<()> {
         let f = self.f;
         let inst = &f.insts[v.index()];
@@ -490,26 +527,8 @@ impl<'f> FnState<'f> {
             Ok(f.ty_of(*a))
         };
         let out = Some(id);
-        match inst.op {
-            Op::Store(a) => {
-                let t = operand(1)?;
-                let p = self.element(e, a, args[0], t)?;
-                e.b.void(SOp::Store, &[p, args[1]])?;
-                return Ok(());
-            }
-            Op::Call(callee) => {
-                let fid = self.g.functions[callee.index()];
-                let ret = match inst.ty {
-                    Some(t) => e.ty(t),
-                    None => e.b.type_void(),
-                };
-                let mut operands = Vec::with_capacity(1 + args.len());
-                operands.push(fid);
-                operands.extend_from_slice(&args);
-                e.b.op(SOp::FunctionCall, ret, out, &operands)?;
-                return Ok(());
-            }
-            _ => {}
+        if let Op::Store(_) | Op::Call(_) = inst.op {
+            return self.effect(e, inst.op, inst.ty, &args, id, operand);
         }
         let t = inst
             .ty
@@ -518,20 +537,7 @@ impl<'f> FnState<'f> {
         match inst.op {
             Op::Const(_) | Op::Store(_) | Op::Call(_) => {}
             Op::Param(n) => self.param(e, n, t, id)?,
-            Op::Unary(u) => {
-                let s = operand(0)?.scalar();
-                match (u, s) {
-                    (UnOp::Neg, Scalar::F32) => e.b.op(SOp::FNegate, rt, out, &[args[0]])?,
-                    // `-u` wraps modulo 2**32; naga takes no negation of an unsigned value.
-                    (UnOp::Neg, Scalar::U32) => {
-                        let zero = e.konst(Const::U32(0));
-                        e.b.op(SOp::ISub, rt, out, &[zero, args[0]])?
-                    }
-                    (UnOp::Neg, _) => e.b.op(SOp::SNegate, rt, out, &[args[0]])?,
-                    (UnOp::Not, _) => e.b.op(SOp::LogicalNot, rt, out, &[args[0]])?,
-                    (UnOp::BitNot, _) => e.b.op(SOp::Not, rt, out, &[args[0]])?,
-                };
-            }
+            Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
             Op::Binary(op) => {
                 let divisor = inst.args.get(1).and_then(|&r| f.as_const(r));
                 binary(e, op, t, rt, id, args[0], args[1], divisor)?;
