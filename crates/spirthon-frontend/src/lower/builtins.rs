@@ -13,25 +13,7 @@ impl Lower<'_, '_> {
         name_span: Span,
     ) -> Ex {
         match name {
-            "abs" => {
-                if !self.arity(name, args, 1, span) {
-                    return Ex::Err;
-                }
-                let (x, sp) = self.args(args)[0];
-                match x {
-                    Ex::Lit(Lit::Int(i)) => Ex::Lit(Lit::Int(i.abs())),
-                    Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Float(f.abs())),
-                    Ex::Val(_, t) if t.scalar() == Scalar::U32 => x,
-                    Ex::Val(o, t) if t.scalar() != Scalar::Bool => {
-                        Ex::Val(self.val(Op::Math(MathFn::Abs), t, vec![o], span), t)
-                    }
-                    Ex::Err => Ex::Err,
-                    _ => {
-                        self.error(sp, "`abs` needs a number");
-                        Ex::Err
-                    }
-                }
-            }
+            "abs" => self.abs_call(args, span),
             "min" | "max" => self.min_max(name, args, span),
             "int" | "float" | "bool" => {
                 if !self.arity(name, args, 1, span) {
@@ -45,49 +27,8 @@ impl Lower<'_, '_> {
                 let (x, sp) = self.args(args)[0];
                 self.convert(x, to, sp, span)
             }
-            "round" => {
-                if args.len() == 2 {
-                    self.error(
-                        span,
-                        "`round(x, ndigits)` is not supported; `round(x)` rounds to an int",
-                    );
-                    return Ex::Err;
-                }
-                if !self.arity(name, args, 1, span) {
-                    return Ex::Err;
-                }
-                let (x, sp) = self.args(args)[0];
-                match x {
-                    Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Int(f.round_ties_even() as i64)),
-                    Ex::Lit(l) => Ex::Lit(l),
-                    Ex::Val(o, t) if t == Ty::F32 => {
-                        let r = self.val(Op::Math(MathFn::RoundEven), Ty::F32, vec![o], span);
-                        Ex::Val(self.val(Op::Convert, Ty::I32, vec![r], span), Ty::I32)
-                    }
-                    Ex::Val(_, t) if t.scalar().is_int() => x,
-                    Ex::Err => Ex::Err,
-                    _ => {
-                        self.error(sp, "`round` needs a number");
-                        Ex::Err
-                    }
-                }
-            }
-            "len" => {
-                if !self.arity(name, args, 1, span) {
-                    return Ex::Err;
-                }
-                let (x, sp) = self.args(args)[0];
-                match x {
-                    Ex::Array(a) => {
-                        Ex::Val(self.val(Op::ArrayLen(a), Ty::I32, vec![], span), Ty::I32)
-                    }
-                    Ex::Err => Ex::Err,
-                    _ => {
-                        self.error(sp, "`len` needs an array");
-                        Ex::Err
-                    }
-                }
-            }
+            "round" => self.round_call(args, span),
+            "len" => self.len_call(args, span),
             "range" => {
                 self.error(
                     span,
@@ -101,23 +42,93 @@ impl Lower<'_, '_> {
                 Ex::Err
             }
             _ => {
-                let d = match self.m.globals.get(name) {
-                    None if crate::module::SPIRTHON_NAMES.contains(&name) => {
-                        Diagnostic::error(name_span, format!("unknown function `{name}`"))
-                            .with_help(format!("import it: `from spirthon import {name}`"))
-                    }
-                    None if crate::module::is_math_name(name) => {
-                        Diagnostic::error(name_span, format!("unknown function `{name}`"))
-                            .with_help(format!(
-                                "import it: `from math import {name}`, or call `math.{name}`"
-                            ))
-                    }
-                    _ => Diagnostic::error(name_span, format!("unknown function `{name}`")),
-                };
-                self.cx.diags.push(d);
+                self.unknown_function(name, name_span);
                 Ex::Err
             }
         }
+    }
+
+    /// Python's `abs`: ints stay ints (`u32` as it is), floats stay floats.
+    fn abs_call(&mut self, args: &[ExprId], span: Span) -> Ex {
+        if !self.arity("abs", args, 1, span) {
+            return Ex::Err;
+        }
+        let (x, sp) = self.args(args)[0];
+        match x {
+            Ex::Lit(Lit::Int(i)) => Ex::Lit(Lit::Int(i.abs())),
+            Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Float(f.abs())),
+            Ex::Val(_, t) if t.scalar() == Scalar::U32 => x,
+            Ex::Val(o, t) if t.scalar() != Scalar::Bool => {
+                Ex::Val(self.val(Op::Math(MathFn::Abs), t, vec![o], span), t)
+            }
+            Ex::Err => Ex::Err,
+            _ => {
+                self.error(sp, "`abs` needs a number");
+                Ex::Err
+            }
+        }
+    }
+
+    /// Python's `round(x)`: half to even, an int.
+    fn round_call(&mut self, args: &[ExprId], span: Span) -> Ex {
+        if args.len() == 2 {
+            self.error(
+                span,
+                "`round(x, ndigits)` is not supported; `round(x)` rounds to an int",
+            );
+            return Ex::Err;
+        }
+        if !self.arity("round", args, 1, span) {
+            return Ex::Err;
+        }
+        let (x, sp) = self.args(args)[0];
+        match x {
+            Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Int(f.round_ties_even() as i64)),
+            Ex::Lit(l) => Ex::Lit(l),
+            Ex::Val(o, t) if t == Ty::F32 => {
+                let r = self.val(Op::Math(MathFn::RoundEven), Ty::F32, vec![o], span);
+                Ex::Val(self.val(Op::Convert, Ty::I32, vec![r], span), Ty::I32)
+            }
+            Ex::Val(_, t) if t.scalar().is_int() => x,
+            Ex::Err => Ex::Err,
+            _ => {
+                self.error(sp, "`round` needs a number");
+                Ex::Err
+            }
+        }
+    }
+
+    /// `len(array)`.
+    fn len_call(&mut self, args: &[ExprId], span: Span) -> Ex {
+        if !self.arity("len", args, 1, span) {
+            return Ex::Err;
+        }
+        let (x, sp) = self.args(args)[0];
+        match x {
+            Ex::Array(a) => Ex::Val(self.val(Op::ArrayLen(a), Ty::I32, vec![], span), Ty::I32),
+            Ex::Err => Ex::Err,
+            _ => {
+                self.error(sp, "`len` needs an array");
+                Ex::Err
+            }
+        }
+    }
+
+    /// A call of a name that is no function here, with the import that would make it one.
+    fn unknown_function(&mut self, name: &str, name_span: Span) {
+        let d = match self.m.globals.get(name) {
+            None if crate::module::SPIRTHON_NAMES.contains(&name) => {
+                Diagnostic::error(name_span, format!("unknown function `{name}`"))
+                    .with_help(format!("import it: `from spirthon import {name}`"))
+            }
+            None if crate::module::is_math_name(name) => {
+                Diagnostic::error(name_span, format!("unknown function `{name}`")).with_help(
+                    format!("import it: `from math import {name}`, or call `math.{name}`"),
+                )
+            }
+            _ => Diagnostic::error(name_span, format!("unknown function `{name}`")),
+        };
+        self.cx.diags.push(d);
     }
 
     /// Python's `int()`, `float()`, `bool()`, `i32()`, `u32()`, `f32()`.
