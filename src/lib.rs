@@ -213,22 +213,17 @@ pub fn cfg_dot(m: &IrModule) -> String {
         let dom = spirthon_mid::dominators(f);
         let block_phis = f.phis_by_block();
         for &b in &f.order {
-            if !f.reachable[b.index()] {
+            if !f.reachable[b] {
                 continue;
             }
             let mut label = format!("{b}");
             for &p in &block_phis[b.index()] {
-                let phi = &f.phis[p.index()];
+                let phi = &f.phis[p];
                 if phi.live {
-                    let _ = write!(
-                        label,
-                        "\\lp{} = phi {}",
-                        p.index(),
-                        f.vars[phi.var.index()].name
-                    );
+                    let _ = write!(label, "\\lp{} = phi {}", p.index(), f.vars[phi.var].name);
                 }
             }
-            match f.blocks[b.index()].merge {
+            match f.blocks[b].merge {
                 Merge::Selection(mb) => {
                     let _ = write!(label, "\\lselection, merge {mb}");
                 }
@@ -240,7 +235,7 @@ pub fn cfg_dot(m: &IrModule) -> String {
             let _ = writeln!(s, "    f{fi}_{} [label=\"{label}\\l\"];", b.index());
         }
         for &(a, b) in &edges {
-            if f.reachable[a.index()] {
+            if f.reachable[a] {
                 let _ = writeln!(s, "    f{fi}_{} -> f{fi}_{};", a.index(), b.index());
             }
         }

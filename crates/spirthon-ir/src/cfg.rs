@@ -19,6 +19,7 @@
 pub use spirthon_ssa::{Block, Operand, Phi, Value, Var};
 
 use crate::abi::UniformLayout;
+use crate::index_vec::IndexVec;
 use crate::span::Span;
 use crate::types::{Const, Ty};
 
@@ -298,22 +299,22 @@ pub struct Function<O> {
     /// Parameter types of a `@func` (a kernel's scalar parameters live in its uniform block).
     pub params: Vec<Ty>,
     pub ret: Option<Ty>,
-    pub insts: Vec<Inst<O>>,
-    pub blocks: Vec<BlockData<O>>,
+    pub insts: IndexVec<Value, Inst<O>>,
+    pub blocks: IndexVec<Block, BlockData<O>>,
     pub order: Vec<Block>,
-    pub vars: Vec<VarInfo>,
+    pub vars: IndexVec<Var, VarInfo>,
     /// Filled by SSA construction.
-    pub phis: Vec<PhiData>,
+    pub phis: IndexVec<Phi, PhiData>,
     /// Filled by SSA construction: whether each block can run.
-    pub reachable: Vec<bool>,
+    pub reachable: IndexVec<Block, bool>,
 }
 
 impl<O: Copy> Function<O> {
     pub fn inst(&self, v: Value) -> &Inst<O> {
-        &self.insts[v.index()]
+        &self.insts[v]
     }
     pub fn block(&self, b: Block) -> &BlockData<O> {
-        &self.blocks[b.index()]
+        &self.blocks[b]
     }
 
     /// The phis of every block, each list in phi order: `result[b]` holds block `b`'s.
@@ -331,17 +332,17 @@ impl Function<Ref> {
     /// The type of an operand.
     pub fn ty_of(&self, r: Ref) -> Ty {
         match r {
-            Ref::Inst(v) => self.insts[v.index()]
+            Ref::Inst(v) => self.insts[v]
                 .ty
                 .expect("an operand names an instruction with a result"),
-            Ref::Phi(p) => self.phis[p.index()].ty,
+            Ref::Phi(p) => self.phis[p].ty,
             Ref::Undef(t) => t,
         }
     }
     /// The constant an operand is, if it is one.
     pub fn as_const(&self, r: Ref) -> Option<Const> {
         match r {
-            Ref::Inst(v) => match self.insts[v.index()].op {
+            Ref::Inst(v) => match self.insts[v].op {
                 Op::Const(c) => Some(c),
                 _ => None,
             },

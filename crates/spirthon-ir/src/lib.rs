@@ -10,6 +10,7 @@
 pub mod abi;
 pub mod cfg;
 pub mod diag;
+pub mod index_vec;
 pub mod library;
 pub mod lowered;
 pub mod print;
@@ -20,5 +21,6 @@ pub mod types;
 pub use abi::{UniformField, UniformLayout};
 pub use cfg::*;
 pub use diag::{Diagnostic, Label, Severity};
+pub use index_vec::{Idx, IndexVec};
 pub use span::{LineIndex, Span};
 pub use types::{Const, Scalar, Ty};

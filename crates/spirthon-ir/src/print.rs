@@ -75,14 +75,14 @@ fn print_with<O: Copy>(f: &Function<O>, opnd: impl Fn(&O) -> String) -> String {
     let block_phis = f.phis_by_block();
     for &b in &f.order {
         let block = f.block(b);
-        let unreachable = f.reachable.get(b.index()) == Some(&false);
+        let unreachable = f.reachable.get(b) == Some(&false);
         let _ = writeln!(
             s,
             "{b}:{}",
             if unreachable { "    # unreachable" } else { "" }
         );
         for &p in &block_phis[b.index()] {
-            let (i, phi) = (p.index(), &f.phis[p.index()]);
+            let (i, phi) = (p.index(), &f.phis[p]);
             if !phi.live {
                 continue;
             }

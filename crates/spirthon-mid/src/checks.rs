@@ -20,11 +20,11 @@ use spirthon_ir::types::Const;
 pub fn constant_faults(f: &Function<Ref>, arrays: &[GlobalArray]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for &b in &f.order {
-        if !f.reachable[b.index()] {
+        if !f.reachable[b] {
             continue;
         }
-        for &v in &f.blocks[b.index()].insts {
-            let inst = &f.insts[v.index()];
+        for &v in &f.blocks[b].insts {
+            let inst = &f.insts[v];
             let fault = match inst.op {
                 Op::Binary(BinOp::FloorDiv | BinOp::Mod) => zero_divisor(f, inst),
                 Op::Load(a) | Op::Store(a) => negative_index(f, inst, &arrays[a.index()].name),

@@ -104,9 +104,9 @@ fn check_all(functions: &[Function<Ref>], after: &'static str) -> Result<(), Mid
 /// The dominator tree of `f`'s reachable blocks.
 pub fn dominators(f: &Function<Ref>) -> DomTree {
     let mut edges = Vec::new();
-    for (b, block) in f.blocks.iter().enumerate() {
+    for (b, block) in f.blocks.iter_enumerated() {
         if f.reachable[b] {
-            edges.extend(block.term.successors().map(|s| (Block::new(b), s)));
+            edges.extend(block.term.successors().map(|s| (b, s)));
         }
     }
     DomTree::compute(&Cfg::from_edges(f.blocks.len(), Block::new(0), &edges))

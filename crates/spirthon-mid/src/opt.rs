@@ -84,10 +84,10 @@ fn value_number(f: &mut Function<Ref>, dom: &DomTree) {
         }
         marks.push(undo.len());
         stack.push((b, false));
-        let mut kept = Vec::with_capacity(f.blocks[b.index()].insts.len());
-        for k in 0..f.blocks[b.index()].insts.len() {
-            let v = f.blocks[b.index()].insts[k];
-            let inst = &mut f.insts[v.index()];
+        let mut kept = Vec::with_capacity(f.blocks[b].insts.len());
+        for k in 0..f.blocks[b].insts.len() {
+            let v = f.blocks[b].insts[k];
+            let inst = &mut f.insts[v];
             for a in &mut inst.args {
                 if let Ref::Inst(x) = *a {
                     if let Some(r) = repl[x.index()] {
@@ -110,7 +110,7 @@ fn value_number(f: &mut Function<Ref>, dom: &DomTree) {
             }
             kept.push(v);
         }
-        f.blocks[b.index()].insts = kept;
+        f.blocks[b].insts = kept;
         for &c in dom.children(b) {
             stack.push((c, true));
         }
@@ -143,11 +143,11 @@ fn fold(f: &mut Function<Ref>) {
     };
     let block_phis = f.phis_by_block();
     for b in order {
-        if !f.reachable[b.index()] {
+        if !f.reachable[b] {
             continue;
         }
         for &p in &block_phis[b.index()] {
-            let args: Vec<Ref> = f.phis[p.index()]
+            let args: Vec<Ref> = f.phis[p]
                 .args
                 .iter()
                 .map(|&(_, r)| subst(r, &phi_repl))
@@ -161,23 +161,23 @@ fn fold(f: &mut Function<Ref>) {
                 phi_repl[p.index()] = Some(args[0]);
             }
         }
-        for k in 0..f.blocks[b.index()].insts.len() {
-            let v = f.blocks[b.index()].insts[k];
-            let args: Vec<Ref> = f.insts[v.index()]
+        for k in 0..f.blocks[b].insts.len() {
+            let v = f.blocks[b].insts[k];
+            let args: Vec<Ref> = f.insts[v]
                 .args
                 .iter()
                 .map(|&r| subst(r, &phi_repl))
                 .collect();
-            f.insts[v.index()].args.clone_from(&args);
+            f.insts[v].args.clone_from(&args);
             if let Some(c) = fold_inst(f, v, &args) {
-                let inst = &mut f.insts[v.index()];
+                let inst = &mut f.insts[v];
                 inst.op = Op::Const(c);
                 inst.args.clear();
             } else {
                 reduce_power_of_two(f, v);
             }
         }
-        substitute_term(&mut f.blocks[b.index()].term, |r| subst(r, &phi_repl));
+        substitute_term(&mut f.blocks[b].term, |r| subst(r, &phi_repl));
     }
     for p in &mut f.phis {
         for a in &mut p.args {
@@ -186,7 +186,7 @@ fn fold(f: &mut Function<Ref>) {
     }
     for (p, r) in phi_repl.iter().enumerate() {
         if r.is_some() {
-            f.phis[p].live = false;
+            f.phis[Phi::new(p)].live = false;
         }
     }
 }
@@ -203,7 +203,7 @@ fn substitute_term(t: &mut Term<Ref>, s: impl Fn(Ref) -> Ref) {
 /// negative ones included (two's complement, arithmetic shift): rewrite them so, cheaper than
 /// a division with its sign fix-up.
 fn reduce_power_of_two(f: &mut Function<Ref>, v: Value) {
-    let inst = &f.insts[v.index()];
+    let inst = &f.insts[v];
     let (Op::Binary(op @ (BinOp::FloorDiv | BinOp::Mod)), Some(divisor)) =
         (inst.op, inst.args.get(1).and_then(|&r| f.as_const(r)))
     else {
@@ -230,7 +230,7 @@ fn reduce_power_of_two(f: &mut Function<Ref>, v: Value) {
         span: Default::default(),
         var: None,
     });
-    let inst = &mut f.insts[v.index()];
+    let inst = &mut f.insts[v];
     inst.op = Op::Binary(if op == BinOp::FloorDiv {
         BinOp::Shr
     } else {
@@ -240,7 +240,7 @@ fn reduce_power_of_two(f: &mut Function<Ref>, v: Value) {
 }
 
 fn fold_inst(f: &Function<Ref>, v: Value, args: &[Ref]) -> Option<Const> {
-    let inst = &f.insts[v.index()];
+    let inst = &f.insts[v];
     let ty = inst.ty?;
     if let Op::Select = inst.op {
         // Only when both sides are constants: a select on a constant picks an operand that
@@ -397,12 +397,12 @@ fn remove_dead(f: &mut Function<Ref>) {
     let mut live_inst = vec![false; f.insts.len()];
     let mut live_phi = vec![false; f.phis.len()];
     let mut work: Vec<Ref> = Vec::new();
-    for (b, block) in f.blocks.iter().enumerate() {
+    for (b, block) in f.blocks.iter_enumerated() {
         if !f.reachable[b] {
             continue;
         }
         for &v in &block.insts {
-            if f.insts[v.index()].op.has_effect() {
+            if f.insts[v].op.has_effect() {
                 work.push(Ref::Inst(v));
             }
         }
@@ -416,11 +416,11 @@ fn remove_dead(f: &mut Function<Ref>) {
         match r {
             Ref::Inst(v) if !live_inst[v.index()] => {
                 live_inst[v.index()] = true;
-                work.extend(f.insts[v.index()].args.iter().copied());
+                work.extend(f.insts[v].args.iter().copied());
             }
             Ref::Phi(p) if !live_phi[p.index()] => {
                 live_phi[p.index()] = true;
-                work.extend(f.phis[p.index()].args.iter().map(|a| a.1));
+                work.extend(f.phis[p].args.iter().map(|a| a.1));
             }
             _ => {}
         }

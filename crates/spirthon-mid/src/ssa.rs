@@ -33,7 +33,7 @@ pub fn apply(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
     }
     let resolve = |o: Operand| -> Ref {
         let ty = match o {
-            Operand::Use(u) => f.vars[l.ssa_in.use_site(u).1.index()].ty,
+            Operand::Use(u) => f.vars[l.ssa_in.use_site(u).1].ty,
             // An instruction's value resolves to itself; the type is not read.
             Operand::Value(_) => Ty::BOOL,
         };
@@ -67,7 +67,7 @@ pub fn apply(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
     let phis = (0..ssa.num_phis())
         .map(|i| {
             let p = Phi::new(i);
-            let ty = f.vars[ssa.phi_var(p).index()].ty;
+            let ty = f.vars[ssa.phi_var(p)].ty;
             PhiData {
                 block: ssa.phi_block(p),
                 var: ssa.phi_var(p),
@@ -108,7 +108,7 @@ fn report_undefined(
         if std::mem::replace(&mut reported[var.index()], true) {
             continue;
         }
-        let name = &f.vars[var.index()].name;
+        let name = &f.vars[var].name;
         diags.push(
             Diagnostic::error(
                 use_spans[u.index()],

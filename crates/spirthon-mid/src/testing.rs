@@ -1,8 +1,8 @@
 //! A builder of SSA-form functions by hand, for the middle end's unit tests.
 
 use spirthon_ir::{
-    Block, BlockData, Const, Function, Inst, Op, Phi, PhiData, Ref, Span, Term, Ty, Value, Var,
-    VarInfo,
+    Block, BlockData, Const, Function, IndexVec, Inst, Op, Phi, PhiData, Ref, Span, Term, Ty,
+    Value, Var, VarInfo,
 };
 
 pub struct Fb {
@@ -18,15 +18,15 @@ impl Fb {
                 span: Span::new(0, 0),
                 params: Vec::new(),
                 ret,
-                insts: Vec::new(),
-                blocks: Vec::new(),
+                insts: IndexVec::new(),
+                blocks: IndexVec::new(),
                 order: Vec::new(),
-                vars: vec![VarInfo {
+                vars: IndexVec::from(vec![VarInfo {
                     name: "v".into(),
                     ty: Ty::I32,
-                }],
-                phis: Vec::new(),
-                reachable: Vec::new(),
+                }]),
+                phis: IndexVec::new(),
+                reachable: IndexVec::new(),
             },
         }
     }
@@ -47,14 +47,14 @@ impl Fb {
             span: Span::new(0, 0),
             var: None,
         });
-        self.f.blocks[b.index()].insts.push(v);
+        self.f.blocks[b].insts.push(v);
         Ref::Inst(v)
     }
     pub fn konst(&mut self, b: Block, c: Const) -> Ref {
         self.inst(b, Op::Const(c), Some(c.ty()), &[])
     }
     pub fn term(&mut self, b: Block, t: Term<Ref>) {
-        self.f.blocks[b.index()].term = t;
+        self.f.blocks[b].term = t;
     }
     pub fn phi(&mut self, b: Block, ty: Ty, args: &[(Block, Ref)]) -> Ref {
         let p = Phi::new(self.f.phis.len());

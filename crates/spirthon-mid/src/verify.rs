@@ -41,13 +41,13 @@ pub fn verify(f: &Function<Ref>) -> Result<(), String> {
     let sites = placement(f)?;
     let dom = crate::dominators(f);
     let preds = predecessors(f)?;
-    for (b, block) in f.blocks.iter().enumerate() {
+    for (b, block) in f.blocks.iter_enumerated() {
         if !f.reachable[b] {
             continue;
         }
-        let here = Block::new(b);
+        let here = b;
         for (k, &v) in block.insts.iter().enumerate() {
-            for &a in &f.insts[v.index()].args {
+            for &a in &f.insts[v].args {
                 check_use(f, &sites, &dom, a, (here, k as i64))?;
             }
         }
@@ -64,7 +64,7 @@ pub fn verify(f: &Function<Ref>) -> Result<(), String> {
         }
     }
     for (i, p) in f.phis.iter().enumerate() {
-        if !p.live || !f.reachable.get(p.block.index()).copied().unwrap_or(false) {
+        if !p.live || !f.reachable.get(p.block).copied().unwrap_or(false) {
             continue;
         }
         for &(pred, a) in &p.args {
@@ -90,12 +90,12 @@ pub fn verify(f: &Function<Ref>) -> Result<(), String> {
 /// Each instruction's block and position; an error if one sits in two places.
 fn placement(f: &Function<Ref>) -> Result<Vec<Option<Site>>, String> {
     let mut sites: Vec<Option<Site>> = vec![None; f.insts.len()];
-    for (b, block) in f.blocks.iter().enumerate() {
+    for (b, block) in f.blocks.iter_enumerated() {
         for (k, &v) in block.insts.iter().enumerate() {
             let slot = sites
                 .get_mut(v.index())
-                .ok_or_else(|| format!("{} lists a missing instruction", Block::new(b)))?;
-            if slot.replace((Block::new(b), k as i64)).is_some() {
+                .ok_or_else(|| format!("{} lists a missing instruction", b))?;
+            if slot.replace((b, k as i64)).is_some() {
                 return Err(format!("instruction {} sits in two places", v.index()));
             }
         }
@@ -106,15 +106,15 @@ fn placement(f: &Function<Ref>) -> Result<Vec<Option<Site>>, String> {
 /// Predecessor lists of the reachable blocks; an error for a successor out of range.
 fn predecessors(f: &Function<Ref>) -> Result<Vec<Vec<Block>>, String> {
     let mut preds = vec![Vec::new(); f.blocks.len()];
-    for (b, block) in f.blocks.iter().enumerate() {
+    for (b, block) in f.blocks.iter_enumerated() {
         if !f.reachable[b] {
             continue;
         }
         for s in block.term.successors() {
             preds
                 .get_mut(s.index())
-                .ok_or_else(|| format!("{} jumps to a missing block {s}", Block::new(b)))?
-                .push(Block::new(b));
+                .ok_or_else(|| format!("{} jumps to a missing block {s}", b))?
+                .push(b);
         }
     }
     Ok(preds)
@@ -133,7 +133,7 @@ fn check_use(
         Ref::Inst(v) => {
             let inst = f
                 .insts
-                .get(v.index())
+                .get(v)
                 .ok_or("an operand names a missing instruction")?;
             if inst.ty.is_none() {
                 return Err(format!(
@@ -155,10 +155,7 @@ fn check_use(
             })?
         }
         Ref::Phi(p) => {
-            let phi = f
-                .phis
-                .get(p.index())
-                .ok_or("an operand names a missing phi")?;
+            let phi = f.phis.get(p).ok_or("an operand names a missing phi")?;
             if !phi.live {
                 return Err(format!("{} reads p{}, which was removed", at.0, p.index()));
             }

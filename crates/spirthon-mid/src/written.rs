@@ -6,12 +6,12 @@ use spirthon_ir::{Function, GlobalArray, Op, Ref};
 
 /// Sets `written` on every array `f` stores into from a block that can run.
 pub fn mark_written(f: &Function<Ref>, arrays: &mut [GlobalArray]) {
-    for (b, block) in f.blocks.iter().enumerate() {
+    for (b, block) in f.blocks.iter_enumerated() {
         if !f.reachable[b] {
             continue;
         }
         for &v in &block.insts {
-            if let Op::Store(a) = f.insts[v.index()].op {
+            if let Op::Store(a) = f.insts[v].op {
                 arrays[a.index()].written = true;
             }
         }

@@ -31,7 +31,7 @@ impl Lower<'_, '_> {
             self.b.add_edge(self.cur, s);
             self.count_join(s);
         }
-        self.f.blocks[self.cur.index()].term = term;
+        self.f.blocks[self.cur].term = term;
     }
 
     pub(super) fn jump(&mut self, to: Block) {
@@ -69,7 +69,7 @@ impl Lower<'_, '_> {
 
     /// Makes the current block the header of a construct that ends at `merge`'s merge block.
     pub(super) fn set_merge(&mut self, merge: Merge) {
-        self.f.blocks[self.cur.index()].merge = merge;
+        self.f.blocks[self.cur].merge = merge;
         let end = match merge {
             Merge::Selection(m) | Merge::Loop { merge: m, .. } => m,
             Merge::None => return,
@@ -97,7 +97,7 @@ impl Lower<'_, '_> {
             span,
             var: None,
         });
-        self.f.blocks[self.cur.index()].insts.push(v);
+        self.f.blocks[self.cur].insts.push(v);
         v
     }
 
@@ -138,7 +138,7 @@ impl Lower<'_, '_> {
 
     pub(super) fn def(&mut self, var: Var, op: Operand) {
         if let Operand::Value(v) = op {
-            let inst = &mut self.f.insts[v.index()];
+            let inst = &mut self.f.insts[v];
             if inst.var.is_none() && !matches!(inst.op, Op::Const(_)) {
                 inst.var = Some(var);
             }
@@ -148,7 +148,7 @@ impl Lower<'_, '_> {
 
     /// A variable's type (fixed by its first assignment).
     pub(super) fn var_ty(&self, var: Var) -> Ty {
-        self.f.vars[var.index()].ty
+        self.f.vars[var].ty
     }
 
     pub(super) fn read(&mut self, var: Var, span: Span) -> Operand {

@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 
 use spirthon_ir::cfg::*;
 use spirthon_ir::lowered::Lowered;
-use spirthon_ir::{Const, Diagnostic, Scalar, Span, Ty};
+use spirthon_ir::{Const, Diagnostic, IndexVec, Scalar, Span, Ty};
 use spirthon_ssa::FunctionBuilder;
 
 use crate::ast::*;
@@ -189,12 +189,12 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
             span: sig.span,
             params: Vec::new(),
             ret: sig.ret,
-            insts: Vec::new(),
-            blocks: Vec::new(),
+            insts: IndexVec::new(),
+            blocks: IndexVec::new(),
             order: Vec::new(),
-            vars: Vec::new(),
-            phis: Vec::new(),
-            reachable: Vec::new(),
+            vars: IndexVec::new(),
+            phis: IndexVec::new(),
+            reachable: IndexVec::new(),
         },
         cur: Block::new(0),
         locals: HashMap::new(),

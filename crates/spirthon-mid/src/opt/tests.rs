@@ -90,7 +90,7 @@ fn a_constant_expression_folds_and_its_operands_die() {
     optimize(&mut fb.f, &dom);
     assert_eq!(fb.f.as_const(returned(&fb)), Some(Const::I32(0)));
     assert_eq!(
-        fb.f.blocks[0].insts.len(),
+        fb.f.blocks[Block::new(0)].insts.len(),
         1,
         "only the folded constant stays"
     );
@@ -112,11 +112,8 @@ fn a_repeated_computation_in_a_dominated_block_is_merged() {
     fb.term(j, Term::Return(Some(p)));
     let dom = crate::dominators(&fb.f);
     optimize(&mut fb.f, &dom);
-    assert!(
-        fb.f.blocks[t.index()].insts.is_empty(),
-        "the repeat is merged"
-    );
-    assert_eq!(fb.f.phis[0].args[0].1, sum);
+    assert!(fb.f.blocks[t].insts.is_empty(), "the repeat is merged");
+    assert_eq!(fb.f.phis[Phi::new(0)].args[0].1, sum);
     assert_eq!(crate::verify::verify(&fb.f), Ok(()));
 }
 
@@ -131,10 +128,10 @@ fn a_store_stays_and_an_unused_load_goes() {
     fb.term(e, Term::Return(None));
     let dom = crate::dominators(&fb.f);
     optimize(&mut fb.f, &dom);
-    let ops: Vec<Op> = fb.f.blocks[0]
+    let ops: Vec<Op> = fb.f.blocks[Block::new(0)]
         .insts
         .iter()
-        .map(|v| fb.f.insts[v.index()].op)
+        .map(|&v| fb.f.insts[v].op)
         .collect();
     assert_eq!(ops, [Op::Const(Const::I32(3)), Op::Store(a)]);
 }

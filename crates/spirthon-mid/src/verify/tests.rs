@@ -1,4 +1,4 @@
-use spirthon_ir::{BinOp, Const, Op, Ref, Term, Ty};
+use spirthon_ir::{BinOp, Const, Op, Phi, Ref, Term, Ty};
 
 use super::verify;
 use crate::testing::Fb;
@@ -42,14 +42,14 @@ fn a_use_before_its_definition_in_one_block_is_caught() {
     let one = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
     let sum = fb.inst(e, Op::Binary(BinOp::Add), Some(Ty::I32), &[one, one]);
     fb.term(e, Term::Return(Some(sum)));
-    fb.f.blocks[e.index()].insts.reverse();
+    fb.f.blocks[e].insts.reverse();
     assert!(error_of(&fb).contains("does not dominate"));
 }
 
 #[test]
 fn a_phi_argument_from_a_block_that_is_not_a_predecessor_is_caught() {
     let (mut fb, [e, ..], [x, ..]) = diamond();
-    fb.f.phis[0].args[0] = (e, x);
+    fb.f.phis[Phi::new(0)].args[0] = (e, x);
     assert!(error_of(&fb).contains("not a predecessor"));
 }
 
@@ -57,7 +57,7 @@ fn a_phi_argument_from_a_block_that_is_not_a_predecessor_is_caught() {
 fn a_phi_argument_of_another_type_is_caught() {
     let (mut fb, [_, t, ..], _) = diamond();
     let f = fb.konst(t, Const::f32(1.0));
-    fb.f.phis[0].args[0] = (t, f);
+    fb.f.phis[Phi::new(0)].args[0] = (t, f);
     assert!(error_of(&fb).contains("argument of type f32"));
 }
 
@@ -72,7 +72,7 @@ fn a_branch_on_an_int_is_caught() {
 #[test]
 fn a_read_of_a_removed_phi_is_caught() {
     let (mut fb, ..) = diamond();
-    fb.f.phis[0].live = false;
+    fb.f.phis[Phi::new(0)].live = false;
     assert!(error_of(&fb).contains("removed"));
 }
 
@@ -80,7 +80,7 @@ fn a_read_of_a_removed_phi_is_caught() {
 fn an_instruction_in_two_blocks_is_caught() {
     let (mut fb, [_, _, f, _], [x, ..]) = diamond();
     let Ref::Inst(v) = x else { unreachable!() };
-    fb.f.blocks[f.index()].insts.push(v);
+    fb.f.blocks[f].insts.push(v);
     assert!(error_of(&fb).contains("two places"));
 }
 
@@ -97,13 +97,13 @@ fn a_read_of_an_instruction_no_block_holds_is_caught() {
     let e = fb.block();
     let p = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
     fb.term(e, Term::Return(Some(p)));
-    fb.f.blocks[e.index()].insts.clear();
+    fb.f.blocks[e].insts.clear();
     assert!(error_of(&fb).contains("no block holds"));
 }
 
 #[test]
 fn a_constant_outside_every_block_is_module_level() {
     let (mut fb, [e, ..], _) = diamond();
-    fb.f.blocks[e.index()].insts.clear();
+    fb.f.blocks[e].insts.clear();
     assert_eq!(verify(&fb.f), Ok(()));
 }

@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::spirv::{self, Op as SOp, StorageClass, Word};
 
 use spirthon_ir::cfg::*;
-use spirthon_ir::{Const, Scalar, Ty, UniformLayout};
+use spirthon_ir::{Const, IndexVec, Scalar, Ty, UniformLayout};
 
 use crate::words::Words;
 
@@ -298,8 +298,8 @@ struct FnState<'f> {
     id: FuncId,
     labels: Vec<Word>,
     values: Vec<Word>,
-    phis: Vec<Word>,
-    emitted: Vec<bool>,
+    phis: IndexVec<Phi, Word>,
+    emitted: IndexVec<Block, bool>,
     /// Per continue block of a reachable loop, the loop's header.
     loop_of: Vec<Option<Block>>,
     /// Per block, its emitted predecessors.
@@ -320,27 +320,27 @@ impl<'f> FnState<'f> {
         let n = f.blocks.len();
         let mut emitted = f.reachable.clone();
         let mut loop_of = vec![None; n];
-        for (b, block) in f.blocks.iter().enumerate() {
+        for (b, block) in f.blocks.iter_enumerated() {
             if !f.reachable[b] {
                 continue;
             }
             match block.merge {
-                Merge::Selection(m) => emitted[m.index()] = true,
+                Merge::Selection(m) => emitted[m] = true,
                 Merge::Loop { merge, cont } => {
-                    emitted[merge.index()] = true;
-                    emitted[cont.index()] = true;
-                    loop_of[cont.index()].get_or_insert(Block::new(b));
+                    emitted[merge] = true;
+                    emitted[cont] = true;
+                    loop_of[cont.index()].get_or_insert(b);
                 }
                 Merge::None => {}
             }
         }
         let mut preds = vec![Vec::new(); n];
-        for b in 0..n {
+        for b in f.blocks.ids() {
             if !emitted[b] {
                 continue;
             }
-            for s in successors_emitted(f, Block::new(b), &loop_of) {
-                preds[s.index()].push(Block::new(b));
+            for s in successors_emitted(f, b, &loop_of) {
+                preds[s.index()].push(b);
             }
         }
         let labels = (0..n).map(|_| e.b.id()).collect();
@@ -378,7 +378,7 @@ impl<'f> FnState<'f> {
     fn r(&self, e: &mut Emitter, r: Ref) -> Word {
         match r {
             Ref::Inst(v) => self.values[v.index()],
-            Ref::Phi(p) => self.phis[p.index()],
+            Ref::Phi(p) => self.phis[p],
             Ref::Undef(t) => {
                 let ty = e.ty(t);
                 // OpUndef is a module-level value; one per use is valid and rare.
@@ -391,7 +391,7 @@ impl<'f> FnState<'f> {
         let f = self.f;
         let block_phis = f.phis_by_block();
         for &b in &f.order {
-            if !self.emitted[b.index()] {
+            if !self.emitted[b] {
                 continue;
             }
             e.b.begin_block(self.labels[b.index()])?;
@@ -402,12 +402,12 @@ impl<'f> FnState<'f> {
                     e.b.op(SOp::Bitcast, ft, Some(id), &[u])?;
                 }
             }
-            if !f.reachable[b.index()] {
+            if !f.reachable[b] {
                 self.dead_structural_block(e, b)?;
                 continue;
             }
             for &p in &block_phis[b.index()] {
-                let (i, phi) = (p.index(), &f.phis[p.index()]);
+                let phi = &f.phis[p];
                 if !phi.live {
                     continue;
                 }
@@ -423,10 +423,10 @@ impl<'f> FnState<'f> {
                         .map_or(Ref::Undef(phi.ty), |k| args[k].1);
                     pairs.push((self.r(e, v), self.labels[p.index()]));
                 }
-                e.b.phi(ty, self.phis[i], &pairs)?;
-                e.name(self.phis[i], &f.vars[phi.var.index()].name);
+                e.b.phi(ty, self.phis[p], &pairs)?;
+                e.name(self.phis[p], &f.vars[phi.var].name);
             }
-            for &v in &f.blocks[b.index()].insts {
+            for &v in &f.blocks[b].insts {
                 self.inst(e, m, v)?;
             }
             self.terminator(e, b)?;
@@ -445,7 +445,7 @@ impl<'f> FnState<'f> {
     }
 
     fn terminator(&mut self, e: &mut Emitter, b: Block) -> R<()> {
-        let block = &self.f.blocks[b.index()];
+        let block = &self.f.blocks[b];
         match block.merge {
             Merge::Selection(m) => {
                 // SelectionControl::NONE.
@@ -513,7 +513,7 @@ impl<'f> FnState<'f> {
 
     fn inst(&mut self, e: &mut Emitter, _m: &Module, v: Value) -> R<()> {
         let f = self.f;
-        let inst = &f.insts[v.index()];
+        let inst = &f.insts[v];
         if let Op::Const(_) = inst.op {
             return Ok(());
         }
@@ -579,7 +579,7 @@ impl<'f> FnState<'f> {
             Op::OutsideLaunch => self.outside_launch(e, id)?,
         }
         if let Some(var) = inst.var {
-            let name = &f.vars[var.index()].name;
+            let name = &f.vars[var].name;
             e.name(id, name);
         }
         Ok(())
@@ -644,11 +644,11 @@ impl<'f> FnState<'f> {
 /// The successors of emitted block `b`; `loop_of` maps each continue block of a reachable
 /// loop to its header.
 fn successors_emitted(f: &Function<Ref>, b: Block, loop_of: &[Option<Block>]) -> Vec<Block> {
-    if !f.reachable[b.index()] {
+    if !f.reachable[b] {
         // A dead continue block branches to its loop header; a dead merge block to nothing.
         return loop_of[b.index()].into_iter().collect();
     }
-    let mut out: Vec<Block> = f.blocks[b.index()].term.successors().collect();
+    let mut out: Vec<Block> = f.blocks[b].term.successors().collect();
     out.dedup();
     out
 }

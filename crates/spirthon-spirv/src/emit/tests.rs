@@ -48,7 +48,7 @@ fn library_glsl_numbers_match_the_extended_instruction_set() {
 
 use spirthon_ir::{
     ArrayId, BinOp, Block, BlockData, Builtin, Const, EntryPoint, FuncId, Function, GlobalArray,
-    Inst, Module, Op, Ref, Span, Term, Ty, UniformLayout, Value,
+    IndexVec, Inst, Module, Op, Ref, Span, Term, Ty, UniformLayout, Value,
 };
 
 /// A kernel `out[i] = i // d` (or `%`, or the float forms) over one array, built by hand.
@@ -90,16 +90,16 @@ fn kernel_of(op: BinOp, ty: Ty, divisor: Option<Const>) -> Module {
         span: Span::new(0, 0),
         params: vec![],
         ret: None,
-        insts,
-        blocks: vec![BlockData {
+        insts: insts.into(),
+        blocks: IndexVec::from(vec![BlockData {
             insts: placed,
             term: Term::Return(None),
             merge: Default::default(),
-        }],
+        }]),
         order: vec![Block::new(0)],
-        vars: vec![],
-        phis: vec![],
-        reachable: vec![true],
+        vars: IndexVec::new(),
+        phis: IndexVec::new(),
+        reachable: vec![true].into(),
     };
     Module {
         arrays: vec![GlobalArray {
@@ -163,7 +163,7 @@ fn a_missing_result_type_is_an_error_not_a_guess() {
         .iter()
         .position(|i| i.op == Op::Binary(BinOp::Mod))
         .expect("a `%`");
-    f.insts[rem].ty = None;
+    f.insts[Value::new(rem)].ty = None;
     let e = crate::emit(&m, crate::EmitOptions::default()).expect_err("emits anyway");
     assert!(e.0.contains("no result type"), "{}", e.0);
 }
