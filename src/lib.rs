@@ -188,7 +188,7 @@ pub fn reflect_json(m: &IrModule) -> String {
                 .collect();
             bindings.push(json!({"binding": 0, "name": "params", "kind": "uniform", "size": u.size(), "fields": fields}));
             for &a in &ep.arrays {
-                let arr = &m.arrays[a.index()];
+                let arr = &m.arrays[a];
                 bindings.push(json!({"binding": arr.binding, "name": arr.name, "kind": "storage", "type": type_name(arr.elem), "read_only": !arr.written}));
             }
             json!({"name": ep.name, "workgroup_size": ep.workgroup_size, "bindings": bindings})

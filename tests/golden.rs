@@ -192,11 +192,7 @@ fn corpus_kernels_have_twins_and_inputs() {
             continue;
         };
         let mut want: Vec<String> = ep.uniform.params.iter().map(|u| u.name.clone()).collect();
-        want.extend(
-            ep.arrays
-                .iter()
-                .map(|a| c.module.arrays[a.index()].name.clone()),
-        );
+        want.extend(ep.arrays.iter().map(|a| c.module.arrays[*a].name.clone()));
         want.sort();
         let mut got: Vec<String> = v["args"]
             .as_object()

@@ -376,8 +376,8 @@ pub struct EntryPoint {
 /// A whole compiled file: every kernel and every function instance they call.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Module {
-    pub arrays: Vec<GlobalArray>,
-    pub functions: Vec<Function<Ref>>,
+    pub arrays: IndexVec<ArrayId, GlobalArray>,
+    pub functions: IndexVec<FuncId, Function<Ref>>,
     pub entry_points: Vec<EntryPoint>,
 }
 
@@ -397,7 +397,7 @@ impl Module {
             }
             seen[g.index()] = true;
             stack.push((g, true));
-            for inst in &self.functions[g.index()].insts {
+            for inst in &self.functions[g].insts {
                 if let Op::Call(h) = inst.op {
                     if !seen[h.index()] {
                         stack.push((h, false));

@@ -81,8 +81,8 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         })
         .collect();
     Ok(Module {
-        arrays,
-        functions,
+        arrays: arrays.into(),
+        functions: functions.into(),
         entry_points,
     })
 }

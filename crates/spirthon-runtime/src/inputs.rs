@@ -66,7 +66,7 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
     };
     let scalars = &ep.uniform.params;
     let mut names: Vec<&str> = scalars.iter().map(|u| u.name.as_str()).collect();
-    names.extend(ep.arrays.iter().map(|a| m.arrays[a.index()].name.as_str()));
+    names.extend(ep.arrays.iter().map(|a| m.arrays[*a].name.as_str()));
     if let Some(extra) = args.keys().find(|k| !names.contains(&k.as_str())) {
         return err(format!(
             "argument `{extra}`: kernel `{}` has no such parameter (it takes {})",
@@ -78,7 +78,7 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
     let mut arrays = Vec::new();
     let mut array_info = Vec::new();
     for &a in &ep.arrays {
-        let ga = &m.arrays[a.index()];
+        let ga = &m.arrays[a];
         let Some(v) = args.get(&ga.name) else {
             return err(format!("argument `{}` is missing", ga.name));
         };

@@ -94,7 +94,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         let mut used: Vec<Builtin> = m
             .call_closure(ep.function)
             .iter()
-            .flat_map(|g| m.functions[g.index()].insts.iter())
+            .flat_map(|g| m.functions[*g].insts.iter())
             .filter_map(|i| match i.op {
                 Op::Builtin(bi) => Some(bi),
                 Op::OutsideLaunch => Some(Builtin::GlobalId),

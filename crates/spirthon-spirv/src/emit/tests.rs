@@ -107,8 +107,9 @@ fn kernel_of(op: BinOp, ty: Ty, divisor: Option<Const>) -> Module {
             elem: ty,
             binding: 1,
             written: true,
-        }],
-        functions: vec![f],
+        }]
+        .into(),
+        functions: vec![f].into(),
         entry_points: vec![EntryPoint {
             name: "k".into(),
             function: FuncId(0),
@@ -157,7 +158,7 @@ fn a_constant_divisor_other_than_minus_one_needs_no_guard() {
 #[test]
 fn a_missing_result_type_is_an_error_not_a_guess() {
     let mut m = kernel_of(BinOp::Mod, Ty::I32, None);
-    let f = &mut m.functions[0];
+    let f = &mut m.functions[FuncId(0)];
     let rem = f
         .insts
         .iter()
