@@ -17,8 +17,10 @@ use crate::types::Scalar;
 pub enum Module {
     /// Python's `math`.
     Math,
-    /// Python's built-in functions (`abs`, `min`, `max`, `round`).
+    /// Python's built-in functions (`abs`, `min`, `max`, `round`, `int`, `len`, …).
     Builtins,
+    /// spirthon's own functions (`global_id`, `u32`, …).
+    Spirthon,
 }
 
 /// How a built-in's arguments and result are typed.
@@ -36,7 +38,8 @@ pub enum Typing {
     Log,
     /// A constant of the module, not a function.
     Constant(f64),
-    /// Typed by lowering's own rule (`abs`, `min`, `max`, `round` keep ints as ints).
+    /// Typed by lowering's own rule (`abs`, `min`, `max`, `round` keep ints as ints;
+    /// conversions; `len`; the invocation ids).
     Own,
 }
 
@@ -122,6 +125,20 @@ const fn constant(name: &'static str, v: f64) -> Row {
         func: None,
         arity: (0, 0),
         typing: Typing::Constant(v),
+        host: Host::None,
+        device: None,
+        glsl: Glsl::NONE,
+    }
+}
+
+/// A built-in that lowering types by its own rule and that is no `MathFn`.
+const fn own(name: &'static str, module: Module, arity: u8) -> Row {
+    Row {
+        name,
+        module,
+        func: None,
+        arity: (arity, arity),
+        typing: Typing::Own,
         host: Host::None,
         device: None,
         glsl: Glsl::NONE,
@@ -267,6 +284,18 @@ pub const LIBRARY: &[Row] = &[
         device: Some(|x, _| Some(x.round_ties_even())),
         glsl: Glsl::float(2),
     },
+    own("int", Module::Builtins, 1),
+    own("float", Module::Builtins, 1),
+    own("bool", Module::Builtins, 1),
+    own("len", Module::Builtins, 1),
+    own("i32", Module::Spirthon, 1),
+    own("u32", Module::Spirthon, 1),
+    own("f32", Module::Spirthon, 1),
+    own("global_id", Module::Spirthon, 0),
+    own("local_id", Module::Spirthon, 0),
+    own("workgroup_id", Module::Spirthon, 0),
+    own("num_workgroups", Module::Spirthon, 0),
+    own("local_index", Module::Spirthon, 0),
 ];
 
 /// The row of `name` in `module`.

@@ -12,13 +12,17 @@ impl Lower<'_, '_> {
         span: Span,
         name_span: Span,
     ) -> Ex {
+        if let Some(row) = library::lookup(library::Module::Builtins, name) {
+            // Fixed arities come from the table; `min`/`max` and `round` check their own.
+            let (fewest, most) = row.arity;
+            if fewest == most && !self.arity(name, args, fewest as usize, span) {
+                return Ex::Err;
+            }
+        }
         match name {
             "abs" => self.abs_call(args, span),
             "min" | "max" => self.min_max(name, args, span),
             "int" | "float" | "bool" => {
-                if !self.arity(name, args, 1, span) {
-                    return Ex::Err;
-                }
                 let to = match name {
                     "int" => Ty::I32,
                     "float" => Ty::F32,
@@ -50,9 +54,6 @@ impl Lower<'_, '_> {
 
     /// Python's `abs`: ints stay ints (`u32` as it is), floats stay floats.
     fn abs_call(&mut self, args: &[ExprId], span: Span) -> Ex {
-        if !self.arity("abs", args, 1, span) {
-            return Ex::Err;
-        }
         let (x, sp) = self.args(args)[0];
         match x {
             Ex::Lit(Lit::Int(i)) => Ex::Lit(Lit::Int(i.abs())),
@@ -100,9 +101,6 @@ impl Lower<'_, '_> {
 
     /// `len(array)`.
     fn len_call(&mut self, args: &[ExprId], span: Span) -> Ex {
-        if !self.arity("len", args, 1, span) {
-            return Ex::Err;
-        }
         let (x, sp) = self.args(args)[0];
         match x {
             Ex::Array(a) => Ex::Val(self.val(Op::ArrayLen(a), Ty::I32, vec![], span), Ty::I32),
@@ -298,10 +296,12 @@ impl Lower<'_, '_> {
             "local_index" => Some(Builtin::LocalIndex),
             _ => None,
         };
-        if let Some(b) = builtin {
-            if !self.arity(item, args, 0, span) {
+        if let Some(row) = library::lookup(library::Module::Spirthon, item) {
+            if !self.arity(item, args, row.arity.0 as usize, span) {
                 return Ex::Err;
             }
+        }
+        if let Some(b) = builtin {
             let ty = if b == Builtin::LocalIndex {
                 Ty::I32
             } else {
@@ -337,9 +337,6 @@ impl Lower<'_, '_> {
                 return Ex::Err;
             }
         };
-        if !self.arity(item, args, 1, span) {
-            return Ex::Err;
-        }
         let (x, sp) = self.args(args)[0];
         self.convert(x, to, sp, span)
     }
