@@ -49,6 +49,20 @@ pub fn parse_reference(
         Ok(_) => unreachable!("Mode::Module gives a module"),
         Err(e) => {
             let at = u32::from(e.offset).min(source.len() as u32);
+            // A parser error (not a bad character) with a bracket still open before it:
+            // CPython's words, at the bracket rather than where the parser gave up.
+            let lexical = matches!(
+                &e.error,
+                ParseErrorType::Lexical(l) if !matches!(l, LexicalErrorType::Eof)
+            );
+            let open = unclosed_bracket(source)
+                .filter(|&(open, _)| open < at || at as usize >= source.len());
+            if let (false, Some((open, c))) = (lexical, open) {
+                return Err(vec![Diagnostic::error(
+                    Span::new(open, open + 1),
+                    format!("invalid syntax: '{c}' was never closed"),
+                )]);
+            }
             let message = syntax_message(&e.error, source, at as usize);
             // The lexer reports a bad character or bracket just after it: point at it.
             let at = match &e.error {
@@ -86,6 +100,48 @@ pub fn parse_reference(
         cx.top_level(stmt);
     }
     Ok((cx.ast, cx.diags))
+}
+
+/// The innermost bracket still open at the end of `source`, and its offset; strings and
+/// comments are skipped (a string left open is the lexer's own error).
+fn unclosed_bracket(source: &str) -> Option<(u32, char)> {
+    let b = source.as_bytes();
+    let mut open: Vec<(usize, u8)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            q @ (b'\'' | b'"') => {
+                let triple = b[i..].starts_with(&[q, q, q]);
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple && b[i..].starts_with(&[q, q, q]) {
+                        i += 2;
+                        break;
+                    }
+                    if !triple && (b[i] == q || b[i] == b'\n') {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            c @ (b'(' | b'[' | b'{') => open.push((i, c)),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.last().map(|&(at, c)| (at as u32, c as char))
 }
 
 /// The parser's message in the words CPython uses where they differ; `at` is the byte
@@ -643,13 +699,22 @@ impl Convert {
             }
             E::Call(c) => {
                 let func = self.expr(&c.func);
+                // `print("x =", x)`: lowering says print does not run on the GPU; its
+                // string arguments need no error of their own.
+                let print = matches!(&*c.func, E::Name(n) if n.id.as_str() == "print");
                 let mut args = Vec::new();
                 for a in &c.args {
-                    if let E::Starred(st) = a {
-                        self.error(span(st.range), "`*` unpacking in calls is not supported");
-                        continue;
+                    match a {
+                        E::Starred(st) => {
+                            self.error(span(st.range), "`*` unpacking in calls is not supported");
+                            let sp = span(st.range);
+                            args.push(self.ast.add_expr(ExprKind::Error, sp));
+                        }
+                        E::Constant(k) if print && matches!(k.value, ast::Constant::Str(_)) => {
+                            args.push(self.ast.add_expr(ExprKind::Error, span(k.range)));
+                        }
+                        _ => args.push(self.expr(a)),
                     }
-                    args.push(self.expr(a));
                 }
                 let mut keywords = Vec::new();
                 for k in &c.keywords {

@@ -181,6 +181,9 @@ impl Lower<'_, '_> {
     }
 
     pub(super) fn min_max(&mut self, name: &str, args: &[ExprId], span: Span) -> Ex {
+        if self.has_rejected_arg(args) {
+            return Ex::Err;
+        }
         if args.len() < 2 {
             self.error(
                 span,

@@ -94,9 +94,19 @@ impl Lower<'_, '_> {
             .collect()
     }
 
+    /// Whether an argument was already rejected (`*t`): the call's arity is then unknown,
+    /// and checking it would only repeat that error.
+    pub(super) fn has_rejected_arg(&self, args: &[ExprId]) -> bool {
+        args.iter()
+            .any(|&a| matches!(self.ast.expr(a).kind, ExprKind::Error))
+    }
+
     pub(super) fn arity(&mut self, name: &str, args: &[ExprId], n: usize, span: Span) -> bool {
         if args.len() == n {
             return true;
+        }
+        if self.has_rejected_arg(args) {
+            return false;
         }
         let s = if n == 1 { "" } else { "s" };
         self.error(
@@ -126,6 +136,11 @@ impl Lower<'_, '_> {
             return Ex::Err;
         }
         if !self.arity(&sig.name.clone(), args, sig.params.len(), span) {
+            return Ex::Err;
+        }
+        if sig.ret.is_none() && returns_value(self.ast, sig.item) {
+            // Its `return value` is already reported; the call's value is unknown.
+            self.args(args);
             return Ex::Err;
         }
         let exs = self.args(args);

@@ -281,6 +281,28 @@ fn has_jump(ast: &Ast, body: &[StmtId], continues: bool) -> bool {
     false
 }
 
+/// Whether the body of the def at `item` has a `return value` anywhere (nested blocks
+/// included).
+fn returns_value(ast: &Ast, item: usize) -> bool {
+    let Some(Item::Def(def)) = ast.items.get(item) else {
+        return false;
+    };
+    let mut work: Vec<&[StmtId]> = vec![&def.body];
+    while let Some(list) = work.pop() {
+        for &s in list {
+            match &ast.stmt(s).kind {
+                StmtKind::Return(Some(_)) => return true,
+                StmtKind::If(_, a, b) => work.extend([a.as_slice(), b.as_slice()]),
+                StmtKind::While(_, b, e) | StmtKind::For(_, _, b, e) => {
+                    work.extend([b.as_slice(), e.as_slice()])
+                }
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
 /// Chains of more links than this are lowered flat (see `Lower::if_stmt`).
 const FLAT_CHAIN: usize = 16;
 

@@ -1,0 +1,19 @@
+"""One error per mistake: print's string arguments, a `*` argument's arity, and the calls of
+a func whose `return value` lacks a return type are not reported again."""
+from spirthon import kernel, func, Array, f32, global_id
+
+
+@func
+def twice(a: f32):
+    return a * 2.0
+
+
+@kernel
+def k(x: Array[f32], n: f32):
+    i = global_id().x
+    print("x =", x[i], "and", n)
+    x[i] = twice(x[i])
+    x[i] = twice(x[i]) + 1.0
+    x[i] = max(*x)
+    x[i] = min(n, *x)
+    x[i] = abs(*x)
