@@ -318,73 +318,16 @@ pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
                 module,
                 names,
                 span,
-            } => {
-                let math_names: Vec<&str>;
-                let (lib, known) = match module.as_str() {
-                    "spirthon" => (Lib::Spirthon, SPIRTHON_NAMES),
-                    "math" => {
-                        math_names = library::names(library::Module::Math).collect();
-                        (Lib::Math, &math_names[..])
-                    }
-                    "__future__" => continue,
-                    other => {
-                        diags.push(bad_import(*span, other));
-                        continue;
-                    }
-                };
-                for (name, alias, sp) in names {
-                    if name == "*" {
-                        for k in known {
-                            m.globals
-                                .insert(k.to_string(), Global::Item(lib, k.to_string()));
-                        }
-                    } else if known.contains(&name.as_str()) {
-                        m.globals
-                            .insert(alias.clone(), Global::Item(lib, name.clone()));
-                    } else {
-                        diags.push(Diagnostic::error(
-                            *sp,
-                            format!("`{module}` has no `{name}` that kernels can use"),
-                        ));
-                    }
-                }
-            }
+            } => import_from(&mut m, module, names, *span, &mut diags),
             Item::Assign {
                 name,
                 annotation,
                 value,
                 span,
             } => {
-                let no_local = |_: &str| false;
-                let global = match m.const_eval(ast, *value, &no_local) {
-                    Ok(Some(lit)) => match annotation.map(|a| m.annotation(ast, a)) {
-                        None => Global::Const {
-                            lit,
-                            ty: None,
-                            span: *span,
-                        },
-                        Some(Ok(Ann::Value(Ty::Scalar(s)))) => match lit.to_const(s) {
-                            Ok(_) => Global::Const {
-                                lit,
-                                ty: Some(s),
-                                span: *span,
-                            },
-                            Err(e) => {
-                                diags.push(Diagnostic::error(ast.expr(*value).span, e));
-                                continue;
-                            }
-                        },
-                        Some(_) => Global::Opaque {
-                            span: *span,
-                            what: "not a scalar constant",
-                        },
-                    },
-                    Ok(None) | Err(_) => Global::Opaque {
-                        span: *span,
-                        what: "not a constant expression",
-                    },
-                };
-                m.globals.insert(name.clone(), global);
+                if let Some(global) = constant(&m, ast, *annotation, *value, *span, &mut diags) {
+                    m.globals.insert(name.clone(), global);
+                }
             }
             Item::Opaque { name, span, what } => {
                 m.globals
@@ -425,6 +368,86 @@ pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
     }
     check_recursion(&m, ast, &mut diags);
     (m, diags)
+}
+
+/// `from module import names`: each name that kernels can use becomes a global.
+fn import_from(
+    m: &mut ModuleInfo,
+    module: &str,
+    names: &[(String, String, Span)],
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let math_names: Vec<&str>;
+    let (lib, known) = match module {
+        "spirthon" => (Lib::Spirthon, SPIRTHON_NAMES),
+        "math" => {
+            math_names = library::names(library::Module::Math).collect();
+            (Lib::Math, &math_names[..])
+        }
+        "__future__" => return,
+        other => {
+            diags.push(bad_import(span, other));
+            return;
+        }
+    };
+    for (name, alias, sp) in names {
+        if name == "*" {
+            for k in known {
+                m.globals
+                    .insert(k.to_string(), Global::Item(lib, k.to_string()));
+            }
+        } else if known.contains(&name.as_str()) {
+            m.globals
+                .insert(alias.clone(), Global::Item(lib, name.clone()));
+        } else {
+            diags.push(Diagnostic::error(
+                *sp,
+                format!("`{module}` has no `{name}` that kernels can use"),
+            ));
+        }
+    }
+}
+
+/// A top-level assignment: a constant (typed when annotated), something kernels cannot use,
+/// or `None` after an error.
+fn constant(
+    m: &ModuleInfo,
+    ast: &Ast,
+    annotation: Option<ExprId>,
+    value: ExprId,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Global> {
+    let no_local = |_: &str| false;
+    Some(match m.const_eval(ast, value, &no_local) {
+        Ok(Some(lit)) => match annotation.map(|a| m.annotation(ast, a)) {
+            None => Global::Const {
+                lit,
+                ty: None,
+                span,
+            },
+            Some(Ok(Ann::Value(Ty::Scalar(s)))) => match lit.to_const(s) {
+                Ok(_) => Global::Const {
+                    lit,
+                    ty: Some(s),
+                    span,
+                },
+                Err(e) => {
+                    diags.push(Diagnostic::error(ast.expr(value).span, e));
+                    return None;
+                }
+            },
+            Some(_) => Global::Opaque {
+                span,
+                what: "not a scalar constant",
+            },
+        },
+        Ok(None) | Err(_) => Global::Opaque {
+            span,
+            what: "not a constant expression",
+        },
+    })
 }
 
 fn bad_import(span: Span, module: &str) -> Diagnostic {

@@ -681,6 +681,49 @@ impl Convert {
         es.iter().map(|e| self.expr(e)).collect()
     }
 
+    /// A call; `*` and `**` arguments are errors (a `*` one stays as an error node, so that
+    /// the call's arity is known to be unknown).
+    fn call_kind(&mut self, c: &ast::ExprCall) -> ExprKind {
+        use ast::Expr as E;
+        let func = self.expr(&c.func);
+        // `print("x =", x)`: lowering says print does not run on the GPU; its
+        // string arguments need no error of their own.
+        let print = matches!(&*c.func, E::Name(n) if n.id.as_str() == "print");
+        let mut args = Vec::new();
+        for a in &c.args {
+            match a {
+                E::Starred(st) => {
+                    self.error(span(st.range), "`*` unpacking in calls is not supported");
+                    let sp = span(st.range);
+                    args.push(self.ast.add_expr(ExprKind::Error, sp));
+                }
+                E::Constant(k) if print && matches!(k.value, ast::Constant::Str(_)) => {
+                    args.push(self.ast.add_expr(ExprKind::Error, span(k.range)));
+                }
+                _ => args.push(self.expr(a)),
+            }
+        }
+        let mut keywords = Vec::new();
+        for k in &c.keywords {
+            match &k.arg {
+                Some(name) => {
+                    let value = self.expr(&k.value);
+                    keywords.push(Keyword {
+                        name: name.to_string(),
+                        value,
+                        span: span(k.range),
+                    });
+                }
+                None => self.error(span(k.range), "`**` unpacking in calls is not supported"),
+            }
+        }
+        ExprKind::Call {
+            func,
+            args,
+            keywords,
+        }
+    }
+
     fn expr_kind(&mut self, e: &ast::Expr, sp: Span) -> ExprKind {
         use ast::Expr as E;
         match e {
@@ -697,47 +740,7 @@ impl Convert {
                 }
                 ExprKind::Subscript(self.expr(&s.value), self.expr(&s.slice))
             }
-            E::Call(c) => {
-                let func = self.expr(&c.func);
-                // `print("x =", x)`: lowering says print does not run on the GPU; its
-                // string arguments need no error of their own.
-                let print = matches!(&*c.func, E::Name(n) if n.id.as_str() == "print");
-                let mut args = Vec::new();
-                for a in &c.args {
-                    match a {
-                        E::Starred(st) => {
-                            self.error(span(st.range), "`*` unpacking in calls is not supported");
-                            let sp = span(st.range);
-                            args.push(self.ast.add_expr(ExprKind::Error, sp));
-                        }
-                        E::Constant(k) if print && matches!(k.value, ast::Constant::Str(_)) => {
-                            args.push(self.ast.add_expr(ExprKind::Error, span(k.range)));
-                        }
-                        _ => args.push(self.expr(a)),
-                    }
-                }
-                let mut keywords = Vec::new();
-                for k in &c.keywords {
-                    match &k.arg {
-                        Some(name) => {
-                            let value = self.expr(&k.value);
-                            keywords.push(Keyword {
-                                name: name.to_string(),
-                                value,
-                                span: span(k.range),
-                            });
-                        }
-                        None => {
-                            self.error(span(k.range), "`**` unpacking in calls is not supported")
-                        }
-                    }
-                }
-                ExprKind::Call {
-                    func,
-                    args,
-                    keywords,
-                }
-            }
+            E::Call(c) => self.call_kind(c),
             E::UnaryOp(u) => {
                 let op = match u.op {
                     ast::UnaryOp::USub => UnaryOp::Neg,
