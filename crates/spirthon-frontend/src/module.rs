@@ -462,6 +462,55 @@ fn signature(
     item: usize,
 ) -> Result<DefSig, Vec<Diagnostic>> {
     let mut diags = Vec::new();
+    let kind = decorator_kind(m, ast, def, &mut diags);
+    let Some((is_kernel, workgroup_size)) = kind else {
+        return Err(diags);
+    };
+    let params = param_sigs(m, ast, def, &mut diags);
+    let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
+        None | Some((_, Ok(Ann::None))) => None,
+        Some((r, _)) if is_kernel => {
+            diags.push(Diagnostic::error(
+                ast.expr(r).span,
+                "a kernel returns nothing: it writes its results into arrays",
+            ));
+            None
+        }
+        Some((_, Ok(Ann::Value(t)))) => Some(t),
+        Some((r, Ok(Ann::Array(_)))) => {
+            diags.push(Diagnostic::error(
+                ast.expr(r).span,
+                "a func cannot return an array",
+            ));
+            None
+        }
+        Some((_, Err(e))) => {
+            diags.push(e);
+            None
+        }
+    };
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(DefSig {
+        name: def.name.clone(),
+        is_kernel,
+        workgroup_size,
+        params,
+        ret,
+        item,
+        span: def.name_span,
+    })
+}
+
+/// What the decorators make of a def: `(is_kernel, workgroup_size)`, or `None` when no
+/// decorator is spirthon's.
+fn decorator_kind(
+    m: &ModuleInfo,
+    ast: &Ast,
+    def: &FuncDef,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(bool, [u32; 3])> {
     let no_local = |_: &str| false;
     let mut kind: Option<(bool, [u32; 3])> = None;
     for &d in &def.decorators {
@@ -501,9 +550,16 @@ fn signature(
                 .with_help("import them: `from spirthon import kernel, func`")),
         }
     }
-    let Some((is_kernel, workgroup_size)) = kind else {
-        return Err(diags);
-    };
+    kind
+}
+
+/// The annotated parameters of a def; each missing or bad annotation is an error.
+fn param_sigs(
+    m: &ModuleInfo,
+    ast: &Ast,
+    def: &FuncDef,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ParamSig> {
     let mut params = Vec::new();
     for p in &def.params {
         let Some(a) = p.annotation else {
@@ -537,40 +593,7 @@ fn signature(
             Err(e) => diags.push(e),
         }
     }
-    let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
-        None | Some((_, Ok(Ann::None))) => None,
-        Some((r, _)) if is_kernel => {
-            diags.push(Diagnostic::error(
-                ast.expr(r).span,
-                "a kernel returns nothing: it writes its results into arrays",
-            ));
-            None
-        }
-        Some((_, Ok(Ann::Value(t)))) => Some(t),
-        Some((r, Ok(Ann::Array(_)))) => {
-            diags.push(Diagnostic::error(
-                ast.expr(r).span,
-                "a func cannot return an array",
-            ));
-            None
-        }
-        Some((_, Err(e))) => {
-            diags.push(e);
-            None
-        }
-    };
-    if !diags.is_empty() {
-        return Err(diags);
-    }
-    Ok(DefSig {
-        name: def.name.clone(),
-        is_kernel,
-        workgroup_size,
-        params,
-        ret,
-        item,
-        span: def.name_span,
-    })
+    params
 }
 
 fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diagnostic> {
