@@ -364,24 +364,7 @@ impl Gpu {
                 )
             })
             .collect::<Result<_, _>>()?;
-        let mut entries = Vec::new();
-        if let Some(u) = &uniform {
-            entries.push(wgpu::BindGroupEntry {
-                binding: 0,
-                resource: u.as_entire_binding(),
-            });
-        }
-        for (a, b) in launch.arrays.iter().zip(&storage) {
-            entries.push(wgpu::BindGroupEntry {
-                binding: a.binding,
-                resource: b.as_entire_binding(),
-            });
-        }
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout,
-            entries: &entries,
-        });
+        let bind_group = self.bind_group(launch, layout, uniform.as_ref(), &storage);
         let readback: Vec<wgpu::Buffer> = storage
             .iter()
             .map(|b| {
@@ -421,6 +404,44 @@ impl Gpu {
                 launch.entry
             )));
         }
+        let out = self.read_back(launch, &readback)?;
+        Ok((out, elapsed))
+    }
+
+    /// The bind group of a launch: the uniform block at binding 0, the arrays at theirs.
+    fn bind_group(
+        &self,
+        launch: &Launch,
+        layout: &wgpu::BindGroupLayout,
+        uniform: Option<&wgpu::Buffer>,
+        storage: &[wgpu::Buffer],
+    ) -> wgpu::BindGroup {
+        let mut entries = Vec::new();
+        if let Some(u) = uniform {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 0,
+                resource: u.as_entire_binding(),
+            });
+        }
+        for (a, b) in launch.arrays.iter().zip(storage) {
+            entries.push(wgpu::BindGroupEntry {
+                binding: a.binding,
+                resource: b.as_entire_binding(),
+            });
+        }
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout,
+            entries: &entries,
+        })
+    }
+
+    /// Each array's bytes, read back from its mapped buffer.
+    fn read_back(
+        &self,
+        launch: &Launch,
+        readback: &[wgpu::Buffer],
+    ) -> Result<Vec<Vec<u8>>, RunError> {
         let mut out = Vec::new();
         for (r, a) in readback.iter().zip(&launch.arrays) {
             let slice = r.slice(..);
@@ -431,7 +452,7 @@ impl Gpu {
                 .map_err(|e| RunError::Device(format!("cannot read a buffer back: {e:?}")))?;
             out.push(view[..a.data.len() as usize].to_vec());
         }
-        Ok((out, elapsed))
+        Ok(out)
     }
 
     /// Launches the device cannot take are clear errors, not validation failures.
