@@ -99,51 +99,74 @@ pub(super) struct Tok {
     pub(super) end: u32,
 }
 
+/// Where a logical line starts, seen from the start of a physical one.
+enum LineStart {
+    /// The source ends (only blanks and comments were left).
+    End,
+    /// A blank or comment-only line, ending before this offset.
+    Skip(usize),
+    /// The line's first token is at this offset (INDENT/DEDENTs are pushed).
+    Line(usize),
+}
+
+fn push_tok(toks: &mut Vec<Tok>, k: K, start: usize, end: usize) {
+    toks.push(Tok {
+        k,
+        start: start as u32,
+        end: end as u32,
+    })
+}
+
+/// Measures a line's indentation and pushes its INDENT or DEDENTs; `None` on tabs, form
+/// feeds, carriage returns or an indentation that matches no enclosing block.
+fn line_indent(
+    s: &[u8],
+    pos: usize,
+    indents: &mut Vec<usize>,
+    toks: &mut Vec<Tok>,
+) -> Option<LineStart> {
+    let mut col = pos;
+    while col < s.len() && s[col] == b' ' {
+        col += 1;
+    }
+    match s.get(col) {
+        None => return Some(LineStart::End),
+        Some(b'#') => return Some(LineStart::Skip(skip_comment(s, col))),
+        Some(b'\n') => return Some(LineStart::Skip(col + 1)),
+        Some(b'\t' | b'\x0c' | b'\r') => return None,
+        Some(_) => {}
+    }
+    let width = col - pos;
+    if width > *indents.last()? {
+        indents.push(width);
+        push_tok(toks, K::Indent, col, col);
+    }
+    while width < *indents.last()? {
+        indents.pop();
+        push_tok(toks, K::Dedent, col, col);
+    }
+    (width == *indents.last()?).then_some(LineStart::Line(col))
+}
+
 /// Tokens with Python's NEWLINE / INDENT / DEDENT, or `None` on anything unusual.
 pub(super) fn lex(s: &[u8]) -> Option<Vec<Tok>> {
     let mut toks = Vec::with_capacity(s.len() / 3);
     let mut indents = vec![0usize];
     let (mut pos, mut parens, mut line_start) = (0usize, 0u32, true);
-    let push = |toks: &mut Vec<Tok>, k, start: usize, end: usize| {
-        toks.push(Tok {
-            k,
-            start: start as u32,
-            end: end as u32,
-        })
-    };
+
     while pos < s.len() {
         if line_start && parens == 0 {
-            let mut col = pos;
-            while col < s.len() && s[col] == b' ' {
-                col += 1;
-            }
-            match s.get(col) {
-                None => break,
-                Some(b'#') => {
-                    pos = skip_comment(s, col);
+            match line_indent(s, pos, &mut indents, &mut toks)? {
+                LineStart::End => break,
+                LineStart::Skip(next) => {
+                    pos = next;
                     continue;
                 }
-                Some(b'\n') => {
-                    pos = col + 1;
-                    continue;
+                LineStart::Line(col) => {
+                    pos = col;
+                    line_start = false;
                 }
-                Some(b'\t' | b'\x0c' | b'\r') => return None,
-                Some(_) => {}
             }
-            let width = col - pos;
-            if width > *indents.last()? {
-                indents.push(width);
-                push(&mut toks, K::Indent, col, col);
-            }
-            while width < *indents.last()? {
-                indents.pop();
-                push(&mut toks, K::Dedent, col, col);
-            }
-            if width != *indents.last()? {
-                return None;
-            }
-            pos = col;
-            line_start = false;
         }
         let c = s[pos];
         match c {
@@ -151,7 +174,7 @@ pub(super) fn lex(s: &[u8]) -> Option<Vec<Tok>> {
             b'#' => pos = skip_comment(s, pos),
             b'\n' => {
                 if parens == 0 {
-                    push(&mut toks, K::Newline, pos, pos + 1);
+                    push_tok(&mut toks, K::Newline, pos, pos + 1);
                     line_start = true;
                 }
                 pos += 1;
@@ -165,21 +188,21 @@ pub(super) fn lex(s: &[u8]) -> Option<Vec<Tok>> {
                     return None; // a string prefix
                 }
                 let k = keyword(&s[start..pos]).map_or(K::Name, K::Kw);
-                push(&mut toks, k, start, pos);
+                push_tok(&mut toks, k, start, pos);
             }
             b'0'..=b'9' => {
                 let (k, end) = number(s, pos)?;
-                push(&mut toks, k, pos, end);
+                push_tok(&mut toks, k, pos, end);
                 pos = end;
             }
             b'.' if s.get(pos + 1).is_some_and(u8::is_ascii_digit) => {
                 let (k, end) = number(s, pos)?;
-                push(&mut toks, k, pos, end);
+                push_tok(&mut toks, k, pos, end);
                 pos = end;
             }
             b'\'' | b'"' => {
                 let end = string(s, pos)?;
-                push(&mut toks, K::Str, pos, end);
+                push_tok(&mut toks, K::Str, pos, end);
                 pos = end;
             }
             _ => {
@@ -189,7 +212,7 @@ pub(super) fn lex(s: &[u8]) -> Option<Vec<Tok>> {
                     K::RParen | K::RBracket => parens = parens.checked_sub(1)?,
                     _ => {}
                 }
-                push(&mut toks, k, pos, pos + len);
+                push_tok(&mut toks, k, pos, pos + len);
                 pos += len;
             }
         }
@@ -198,12 +221,12 @@ pub(super) fn lex(s: &[u8]) -> Option<Vec<Tok>> {
         return None;
     }
     if !line_start {
-        push(&mut toks, K::Newline, s.len(), s.len());
+        push_tok(&mut toks, K::Newline, s.len(), s.len());
     }
     for _ in 1..indents.len() {
-        push(&mut toks, K::Dedent, s.len(), s.len());
+        push_tok(&mut toks, K::Dedent, s.len(), s.len());
     }
-    push(&mut toks, K::Eof, s.len(), s.len());
+    push_tok(&mut toks, K::Eof, s.len(), s.len());
     Some(toks)
 }
 
