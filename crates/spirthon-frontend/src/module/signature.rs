@@ -1,0 +1,182 @@
+//! A def's signature: what its decorators make of it (kernel or func, workgroup size), its
+//! annotated parameters and its return type.
+
+use super::*;
+
+pub(super) fn signature(
+    m: &ModuleInfo,
+    ast: &Ast,
+    def: &FuncDef,
+    item: usize,
+) -> Result<DefSig, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let kind = decorator_kind(m, ast, def, &mut diags);
+    let Some((is_kernel, workgroup_size)) = kind else {
+        return Err(diags);
+    };
+    let params = param_sigs(m, ast, def, &mut diags);
+    let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
+        None | Some((_, Ok(Ann::None))) => None,
+        Some((r, _)) if is_kernel => {
+            diags.push(Diagnostic::error(
+                ast.expr(r).span,
+                "a kernel returns nothing: it writes its results into arrays",
+            ));
+            None
+        }
+        Some((_, Ok(Ann::Value(t)))) => Some(t),
+        Some((r, Ok(Ann::Array(_)))) => {
+            diags.push(Diagnostic::error(
+                ast.expr(r).span,
+                "a func cannot return an array",
+            ));
+            None
+        }
+        Some((_, Err(e))) => {
+            diags.push(e);
+            None
+        }
+    };
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(DefSig {
+        name: def.name.clone(),
+        is_kernel,
+        workgroup_size,
+        params,
+        ret,
+        item,
+        span: def.name_span,
+    })
+}
+
+/// What the decorators make of a def: `(is_kernel, workgroup_size)`, or `None` when no
+/// decorator is spirthon's.
+fn decorator_kind(
+    m: &ModuleInfo,
+    ast: &Ast,
+    def: &FuncDef,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(bool, [u32; 3])> {
+    let no_local = |_: &str| false;
+    let mut kind: Option<(bool, [u32; 3])> = None;
+    for &d in &def.decorators {
+        let (target, keywords, call_args) = match &ast.expr(d).kind {
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } => (*func, keywords.as_slice(), args.as_slice()),
+            _ => (d, &[][..], &[][..]),
+        };
+        match m.lib_item(ast, target, &no_local) {
+            Some((Lib::Spirthon, "kernel")) => {
+                let mut wg = [64, 1, 1];
+                for &a in call_args {
+                    diags.push(Diagnostic::error(ast.expr(a).span, "write the workgroup size as `workgroup_size=...`"));
+                }
+                for k in keywords {
+                    if k.name != "workgroup_size" {
+                        diags.push(Diagnostic::error(k.span, format!("unknown `kernel` argument `{}`", k.name)).with_help("the only argument is `workgroup_size`"));
+                        continue;
+                    }
+                    match workgroup_size(m, ast, k.value) {
+                        Ok(w) => wg = w,
+                        Err(e) => diags.push(e),
+                    }
+                }
+                kind = Some((true, wg));
+            }
+            Some((Lib::Spirthon, "func")) => {
+                if let Some(k) = keywords.first() {
+                    diags.push(Diagnostic::error(k.span, "`func` takes no arguments"));
+                }
+                kind = Some((false, [1, 1, 1]));
+            }
+            _ => diags.push(Diagnostic::error(ast.expr(d).span, "unknown decorator: kernels and funcs take only `@kernel` or `@func` from spirthon")
+                .with_help("import them: `from spirthon import kernel, func`")),
+        }
+    }
+    kind
+}
+
+/// The annotated parameters of a def; each missing or bad annotation is an error.
+fn param_sigs(
+    m: &ModuleInfo,
+    ast: &Ast,
+    def: &FuncDef,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ParamSig> {
+    let mut params = Vec::new();
+    for p in &def.params {
+        let Some(a) = p.annotation else {
+            diags.push(
+                Diagnostic::error(
+                    p.span,
+                    format!("parameter `{}` needs a type annotation", p.name),
+                )
+                .with_help(format!(
+                    "for example `{}: f32` or `{}: Array[f32]`",
+                    p.name, p.name
+                )),
+            );
+            continue;
+        };
+        match m.annotation(ast, a) {
+            Ok(Ann::Value(t)) => params.push(ParamSig {
+                name: p.name.clone(),
+                kind: ParamKind::Scalar(t),
+                span: p.span,
+            }),
+            Ok(Ann::Array(t)) => params.push(ParamSig {
+                name: p.name.clone(),
+                kind: ParamKind::Array(t),
+                span: p.span,
+            }),
+            Ok(Ann::None) => diags.push(Diagnostic::error(
+                ast.expr(a).span,
+                "a parameter cannot have type `None`",
+            )),
+            Err(e) => diags.push(e),
+        }
+    }
+    params
+}
+
+fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diagnostic> {
+    let expr = ast.expr(e);
+    let parts: Vec<ExprId> = match &expr.kind {
+        ExprKind::Tuple(items) => items.clone(),
+        _ => vec![e],
+    };
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(Diagnostic::error(
+            expr.span,
+            "`workgroup_size` is one to three positive integers",
+        ));
+    }
+    let mut out = [1u32; 3];
+    let mut total = 1i64;
+    for (i, &p) in parts.iter().enumerate() {
+        let bad = || {
+            Diagnostic::error(
+                ast.expr(p).span,
+                "a workgroup size must be a positive integer constant",
+            )
+        };
+        match m.const_eval(ast, p, &|_: &str| false)? {
+            // Past 1024 in one axis, the total check below says why.
+            Some(Lit::Int(v)) if v >= 1 => {
+                out[i] = u32::try_from(v).unwrap_or(u32::MAX);
+                total = total.saturating_mul(v);
+            }
+            _ => return Err(bad()),
+        }
+    }
+    if total > 1024 {
+        return Err(Diagnostic::error(expr.span, format!("a workgroup of {total} invocations is larger than devices allow"))
+            .with_note("Vulkan devices commonly allow at most 1024 invocations per workgroup, and all allow 128"));
+    }
+    Ok(out)
+}
