@@ -32,12 +32,10 @@ pub fn apply(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
         }
     }
     let resolve = |o: Operand| -> Ref {
-        let ty = match o {
-            Operand::Use(u) => f.vars[l.ssa_in.use_site(u).1].ty,
-            // An instruction's value resolves to itself; the type is not read.
-            Operand::Value(_) => Ty::BOOL,
-        };
-        to_ref(ssa.resolve(o), ty)
+        match o {
+            Operand::Value(v) => Ref::Inst(v),
+            Operand::Use(u) => to_ref(ssa.use_value(u), f.vars[l.ssa_in.use_site(u).1].ty),
+        }
     };
     let insts = f
         .insts
