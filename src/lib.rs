@@ -374,7 +374,20 @@ pub mod compare {
             if x.len() != y.len() {
                 return Err(format!("`{name}` has {} elements vs {}", x.len(), y.len()));
             }
+            // An element of an array of vectors is a list of components: compared one by one.
+            let mut pairs: Vec<(String, &Value, &Value)> = Vec::new();
             for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                match (p, q) {
+                    (Value::Array(ps), Value::Array(qs)) if ps.len() == qs.len() => pairs.extend(
+                        ps.iter()
+                            .zip(qs)
+                            .enumerate()
+                            .map(|(k, (a, b))| (format!("{i}][{k}"), a, b)),
+                    ),
+                    _ => pairs.push((i.to_string(), p, q)),
+                }
+            }
+            for (i, p, q) in pairs {
                 let bad = || format!("`{name}[{i}]`: GPU {p}, CPython {q}");
                 match (p, q) {
                     (Value::Number(p), Value::Number(q)) if p.is_f64() || q.is_f64() => {

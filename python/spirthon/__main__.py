@@ -13,6 +13,7 @@ import sys
 
 from .runtime import Kernel
 from .types import Array, f32, i32, to_f32, u32
+from .vectors import VectorType
 
 
 class InputError(Exception):
@@ -36,6 +37,16 @@ def _number(value, name, elem):
     if elem is u32 and not 0 <= value < 2 ** 32:
         raise InputError("argument %r: %r does not fit in u32" % (name, value))
     return value
+
+
+def _value(value, name, elem):
+    """A JSON value as a ``elem``: a number, or for a vector type a list of its components."""
+    if not isinstance(elem, VectorType):
+        return _number(value, name, elem)
+    if not isinstance(value, list) or len(value) != elem.size:
+        raise InputError("argument %r: a %s is a list of %d numbers, found %s" % (name, elem.name, elem.size, json.dumps(value)[:60]))
+    scalar = f32 if elem.scalar is float else elem.scalar
+    return [_number(c, "%s[%d]" % (name, k), scalar) for k, c in enumerate(value)]
 
 
 def load_module(path):
@@ -81,13 +92,16 @@ def build_args(k, args):
             if isinstance(v, dict) and set(v) == {"zeros"} and isinstance(v["zeros"], int) and v["zeros"] >= 0:
                 values[p.name] = Array(p.elem, v["zeros"], name=p.name)
             elif isinstance(v, list):
-                values[p.name] = Array(p.elem, [_number(x, p.name, p.elem) for x in v], name=p.name)
+                items = [_value(x, "%s[%d]" % (p.name, i), p.elem) for i, x in enumerate(v)]
+                values[p.name] = Array(p.elem, items, name=p.name)
             else:
                 raise InputError("argument %r: an array is a JSON list or {\"zeros\": N}" % p.name)
         elif p.elem is bool:
             if not isinstance(v, bool):
                 raise InputError("argument %r: expected true or false" % p.name)
             values[p.name] = v
+        elif p.kind == "vector":
+            values[p.name] = p.elem(*_value(v, p.name, p.elem))
         else:
             values[p.name] = _number(v, p.name, p.elem)
     return values
@@ -105,6 +119,8 @@ def threads_of(spec):
 def json_value(x):
     """A JSON value for an array element: non-finite floats as strings, and f32 values as
     the shortest decimal that reads back as the same f32 (as `spirthon run` prints them)."""
+    if isinstance(x, list):
+        return [json_value(c) for c in x]
     if not isinstance(x, float):
         return x
     if not math.isfinite(x):

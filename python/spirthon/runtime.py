@@ -16,7 +16,9 @@ import inspect
 import itertools
 import typing
 
-from .types import Array, _ArrayType, _Scalar, convert, f32, i32, ivec3, u32
+from .types import Array, _ArrayType, convert, element, f32, i32, u32
+from .vectors import VectorType, ivec3
+from . import vectors
 
 
 class _Invocation:
@@ -60,9 +62,19 @@ def barrier():
     raise NotImplementedError("barrier is not supported by this version of spirthon")
 
 
+def _per_component_min_max(fn):
+    """Makes ``min`` and ``max`` in the module of ``fn`` work per component on vectors (they
+    behave as the built-ins on everything else), unless the module defines its own."""
+    g = getattr(fn, "__globals__", None)
+    if isinstance(g, dict):
+        g.setdefault("min", vectors.min)
+        g.setdefault("max", vectors.max)
+
+
 def func(fn):
     """Marks a device function. Under CPython it is the plain function."""
     fn.__spirthon_func__ = True
+    _per_component_min_max(fn)
     return fn
 
 
@@ -91,6 +103,8 @@ def _param(name, ann):
         return Param(name, "scalar", u32)
     if ann is bool:
         return Param(name, "scalar", bool)
+    if isinstance(ann, VectorType):
+        return Param(name, "vector", ann)
     raise TypeError("parameter %r has an unsupported annotation %r" % (name, ann))
 
 
@@ -99,6 +113,7 @@ class Kernel:
 
     def __init__(self, fn, workgroup_size):
         functools.update_wrapper(self, fn)
+        _per_component_min_max(fn)
         self.fn = fn
         self.name = fn.__name__
         if isinstance(workgroup_size, int):
@@ -127,6 +142,8 @@ class Kernel:
                 out.append(value)
             elif p.elem is bool:
                 out.append(bool(value))
+            elif p.kind == "vector":
+                out.append(element(p.elem, value))
             else:
                 out.append(convert(p.elem, value))
         return out

@@ -3,8 +3,10 @@
 ``i32``, ``u32`` and ``f32`` are conversions, as in kernels: ``i32(x)`` truncates a float
 toward zero and wraps to 32 bits, ``u32(x)`` wraps, ``f32(x)`` rounds to the nearest float32.
 ``Array[T]`` is the parameter annotation; ``Array(T, values)`` is a buffer whose elements are
-stored as ``T`` (f32 rounded to float32, i32/u32 wrapped), with Python's ``IndexError`` for
-any index outside ``0 <= i < len`` (negative indices do not wrap around).
+stored as ``T`` (f32 rounded to float32, i32/u32 wrapped; a vector element component by
+component), with Python's ``IndexError`` for any index outside ``0 <= i < len`` (negative
+indices do not wrap around). An array of vectors holds values: reading an element gives a
+copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in kernels.
 """
 
 import math
@@ -62,40 +64,6 @@ def convert(ty, value):
     raise TypeError("not a scalar type: %r" % (ty,))
 
 
-class _Vector:
-    """A vector type name; vectors other than the thread ids are not in this version."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return self.name
-
-    def __call__(self, *args):
-        raise NotImplementedError("%s is not supported by this version of spirthon" % self.name)
-
-
-vec2, vec3, vec4 = _Vector("vec2"), _Vector("vec3"), _Vector("vec4")
-ivec2, ivec4 = _Vector("ivec2"), _Vector("ivec4")
-uvec2, uvec3, uvec4 = _Vector("uvec2"), _Vector("uvec3"), _Vector("uvec4")
-
-
-class ivec3(tuple):
-    """What the thread-id builtins return: three ints with ``.x``, ``.y``, ``.z``."""
-
-    __slots__ = ()
-
-    def __new__(cls, x, y, z):
-        return tuple.__new__(cls, (x, y, z))
-
-    x = property(lambda self: self[0])
-    y = property(lambda self: self[1])
-    z = property(lambda self: self[2])
-
-    def __repr__(self):
-        return "ivec3(%d, %d, %d)" % tuple(self)
-
-
 class _ArrayType:
     """``Array[T]`` in an annotation."""
 
@@ -108,9 +76,30 @@ class _ArrayType:
 
 class _ArrayMeta(type):
     def __getitem__(cls, elem):
+        if isinstance(elem, VectorType) and elem.size != 3:
+            return _ArrayType(elem)
         if elem not in (i32, u32, f32):
-            raise TypeError("an Array element must be i32, u32 or f32, not %r" % (elem,))
+            raise TypeError("an Array element must be i32, u32, f32 or a 2- or 4-component vector, not %r" % (elem,))
         return _ArrayType(elem)
+
+
+def element(elem, value):
+    """``value`` as an element of an ``Array(elem)``: a number converted, or a vector (or a
+    list of its components) copied with each component stored as the component type."""
+    if not isinstance(elem, VectorType):
+        if isinstance(value, Vector):
+            raise TypeError("cannot store a %s into an Array[%r]" % (value.type.name, elem))
+        return convert(elem, value)
+    if isinstance(value, Vector):
+        if value.type is not elem:
+            raise TypeError("cannot store a %s into an Array[%s]" % (value.type.name, elem.name))
+        comps = value.tolist()
+    elif isinstance(value, (list, tuple)) and len(value) == elem.size:
+        comps = list(value)
+    else:
+        raise TypeError("an element of an Array[%s] is a %s, not %r" % (elem.name, elem.name, value))
+    scalar = f32 if elem.scalar is float else elem.scalar
+    return Vector(elem, [convert(scalar, c) for c in comps])
 
 
 class Array(metaclass=_ArrayMeta):
@@ -122,8 +111,9 @@ class Array(metaclass=_ArrayMeta):
         self.elem = elem
         self.name = name
         if isinstance(values, int):
-            values = [0] * values
-        self._data = [convert(elem, v) for v in values]
+            zero = [0] * elem.size if isinstance(elem, VectorType) else 0
+            values = [zero] * values
+        self._data = [element(elem, v) for v in values]
 
     def __len__(self):
         return len(self._data)
@@ -137,19 +127,23 @@ class Array(metaclass=_ArrayMeta):
 
     def __getitem__(self, index):
         self._check(index)
-        return self._data[index]
+        value = self._data[index]
+        return Vector(value.type, value.tolist()) if isinstance(value, Vector) else value
 
     def __setitem__(self, index, value):
         self._check(index)
-        if self.elem is not f32 and isinstance(value, float):
+        if self.elem in (i32, u32) and isinstance(value, float):
             raise TypeError("cannot store a float into an Array[%r]: use int()" % (self.elem,))
-        self._data[index] = convert(self.elem, value)
+        self._data[index] = element(self.elem, value)
 
     def tolist(self):
-        return list(self._data)
+        return [v.tolist() if isinstance(v, Vector) else v for v in self._data]
 
     def __iter__(self):
         raise TypeError("kernels index arrays one element at a time")
 
     def __repr__(self):
         return "Array(%r, %r)" % (self.elem, self._data)
+
+
+from .vectors import Vector, VectorType  # noqa: E402 (vectors uses the scalar types above)

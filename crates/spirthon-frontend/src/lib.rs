@@ -111,7 +111,7 @@ fn kernels(
             .params
             .iter()
             .filter_map(|p| match p.kind {
-                ParamKind::Scalar(ty) => Some((p.name.clone(), ty)),
+                ParamKind::Value(ty) => Some((p.name.clone(), ty)),
                 _ => None,
             })
             .collect();

@@ -1,8 +1,9 @@
 //! The binding ABI of a kernel (LANGUAGE.md, "Binding ABI"): what the emitter declares, the
 //! runtime fills, `--emit reflect` describes and the tests check, written once.
 //!
-//! Binding 0 is a uniform block in std140 layout: the kernel's scalar parameters in
-//! declaration order, one 4-byte word each, then the hidden launch size `threads`, a `uvec3`
+//! Binding 0 is a uniform block in std140 layout: the kernel's scalar and vector parameters
+//! in declaration order, each at the next multiple of its alignment (4 bytes for a scalar, 8
+//! for a 2-vector, 16 for a 3- or 4-vector), then the hidden launch size `threads`, a `uvec3`
 //! at the next 16-byte boundary. Bindings 1, 2, … are the array parameters in declaration
 //! order (see [`crate::EntryPoint::arrays`]).
 //!
@@ -11,7 +12,7 @@
 
 use crate::types::{Scalar, Ty};
 
-/// A scalar parameter's place in the uniform block.
+/// A scalar or vector parameter's place in the uniform block.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct UniformField {
     pub name: String,
@@ -22,7 +23,7 @@ pub struct UniformField {
 /// A kernel's uniform block (binding 0).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct UniformLayout {
-    /// The scalar parameters, in declaration order.
+    /// The scalar and vector parameters, in declaration order.
     pub params: Vec<UniformField>,
     /// The byte offset of the hidden launch size.
     pub threads: u32,
@@ -34,15 +35,20 @@ impl UniformLayout {
     /// The hidden launch-size member's type.
     pub const THREADS_TY: Ty = Ty::Vector(Scalar::U32, 3);
 
-    /// The std140 layout of a kernel whose scalar parameters are `params`, in order.
+    /// The std140 layout of a kernel whose scalar and vector parameters are `params`, in
+    /// order.
     pub fn std140(params: impl IntoIterator<Item = (String, Ty)>) -> UniformLayout {
         let mut offset = 0u32;
         let params = params
             .into_iter()
             .map(|(name, ty)| {
-                let f = UniformField { name, ty, offset };
-                offset += 4;
-                f
+                let at = offset.next_multiple_of(ty.align());
+                offset = at + ty.size();
+                UniformField {
+                    name,
+                    ty,
+                    offset: at,
+                }
             })
             .collect();
         UniformLayout {
@@ -104,5 +110,23 @@ mod tests {
         );
         assert_eq!((five.threads, five.size()), (32, 48));
         assert_eq!(five.members().filter(|m| m.3).count(), 1);
+    }
+
+    #[test]
+    fn vectors_align_as_std140_says() {
+        let f = Ty::F32;
+        let mixed = UniformLayout::std140([
+            ("a".to_string(), f),
+            ("v2".to_string(), Ty::Vector(Scalar::F32, 2)),
+            ("b".to_string(), f),
+            ("v3".to_string(), Ty::Vector(Scalar::I32, 3)),
+            ("c".to_string(), f),
+            ("v4".to_string(), Ty::Vector(Scalar::U32, 4)),
+        ]);
+        let offsets: Vec<u32> = mixed.members().map(|m| m.2).collect();
+        // a 0, v2 8 (8-aligned), b 16, v3 32 (16-aligned), c 44 (fills v3's last word),
+        // v4 48, threads 64.
+        assert_eq!(offsets, [0, 8, 16, 32, 44, 48, 64]);
+        assert_eq!(mixed.size(), 80);
     }
 }

@@ -143,6 +143,20 @@ pub enum MathFn {
     /// Result `bool`.
     IsNan,
     IsInf,
+    /// Float vectors: the dot product (`OpDot`), a scalar.
+    Dot,
+    /// `vec3` only.
+    Cross,
+    /// Float vectors to a scalar.
+    Length,
+    Distance,
+    Normalize,
+    /// `mix(a, b, t)` is `a * (1 - t) + b * t`.
+    Mix,
+    /// `step(edge, x)` is `0.0` where `x < edge`, else `1.0`.
+    Step,
+    /// `smoothstep(e0, e1, x)`: `t * t * (3 - 2 * t)` with `t = clamp((x - e0) / (e1 - e0), 0, 1)`.
+    SmoothStep,
 }
 
 /// The thread-id builtins.
@@ -191,6 +205,10 @@ pub enum Op {
     Builtin(Builtin),
     /// Component `n` of a vector.
     Extract(u32),
+    /// A vector from one scalar per component (`args`, in order).
+    Construct,
+    /// `args = [vector, scalar]`: the vector with component `n` replaced.
+    Insert(u32),
     Call(FuncId),
     /// Whether this invocation's global id lies outside the launch size (the kernel's hidden
     /// `threads` uniform) on some axis: a `bool`.

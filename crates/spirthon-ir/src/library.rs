@@ -296,7 +296,32 @@ pub const LIBRARY: &[Row] = &[
     own("workgroup_id", Module::Spirthon, 0),
     own("num_workgroups", Module::Spirthon, 0),
     own("local_index", Module::Spirthon, 0),
+    geometry("dot", Dot, 2, Glsl::NONE),
+    geometry("cross", Cross, 2, Glsl::float(68)),
+    geometry("length", Length, 1, Glsl::float(66)),
+    geometry("distance", Distance, 2, Glsl::float(67)),
+    geometry("normalize", Normalize, 1, Glsl::float(69)),
+    // `min(max(x, lo), hi)` in lowering: Python's result also when `lo > hi`.
+    own("clamp", Module::Spirthon, 3),
+    geometry("mix", Mix, 3, Glsl::float(46)),
+    geometry("step", Step, 2, Glsl::float(48)),
+    geometry("smoothstep", SmoothStep, 3, Glsl::float(49)),
 ];
+
+/// spirthon's vector and shading functions (typed by lowering's own rule: scalars and
+/// vectors, with scalar arguments broadcast).
+const fn geometry(name: &'static str, f: MathFn, arity: u8, glsl: Glsl) -> Row {
+    Row {
+        name,
+        module: Module::Spirthon,
+        func: Some(f),
+        arity: (arity, arity),
+        typing: Typing::Own,
+        host: Host::None,
+        device: None,
+        glsl,
+    }
+}
 
 /// The row of `name` in `module`.
 pub fn lookup(module: Module, name: &str) -> Option<&'static Row> {

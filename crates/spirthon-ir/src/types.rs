@@ -54,6 +54,58 @@ impl Ty {
     pub fn is(self, s: Scalar) -> bool {
         self == Ty::Scalar(s)
     }
+    /// The component count: 1 for a scalar.
+    pub fn components(self) -> u32 {
+        match self {
+            Ty::Scalar(_) => 1,
+            Ty::Vector(_, n) => n as u32,
+        }
+    }
+    /// The size in bytes in a buffer or uniform block (a bool is stored as a `u32`).
+    pub fn size(self) -> u32 {
+        4 * self.components()
+    }
+    /// The alignment in a std140 uniform block and of a std430 array element: a `vec3`
+    /// aligns as a `vec4`.
+    pub fn align(self) -> u32 {
+        match self.components() {
+            1 => 4,
+            2 => 8,
+            _ => 16,
+        }
+    }
+    /// The type with the same shape and component type `s`.
+    pub fn with_scalar(self, s: Scalar) -> Ty {
+        match self {
+            Ty::Scalar(_) => Ty::Scalar(s),
+            Ty::Vector(_, n) => Ty::Vector(s, n),
+        }
+    }
+    /// The type's name with its indefinite article: "a vec3", "an ivec3", "an f32".
+    pub fn with_article(self) -> String {
+        let name = self.name();
+        let article = if name.starts_with(['i', 'f']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {name}")
+    }
+    /// The vector type that a spirthon name spells (`vec2`, `ivec3`, `uvec4`, …).
+    pub fn vector_named(name: &str) -> Option<Ty> {
+        let (s, rest) = match name.as_bytes().first()? {
+            b'i' => (Scalar::I32, &name[1..]),
+            b'u' => (Scalar::U32, &name[1..]),
+            _ => (Scalar::F32, name),
+        };
+        let n = match rest {
+            "vec2" => 2,
+            "vec3" => 3,
+            "vec4" => 4,
+            _ => return None,
+        };
+        Some(Ty::Vector(s, n))
+    }
     /// The type's Python spelling.
     pub fn name(self) -> String {
         match self {

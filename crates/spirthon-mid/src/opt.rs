@@ -136,9 +136,12 @@ fn value_number(f: &mut Function<Ref>, dom: &DomTree) {
 
 fn fold(f: &mut Function<Ref>) {
     let mut phi_repl: Vec<Option<Ref>> = vec![None; f.phis.len()];
+    // A component extracted from a vector built in place is the component it was built from.
+    let mut inst_repl: Vec<Option<Ref>> = vec![None; f.insts.len()];
     let order = f.order.clone();
-    let subst = |r: Ref, phi_repl: &[Option<Ref>]| match r {
+    let subst = |r: Ref, phi_repl: &[Option<Ref>], inst_repl: &[Option<Ref>]| match r {
         Ref::Phi(p) => phi_repl[p.index()].unwrap_or(r),
+        Ref::Inst(v) => inst_repl.get(v.index()).copied().flatten().unwrap_or(r),
         _ => r,
     };
     let block_phis = f.phis_by_block();
@@ -150,7 +153,7 @@ fn fold(f: &mut Function<Ref>) {
             let args: Vec<Ref> = f.phis[p]
                 .args
                 .iter()
-                .map(|&(_, r)| subst(r, &phi_repl))
+                .map(|&(_, r)| subst(r, &phi_repl, &inst_repl))
                 .collect();
             let mut same: Option<Const> = None;
             let all_const = args.iter().all(|&r| match f.as_const(r) {
@@ -166,9 +169,16 @@ fn fold(f: &mut Function<Ref>) {
             let args: Vec<Ref> = f.insts[v]
                 .args
                 .iter()
-                .map(|&r| subst(r, &phi_repl))
+                .map(|&r| subst(r, &phi_repl, &inst_repl))
                 .collect();
             f.insts[v].args.clone_from(&args);
+            if let (Op::Extract(i), Some(Ref::Inst(src))) = (f.insts[v].op, args.first()) {
+                let built = &f.insts[*src];
+                if built.op == Op::Construct {
+                    inst_repl[v.index()] = built.args.get(i as usize).copied();
+                    continue;
+                }
+            }
             if let Some(c) = fold_inst(f, v, &args) {
                 let inst = &mut f.insts[v];
                 inst.op = Op::Const(c);
@@ -177,11 +187,11 @@ fn fold(f: &mut Function<Ref>) {
                 reduce_power_of_two(f, v);
             }
         }
-        substitute_term(&mut f.blocks[b].term, |r| subst(r, &phi_repl));
+        substitute_term(&mut f.blocks[b].term, |r| subst(r, &phi_repl, &inst_repl));
     }
     for p in &mut f.phis {
         for a in &mut p.args {
-            a.1 = subst(a.1, &phi_repl);
+            a.1 = subst(a.1, &phi_repl, &inst_repl);
         }
     }
     for (p, r) in phi_repl.iter().enumerate() {

@@ -151,15 +151,44 @@ fn uniform_bytes(
         let Some(v) = args.get(&u.name) else {
             return err(format!("argument `{}` is missing", u.name));
         };
-        let word = scalar_bits(&u.name, u.ty.scalar(), v, true)?;
+        let words = value_bits(&u.name, u.ty, v, true)?;
         let at = u.offset as usize;
-        bytes[at..at + 4].copy_from_slice(&word.to_le_bytes());
+        for (k, w) in words.iter().enumerate() {
+            bytes[at + 4 * k..at + 4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
     }
     let at = layout.threads as usize;
     for (i, t) in threads.iter().enumerate() {
         bytes[at + 4 * i..at + 4 * i + 4].copy_from_slice(&t.to_le_bytes());
     }
     Ok(bytes)
+}
+
+/// The words of JSON value `v` as a `t`: one for a scalar, one per component of a vector
+/// (written as a JSON list of its components).
+fn value_bits(name: &str, t: Ty, v: &Value, allow_bool: bool) -> Result<Vec<u32>, RunError> {
+    let n = t.components() as usize;
+    match (t, v) {
+        (Ty::Scalar(s), _) => Ok(vec![scalar_bits(name, s, v, allow_bool)?]),
+        (Ty::Vector(s, _), Value::Array(items)) if items.len() == n => items
+            .iter()
+            .enumerate()
+            .map(|(k, x)| scalar_bits(&format!("{name}[{k}]"), s, x, false))
+            .collect(),
+        _ => err(format!(
+            "argument `{name}`: a {t} is a list of {n} numbers, found {}",
+            short(v)
+        )),
+    }
+}
+
+/// `v` as JSON text, cut short when long.
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
 }
 
 /// The 32 bits that represent JSON value `v` as a `s` (bools as 0/1).
@@ -234,13 +263,14 @@ fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
                     "argument `{name}`: {n} elements are more than an array can hold ({MAX_ELEMENTS}, since `len()` and indices are i32)"
                 ));
             }
-            Ok(ArrayData::Zeros(n * 4))
+            Ok(ArrayData::Zeros(n * elem.size() as u64))
         }
         Value::Array(items) => {
-            let mut out = Vec::with_capacity(items.len() * 4);
+            let mut out = Vec::with_capacity(items.len() * elem.size() as usize);
             for (i, x) in items.iter().enumerate() {
-                let bits = scalar_bits(&format!("{name}[{i}]"), elem.scalar(), x, false)?;
-                out.extend_from_slice(&bits.to_le_bytes());
+                for w in value_bits(&format!("{name}[{i}]"), elem, x, false)? {
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
             }
             Ok(ArrayData::Bytes(out))
         }
@@ -254,15 +284,19 @@ fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
 pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
     let mut args = Map::new();
     for ((name, elem), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
+        let word = |c: &[u8]| {
+            let w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            match elem.scalar() {
+                Scalar::F32 => float_json(f32::from_bits(w)),
+                Scalar::I32 => json!(w as i32),
+                _ => json!(w),
+            }
+        };
         let values: Vec<Value> = bytes
-            .chunks_exact(4)
-            .map(|c| {
-                let w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                match elem.scalar() {
-                    Scalar::F32 => float_json(f32::from_bits(w)),
-                    Scalar::I32 => json!(w as i32),
-                    _ => json!(w),
-                }
+            .chunks_exact(elem.size() as usize)
+            .map(|e| match elem {
+                Ty::Scalar(_) => word(e),
+                Ty::Vector(..) => Value::Array(e.chunks_exact(4).map(word).collect()),
             })
             .collect();
         args.insert(name.clone(), Value::Array(values));

@@ -180,7 +180,7 @@ impl Lower<'_, '_> {
         let mut scalar = 0u32;
         for p in &self.sig.params {
             match p.kind {
-                ParamKind::Scalar(t) => {
+                ParamKind::Value(t) => {
                     if !self.sig.is_kernel {
                         self.f.params.push(t);
                     }

@@ -300,8 +300,24 @@ impl Lower<'_, '_> {
             _ => None,
         };
         if let Some(row) = library::lookup(library::Module::Spirthon, item) {
-            if !self.arity(item, args, row.arity.0 as usize, span) {
+            let own_arity = row.func.is_some() || item == "clamp";
+            if !own_arity && !self.arity(item, args, row.arity.0 as usize, span) {
                 return Ex::Err;
+            }
+        }
+        if let Some(t) = Ty::vector_named(item) {
+            if args.is_empty() {
+                self.error(
+                    span,
+                    format!("`{item}` needs its components, or one number for all of them"),
+                );
+                return Ex::Err;
+            }
+            return self.vector_ctor(t, args, span);
+        }
+        if let Some(row) = library::lookup(library::Module::Spirthon, item) {
+            if row.func.is_some() || item == "clamp" {
+                return self.geometry_call(row, args, span);
             }
         }
         if let Some(b) = builtin {
@@ -333,9 +349,7 @@ impl Lower<'_, '_> {
                         span,
                         format!("`{item}` is not supported by this version of the compiler"),
                     )
-                    .with_note(
-                        "vectors, shared arrays, barriers and atomics come in a later version",
-                    ),
+                    .with_note("shared arrays, barriers and atomics come in a later version"),
                 );
                 return Ex::Err;
             }

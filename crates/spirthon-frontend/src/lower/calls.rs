@@ -149,7 +149,7 @@ impl Lower<'_, '_> {
         let mut ok = true;
         for (p, &(ex, sp)) in sig.params.iter().zip(&exs) {
             match p.kind {
-                ParamKind::Scalar(t) => {
+                ParamKind::Value(t) => {
                     let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
                     match self.coerce(ex, t, sp, &what) {
                         Some(o) => ops.push(o),

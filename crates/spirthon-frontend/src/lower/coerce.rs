@@ -57,9 +57,19 @@ impl Lower<'_, '_> {
                 );
                 None
             }
+            Ex::Lit(_) if to.as_scalar().is_none() => {
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("expected {to}, found a number"))
+                        .with_label(format!("this number is {what}"))
+                        .with_help(format!(
+                            "write `{}(...)` for a vector with this value in every component",
+                            to.name()
+                        )),
+                );
+                None
+            }
             Ex::Lit(l) => match l.to_const(to.scalar()) {
-                Ok(c) if to.as_scalar().is_some() => Some(self.konst(c)),
-                Ok(_) => None,
+                Ok(c) => Some(self.konst(c)),
                 Err(e) => {
                     self.cx
                         .diags
@@ -126,17 +136,11 @@ impl Lower<'_, '_> {
         b_span: Span,
         op: &str,
     ) -> Option<(Operand, Operand, Ty)> {
-        for (x, sp) in [(&a, a_span), (&b, b_span)] {
-            if let Ex::Val(_, t @ Ty::Vector(..)) = x {
-                self.cx.diags.push(
-                    Diagnostic::error(
-                        sp,
-                        format!("`{op}` on a `{t}` is not supported by this version"),
-                    )
-                    .with_help("work on its components: `.x`, `.y`, `.z`"),
-                );
-                return None;
-            }
+        if [&a, &b]
+            .iter()
+            .any(|x| matches!(x, Ex::Val(_, Ty::Vector(..))))
+        {
+            return self.unify_vectors(a, b, a_span, b_span, op);
         }
         match (a, b) {
             (Ex::Err, _) | (_, Ex::Err) => None,

@@ -194,24 +194,7 @@ impl Lower<'_, '_> {
         }
         let b = self.expr(base);
         match b {
-            Ex::Val(o, Ty::Vector(s, n)) => {
-                let idx = ["x", "y", "z", "w"]
-                    .iter()
-                    .position(|c| *c == attr)
-                    .map(|i| i as u32)
-                    .filter(|&i| i < n as u32);
-                let Some(idx) = idx else {
-                    self.error(
-                        span,
-                        format!("a {} has no component `{attr}`", Ty::Vector(s, n)),
-                    );
-                    return Ex::Err;
-                };
-                Ex::Val(
-                    self.val(Op::Extract(idx), Ty::Scalar(s), vec![o], span),
-                    Ty::Scalar(s),
-                )
-            }
+            Ex::Val(o, t @ Ty::Vector(..)) => self.swizzle(o, t, attr, span),
             Ex::Err => Ex::Err,
             Ex::Array(_) if attr == "shape" => {
                 self.cx.diags.push(
@@ -244,11 +227,10 @@ impl Lower<'_, '_> {
             Ex::Err => None,
             Ex::Val(_, t @ Ty::Vector(..)) => {
                 self.cx.diags.push(
-                    Diagnostic::error(
-                        sp,
-                        format!("`{t}` values cannot be indexed in this version"),
-                    )
-                    .with_help("use its components: `.x`, `.y`, `.z`, as in `global_id().x`"),
+                    Diagnostic::error(sp, format!("{} cannot be indexed", t.with_article()))
+                        .with_help(
+                            "use its components: `.x`, `.y`, `.z`, `.w`, as in `global_id().x`",
+                        ),
                 );
                 None
             }

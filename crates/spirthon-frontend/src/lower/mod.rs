@@ -39,6 +39,7 @@ mod control;
 mod expr;
 mod ops;
 mod stmt;
+mod vectors;
 
 /// Module-wide state while functions are lowered.
 pub struct Ctx<'a> {

@@ -15,15 +15,8 @@ impl Lower<'_, '_> {
                 }
             },
             Ex::Err => Ex::Err,
-            Ex::Val(_, t @ Ty::Vector(..)) if op != UnaryOp::Not => {
-                self.cx.diags.push(
-                    Diagnostic::error(
-                        span,
-                        format!("a unary operator on a `{t}` is not supported by this version"),
-                    )
-                    .with_help("work on its components: `.x`, `.y`, `.z`"),
-                );
-                Ex::Err
+            Ex::Val(o, t @ Ty::Vector(..)) if op != UnaryOp::Not => {
+                self.vector_unary(op, o, t, span)
             }
             _ if op == UnaryOp::Not => match self.truthy(x, span) {
                 Some(b) => Ex::Val(
@@ -80,6 +73,10 @@ impl Lower<'_, '_> {
                     Ex::Err
                 }
             };
+        }
+        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
+        if is_vec(&a) || is_vec(&b) {
+            return self.vector_binary(op, a, b, a_span, b_span, span);
         }
         let sym = op.symbol();
         match op {
@@ -295,6 +292,10 @@ impl Lower<'_, '_> {
     ) -> Ex {
         if let (Ex::Lit(x), Ex::Lit(y)) = (a, b) {
             return Ex::Lit(Lit::Bool(lit::compare(op, x, y)));
+        }
+        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
+        if is_vec(&a) || is_vec(&b) {
+            return self.vector_compare(op, a, b, a_span, b_span, span);
         }
         let Some((x, y, t)) = self.unify(a, b, a_span, b_span, "comparison") else {
             return Ex::Err;

@@ -167,7 +167,9 @@ impl Lower<'_, '_> {
                 let Some(i) = self.index(index) else { return };
                 self.store(a, i, ex, value_span, t.span);
             }
-            ExprKind::Attr(..) => self.error(t.span, "assigning to an attribute is not supported"),
+            ExprKind::Attr(base, attr) => {
+                self.assign_component(*base, attr, ex, t.span, value_span)
+            }
             ExprKind::Error => {}
             _ => self.error(t.span, "cannot assign to this expression"),
         }
@@ -332,6 +334,14 @@ impl Lower<'_, '_> {
                     span,
                 );
                 self.store(a, i, r, span, t.span);
+            }
+            ExprKind::Attr(base, attr) => {
+                let cur = self.expr(target);
+                let rhs = self.expr(value);
+                let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
+                if !matches!(r, Ex::Err) {
+                    self.assign_component(*base, attr, r, t.span, span);
+                }
             }
             ExprKind::Error => {}
             _ => self.error(t.span, "cannot assign to this expression"),

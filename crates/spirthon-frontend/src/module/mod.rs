@@ -92,7 +92,8 @@ pub enum Global {
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum ParamKind {
-    Scalar(Ty),
+    /// A scalar or vector, passed by value.
+    Value(Ty),
     Array(Ty),
 }
 
@@ -227,9 +228,22 @@ impl ModuleInfo {
                         "`Array[bool]` has no portable storage layout",
                     )
                     .with_help("use `Array[u32]` and store 0 or 1")),
+                    Ann::Value(t @ Ty::Vector(_, 3)) => Err(Diagnostic::error(
+                        ast.expr(elem).span,
+                        format!("`Array[{t}]` has no portable storage layout"),
+                    )
+                    .with_note(format!(
+                        "{} takes 12 bytes but aligns to 16 in a storage buffer, so the layout of such arrays differs between Vulkan, Metal and NumPy",
+                        t.with_article()
+                    ))
+                    .with_help(format!(
+                        "use `Array[{}]` and ignore the fourth component, or three scalar arrays",
+                        t.name().replace('3', "4")
+                    ))),
+                    Ann::Value(t) => Ok(Ann::Array(t)),
                     _ => Err(Diagnostic::error(
                         ast.expr(elem).span,
-                        "an `Array` element must be `i32`, `u32` or `f32`",
+                        "an `Array` element must be a number type (`i32`, `u32`, `f32`) or a vector",
                     )),
                 };
             }
@@ -266,23 +280,23 @@ impl ModuleInfo {
             )
             .with_help("return one value, or write the results to an array parameter"));
         }
-        match self.lib_item(ast, e, &no_local) {
+        let item = self.lib_item(ast, e, &no_local);
+        if let Some(t) =
+            item.and_then(|(lib, v)| (lib == Lib::Spirthon).then(|| Ty::vector_named(v))?)
+        {
+            return Ok(Ann::Value(t));
+        }
+        match item {
             Some((Lib::Spirthon, "i32")) => Ok(Ann::Value(Ty::I32)),
             Some((Lib::Spirthon, "u32")) => Ok(Ann::Value(Ty::U32)),
             Some((Lib::Spirthon, "f32")) => Ok(Ann::Value(Ty::F32)),
-            Some((Lib::Spirthon, v)) if v.contains("vec") => Err(Diagnostic::error(
-                expr.span,
-                format!(
-                    "vector types like `{v}` are not supported by this version of the compiler"
-                ),
-            )),
             Some((Lib::Spirthon, "Array")) => Err(Diagnostic::error(
                 expr.span,
                 "`Array` needs an element type, as in `Array[f32]`",
             )),
             _ => Err(Diagnostic::error(
                 expr.span,
-                "unknown type: expected `i32`, `u32`, `f32`, `int`, `float`, `bool` or `Array[T]`",
+                "unknown type: expected `i32`, `u32`, `f32`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
             )
             .with_help("types come from spirthon: `from spirthon import f32, Array`")),
         }

@@ -126,7 +126,7 @@ fn param_sigs(
         match m.annotation(ast, a) {
             Ok(Ann::Value(t)) => params.push(ParamSig {
                 name: p.name.clone(),
-                kind: ParamKind::Scalar(t),
+                kind: ParamKind::Value(t),
                 span: p.span,
             }),
             Ok(Ann::Array(t)) => params.push(ParamSig {

@@ -336,6 +336,9 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
         IsInf => {
             e.b.op(SOp::IsInf, rt, out, &[args[0]])?;
         }
+        Dot => {
+            e.b.op(SOp::Dot, rt, out, &[args[0], args[1]])?;
+        }
         other => return Err(EmitError(format!("no emission for {other:?}"))),
     }
     Ok(())

@@ -255,7 +255,9 @@ impl Emitter {
         let et = self.ty(elem);
         let rt = self.b.type_runtime_array(et);
         if self.decorated_arrays.insert(rt) {
-            self.b.decorate(rt, spirv::Decoration::ArrayStride, &[4]);
+            // std430: a 2-vector is 8 bytes, a 4-vector 16 (`Array[vec3]` is rejected).
+            self.b
+                .decorate(rt, spirv::Decoration::ArrayStride, &[elem.size()]);
         }
         let st = self.b.type_struct(&[rt]);
         self.b.decorate(st, spirv::Decoration::Block, &[]);
@@ -547,7 +549,16 @@ impl<'f> FnState<'f> {
                 compare(e, op, s, rt, Some(id), args[0], args[1])?;
             }
             Op::Select => {
-                e.b.op(SOp::Select, rt, out, &[args[0], args[1], args[2]])?;
+                // SPIR-V before 1.4 selects vectors with a vector of conditions.
+                let c = match t {
+                    Ty::Vector(_, n) => {
+                        let bv = e.ty(Ty::Vector(Scalar::Bool, n));
+                        let conds = vec![args[0]; n as usize];
+                        e.b.op(SOp::CompositeConstruct, bv, None, &conds)?
+                    }
+                    Ty::Scalar(_) => args[0],
+                };
+                e.b.op(SOp::Select, rt, out, &[c, args[1], args[2]])?;
             }
             Op::Convert => {
                 let from = operand(0)?.scalar();
@@ -575,6 +586,12 @@ impl<'f> FnState<'f> {
             }
             Op::Extract(i) => {
                 e.b.op(SOp::CompositeExtract, rt, out, &[args[0], i])?;
+            }
+            Op::Construct => {
+                e.b.op(SOp::CompositeConstruct, rt, out, &args)?;
+            }
+            Op::Insert(i) => {
+                e.b.op(SOp::CompositeInsert, rt, out, &[args[1], args[0], i])?;
             }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
         }

@@ -40,7 +40,14 @@ fn library_glsl_numbers_match_the_extended_instruction_set() {
             Abs => want(Some(G::FAbs), Some(G::SAbs), Some(G::SAbs)),
             Min => want(Some(G::FMin), Some(G::SMin), Some(G::UMin)),
             Max => want(Some(G::FMax), Some(G::SMax), Some(G::UMax)),
-            Log10 | Copysign | Hypot | Fmod | IsNan | IsInf => want(None, None, None),
+            Cross => want(Some(G::Cross), None, None),
+            Length => want(Some(G::Length), None, None),
+            Distance => want(Some(G::Distance), None, None),
+            Normalize => want(Some(G::Normalize), None, None),
+            Mix => want(Some(G::FMix), None, None),
+            Step => want(Some(G::Step), None, None),
+            SmoothStep => want(Some(G::SmoothStep), None, None),
+            Log10 | Copysign | Hypot | Fmod | IsNan | IsInf | Dot => want(None, None, None),
         };
         assert_eq!(row.glsl, expected, "{}", row.name);
     }

@@ -1,0 +1,562 @@
+//! Vectors: constructors, components and swizzles, component assignment, element-wise
+//! operators with scalar broadcasting, `==`/`!=`, and spirthon's vector and shading functions
+//! (`dot cross length distance normalize clamp mix step smoothstep`).
+//!
+//! Element-wise operations that are one SPIR-V instruction on vectors (`+ - * /`, bitwise
+//! operators, shifts, `abs min max` and the GLSL.std.450 functions) stay vector instructions;
+//! Python's `//` and `%`, and comparisons, are lowered one component at a time through the
+//! scalar rules, so every component follows exactly the scalar semantics. A scalar meeting a
+//! vector is converted as it would be for one component and then splatted.
+
+use super::*;
+use spirthon_ir::library;
+
+const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+impl Lower<'_, '_> {
+    /// A vector of `t` with `x` in every component.
+    pub(super) fn splat(&mut self, x: Operand, t: Ty, span: Span) -> Operand {
+        let n = t.components() as usize;
+        self.val(Op::Construct, t, vec![x; n], span)
+    }
+
+    /// Component `i` of vector `o` of type `t`.
+    fn component(&mut self, o: Operand, t: Ty, i: u32, span: Span) -> Operand {
+        self.val(Op::Extract(i), Ty::Scalar(t.scalar()), vec![o], span)
+    }
+
+    /// `vec3(x, y, z)`, `vec3(v2, z)`, `vec3(1.0)`, `vec3(iv3)`: the components of the
+    /// arguments in order, each converted as it would be assigned to one component; one
+    /// scalar is splatted, and one vector of the same size is converted component-wise
+    /// (`vec2(iv)`, `ivec2(v)` truncating as `int()` does).
+    pub(super) fn vector_ctor(&mut self, t: Ty, args: &[ExprId], span: Span) -> Ex {
+        let exs = self.args(args);
+        if exs.iter().any(|(x, _)| matches!(x, Ex::Err)) {
+            return Ex::Err;
+        }
+        let (s, n) = (t.scalar(), t.components());
+        if let [(Ex::Val(o, vt @ Ty::Vector(_, m)), sp)] = exs[..] {
+            if m as u32 == n {
+                if vt == t {
+                    return Ex::Val(o, t);
+                }
+                let _ = sp;
+                return Ex::Val(self.val(Op::Convert, t, vec![o], span), t);
+            }
+        }
+        let mut comps = Vec::new();
+        for &(x, sp) in &exs {
+            match x {
+                Ex::Val(o, vt @ Ty::Vector(vs, m)) => {
+                    for i in 0..m as u32 {
+                        let c = self.component(o, vt, i, sp);
+                        let what = format!("a component of a {t}");
+                        match self.coerce(Ex::Val(c, Ty::Scalar(vs)), Ty::Scalar(s), sp, &what) {
+                            Some(c) => comps.push(c),
+                            None => return Ex::Err,
+                        }
+                    }
+                }
+                other => {
+                    let what = format!("a component of a {t}");
+                    match self.coerce(other, Ty::Scalar(s), sp, &what) {
+                        Some(c) => comps.push(c),
+                        None => return Ex::Err,
+                    }
+                }
+            }
+        }
+        if comps.len() == 1 && n > 1 && matches!(exs[0].0, Ex::Lit(_) | Ex::Val(_, Ty::Scalar(_))) {
+            return Ex::Val(self.splat(comps[0], t, span), t);
+        }
+        if comps.len() as u32 != n {
+            self.cx.diags.push(
+                Diagnostic::error(
+                    span,
+                    format!("`{t}` needs {n} components, but these arguments give {}", comps.len()),
+                )
+                .with_help(format!(
+                    "pass {n} numbers, vectors whose sizes add up to {n}, or one number for every component"
+                )),
+            );
+            return Ex::Err;
+        }
+        Ex::Val(self.val(Op::Construct, t, comps, span), t)
+    }
+
+    /// `v.x`, or a read swizzle `v.zyx`.
+    pub(super) fn swizzle(&mut self, o: Operand, t: Ty, attr: &str, span: Span) -> Ex {
+        let n = t.components();
+        let idx: Option<Vec<u32>> = attr
+            .chars()
+            .map(|c| {
+                COMPONENTS
+                    .iter()
+                    .position(|&k| k == c)
+                    .map(|i| i as u32)
+                    .filter(|&i| i < n)
+            })
+            .collect();
+        let idx = match idx {
+            Some(v) if (1..=4).contains(&v.len()) => v,
+            _ => {
+                let names: String = COMPONENTS[..n as usize].iter().collect();
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!("{} has no component `{attr}`", t.with_article()),
+                    )
+                    .with_help(format!(
+                        "its components are {}; a swizzle joins up to four of them (`v.{}`)",
+                        names
+                            .chars()
+                            .map(|c| format!("`.{c}`"))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        names.chars().rev().collect::<String>()
+                    )),
+                );
+                return Ex::Err;
+            }
+        };
+        let s = Ty::Scalar(t.scalar());
+        if let [i] = idx[..] {
+            return Ex::Val(self.component(o, t, i, span), s);
+        }
+        let comps = idx.iter().map(|&i| self.component(o, t, i, span)).collect();
+        let rt = Ty::Vector(t.scalar(), idx.len() as u8);
+        Ex::Val(self.val(Op::Construct, rt, comps, span), rt)
+    }
+
+    /// `v.x = value` (and `v.x += value` through `aug_assign`): a new value of the local
+    /// vector `v` with one component replaced.
+    pub(super) fn assign_component(
+        &mut self,
+        base: ExprId,
+        attr: &str,
+        ex: Ex,
+        target_span: Span,
+        value_span: Span,
+    ) {
+        let b = self.ast.expr(base);
+        let var = match &b.kind {
+            ExprKind::Name(n) => match self.locals.get(n).copied() {
+                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Vector(..)) => Some(v),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(var) = var else {
+            let d = match &b.kind {
+                ExprKind::Subscript(..) => Diagnostic::error(
+                    target_span,
+                    "a component of an array element cannot be assigned in place",
+                )
+                .with_help("copy the element, change it and store it back: `v = a[i]; v.x = ...; a[i] = v`"),
+                ExprKind::Name(n) if matches!(self.locals.get(n), Some(Local::Array(_))) => {
+                    Diagnostic::error(target_span, format!("`{n}` is an array: it has no attributes to assign"))
+                        .with_help("an array has `a[i]`, `a[i] = v` and `len(a)`")
+                }
+                _ => Diagnostic::error(
+                    target_span,
+                    "only a component of a local vector variable can be assigned (`v.x = ...`)",
+                ),
+            };
+            self.cx.diags.push(d);
+            return;
+        };
+        let t = self.var_ty(var);
+        let i = match attr.chars().collect::<Vec<_>>()[..] {
+            [c] => COMPONENTS
+                .iter()
+                .position(|&k| k == c)
+                .filter(|&i| (i as u32) < t.components()),
+            _ => None,
+        };
+        let Some(i) = i else {
+            let msg = if attr.len() > 1 && attr.chars().all(|c| COMPONENTS.contains(&c)) {
+                format!(
+                    "a swizzle cannot be assigned; assign `.{}` and the others one at a time",
+                    &attr[..1]
+                )
+            } else {
+                format!("{} has no component `{attr}`", t.with_article())
+            };
+            self.error(target_span, msg);
+            return;
+        };
+        let what = format!("assigned to a component of a {t}");
+        let Some(c) = self.coerce(ex, Ty::Scalar(t.scalar()), value_span, &what) else {
+            return;
+        };
+        let cur = self.read(var, target_span);
+        let new = self.val(Op::Insert(i as u32), t, vec![cur, c], target_span);
+        self.def(var, new);
+    }
+
+    /// Brings a vector and a vector or scalar to one vector type: a scalar is converted to
+    /// the component type as it would be for one component (an int promotes to a float
+    /// vector's `f32`; a float never becomes an int) and splatted.
+    pub(super) fn unify_vectors(
+        &mut self,
+        a: Ex,
+        b: Ex,
+        a_span: Span,
+        b_span: Span,
+        op: &str,
+    ) -> Option<(Operand, Operand, Ty)> {
+        let vec_of = |x: &Ex| match x {
+            Ex::Val(_, t @ Ty::Vector(..)) => Some(*t),
+            _ => None,
+        };
+        let t = match (vec_of(&a), vec_of(&b)) {
+            (Some(x), Some(y)) if x == y => x,
+            (Some(x), Some(y)) => {
+                let help = if x.components() == y.components() {
+                    format!("convert one side, as in `{}(...)`", x.name())
+                } else {
+                    "both sides need the same number of components".to_string()
+                };
+                self.cx.diags.push(
+                    Diagnostic::error(a_span.to(b_span), format!("`{op}` cannot mix {x} and {y}"))
+                        .with_secondary(a_span, format!("this is {x}"))
+                        .with_secondary(b_span, format!("this is {y}"))
+                        .with_help(help),
+                );
+                return None;
+            }
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => return self.unify(a, b, a_span, b_span, op),
+        };
+        let x = self.broadcast(a, t, a_span, op)?;
+        let y = self.broadcast(b, t, b_span, op)?;
+        Some((x, y, t))
+    }
+
+    /// `x` as a value of vector type `t`: itself, or a scalar converted and splatted.
+    fn broadcast(&mut self, x: Ex, t: Ty, span: Span, op: &str) -> Option<Operand> {
+        let s = t.scalar();
+        match x {
+            Ex::Val(o, xt) if xt == t => Some(o),
+            Ex::Val(_, Ty::Scalar(Scalar::F32)) | Ex::Lit(Lit::Float(_)) if s.is_int() => {
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("`{op}` cannot mix {t} and a float"))
+                        .with_label("this is a float")
+                        .with_help(format!(
+                            "convert the vector with `{}(...)`, or the number with `int(...)`",
+                            t.with_scalar(Scalar::F32).name()
+                        )),
+                );
+                None
+            }
+            Ex::Val(_, Ty::Scalar(Scalar::Bool)) => {
+                self.error(span, format!("`{op}` on a bool and a {t} is not supported"));
+                None
+            }
+            x @ (Ex::Val(_, Ty::Scalar(_)) | Ex::Lit(_)) => {
+                let what = format!("an operand of `{op}` with {}", t.with_article());
+                let c = self.coerce(x, Ty::Scalar(s), span, &what)?;
+                Some(self.splat(c, t, span))
+            }
+            other => self.value(other, span).map(|x| x.0),
+        }
+    }
+
+    /// A binary operator with a vector operand.
+    pub(super) fn vector_binary(
+        &mut self,
+        op: BinaryOp,
+        a: Ex,
+        b: Ex,
+        a_span: Span,
+        b_span: Span,
+        span: Span,
+    ) -> Ex {
+        let sym = op.symbol();
+        if op == BinaryOp::Pow {
+            return match b {
+                Ex::Lit(Lit::Int(n)) if n >= 0 => {
+                    let Some((x, t)) = self.value(a, a_span) else {
+                        return Ex::Err;
+                    };
+                    Ex::Val(self.power(x, t, n as u64, span), t)
+                }
+                _ => {
+                    self.error(
+                        span,
+                        "`**` on a vector needs a literal non-negative integer exponent",
+                    );
+                    Ex::Err
+                }
+            };
+        }
+        let Some((x, y, t)) = self.unify_vectors(a, b, a_span, b_span, sym) else {
+            return Ex::Err;
+        };
+        let s = t.scalar();
+        let bin = match op {
+            BinaryOp::Add => BinOp::Add,
+            BinaryOp::Sub => BinOp::Sub,
+            BinaryOp::Mul => BinOp::Mul,
+            BinaryOp::Div => BinOp::Div,
+            BinaryOp::FloorDiv => BinOp::FloorDiv,
+            BinaryOp::Mod => BinOp::Mod,
+            BinaryOp::BitAnd => BinOp::BitAnd,
+            BinaryOp::BitOr => BinOp::BitOr,
+            BinaryOp::BitXor => BinOp::BitXor,
+            BinaryOp::Shl => BinOp::Shl,
+            BinaryOp::Shr => BinOp::Shr,
+            BinaryOp::Pow => return Ex::Err,
+        };
+        let int_only = !matches!(
+            bin,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod
+        );
+        if int_only && !s.is_int() {
+            self.error(span, format!("`{sym}` needs integer vectors, not {t}"));
+            return Ex::Err;
+        }
+        match bin {
+            BinOp::Div if s.is_int() => {
+                let ft = t.with_scalar(Scalar::F32);
+                let fx = self.val(Op::Convert, ft, vec![x], a_span);
+                let fy = self.val(Op::Convert, ft, vec![y], b_span);
+                Ex::Val(self.val(Op::Binary(BinOp::Div), ft, vec![fx, fy], span), ft)
+            }
+            // Python's `//` and `%` per component, by the scalar rules.
+            BinOp::FloorDiv | BinOp::Mod => {
+                let mut comps = Vec::new();
+                for i in 0..t.components() {
+                    let cx = self.component(x, t, i, a_span);
+                    let cy = self.component(y, t, i, b_span);
+                    let st = Ty::Scalar(s);
+                    match self.binary(op, Ex::Val(cx, st), Ex::Val(cy, st), a_span, b_span, span) {
+                        Ex::Val(c, _) => comps.push(c),
+                        _ => return Ex::Err,
+                    }
+                }
+                Ex::Val(self.val(Op::Construct, t, comps, span), t)
+            }
+            _ => Ex::Val(self.val(Op::Binary(bin), t, vec![x, y], span), t),
+        }
+    }
+
+    /// `-v`, `+v`, `~v` on a vector.
+    pub(super) fn vector_unary(&mut self, op: UnaryOp, o: Operand, t: Ty, span: Span) -> Ex {
+        let s = t.scalar();
+        match op {
+            UnaryOp::Pos => Ex::Val(o, t),
+            // `-u` wraps modulo 2**32: `0 - u`.
+            UnaryOp::Neg if s == Scalar::U32 => {
+                let zero = self.konst(Const::U32(0));
+                let z = self.splat(zero, t, span);
+                Ex::Val(self.val(Op::Binary(BinOp::Sub), t, vec![z, o], span), t)
+            }
+            UnaryOp::Neg => Ex::Val(self.val(Op::Unary(UnOp::Neg), t, vec![o], span), t),
+            UnaryOp::Invert if s.is_int() => {
+                Ex::Val(self.val(Op::Unary(UnOp::BitNot), t, vec![o], span), t)
+            }
+            _ => {
+                self.error(span, format!("`~` needs an integer vector, not {t}"));
+                Ex::Err
+            }
+        }
+    }
+
+    /// `v == w` (every component equal) and `v != w` (some component differs), as Python
+    /// compares sequences; ordering comparisons of vectors are errors.
+    pub(super) fn vector_compare(
+        &mut self,
+        op: CmpOp,
+        a: Ex,
+        b: Ex,
+        a_span: Span,
+        b_span: Span,
+        span: Span,
+    ) -> Ex {
+        if !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            self.cx.diags.push(
+                Diagnostic::error(span, "vectors can be compared only with `==` and `!=`")
+                    .with_help("compare their components, as in `v.x < w.x`"),
+            );
+            return Ex::Err;
+        }
+        let Some((x, y, t)) = self.unify_vectors(a, b, a_span, b_span, "comparison") else {
+            return Ex::Err;
+        };
+        let join = if op == CmpOp::Eq {
+            BinOp::And
+        } else {
+            BinOp::Or
+        };
+        let mut acc: Option<Operand> = None;
+        for i in 0..t.components() {
+            let cx = self.component(x, t, i, a_span);
+            let cy = self.component(y, t, i, b_span);
+            let c = self.val(Op::Cmp(op), Ty::BOOL, vec![cx, cy], span);
+            acc = Some(match acc {
+                None => c,
+                Some(p) => self.val(Op::Binary(join), Ty::BOOL, vec![p, c], span),
+            });
+        }
+        match acc {
+            Some(r) => Ex::Val(r, Ty::BOOL),
+            None => Ex::Err,
+        }
+    }
+
+    /// `x` as a float scalar or vector (ints promote), for the shading functions.
+    fn float_operand(&mut self, x: Ex, span: Span, name: &str) -> Option<(Operand, Ty)> {
+        match x {
+            Ex::Val(o, t @ Ty::Vector(s, _)) if s.is_int() => {
+                let ft = t.with_scalar(Scalar::F32);
+                Some((self.val(Op::Convert, ft, vec![o], span), ft))
+            }
+            Ex::Val(o, t @ Ty::Vector(..)) => Some((o, t)),
+            other => self.coerce_float(other, span, name).map(|o| (o, Ty::F32)),
+        }
+    }
+
+    /// `dot cross length distance normalize clamp mix step smoothstep`.
+    pub(super) fn geometry_call(&mut self, row: &library::Row, args: &[ExprId], span: Span) -> Ex {
+        if !self.arity(row.name, args, row.arity.0 as usize, span) {
+            return Ex::Err;
+        }
+        let exs = self.args(args);
+        if exs.iter().any(|(x, _)| matches!(x, Ex::Err)) {
+            return Ex::Err;
+        }
+        let name = row.name;
+        if name == "cross" {
+            let v3 = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(_, 3)));
+            if let Some(&(_, sp)) = exs.iter().find(|(x, _)| !v3(x)) {
+                self.error(sp, "`cross` needs two 3-component vectors");
+                return Ex::Err;
+            }
+        }
+        match name {
+            "clamp" => return self.clamp(&exs, span),
+            "dot" => return self.dot(&exs, span),
+            _ => {}
+        }
+        let Some(f) = row.func else {
+            return Ex::Err;
+        };
+        // The operand whose type the others broadcast to: the last (`x` of `step` and
+        // `smoothstep`) or the first (`mix`, and the one- and two-vector functions).
+        let main = if matches!(f, MathFn::Step | MathFn::SmoothStep) {
+            exs.len() - 1
+        } else {
+            0
+        };
+        let (_, t) = match self.float_operand(exs[main].0, exs[main].1, name) {
+            Some(v) => v,
+            None => return Ex::Err,
+        };
+        let t = match (f, exs.get(1)) {
+            // Two vectors of one size, or a float: the second decides when the first is a
+            // scalar (`mix(0.0, v, t)` is as wide as `v`).
+            (MathFn::Mix, Some((Ex::Val(_, t2 @ Ty::Vector(..)), _))) if t == Ty::F32 => {
+                t2.with_scalar(Scalar::F32)
+            }
+            _ => t,
+        };
+        let mut ops = Vec::new();
+        for &(x, sp) in &exs {
+            let x = match x {
+                Ex::Val(o, xt @ Ty::Vector(s, _)) if s.is_int() => {
+                    let ft = xt.with_scalar(Scalar::F32);
+                    Ex::Val(self.val(Op::Convert, ft, vec![o], sp), ft)
+                }
+                other => other,
+            };
+            let o = match t {
+                Ty::Vector(..) => self.broadcast(x, t, sp, name),
+                _ => self.coerce_float(x, sp, name),
+            };
+            match o {
+                Some(o) => ops.push(o),
+                None => return Ex::Err,
+            }
+        }
+        if f == MathFn::Normalize && t == Ty::F32 {
+            // `x / abs(x)`: naga takes `Normalize` only on vectors.
+            let a = self.val(Op::Math(MathFn::Abs), t, ops.clone(), span);
+            let q = self.val(Op::Binary(BinOp::Div), t, vec![ops[0], a], span);
+            return Ex::Val(q, t);
+        }
+        let rt = match f {
+            MathFn::Length | MathFn::Distance => Ty::F32,
+            _ => t,
+        };
+        Ex::Val(self.val(Op::Math(f), rt, ops, span), rt)
+    }
+
+    /// `dot(a, b)`: `OpDot` on float vectors, the sum of products on integer ones.
+    fn dot(&mut self, exs: &[(Ex, Span)], span: Span) -> Ex {
+        let (a, sa) = exs[0];
+        let (b, sb) = exs[1];
+        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
+        if !is_vec(&a) || !is_vec(&b) {
+            let sp = if is_vec(&a) { sb } else { sa };
+            self.error(sp, "`dot` needs two vectors");
+            return Ex::Err;
+        }
+        let Some((x, y, t)) = self.unify_vectors(a, b, sa, sb, "dot") else {
+            return Ex::Err;
+        };
+        let st = Ty::Scalar(t.scalar());
+        if t.scalar() == Scalar::F32 {
+            return Ex::Val(self.val(Op::Math(MathFn::Dot), st, vec![x, y], span), st);
+        }
+        let mut acc: Option<Operand> = None;
+        for i in 0..t.components() {
+            let cx = self.component(x, t, i, sa);
+            let cy = self.component(y, t, i, sb);
+            let p = self.val(Op::Binary(BinOp::Mul), st, vec![cx, cy], span);
+            acc = Some(match acc {
+                None => p,
+                Some(s) => self.val(Op::Binary(BinOp::Add), st, vec![s, p], span),
+            });
+        }
+        match acc {
+            Some(r) => Ex::Val(r, st),
+            None => Ex::Err,
+        }
+    }
+
+    /// `clamp(x, lo, hi)` is `min(max(x, lo), hi)` (so `lo > hi` gives `hi`, as in Python),
+    /// on numbers or vectors; `lo` and `hi` broadcast to a vector `x`.
+    fn clamp(&mut self, exs: &[(Ex, Span)], span: Span) -> Ex {
+        let (x, sx) = exs[0];
+        let (lo, slo) = exs[1];
+        let (hi, shi) = exs[2];
+        if let (Ex::Lit(a), Ex::Lit(l), Ex::Lit(h)) = (x, lo, hi) {
+            let m = if lit::compare(CmpOp::Lt, a, l) { l } else { a };
+            return Ex::Lit(if lit::compare(CmpOp::Lt, h, m) { h } else { m });
+        }
+        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
+        let (x, lo, t) = if is_vec(&x) || is_vec(&lo) {
+            match self.unify_vectors(x, lo, sx, slo, "clamp") {
+                Some(v) => v,
+                None => return Ex::Err,
+            }
+        } else {
+            match self.unify(x, lo, sx, slo, "clamp") {
+                Some(v) => v,
+                None => return Ex::Err,
+            }
+        };
+        let hi = match t {
+            Ty::Vector(..) => self.broadcast(hi, t, shi, "clamp"),
+            _ => self.coerce(hi, t, shi, "the upper bound of `clamp`"),
+        };
+        let Some(hi) = hi else { return Ex::Err };
+        if t.scalar() == Scalar::Bool {
+            self.error(span, "`clamp` needs numbers");
+            return Ex::Err;
+        }
+        let m = self.val(Op::Math(MathFn::Max), t, vec![x, lo], span);
+        Ex::Val(self.val(Op::Math(MathFn::Min), t, vec![m, hi], span), t)
+    }
+}

@@ -1,0 +1,323 @@
+"""Vectors under CPython: ``vec2 vec3 vec4`` (floats), ``ivec2..4`` and ``uvec2..4`` (ints),
+and spirthon's vector and shading functions.
+
+A vector type is callable as a constructor, as in kernels: ``vec3(x, y, z)``, ``vec3(v2, z)``
+(the components of the arguments in order), ``vec3(1.0)`` (one number in every component) and
+``vec2(iv)`` (one vector of the same size, converted component by component, truncating
+toward zero into an int vector). Arithmetic is element-wise with Python's operators per
+component (so ``//`` and ``%`` floor as Python does), a number meeting a vector is used for
+every component, ``==`` / ``!=`` compare every component, ``abs`` works per component, and so
+do ``min`` / ``max`` from this package (the decorators make the plain names ``min`` and
+``max`` in a kernel's module these, which behave as the built-ins on numbers).
+
+Vectors are mutable (``v.x = 0.0``), as in kernels. In a kernel a vector is a value:
+``w = v`` copies it. Under CPython ``w = v`` names the same object, so a later ``w.x = ...``
+changes ``v`` too; write ``w = vec3(v)`` to copy before changing one of them.
+"""
+
+import builtins
+import math
+import operator
+
+from .types import convert, i32, u32
+
+_NAMES = "xyzw"
+
+
+class VectorType:
+    """``vec2`` … ``uvec4``: the component type (``float``, ``i32`` or ``u32``) and size."""
+
+    __slots__ = ("name", "scalar", "size")
+
+    def __init__(self, name, scalar, size):
+        self.name, self.scalar, self.size = name, scalar, size
+
+    def __repr__(self):
+        return self.name
+
+    def component(self, value):
+        """``value`` as one component of this type (an int promotes to a float component; a
+        float never becomes an int one implicitly)."""
+        if isinstance(value, Vector):
+            raise TypeError("a %s component must be a number, not a %s" % (self.name, value.type.name))
+        if isinstance(value, bool):
+            value = int(value)
+        if self.scalar is float:
+            return float(value)
+        if isinstance(value, float):
+            raise TypeError("a float cannot become a %s component implicitly: use int()" % self.name)
+        return convert(self.scalar, value)
+
+    def __call__(self, *args):
+        if len(args) == 1 and isinstance(args[0], Vector) and args[0].type.size == self.size:
+            src = args[0]
+            if self.scalar is float:
+                return Vector(self, [float(c) for c in src._c])
+            return Vector(self, [convert(self.scalar, math.trunc(c)) for c in src._c])
+        if len(args) == 1 and not isinstance(args[0], Vector):
+            return Vector(self, [self.component(args[0])] * self.size)
+        comps = []
+        for a in args:
+            if isinstance(a, Vector):
+                comps.extend(self.component(c) for c in a._c)
+            else:
+                comps.append(self.component(a))
+        if len(comps) != self.size:
+            raise TypeError("%s needs %d components, but these arguments give %d" % (self.name, self.size, len(comps)))
+        return Vector(self, comps)
+
+
+def _types():
+    out = {}
+    for prefix, scalar in (("", float), ("i", i32), ("u", u32)):
+        for n in (2, 3, 4):
+            name = "%svec%d" % (prefix, n)
+            out[name] = VectorType(name, scalar, n)
+    return out
+
+
+TYPES = _types()
+vec2, vec3, vec4 = TYPES["vec2"], TYPES["vec3"], TYPES["vec4"]
+ivec2, ivec3, ivec4 = TYPES["ivec2"], TYPES["ivec3"], TYPES["ivec4"]
+uvec2, uvec3, uvec4 = TYPES["uvec2"], TYPES["uvec3"], TYPES["uvec4"]
+
+
+def _type_of(scalar, size):
+    prefix = {float: "", i32: "i", u32: "u"}[scalar]
+    return TYPES["%svec%d" % (prefix, size)]
+
+
+class Vector:
+    """A vector value: its type and its components."""
+
+    __slots__ = ("type", "_c")
+
+    def __init__(self, vtype, comps):
+        object.__setattr__(self, "type", vtype)
+        object.__setattr__(self, "_c", comps)
+
+    def __getattr__(self, name):
+        idx = [_NAMES.find(ch) for ch in name]
+        if 1 <= len(idx) <= 4 and all(0 <= i < self.type.size for i in idx):
+            if len(idx) == 1:
+                return self._c[idx[0]]
+            return Vector(_type_of(self.type.scalar, len(idx)), [self._c[i] for i in idx])
+        raise AttributeError("a %s has no component %r" % (self.type.name, name))
+
+    def __setattr__(self, name, value):
+        i = _NAMES.find(name) if len(name) == 1 else -1
+        if not 0 <= i < self.type.size:
+            raise AttributeError("a %s has no component %r to assign (a swizzle cannot be assigned)" % (self.type.name, name))
+        self._c[i] = self.type.component(value)
+
+    def __iter__(self):
+        return iter(list(self._c))
+
+    def __len__(self):
+        return self.type.size
+
+    def __repr__(self):
+        return "%s(%s)" % (self.type.name, ", ".join(repr(c) for c in self._c))
+
+    def tolist(self):
+        return list(self._c)
+
+    def __bool__(self):
+        raise TypeError("a %s has no truth value in kernels" % self.type.name)
+
+    __hash__ = None
+
+    def __eq__(self, other):
+        a, b, _ = _pair(self, other, "==")
+        return all(x == y for x, y in zip(a, b))
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def _order(self, other):
+        raise TypeError("vectors can be compared only with == and !=")
+
+    __lt__ = __le__ = __gt__ = __ge__ = _order
+
+    def __neg__(self):
+        if self.type.scalar is u32:
+            return Vector(self.type, [convert(u32, -c) for c in self._c])
+        return Vector(self.type, [-c for c in self._c])
+
+    def __pos__(self):
+        return Vector(self.type, list(self._c))
+
+    def __invert__(self):
+        if self.type.scalar is float:
+            raise TypeError("~ needs an integer vector, not %s" % self.type.name)
+        return Vector(self.type, [convert(self.type.scalar, ~c) for c in self._c])
+
+    def __abs__(self):
+        return Vector(self.type, [abs(c) for c in self._c])
+
+    def __pow__(self, n):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise TypeError("** on a vector needs a non-negative integer exponent")
+        return Vector(self.type, [c ** n for c in self._c])
+
+
+def _pair(a, b, op):
+    """The components of two operands, one a vector, brought to one vector type."""
+    va, vb = isinstance(a, Vector), isinstance(b, Vector)
+    if va and vb:
+        if a.type is not b.type:
+            raise TypeError("%s cannot mix %s and %s" % (op, a.type.name, b.type.name))
+        return a._c, b._c, a.type
+    vt = a.type if va else b.type
+    scalar = b if va else a
+    if isinstance(scalar, float) and vt.scalar is not float:
+        raise TypeError("%s cannot mix %s and a float: convert the vector with vec%d(...)" % (op, vt.name, vt.size))
+    if not isinstance(scalar, (int, float)):
+        return NotImplemented, None, None
+    c = [vt.component(scalar)] * vt.size
+    return (a._c, c, vt) if va else (c, b._c, vt)
+
+
+def _binary(fn, op, float_result=False, ints_only=False):
+    def forward(a, b):
+        x, y, vt = _pair(a, b, op)
+        if x is NotImplemented:
+            return NotImplemented
+        if ints_only and vt.scalar is float:
+            raise TypeError("%s needs integer vectors, not %s" % (op, vt.name))
+        if float_result:
+            return Vector(_type_of(float, vt.size), [fn(p, q) for p, q in zip(x, y)])
+        if vt.scalar is float:
+            return Vector(vt, [fn(p, q) for p, q in zip(x, y)])
+        return Vector(vt, [convert(vt.scalar, fn(p, q)) for p, q in zip(x, y)])
+
+    def reflected(a, b):
+        return forward(b, a)
+
+    return forward, reflected
+
+
+for _name, _fn, _extra in (
+    ("add", operator.add, {}),
+    ("sub", operator.sub, {}),
+    ("mul", operator.mul, {}),
+    ("truediv", operator.truediv, {"float_result": True}),
+    ("floordiv", operator.floordiv, {}),
+    ("mod", operator.mod, {}),
+    ("and", operator.and_, {"ints_only": True}),
+    ("or", operator.or_, {"ints_only": True}),
+    ("xor", operator.xor, {"ints_only": True}),
+    ("lshift", operator.lshift, {"ints_only": True}),
+    ("rshift", operator.rshift, {"ints_only": True}),
+):
+    _f, _r = _binary(_fn, _name, **_extra)
+    setattr(Vector, "__%s__" % _name, _f)
+    setattr(Vector, "__r%s__" % _name, _r)
+
+
+def _components(*args):
+    """The operands as lists of components of one vector type, or ``None`` if none is a
+    vector (numbers broadcast)."""
+    vt = next((a.type for a in args if isinstance(a, Vector)), None)
+    if vt is None:
+        return None, None
+    out = []
+    for a in args:
+        if isinstance(a, Vector):
+            if a.type is not vt:
+                raise TypeError("cannot mix %s and %s" % (vt.name, a.type.name))
+            out.append(a._c)
+        else:
+            out.append([vt.component(a)] * vt.size)
+    return out, vt
+
+
+def _each(fn, *args):
+    comps, vt = _components(*args)
+    if comps is None:
+        return fn(*args)
+    return Vector(vt, [fn(*cs) for cs in zip(*comps)])
+
+
+def min(*args, **kwargs):
+    """Python's ``min``; on vectors (and numbers with them), per component."""
+    if len(args) < 2 or not any(isinstance(a, Vector) for a in args):
+        return builtins.min(*args, **kwargs)
+    return _each(lambda *cs: builtins.min(cs), *args)
+
+
+def max(*args, **kwargs):
+    """Python's ``max``; on vectors (and numbers with them), per component."""
+    if len(args) < 2 or not any(isinstance(a, Vector) for a in args):
+        return builtins.max(*args, **kwargs)
+    return _each(lambda *cs: builtins.max(cs), *args)
+
+
+def _floats(v):
+    if isinstance(v, Vector):
+        return [float(c) for c in v._c], v.type.size
+    return [float(v)], 0
+
+
+def dot(a, b):
+    """The sum of the products of the components (an int for int vectors)."""
+    if not (isinstance(a, Vector) and isinstance(b, Vector)):
+        raise TypeError("dot needs two vectors")
+    x, y, _ = _pair(a, b, "dot")
+    return sum(p * q for p, q in zip(x, y))
+
+
+def cross(a, b):
+    if not (isinstance(a, Vector) and isinstance(b, Vector) and a.type.size == 3 and b.type.size == 3):
+        raise TypeError("cross needs two 3-component vectors")
+    (ax, ay, az), _ = _floats(a)
+    (bx, by, bz), _ = _floats(b)
+    return vec3(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
+
+
+def length(v):
+    c, _ = _floats(v)
+    return math.sqrt(sum(x * x for x in c))
+
+
+def distance(a, b):
+    return length(_float_vector(a) - _float_vector(b))
+
+
+def normalize(v):
+    c, n = _floats(v)
+    size = math.sqrt(sum(x * x for x in c))
+    if n == 0:
+        return c[0] / size
+    return Vector(_type_of(float, n), [x / size for x in c])
+
+
+def _float_vector(v):
+    if isinstance(v, Vector) and v.type.scalar is not float:
+        return _type_of(float, v.type.size)(v)
+    return v if isinstance(v, Vector) else float(v)
+
+
+def clamp(x, lo, hi):
+    """``min(max(x, lo), hi)``, per component on vectors."""
+    return min(max(x, lo), hi)
+
+
+def mix(a, b, t):
+    """``a * (1 - t) + b * t``, per component on vectors."""
+    return _each(lambda p, q, s: p * (1.0 - s) + q * s, *map(_float_vector, (a, b, t)))
+
+
+def step(edge, x):
+    """``0.0`` where ``x < edge``, else ``1.0``, per component."""
+    return _each(lambda e, v: 0.0 if v < e else 1.0, *map(_float_vector, (edge, x)))
+
+
+def smoothstep(e0, e1, x):
+    """Hermite interpolation between 0 and 1 as ``x`` goes from ``e0`` to ``e1``."""
+
+    def one(a, b, v):
+        t = builtins.min(builtins.max((v - a) / (b - a), 0.0), 1.0)
+        return t * t * (3.0 - 2.0 * t)
+
+    return _each(one, *map(_float_vector, (e0, e1, x)))
