@@ -43,6 +43,8 @@ pub struct Compiled {
     pub module: IrModule,
     pub ast: Ast,
     pub cfg_text: Vec<String>,
+    /// Warnings, in source order (the file compiled).
+    pub warnings: Vec<Diagnostic>,
     /// parse, check, lower, ssa, emit, validate.
     pub phases: Vec<(&'static str, Duration)>,
 }
@@ -61,11 +63,16 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         kernel: opts.kernel.clone(),
         keep_cfg: opts.keep_cfg,
     };
-    let out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
+    let mut out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
+    let mut warnings = std::mem::take(&mut out.program.warnings);
+    warnings.sort_by_key(|d| d.primary.span.start);
     let t = Instant::now();
     let module = spirthon_mid::run(out.program).map_err(|e| match e {
-        spirthon_mid::MidError::Source(d) => source_error(d),
+        spirthon_mid::MidError::Source(mut d) => {
+            d.extend(warnings.iter().cloned());
+            source_error(d)
+        }
         spirthon_mid::MidError::Invalid { after, message } => {
             CompileError::Internal(format!("the IR is invalid after {after}: {message}"))
         }
@@ -95,6 +102,7 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         module,
         ast: out.ast,
         cfg_text: out.cfg_text,
+        warnings,
         phases,
     })
 }
@@ -135,8 +143,12 @@ fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
     for l in &d.secondary {
         labels.push(CsLabel::secondary((), clamp(l.span, len)).with_message(l.message.clone()));
     }
-    CsDiagnostic::error()
-        .with_message(d.message.clone())
+    let head = if d.is_error() {
+        CsDiagnostic::error()
+    } else {
+        CsDiagnostic::warning()
+    };
+    head.with_message(d.message.clone())
         .with_labels(labels)
         .with_notes(d.notes.clone())
 }
@@ -157,7 +169,7 @@ pub fn diagnostics_json(diags: &[Diagnostic], source: &str, path: &str) -> Strin
             .map(|l| json!({"span": pos(l.span), "label": l.message}))
             .collect();
         let v = json!({
-            "severity": "error",
+            "severity": if d.is_error() { "error" } else { "warning" },
             "message": d.message,
             "span": pos(d.primary.span),
             "label": d.primary.message,

@@ -216,7 +216,24 @@ fn compile_file(
     let path = file.display().to_string();
     let source = read_source(file, &path, json_errors)?;
     match spirthon::compile(&source, &path, opts) {
-        Ok(c) => Ok(c),
+        Ok(c) => {
+            if !c.warnings.is_empty() {
+                if json_errors {
+                    eprint!(
+                        "{}",
+                        spirthon::diagnostics_json(&c.warnings, &source, &path)
+                    );
+                } else {
+                    let color =
+                        std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+                    eprint!(
+                        "{}",
+                        spirthon::render_diagnostics(&c.warnings, &source, &path, color)
+                    );
+                }
+            }
+            Ok(c)
+        }
         Err(CompileError::Source(diags)) => {
             if json_errors {
                 eprint!("{}", spirthon::diagnostics_json(&diags, &source, &path));
@@ -227,7 +244,7 @@ fn compile_file(
                     "{}",
                     spirthon::render_diagnostics(&diags, &source, &path, color)
                 );
-                let n = diags.len();
+                let n = diags.iter().filter(|d| d.is_error()).count();
                 eprintln!(
                     "error: could not compile `{path}` due to {n} error{}",
                     if n == 1 { "" } else { "s" }

@@ -503,3 +503,40 @@ fn non_utf8_paths_are_accepted() {
         String::from_utf8_lossy(&r.stderr)
     );
 }
+
+#[test]
+fn a_barrier_kernel_without_a_guard_compiles_with_a_warning() {
+    let unguarded = write(
+        "unguarded.py",
+        "from spirthon import kernel, Array, i32, local_id, shared_array, barrier\n\n\
+         @kernel(workgroup_size=16)\n\
+         def k(out: Array[i32]):\n    tile = shared_array(i32, 16)\n    lid = local_id().x\n    \
+         tile[lid] = lid\n    barrier()\n    out[lid] = tile[15 - lid]\n",
+    );
+    let out_path = scratch("unguarded.spv");
+    let out = spirthon(&[&unguarded, "-o", out_path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: kernel `k` reaches `barrier()`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("unguarded.py:4:1"), "{stderr}");
+    assert!(out_path.exists());
+    // With a guard of its own, no warning.
+    let guarded = write(
+        "guarded.py",
+        "from spirthon import kernel, Array, i32, global_id, local_id, shared_array, barrier\n\n\
+         @kernel(workgroup_size=16)\n\
+         def k(out: Array[i32]):\n    tile = shared_array(i32, 16)\n    lid = local_id().x\n    \
+         tile[lid] = lid\n    barrier()\n    i = global_id().x\n    if i < len(out):\n        \
+         out[i] = tile[15 - lid]\n",
+    );
+    let out = spirthon(&[&guarded, "-o", out_path.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -20,14 +20,17 @@ from .vectors import (
 )
 from .runtime import (
     kernel, func, Kernel, global_id, local_id, workgroup_id, num_workgroups, local_index,
-    shared_array, barrier,
+    num_threads, shared_array, barrier, atomic_add, atomic_sub, atomic_min, atomic_max,
+    atomic_and, atomic_or, atomic_xor, atomic_exchange, atomic_compare_exchange, DeadlockError,
 )
 
 __all__ = [
     "Array", "f32", "i32", "u32", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
     "uvec3", "uvec4", "kernel", "func", "Kernel", "global_id", "local_id", "workgroup_id",
     "num_workgroups", "local_index", "shared_array", "barrier", "dot", "cross", "length",
-    "distance", "normalize", "clamp", "mix", "step", "smoothstep",
+    "distance", "normalize", "clamp", "mix", "step", "smoothstep", "num_threads", "atomic_add",
+    "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
+    "atomic_exchange", "atomic_compare_exchange", "DeadlockError",
 ]
 
 __version__ = "0.1.0"

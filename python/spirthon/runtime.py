@@ -6,14 +6,25 @@ invocations outside the requested thread counts are skipped, as the compiled ker
 implicit guard returns at once for them. Each invocation sees its own ids through
 ``global_id()`` and the other builtins.
 
-Barriers and workgroup memory are not in this version; the order above is per workgroup so
-that they can be added by running a workgroup's invocations as coroutines that yield at
-``barrier()``.
+A kernel that calls ``barrier()`` (itself or through its funcs) runs each workgroup's
+invocations as threads of which exactly one runs at a time: in local order, each runs until it
+reaches a barrier or returns; when every invocation has reached the barrier, the next phase
+starts, again in local order. So the run is deterministic, and an invocation that returns
+while others wait at a barrier (or waits at a barrier others never reach) is reported as the
+deadlock it would be on the GPU. Such a kernel has no implicit launch guard: every invocation
+of every workgroup runs, as on the GPU.
+
+``shared_array(T, n)`` gives every invocation of a workgroup the same array (one per call
+site), zero-filled (on the GPU its contents start undefined). The atomics read, change and
+write one element and return the old value; one invocation runs at a time, so they are
+trivially atomic.
 """
 
 import functools
 import inspect
 import itertools
+import sys
+import threading
 import typing
 
 from .types import Array, _ArrayType, convert, element, f32, i32, u32
@@ -22,16 +33,18 @@ from . import vectors
 
 
 class _Invocation:
-    __slots__ = ("gid", "lid", "wid", "nwg", "lindex")
+    __slots__ = ("gid", "lid", "wid", "nwg", "lindex", "threads", "group")
 
 
 _current = None
+_local = threading.local()
 
 
 def _now():
-    if _current is None:
+    inv = getattr(_local, "current", None) or _current
+    if inv is None:
         raise RuntimeError("thread ids exist only while a kernel runs: call kernel.launch(...)")
-    return _current
+    return inv
 
 
 def global_id():
@@ -54,12 +67,141 @@ def local_index():
     return _now().lindex
 
 
+def num_threads():
+    return _now().threads
+
+
 def shared_array(elem, size):
-    raise NotImplementedError("shared_array is not supported by this version of spirthon")
+    """The workgroup's array for this call site: every invocation of a workgroup gets the same."""
+    inv = _now()
+    caller = sys._getframe(1)
+    key = (caller.f_code, caller.f_lineno)
+    arrays = inv.group.shared
+    if key not in arrays:
+        arrays[key] = Array(elem, size)
+    return arrays[key]
 
 
 def barrier():
-    raise NotImplementedError("barrier is not supported by this version of spirthon")
+    """Waits until every invocation of the workgroup has reached a barrier."""
+    inv = _now()
+    phases = inv.group.phases
+    if phases is None:
+        raise RuntimeError("barrier() reached in a kernel that was not found to call it; call it from the kernel or a @func it calls")
+    phases.arrive(_local_rank(inv), sys._getframe(1))
+
+
+def _local_rank(inv):
+    return inv.lindex
+
+
+def _atomic(update):
+    def op(array, index, *values):
+        old = array[index]
+        array[index] = update(old, *values)
+        return old
+
+    return op
+
+
+atomic_add = _atomic(lambda old, v: old + v)
+atomic_sub = _atomic(lambda old, v: old - v)
+atomic_min = _atomic(lambda old, v: min(old, v))
+atomic_max = _atomic(lambda old, v: max(old, v))
+atomic_and = _atomic(lambda old, v: old & v)
+atomic_or = _atomic(lambda old, v: old | v)
+atomic_xor = _atomic(lambda old, v: old ^ v)
+atomic_exchange = _atomic(lambda old, v: v)
+atomic_compare_exchange = _atomic(lambda old, expected, v: v if old == expected else old)
+
+
+class DeadlockError(RuntimeError):
+    """Some invocations of a workgroup wait at a barrier that others never reach."""
+
+
+class _Abort(BaseException):
+    """Unwinds an invocation's thread after another one failed."""
+
+
+class _Group:
+    """A workgroup's shared arrays, and its barrier phases when the kernel has barriers."""
+
+    __slots__ = ("shared", "phases")
+
+    def __init__(self, phases):
+        self.shared = {}
+        self.phases = phases
+
+
+class _Phases:
+    """Runs a workgroup's invocations as threads, one at a time, phase by phase."""
+
+    def __init__(self, n):
+        self.n = n
+        self.turn = [threading.Semaphore(0) for _ in range(n)]
+        self.main = threading.Semaphore(0)
+        self.waiting = {}
+        self.done = set()
+        self.error = None
+
+    def run(self, bodies):
+        threads = [threading.Thread(target=self._body, args=(k, b), daemon=True) for k, b in enumerate(bodies)]
+        for t in threads:
+            t.start()
+        self._next(-1)
+        self.main.acquire()
+        if self.error is not None:
+            for k in range(self.n):
+                self.turn[k].release()
+            raise self.error
+
+    def _body(self, k, body):
+        self.turn[k].acquire()
+        if self.error is not None:
+            return
+        try:
+            body()
+        except _Abort:
+            return
+        except BaseException as e:  # handed to the launching thread
+            self.error = e
+            self.main.release()
+            return
+        self.done.add(k)
+        self._next(k)
+
+    def arrive(self, k, frame):
+        self.waiting[k] = "%s:%d" % (frame.f_code.co_filename, frame.f_lineno)
+        self._next(k)
+        self.turn[k].acquire()
+        if self.error is not None:
+            raise _Abort()
+
+    def _next(self, k):
+        """Hands the turn to the next invocation of this phase, or starts the next phase."""
+        for j in range(k + 1, self.n):
+            if j not in self.done and j not in self.waiting:
+                self.turn[j].release()
+                return
+        if len(self.done) == self.n:
+            self.main.release()
+            return
+        if self.done:
+            where = sorted(set(self.waiting.values()))
+            self.error = DeadlockError(
+                "deadlock: invocations %s of the workgroup wait at barrier() (%s) that invocations %s never reach (they returned)"
+                % (_ranks(self.waiting), ", ".join(where), _ranks(self.done)))
+            self.main.release()
+            return
+        self.waiting.clear()
+        self.turn[0].release()
+
+
+def _ranks(ks):
+    ks = sorted(ks)
+    if len(ks) > 6:
+        return "%s, … (%d in all)" % (", ".join(map(str, ks[:5])), len(ks))
+    return ", ".join(map(str, ks))
 
 
 def _per_component_min_max(fn):
@@ -69,6 +211,28 @@ def _per_component_min_max(fn):
     if isinstance(g, dict):
         g.setdefault("min", vectors.min)
         g.setdefault("max", vectors.max)
+
+
+def _calls_barrier(fn, seen=None):
+    """Whether ``fn`` names ``barrier`` (called, or as ``spirthon.barrier``), itself or through
+    the ``@func``s of its module that it names."""
+    seen = set() if seen is None else seen
+    if id(fn) in seen:
+        return False
+    seen.add(id(fn))
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return False
+    names = set()
+    work = [code]
+    while work:
+        c = work.pop()
+        names.update(c.co_names)
+        work.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    if "barrier" in names:
+        return True
+    g = getattr(fn, "__globals__", {})
+    return any(getattr(g.get(n), "__spirthon_func__", False) and _calls_barrier(g[n], seen) for n in names)
 
 
 def func(fn):
@@ -157,23 +321,38 @@ class Kernel:
         values = self.bind(args, kwargs)
         wg = self.workgroup_size
         groups = tuple(-(-t // w) for t, w in zip(threads, wg))
-        inv = _Invocation()
-        inv.nwg = ivec3(*groups)
+        barriers = _calls_barrier(self.fn)
         saved = _current
-        _current = inv
         try:
             for wz, wy, wx in itertools.product(range(groups[2]), range(groups[1]), range(groups[0])):
-                inv.wid = ivec3(wx, wy, wz)
+                group = _Group(_Phases(wg[0] * wg[1] * wg[2]) if barriers else None)
+                invs = []
                 for lz, ly, lx in itertools.product(range(wg[2]), range(wg[1]), range(wg[0])):
                     gx, gy, gz = wx * wg[0] + lx, wy * wg[1] + ly, wz * wg[2] + lz
-                    if gx >= threads[0] or gy >= threads[1] or gz >= threads[2]:
+                    # The implicit guard; a kernel with barriers has none.
+                    if not barriers and (gx >= threads[0] or gy >= threads[1] or gz >= threads[2]):
                         continue
+                    inv = _Invocation()
+                    inv.nwg = ivec3(*groups)
+                    inv.threads = ivec3(*threads)
+                    inv.wid = ivec3(wx, wy, wz)
                     inv.gid = ivec3(gx, gy, gz)
                     inv.lid = ivec3(lx, ly, lz)
                     inv.lindex = (lz * wg[1] + ly) * wg[0] + lx
-                    self.fn(*values)
+                    inv.group = group
+                    invs.append(inv)
+                if barriers:
+                    group.phases.run([functools.partial(self._invoke, inv, values) for inv in invs])
+                else:
+                    for inv in invs:
+                        _current = inv
+                        self.fn(*values)
         finally:
             _current = saved
+
+    def _invoke(self, inv, values):
+        _local.current = inv
+        self.fn(*values)
 
 
 def kernel(fn=None, *, workgroup_size=64):

@@ -89,6 +89,84 @@ class Launch(unittest.TestCase):
             global_id()
 
 
+from spirthon import (  # noqa: E402
+    DeadlockError, atomic_add, barrier, ivec2, shared_array, vec2, vec3, dot, normalize,
+)
+
+
+@kernel(workgroup_size=4)
+def reverse(out: Array[i32], hits: Array[i32]):
+    tile = shared_array(i32, 4)
+    lid = local_id().x
+    i = global_id().x
+    tile[lid] = i
+    barrier()
+    out[i] = tile[3 - lid]
+    atomic_add(hits, 0, 1)
+
+
+@kernel(workgroup_size=4)
+def early_return(out: Array[i32]):
+    lid = local_id().x
+    if lid == 2:
+        return
+    barrier()
+    out[lid] = 1
+
+
+class Workgroups(unittest.TestCase):
+    def test_shared_arrays_and_barriers(self):
+        out, hits = Array(i32, 8), Array(i32, 1)
+        reverse.launch(8, out, hits)
+        self.assertEqual(out.tolist(), [3, 2, 1, 0, 7, 6, 5, 4])
+        self.assertEqual(hits[0], 8)
+
+    def test_a_barrier_some_invocations_miss_is_a_deadlock(self):
+        with self.assertRaises(DeadlockError) as cm:
+            early_return.launch(4, Array(i32, 4))
+        self.assertIn("invocations 0, 1, 3", str(cm.exception))
+        self.assertIn("never reach", str(cm.exception))
+
+
+class Vectors(unittest.TestCase):
+    def test_vectors_are_python_numbers_per_component(self):
+        v = vec2(7, -7)
+        self.assertEqual((v // 2).tolist(), [3.0, -4.0])
+        self.assertEqual((ivec2(7, -7) % 3).tolist(), [1, 2])
+        self.assertEqual((ivec2(2147483647, 0) + 1).x, -2147483648)
+        self.assertEqual(v.yx.tolist(), [-7.0, 7.0])
+        self.assertEqual(vec3(v, 1).tolist(), [7.0, -7.0, 1.0])
+        self.assertEqual(dot(ivec2(1, 2), ivec2(3, 4)), 11)
+        self.assertAlmostEqual(normalize(vec2(3, 4)).x, 0.6)
+        with self.assertRaises(TypeError):
+            vec3(1.0, 2.0)
+        with self.assertRaises(TypeError):
+            ivec2(1.5, 2)
+        with self.assertRaises(TypeError):
+            v < v
+
+    def test_array_elements_are_copies(self):
+        a = Array(vec2, [[1, 2]])
+        v = a[0]
+        v.x = 5.0
+        self.assertEqual(a.tolist(), [[1.0, 2.0]])
+        a[0] = v
+        self.assertEqual(a.tolist(), [[5.0, 2.0]])
+
+    def test_every_name_the_compiler_accepts_is_exported(self):
+        import re
+        import spirthon
+        src = os.path.join(HERE, "..", "..", "crates", "spirthon-frontend", "src", "module", "mod.rs")
+        with open(src) as fh:
+            text = fh.read()
+        block = text[text.index("pub const SPIRTHON_NAMES"):]
+        block = block[:block.index("];")]
+        names = re.findall(r'"([a-z_0-9A-Z]+)"', block)
+        self.assertGreater(len(names), 30)
+        missing = [n for n in names if not hasattr(spirthon, n)]
+        self.assertEqual(missing, [])
+
+
 def kernel_file(body):
     fd, path = tempfile.mkstemp(suffix=".py")
     with os.fdopen(fd, "w") as fh:

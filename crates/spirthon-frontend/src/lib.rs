@@ -80,13 +80,15 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
     }
     let t3 = Instant::now();
     let checked = lower_unused_defs(&ast, &info, &cx.jobs, &mut cx.diags);
+    let (diags, warnings) = cx.diags.into_iter().partition(Diagnostic::is_error);
     Ok(Output {
         program: Program {
             arrays: cx.arrays,
             functions: lowered,
             kernels: entry_points,
             checked,
-            diags: cx.diags,
+            diags,
+            warnings,
         },
         ast,
         cfg_text,
@@ -129,7 +131,7 @@ fn kernels(
     }
     let span = spirthon_ir::Span::new(0, 0);
     match &opts.kernel {
-        None if cx.diags.is_empty() => Err(vec![Diagnostic::error(span, "this file has no `@kernel` to compile")
+        None if !cx.diags.iter().any(Diagnostic::is_error) => Err(vec![Diagnostic::error(span, "this file has no `@kernel` to compile")
             .with_help("mark an entry point with `@kernel` (from spirthon); a file of `@func`s alone is a library with nothing to run")]),
         None => Ok(entry_points),
         Some(k) => {

@@ -213,12 +213,60 @@ pub enum Op {
     /// Whether this invocation's global id lies outside the launch size (the kernel's hidden
     /// `threads` uniform) on some axis: a `bool`.
     OutsideLaunch,
+    /// The launch size in threads (the kernel's hidden `threads` uniform), an `ivec3`; only
+    /// in kernels.
+    LaunchSize,
+    /// `barrier()`: workgroup execution and workgroup memory barrier; no result.
+    Barrier,
+    /// An atomic read-modify-write of an element: `args = [index, value]`, or `[index,
+    /// expected, value]` for `CompareExchange`; the result is the element's old value.
+    Atomic(AtomicOp, ArrayId),
+}
+
+/// The atomic operations on `i32` / `u32` array elements.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Exchange,
+    CompareExchange,
+}
+
+impl AtomicOp {
+    /// Every operation with its Python name (`atomic_` + this).
+    pub const ALL: [(AtomicOp, &'static str); 9] = [
+        (AtomicOp::Add, "add"),
+        (AtomicOp::Sub, "sub"),
+        (AtomicOp::Min, "min"),
+        (AtomicOp::Max, "max"),
+        (AtomicOp::And, "and"),
+        (AtomicOp::Or, "or"),
+        (AtomicOp::Xor, "xor"),
+        (AtomicOp::Exchange, "exchange"),
+        (AtomicOp::CompareExchange, "compare_exchange"),
+    ];
+    /// The operation that `atomic_NAME` names.
+    pub fn named(name: &str) -> Option<AtomicOp> {
+        let rest = name.strip_prefix("atomic_")?;
+        Self::ALL
+            .iter()
+            .find(|(_, n)| *n == rest)
+            .map(|(op, _)| *op)
+    }
 }
 
 impl Op {
     /// Whether the instruction must stay even when its result is unused.
     pub fn has_effect(self) -> bool {
-        matches!(self, Op::Store(_) | Op::Call(_))
+        matches!(
+            self,
+            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..)
+        )
     }
 }
 
@@ -374,9 +422,12 @@ impl Function<Ref> {
 pub struct GlobalArray {
     pub name: String,
     pub elem: Ty,
+    /// The descriptor binding of a storage buffer (unused for workgroup arrays).
     pub binding: u32,
     /// Whether the kernel or any function it calls stores into it.
     pub written: bool,
+    /// `Some(len)` for a `shared_array` in workgroup memory, which has no binding.
+    pub workgroup: Option<u32>,
 }
 
 /// A `@kernel`: a GLCompute entry point.

@@ -41,6 +41,16 @@ impl Diagnostic {
             notes: Vec::new(),
         }
     }
+    /// A warning: reported, but the file still compiles.
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.primary.message = label.into();
         self

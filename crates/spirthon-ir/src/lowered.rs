@@ -54,4 +54,6 @@ pub struct Program {
     /// Errors lowering found; the middle end reports them with its own, so that one run
     /// shows both.
     pub diags: Vec<Diagnostic>,
+    /// Warnings: reported, and the file still compiles.
+    pub warnings: Vec<Diagnostic>,
 }

@@ -63,6 +63,9 @@ fn op_text(op: &Op) -> String {
         Op::Insert(i) => format!("insert {i}"),
         Op::Call(g) => format!("call f{}", g.0),
         Op::OutsideLaunch => "outside_launch".into(),
+        Op::LaunchSize => "num_threads".into(),
+        Op::Barrier => "barrier".into(),
+        Op::Atomic(op, a) => format!("atomic.{op:?} a{}", a.0).to_lowercase(),
     }
 }
 

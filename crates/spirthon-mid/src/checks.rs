@@ -6,7 +6,8 @@
 //!   that folds to zero (`z = 0; x // z`, `x // (1 - 1)`) is one too, so the rule does not
 //!   depend on how the zero was spelt. (Naga, like WGSL, also rejects such a module.)
 //! - An array index that is a negative constant (`x[-1]`, `j = -1; x[j]`). Kernels do not
-//!   wrap negative indices as Python lists do: such an access is always out of bounds.
+//!   wrap negative indices as Python lists do: such an access is always out of bounds. So is
+//!   a constant index past the end of a `shared_array`, whose length is known.
 //!
 //! Invariant: only instructions in reachable blocks are checked, once each; the result is one
 //! diagnostic per faulty instruction, at its span. What it does not do: reason about values
@@ -27,7 +28,9 @@ pub fn constant_faults(f: &Function<Ref>, arrays: &[GlobalArray]) -> Vec<Diagnos
             let inst = &f.insts[v];
             let fault = match inst.op {
                 Op::Binary(BinOp::FloorDiv | BinOp::Mod) => zero_divisor(f, inst),
-                Op::Load(a) | Op::Store(a) => negative_index(f, inst, &arrays[a.index()].name),
+                Op::Load(a) | Op::Store(a) | Op::Atomic(_, a) => {
+                    constant_index(f, inst, &arrays[a.index()])
+                }
                 _ => None,
             };
             out.extend(fault);
@@ -48,10 +51,20 @@ fn zero_divisor(f: &Function<Ref>, inst: &Inst<Ref>) -> Option<Diagnostic> {
     )
 }
 
-fn negative_index(f: &Function<Ref>, inst: &Inst<Ref>, array: &str) -> Option<Diagnostic> {
+fn constant_index(f: &Function<Ref>, inst: &Inst<Ref>, a: &GlobalArray) -> Option<Diagnostic> {
     let Const::I32(i) = f.as_const(*inst.args.first()?)? else {
         return None;
     };
+    let array = &a.name;
+    if let Some(len) = a.workgroup.filter(|&n| i >= 0 && i as u32 >= n) {
+        return Some(
+            Diagnostic::error(
+                inst.span,
+                format!("index {i} is out of range for `{array}`"),
+            )
+            .with_label(format!("`{array}` is a shared array of {len} elements")),
+        );
+    }
     if i >= 0 {
         return None;
     }

@@ -46,6 +46,7 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         kernels,
         checked,
         mut diags,
+        warnings: _,
     } = p;
     let mut functions: Vec<Function<Ref>> = functions
         .into_iter()

@@ -28,7 +28,7 @@ pub fn optimize(f: &mut Function<Ref>, dom: &DomTree) {
 /// Whether two instructions with the same operation, type and operands always give the same
 /// value within one invocation (loads may see stores in between; calls and stores act).
 fn is_pure(op: Op) -> bool {
-    !matches!(op, Op::Load(_) | Op::Store(_) | Op::Call(_) | Op::Const(_))
+    !op.has_effect() && !matches!(op, Op::Load(_) | Op::Const(_))
 }
 
 /// What makes two pure instructions equal: operation, type and (up to three) operands.

@@ -1,4 +1,4 @@
-//! Which arrays a module writes: an array is `written` when a store into it sits in a
+//! Which arrays a module writes: an array is `written` when a store or an atomic on it sits in a
 //! reachable block of any compiled function. The emitter marks the others `NonWritable` and
 //! the runtime binds them read-only.
 
@@ -11,7 +11,7 @@ pub fn mark_written(f: &Function<Ref>, arrays: &mut [GlobalArray]) {
             continue;
         }
         for &v in &block.insts {
-            if let Op::Store(a) = f.insts[v].op {
+            if let Op::Store(a) | Op::Atomic(_, a) = f.insts[v].op {
                 arrays[a.index()].written = true;
             }
         }

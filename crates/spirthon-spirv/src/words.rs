@@ -252,6 +252,11 @@ impl Words {
         self.ty(Op::TypePointer, &[class as u32, pointee])
     }
 
+    /// A fixed-size array; `len` is the id of an integer constant.
+    pub(crate) fn type_array(&mut self, elem: Word, len: Word) -> Word {
+        self.ty(Op::TypeArray, &[elem, len])
+    }
+
     pub(crate) fn type_runtime_array(&mut self, elem: Word) -> Word {
         self.ty(Op::TypeRuntimeArray, &[elem])
     }

@@ -300,10 +300,27 @@ impl Lower<'_, '_> {
             _ => None,
         };
         if let Some(row) = library::lookup(library::Module::Spirthon, item) {
-            let own_arity = row.func.is_some() || item == "clamp";
+            let own_arity = row.func.is_some()
+                || matches!(item, "clamp" | "barrier" | "num_threads" | "shared_array")
+                || item.starts_with("atomic_");
             if !own_arity && !self.arity(item, args, row.arity.0 as usize, span) {
                 return Ex::Err;
             }
+        }
+        match item {
+            "barrier" => return self.barrier_call(args, span),
+            "num_threads" => return self.num_threads_call(args, span),
+            "shared_array" => {
+                self.cx.diags.push(
+                    Diagnostic::error(span, "`shared_array(...)` must be assigned to a name: `tile = shared_array(f32, 256)`")
+                        .with_note("a shared array is created once per workgroup, at the top level of a kernel body"),
+                );
+                return Ex::Err;
+            }
+            _ => {}
+        }
+        if let Some(op) = spirthon_ir::AtomicOp::named(item) {
+            return self.atomic_call(op, item, args, span);
         }
         if let Some(t) = Ty::vector_named(item) {
             if args.is_empty() {
@@ -344,13 +361,10 @@ impl Lower<'_, '_> {
                 return Ex::Err;
             }
             _ => {
-                self.cx.diags.push(
-                    Diagnostic::error(
-                        span,
-                        format!("`{item}` is not supported by this version of the compiler"),
-                    )
-                    .with_note("shared arrays, barriers and atomics come in a later version"),
-                );
+                self.cx.diags.push(Diagnostic::error(
+                    span,
+                    format!("`{item}` is not supported by this version of the compiler"),
+                ));
                 return Ex::Err;
             }
         };

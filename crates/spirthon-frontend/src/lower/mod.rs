@@ -40,6 +40,7 @@ mod expr;
 mod ops;
 mod stmt;
 mod vectors;
+mod workgroup;
 
 /// Module-wide state while functions are lowered.
 pub struct Ctx<'a> {
@@ -64,6 +65,7 @@ impl<'a> Ctx<'a> {
                     elem,
                     binding: ids.len() as u32,
                     written: false,
+                    workgroup: None,
                 });
             }
         }
@@ -214,7 +216,15 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
     let entry = l.new_block();
     l.switch(entry);
     if sig.is_kernel {
-        l.launch_guard();
+        if !l.reaches_barrier(def_index) {
+            l.launch_guard();
+        } else if !l.has_own_guard(def) {
+            l.cx.diags.push(
+                Diagnostic::warning(sig.span, format!("kernel `{}` reaches `barrier()`, so it has no implicit launch guard, and it seems to have no guard of its own", sig.name))
+                    .with_note("every invocation of the last workgroups runs, also those past the launch size")
+                    .with_help("compare the thread's id with `num_threads()` or with `len()` of an array before using it as an index, outside the code between barriers"),
+            );
+        }
     }
     l.params(&arrays);
     l.stmts(&def.body);

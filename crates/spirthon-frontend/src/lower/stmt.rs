@@ -81,6 +81,13 @@ impl Lower<'_, '_> {
 
     pub(super) fn assign(&mut self, targets: &[ExprId], value: ExprId) {
         let value_expr = self.ast.expr(value);
+        if let (ExprKind::Call { func, args, .. }, [target]) = (&value_expr.kind, targets) {
+            let is_local = |n: &str| self.is_local(n);
+            if self.m.lib_item(self.ast, *func, &is_local) == Some((Lib::Spirthon, "shared_array"))
+            {
+                return self.shared_array_stmt(*target, value, args);
+            }
+        }
         if let ExprKind::Tuple(items) = &value_expr.kind {
             // Every right-hand value is evaluated before any store.
             let vals: Vec<(Ex, Span)> = items

@@ -44,6 +44,7 @@ pub const SPIRTHON_NAMES: &[&str] = &[
     "workgroup_id",
     "num_workgroups",
     "local_index",
+    "num_threads",
     "shared_array",
     "barrier",
     "atomic_add",

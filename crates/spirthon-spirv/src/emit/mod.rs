@@ -55,6 +55,8 @@ type R<T> = Result<T, EmitError>;
 struct Globals {
     /// Per builtin: its Input variable.
     builtins: HashMap<Builtin, Word>,
+    /// The arrays in workgroup memory (`shared_array`s).
+    workgroup: HashSet<ArrayId>,
     /// Per array: its StorageBuffer variable.
     arrays: Vec<Word>,
     /// Per function: its uniform block variable (kernels only).
@@ -198,6 +200,17 @@ impl Emitter {
         }
         let mut arrays = Vec::new();
         for a in &m.arrays {
+            if let Some(len) = a.workgroup {
+                // A `shared_array`: a fixed-size array in workgroup memory.
+                let et = self.ty(a.elem);
+                let n = self.konst(Const::U32(len));
+                let at = self.b.type_array(et, n);
+                let p = self.b.type_pointer(StorageClass::Workgroup, at);
+                let var = self.b.variable(p, StorageClass::Workgroup);
+                self.name(var, &a.name);
+                arrays.push(var);
+                continue;
+            }
             let st = self.array_struct(a.elem, a.written);
             let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
             let var = self.b.variable(p, StorageClass::StorageBuffer);
@@ -216,8 +229,15 @@ impl Emitter {
             uniform_of.insert(ep.function, (var, ep.uniform.clone()));
         }
         let functions = m.functions.iter().map(|_| self.b.id()).collect();
+        let workgroup = m
+            .arrays
+            .iter_enumerated()
+            .filter(|(_, a)| a.workgroup.is_some())
+            .map(|(i, _)| i)
+            .collect();
         Ok(Globals {
             builtins,
+            workgroup,
             arrays,
             uniform_of,
             functions,
@@ -513,7 +533,7 @@ impl<'f> FnState<'f> {
         Ok(())
     }
 
-    fn inst(&mut self, e: &mut Emitter, _m: &Module, v: Value) -> R<()> {
+    fn inst(&mut self, e: &mut Emitter, m: &Module, v: Value) -> R<()> {
         let f = self.f;
         let inst = &f.insts[v];
         if let Op::Const(_) = inst.op {
@@ -532,12 +552,19 @@ impl<'f> FnState<'f> {
         if let Op::Store(_) | Op::Call(_) = inst.op {
             return self.effect(e, inst.op, inst.ty, &args, id, operand);
         }
+        if let Op::Barrier = inst.op {
+            // Workgroup execution scope and memory scope; acquire-release ordering of
+            // workgroup memory and of buffers, as CUDA's `__syncthreads()` orders both.
+            let wg = e.konst(Const::U32(2));
+            let semantics = e.konst(Const::U32(0x8 | 0x40 | 0x100));
+            return e.b.void(SOp::ControlBarrier, &[wg, wg, semantics]);
+        }
         let t = inst
             .ty
             .ok_or_else(|| EmitError(format!("{:?} has no result type", inst.op)))?;
         let rt = e.ty(t);
         match inst.op {
-            Op::Const(_) | Op::Store(_) | Op::Call(_) => {}
+            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier => {}
             Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
             Op::Binary(op) => {
@@ -569,6 +596,11 @@ impl<'f> FnState<'f> {
                 let p = self.element(e, a, args[0], t)?;
                 e.b.op(SOp::Load, rt, out, &[p])?;
             }
+            Op::ArrayLen(a) if self.g.workgroup.contains(&a) => {
+                let len = m.arrays[a].workgroup.unwrap_or(0);
+                let c = e.konst(Const::I32(len as i32));
+                e.b.op(SOp::CopyObject, rt, out, &[c])?;
+            }
             Op::ArrayLen(a) => {
                 let u = e.ty(Ty::U32);
                 let n =
@@ -594,6 +626,8 @@ impl<'f> FnState<'f> {
                 e.b.op(SOp::CompositeInsert, rt, out, &[args[1], args[0], i])?;
             }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
+            Op::LaunchSize => self.launch_size(e, rt, id)?,
+            Op::Atomic(op, a) => self.atomic(e, op, a, t, id, &args)?,
         }
         if let Some(var) = inst.var {
             let name = &f.vars[var].name;
@@ -625,16 +659,74 @@ impl<'f> FnState<'f> {
         Ok(())
     }
 
+    /// A pointer to element `index` of array `a`: through the Block struct's member 0 for a
+    /// storage buffer, straight into a workgroup array.
     fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
         let et = e.ty(t);
+        let var = self.g.arrays[a.index()];
+        if self.g.workgroup.contains(&a) {
+            let p = e.b.type_pointer(StorageClass::Workgroup, et);
+            return e.b.op(SOp::AccessChain, p, None, &[var, index]);
+        }
         let p = e.b.type_pointer(StorageClass::StorageBuffer, et);
         let zero = e.konst(Const::I32(0));
-        e.b.op(
-            SOp::AccessChain,
-            p,
-            None,
-            &[self.g.arrays[a.index()], zero, index],
-        )
+        e.b.op(SOp::AccessChain, p, None, &[var, zero, index])
+    }
+
+    /// The launch size, an `ivec3`, from the kernel's uniform block.
+    fn launch_size(&mut self, e: &mut Emitter, rt: Word, id: Word) -> R<()> {
+        let (var, layout) = self
+            .g
+            .uniform_of
+            .get(&self.id)
+            .ok_or_else(|| EmitError("`num_threads()` outside a kernel".into()))?;
+        let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
+        let p = e.b.type_pointer(StorageClass::Uniform, u3);
+        let idx = e.konst(Const::I32(layout.threads_member() as i32));
+        let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
+        let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
+        e.b.op(SOp::Bitcast, rt, Some(id), &[threads])?;
+        Ok(())
+    }
+
+    /// An atomic read-modify-write of element `args[0]` of `a`, into `id`.
+    fn atomic(
+        &mut self,
+        e: &mut Emitter,
+        op: AtomicOp,
+        a: ArrayId,
+        t: Ty,
+        id: Word,
+        args: &[Word],
+    ) -> R<()> {
+        let p = self.element(e, a, args[0], t)?;
+        let rt = e.ty(t);
+        // Device scope for a buffer, workgroup scope for a shared array; relaxed ordering
+        // (`barrier()` orders memory).
+        let scope = if self.g.workgroup.contains(&a) { 2 } else { 1 };
+        let scope = e.konst(Const::U32(scope));
+        let relaxed = e.konst(Const::U32(0));
+        let signed = t.scalar() == Scalar::I32;
+        let sop = match op {
+            AtomicOp::Add => SOp::AtomicIAdd,
+            AtomicOp::Sub => SOp::AtomicISub,
+            AtomicOp::Min if signed => SOp::AtomicSMin,
+            AtomicOp::Min => SOp::AtomicUMin,
+            AtomicOp::Max if signed => SOp::AtomicSMax,
+            AtomicOp::Max => SOp::AtomicUMax,
+            AtomicOp::And => SOp::AtomicAnd,
+            AtomicOp::Or => SOp::AtomicOr,
+            AtomicOp::Xor => SOp::AtomicXor,
+            AtomicOp::Exchange => SOp::AtomicExchange,
+            AtomicOp::CompareExchange => {
+                // Operands: pointer, scope, semantics if equal, if unequal, value, comparator.
+                let ops = [p, scope, relaxed, relaxed, args[2], args[1]];
+                e.b.op(SOp::AtomicCompareExchange, rt, Some(id), &ops)?;
+                return Ok(());
+            }
+        };
+        e.b.op(sop, rt, Some(id), &[p, scope, relaxed, args[1]])?;
+        Ok(())
     }
 
     fn outside_launch(&mut self, e: &mut Emitter, id: Word) -> R<()> {

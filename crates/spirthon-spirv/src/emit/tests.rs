@@ -114,6 +114,7 @@ fn kernel_of(op: BinOp, ty: Ty, divisor: Option<Const>) -> Module {
             elem: ty,
             binding: 1,
             written: true,
+            workgroup: None,
         }]
         .into(),
         functions: vec![f].into(),

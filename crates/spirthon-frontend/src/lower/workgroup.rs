@@ -1,0 +1,283 @@
+//! Workgroup memory, synchronisation and atomics: `shared_array(T, N)`, `barrier()`, the
+//! `atomic_*` functions, and the launch size `num_threads()`; and the rule that a kernel that
+//! reaches a barrier (itself or through the funcs it calls) gets no implicit launch guard.
+//!
+//! A shared array is a module array with a length and no binding ([`GlobalArray::workgroup`]):
+//! loads, stores, `len()`, atomics and passing it to a func work as for a buffer.
+
+use super::*;
+use spirthon_ir::AtomicOp;
+
+/// The most workgroup memory a kernel may declare: 32 KiB, what most devices give (Vulkan
+/// guarantees 16 KiB).
+const MAX_SHARED_BYTES: u64 = 32 * 1024;
+
+impl Lower<'_, '_> {
+    /// `name = shared_array(T, N)`, a statement at the top level of a kernel body.
+    pub(super) fn shared_array_stmt(&mut self, target: ExprId, call: ExprId, args: &[ExprId]) {
+        let span = self.ast.expr(call).span;
+        let t = self.ast.expr(target);
+        let top_level = self.sig.is_kernel && self.open.is_empty() && self.loops.is_empty();
+        if !top_level {
+            let where_ = if self.sig.is_kernel {
+                "inside a loop or a branch"
+            } else {
+                "in a func"
+            };
+            self.cx.diags.push(
+                Diagnostic::error(span, format!("`shared_array` cannot be created {where_}"))
+                    .with_note("a shared array is created once per workgroup, at the top level of a kernel body")
+                    .with_help("create it at the top of the kernel and pass it to funcs as an `Array[T]` parameter"),
+            );
+            return;
+        }
+        let ExprKind::Name(name) = &t.kind else {
+            self.error(t.span, "a shared array must be assigned to a plain name");
+            return;
+        };
+        if self.locals.contains_key(name) {
+            self.error(
+                t.span,
+                format!("`{name}` is already defined; a shared array needs a name of its own"),
+            );
+            return;
+        }
+        if !self.arity("shared_array", args, 2, span) {
+            return;
+        }
+        let elem = match self.m.annotation(self.ast, args[0]) {
+            Ok(crate::module::Ann::Value(t)) if t.scalar() != Scalar::Bool => t,
+            Ok(_) => {
+                self.error(
+                    self.ast.expr(args[0]).span,
+                    "a shared array's element type is `i32`, `u32`, `f32` or a vector",
+                );
+                return;
+            }
+            Err(d) => {
+                self.cx.diags.push(d);
+                return;
+            }
+        };
+        let size_span = self.ast.expr(args[1]).span;
+        let len = match self
+            .m
+            .const_eval(self.ast, args[1], &|n: &str| self.is_local(n))
+        {
+            Ok(Some(Lit::Int(n))) if n >= 1 => n as u64,
+            Ok(_) => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        size_span,
+                        "a shared array's size must be a positive integer constant",
+                    )
+                    .with_note("workgroup memory is allocated before the kernel runs")
+                    .with_help("use a literal or a module-level constant such as `TILE = 256`"),
+                );
+                return;
+            }
+            Err(d) => {
+                self.cx.diags.push(d);
+                return;
+            }
+        };
+        let used: u64 = self
+            .cx
+            .arrays
+            .iter()
+            .filter_map(|a| a.workgroup.map(|n| n as u64 * a.elem.size() as u64))
+            .sum();
+        let bytes = len.saturating_mul(elem.size() as u64);
+        if used.saturating_add(bytes) > MAX_SHARED_BYTES {
+            self.cx.diags.push(
+                Diagnostic::error(span, format!("this shared array takes {bytes} bytes; with the others the kernel would need {}", used.saturating_add(bytes)))
+                    .with_note(format!("a kernel may use at most {MAX_SHARED_BYTES} bytes of workgroup memory (Vulkan guarantees 16384)")),
+            );
+            return;
+        }
+        let id = ArrayId(self.cx.arrays.len() as u32);
+        self.cx.arrays.push(GlobalArray {
+            name: name.clone(),
+            elem,
+            binding: 0,
+            written: false,
+            workgroup: Some(len as u32),
+        });
+        self.locals.insert(name.clone(), Local::Array(id));
+    }
+
+    /// `barrier()`.
+    pub(super) fn barrier_call(&mut self, args: &[ExprId], span: Span) -> Ex {
+        if !self.arity("barrier", args, 0, span) {
+            return Ex::Err;
+        }
+        self.emit(Op::Barrier, None, vec![], span);
+        Ex::Void
+    }
+
+    /// `num_threads()`: the launch size, in a kernel.
+    pub(super) fn num_threads_call(&mut self, args: &[ExprId], span: Span) -> Ex {
+        if !self.arity("num_threads", args, 0, span) {
+            return Ex::Err;
+        }
+        if !self.sig.is_kernel {
+            self.cx.diags.push(
+                Diagnostic::error(span, "`num_threads()` can be called only in a kernel")
+                    .with_help("pass it to the func as an `ivec3` parameter"),
+            );
+            return Ex::Err;
+        }
+        let t = Ty::Vector(Scalar::I32, 3);
+        Ex::Val(self.val(Op::LaunchSize, t, vec![], span), t)
+    }
+
+    /// `atomic_op(array, index, value)` or `atomic_compare_exchange(array, index, expected,
+    /// value)`: the element's old value.
+    pub(super) fn atomic_call(
+        &mut self,
+        op: AtomicOp,
+        name: &str,
+        args: &[ExprId],
+        span: Span,
+    ) -> Ex {
+        let n = if op == AtomicOp::CompareExchange {
+            4
+        } else {
+            3
+        };
+        if !self.arity(name, args, n, span) {
+            return Ex::Err;
+        }
+        let base_span = self.ast.expr(args[0]).span;
+        let a = match self.expr(args[0]) {
+            Ex::Array(a) => a,
+            Ex::Err => return Ex::Err,
+            _ => {
+                self.cx.diags.push(
+                    Diagnostic::error(base_span, format!("`{name}` works on an array element: its first argument must be an array"))
+                        .with_help(format!("`{name}(counts, i, 1)` updates `counts[i]`")),
+                );
+                return Ex::Err;
+            }
+        };
+        let elem = self.cx.arrays[a.index()].elem;
+        if !elem.as_scalar().is_some_and(Scalar::is_int) {
+            let arr = self.cx.arrays[a.index()].name.clone();
+            let mut d = Diagnostic::error(
+                base_span,
+                format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
+            );
+            if elem == Ty::F32 {
+                d = d.with_note("float atomics need a device feature (shaderBufferFloat32AtomicAdd) that this version does not use")
+                    .with_help("accumulate in an `Array[i32]` of fixed-point values, or reduce in a shared array with `barrier()`");
+            }
+            self.cx.diags.push(d);
+            return Ex::Err;
+        }
+        let Some(index) = self.index(args[1]) else {
+            return Ex::Err;
+        };
+        let mut ops = vec![index];
+        for &v in &args[2..] {
+            let x = self.expr(v);
+            let what = format!("an operand of `{name}` on an Array[{elem}]");
+            match self.coerce(x, elem, self.ast.expr(v).span, &what) {
+                Some(o) => ops.push(o),
+                None => return Ex::Err,
+            }
+        }
+        let v = self.emit(Op::Atomic(op, a), Some(elem), ops, span);
+        Ex::Val(Operand::Value(v), elem)
+    }
+
+    /// Whether the def at `def` calls `barrier()`, itself or through the funcs it calls.
+    pub(super) fn reaches_barrier(&self, def: usize) -> bool {
+        let no_local = |_: &str| false;
+        let mut seen = vec![false; self.m.defs.len()];
+        let mut work = vec![def];
+        while let Some(d) = work.pop() {
+            if std::mem::replace(&mut seen[d], true) {
+                continue;
+            }
+            let Some(Item::Def(fd)) = self.ast.items.get(self.m.defs[d].item) else {
+                continue;
+            };
+            for e in fd.exprs.clone() {
+                let ExprKind::Call { func, .. } = &self.ast.exprs[e as usize].kind else {
+                    continue;
+                };
+                if self.m.lib_item(self.ast, *func, &no_local) == Some((Lib::Spirthon, "barrier")) {
+                    return true;
+                }
+                if let ExprKind::Name(n) = &self.ast.expr(*func).kind {
+                    if let Some(Global::Def(callee)) = self.m.globals.get(n) {
+                        work.push(*callee);
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a kernel body looks guarded: some comparison involves a thread id or the launch
+    /// size (directly, or through a variable assigned from one), or an array's `len()`.
+    pub(super) fn has_own_guard(&self, def: &FuncDef) -> bool {
+        let no_local = |_: &str| false;
+        let is_id = |e: ExprId| -> bool {
+            let ExprKind::Call { func, .. } = &self.ast.expr(e).kind else {
+                return false;
+            };
+            match self.m.lib_item(self.ast, *func, &no_local) {
+                Some((Lib::Spirthon, item)) => matches!(
+                    item,
+                    "global_id" | "local_id" | "workgroup_id" | "local_index" | "num_threads"
+                ),
+                None => matches!(&self.ast.expr(*func).kind, ExprKind::Name(n) if n == "len"),
+                _ => false,
+            }
+        };
+        let mentions = |root: ExprId, names: &HashSet<String>| -> bool {
+            let mut work = vec![root];
+            while let Some(e) = work.pop() {
+                if is_id(e) {
+                    return true;
+                }
+                if let ExprKind::Name(n) = &self.ast.expr(e).kind {
+                    if names.contains(n) {
+                        return true;
+                    }
+                }
+                self.ast.expr(e).kind.children(|c| work.push(c));
+            }
+            false
+        };
+        // Names assigned from a thread id, to a fixed point (`i = global_id().x; j = i + 1`).
+        let mut names: HashSet<String> = HashSet::new();
+        loop {
+            let before = names.len();
+            for s in def.stmts.clone() {
+                if let StmtKind::Assign(targets, value) = &self.ast.stmts[s as usize].kind {
+                    if mentions(*value, &names) {
+                        let mut ts: Vec<ExprId> = targets.clone();
+                        while let Some(t) = ts.pop() {
+                            match &self.ast.expr(t).kind {
+                                ExprKind::Name(n) => {
+                                    names.insert(n.clone());
+                                }
+                                ExprKind::Tuple(items) => ts.extend(items.iter().copied()),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+            if names.len() == before {
+                break;
+            }
+        }
+        def.exprs.clone().any(|e| {
+            matches!(&self.ast.exprs[e as usize].kind, ExprKind::Compare(..))
+                && mentions(ExprId(e), &names)
+        })
+    }
+}
