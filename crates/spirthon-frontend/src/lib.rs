@@ -65,6 +65,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         jobs: Vec::new(),
         job_ids: HashMap::new(),
         diags: parse_diags,
+        tables: HashMap::new(),
     };
     let entry_points = kernels(&mut cx, &info, opts)?;
     let t2 = Instant::now();
@@ -180,6 +181,7 @@ fn lower_unused_defs(
             jobs: Vec::new(),
             job_ids: HashMap::new(),
             diags: Vec::new(),
+            tables: HashMap::new(),
         };
         let arrays = cx.add_arrays(sig);
         cx.instance(d, arrays);

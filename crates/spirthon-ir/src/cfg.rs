@@ -207,6 +207,8 @@ pub enum Op {
     Extract(u32),
     /// A vector from one scalar per component (`args`, in order).
     Construct,
+    /// The bits of `args[0]` as the instruction's type (of the same size).
+    Bitcast,
     /// `args = [vector, scalar]`: the vector with component `n` replaced.
     Insert(u32),
     Call(FuncId),
@@ -417,7 +419,8 @@ impl Function<Ref> {
     }
 }
 
-/// A storage buffer parameter of a kernel.
+/// An array of the module: a kernel's storage buffer (`Array[T]` parameter), a
+/// `shared_array` in workgroup memory, or a constant tuple indexed at run time.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GlobalArray {
     pub name: String,
@@ -428,6 +431,32 @@ pub struct GlobalArray {
     pub written: bool,
     /// `Some(len)` for a `shared_array` in workgroup memory, which has no binding.
     pub workgroup: Option<u32>,
+    /// `Some(values)` for a module-level constant tuple indexed at run time: a read-only
+    /// array with these elements, which has no binding.
+    pub constant: Option<Vec<Const>>,
+}
+
+impl GlobalArray {
+    /// A storage buffer at `binding`.
+    pub fn buffer(name: String, elem: Ty, binding: u32) -> GlobalArray {
+        GlobalArray {
+            name,
+            elem,
+            binding,
+            written: false,
+            workgroup: None,
+            constant: None,
+        }
+    }
+    /// The element count when the compiler knows it (shared arrays and constant tables).
+    pub fn known_len(&self) -> Option<u32> {
+        self.workgroup
+            .or_else(|| self.constant.as_ref().map(|v| v.len() as u32))
+    }
+    /// Whether the array is a descriptor binding (a kernel's `Array[T]` parameter).
+    pub fn is_buffer(&self) -> bool {
+        self.workgroup.is_none() && self.constant.is_none()
+    }
 }
 
 /// A `@kernel`: a GLCompute entry point.

@@ -60,6 +60,7 @@ fn op_text(op: &Op) -> String {
         Op::Builtin(b) => b.python_name().into(),
         Op::Extract(i) => format!("extract {i}"),
         Op::Construct => "construct".into(),
+        Op::Bitcast => "bitcast".into(),
         Op::Insert(i) => format!("insert {i}"),
         Op::Call(g) => format!("call f{}", g.0),
         Op::OutsideLaunch => "outside_launch".into(),

@@ -56,13 +56,18 @@ fn constant_index(f: &Function<Ref>, inst: &Inst<Ref>, a: &GlobalArray) -> Optio
         return None;
     };
     let array = &a.name;
-    if let Some(len) = a.workgroup.filter(|&n| i >= 0 && i as u32 >= n) {
+    if let Some(len) = a.known_len().filter(|&n| i >= 0 && i as u32 >= n) {
+        let what = if a.workgroup.is_some() {
+            "a shared array"
+        } else {
+            "a constant tuple"
+        };
         return Some(
             Diagnostic::error(
                 inst.span,
                 format!("index {i} is out of range for `{array}`"),
             )
-            .with_label(format!("`{array}` is a shared array of {len} elements")),
+            .with_label(format!("`{array}` is {what} of {len} elements")),
         );
     }
     if i >= 0 {

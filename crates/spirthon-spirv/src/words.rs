@@ -304,6 +304,25 @@ impl Words {
         id
     }
 
+    /// A module-level `OpVariable` with an initializer.
+    pub(crate) fn variable_init(&mut self, ty: Word, class: StorageClass, init: Word) -> Word {
+        let id = self.id();
+        push(
+            &mut self.globals,
+            Op::Variable,
+            &[ty, id, class as u32, init],
+            &[],
+        );
+        id
+    }
+
+    /// `OpConstantComposite` of constants.
+    pub(crate) fn constant_composite(&mut self, ty: Word, parts: &[Word]) -> Word {
+        let id = self.id();
+        push(&mut self.globals, Op::ConstantComposite, &[ty, id], parts);
+        id
+    }
+
     /// A module-level `OpUndef`.
     pub(crate) fn undef(&mut self, ty: Word) -> Word {
         let id = self.id();

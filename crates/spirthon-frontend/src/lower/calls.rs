@@ -177,12 +177,13 @@ impl Lower<'_, '_> {
         if !ok {
             return Ex::Err;
         }
-        let ret = sig.ret;
+        let (ret, tuple) = (sig.ret, sig.ret_tuple);
         let id = self.cx.instance(d, arrays);
         let v = self.emit(Op::Call(id), ret, ops, span);
-        match ret {
-            Some(t) => Ex::Val(Operand::Value(v), t),
-            None => Ex::Void,
+        match (ret, tuple) {
+            (Some(_), Some(tt)) => Ex::Tuple(Operand::Value(v), tt),
+            (Some(t), None) => Ex::Val(Operand::Value(v), t),
+            (None, _) => Ex::Void,
         }
     }
 }

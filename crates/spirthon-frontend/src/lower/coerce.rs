@@ -29,6 +29,19 @@ impl Lower<'_, '_> {
                 self.error(span, "this call returns nothing, so it has no value");
                 None
             }
+            Ex::Tuple(_, tt) => {
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "this call returns a {}, which is not a value in kernels",
+                            tt.name()
+                        ),
+                    )
+                    .with_help("unpack it into names: `a, b = f(...)`"),
+                );
+                None
+            }
             Ex::Err => None,
         }
     }

@@ -228,16 +228,35 @@ impl Lower<'_, '_> {
         span: Span,
     ) {
         let t = self.ast.expr(target);
-        let ExprKind::Name(name) = &t.kind else {
-            self.error(t.span, "a `for` loop takes one variable name");
-            return;
+        let binder = match self.table_iter(target, iter) {
+            Some(Ok(b)) => b,
+            Some(Err(())) => return,
+            None => match &t.kind {
+                ExprKind::Name(name) => Binder::Name(name.clone()),
+                _ => {
+                    self.error(
+                        t.span,
+                        "a `for` loop over a `range` takes one variable name",
+                    );
+                    return;
+                }
+            },
+        };
+        let args = match binder {
+            Binder::Name(_) => self.range_args(iter),
+            Binder::Table { len, .. } => Some(RangeArgs {
+                start: self.konst(Const::I32(0)),
+                stop: self.konst(Const::I32(len as i32)),
+                step: Step::One,
+                ty: Ty::I32,
+            }),
         };
         let Some(RangeArgs {
             start,
             stop,
             step,
             ty,
-        }) = self.range_args(iter)
+        }) = args
         else {
             return;
         };
@@ -266,7 +285,6 @@ impl Lower<'_, '_> {
         };
         let body_b = self.new_block();
         self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
-        let name = name.clone();
         let tspan = t.span;
         let step = match step {
             Step::Literal(s, _) | Step::Runtime(s) => s,
@@ -277,7 +295,22 @@ impl Lower<'_, '_> {
         // assigning to it in the body does not change the iteration (as in Python).
         let prologue = |l: &mut Self| {
             let kb = l.read(counter, span);
-            l.assign_name(&name, Ex::Val(kb, ty), tspan, tspan, None);
+            match &binder {
+                Binder::Name(name) => l.assign_name(name, Ex::Val(kb, ty), tspan, tspan, None),
+                Binder::Table {
+                    array,
+                    value,
+                    index,
+                    ..
+                } => {
+                    if let Some(i) = index {
+                        l.assign_to(*i, Ex::Val(kb, ty), tspan);
+                    }
+                    let elem = l.cx.arrays[array.index()].elem;
+                    let v = l.val(Op::Load(*array), elem, vec![kb], tspan);
+                    l.assign_to(*value, Ex::Val(v, elem), tspan);
+                }
+            }
         };
         self.close_loop(
             header,
@@ -294,6 +327,66 @@ impl Lower<'_, '_> {
                 l.def(counter, next);
             },
         );
+    }
+
+    /// `for w in TABLE:` or `for k, w in enumerate(TABLE):` over a constant tuple: how the
+    /// loop binds its targets; `None` when `iter` is no such form (a `range`, or an error).
+    fn table_iter(&mut self, target: ExprId, iter: ExprId) -> Option<Result<Binder, ()>> {
+        let e = self.ast.expr(iter);
+        let (table_expr, index) = match &e.kind {
+            ExprKind::Name(n) if !self.is_local(n) => (iter, None),
+            ExprKind::Call { func, args, .. } if matches!(&self.ast.expr(*func).kind, ExprKind::Name(n) if n == "enumerate" && !self.is_local(n)) =>
+            {
+                let ExprKind::Tuple(ts) = &self.ast.expr(target).kind else {
+                    self.error(
+                        self.ast.expr(target).span,
+                        "`enumerate` gives pairs: write `for k, x in enumerate(...)`",
+                    );
+                    return Some(Err(()));
+                };
+                match (&args[..], &ts[..]) {
+                    ([t], [k, v]) => (*t, Some((*k, *v))),
+                    _ => {
+                        self.error(e.span, "kernels loop over `enumerate(TABLE)` of one constant tuple, into two names");
+                        return Some(Err(()));
+                    }
+                }
+            }
+            _ => return None,
+        };
+        let ExprKind::Name(n) = &self.ast.expr(table_expr).kind else {
+            self.error(
+                self.ast.expr(table_expr).span,
+                "`enumerate` works on a module-level constant tuple here",
+            );
+            return Some(Err(()));
+        };
+        let Some(Global::Table { items, elem, .. }) = self.m.globals.get(n) else {
+            if index.is_some() {
+                self.error(
+                    self.ast.expr(table_expr).span,
+                    "`enumerate` works on a module-level constant tuple here",
+                );
+                return Some(Err(()));
+            }
+            return None;
+        };
+        if index.is_none() && !matches!(self.ast.expr(target).kind, ExprKind::Name(_)) {
+            let msg = format!("each item of `{n}` is one number: loop with `for x in {n}:`, or `for k, x in enumerate({n}):`");
+            self.error(self.ast.expr(target).span, msg);
+            return Some(Err(()));
+        }
+        let array = self.cx.table(n, items, *elem);
+        let (index, value) = match index {
+            Some((k, v)) => (Some(k), v),
+            None => (None, target),
+        };
+        Some(Ok(Binder::Table {
+            array,
+            value,
+            index,
+            len: items.len() as u32,
+        }))
     }
 
     /// The arguments of `range(...)`, all of one integer type.
@@ -394,6 +487,13 @@ impl Lower<'_, '_> {
                 );
             }
             (Some(v), Some(t)) => {
+                if let Some(tt) = sig.ret_tuple {
+                    match self.pack_tuple(v, tt) {
+                        Some(o) => self.terminate_dead(Term::Return(Some(o))),
+                        None => self.terminate_dead(Term::Unreachable),
+                    }
+                    return;
+                }
                 let ex = self.expr(v);
                 let what = format!("returned from `{}`, which returns {t}", sig.name);
                 match self.coerce(ex, t, self.ast.expr(v).span, &what) {

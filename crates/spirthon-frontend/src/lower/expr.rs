@@ -78,6 +78,9 @@ impl Lower<'_, '_> {
                 let Some(a) = self.array_of(base) else {
                     return Ex::Err;
                 };
+                if let Some(l) = self.table_item(a, index) {
+                    return Ex::Lit(l);
+                }
                 let Some(i) = self.index(index) else {
                     return Ex::Err;
                 };
@@ -148,6 +151,7 @@ impl Lower<'_, '_> {
                 Ok(c) => Ex::Val(self.konst(c), Ty::Scalar(*s)),
                 Err(_) => Ex::Err,
             },
+            Some(Global::Table { items, elem, .. }) => Ex::Array(self.cx.table(n, items, *elem)),
             Some(Global::Opaque {
                 span: def_span,
                 what,
@@ -217,6 +221,22 @@ impl Lower<'_, '_> {
                 self.error(span, format!("no attribute `{attr}` here: only vectors have components (`.x`, `.y`, `.z`)"));
                 Ex::Err
             }
+        }
+    }
+
+    /// `TABLE[k]` for a constant tuple and a constant index in range: the item itself.
+    fn table_item(&mut self, a: ArrayId, index: ExprId) -> Option<Lit> {
+        let name = &self.cx.arrays[a.index()].name;
+        self.cx.arrays[a.index()].constant.as_ref()?;
+        let Some(Global::Table { items, .. }) = self.m.globals.get(name) else {
+            return None;
+        };
+        match self
+            .m
+            .const_eval(self.ast, index, &|n: &str| self.is_local(n))
+        {
+            Ok(Some(Lit::Int(k))) => usize::try_from(k).ok().and_then(|k| items.get(k)).copied(),
+            _ => None,
         }
     }
 

@@ -29,7 +29,7 @@ use spirthon_ssa::FunctionBuilder;
 
 use crate::ast::*;
 use crate::lit::{self, Lit};
-use crate::module::{DefSig, Global, Lib, ModuleInfo, ParamKind};
+use crate::module::{DefSig, Global, Lib, ModuleInfo, ParamKind, TupleTy};
 
 mod builder;
 mod builtins;
@@ -39,6 +39,7 @@ mod control;
 mod expr;
 mod ops;
 mod stmt;
+mod tuples;
 mod vectors;
 mod workgroup;
 
@@ -51,6 +52,8 @@ pub struct Ctx<'a> {
     pub jobs: Vec<(usize, Vec<ArrayId>)>,
     pub job_ids: HashMap<(usize, Vec<ArrayId>), FuncId>,
     pub diags: Vec<Diagnostic>,
+    /// The array of each constant tuple indexed at run time, made on first use.
+    pub tables: HashMap<String, ArrayId>,
 }
 
 impl<'a> Ctx<'a> {
@@ -60,16 +63,26 @@ impl<'a> Ctx<'a> {
         for p in &sig.params {
             if let ParamKind::Array(elem) = p.kind {
                 ids.push(ArrayId(self.arrays.len() as u32));
-                self.arrays.push(GlobalArray {
-                    name: p.name.clone(),
-                    elem,
-                    binding: ids.len() as u32,
-                    written: false,
-                    workgroup: None,
-                });
+                self.arrays
+                    .push(GlobalArray::buffer(p.name.clone(), elem, ids.len() as u32));
             }
         }
         ids
+    }
+
+    /// The array holding constant tuple `name` (made on first use).
+    pub fn table(&mut self, name: &str, items: &[Lit], elem: Scalar) -> ArrayId {
+        if let Some(&a) = self.tables.get(name) {
+            return a;
+        }
+        let id = ArrayId(self.arrays.len() as u32);
+        let values = items.iter().filter_map(|l| l.to_const(elem).ok()).collect();
+        self.arrays.push(GlobalArray {
+            constant: Some(values),
+            ..GlobalArray::buffer(name.to_string(), Ty::Scalar(elem), 0)
+        });
+        self.tables.insert(name.to_string(), id);
+        id
     }
 
     /// The function id for `def` with these arrays, queued for lowering on first request.
@@ -90,6 +103,8 @@ enum Ex {
     Val(Operand, Ty),
     Lit(Lit),
     Array(ArrayId),
+    /// A call of a func that returns a tuple: its carrier value (see [`TupleTy`]).
+    Tuple(Operand, TupleTy),
     /// A call of a function that returns nothing.
     Void,
     /// Already reported.
@@ -124,6 +139,19 @@ enum Step {
     One,
     Literal(Operand, i64),
     Runtime(Operand),
+}
+
+/// What a `for` loop binds at the top of each iteration from its counter.
+enum Binder {
+    /// `for i in range(...)`: the counter itself.
+    Name(String),
+    /// `for w in TABLE` / `for k, w in enumerate(TABLE)`: the item (and the index).
+    Table {
+        array: ArrayId,
+        value: ExprId,
+        index: Option<ExprId>,
+        len: u32,
+    },
 }
 
 /// Where a loop's `else` clause goes.

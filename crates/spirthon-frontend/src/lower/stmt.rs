@@ -139,11 +139,12 @@ impl Lower<'_, '_> {
     pub(super) fn unpack(&mut self, targets: &[ExprId], ex: Ex, span: Span) {
         let (o, ty) = match ex {
             Ex::Val(o, ty @ Ty::Vector(..)) => (o, ty),
+            Ex::Tuple(o, tt) => return self.unpack_tuple(targets, o, tt, span),
             Ex::Err => return self.poison_targets(targets),
             _ => {
                 self.error(
                     span,
-                    "only a vector (such as `global_id()`) or a tuple can be unpacked",
+                    "only a vector (such as `global_id()`), a tuple or a func's returned tuple can be unpacked",
                 );
                 return self.poison_targets(targets);
             }
@@ -190,6 +191,9 @@ impl Lower<'_, '_> {
         value_span: Span,
         span: Span,
     ) {
+        if self.read_only_table(a, span) {
+            return;
+        }
         let elem = self.cx.arrays[a.index()].elem;
         let what = format!(
             "stored into `{}`, an Array[{elem}]",
@@ -198,6 +202,21 @@ impl Lower<'_, '_> {
         if let Some(v) = self.coerce(ex, elem, value_span, &what) {
             self.emit(Op::Store(a), None, vec![index, v], span);
         }
+    }
+
+    /// Reports a change of a constant tuple; whether `a` is one.
+    pub(super) fn read_only_table(&mut self, a: ArrayId, span: Span) -> bool {
+        let arr = &self.cx.arrays[a.index()];
+        if arr.constant.is_none() {
+            return false;
+        }
+        let d = Diagnostic::error(
+            span,
+            format!("`{}` is a constant tuple: it cannot be changed", arr.name),
+        )
+        .with_help("copy what you need into a local variable or a `shared_array`");
+        self.cx.diags.push(d);
+        true
     }
 
     pub(super) fn assign_name(

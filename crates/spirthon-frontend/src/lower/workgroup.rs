@@ -97,11 +97,8 @@ impl Lower<'_, '_> {
         }
         let id = ArrayId(self.cx.arrays.len() as u32);
         self.cx.arrays.push(GlobalArray {
-            name: name.clone(),
-            elem,
-            binding: 0,
-            written: false,
             workgroup: Some(len as u32),
+            ..GlobalArray::buffer(name.clone(), elem, 0)
         });
         self.locals.insert(name.clone(), Local::Array(id));
     }
@@ -160,6 +157,9 @@ impl Lower<'_, '_> {
                 return Ex::Err;
             }
         };
+        if self.read_only_table(a, base_span) {
+            return Ex::Err;
+        }
         let elem = self.cx.arrays[a.index()].elem;
         if !elem.as_scalar().is_some_and(Scalar::is_int) {
             let arr = self.cx.arrays[a.index()].name.clone();

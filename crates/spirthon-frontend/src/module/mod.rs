@@ -80,6 +80,12 @@ pub enum Global {
         ty: Option<Scalar>,
         span: Span,
     },
+    /// A constant tuple of numbers (`WEIGHTS = (0.25, 0.5, 0.25)`), all of type `elem`.
+    Table {
+        items: Vec<Lit>,
+        elem: Scalar,
+        span: Span,
+    },
     /// A kernel or func: an index into [`ModuleInfo::defs`].
     Def(usize),
     /// A top-level name the kernel language cannot use.
@@ -112,6 +118,8 @@ pub struct DefSig {
     pub workgroup_size: [u32; 3],
     pub params: Vec<ParamSig>,
     pub ret: Option<Ty>,
+    /// For a func returning a tuple: its type (`ret` is then the carrier).
+    pub ret_tuple: Option<TupleTy>,
     /// Index into `Ast::items` of the `Item::Def`.
     pub item: usize,
     pub span: Span,
@@ -128,7 +136,63 @@ pub struct ModuleInfo {
 pub enum Ann {
     Value(Ty),
     Array(Ty),
+    /// `tuple[T1, T2, ...]`: what a func may return.
+    Tuple(TupleTy),
     None,
+}
+
+/// The most numbers a func can return as a tuple (vector items count their components).
+pub const MAX_TUPLE_COMPONENTS: u32 = 4;
+
+/// A tuple type: one to four scalars and vectors of at most four components in all. A func
+/// returns it as one *carrier* vector of those components: of their type when they all have
+/// one (not bool), else a `uvec` of their bits (bools as 0 or 1).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct TupleTy {
+    items: [Ty; 4],
+    len: u8,
+}
+
+impl TupleTy {
+    /// The tuple of `items`, or `None` past the component limit.
+    pub fn new(items: &[Ty]) -> Option<TupleTy> {
+        let comps: u32 = items.iter().map(|t| t.components()).sum();
+        if items.is_empty() || comps > MAX_TUPLE_COMPONENTS {
+            return None;
+        }
+        let mut arr = [Ty::I32; 4];
+        arr[..items.len()].copy_from_slice(items);
+        Some(TupleTy {
+            items: arr,
+            len: items.len() as u8,
+        })
+    }
+    pub fn items(&self) -> &[Ty] {
+        &self.items[..self.len as usize]
+    }
+    /// Whether the carrier holds the components' bits as `u32`s.
+    pub fn packed(&self) -> bool {
+        let s = self.items[0].scalar();
+        s == Scalar::Bool || self.items().iter().any(|t| t.scalar() != s)
+    }
+    /// The type the func returns.
+    pub fn carrier(&self) -> Ty {
+        let n: u32 = self.items().iter().map(|t| t.components()).sum();
+        let s = if self.packed() {
+            Scalar::U32
+        } else {
+            self.items[0].scalar()
+        };
+        match n {
+            1 => Ty::Scalar(s),
+            n => Ty::Vector(s, n as u8),
+        }
+    }
+    /// The Python spelling, `tuple[f32, i32]`.
+    pub fn name(&self) -> String {
+        let items: Vec<String> = self.items().iter().map(|t| t.name()).collect();
+        format!("tuple[{}]", items.join(", "))
+    }
 }
 
 impl ModuleInfo {
@@ -213,6 +277,34 @@ impl ModuleInfo {
         }))
     }
 
+    /// `tuple[T1, T2, ...]`: scalars and vectors, at most four numbers in all.
+    fn tuple_annotation(&self, ast: &Ast, inner: ExprId, span: Span) -> Result<Ann, Diagnostic> {
+        let parts: Vec<ExprId> = match &ast.expr(inner).kind {
+            ExprKind::Tuple(items) => items.clone(),
+            _ => vec![inner],
+        };
+        let mut items = Vec::new();
+        for p in parts {
+            match self.annotation(ast, p)? {
+                Ann::Value(t) => items.push(t),
+                _ => {
+                    return Err(Diagnostic::error(
+                        ast.expr(p).span,
+                        "a tuple holds numbers, bools and vectors",
+                    ))
+                }
+            }
+        }
+        match TupleTy::new(&items) {
+            Some(t) => Ok(Ann::Tuple(t)),
+            None => Err(Diagnostic::error(
+                span,
+                format!("a tuple returned by a func holds at most {MAX_TUPLE_COMPONENTS} numbers in this version (a vector counts its components)"),
+            )
+            .with_help("write larger results into an array parameter")),
+        }
+    }
+
     /// Resolves a type annotation.
     pub fn annotation(&self, ast: &Ast, e: ExprId) -> Result<Ann, Diagnostic> {
         let expr = ast.expr(e);
@@ -274,12 +366,17 @@ impl ModuleInfo {
             ExprKind::Name(n) => Some(n.as_str()),
             _ => None,
         };
+        if let (Some("tuple" | "Tuple"), ExprKind::Subscript(_, inner)) = (generic, &expr.kind) {
+            return self.tuple_annotation(ast, *inner, expr.span);
+        }
         if let Some(t @ ("tuple" | "Tuple" | "list" | "List")) = generic {
             return Err(Diagnostic::error(
                 expr.span,
-                format!("`{t}` types are not supported by this version of the compiler"),
+                format!("`{t}` types are not supported in kernels"),
             )
-            .with_help("return one value, or write the results to an array parameter"));
+            .with_help(
+                "a func may return `tuple[T1, T2, ...]`; arrays are `Array[T]` parameters",
+            ));
         }
         let item = self.lib_item(ast, e, &no_local);
         if let Some(t) =
@@ -439,6 +536,9 @@ fn constant(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Global> {
     let no_local = |_: &str| false;
+    if let (ExprKind::Tuple(items), None) = (&ast.expr(value).kind, annotation) {
+        return table(m, ast, items, span, diags);
+    }
     Some(match m.const_eval(ast, value, &no_local) {
         Ok(Some(lit)) => match annotation.map(|a| m.annotation(ast, a)) {
             None => Global::Const {
@@ -466,6 +566,53 @@ fn constant(
             span,
             what: "not a constant expression",
         },
+    })
+}
+
+/// A top-level tuple: a constant table when every item is a finite number, all ints (`i32`,
+/// or `u32` when one needs it) or some floats (all `f32`).
+fn table(
+    m: &ModuleInfo,
+    ast: &Ast,
+    items: &[ExprId],
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Global> {
+    let opaque = |what| Some(Global::Opaque { span, what });
+    let mut lits = Vec::new();
+    for &i in items {
+        match m.const_eval(ast, i, &|_: &str| false) {
+            Ok(Some(l @ (Lit::Int(_) | Lit::Float(_)))) => lits.push(l),
+            _ => return opaque("not a tuple of numbers"),
+        }
+    }
+    if lits.is_empty() {
+        return opaque("an empty tuple");
+    }
+    let elem = if lits.iter().any(|l| matches!(l, Lit::Float(_))) {
+        Scalar::F32
+    } else if lits.iter().all(|l| l.to_const(Scalar::I32).is_ok()) {
+        Scalar::I32
+    } else {
+        Scalar::U32
+    };
+    for (&l, &i) in lits.iter().zip(items) {
+        let bad = match l.to_const(elem) {
+            Err(e) => Some(e),
+            Ok(c) if c.as_f32().is_some_and(|f| !f.is_finite()) => {
+                Some("a constant tuple holds finite numbers".to_string())
+            }
+            Ok(_) => None,
+        };
+        if let Some(e) = bad {
+            diags.push(Diagnostic::error(ast.expr(i).span, e));
+            return None;
+        }
+    }
+    Some(Global::Table {
+        items: lits,
+        elem,
+        span,
     })
 }
 

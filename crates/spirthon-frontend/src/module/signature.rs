@@ -15,6 +15,7 @@ pub(super) fn signature(
         return Err(diags);
     };
     let params = param_sigs(m, ast, def, &mut diags);
+    let mut ret_tuple = None;
     let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
         None | Some((_, Ok(Ann::None))) => None,
         Some((r, _)) if is_kernel => {
@@ -25,6 +26,10 @@ pub(super) fn signature(
             None
         }
         Some((_, Ok(Ann::Value(t)))) => Some(t),
+        Some((_, Ok(Ann::Tuple(t)))) => {
+            ret_tuple = Some(t);
+            Some(t.carrier())
+        }
         Some((r, Ok(Ann::Array(_)))) => {
             diags.push(Diagnostic::error(
                 ast.expr(r).span,
@@ -46,6 +51,7 @@ pub(super) fn signature(
         workgroup_size,
         params,
         ret,
+        ret_tuple,
         item,
         span: def.name_span,
     })
@@ -138,6 +144,10 @@ fn param_sigs(
                 ast.expr(a).span,
                 "a parameter cannot have type `None`",
             )),
+            Ok(Ann::Tuple(_)) => diags.push(
+                Diagnostic::error(ast.expr(a).span, "a parameter cannot be a tuple")
+                    .with_help("pass its items as separate parameters, or a vector"),
+            ),
             Err(e) => diags.push(e),
         }
     }

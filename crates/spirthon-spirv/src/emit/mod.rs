@@ -55,8 +55,9 @@ type R<T> = Result<T, EmitError>;
 struct Globals {
     /// Per builtin: its Input variable.
     builtins: HashMap<Builtin, Word>,
-    /// The arrays in workgroup memory (`shared_array`s).
-    workgroup: HashSet<ArrayId>,
+    /// The arrays in workgroup memory (`shared_array`s) and in private memory (constant
+    /// tables), with their storage class: no Block struct around them.
+    direct: HashMap<ArrayId, StorageClass>,
     /// Per array: its StorageBuffer variable.
     arrays: Vec<Word>,
     /// Per function: its uniform block variable (kernels only).
@@ -200,6 +201,19 @@ impl Emitter {
         }
         let mut arrays = Vec::new();
         for a in &m.arrays {
+            if let Some(values) = &a.constant {
+                // A constant tuple: a private array initialized with its elements.
+                let et = self.ty(a.elem);
+                let n = self.konst(Const::U32(values.len() as u32));
+                let at = self.b.type_array(et, n);
+                let parts: Vec<Word> = values.iter().map(|&c| self.konst(c)).collect();
+                let init = self.b.constant_composite(at, &parts);
+                let p = self.b.type_pointer(StorageClass::Private, at);
+                let var = self.b.variable_init(p, StorageClass::Private, init);
+                self.name(var, &a.name);
+                arrays.push(var);
+                continue;
+            }
             if let Some(len) = a.workgroup {
                 // A `shared_array`: a fixed-size array in workgroup memory.
                 let et = self.ty(a.elem);
@@ -229,15 +243,18 @@ impl Emitter {
             uniform_of.insert(ep.function, (var, ep.uniform.clone()));
         }
         let functions = m.functions.iter().map(|_| self.b.id()).collect();
-        let workgroup = m
+        let direct = m
             .arrays
             .iter_enumerated()
-            .filter(|(_, a)| a.workgroup.is_some())
-            .map(|(i, _)| i)
+            .filter_map(|(i, a)| match (&a.workgroup, &a.constant) {
+                (Some(_), _) => Some((i, StorageClass::Workgroup)),
+                (_, Some(_)) => Some((i, StorageClass::Private)),
+                _ => None,
+            })
             .collect();
         Ok(Globals {
             builtins,
-            workgroup,
+            direct,
             arrays,
             uniform_of,
             functions,
@@ -596,8 +613,8 @@ impl<'f> FnState<'f> {
                 let p = self.element(e, a, args[0], t)?;
                 e.b.op(SOp::Load, rt, out, &[p])?;
             }
-            Op::ArrayLen(a) if self.g.workgroup.contains(&a) => {
-                let len = m.arrays[a].workgroup.unwrap_or(0);
+            Op::ArrayLen(a) if self.g.direct.contains_key(&a) => {
+                let len = m.arrays[a].known_len().unwrap_or(0);
                 let c = e.konst(Const::I32(len as i32));
                 e.b.op(SOp::CopyObject, rt, out, &[c])?;
             }
@@ -621,6 +638,9 @@ impl<'f> FnState<'f> {
             }
             Op::Construct => {
                 e.b.op(SOp::CompositeConstruct, rt, out, &args)?;
+            }
+            Op::Bitcast => {
+                e.b.op(SOp::Bitcast, rt, out, &[args[0]])?;
             }
             Op::Insert(i) => {
                 e.b.op(SOp::CompositeInsert, rt, out, &[args[1], args[0], i])?;
@@ -664,8 +684,8 @@ impl<'f> FnState<'f> {
     fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
         let et = e.ty(t);
         let var = self.g.arrays[a.index()];
-        if self.g.workgroup.contains(&a) {
-            let p = e.b.type_pointer(StorageClass::Workgroup, et);
+        if let Some(&class) = self.g.direct.get(&a) {
+            let p = e.b.type_pointer(class, et);
             return e.b.op(SOp::AccessChain, p, None, &[var, index]);
         }
         let p = e.b.type_pointer(StorageClass::StorageBuffer, et);
@@ -703,7 +723,7 @@ impl<'f> FnState<'f> {
         let rt = e.ty(t);
         // Device scope for a buffer, workgroup scope for a shared array; relaxed ordering
         // (`barrier()` orders memory).
-        let scope = if self.g.workgroup.contains(&a) { 2 } else { 1 };
+        let scope = if self.g.direct.contains_key(&a) { 2 } else { 1 };
         let scope = e.konst(Const::U32(scope));
         let relaxed = e.konst(Const::U32(0));
         let signed = t.scalar() == Scalar::I32;

@@ -110,11 +110,8 @@ fn kernel_of(op: BinOp, ty: Ty, divisor: Option<Const>) -> Module {
     };
     Module {
         arrays: vec![GlobalArray {
-            name: "out".into(),
-            elem: ty,
-            binding: 1,
             written: true,
-            workgroup: None,
+            ..GlobalArray::buffer("out".into(), ty, 1)
         }]
         .into(),
         functions: vec![f].into(),

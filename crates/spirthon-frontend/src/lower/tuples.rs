@@ -1,0 +1,103 @@
+//! Funcs that return tuples: `return a, b` packs the items into the func's carrier vector
+//! ([`TupleTy::carrier`]: their components, as `u32` bits when their types differ), and
+//! `a, b = f(x)` unpacks them at the call. A tuple is never a value of its own: it exists
+//! between a call and its unpacking.
+
+use super::*;
+
+impl Lower<'_, '_> {
+    /// The carrier of `return v` in a func returning `tt`: `v` is a tuple display of as many
+    /// items, or a call of a func returning the same tuple type.
+    pub(super) fn pack_tuple(&mut self, v: ExprId, tt: TupleTy) -> Option<Operand> {
+        let vspan = self.ast.expr(v).span;
+        let items = match &self.ast.expr(v).kind {
+            ExprKind::Tuple(items) if items.len() == tt.items().len() => items.clone(),
+            ExprKind::Tuple(items) => {
+                let msg = format!(
+                    "`{}` returns {} values ({}), but this tuple has {}",
+                    self.sig.name,
+                    tt.items().len(),
+                    tt.name(),
+                    items.len()
+                );
+                self.error(vspan, msg);
+                return None;
+            }
+            _ => {
+                return match self.expr(v) {
+                    Ex::Tuple(o, t) if t == tt => Some(o),
+                    Ex::Err => None,
+                    _ => {
+                        let msg = format!(
+                            "`{}` returns a {}: return as many values, as in `return a, b`",
+                            self.sig.name,
+                            tt.name()
+                        );
+                        self.error(vspan, msg);
+                        None
+                    }
+                };
+            }
+        };
+        let mut comps = Vec::new();
+        for (&item, &t) in items.iter().zip(tt.items()) {
+            let ex = self.expr(item);
+            let sp = self.ast.expr(item).span;
+            let what = format!("returned as an item of {}", tt.name());
+            let o = self.coerce(ex, t, sp, &what)?;
+            for k in 0..t.components() {
+                let c = match t {
+                    Ty::Vector(s, _) => self.val(Op::Extract(k), Ty::Scalar(s), vec![o], sp),
+                    Ty::Scalar(_) => o,
+                };
+                let s = t.scalar();
+                comps.push(match (tt.packed(), s) {
+                    (false, _) | (true, Scalar::U32) => c,
+                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, vec![c], sp),
+                    (true, _) => self.val(Op::Convert, Ty::U32, vec![c], sp),
+                });
+            }
+        }
+        Some(match tt.carrier() {
+            c @ Ty::Vector(..) => self.val(Op::Construct, c, comps, vspan),
+            Ty::Scalar(_) => comps[0],
+        })
+    }
+
+    /// `a, b = f(...)`: the items of a returned tuple into as many targets.
+    pub(super) fn unpack_tuple(&mut self, targets: &[ExprId], o: Operand, tt: TupleTy, span: Span) {
+        if targets.len() != tt.items().len() {
+            let msg = format!(
+                "cannot unpack a {} ({} values) into {} targets",
+                tt.name(),
+                tt.items().len(),
+                targets.len()
+            );
+            self.error(span, msg);
+            return self.poison_targets(targets);
+        }
+        let carrier = tt.carrier();
+        let mut next = 0u32;
+        for (&target, &t) in targets.iter().zip(tt.items()) {
+            let mut comps = Vec::new();
+            for _ in 0..t.components() {
+                let c = match carrier {
+                    Ty::Vector(s, _) => self.val(Op::Extract(next), Ty::Scalar(s), vec![o], span),
+                    Ty::Scalar(_) => o,
+                };
+                next += 1;
+                let s = t.scalar();
+                comps.push(match (tt.packed(), s) {
+                    (false, _) | (true, Scalar::U32) => c,
+                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::F32, vec![c], span),
+                    (true, _) => self.val(Op::Convert, Ty::Scalar(s), vec![c], span),
+                });
+            }
+            let v = match t {
+                Ty::Vector(..) => self.val(Op::Construct, t, comps, span),
+                Ty::Scalar(_) => comps[0],
+            };
+            self.assign_to(target, Ex::Val(v, t), span);
+        }
+    }
+}
