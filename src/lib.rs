@@ -12,6 +12,8 @@ use spirthon_ir::cfg::*;
 use spirthon_ir::{Diagnostic, LineIndex, Ty};
 
 pub use spirthon_frontend::ast::Ast;
+
+pub mod translate;
 pub use spirthon_ir::Module as IrModule;
 
 /// What to compile and how.

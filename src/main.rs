@@ -17,6 +17,14 @@ enum Emit {
     Spvasm,
     /// Per kernel: workgroup size and bindings, as JSON.
     Reflect,
+    /// WGSL (WebGPU), through naga.
+    Wgsl,
+    /// Metal Shading Language, through naga.
+    Msl,
+    /// HLSL (Direct3D), through naga.
+    Hlsl,
+    /// GLSL 4.30 (OpenGL), one translation unit per kernel, through naga.
+    Glsl,
     /// The parsed, restricted AST.
     Ast,
     /// Each function's CFG before SSA.
@@ -379,6 +387,29 @@ fn run(cli: &Cli) -> u8 {
             }
         },
         Emit::Reflect => spirthon::reflect_json(&compiled.module).into_bytes(),
+        Emit::Wgsl | Emit::Msl | Emit::Hlsl | Emit::Glsl => {
+            use spirthon::translate::Target;
+            let target = match cli.emit {
+                Emit::Wgsl => Target::Wgsl,
+                Emit::Msl => Target::Msl,
+                Emit::Hlsl => Target::Hlsl,
+                _ => Target::Glsl,
+            };
+            let kernels: Vec<&str> = compiled
+                .module
+                .entry_points
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect();
+            match spirthon::translate::translate(&compiled.words, target, &kernels) {
+                Ok(t) => t.into_bytes(),
+                Err(e) => {
+                    eprintln!("error: internal compiler error: {e}");
+                    eprintln!("note: this is a bug in spirthon; nothing was written");
+                    return 101;
+                }
+            }
+        }
         Emit::Ast => spirthon_frontend::ast::dump(&compiled.ast).into_bytes(),
         Emit::Cfg => compiled.cfg_text.join("\n").into_bytes(),
         Emit::Ssa => spirthon::ssa_text(&compiled.module).into_bytes(),

@@ -540,3 +540,30 @@ fn a_barrier_kernel_without_a_guard_compiles_with_a_warning() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn emits_other_shading_languages() {
+    let histogram = common::root()
+        .join("shaders/histogram.py")
+        .display()
+        .to_string();
+    for (emit, expect) in [
+        ("wgsl", "@compute @workgroup_size(64, 1, 1)"),
+        ("msl", "kernel void histogram("),
+        ("hlsl", "[numthreads(64, 1, 1)]"),
+        ("glsl", "layout(std430, binding = 2)"),
+    ] {
+        let out = spirthon(&[&histogram, "--emit", emit]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{emit}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains(expect), "{emit} lacks `{expect}`:\n{text}");
+    }
+    // The WGSL keeps the binding layout of the SPIR-V.
+    let out = spirthon(&[&histogram, "--emit", "wgsl"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("@group(0) @binding(2)"), "{text}");
+}

@@ -85,6 +85,68 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// `--emit wgsl` of a kernel re-parses in naga and, run through wgpu's WGSL path with the
+/// same launch, gives the SPIR-V path's results.
+fn check_wgsl(gpu: &Gpu, py: &Path) -> Result<(), String> {
+    let shown = display_path(py);
+    let inputs: serde_json::Value = std::fs::read_to_string(inputs_of(py))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or_else(|| format!("{shown}: no readable inputs"))?;
+    let source = std::fs::read_to_string(py).map_err(|e| format!("{shown}: {e}"))?;
+    let compiled = spirthon::compile(&source, &shown, &Default::default())
+        .map_err(|e| format!("{shown} does not compile: {e:?}"))?;
+    let kernels: Vec<&str> = compiled
+        .module
+        .entry_points
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    let wgsl = spirthon::translate::translate(
+        &compiled.words,
+        spirthon::translate::Target::Wgsl,
+        &kernels,
+    )
+    .map_err(|e| format!("{shown}: --emit wgsl failed: {e}"))?;
+    naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
+        format!(
+            "{shown}: the WGSL does not re-parse: {}",
+            e.emit_to_string(&wgsl)
+        )
+    })?;
+    let spv = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
+        .map_err(|e| format!("{shown}: the SPIR-V run failed: {e}"))?;
+    let outcome = gpu
+        .run(spirthon_runtime::Shader::Wgsl(&wgsl), &spv.plan.launch, 0)
+        .map_err(|e| format!("{shown}: the WGSL run failed: {e}"))?;
+    let from_wgsl = spirthon_runtime::inputs::output(&spv.plan, &outcome);
+    spirthon::compare::outputs(&from_wgsl, &spv.output)
+        .map_err(|e| format!("{shown}: the WGSL and SPIR-V paths disagree: {e}"))?;
+    Ok(())
+}
+
+#[test]
+fn emitted_wgsl_runs_like_the_spirv() {
+    let Some(gpu) = gpu() else { return };
+    let cases = kernels("shaders");
+    assert!(
+        cases.len() >= 20,
+        "expected the corpus, found {}",
+        cases.len()
+    );
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|py| check_wgsl(&gpu, py).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} kernels failed:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
+
 #[test]
 fn gpu_agrees_with_cpython_on_every_kernel() {
     let Some(gpu) = gpu() else { return };

@@ -209,7 +209,20 @@ impl Lower<'_, '_> {
         (o, t)
     }
 
+    /// A literal as a constant of scalar type `t`; a vector type is an error (a number is
+    /// not a vector: `vec2(1.0)` is).
     pub(super) fn lit_const(&mut self, l: Lit, t: Ty, span: Span) -> Option<Operand> {
+        if t.as_scalar().is_none() {
+            self.cx.diags.push(
+                Diagnostic::error(span, format!("expected {t}, found a number")).with_help(
+                    format!(
+                        "write `{}(...)` for a vector with this value in every component",
+                        t.name()
+                    ),
+                ),
+            );
+            return None;
+        }
         match l.to_const(t.scalar()) {
             Ok(c) => Some(self.konst(c)),
             Err(e) => {

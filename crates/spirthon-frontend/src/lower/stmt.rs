@@ -311,6 +311,21 @@ impl Lower<'_, '_> {
                 );
                 None
             }
+            Ex::Lit(_) if ty.as_scalar().is_none() => {
+                let first = self.var_spans[var.index()];
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!("`{name}` has type {ty}, but this value is a number"),
+                    )
+                    .with_secondary(first, format!("`{name}` got type {ty} here"))
+                    .with_help(format!(
+                        "write `{}(...)` for a vector with this value in every component",
+                        ty.name()
+                    )),
+                );
+                None
+            }
             Ex::Lit(l) => match l.to_const(ty.scalar()) {
                 Ok(c) => Some(self.konst(c)),
                 Err(e) => {
