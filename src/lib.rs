@@ -388,17 +388,26 @@ pub mod compare {
             if x.len() != y.len() {
                 return Err(format!("`{name}` has {} elements vs {}", x.len(), y.len()));
             }
-            // An element of an array of vectors is a list of components: compared one by one.
+            // Rows of a multi-dimensional array and vector elements are lists: their items are
+            // compared one by one (an explicit stack; the nesting is at most four deep).
             let mut pairs: Vec<(String, &Value, &Value)> = Vec::new();
-            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+            let mut work: Vec<(String, &Value, &Value)> = x
+                .iter()
+                .zip(y)
+                .enumerate()
+                .rev()
+                .map(|(i, (p, q))| (i.to_string(), p, q))
+                .collect();
+            while let Some((at, p, q)) = work.pop() {
                 match (p, q) {
-                    (Value::Array(ps), Value::Array(qs)) if ps.len() == qs.len() => pairs.extend(
+                    (Value::Array(ps), Value::Array(qs)) if ps.len() == qs.len() => work.extend(
                         ps.iter()
                             .zip(qs)
                             .enumerate()
-                            .map(|(k, (a, b))| (format!("{i}][{k}"), a, b)),
+                            .rev()
+                            .map(|(k, (a, b))| (format!("{at}][{k}"), a, b)),
                     ),
-                    _ => pairs.push((i.to_string(), p, q)),
+                    _ => pairs.push((at, p, q)),
                 }
             }
             for (i, p, q) in pairs {

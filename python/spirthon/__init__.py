@@ -13,7 +13,7 @@ it with ``print()`` and ``pdb``::
 Standard library only; CPython 3.9 or newer.
 """
 
-from .types import Array, f32, i32, u32
+from .types import Array, Array2D, Array3D, f32, i32, u32
 from .vectors import (
     vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4,
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
@@ -25,7 +25,7 @@ from .runtime import (
 )
 
 __all__ = [
-    "Array", "f32", "i32", "u32", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
+    "Array", "Array2D", "Array3D", "f32", "i32", "u32", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
     "uvec3", "uvec4", "kernel", "func", "Kernel", "global_id", "local_id", "workgroup_id",
     "num_workgroups", "local_index", "shared_array", "barrier", "dot", "cross", "length",
     "distance", "normalize", "clamp", "mix", "step", "smoothstep", "num_threads", "atomic_add",

@@ -49,6 +49,42 @@ def _value(value, name, elem):
     return [_number(c, "%s[%d]" % (name, k), scalar) for k, c in enumerate(value)]
 
 
+def _shape(value, name, dims):
+    if not (isinstance(value, list) and len(value) == dims and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2 ** 31 for n in value)):
+        raise InputError("argument %r: the shape of an Array%dD is a list of %d non-negative integers, found %s" % (name, dims, dims, json.dumps(value)[:60]))
+    return value
+
+
+def _shaped(v, p):
+    """A multi-dimensional array argument: nested lists, {"shape", "data"} or {"zeros": shape}."""
+    kind = "an Array%dD" % p.dims
+    if isinstance(v, dict) and set(v) == {"zeros"}:
+        return Array(p.elem, name=p.name, shape=_shape(v["zeros"], p.name, p.dims))
+    if isinstance(v, dict) and set(v) == {"shape", "data"}:
+        shape = _shape(v["shape"], p.name, p.dims)
+        data = v["data"]
+        n = 1
+        for s in shape:
+            n *= s
+        if not isinstance(data, list) or len(data) != n:
+            raise InputError("argument %r: \"data\" must be a flat list of %d elements, the shape's product" % (p.name, n))
+        items = [_value(x, "%s[%d]" % (p.name, i), p.elem) for i, x in enumerate(data)]
+        return Array(p.elem, items, name=p.name, shape=shape)
+    if isinstance(v, list):
+        level, shape = [v], []
+        for depth in range(p.dims):
+            if level and not isinstance(level[0], list):
+                raise InputError("argument %r: %s given as nested lists needs lists %d deep" % (p.name, kind, p.dims))
+            n = len(level[0]) if level else 0
+            if not all(isinstance(x, list) and len(x) == n for x in level):
+                raise InputError("argument %r: the nested lists are not rectangular at depth %d" % (p.name, depth + 1))
+            shape.append(n)
+            level = [y for x in level for y in x]
+        items = [_value(x, "%s[%d]" % (p.name, i), p.elem) for i, x in enumerate(level)]
+        return Array(p.elem, items, name=p.name, shape=shape)
+    raise InputError("argument %r: %s is nested lists, {\"shape\": [...], \"data\": [...]}, or {\"zeros\": [...]}" % (p.name, kind))
+
+
 def load_module(path):
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in sys.path:
@@ -88,7 +124,9 @@ def build_args(k, args):
         if p.name not in args:
             raise InputError("argument %r is missing" % p.name)
         v = args[p.name]
-        if p.kind == "array":
+        if p.kind == "array" and p.dims > 1:
+            values[p.name] = _shaped(v, p)
+        elif p.kind == "array":
             if isinstance(v, dict) and set(v) == {"zeros"} and isinstance(v["zeros"], int) and v["zeros"] >= 0:
                 values[p.name] = Array(p.elem, v["zeros"], name=p.name)
             elif isinstance(v, list):

@@ -250,15 +250,18 @@ def _annotations(fn):
 
 
 class Param:
-    __slots__ = ("name", "kind", "elem")
+    __slots__ = ("name", "kind", "elem", "dims")
 
     def __init__(self, name, kind, elem):
         self.name, self.kind, self.elem = name, kind, elem
+        self.dims = 1
 
 
 def _param(name, ann):
     if isinstance(ann, _ArrayType):
-        return Param(name, "array", ann.elem)
+        p = Param(name, "array", ann.elem)
+        p.dims = ann.dims
+        return p
     if ann is int or ann is i32:
         return Param(name, "scalar", i32)
     if ann is float or ann is f32:
@@ -301,6 +304,8 @@ class Kernel:
                     raise TypeError("argument %r must be an Array(%r, ...)" % (p.name, p.elem))
                 if value.elem is not p.elem:
                     raise TypeError("argument %r must be an Array of %r, not of %r" % (p.name, p.elem, value.elem))
+                if value.dims != p.dims:
+                    raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims, value.dims))
                 if value.name is None:
                     value.name = p.name
                 out.append(value)

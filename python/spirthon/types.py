@@ -65,22 +65,49 @@ def convert(ty, value):
 
 
 class _ArrayType:
-    """``Array[T]`` in an annotation."""
+    """``Array[T]``, ``Array2D[T]`` or ``Array3D[T]`` in an annotation."""
 
-    def __init__(self, elem):
+    def __init__(self, elem, dims=1):
         self.elem = elem
+        self.dims = dims
 
     def __repr__(self):
-        return "Array[%r]" % (self.elem,)
+        return "%s[%r]" % (_KIND[self.dims], self.elem)
+
+
+_KIND = {1: "Array", 2: "Array2D", 3: "Array3D"}
+
+
+def _array_type(elem, dims):
+    if isinstance(elem, VectorType) and elem.size != 3:
+        return _ArrayType(elem, dims)
+    if elem not in (i32, u32, f32):
+        raise TypeError("an %s element must be i32, u32, f32 or a 2- or 4-component vector, not %r" % (_KIND[dims], elem))
+    return _ArrayType(elem, dims)
 
 
 class _ArrayMeta(type):
     def __getitem__(cls, elem):
-        if isinstance(elem, VectorType) and elem.size != 3:
-            return _ArrayType(elem)
-        if elem not in (i32, u32, f32):
-            raise TypeError("an Array element must be i32, u32, f32 or a 2- or 4-component vector, not %r" % (elem,))
-        return _ArrayType(elem)
+        return _array_type(elem, 1)
+
+
+class _Array2DMeta(type):
+    def __getitem__(cls, elem):
+        return _array_type(elem, 2)
+
+
+class _Array3DMeta(type):
+    def __getitem__(cls, elem):
+        return _array_type(elem, 3)
+
+
+class Array2D(metaclass=_Array2DMeta):
+    """``Array2D[T]``: a row-major two-dimensional array parameter (an ``Array`` with a
+    two-int ``shape`` under CPython), indexed ``a[i, j]``."""
+
+
+class Array3D(metaclass=_Array3DMeta):
+    """``Array3D[T]``: a row-major three-dimensional array parameter, indexed ``a[i, j, k]``."""
 
 
 def element(elem, value):
@@ -103,47 +130,84 @@ def element(elem, value):
 
 
 class Array(metaclass=_ArrayMeta):
-    """A storage buffer: ``Array(f32, [1.0, 2.0])`` or ``Array(i32, 16)`` (zeros)."""
+    """A storage buffer: ``Array(f32, [1.0, 2.0])`` or ``Array(i32, 16)`` (zeros); with
+    ``shape=(h, w)`` (or three ints) a row-major multi-dimensional one, ``values`` flat (or
+    omitted for zeros), indexed ``a[i, j]``, with ``a.shape`` and ``len(a) == h``."""
 
-    __slots__ = ("elem", "_data", "name")
+    __slots__ = ("elem", "_data", "name", "shape")
 
-    def __init__(self, elem, values, name=None):
+    def __init__(self, elem, values=None, name=None, shape=None):
         self.elem = elem
         self.name = name
-        if isinstance(values, int):
+        if values is None or isinstance(values, int):
+            n = values if shape is None else _product(shape)
             zero = [0] * elem.size if isinstance(elem, VectorType) else 0
-            values = [zero] * values
+            values = [zero] * n
         self._data = [element(elem, v) for v in values]
+        self.shape = (len(self._data),) if shape is None else tuple(shape)
+        if _product(self.shape) != len(self._data):
+            raise ValueError("%d values do not fill the shape %r" % (len(self._data), self.shape))
+
+    @property
+    def dims(self):
+        return len(self.shape)
 
     def __len__(self):
-        return len(self._data)
+        return self.shape[0]
 
-    def _check(self, index):
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError("array indices must be integers, not %s" % type(index).__name__)
-        if not 0 <= index < len(self._data):
-            label = " for %r" % self.name if self.name else ""
-            raise IndexError("index %d out of range%s (len %d)" % (index, label, len(self._data)))
+    def _flat(self, index):
+        parts = index if isinstance(index, tuple) else (index,)
+        if len(parts) != len(self.shape):
+            raise IndexError("%s has %d dimensions, but %d indices were given" % (self._label() or "the array", len(self.shape), len(parts)))
+        flat = 0
+        for i, n in zip(parts, self.shape):
+            if isinstance(i, bool) or not isinstance(i, int):
+                raise TypeError("array indices must be integers, not %s" % type(i).__name__)
+            if not 0 <= i < n:
+                label = " for %s" % self._label() if self.name else ""
+                raise IndexError("index %d out of range%s (len %d)" % (i, label, n))
+            flat = flat * n + i
+        return flat
+
+    def _label(self):
+        return repr(self.name) if self.name else ""
 
     def __getitem__(self, index):
-        self._check(index)
-        value = self._data[index]
+        value = self._data[self._flat(index)]
         return Vector(value.type, value.tolist()) if isinstance(value, Vector) else value
 
     def __setitem__(self, index, value):
-        self._check(index)
+        flat = self._flat(index)
         if self.elem in (i32, u32) and isinstance(value, float):
             raise TypeError("cannot store a float into an Array[%r]: use int()" % (self.elem,))
-        self._data[index] = element(self.elem, value)
+        self._data[flat] = element(self.elem, value)
 
     def tolist(self):
-        return [v.tolist() if isinstance(v, Vector) else v for v in self._data]
+        """The elements (vectors as lists), nested by the shape."""
+        return _nest([v.tolist() if isinstance(v, Vector) else v for v in self._data], self.shape)
 
     def __iter__(self):
         raise TypeError("kernels index arrays one element at a time")
 
     def __repr__(self):
+        if len(self.shape) > 1:
+            return "Array(%r, %r, shape=%r)" % (self.elem, self._data, self.shape)
         return "Array(%r, %r)" % (self.elem, self._data)
+
+
+def _product(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _nest(flat, shape):
+    """``flat`` as nested lists of ``shape``, row-major."""
+    if len(shape) <= 1:
+        return flat
+    inner = _product(shape[1:])
+    return [_nest(flat[k * inner:(k + 1) * inner], shape[1:]) for k in range(shape[0])]
 
 
 from .vectors import Vector, VectorType  # noqa: E402 (vectors uses the scalar types above)

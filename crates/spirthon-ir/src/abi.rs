@@ -3,13 +3,15 @@
 //!
 //! Binding 0 is a uniform block in std140 layout: the kernel's scalar and vector parameters
 //! in declaration order, each at the next multiple of its alignment (4 bytes for a scalar, 8
-//! for a 2-vector, 16 for a 3- or 4-vector), then the hidden launch size `threads`, a `uvec3`
-//! at the next 16-byte boundary. Bindings 1, 2, … are the array parameters in declaration
+//! for a 2-vector, 16 for a 3- or 4-vector), then the hidden shape of every multi-dimensional
+//! array parameter in declaration order (one `i32` per axis, named `A.shape[k]`), then the
+//! hidden launch size `threads`, a `uvec3` at the next 16-byte boundary. Bindings 1, 2, … are the array parameters in declaration
 //! order (see [`crate::EntryPoint::arrays`]).
 //!
 //! Invariants: offsets increase in declaration order; `threads` comes after every scalar and
 //! is 16-byte aligned; [`UniformLayout::size`] is a multiple of 16.
 
+use crate::cfg::ArrayId;
 use crate::types::{Scalar, Ty};
 
 /// A scalar or vector parameter's place in the uniform block.
@@ -20,11 +22,23 @@ pub struct UniformField {
     pub offset: u32,
 }
 
+/// One axis of a multi-dimensional array's shape (a hidden `i32`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ShapeField {
+    pub array: ArrayId,
+    pub axis: u32,
+    /// `A.shape[k]`.
+    pub name: String,
+    pub offset: u32,
+}
+
 /// A kernel's uniform block (binding 0).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct UniformLayout {
     /// The scalar and vector parameters, in declaration order.
     pub params: Vec<UniformField>,
+    /// The axes of the multi-dimensional arrays, in declaration order.
+    pub shapes: Vec<ShapeField>,
     /// The byte offset of the hidden launch size.
     pub threads: u32,
 }
@@ -38,6 +52,14 @@ impl UniformLayout {
     /// The std140 layout of a kernel whose scalar and vector parameters are `params`, in
     /// order.
     pub fn std140(params: impl IntoIterator<Item = (String, Ty)>) -> UniformLayout {
+        Self::with_shapes(params, [])
+    }
+
+    /// The layout with the shapes of multi-dimensional arrays `(array, name, dimensions)`.
+    pub fn with_shapes(
+        params: impl IntoIterator<Item = (String, Ty)>,
+        arrays: impl IntoIterator<Item = (ArrayId, String, u32)>,
+    ) -> UniformLayout {
         let mut offset = 0u32;
         let params = params
             .into_iter()
@@ -51,10 +73,31 @@ impl UniformLayout {
                 }
             })
             .collect();
+        let mut shapes = Vec::new();
+        for (array, name, dims) in arrays {
+            for axis in 0..dims {
+                shapes.push(ShapeField {
+                    array,
+                    axis,
+                    name: format!("{name}.shape[{axis}]"),
+                    offset,
+                });
+                offset += 4;
+            }
+        }
         UniformLayout {
             params,
+            shapes,
             threads: offset.next_multiple_of(16),
         }
+    }
+
+    /// The struct member index of axis `axis` of `array`'s shape.
+    pub fn shape_member(&self, array: ArrayId, axis: u32) -> Option<u32> {
+        self.shapes
+            .iter()
+            .position(|s| s.array == array && s.axis == axis)
+            .map(|k| (self.params.len() + k) as u32)
     }
 
     /// The block's size in bytes.
@@ -62,9 +105,9 @@ impl UniformLayout {
         self.threads + 16
     }
 
-    /// The struct member index of `threads` (it follows the scalar parameters).
+    /// The struct member index of `threads` (it follows the parameters and shapes).
     pub fn threads_member(&self) -> u32 {
-        self.params.len() as u32
+        (self.params.len() + self.shapes.len()) as u32
     }
 
     /// Every member in struct order as `(name, type, offset, hidden)`.
@@ -72,6 +115,11 @@ impl UniformLayout {
         self.params
             .iter()
             .map(|f| (f.name.as_str(), f.ty, f.offset, false))
+            .chain(
+                self.shapes
+                    .iter()
+                    .map(|s| (s.name.as_str(), Ty::I32, s.offset, true)),
+            )
             .chain(std::iter::once((
                 Self::THREADS_NAME,
                 Self::THREADS_TY,
@@ -128,5 +176,31 @@ mod tests {
         // v4 48, threads 64.
         assert_eq!(offsets, [0, 8, 16, 32, 44, 48, 64]);
         assert_eq!(mixed.size(), 80);
+    }
+
+    #[test]
+    fn shapes_follow_the_parameters() {
+        let l = UniformLayout::with_shapes(
+            [("v".to_string(), Ty::Vector(Scalar::F32, 2))],
+            [
+                (ArrayId(0), "a".to_string(), 2),
+                (ArrayId(2), "c".to_string(), 3),
+            ],
+        );
+        let names: Vec<(&str, u32)> = l.members().map(|m| (m.0, m.2)).collect();
+        assert_eq!(
+            names,
+            [
+                ("v", 0),
+                ("a.shape[0]", 8),
+                ("a.shape[1]", 12),
+                ("c.shape[0]", 16),
+                ("c.shape[1]", 20),
+                ("c.shape[2]", 24),
+                ("threads", 32)
+            ]
+        );
+        assert_eq!(l.shape_member(ArrayId(2), 1), Some(4));
+        assert_eq!(l.threads_member(), 6);
     }
 }

@@ -218,6 +218,9 @@ pub enum Op {
     /// The launch size in threads (the kernel's hidden `threads` uniform), an `ivec3`; only
     /// in kernels.
     LaunchSize,
+    /// Axis `n` of a multi-dimensional array's shape, an `i32` (from the uniform block of the
+    /// kernel the array belongs to).
+    ArrayShape(ArrayId, u32),
     /// `barrier()`: workgroup execution and workgroup memory barrier; no result.
     Barrier,
     /// An atomic read-modify-write of an element: `args = [index, value]`, or `[index,
@@ -434,6 +437,9 @@ pub struct GlobalArray {
     /// `Some(values)` for a module-level constant tuple indexed at run time: a read-only
     /// array with these elements, which has no binding.
     pub constant: Option<Vec<Const>>,
+    /// 1, or 2 or 3 for an `Array2D` / `Array3D` buffer (row-major; its shape travels in
+    /// the kernel's uniform block).
+    pub dims: u32,
 }
 
 impl GlobalArray {
@@ -446,6 +452,7 @@ impl GlobalArray {
             written: false,
             workgroup: None,
             constant: None,
+            dims: 1,
         }
     }
     /// The element count when the compiler knows it (shared arrays and constant tables).

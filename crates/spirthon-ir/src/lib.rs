@@ -18,7 +18,7 @@ pub mod pyarith;
 pub mod span;
 pub mod types;
 
-pub use abi::{UniformField, UniformLayout};
+pub use abi::{ShapeField, UniformField, UniformLayout};
 pub use cfg::*;
 pub use diag::{Diagnostic, Label, Severity};
 pub use index_vec::{Idx, IndexVec};

@@ -36,9 +36,13 @@ pub struct KernelDecl {
 }
 
 impl KernelDecl {
-    /// The kernel's uniform block.
-    pub fn uniform_layout(&self) -> UniformLayout {
-        UniformLayout::std140(self.scalars.iter().cloned())
+    /// The kernel's uniform block; `arrays` are the module's arrays.
+    pub fn uniform_layout(&self, arrays: &[GlobalArray]) -> UniformLayout {
+        let shaped = self.arrays.iter().filter_map(|&a| {
+            let g = &arrays[a.index()];
+            (g.dims > 1).then(|| (a, g.name.clone(), g.dims))
+        });
+        UniformLayout::with_shapes(self.scalars.iter().cloned(), shaped)
     }
 }
 

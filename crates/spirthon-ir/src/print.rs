@@ -65,6 +65,7 @@ fn op_text(op: &Op) -> String {
         Op::Call(g) => format!("call f{}", g.0),
         Op::OutsideLaunch => "outside_launch".into(),
         Op::LaunchSize => "num_threads".into(),
+        Op::ArrayShape(a, k) => format!("shape a{} {k}", a.0),
         Op::Barrier => "barrier".into(),
         Op::Atomic(op, a) => format!("atomic.{op:?} a{}", a.0).to_lowercase(),
     }

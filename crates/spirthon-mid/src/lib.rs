@@ -77,7 +77,7 @@ pub fn run(p: Program) -> Result<Module, MidError> {
             name: k.name.clone(),
             function: k.function,
             workgroup_size: k.workgroup_size,
-            uniform: k.uniform_layout(),
+            uniform: k.uniform_layout(&arrays),
             arrays: k.arrays.clone(),
         })
         .collect();

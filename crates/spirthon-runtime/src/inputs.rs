@@ -8,7 +8,7 @@
 //! the argument, and nothing runs.
 
 use serde_json::{json, Map, Value};
-use spirthon_ir::{EntryPoint, Module, Scalar, Ty};
+use spirthon_ir::{ArrayId, EntryPoint, Module, Scalar, Ty};
 
 use crate::{ArrayArg, ArrayData, Launch, Outcome, RunError};
 
@@ -17,8 +17,9 @@ use crate::{ArrayArg, ArrayData, Launch, Outcome, RunError};
 pub struct Plan {
     pub kernel: String,
     pub launch: Launch,
-    /// Per array binding, in order: the parameter name and element type.
-    pub arrays: Vec<(String, Ty)>,
+    /// Per array binding, in order: the parameter name, element type, and shape for a
+    /// multi-dimensional array (empty for a one-dimensional one).
+    pub arrays: Vec<(String, Ty, Vec<u32>)>,
 }
 
 fn err<T>(m: impl Into<String>) -> Result<T, RunError> {
@@ -74,7 +75,6 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
             names.join(", ")
         ));
     }
-    let uniform = Some(uniform_bytes(ep, args, threads)?);
     let mut arrays = Vec::new();
     let mut array_info = Vec::new();
     for &a in &ep.arrays {
@@ -82,13 +82,25 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
         let Some(v) = args.get(&ga.name) else {
             return err(format!("argument `{}` is missing", ga.name));
         };
+        let (data, shape) = if ga.dims > 1 {
+            shaped_array(&ga.name, ga.elem, ga.dims, v)?
+        } else {
+            (array_bytes(&ga.name, ga.elem, v)?, Vec::new())
+        };
         arrays.push(ArrayArg {
             binding: ga.binding,
             read_only: !ga.written,
-            data: array_bytes(&ga.name, ga.elem, v)?,
+            data,
         });
-        array_info.push((ga.name.clone(), ga.elem));
+        array_info.push((ga.name.clone(), ga.elem, shape));
     }
+    let shapes: Vec<(ArrayId, &[u32])> = ep
+        .arrays
+        .iter()
+        .zip(&array_info)
+        .map(|(&a, info)| (a, info.2.as_slice()))
+        .collect();
+    let uniform = Some(uniform_bytes(ep, args, threads, &shapes)?);
     Ok(Plan {
         kernel: ep.name.clone(),
         launch: Launch {
@@ -144,6 +156,7 @@ fn uniform_bytes(
     ep: &EntryPoint,
     args: &Map<String, Value>,
     threads: [u32; 3],
+    shapes: &[(ArrayId, &[u32])],
 ) -> Result<Vec<u8>, RunError> {
     let layout = &ep.uniform;
     let mut bytes = vec![0u8; layout.size() as usize];
@@ -156,6 +169,16 @@ fn uniform_bytes(
         for (k, w) in words.iter().enumerate() {
             bytes[at + 4 * k..at + 4 * k + 4].copy_from_slice(&w.to_le_bytes());
         }
+    }
+    for s in &layout.shapes {
+        let n = shapes
+            .iter()
+            .find(|(a, _)| *a == s.array)
+            .and_then(|(_, shape)| shape.get(s.axis as usize))
+            .copied()
+            .unwrap_or(0);
+        let at = s.offset as usize;
+        bytes[at..at + 4].copy_from_slice(&n.to_le_bytes());
     }
     let at = layout.threads as usize;
     for (i, t) in threads.iter().enumerate() {
@@ -280,10 +303,85 @@ fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
     }
 }
 
+/// A multi-dimensional array argument: nested lists (rectangular, `dims` deep, then the
+/// elements), `{"shape": [...], "data": [flat, row-major]}`, or `{"zeros": [...]}`; its
+/// bytes and shape.
+fn shaped_array(
+    name: &str,
+    elem: Ty,
+    dims: u32,
+    v: &Value,
+) -> Result<(ArrayData, Vec<u32>), RunError> {
+    let kind = format!("an Array{dims}D");
+    let shape_of = |s: &Value| -> Result<Vec<u32>, RunError> {
+        let axes: Option<Vec<u32>> = s.as_array().and_then(|a| {
+            a.iter()
+                .map(|x| x.as_u64().and_then(|n| u32::try_from(n).ok()))
+                .collect()
+        });
+        match axes {
+            Some(axes) if axes.len() == dims as usize && axes.iter().all(|&n| n <= i32::MAX as u32) => Ok(axes),
+            _ => err(format!("argument `{name}`: the shape of {kind} is a list of {dims} non-negative integers, found {}", short(s))),
+        }
+    };
+    let total = |shape: &[u32]| -> Result<u64, RunError> {
+        let n = shape.iter().map(|&n| n as u64).product::<u64>();
+        if n > MAX_ELEMENTS {
+            return err(format!(
+                "argument `{name}`: {n} elements are more than an array can hold ({MAX_ELEMENTS})"
+            ));
+        }
+        Ok(n)
+    };
+    match v {
+        Value::Object(o) if o.len() == 1 && o.contains_key("zeros") => {
+            let shape = shape_of(&o["zeros"])?;
+            let n = total(&shape)?;
+            Ok((ArrayData::Zeros(n * elem.size() as u64), shape))
+        }
+        Value::Object(o) if o.len() == 2 && o.contains_key("shape") && o.contains_key("data") => {
+            let shape = shape_of(&o["shape"])?;
+            let n = total(&shape)?;
+            let data = &o["data"];
+            match data.as_array() {
+                Some(items) if items.len() as u64 == n => Ok((array_bytes(name, elem, data)?, shape)),
+                _ => err(format!("argument `{name}`: \"data\" must be a flat list of {n} elements, the shape's product")),
+            }
+        }
+        Value::Array(_) => {
+            // Walk the nesting level by level: every list of a level has the same length.
+            let mut level: Vec<&Value> = vec![v];
+            let mut shape = Vec::new();
+            for depth in 0..dims {
+                let len = match level.first().and_then(|x| x.as_array()) {
+                    Some(l) => l.len(),
+                    None if level.is_empty() => 0,
+                    None => return err(format!("argument `{name}`: {kind} given as nested lists needs lists {dims} deep")),
+                };
+                let mut next = Vec::new();
+                for x in &level {
+                    match x.as_array() {
+                        Some(l) if l.len() == len => next.extend(l.iter()),
+                        _ => return err(format!("argument `{name}`: the nested lists are not rectangular at depth {}", depth + 1)),
+                    }
+                }
+                shape.push(u32::try_from(len).unwrap_or(u32::MAX));
+                level = next;
+            }
+            total(&shape)?;
+            let flat = Value::Array(level.into_iter().cloned().collect());
+            Ok((array_bytes(name, elem, &flat)?, shape))
+        }
+        _ => err(format!(
+            "argument `{name}`: {kind} is nested lists, {{\"shape\": [...], \"data\": [...]}}, or {{\"zeros\": [...]}}"
+        )),
+    }
+}
+
 /// The output object: `{"kernel": name, "args": {array: values}}`.
 pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
     let mut args = Map::new();
-    for ((name, elem), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
+    for ((name, elem, shape), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
         let word = |c: &[u8]| {
             let w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
             match elem.scalar() {
@@ -299,9 +397,26 @@ pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
                 Ty::Vector(..) => Value::Array(e.chunks_exact(4).map(word).collect()),
             })
             .collect();
-        args.insert(name.clone(), Value::Array(values));
+        args.insert(name.clone(), nest(values, shape));
     }
     json!({"kernel": plan.kernel, "args": args})
+}
+
+/// `values` as nested lists of `shape` (row-major); as they are for an empty shape. (An empty
+/// array is bound as one element: what is past the shape's product is dropped.)
+fn nest(mut values: Vec<Value>, shape: &[u32]) -> Value {
+    if shape.len() <= 1 {
+        if let Some(&n) = shape.first() {
+            values.truncate(n as usize);
+        }
+        return Value::Array(values);
+    }
+    let inner: usize = shape[1..].iter().map(|&n| n as usize).product();
+    let mut rest = values.into_iter();
+    let rows = (0..shape[0])
+        .map(|_| nest(rest.by_ref().take(inner).collect(), &shape[1..]))
+        .collect();
+    Value::Array(rows)
 }
 
 fn float_json(f: f32) -> Value {

@@ -189,7 +189,7 @@ impl Lower<'_, '_> {
                     let var = self.new_var(&p.name, t, p.span);
                     self.def(var, v);
                 }
-                ParamKind::Array(_) => {
+                ParamKind::Array(..) => {
                     let a = *next_array.next().expect("one array per array parameter");
                     self.locals.insert(p.name.clone(), Local::Array(a));
                 }

@@ -103,10 +103,7 @@ impl Lower<'_, '_> {
     fn len_call(&mut self, args: &[ExprId], span: Span) -> Ex {
         let (x, sp) = self.args(args)[0];
         match x {
-            Ex::Array(a) => match self.cx.arrays[a.index()].known_len() {
-                Some(n) => Ex::Lit(Lit::Int(n as i64)),
-                None => Ex::Val(self.val(Op::ArrayLen(a), Ty::I32, vec![], span), Ty::I32),
-            },
+            Ex::Array(a) => self.len_of(a, span),
             Ex::Err => Ex::Err,
             _ => {
                 self.error(sp, "`len` needs an array");

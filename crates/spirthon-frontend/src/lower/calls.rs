@@ -156,11 +156,24 @@ impl Lower<'_, '_> {
                         None => ok = false,
                     }
                 }
-                ParamKind::Array(t) => match ex {
-                    Ex::Array(a) if self.cx.arrays[a.index()].elem == t => arrays.push(a),
+                ParamKind::Array(t, dims) => match ex {
+                    Ex::Array(a)
+                        if self.cx.arrays[a.index()].elem == t
+                            && self.cx.arrays[a.index()].dims == dims =>
+                    {
+                        arrays.push(a)
+                    }
                     Ex::Array(a) => {
-                        let found = self.cx.arrays[a.index()].elem;
-                        self.error(sp, format!("parameter `{}` of `{}` is an Array[{t}], but this is an Array[{found}]", p.name, sig.name));
+                        let g = &self.cx.arrays[a.index()];
+                        let (want, found) =
+                            (array_type_name(t, dims), array_type_name(g.elem, g.dims));
+                        self.error(
+                            sp,
+                            format!(
+                                "parameter `{}` of `{}` is an {want}, but this is an {found}",
+                                p.name, sig.name
+                            ),
+                        );
                         ok = false;
                     }
                     Ex::Err => ok = false,

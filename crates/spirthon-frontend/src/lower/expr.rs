@@ -75,13 +75,18 @@ impl Lower<'_, '_> {
             ExprKind::Attr(base, attr) => self.attr(e, *base, attr, span),
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
+                if let ExprKind::Attr(arr, attr) = &self.ast.expr(base).kind {
+                    if attr == "shape" {
+                        return self.shape_item(*arr, index, span);
+                    }
+                }
                 let Some(a) = self.array_of(base) else {
                     return Ex::Err;
                 };
                 if let Some(l) = self.table_item(a, index) {
                     return Ex::Lit(l);
                 }
-                let Some(i) = self.index(index) else {
+                let Some(i) = self.index(a, index) else {
                     return Ex::Err;
                 };
                 let elem = self.cx.arrays[a.index()].elem;
@@ -200,13 +205,18 @@ impl Lower<'_, '_> {
         match b {
             Ex::Val(o, t @ Ty::Vector(..)) => self.swizzle(o, t, attr, span),
             Ex::Err => Ex::Err,
+            Ex::Array(a) if attr == "shape" && self.cx.arrays[a.index()].dims > 1 => {
+                let dims = self.cx.arrays[a.index()].dims;
+                let axes = (0..dims)
+                    .map(|k| self.val(Op::ArrayShape(a, k), Ty::I32, vec![], span))
+                    .collect();
+                let t = Ty::Vector(Scalar::I32, dims as u8);
+                Ex::Val(self.val(Op::Construct, t, axes, span), t)
+            }
             Ex::Array(_) if attr == "shape" => {
                 self.cx.diags.push(
-                    Diagnostic::error(
-                        span,
-                        "arrays have no `.shape` in this version: they are one-dimensional",
-                    )
-                    .with_help("`len(a)` is the element count"),
+                    Diagnostic::error(span, "a one-dimensional array's shape is `len(a)`")
+                        .with_help("`a.shape[0]` also works; `Array2D` and `Array3D` have a `.shape` of 2 or 3 ints"),
                 );
                 Ex::Err
             }
@@ -261,22 +271,123 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn index(&mut self, index: ExprId) -> Option<Operand> {
+    /// `A.shape[k]` with a constant `k` (for a one-dimensional array, `shape[0]` is `len`).
+    fn shape_item(&mut self, arr: ExprId, index: ExprId, span: Span) -> Ex {
+        let a = match self.expr(arr) {
+            Ex::Array(a) => a,
+            Ex::Err => return Ex::Err,
+            _ => {
+                self.error(self.ast.expr(arr).span, "only arrays have a `.shape`");
+                return Ex::Err;
+            }
+        };
+        let dims = self.cx.arrays[a.index()].dims;
+        let k = match self
+            .m
+            .const_eval(self.ast, index, &|n: &str| self.is_local(n))
+        {
+            Ok(Some(Lit::Int(k))) if (0..dims as i64).contains(&k) => k as u32,
+            _ => {
+                let name = self.cx.arrays[a.index()].name.clone();
+                self.error(
+                    self.ast.expr(index).span,
+                    format!(
+                        "`{name}.shape` has {dims} item(s): index it with a constant from 0 to {}",
+                        dims - 1
+                    ),
+                );
+                return Ex::Err;
+            }
+        };
+        if dims == 1 {
+            return self.len_of(a, span);
+        }
+        Ex::Val(
+            self.val(Op::ArrayShape(a, k), Ty::I32, vec![], span),
+            Ty::I32,
+        )
+    }
+
+    /// `len(a)`: the element count, or the first axis of a multi-dimensional array.
+    pub(super) fn len_of(&mut self, a: ArrayId, span: Span) -> Ex {
+        let g = &self.cx.arrays[a.index()];
+        if let Some(n) = g.known_len() {
+            return Ex::Lit(Lit::Int(n as i64));
+        }
+        let op = if g.dims > 1 {
+            Op::ArrayShape(a, 0)
+        } else {
+            Op::ArrayLen(a)
+        };
+        Ex::Val(self.val(op, Ty::I32, vec![], span), Ty::I32)
+    }
+
+    /// The flat element index of `a[index]`: one integer for a one-dimensional array, or one
+    /// per axis (`A[i, j]`, row-major) for an `Array2D`/`Array3D`.
+    pub(super) fn index(&mut self, a: ArrayId, index: ExprId) -> Option<Operand> {
+        let dims = self.cx.arrays[a.index()].dims;
+        let parts: Vec<ExprId> = match &self.ast.expr(index).kind {
+            ExprKind::Tuple(items) => items.clone(),
+            _ => vec![index],
+        };
         let sp = self.ast.expr(index).span;
-        if let ExprKind::Tuple(_) = self.ast.expr(index).kind {
-            self.cx.diags.push(
+        if parts.len() as u32 != dims {
+            let name = &self.cx.arrays[a.index()].name;
+            let d = if dims == 1 {
+                Diagnostic::error(sp, format!("`{name}` is one-dimensional: index it with one integer"))
+                    .with_help("declare the parameter `Array2D[T]` (or `Array3D[T]`) to index it as `a[i, j]`, or index a flat array as `a[i * width + j]`")
+            } else {
+                let axes = ["i", "j", "k"][..dims as usize].join(", ");
                 Diagnostic::error(
                     sp,
-                    "arrays have one index in this version: they are one-dimensional",
+                    format!("`{name}` has {dims} dimensions: index it as `{name}[{axes}]`"),
                 )
-                .with_help("store a grid row by row and index it as `a[i * width + j]`"),
-            );
+            };
+            self.cx.diags.push(d);
             return None;
         }
+        if dims == 1 {
+            return self.index_part(index).map(|x| x.0);
+        }
+        let mut flat: Option<Operand> = None;
+        for (k, &p) in parts.iter().enumerate() {
+            if let Ok(Some(Lit::Int(n))) =
+                self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n))
+            {
+                if n < 0 {
+                    self.cx.diags.push(
+                        Diagnostic::error(
+                            self.ast.expr(p).span,
+                            format!("index {n} is out of range"),
+                        )
+                        .with_note("kernels do not wrap negative indices as Python lists do"),
+                    );
+                    return None;
+                }
+            }
+            let i = match self.index_part(p)? {
+                (i, Ty::Scalar(Scalar::U32)) => self.val(Op::Convert, Ty::I32, vec![i], sp),
+                (i, _) => i,
+            };
+            flat = Some(match flat {
+                None => i,
+                Some(f) => {
+                    let s = self.val(Op::ArrayShape(a, k as u32), Ty::I32, vec![], sp);
+                    let m = self.val(Op::Binary(BinOp::Mul), Ty::I32, vec![f, s], sp);
+                    self.val(Op::Binary(BinOp::Add), Ty::I32, vec![m, i], sp)
+                }
+            });
+        }
+        flat
+    }
+
+    /// One integer index.
+    fn index_part(&mut self, index: ExprId) -> Option<(Operand, Ty)> {
+        let sp = self.ast.expr(index).span;
         match self.expr(index) {
-            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int) => Some(o),
+            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int) => Some((o, t)),
             Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {
-                Ok(c) => Some(self.konst(c)),
+                Ok(c) => Some((self.konst(c), Ty::I32)),
                 Err(e) => {
                     self.error(sp, e);
                     None

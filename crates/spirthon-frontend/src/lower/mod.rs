@@ -61,10 +61,12 @@ impl<'a> Ctx<'a> {
     pub fn add_arrays(&mut self, sig: &DefSig) -> Vec<ArrayId> {
         let mut ids = Vec::new();
         for p in &sig.params {
-            if let ParamKind::Array(elem) = p.kind {
+            if let ParamKind::Array(elem, dims) = p.kind {
                 ids.push(ArrayId(self.arrays.len() as u32));
-                self.arrays
-                    .push(GlobalArray::buffer(p.name.clone(), elem, ids.len() as u32));
+                self.arrays.push(GlobalArray {
+                    dims,
+                    ..GlobalArray::buffer(p.name.clone(), elem, ids.len() as u32)
+                });
             }
         }
         ids
@@ -272,6 +274,14 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         ssa_in,
         use_spans: l.use_spans,
         fallthrough,
+    }
+}
+
+/// `Array[f32]`, `Array2D[vec4]`, …
+pub fn array_type_name(elem: Ty, dims: u32) -> String {
+    match dims {
+        1 => format!("Array[{elem}]"),
+        d => format!("Array{d}D[{elem}]"),
     }
 }
 

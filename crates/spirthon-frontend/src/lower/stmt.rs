@@ -172,7 +172,9 @@ impl Lower<'_, '_> {
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
                 let Some(a) = self.array_of(base) else { return };
-                let Some(i) = self.index(index) else { return };
+                let Some(i) = self.index(a, index) else {
+                    return;
+                };
                 self.store(a, i, ex, value_span, t.span);
             }
             ExprKind::Attr(base, attr) => {
@@ -362,7 +364,9 @@ impl Lower<'_, '_> {
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
                 let Some(a) = self.array_of(base) else { return };
-                let Some(i) = self.index(index) else { return };
+                let Some(i) = self.index(a, index) else {
+                    return;
+                };
                 let elem = self.cx.arrays[a.index()].elem;
                 let cur = self.val(Op::Load(a), elem, vec![i], t.span);
                 let rhs = self.expr(value);

@@ -174,7 +174,7 @@ impl Lower<'_, '_> {
             self.cx.diags.push(d);
             return Ex::Err;
         }
-        let Some(index) = self.index(args[1]) else {
+        let Some(index) = self.index(a, args[1]) else {
             return Ex::Err;
         };
         let mut ops = vec![index];

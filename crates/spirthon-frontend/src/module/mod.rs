@@ -27,6 +27,8 @@ pub const SPIRTHON_NAMES: &[&str] = &[
     "kernel",
     "func",
     "Array",
+    "Array2D",
+    "Array3D",
     "i32",
     "u32",
     "f32",
@@ -101,7 +103,8 @@ pub enum Global {
 pub enum ParamKind {
     /// A scalar or vector, passed by value.
     Value(Ty),
-    Array(Ty),
+    /// An array of this element type and number of dimensions.
+    Array(Ty, u32),
 }
 
 #[derive(Clone, Debug)]
@@ -135,7 +138,8 @@ pub struct ModuleInfo {
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Ann {
     Value(Ty),
-    Array(Ty),
+    /// `Array[T]` (1), `Array2D[T]` (2), `Array3D[T]` (3).
+    Array(Ty, u32),
     /// `tuple[T1, T2, ...]`: what a func may return.
     Tuple(TupleTy),
     None,
@@ -305,6 +309,36 @@ impl ModuleInfo {
         }
     }
 
+    /// `Array[T]`, `Array2D[T]`, `Array3D[T]`: `T` a number type or a 2- or 4-vector.
+    fn array_annotation(&self, ast: &Ast, elem: ExprId, dims: u32) -> Result<Ann, Diagnostic> {
+        let kind = ["Array", "Array2D", "Array3D"][dims as usize - 1];
+        let sp = ast.expr(elem).span;
+        match self.annotation(ast, elem)? {
+            Ann::Value(Ty::Scalar(Scalar::Bool)) => Err(Diagnostic::error(
+                sp,
+                format!("`{kind}[bool]` has no portable storage layout"),
+            )
+            .with_help(format!("use `{kind}[u32]` and store 0 or 1"))),
+            Ann::Value(t @ Ty::Vector(_, 3)) => Err(Diagnostic::error(
+                sp,
+                format!("`{kind}[{t}]` has no portable storage layout"),
+            )
+            .with_note(format!(
+                "{} takes 12 bytes but aligns to 16 in a storage buffer, so the layout of such arrays differs between Vulkan, Metal and NumPy",
+                t.with_article()
+            ))
+            .with_help(format!(
+                "use `{kind}[{}]` and ignore the fourth component, or three scalar arrays",
+                t.name().replace('3', "4")
+            ))),
+            Ann::Value(t) => Ok(Ann::Array(t, dims)),
+            _ => Err(Diagnostic::error(
+                sp,
+                format!("an `{kind}` element must be a number type (`i32`, `u32`, `f32`) or a vector"),
+            )),
+        }
+    }
+
     /// Resolves a type annotation.
     pub fn annotation(&self, ast: &Ast, e: ExprId) -> Result<Ann, Diagnostic> {
         let expr = ast.expr(e);
@@ -313,32 +347,14 @@ impl ModuleInfo {
             return Ok(Ann::None);
         }
         if let ExprKind::Subscript(base, elem) = expr.kind {
-            if self.lib_item(ast, base, &no_local) == Some((Lib::Spirthon, "Array")) {
-                return match self.annotation(ast, elem)? {
-                    Ann::Value(t @ Ty::Scalar(s)) if s != Scalar::Bool => Ok(Ann::Array(t)),
-                    Ann::Value(Ty::Scalar(_)) => Err(Diagnostic::error(
-                        ast.expr(elem).span,
-                        "`Array[bool]` has no portable storage layout",
-                    )
-                    .with_help("use `Array[u32]` and store 0 or 1")),
-                    Ann::Value(t @ Ty::Vector(_, 3)) => Err(Diagnostic::error(
-                        ast.expr(elem).span,
-                        format!("`Array[{t}]` has no portable storage layout"),
-                    )
-                    .with_note(format!(
-                        "{} takes 12 bytes but aligns to 16 in a storage buffer, so the layout of such arrays differs between Vulkan, Metal and NumPy",
-                        t.with_article()
-                    ))
-                    .with_help(format!(
-                        "use `Array[{}]` and ignore the fourth component, or three scalar arrays",
-                        t.name().replace('3', "4")
-                    ))),
-                    Ann::Value(t) => Ok(Ann::Array(t)),
-                    _ => Err(Diagnostic::error(
-                        ast.expr(elem).span,
-                        "an `Array` element must be a number type (`i32`, `u32`, `f32`) or a vector",
-                    )),
-                };
+            let dims = match self.lib_item(ast, base, &no_local) {
+                Some((Lib::Spirthon, "Array")) => Some(1),
+                Some((Lib::Spirthon, "Array2D")) => Some(2),
+                Some((Lib::Spirthon, "Array3D")) => Some(3),
+                _ => None,
+            };
+            if let Some(dims) = dims {
+                return self.array_annotation(ast, elem, dims);
             }
         }
         if let ExprKind::Name(n) = &expr.kind {

@@ -30,7 +30,7 @@ pub(super) fn signature(
             ret_tuple = Some(t);
             Some(t.carrier())
         }
-        Some((r, Ok(Ann::Array(_)))) => {
+        Some((r, Ok(Ann::Array(..)))) => {
             diags.push(Diagnostic::error(
                 ast.expr(r).span,
                 "a func cannot return an array",
@@ -135,9 +135,9 @@ fn param_sigs(
                 kind: ParamKind::Value(t),
                 span: p.span,
             }),
-            Ok(Ann::Array(t)) => params.push(ParamSig {
+            Ok(Ann::Array(t, dims)) => params.push(ParamSig {
                 name: p.name.clone(),
-                kind: ParamKind::Array(t),
+                kind: ParamKind::Array(t, dims),
                 span: p.span,
             }),
             Ok(Ann::None) => diags.push(Diagnostic::error(

@@ -58,6 +58,8 @@ struct Globals {
     /// The arrays in workgroup memory (`shared_array`s) and in private memory (constant
     /// tables), with their storage class: no Block struct around them.
     direct: HashMap<ArrayId, StorageClass>,
+    /// Per axis of a multi-dimensional array: its kernel's uniform block and member.
+    shapes: HashMap<(ArrayId, u32), (Word, u32)>,
     /// Per array: its StorageBuffer variable.
     arrays: Vec<Word>,
     /// Per function: its uniform block variable (kernels only).
@@ -252,9 +254,19 @@ impl Emitter {
                 _ => None,
             })
             .collect();
+        let mut shapes = HashMap::new();
+        for ep in &m.entry_points {
+            let var = uniform_of[&ep.function].0;
+            for s in &ep.uniform.shapes {
+                if let Some(member) = ep.uniform.shape_member(s.array, s.axis) {
+                    shapes.insert((s.array, s.axis), (var, member));
+                }
+            }
+        }
         Ok(Globals {
             builtins,
             direct,
+            shapes,
             arrays,
             uniform_of,
             functions,
@@ -647,6 +659,17 @@ impl<'f> FnState<'f> {
             }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
             Op::LaunchSize => self.launch_size(e, rt, id)?,
+            Op::ArrayShape(a, axis) => {
+                let (var, member) = *self
+                    .g
+                    .shapes
+                    .get(&(a, axis))
+                    .ok_or_else(|| EmitError(format!("no shape {axis} of array {a:?}")))?;
+                let p = e.b.type_pointer(StorageClass::Uniform, rt);
+                let idx = e.konst(Const::I32(member as i32));
+                let ptr = e.b.op(SOp::AccessChain, p, None, &[var, idx])?;
+                e.b.op(SOp::Load, rt, out, &[ptr])?;
+            }
             Op::Atomic(op, a) => self.atomic(e, op, a, t, id, &args)?,
         }
         if let Some(var) = inst.var {
