@@ -38,6 +38,25 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// Whether a SPIR-V module declares the `AtomicFloat32AddEXT` capability (capabilities come
+/// first in a module, right after the five header words).
+fn declares_float_atomics(words: &[u32]) -> bool {
+    const OP_CAPABILITY: u32 = 17;
+    const ATOMIC_FLOAT32_ADD: u32 = 6033;
+    let mut at = 5;
+    while let Some(&w) = words.get(at) {
+        let (len, op) = ((w >> 16) as usize, w & 0xffff);
+        if op != OP_CAPABILITY || len == 0 {
+            return false;
+        }
+        if words.get(at + 1) == Some(&ATOMIC_FLOAT32_ADD) {
+            return true;
+        }
+        at += len;
+    }
+    false
+}
+
 /// A shader in one of the forms wgpu accepts.
 #[derive(Copy, Clone, Debug)]
 pub enum Shader<'a> {
@@ -163,7 +182,8 @@ impl Gpu {
         let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("spirthon"),
-            required_features: wgpu::Features::empty(),
+            // Float atomics where the device has them (`atomic_add` on an `Array[f32]`).
+            required_features: adapter.features() & wgpu::Features::SHADER_FLOAT32_ATOMIC,
             // Kernels may take many arrays: ask for what the adapter has.
             required_limits: adapter.limits(),
             ..Default::default()
@@ -237,6 +257,19 @@ impl Gpu {
         shader: Shader<'_>,
         launch: &Launch,
     ) -> Result<(wgpu::BindGroupLayout, wgpu::ComputePipeline), RunError> {
+        if let Shader::SpirV(words) = shader {
+            if declares_float_atomics(words)
+                && !self
+                    .device
+                    .features()
+                    .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC)
+            {
+                return Err(RunError::Device(format!(
+                    "kernel `{}` calls `atomic_add` on an `Array[f32]`, which needs the device feature shaderBufferFloat32AtomicAdd; {} does not have it",
+                    launch.entry, self.info.name
+                )));
+            }
+        }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = self
             .device
@@ -485,5 +518,25 @@ impl Gpu {
             })
             .map(|_| ())
             .map_err(|e| RunError::Device(format!("waiting for the device failed: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn float_atomics_are_found_among_the_capabilities() {
+        let header = [0x0723_0203, 0x0001_0300, 0, 10, 0];
+        let cap = |c: u32| [(2 << 16) | 17, c];
+        let memory_model = [(3 << 16) | 14, 0, 1];
+        let mut plain: Vec<u32> = header.to_vec();
+        plain.extend(cap(1));
+        plain.extend(memory_model);
+        assert!(!super::declares_float_atomics(&plain));
+        let mut float: Vec<u32> = header.to_vec();
+        float.extend(cap(1));
+        float.extend(cap(6033));
+        float.extend(memory_model);
+        assert!(super::declares_float_atomics(&float));
+        assert!(!super::declares_float_atomics(&header));
     }
 }

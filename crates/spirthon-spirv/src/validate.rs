@@ -11,9 +11,10 @@ pub fn validate(words: &[u32]) -> Result<naga::Module, String> {
     let module = naga::front::spv::Frontend::new(words.iter().copied(), &options)
         .parse()
         .map_err(|e| format!("naga's SPIR-V frontend rejected the module: {e}"))?;
+    // `atomic_add` on an `Array[f32]` needs a device feature; the runtime checks the device.
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC,
     );
     validator
         .validate(&module)

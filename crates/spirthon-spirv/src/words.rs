@@ -150,6 +150,12 @@ impl Words {
         push(&mut self.capabilities, Op::Capability, &[c as u32], &[]);
     }
 
+    /// `OpExtension`: kept in the capability section, after every capability (the emitter
+    /// declares all its capabilities first).
+    pub(crate) fn extension(&mut self, name: &str) {
+        push_with_str(&mut self.capabilities, Op::Extension, &[], name, &[]);
+    }
+
     pub(crate) fn ext_inst_import(&mut self, name: &str) -> Word {
         let id = self.id();
         push_with_str(&mut self.ext_imports, Op::ExtInstImport, &[id], name, &[]);

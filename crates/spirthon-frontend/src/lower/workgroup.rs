@@ -161,15 +161,17 @@ impl Lower<'_, '_> {
             return Ex::Err;
         }
         let elem = self.cx.arrays[a.index()].elem;
-        if !elem.as_scalar().is_some_and(Scalar::is_int) {
+        let is_buffer = self.cx.arrays[a.index()].is_buffer();
+        let float_add = elem == Ty::F32 && op == AtomicOp::Add && is_buffer;
+        if !elem.as_scalar().is_some_and(Scalar::is_int) && !float_add {
             let arr = self.cx.arrays[a.index()].name.clone();
             let mut d = Diagnostic::error(
                 base_span,
                 format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
             );
             if elem == Ty::F32 {
-                d = d.with_note("float atomics need a device feature (shaderBufferFloat32AtomicAdd) that this version does not use")
-                    .with_help("accumulate in an `Array[i32]` of fixed-point values, or reduce in a shared array with `barrier()`");
+                d = d.with_note("on floats only `atomic_add` on an `Array[f32]` parameter exists (it needs the device feature shaderBufferFloat32AtomicAdd)")
+                    .with_help("for a shared array, reduce with `barrier()` steps, or accumulate fixed-point values in an `i32` array");
             }
             self.cx.diags.push(d);
             return Ex::Err;

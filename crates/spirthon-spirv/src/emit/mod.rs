@@ -80,6 +80,15 @@ struct Emitter {
 pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     let mut b = Words::new(1, 3);
     b.capability(spirv::Capability::Shader);
+    let float_atomics = m
+        .functions
+        .iter()
+        .flat_map(|f| f.insts.iter())
+        .any(|i| matches!(i.op, Op::Atomic(..)) && i.ty == Some(Ty::F32));
+    if float_atomics {
+        b.capability(spirv::Capability::AtomicFloat32AddEXT);
+        b.extension("SPV_EXT_shader_atomic_float_add");
+    }
     let glsl = b.ext_inst_import("GLSL.std.450");
     b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
     let mut e = Emitter {
@@ -751,6 +760,7 @@ impl<'f> FnState<'f> {
         let relaxed = e.konst(Const::U32(0));
         let signed = t.scalar() == Scalar::I32;
         let sop = match op {
+            AtomicOp::Add if t == Ty::F32 => SOp::AtomicFAddEXT,
             AtomicOp::Add => SOp::AtomicIAdd,
             AtomicOp::Sub => SOp::AtomicISub,
             AtomicOp::Min if signed => SOp::AtomicSMin,
