@@ -17,3 +17,16 @@ fn conv_rows(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     out[y * params.width + x] = acc;
 }
+
+@compute @workgroup_size(16, 4)
+fn conv_cols(@builtin(global_invocation_id) gid: vec3<u32>) {
+    if (any(gid >= params.threads)) { return; }
+    let x = i32(gid.x);
+    let y = i32(gid.y);
+    var acc = 0.0;
+    for (var k = 0; k < 5; k += 1) {
+        let sy = min(max(y + k - 2, 0), params.height - 1);
+        acc += WEIGHTS[k] * img[sy * params.width + x];
+    }
+    out[y * params.width + x] = acc;
+}

@@ -186,6 +186,14 @@ class _Phases:
         if len(self.done) == self.n:
             self.main.release()
             return
+        sites = sorted(set(self.waiting.values()))
+        if len(sites) > 1:
+            by_site = {s: sorted(k for k, w in self.waiting.items() if w == s) for s in sites}
+            self.error = DeadlockError(
+                "deadlock: the invocations of a workgroup wait at different barrier() calls: %s"
+                % "; ".join("%s at %s" % (_ranks(ks), s) for s, ks in by_site.items()))
+            self.main.release()
+            return
         if self.done:
             where = sorted(set(self.waiting.values()))
             self.error = DeadlockError(

@@ -114,6 +114,16 @@ def early_return(out: Array[i32]):
     out[lid] = 1
 
 
+@kernel(workgroup_size=4)
+def split_barriers(out: Array[i32]):
+    lid = local_id().x
+    if lid < 2:
+        barrier()
+    else:
+        barrier()
+    out[lid] = 1
+
+
 class Workgroups(unittest.TestCase):
     def test_shared_arrays_and_barriers(self):
         out, hits = Array(i32, 8), Array(i32, 1)
@@ -126,6 +136,11 @@ class Workgroups(unittest.TestCase):
             early_return.launch(4, Array(i32, 4))
         self.assertIn("invocations 0, 1, 3", str(cm.exception))
         self.assertIn("never reach", str(cm.exception))
+
+    def test_invocations_at_different_barriers_are_a_deadlock(self):
+        with self.assertRaises(DeadlockError) as cm:
+            split_barriers.launch(4, Array(i32, 4))
+        self.assertIn("different barrier() calls", str(cm.exception))
 
 
 class Vectors(unittest.TestCase):

@@ -257,6 +257,31 @@ impl ModuleInfo {
                 },
                 _ => return Ok(None),
             },
+            // `len(TABLE)` and `TABLE[k]` of a constant tuple.
+            ExprKind::Call { func, args, .. } if args.len() == 1 => {
+                let is_len = matches!(&ast.expr(*func).kind, ExprKind::Name(n) if n == "len" && !is_local(n) && !self.globals.contains_key(n));
+                match (&ast.expr(args[0]).kind, is_len) {
+                    (ExprKind::Name(t), true) if !is_local(t) => match self.globals.get(t) {
+                        Some(Global::Table { items, .. }) => Lit::Int(items.len() as i64),
+                        _ => return Ok(None),
+                    },
+                    _ => return Ok(None),
+                }
+            }
+            ExprKind::Subscript(base, index) => match &ast.expr(*base).kind {
+                ExprKind::Name(t) if !is_local(t) => {
+                    match (self.globals.get(t), self.const_eval(ast, *index, is_local)?) {
+                        (Some(Global::Table { items, .. }), Some(Lit::Int(k))) => {
+                            match usize::try_from(k).ok().and_then(|k| items.get(k)) {
+                                Some(l) => *l,
+                                None => return Ok(None),
+                            }
+                        }
+                        _ => return Ok(None),
+                    }
+                }
+                _ => return Ok(None),
+            },
             ExprKind::Attr(..) => match self.lib_item(ast, e, is_local) {
                 Some((Lib::Math, item)) => match math_const(item) {
                     Some(v) => Lit::Float(v),
