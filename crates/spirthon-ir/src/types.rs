@@ -26,7 +26,9 @@ impl Scalar {
     }
 }
 
-/// The type of a value: a scalar or a vector of 2 to 4 scalars.
+/// The type of a value: a scalar or a vector of 2 to 4 scalars. (Past 4 components, up to
+/// 16, a "vector" is the carrier of a tuple a func returns: it is only built, returned and
+/// taken apart, and is emitted as an array.)
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Ty {
     Scalar(Scalar),
@@ -110,6 +112,7 @@ impl Ty {
     pub fn name(self) -> String {
         match self {
             Ty::Scalar(s) => s.name().to_string(),
+            Ty::Vector(s, n) if n > 4 => format!("{}[{n}]", s.name()),
             Ty::Vector(s, n) => {
                 let p = match s {
                     Scalar::F32 => "",

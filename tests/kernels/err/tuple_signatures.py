@@ -1,10 +1,10 @@
-"""A returned tuple holds at most four numbers; parameters are not tuples."""
+"""A returned tuple holds at most sixteen numbers; parameters are not tuples."""
 from spirthon import kernel, func, Array, f32, vec4
 
 
 @func
-def wide(x: f32) -> tuple[vec4, f32]:
-    return vec4(x), x
+def wide(x: f32) -> tuple[vec4, vec4, vec4, vec4, f32]:
+    return vec4(x), vec4(x), vec4(x), vec4(x), x
 
 
 @func

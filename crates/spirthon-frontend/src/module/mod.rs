@@ -146,14 +146,16 @@ pub enum Ann {
 }
 
 /// The most numbers a func can return as a tuple (vector items count their components).
-pub const MAX_TUPLE_COMPONENTS: u32 = 4;
+pub const MAX_TUPLE_COMPONENTS: u32 = 16;
 
-/// A tuple type: one to four scalars and vectors of at most four components in all. A func
-/// returns it as one *carrier* vector of those components: of their type when they all have
-/// one (not bool), else a `uvec` of their bits (bools as 0 or 1).
+/// A tuple type: up to sixteen scalars and vectors of at most sixteen components in all. A
+/// func returns it as one *carrier* of those components: of their type when they all have
+/// one (not bool), else of their bits as `u32`s (bools as 0 or 1). The carrier is a vector
+/// type of that many components; past four, the emitter declares it as an array (it is never
+/// an operand of arithmetic: it is only built, returned and taken apart).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct TupleTy {
-    items: [Ty; 4],
+    items: [Ty; 16],
     len: u8,
 }
 
@@ -164,7 +166,7 @@ impl TupleTy {
         if items.is_empty() || comps > MAX_TUPLE_COMPONENTS {
             return None;
         }
-        let mut arr = [Ty::I32; 4];
+        let mut arr = [Ty::I32; 16];
         arr[..items.len()].copy_from_slice(items);
         Some(TupleTy {
             items: arr,

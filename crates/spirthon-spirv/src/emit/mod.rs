@@ -140,10 +140,16 @@ impl Emitter {
         }
     }
 
-    /// The id of a value type ([`Words`] declares each type once).
+    /// The id of a value type ([`Words`] declares each type once). A "vector" of more than
+    /// four components is a tuple's carrier: an array.
     fn ty(&mut self, t: Ty) -> Word {
         match t {
             Ty::Scalar(s) => self.scalar_ty(s),
+            Ty::Vector(s, n) if n > 4 => {
+                let c = self.scalar_ty(s);
+                let len = self.konst(Const::U32(n as u32));
+                self.b.type_array(c, len)
+            }
             Ty::Vector(s, n) => {
                 let c = self.scalar_ty(s);
                 self.b.type_vector(c, n as u32)
