@@ -10,7 +10,9 @@ every component, ``==`` / ``!=`` compare every component, ``abs`` works per comp
 do ``min`` / ``max`` from this package (the decorators make the plain names ``min`` and
 ``max`` in a kernel's module these, which behave as the built-ins on numbers).
 
-Vectors are mutable (``v.x = 0.0``), as in kernels. In a kernel a vector is a value:
+Components are also ``v[0]`` … ``v[3]`` (a constant index in kernels; negative ones count
+from the end, as for a tuple). Vectors are mutable (``v.x = 0.0``, ``v[1] = 2.0``), as in
+kernels. In a kernel a vector is a value:
 ``w = v`` copies it. Under CPython ``w = v`` names the same object, so a later ``w.x = ...``
 changes ``v`` too; write ``w = vec3(v)`` to copy before changing one of them.
 """
@@ -109,6 +111,19 @@ class Vector:
         if not 0 <= i < self.type.size:
             raise AttributeError("a %s has no component %r to assign (a swizzle cannot be assigned)" % (self.type.name, name))
         self._c[i] = self.type.component(value)
+
+    def _index(self, k):
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise TypeError("a vector is indexed with an int, not %s" % type(k).__name__)
+        if not -self.type.size <= k < self.type.size:
+            raise IndexError("index %d is out of range for a %s" % (k, self.type.name))
+        return k % self.type.size
+
+    def __getitem__(self, k):
+        return self._c[self._index(k)]
+
+    def __setitem__(self, k, value):
+        self._c[self._index(k)] = self.type.component(value)
 
     def __iter__(self):
         return iter(list(self._c))

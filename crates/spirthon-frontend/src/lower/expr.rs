@@ -80,7 +80,12 @@ impl Lower<'_, '_> {
                         return self.shape_item(*arr, index, span);
                     }
                 }
-                let Some(a) = self.array_of(base) else {
+                let base_span = self.ast.expr(base).span;
+                let b = self.expr(base);
+                if let Ex::Val(o, t @ Ty::Vector(..)) = b {
+                    return self.vector_item(o, t, index, span);
+                }
+                let Some(a) = self.array_from(b, base_span) else {
                     return Ex::Err;
                 };
                 if let Some(l) = self.table_item(a, index) {
@@ -252,7 +257,13 @@ impl Lower<'_, '_> {
 
     pub(super) fn array_of(&mut self, base: ExprId) -> Option<ArrayId> {
         let sp = self.ast.expr(base).span;
-        match self.expr(base) {
+        let b = self.expr(base);
+        self.array_from(b, sp)
+    }
+
+    /// The array that `b` (the value of the expression at `sp`) is, or an error.
+    pub(super) fn array_from(&mut self, b: Ex, sp: Span) -> Option<ArrayId> {
+        match b {
             Ex::Array(a) => Some(a),
             Ex::Err => None,
             Ex::Val(_, t @ Ty::Vector(..)) => {

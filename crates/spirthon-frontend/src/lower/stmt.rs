@@ -171,6 +171,9 @@ impl Lower<'_, '_> {
             ExprKind::Name(n) => self.assign_name(n, ex, t.span, value_span, None),
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
+                if self.assign_vector_item(base, index, ex, t.span, value_span) {
+                    return;
+                }
                 let Some(a) = self.array_of(base) else { return };
                 let Some(i) = self.index(a, index) else {
                     return;
@@ -359,6 +362,15 @@ impl Lower<'_, '_> {
                     if let Some(o) = self.coerce_assign(r, var, &n, span) {
                         self.def(var, o);
                     }
+                }
+            }
+            ExprKind::Subscript(base, index) if self.is_vector_var(*base) => {
+                let (base, index) = (*base, *index);
+                let cur = self.expr(target);
+                let rhs = self.expr(value);
+                let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
+                if !matches!(r, Ex::Err) {
+                    self.assign_vector_item(base, index, r, t.span, span);
                 }
             }
             ExprKind::Subscript(base, index) => {

@@ -128,6 +128,93 @@ impl Lower<'_, '_> {
         Ex::Val(self.val(Op::Construct, rt, comps, span), rt)
     }
 
+    /// The component that `v[index]` names: `index` a constant, negative ones counting from
+    /// the end as for a Python tuple.
+    pub(super) fn vector_index(&mut self, t: Ty, index: ExprId) -> Option<u32> {
+        let n = t.components() as i64;
+        let sp = self.ast.expr(index).span;
+        match self
+            .m
+            .const_eval(self.ast, index, &|v: &str| self.is_local(v))
+        {
+            Ok(Some(Lit::Int(k))) if (-n..n).contains(&k) => Some(k.rem_euclid(n) as u32),
+            Ok(Some(Lit::Int(k))) => {
+                self.error(
+                    sp,
+                    format!(
+                        "index {k} is out of range for {} ({n} components)",
+                        t.with_article()
+                    ),
+                );
+                None
+            }
+            _ => {
+                self.cx.diags.push(
+                    Diagnostic::error(sp, "a vector is indexed with a constant")
+                        .with_help("use `.x`, `.y`, `.z`, `.w`, or `v[0]` … `v[3]`; for a run-time choice, `v.x if k == 0 else v.y`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// `v[k]` with a constant `k`: a component.
+    pub(super) fn vector_item(&mut self, o: Operand, t: Ty, index: ExprId, span: Span) -> Ex {
+        match self.vector_index(t, index) {
+            Some(i) => Ex::Val(self.component(o, t, i, span), Ty::Scalar(t.scalar())),
+            None => Ex::Err,
+        }
+    }
+
+    /// `v[k] = value` for a local vector `v`; whether `base` is one (else the caller treats
+    /// the subscript as an array's).
+    pub(super) fn assign_vector_item(
+        &mut self,
+        base: ExprId,
+        index: ExprId,
+        ex: Ex,
+        target_span: Span,
+        value_span: Span,
+    ) -> bool {
+        let ExprKind::Name(n) = &self.ast.expr(base).kind else {
+            return false;
+        };
+        let Some(Local::Var(var)) = self.locals.get(n).copied() else {
+            return false;
+        };
+        let t = self.var_ty(var);
+        if !matches!(t, Ty::Vector(..)) {
+            return false;
+        }
+        if let Some(i) = self.vector_index(t, index) {
+            self.insert_component(var, i, ex, target_span, value_span);
+        }
+        true
+    }
+
+    /// Whether `e` names a local vector variable.
+    pub(super) fn is_vector_var(&self, e: ExprId) -> bool {
+        match &self.ast.expr(e).kind {
+            ExprKind::Name(n) => matches!(
+                self.locals.get(n).copied(),
+                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Vector(..))
+            ),
+            _ => false,
+        }
+    }
+
+    /// A new value of vector variable `var` with component `i` replaced by `ex`.
+    fn insert_component(&mut self, var: Var, i: u32, ex: Ex, target_span: Span, value_span: Span) {
+        let t = self.var_ty(var);
+        let what = format!("assigned to a component of {}", t.with_article());
+        let Some(c) = self.coerce(ex, Ty::Scalar(t.scalar()), value_span, &what) else {
+            return;
+        };
+        let cur = self.read(var, target_span);
+        let new = self.val(Op::Insert(i), t, vec![cur, c], target_span);
+        self.def(var, new);
+    }
+
     /// `v.x = value` (and `v.x += value` through `aug_assign`): a new value of the local
     /// vector `v` with one component replaced.
     pub(super) fn assign_component(
@@ -185,13 +272,7 @@ impl Lower<'_, '_> {
             self.error(target_span, msg);
             return;
         };
-        let what = format!("assigned to a component of a {t}");
-        let Some(c) = self.coerce(ex, Ty::Scalar(t.scalar()), value_span, &what) else {
-            return;
-        };
-        let cur = self.read(var, target_span);
-        let new = self.val(Op::Insert(i as u32), t, vec![cur, c], target_span);
-        self.def(var, new);
+        self.insert_component(var, i as u32, ex, target_span, value_span);
     }
 
     /// Brings a vector and a vector or scalar to one vector type: a scalar is converted to
