@@ -395,12 +395,7 @@ fn run(cli: &Cli) -> u8 {
                 Emit::Hlsl => Target::Hlsl,
                 _ => Target::Glsl,
             };
-            let kernels: Vec<&str> = compiled
-                .module
-                .entry_points
-                .iter()
-                .map(|e| e.name.as_str())
-                .collect();
+            let kernels = compiled.module.kernel_names();
             match spirthon::translate::translate(&compiled.words, target, &kernels) {
                 Ok(t) => t.into_bytes(),
                 Err(e) => {

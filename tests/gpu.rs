@@ -96,12 +96,7 @@ fn check_wgsl(gpu: &Gpu, py: &Path) -> Result<(), String> {
     let source = std::fs::read_to_string(py).map_err(|e| format!("{shown}: {e}"))?;
     let compiled = spirthon::compile(&source, &shown, &Default::default())
         .map_err(|e| format!("{shown} does not compile: {e:?}"))?;
-    let kernels: Vec<&str> = compiled
-        .module
-        .entry_points
-        .iter()
-        .map(|e| e.name.as_str())
-        .collect();
+    let kernels = compiled.module.kernel_names();
     let wgsl = spirthon::translate::translate(
         &compiled.words,
         spirthon::translate::Target::Wgsl,
@@ -134,10 +129,12 @@ fn emitted_wgsl_runs_like_the_spirv() {
         "expected the corpus, found {}",
         cases.len()
     );
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|py| check_wgsl(&gpu, py).err())
-        .collect();
+    check_all(&cases, |py| check_wgsl(&gpu, py));
+}
+
+/// Runs `check` on every case; fails with every failure.
+fn check_all(cases: &[PathBuf], check: impl Fn(&Path) -> Result<(), String>) {
+    let failures: Vec<String> = cases.iter().filter_map(|py| check(py).err()).collect();
     assert!(
         failures.is_empty(),
         "{} of {} kernels failed:\n\n{}",
@@ -159,17 +156,7 @@ fn gpu_agrees_with_cpython_on_every_kernel() {
         run_cases.len()
     );
     cases.extend(run_cases);
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|py| check(&gpu, py).err())
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} kernels failed:\n\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n\n")
-    );
+    check_all(&cases, |py| check(&gpu, py));
 }
 
 /// Random kernels (`tests/fuzz/gen_kernel.py`): integer expressions with Python's `//`, `%`,

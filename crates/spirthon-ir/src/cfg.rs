@@ -487,6 +487,11 @@ pub struct Module {
 }
 
 impl Module {
+    /// The kernels' names, in entry-point order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.entry_points.iter().map(|e| e.name.as_str()).collect()
+    }
+
     /// The functions `f` calls, directly or not, `f` included; callees before callers.
     pub fn call_closure(&self, f: FuncId) -> Vec<FuncId> {
         let mut seen = vec![false; self.functions.len()];

@@ -37,6 +37,7 @@ mod calls;
 mod coerce;
 mod control;
 mod expr;
+mod geometry;
 mod ops;
 mod stmt;
 mod tuples;

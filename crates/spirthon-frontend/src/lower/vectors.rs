@@ -1,6 +1,6 @@
-//! Vectors: constructors, components and swizzles, component assignment, element-wise
-//! operators with scalar broadcasting, `==`/`!=`, and spirthon's vector and shading functions
-//! (`dot cross length distance normalize clamp mix step smoothstep`).
+//! Vectors: constructors, components, swizzles and constant indices, component assignment,
+//! element-wise operators with scalar broadcasting, and `==`/`!=` (the vector and shading
+//! functions are in `geometry`).
 //!
 //! Element-wise operations that are one SPIR-V instruction on vectors (`+ - * /`, bitwise
 //! operators, shifts, `abs min max` and the GLSL.std.450 functions) stay vector instructions;
@@ -9,7 +9,6 @@
 //! vector is converted as it would be for one component and then splatted.
 
 use super::*;
-use spirthon_ir::library;
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -21,7 +20,7 @@ impl Lower<'_, '_> {
     }
 
     /// Component `i` of vector `o` of type `t`.
-    fn component(&mut self, o: Operand, t: Ty, i: u32, span: Span) -> Operand {
+    pub(super) fn component(&mut self, o: Operand, t: Ty, i: u32, span: Span) -> Operand {
         self.val(Op::Extract(i), Ty::Scalar(t.scalar()), vec![o], span)
     }
 
@@ -315,7 +314,7 @@ impl Lower<'_, '_> {
     }
 
     /// `x` as a value of vector type `t`: itself, or a scalar converted and splatted.
-    fn broadcast(&mut self, x: Ex, t: Ty, span: Span, op: &str) -> Option<Operand> {
+    pub(super) fn broadcast(&mut self, x: Ex, t: Ty, span: Span, op: &str) -> Option<Operand> {
         let s = t.scalar();
         match x {
             Ex::Val(o, xt) if xt == t => Some(o),
@@ -484,160 +483,5 @@ impl Lower<'_, '_> {
             Some(r) => Ex::Val(r, Ty::BOOL),
             None => Ex::Err,
         }
-    }
-
-    /// `x` as a float scalar or vector (ints promote), for the shading functions.
-    fn float_operand(&mut self, x: Ex, span: Span, name: &str) -> Option<(Operand, Ty)> {
-        match x {
-            Ex::Val(o, t @ Ty::Vector(s, _)) if s.is_int() => {
-                let ft = t.with_scalar(Scalar::F32);
-                Some((self.val(Op::Convert, ft, vec![o], span), ft))
-            }
-            Ex::Val(o, t @ Ty::Vector(..)) => Some((o, t)),
-            other => self.coerce_float(other, span, name).map(|o| (o, Ty::F32)),
-        }
-    }
-
-    /// `dot cross length distance normalize clamp mix step smoothstep`.
-    pub(super) fn geometry_call(&mut self, row: &library::Row, args: &[ExprId], span: Span) -> Ex {
-        if !self.arity(row.name, args, row.arity.0 as usize, span) {
-            return Ex::Err;
-        }
-        let exs = self.args(args);
-        if exs.iter().any(|(x, _)| matches!(x, Ex::Err)) {
-            return Ex::Err;
-        }
-        let name = row.name;
-        if name == "cross" {
-            let v3 = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(_, 3)));
-            if let Some(&(_, sp)) = exs.iter().find(|(x, _)| !v3(x)) {
-                self.error(sp, "`cross` needs two 3-component vectors");
-                return Ex::Err;
-            }
-        }
-        match name {
-            "clamp" => return self.clamp(&exs, span),
-            "dot" => return self.dot(&exs, span),
-            _ => {}
-        }
-        let Some(f) = row.func else {
-            return Ex::Err;
-        };
-        // The operand whose type the others broadcast to: the last (`x` of `step` and
-        // `smoothstep`) or the first (`mix`, and the one- and two-vector functions).
-        let main = if matches!(f, MathFn::Step | MathFn::SmoothStep) {
-            exs.len() - 1
-        } else {
-            0
-        };
-        let (_, t) = match self.float_operand(exs[main].0, exs[main].1, name) {
-            Some(v) => v,
-            None => return Ex::Err,
-        };
-        let t = match (f, exs.get(1)) {
-            // Two vectors of one size, or a float: the second decides when the first is a
-            // scalar (`mix(0.0, v, t)` is as wide as `v`).
-            (MathFn::Mix, Some((Ex::Val(_, t2 @ Ty::Vector(..)), _))) if t == Ty::F32 => {
-                t2.with_scalar(Scalar::F32)
-            }
-            _ => t,
-        };
-        let mut ops = Vec::new();
-        for &(x, sp) in &exs {
-            let x = match x {
-                Ex::Val(o, xt @ Ty::Vector(s, _)) if s.is_int() => {
-                    let ft = xt.with_scalar(Scalar::F32);
-                    Ex::Val(self.val(Op::Convert, ft, vec![o], sp), ft)
-                }
-                other => other,
-            };
-            let o = match t {
-                Ty::Vector(..) => self.broadcast(x, t, sp, name),
-                _ => self.coerce_float(x, sp, name),
-            };
-            match o {
-                Some(o) => ops.push(o),
-                None => return Ex::Err,
-            }
-        }
-        if f == MathFn::Normalize && t == Ty::F32 {
-            // `x / abs(x)`: naga takes `Normalize` only on vectors.
-            let a = self.val(Op::Math(MathFn::Abs), t, ops.clone(), span);
-            let q = self.val(Op::Binary(BinOp::Div), t, vec![ops[0], a], span);
-            return Ex::Val(q, t);
-        }
-        let rt = match f {
-            MathFn::Length | MathFn::Distance => Ty::F32,
-            _ => t,
-        };
-        Ex::Val(self.val(Op::Math(f), rt, ops, span), rt)
-    }
-
-    /// `dot(a, b)`: `OpDot` on float vectors, the sum of products on integer ones.
-    fn dot(&mut self, exs: &[(Ex, Span)], span: Span) -> Ex {
-        let (a, sa) = exs[0];
-        let (b, sb) = exs[1];
-        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
-        if !is_vec(&a) || !is_vec(&b) {
-            let sp = if is_vec(&a) { sb } else { sa };
-            self.error(sp, "`dot` needs two vectors");
-            return Ex::Err;
-        }
-        let Some((x, y, t)) = self.unify_vectors(a, b, sa, sb, "dot") else {
-            return Ex::Err;
-        };
-        let st = Ty::Scalar(t.scalar());
-        if t.scalar() == Scalar::F32 {
-            return Ex::Val(self.val(Op::Math(MathFn::Dot), st, vec![x, y], span), st);
-        }
-        let mut acc: Option<Operand> = None;
-        for i in 0..t.components() {
-            let cx = self.component(x, t, i, sa);
-            let cy = self.component(y, t, i, sb);
-            let p = self.val(Op::Binary(BinOp::Mul), st, vec![cx, cy], span);
-            acc = Some(match acc {
-                None => p,
-                Some(s) => self.val(Op::Binary(BinOp::Add), st, vec![s, p], span),
-            });
-        }
-        match acc {
-            Some(r) => Ex::Val(r, st),
-            None => Ex::Err,
-        }
-    }
-
-    /// `clamp(x, lo, hi)` is `min(max(x, lo), hi)` (so `lo > hi` gives `hi`, as in Python),
-    /// on numbers or vectors; `lo` and `hi` broadcast to a vector `x`.
-    fn clamp(&mut self, exs: &[(Ex, Span)], span: Span) -> Ex {
-        let (x, sx) = exs[0];
-        let (lo, slo) = exs[1];
-        let (hi, shi) = exs[2];
-        if let (Ex::Lit(a), Ex::Lit(l), Ex::Lit(h)) = (x, lo, hi) {
-            let m = if lit::compare(CmpOp::Lt, a, l) { l } else { a };
-            return Ex::Lit(if lit::compare(CmpOp::Lt, h, m) { h } else { m });
-        }
-        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
-        let (x, lo, t) = if is_vec(&x) || is_vec(&lo) {
-            match self.unify_vectors(x, lo, sx, slo, "clamp") {
-                Some(v) => v,
-                None => return Ex::Err,
-            }
-        } else {
-            match self.unify(x, lo, sx, slo, "clamp") {
-                Some(v) => v,
-                None => return Ex::Err,
-            }
-        };
-        let hi = match t {
-            Ty::Vector(..) => self.broadcast(hi, t, shi, "clamp"),
-            _ => self.coerce(hi, t, shi, "the upper bound of `clamp`"),
-        };
-        let Some(hi) = hi else { return Ex::Err };
-        if t.scalar() == Scalar::Bool {
-            self.error(span, "`clamp` needs numbers");
-            return Ex::Err;
-        }
-        let m = self.val(Op::Math(MathFn::Max), t, vec![x, lo], span);
-        Ex::Val(self.val(Op::Math(MathFn::Min), t, vec![m, hi], span), t)
     }
 }

@@ -11,7 +11,10 @@ use spirthon_ir::{library, Diagnostic, Scalar, Span, Ty};
 use crate::ast::*;
 use crate::lit::{self, Lit};
 
+mod annotation;
 mod signature;
+
+pub use annotation::{Ann, TupleTy, MAX_TUPLE_COMPONENTS};
 
 use signature::signature;
 
@@ -134,73 +137,6 @@ pub struct ModuleInfo {
     pub defs: Vec<DefSig>,
 }
 
-/// What an annotation denotes.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Ann {
-    Value(Ty),
-    /// `Array[T]` (1), `Array2D[T]` (2), `Array3D[T]` (3).
-    Array(Ty, u32),
-    /// `tuple[T1, T2, ...]`: what a func may return.
-    Tuple(TupleTy),
-    None,
-}
-
-/// The most numbers a func can return as a tuple (vector items count their components).
-pub const MAX_TUPLE_COMPONENTS: u32 = 16;
-
-/// A tuple type: up to sixteen scalars and vectors of at most sixteen components in all. A
-/// func returns it as one *carrier* of those components: of their type when they all have
-/// one (not bool), else of their bits as `u32`s (bools as 0 or 1). The carrier is a vector
-/// type of that many components; past four, the emitter declares it as an array (it is never
-/// an operand of arithmetic: it is only built, returned and taken apart).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct TupleTy {
-    items: [Ty; 16],
-    len: u8,
-}
-
-impl TupleTy {
-    /// The tuple of `items`, or `None` past the component limit.
-    pub fn new(items: &[Ty]) -> Option<TupleTy> {
-        let comps: u32 = items.iter().map(|t| t.components()).sum();
-        if items.is_empty() || comps > MAX_TUPLE_COMPONENTS {
-            return None;
-        }
-        let mut arr = [Ty::I32; 16];
-        arr[..items.len()].copy_from_slice(items);
-        Some(TupleTy {
-            items: arr,
-            len: items.len() as u8,
-        })
-    }
-    pub fn items(&self) -> &[Ty] {
-        &self.items[..self.len as usize]
-    }
-    /// Whether the carrier holds the components' bits as `u32`s.
-    pub fn packed(&self) -> bool {
-        let s = self.items[0].scalar();
-        s == Scalar::Bool || self.items().iter().any(|t| t.scalar() != s)
-    }
-    /// The type the func returns.
-    pub fn carrier(&self) -> Ty {
-        let n: u32 = self.items().iter().map(|t| t.components()).sum();
-        let s = if self.packed() {
-            Scalar::U32
-        } else {
-            self.items[0].scalar()
-        };
-        match n {
-            1 => Ty::Scalar(s),
-            n => Ty::Vector(s, n as u8),
-        }
-    }
-    /// The Python spelling, `tuple[f32, i32]`.
-    pub fn name(&self) -> String {
-        let items: Vec<String> = self.items().iter().map(|t| t.name()).collect();
-        format!("tuple[{}]", items.join(", "))
-    }
-}
-
 impl ModuleInfo {
     pub fn def<'a>(&self, ast: &'a Ast, d: usize) -> &'a FuncDef {
         match &ast.items[self.defs[d].item] {
@@ -306,141 +242,6 @@ impl ModuleInfo {
             }
             _ => return Ok(None),
         }))
-    }
-
-    /// `tuple[T1, T2, ...]`: scalars and vectors, at most four numbers in all.
-    fn tuple_annotation(&self, ast: &Ast, inner: ExprId, span: Span) -> Result<Ann, Diagnostic> {
-        let parts: Vec<ExprId> = match &ast.expr(inner).kind {
-            ExprKind::Tuple(items) => items.clone(),
-            _ => vec![inner],
-        };
-        let mut items = Vec::new();
-        for p in parts {
-            match self.annotation(ast, p)? {
-                Ann::Value(t) => items.push(t),
-                _ => {
-                    return Err(Diagnostic::error(
-                        ast.expr(p).span,
-                        "a tuple holds numbers, bools and vectors",
-                    ))
-                }
-            }
-        }
-        match TupleTy::new(&items) {
-            Some(t) => Ok(Ann::Tuple(t)),
-            None => Err(Diagnostic::error(
-                span,
-                format!("a tuple returned by a func holds at most {MAX_TUPLE_COMPONENTS} numbers in this version (a vector counts its components)"),
-            )
-            .with_help("write larger results into an array parameter")),
-        }
-    }
-
-    /// `Array[T]`, `Array2D[T]`, `Array3D[T]`: `T` a number type or a 2- or 4-vector.
-    fn array_annotation(&self, ast: &Ast, elem: ExprId, dims: u32) -> Result<Ann, Diagnostic> {
-        let kind = ["Array", "Array2D", "Array3D"][dims as usize - 1];
-        let sp = ast.expr(elem).span;
-        match self.annotation(ast, elem)? {
-            Ann::Value(Ty::Scalar(Scalar::Bool)) => Err(Diagnostic::error(
-                sp,
-                format!("`{kind}[bool]` has no portable storage layout"),
-            )
-            .with_help(format!("use `{kind}[u32]` and store 0 or 1"))),
-            Ann::Value(t @ Ty::Vector(_, 3)) => Err(Diagnostic::error(
-                sp,
-                format!("`{kind}[{t}]` has no portable storage layout"),
-            )
-            .with_note(format!(
-                "{} takes 12 bytes but aligns to 16 in a storage buffer, so the layout of such arrays differs between Vulkan, Metal and NumPy",
-                t.with_article()
-            ))
-            .with_help(format!(
-                "use `{kind}[{}]` and ignore the fourth component, or three scalar arrays",
-                t.name().replace('3', "4")
-            ))),
-            Ann::Value(t) => Ok(Ann::Array(t, dims)),
-            _ => Err(Diagnostic::error(
-                sp,
-                format!("an `{kind}` element must be a number type (`i32`, `u32`, `f32`) or a vector"),
-            )),
-        }
-    }
-
-    /// Resolves a type annotation.
-    pub fn annotation(&self, ast: &Ast, e: ExprId) -> Result<Ann, Diagnostic> {
-        let expr = ast.expr(e);
-        let no_local = |_: &str| false;
-        if let ExprKind::None = expr.kind {
-            return Ok(Ann::None);
-        }
-        if let ExprKind::Subscript(base, elem) = expr.kind {
-            let dims = match self.lib_item(ast, base, &no_local) {
-                Some((Lib::Spirthon, "Array")) => Some(1),
-                Some((Lib::Spirthon, "Array2D")) => Some(2),
-                Some((Lib::Spirthon, "Array3D")) => Some(3),
-                _ => None,
-            };
-            if let Some(dims) = dims {
-                return self.array_annotation(ast, elem, dims);
-            }
-        }
-        if let ExprKind::Name(n) = &expr.kind {
-            if !self.globals.contains_key(n) {
-                match n.as_str() {
-                    "int" => return Ok(Ann::Value(Ty::I32)),
-                    "float" => return Ok(Ann::Value(Ty::F32)),
-                    "bool" => return Ok(Ann::Value(Ty::BOOL)),
-                    _ if SPIRTHON_NAMES.contains(&n.as_str()) => {
-                        return Err(
-                            Diagnostic::error(expr.span, format!("`{n}` is not imported"))
-                                .with_help(format!("add `from spirthon import {n}`")),
-                        );
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let generic = match &expr.kind {
-            ExprKind::Subscript(base, _) => match &ast.expr(*base).kind {
-                ExprKind::Name(n) => Some(n.as_str()),
-                ExprKind::Attr(_, a) => Some(a.as_str()),
-                _ => None,
-            },
-            ExprKind::Name(n) => Some(n.as_str()),
-            _ => None,
-        };
-        if let (Some("tuple" | "Tuple"), ExprKind::Subscript(_, inner)) = (generic, &expr.kind) {
-            return self.tuple_annotation(ast, *inner, expr.span);
-        }
-        if let Some(t @ ("tuple" | "Tuple" | "list" | "List")) = generic {
-            return Err(Diagnostic::error(
-                expr.span,
-                format!("`{t}` types are not supported in kernels"),
-            )
-            .with_help(
-                "a func may return `tuple[T1, T2, ...]`; arrays are `Array[T]` parameters",
-            ));
-        }
-        let item = self.lib_item(ast, e, &no_local);
-        if let Some(t) =
-            item.and_then(|(lib, v)| (lib == Lib::Spirthon).then(|| Ty::vector_named(v))?)
-        {
-            return Ok(Ann::Value(t));
-        }
-        match item {
-            Some((Lib::Spirthon, "i32")) => Ok(Ann::Value(Ty::I32)),
-            Some((Lib::Spirthon, "u32")) => Ok(Ann::Value(Ty::U32)),
-            Some((Lib::Spirthon, "f32")) => Ok(Ann::Value(Ty::F32)),
-            Some((Lib::Spirthon, "Array")) => Err(Diagnostic::error(
-                expr.span,
-                "`Array` needs an element type, as in `Array[f32]`",
-            )),
-            _ => Err(Diagnostic::error(
-                expr.span,
-                "unknown type: expected `i32`, `u32`, `f32`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
-            )
-            .with_help("types come from spirthon: `from spirthon import f32, Array`")),
-        }
     }
 }
 

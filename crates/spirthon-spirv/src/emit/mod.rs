@@ -30,6 +30,9 @@ use spirthon_ir::{Const, IndexVec, Scalar, Ty, UniformLayout};
 use crate::words::Words;
 
 mod arith;
+mod memory;
+
+use memory::shape_members;
 
 use arith::{binary, compare, convert, math};
 
@@ -179,81 +182,8 @@ impl Emitter {
     }
 
     fn globals(&mut self, m: &Module) -> R<Globals> {
-        let mut used: Vec<Builtin> = m
-            .functions
-            .iter()
-            .flat_map(|f| f.insts.iter())
-            .filter_map(|i| match i.op {
-                Op::Builtin(b) => Some(b),
-                Op::OutsideLaunch => Some(Builtin::GlobalId),
-                _ => None,
-            })
-            .collect();
-        used.sort();
-        used.dedup();
-        let mut builtins = HashMap::new();
-        for bi in used {
-            let (ty, spv) = match bi {
-                Builtin::GlobalId => (
-                    Ty::Vector(Scalar::U32, 3),
-                    spirv::BuiltIn::GlobalInvocationId,
-                ),
-                Builtin::LocalId => (
-                    Ty::Vector(Scalar::U32, 3),
-                    spirv::BuiltIn::LocalInvocationId,
-                ),
-                Builtin::WorkgroupId => (Ty::Vector(Scalar::U32, 3), spirv::BuiltIn::WorkgroupId),
-                Builtin::NumWorkgroups => {
-                    (Ty::Vector(Scalar::U32, 3), spirv::BuiltIn::NumWorkgroups)
-                }
-                Builtin::LocalIndex => (Ty::U32, spirv::BuiltIn::LocalInvocationIndex),
-            };
-            let t = self.ty(ty);
-            let p = self.b.type_pointer(StorageClass::Input, t);
-            let var = self.b.variable(p, StorageClass::Input);
-            self.b
-                .decorate(var, spirv::Decoration::BuiltIn, &[spv as u32]);
-            self.name(var, bi.python_name());
-            builtins.insert(bi, var);
-        }
-        let mut arrays = Vec::new();
-        for a in &m.arrays {
-            if let Some(values) = &a.constant {
-                // A constant tuple: a private array initialized with its elements.
-                let et = self.ty(a.elem);
-                let n = self.konst(Const::U32(values.len() as u32));
-                let at = self.b.type_array(et, n);
-                let parts: Vec<Word> = values.iter().map(|&c| self.konst(c)).collect();
-                let init = self.b.constant_composite(at, &parts);
-                let p = self.b.type_pointer(StorageClass::Private, at);
-                let var = self.b.variable_init(p, StorageClass::Private, init);
-                self.name(var, &a.name);
-                arrays.push(var);
-                continue;
-            }
-            if let Some(len) = a.workgroup {
-                // A `shared_array`: a fixed-size array in workgroup memory.
-                let et = self.ty(a.elem);
-                let n = self.konst(Const::U32(len));
-                let at = self.b.type_array(et, n);
-                let p = self.b.type_pointer(StorageClass::Workgroup, at);
-                let var = self.b.variable(p, StorageClass::Workgroup);
-                self.name(var, &a.name);
-                arrays.push(var);
-                continue;
-            }
-            let st = self.array_struct(a.elem, a.written);
-            let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
-            let var = self.b.variable(p, StorageClass::StorageBuffer);
-            self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
-            self.b
-                .decorate(var, spirv::Decoration::Binding, &[a.binding]);
-            if !a.written {
-                self.b.decorate(var, spirv::Decoration::NonWritable, &[]);
-            }
-            self.name(var, &a.name);
-            arrays.push(var);
-        }
+        let builtins = self.builtin_variables(m);
+        let arrays = m.arrays.iter().map(|a| self.array_variable(a)).collect();
         let mut uniform_of = HashMap::new();
         for ep in &m.entry_points {
             let var = self.uniform_block(&ep.uniform);
@@ -269,15 +199,7 @@ impl Emitter {
                 _ => None,
             })
             .collect();
-        let mut shapes = HashMap::new();
-        for ep in &m.entry_points {
-            let var = uniform_of[&ep.function].0;
-            for s in &ep.uniform.shapes {
-                if let Some(member) = ep.uniform.shape_member(s.array, s.axis) {
-                    shapes.insert((s.array, s.axis), (var, member));
-                }
-            }
-        }
+        let shapes = shape_members(m, &uniform_of);
         Ok(Globals {
             builtins,
             direct,
@@ -691,120 +613,6 @@ impl<'f> FnState<'f> {
             let name = &f.vars[var].name;
             e.name(id, name);
         }
-        Ok(())
-    }
-
-    /// A kernel's scalar parameter from its uniform block, or a func's parameter.
-    fn param(&mut self, e: &mut Emitter, n: u32, t: Ty, id: Word) -> R<()> {
-        let Some((var, _)) = self.g.uniform_of.get(&self.id) else {
-            // A func's parameter is its OpFunctionParameter (see `FnState::new`).
-            let _ = (n, t, id);
-            return Ok(());
-        };
-        let st = e.storage_ty(t);
-        let p = e.b.type_pointer(StorageClass::Uniform, st);
-        let idx = e.konst(Const::I32(n as i32));
-        let ptr = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
-        if t == Ty::BOOL {
-            let raw = e.b.op(SOp::Load, st, None, &[ptr])?;
-            let zero = e.konst(Const::U32(0));
-            let bt = e.ty(Ty::BOOL);
-            e.b.op(SOp::INotEqual, bt, Some(id), &[raw, zero])?;
-        } else {
-            let ty = e.ty(t);
-            e.b.op(SOp::Load, ty, Some(id), &[ptr])?;
-        }
-        Ok(())
-    }
-
-    /// A pointer to element `index` of array `a`: through the Block struct's member 0 for a
-    /// storage buffer, straight into a workgroup array.
-    fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
-        let et = e.ty(t);
-        let var = self.g.arrays[a.index()];
-        if let Some(&class) = self.g.direct.get(&a) {
-            let p = e.b.type_pointer(class, et);
-            return e.b.op(SOp::AccessChain, p, None, &[var, index]);
-        }
-        let p = e.b.type_pointer(StorageClass::StorageBuffer, et);
-        let zero = e.konst(Const::I32(0));
-        e.b.op(SOp::AccessChain, p, None, &[var, zero, index])
-    }
-
-    /// The launch size, an `ivec3`, from the kernel's uniform block.
-    fn launch_size(&mut self, e: &mut Emitter, rt: Word, id: Word) -> R<()> {
-        let (var, layout) = self
-            .g
-            .uniform_of
-            .get(&self.id)
-            .ok_or_else(|| EmitError("`num_threads()` outside a kernel".into()))?;
-        let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
-        let p = e.b.type_pointer(StorageClass::Uniform, u3);
-        let idx = e.konst(Const::I32(layout.threads_member() as i32));
-        let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
-        let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
-        e.b.op(SOp::Bitcast, rt, Some(id), &[threads])?;
-        Ok(())
-    }
-
-    /// An atomic read-modify-write of element `args[0]` of `a`, into `id`.
-    fn atomic(
-        &mut self,
-        e: &mut Emitter,
-        op: AtomicOp,
-        a: ArrayId,
-        t: Ty,
-        id: Word,
-        args: &[Word],
-    ) -> R<()> {
-        let p = self.element(e, a, args[0], t)?;
-        let rt = e.ty(t);
-        // Device scope for a buffer, workgroup scope for a shared array; relaxed ordering
-        // (`barrier()` orders memory).
-        let scope = if self.g.direct.contains_key(&a) { 2 } else { 1 };
-        let scope = e.konst(Const::U32(scope));
-        let relaxed = e.konst(Const::U32(0));
-        let signed = t.scalar() == Scalar::I32;
-        let sop = match op {
-            AtomicOp::Add if t == Ty::F32 => SOp::AtomicFAddEXT,
-            AtomicOp::Add => SOp::AtomicIAdd,
-            AtomicOp::Sub => SOp::AtomicISub,
-            AtomicOp::Min if signed => SOp::AtomicSMin,
-            AtomicOp::Min => SOp::AtomicUMin,
-            AtomicOp::Max if signed => SOp::AtomicSMax,
-            AtomicOp::Max => SOp::AtomicUMax,
-            AtomicOp::And => SOp::AtomicAnd,
-            AtomicOp::Or => SOp::AtomicOr,
-            AtomicOp::Xor => SOp::AtomicXor,
-            AtomicOp::Exchange => SOp::AtomicExchange,
-            AtomicOp::CompareExchange => {
-                // Operands: pointer, scope, semantics if equal, if unequal, value, comparator.
-                let ops = [p, scope, relaxed, relaxed, args[2], args[1]];
-                e.b.op(SOp::AtomicCompareExchange, rt, Some(id), &ops)?;
-                return Ok(());
-            }
-        };
-        e.b.op(sop, rt, Some(id), &[p, scope, relaxed, args[1]])?;
-        Ok(())
-    }
-
-    fn outside_launch(&mut self, e: &mut Emitter, id: Word) -> R<()> {
-        let (var, layout) = self
-            .g
-            .uniform_of
-            .get(&self.id)
-            .ok_or_else(|| EmitError("a launch guard outside a kernel".into()))?;
-        let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
-        let gid =
-            e.b.op(SOp::Load, u3, None, &[self.g.builtins[&Builtin::GlobalId]])?;
-        let p = e.b.type_pointer(StorageClass::Uniform, u3);
-        let idx = e.konst(Const::I32(layout.threads_member() as i32));
-        let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
-        let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
-        let b3 = e.ty(Ty::Vector(Scalar::Bool, 3));
-        let ge = e.b.op(SOp::UGreaterThanEqual, b3, None, &[gid, threads])?;
-        let bt = e.ty(Ty::BOOL);
-        e.b.op(SOp::Any, bt, Some(id), &[ge])?;
         Ok(())
     }
 }
