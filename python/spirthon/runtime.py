@@ -28,7 +28,7 @@ import threading
 import typing
 
 from .types import Array, _ArrayType, convert, element, f32, i32, u32
-from .vectors import VectorType, ivec3
+from .vectors import Vector, VectorType, ivec3
 from . import vectors
 
 
@@ -225,6 +225,7 @@ def _calls_barrier(fn, seen=None):
     """Whether ``fn`` names ``barrier`` (called, or as ``spirthon.barrier``), itself or through
     the ``@func``s of its module that it names."""
     seen = set() if seen is None else seen
+    fn = getattr(fn, "__wrapped__", fn)
     if id(fn) in seen:
         return False
     seen.add(id(fn))
@@ -244,10 +245,21 @@ def _calls_barrier(fn, seen=None):
 
 
 def func(fn):
-    """Marks a device function. Under CPython it is the plain function."""
-    fn.__spirthon_func__ = True
+    """Marks a device function. Under CPython it is the function, taking copies of vector
+    arguments (vectors are values in kernels: a func changing a component of its parameter
+    does not change the caller's vector)."""
     _per_component_min_max(fn)
-    return fn
+
+    @functools.wraps(fn)
+    def call(*args):
+        return fn(*[_copy(a) for a in args])
+
+    call.__spirthon_func__ = True
+    return call
+
+
+def _copy(value):
+    return Vector(value.type, value.tolist()) if isinstance(value, Vector) else value
 
 
 def _annotations(fn):
@@ -359,13 +371,14 @@ class Kernel:
                 else:
                     for inv in invs:
                         _current = inv
-                        self.fn(*values)
+                        # Each invocation gets its own copy of a vector parameter.
+                        self.fn(*[_copy(v) for v in values])
         finally:
             _current = saved
 
     def _invoke(self, inv, values):
         _local.current = inv
-        self.fn(*values)
+        self.fn(*[_copy(v) for v in values])
 
 
 def kernel(fn=None, *, workgroup_size=64):

@@ -12,9 +12,10 @@ do ``min`` / ``max`` from this package (the decorators make the plain names ``mi
 
 Components are also ``v[0]`` … ``v[3]`` (a constant index in kernels; negative ones count
 from the end, as for a tuple). Vectors are mutable (``v.x = 0.0``, ``v[1] = 2.0``), as in
-kernels. In a kernel a vector is a value:
-``w = v`` copies it. Under CPython ``w = v`` names the same object, so a later ``w.x = ...``
-changes ``v`` too; write ``w = vec3(v)`` to copy before changing one of them.
+kernels. In a kernel a vector is a value: ``w = v`` copies it. Under CPython ``w = v`` names
+the same object, so the compiler rejects assigning a component of a name that takes part in
+such a copy (write ``w = vec3(v)``); ``@func`` passes copies of vector arguments, and each
+invocation gets its own copy of a kernel's vector parameters.
 """
 
 import builtins
@@ -154,10 +155,14 @@ class Vector:
 
     __lt__ = __le__ = __gt__ = __ge__ = _order
 
+    def _wrapped(self, comps):
+        """A vector of this type from ``comps``: ints wrap to 32 bits, as on the GPU."""
+        if self.type.scalar is float:
+            return Vector(self.type, comps)
+        return Vector(self.type, [convert(self.type.scalar, c) for c in comps])
+
     def __neg__(self):
-        if self.type.scalar is u32:
-            return Vector(self.type, [convert(u32, -c) for c in self._c])
-        return Vector(self.type, [-c for c in self._c])
+        return self._wrapped([-c for c in self._c])
 
     def __pos__(self):
         return Vector(self.type, list(self._c))
@@ -168,12 +173,12 @@ class Vector:
         return Vector(self.type, [convert(self.type.scalar, ~c) for c in self._c])
 
     def __abs__(self):
-        return Vector(self.type, [abs(c) for c in self._c])
+        return self._wrapped([abs(c) for c in self._c])
 
     def __pow__(self, n):
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise TypeError("** on a vector needs a non-negative integer exponent")
-        return Vector(self.type, [c ** n for c in self._c])
+        return self._wrapped([c ** n for c in self._c])
 
 
 def _pair(a, b, op):
@@ -278,8 +283,9 @@ def dot(a, b):
     """The sum of the products of the components (an int for int vectors)."""
     if not (isinstance(a, Vector) and isinstance(b, Vector)):
         raise TypeError("dot needs two vectors")
-    x, y, _ = _pair(a, b, "dot")
-    return sum(p * q for p, q in zip(x, y))
+    x, y, vt = _pair(a, b, "dot")
+    total = sum(p * q for p, q in zip(x, y))
+    return total if vt.scalar is float else convert(vt.scalar, total)
 
 
 def cross(a, b):

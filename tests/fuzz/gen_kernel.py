@@ -4,11 +4,14 @@
 
 writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json: an i32 kernel whose values stay far
 from 32-bit overflow, so CPython (unbounded ints) and the GPU (wrapping i32) must agree
-exactly. Seeds 0 mod 3 stress expressions (// and % with both signs, shifts, and/or values,
-chained comparisons, conditional expressions); 1 mod 3 control flow (nested if/elif/else,
-for and while with break, continue and else, early returns); 2 mod 3 mix f32, u32 and bool
+exactly. Seeds 0 mod 4 stress expressions (// and % with both signs, shifts, and/or values,
+chained comparisons, conditional expressions); 1 mod 4 control flow (nested if/elif/else,
+for and while with break, continue and else, early returns); 2 mod 4 mix f32, u32 and bool
 values, annotated constants, funcs over arrays, tuple assignment and mixed-type and/or
-tests (floats compared within the tolerance).
+tests (floats compared within the tolerance); 3 mod 4 vectors: ivec2/ivec4 expressions
+(element-wise // and % with both signs, bitwise operators, broadcasting, swizzles,
+constructors, component and index assignment, dot, min/max/clamp, ==), which wrap on both
+sides, and vec2 + - * on binary-exact values with mix, abs and length.
 """
 
 import json
@@ -257,11 +260,86 @@ def mixed_kernel(rnd):
     return "\n".join(head + body) + "\n"
 
 
+def vector_kernel(rnd):
+    def iv(d):
+        """An ivec4 expression."""
+        if d == 0 or rnd.random() < 0.2:
+            return rnd.choice(["p", "q", "p.wzyx", "ivec4(q.xy, p.zw)", "ivec4(%d)" % rnd.randint(-9, 9),
+                               "ivec4(p.x, %d, q.y, p.w)" % rnd.randint(-5, 5)])
+        a, b = iv(d - 1), iv(d - 1)
+        k = rnd.random()
+        if k < 0.35:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*", "&", "|", "^"]), b)
+        if k < 0.5:
+            sign = rnd.choice(["", "-"])
+            return "(%s %s (%sabs(%s) %s 1))" % (a, rnd.choice(["//", "%"]), sign, b, "-" if sign else "+")
+        if k < 0.6:
+            return "(%s %s %d)" % (a, rnd.choice(["+", "-", "*", "//", "%"]), rnd.choice([-3, -2, 2, 3, 7]))
+        if k < 0.7:
+            return "min(%s, %s)" % (a, b) if rnd.random() < 0.5 else "max(%s, %s)" % (a, b)
+        if k < 0.78:
+            return "clamp(%s, -20, 20)" % a
+        if k < 0.86:
+            return "(-%s)" % a
+        if k < 0.93:
+            return "(%s >> 1)" % a
+        return "abs(%s)" % a
+
+    def fv(d):
+        """A vec2 expression on binary-exact values."""
+        if d == 0 or rnd.random() < 0.25:
+            return rnd.choice(["f", "g", "f.yx", "vec2(%s)" % rnd.choice(["0.5", "1.25", "-2.0"]), "vec2(g.x, 0.75)"])
+        a, b = fv(d - 1), fv(d - 1)
+        k = rnd.random()
+        if k < 0.5:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*"]), b)
+        if k < 0.65:
+            return "mix(%s, %s, 0.5)" % (a, b)
+        if k < 0.8:
+            return "abs(%s)" % a
+        return "(%s * %s)" % (a, rnd.choice(["2", "0.5", "-1.5"]))
+
+    body = [
+        "    p = a[i]",
+        "    q = b[i]",
+        "    f = vec2(p.xy) * 0.25",
+        "    g = vec2(q.zw) * 0.5",
+        "    r = ivec4(%s)" % iv(3),
+        "    r.%s = %s" % (rnd.choice("xyzw"), rnd.choice(["p.x", "q.w * 2", "r.y - 1"])),
+        "    r[%d] += %d" % (rnd.randint(-4, 3), rnd.randint(-9, 9)),
+    ]
+    if rnd.random() < 0.5:
+        body.append("    if r == %s:" % iv(1))
+        body.append("        r = ivec4(%s)" % iv(2))
+    body += [
+        "    out[i] = %s" % iv(3),
+        "    red[i] = dot(r, %s) + r.x" % iv(2),
+        "    h = %s" % fv(3),
+        "    fo[i] = vec4(h, length(%s), h.x)" % fv(2),
+    ]
+    head = [
+        "from spirthon import kernel, Array, f32, i32, vec2, vec4, ivec4, global_id, dot, length, mix, clamp",
+        "",
+        "",
+        "@kernel",
+        "def k(a: Array[ivec4], b: Array[ivec4], out: Array[ivec4], red: Array[i32], fo: Array[vec4]):",
+        "    i = global_id().x",
+    ]
+    return "\n".join(head + body) + "\n"
+
+
 def main():
     seed, out_dir = int(sys.argv[1]), sys.argv[2]
     rnd = random.Random(seed)
     n = 48
-    if seed % 3 == 2:
+    if seed % 4 == 3:
+        src = vector_kernel(rnd)
+        inputs = {"threads": [n], "args": {
+            "a": [[rnd.randint(-40, 40) for _ in range(4)] for _ in range(n)],
+            "b": [[rnd.randint(-40, 40) for _ in range(4)] for _ in range(n)],
+            "out": {"zeros": n}, "red": {"zeros": n}, "fo": {"zeros": n},
+        }}
+    elif seed % 4 == 2:
         src = mixed_kernel(rnd)
         inputs = {"threads": [n], "args": {
             "x": [round(rnd.uniform(-3, 3), 3) for _ in range(n)],
@@ -270,7 +348,7 @@ def main():
             "out": {"zeros": n},
         }}
     else:
-        body = expression_kernel(rnd) if seed % 3 == 0 else control_flow_kernel(rnd)
+        body = expression_kernel(rnd) if seed % 4 == 0 else control_flow_kernel(rnd)
         src = (
             "from spirthon import kernel, Array, i32, global_id\n\n\n@kernel\n"
             "def k(a: Array[i32], b: Array[i32], out: Array[i32]):\n    i = global_id().x\n"

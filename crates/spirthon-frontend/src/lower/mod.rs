@@ -188,6 +188,10 @@ struct Lower<'c, 'a> {
     var_spans: Vec<Span>,
     /// Names assigned anywhere in the body: local to the whole body, as in Python.
     assigned: HashSet<String>,
+    /// Names that take part in a plain copy (`w = v`, `w = v if c else u`, `a, b = b, a`):
+    /// under CPython they may name one vector object, so assigning a component of one
+    /// would change the other there (see `vectors::assign_component`).
+    copies: HashSet<String>,
     loops: Vec<LoopCtx>,
     consts: HashMap<Const, Value>,
     use_spans: Vec<Span>,
@@ -234,6 +238,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         locals: HashMap::new(),
         var_spans: Vec::new(),
         assigned: assigned_names(ast, def),
+        copies: copied_names(ast, def),
         loops: Vec::new(),
         consts: HashMap::new(),
         use_spans: Vec::new(),
@@ -306,6 +311,49 @@ fn assigned_names(ast: &Ast, def: &FuncDef) -> HashSet<String> {
             }
             ExprKind::Tuple(items) => targets.extend(items.iter().copied()),
             _ => {}
+        }
+    }
+    out
+}
+
+/// Every name that is the target or the source of a plain copy between names in the def's
+/// body: `w = v`, `w = v if c else u`, and the items of `a, b = b, a`.
+fn copied_names(ast: &Ast, def: &FuncDef) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let name = |e: ExprId| match &ast.expr(e).kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        _ => None,
+    };
+    let sources = |v: ExprId| -> Vec<String> {
+        match &ast.expr(v).kind {
+            ExprKind::Name(n) => vec![n.clone()],
+            ExprKind::IfExp(_, a, b) => [*a, *b].into_iter().filter_map(name).collect(),
+            _ => Vec::new(),
+        }
+    };
+    for s in def.stmts.clone() {
+        let (targets, value) = match &ast.stmts[s as usize].kind {
+            StmtKind::Assign(ts, v) => (ts.clone(), *v),
+            StmtKind::AnnAssign(t, _, Some(v)) => (vec![*t], *v),
+            _ => continue,
+        };
+        let pairs: Vec<(ExprId, ExprId)> = match &ast.expr(value).kind {
+            ExprKind::Tuple(items) => targets
+                .iter()
+                .filter_map(|&t| match &ast.expr(t).kind {
+                    ExprKind::Tuple(ts) if ts.len() == items.len() => Some(ts.clone()),
+                    _ => None,
+                })
+                .flat_map(|ts| ts.into_iter().zip(items.iter().copied()))
+                .collect(),
+            _ => targets.iter().map(|&t| (t, value)).collect(),
+        };
+        for (t, v) in pairs {
+            let from = sources(v);
+            if let (Some(t), false) = (name(t), from.is_empty()) {
+                out.insert(t);
+                out.extend(from);
+            }
         }
     }
     out

@@ -202,9 +202,20 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// A new value of vector variable `var` with component `i` replaced by `ex`.
+    /// A new value of vector variable `var` with component `i` replaced by `ex`. An error
+    /// when the variable takes part in a plain copy: under CPython `w = v` makes two names for
+    /// one vector object, so the assignment would change both there, and one on the GPU.
     fn insert_component(&mut self, var: Var, i: u32, ex: Ex, target_span: Span, value_span: Span) {
         let t = self.var_ty(var);
+        let name = self.f.vars[var].name.clone();
+        if self.copies.contains(&name) {
+            self.cx.diags.push(
+                Diagnostic::error(target_span, format!("assigning a component of `{name}`, which is copied from or to another name, would change both names' vector under CPython"))
+                    .with_note("in kernels a vector is a value; under CPython `w = v` gives one vector object two names")
+                    .with_help(format!("make the copy a new vector: `{name} = {}(...)` of the other name", t.name())),
+            );
+            return;
+        }
         let what = format!("assigned to a component of {}", t.with_article());
         let Some(c) = self.coerce(ex, Ty::Scalar(t.scalar()), value_span, &what) else {
             return;
