@@ -18,13 +18,7 @@ pub enum Target {
 /// The module `words` in `target`; `kernels` names the entry points (GLSL writes one per
 /// kernel, one after the other, each headed by a comment).
 pub fn translate(words: &[u32], target: Target, kernels: &[&str]) -> Result<String, String> {
-    let module = spirthon_spirv::validate(words)?;
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(&module)
-    .map_err(|e| format!("naga's validator rejected the module: {:?}", e.into_inner()))?;
+    let (module, info) = spirthon_spirv::validate(words)?;
     match target {
         Target::Wgsl => naga::back::wgsl::write_string(
             &module,

@@ -1,8 +1,9 @@
 //! Runs naga's SPIR-V frontend and validator over an emitted module: exactly what wgpu will
 //! do with it. A rejection here is a compiler bug, reported as such by the caller.
 
-/// Parses and validates `words` with naga; on failure, naga's message.
-pub fn validate(words: &[u32]) -> Result<naga::Module, String> {
+/// Parses and validates `words` with naga; on failure, naga's message. The module and its
+/// validation info are what naga's back-ends translate.
+pub fn validate(words: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo), String> {
     let options = naga::front::spv::Options {
         adjust_coordinate_space: false,
         strict_capabilities: true,
@@ -16,8 +17,8 @@ pub fn validate(words: &[u32]) -> Result<naga::Module, String> {
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC,
     );
-    validator
+    let info = validator
         .validate(&module)
         .map_err(|e| format!("naga's validator rejected the module: {:?}", e.into_inner()))?;
-    Ok(module)
+    Ok((module, info))
 }
