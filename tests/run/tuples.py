@@ -9,7 +9,7 @@ RULE = (0, 0, 1, 1, 0, 0, 0, 0, 0)
 BIG = (1, 0xFFFFFFFF)
 
 @func
-def sincos(x: f32) -> tuple[f32, f32]:
+def sincos(x: f32) -> (f32, f32):
     return math.sin(x), math.cos(x)
 
 @func

@@ -1,5 +1,5 @@
 """Shared arrays only at the top level of a kernel body with a constant size; atomics only on
-i32/u32 array elements; the launch size only in kernels."""
+i32/u32 array elements (and atomic_add on f32 buffers)."""
 from spirthon import (kernel, func, Array, f32, i32, global_id, shared_array, barrier,
                       atomic_add, atomic_max, atomic_compare_exchange, num_threads)
 

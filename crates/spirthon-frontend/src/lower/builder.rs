@@ -195,5 +195,10 @@ impl Lower<'_, '_> {
                 }
             }
         }
+        if !self.sig.is_kernel && self.reaches(self.def_index, "num_threads") {
+            let t = Ty::Vector(Scalar::I32, 3);
+            self.f.params.push(t);
+            self.threads = Some(self.val(Op::Param(scalar), t, vec![], self.sig.span));
+        }
     }
 }

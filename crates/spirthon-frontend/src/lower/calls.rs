@@ -190,6 +190,12 @@ impl Lower<'_, '_> {
         if !ok {
             return Ex::Err;
         }
+        if self.reaches(d, "num_threads") {
+            match self.threads_operand(span) {
+                Some(o) => ops.push(o),
+                None => return Ex::Err,
+            }
+        }
         let (ret, tuple) = (sig.ret, sig.ret_tuple);
         let id = self.cx.instance(d, arrays);
         let v = self.emit(Op::Call(id), ret, ops, span);

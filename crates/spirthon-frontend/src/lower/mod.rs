@@ -207,6 +207,11 @@ struct Lower<'c, 'a> {
     joins: Vec<u32>,
     /// Whether the join limit was reported (once per function).
     too_many_joins: bool,
+    /// The index of the def in [`ModuleInfo::defs`].
+    def_index: usize,
+    /// In a func that reaches `num_threads()`: its hidden trailing `ivec3` parameter, the
+    /// launch size its caller passes.
+    threads: Option<Operand>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -248,6 +253,8 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         too_deep: false,
         joins: Vec::new(),
         too_many_joins: false,
+        def_index,
+        threads: None,
     };
     let entry = l.new_block();
     l.switch(entry);

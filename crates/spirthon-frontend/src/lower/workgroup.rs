@@ -117,15 +117,21 @@ impl Lower<'_, '_> {
         if !self.arity("num_threads", args, 0, span) {
             return Ex::Err;
         }
-        if !self.sig.is_kernel {
-            self.cx.diags.push(
-                Diagnostic::error(span, "`num_threads()` can be called only in a kernel")
-                    .with_help("pass it to the func as an `ivec3` parameter"),
-            );
-            return Ex::Err;
-        }
         let t = Ty::Vector(Scalar::I32, 3);
-        Ex::Val(self.val(Op::LaunchSize, t, vec![], span), t)
+        match self.threads_operand(span) {
+            Some(o) => Ex::Val(o, t),
+            None => Ex::Err,
+        }
+    }
+
+    /// The launch size here: read from the uniform block in a kernel, the hidden trailing
+    /// parameter in a func that reaches `num_threads()` (its callers pass theirs).
+    pub(super) fn threads_operand(&mut self, span: Span) -> Option<Operand> {
+        if self.sig.is_kernel {
+            let t = Ty::Vector(Scalar::I32, 3);
+            return Some(self.val(Op::LaunchSize, t, vec![], span));
+        }
+        self.threads
     }
 
     /// `atomic_op(array, index, value)` or `atomic_compare_exchange(array, index, expected,
@@ -194,6 +200,11 @@ impl Lower<'_, '_> {
 
     /// Whether the def at `def` calls `barrier()`, itself or through the funcs it calls.
     pub(super) fn reaches_barrier(&self, def: usize) -> bool {
+        self.reaches(def, "barrier")
+    }
+
+    /// Whether the def at `def` calls spirthon's `item`, itself or through its funcs.
+    pub(super) fn reaches(&self, def: usize, item: &str) -> bool {
         let no_local = |_: &str| false;
         let mut seen = vec![false; self.m.defs.len()];
         let mut work = vec![def];
@@ -208,7 +219,7 @@ impl Lower<'_, '_> {
                 let ExprKind::Call { func, .. } = &self.ast.exprs[e as usize].kind else {
                     continue;
                 };
-                if self.m.lib_item(self.ast, *func, &no_local) == Some((Lib::Spirthon, "barrier")) {
+                if self.m.lib_item(self.ast, *func, &no_local) == Some((Lib::Spirthon, item)) {
                     return true;
                 }
                 if let ExprKind::Name(n) = &self.ast.expr(*func).kind {

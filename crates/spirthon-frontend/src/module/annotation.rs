@@ -133,6 +133,10 @@ impl ModuleInfo {
     pub fn annotation(&self, ast: &Ast, e: ExprId) -> Result<Ann, Diagnostic> {
         let expr = ast.expr(e);
         let no_local = |_: &str| false;
+        // `-> (f32, f32)`: the tuple spelled as a tuple of types.
+        if let ExprKind::Tuple(_) = expr.kind {
+            return self.tuple_annotation(ast, e, expr.span);
+        }
         if let ExprKind::None = expr.kind {
             return Ok(Ann::None);
         }
