@@ -90,7 +90,7 @@ impl Lower<'_, '_> {
                 let r = self.val(Op::Math(MathFn::RoundEven), Ty::F32, vec![o], span);
                 Ex::Val(self.val(Op::Convert, Ty::I32, vec![r], span), Ty::I32)
             }
-            Ex::Val(_, t) if t.scalar().is_int() => x,
+            Ex::Val(_, t) if t.as_scalar().is_some_and(Scalar::is_int) => x,
             Ex::Err => Ex::Err,
             _ => {
                 self.error(sp, "`round` needs a number");

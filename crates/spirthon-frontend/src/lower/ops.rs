@@ -278,7 +278,14 @@ impl Lower<'_, '_> {
                 base = self.val(Op::Binary(BinOp::Mul), t, vec![base, base], span);
             }
         }
-        result.unwrap_or_else(|| self.konst(one))
+        result.unwrap_or_else(|| {
+            // `x ** 0` is one, in every component of a vector.
+            let c = self.konst(one);
+            match t {
+                Ty::Vector(..) => self.splat(c, t, span),
+                Ty::Scalar(_) => c,
+            }
+        })
     }
 
     pub(super) fn compare(
