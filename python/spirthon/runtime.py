@@ -47,20 +47,24 @@ def _now():
     return inv
 
 
+# The ids are vectors, which kernels may change (`g = global_id(); g.x += 1`): each call
+# returns a copy, as each call gives a fresh value on the GPU.
+
+
 def global_id():
-    return _now().gid
+    return _copy(_now().gid)
 
 
 def local_id():
-    return _now().lid
+    return _copy(_now().lid)
 
 
 def workgroup_id():
-    return _now().wid
+    return _copy(_now().wid)
 
 
 def num_workgroups():
-    return _now().nwg
+    return _copy(_now().nwg)
 
 
 def local_index():
@@ -68,7 +72,7 @@ def local_index():
 
 
 def num_threads():
-    return _now().threads
+    return _copy(_now().threads)
 
 
 def shared_array(elem, size):
@@ -88,11 +92,7 @@ def barrier():
     phases = inv.group.phases
     if phases is None:
         raise RuntimeError("barrier() reached in a kernel that was not found to call it; call it from the kernel or a @func it calls")
-    phases.arrive(_local_rank(inv), sys._getframe(1))
-
-
-def _local_rank(inv):
-    return inv.lindex
+    phases.arrive(inv.lindex, sys._getframe(1))
 
 
 def _atomic(update):
@@ -347,10 +347,13 @@ class Kernel:
         wg = self.workgroup_size
         groups = tuple(-(-t // w) for t, w in zip(threads, wg))
         barriers = _calls_barrier(self.fn)
+        # Shared by the invocations: the id functions hand out copies.
+        nwg, size = ivec3(*groups), ivec3(*threads)
         saved = _current
         try:
             for wz, wy, wx in itertools.product(range(groups[2]), range(groups[1]), range(groups[0])):
                 group = _Group(_Phases(wg[0] * wg[1] * wg[2]) if barriers else None)
+                wid = ivec3(wx, wy, wz)
                 invs = []
                 for lz, ly, lx in itertools.product(range(wg[2]), range(wg[1]), range(wg[0])):
                     gx, gy, gz = wx * wg[0] + lx, wy * wg[1] + ly, wz * wg[2] + lz
@@ -358,9 +361,7 @@ class Kernel:
                     if not barriers and (gx >= threads[0] or gy >= threads[1] or gz >= threads[2]):
                         continue
                     inv = _Invocation()
-                    inv.nwg = ivec3(*groups)
-                    inv.threads = ivec3(*threads)
-                    inv.wid = ivec3(wx, wy, wz)
+                    inv.nwg, inv.threads, inv.wid = nwg, size, wid
                     inv.gid = ivec3(gx, gy, gz)
                     inv.lid = ivec3(lx, ly, lz)
                     inv.lindex = (lz * wg[1] + ly) * wg[0] + lx
