@@ -288,19 +288,27 @@ fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
             }
             Ok(ArrayData::Zeros(n * elem.size() as u64))
         }
-        Value::Array(items) => {
-            let mut out = Vec::with_capacity(items.len() * elem.size() as usize);
-            for (i, x) in items.iter().enumerate() {
-                for w in value_bits(&format!("{name}[{i}]"), elem, x, false)? {
-                    out.extend_from_slice(&w.to_le_bytes());
-                }
-            }
-            Ok(ArrayData::Bytes(out))
-        }
+        Value::Array(items) => elements_bytes(name, elem, items),
         _ => err(format!(
             "argument `{name}`: an array is a JSON list, or {{\"zeros\": N}}"
         )),
     }
+}
+
+/// The bytes of the elements `items`, in order (`name[i]` in errors).
+fn elements_bytes<'v>(
+    name: &str,
+    elem: Ty,
+    items: impl IntoIterator<Item = &'v Value>,
+) -> Result<ArrayData, RunError> {
+    let items = items.into_iter();
+    let mut out = Vec::with_capacity(items.size_hint().0 * elem.size() as usize);
+    for (i, x) in items.enumerate() {
+        for w in value_bits(&format!("{name}[{i}]"), elem, x, false)? {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    Ok(ArrayData::Bytes(out))
 }
 
 /// A multi-dimensional array argument: nested lists (rectangular, `dims` deep, then the
@@ -369,8 +377,7 @@ fn shaped_array(
                 level = next;
             }
             total(&shape)?;
-            let flat = Value::Array(level.into_iter().cloned().collect());
-            Ok((array_bytes(name, elem, &flat)?, shape))
+            Ok((elements_bytes(name, elem, level)?, shape))
         }
         _ => err(format!(
             "argument `{name}`: {kind} is nested lists, {{\"shape\": [...], \"data\": [...]}}, or {{\"zeros\": [...]}}"

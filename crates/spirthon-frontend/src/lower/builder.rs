@@ -195,7 +195,7 @@ impl Lower<'_, '_> {
                 }
             }
         }
-        if !self.sig.is_kernel && self.reaches(self.def_index, "num_threads") {
+        if !self.sig.is_kernel && self.m.reaches_num_threads[self.def_index] {
             let t = Ty::Vector(Scalar::I32, 3);
             self.f.params.push(t);
             self.threads = Some(self.val(Op::Param(scalar), t, vec![], self.sig.span));

@@ -190,7 +190,7 @@ impl Lower<'_, '_> {
         if !ok {
             return Ex::Err;
         }
-        if self.reaches(d, "num_threads") {
+        if self.m.reaches_num_threads[d] {
             match self.threads_operand(span) {
                 Some(o) => ops.push(o),
                 None => return Ex::Err,

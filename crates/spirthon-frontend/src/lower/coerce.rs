@@ -149,10 +149,7 @@ impl Lower<'_, '_> {
         b_span: Span,
         op: &str,
     ) -> Option<(Operand, Operand, Ty)> {
-        if [&a, &b]
-            .iter()
-            .any(|x| matches!(x, Ex::Val(_, Ty::Vector(..))))
-        {
+        if a.is_vector() || b.is_vector() {
             return self.unify_vectors(a, b, a_span, b_span, op);
         }
         match (a, b) {

@@ -88,8 +88,12 @@ impl Lower<'_, '_> {
                 let Some(a) = self.array_from(b, base_span) else {
                     return Ex::Err;
                 };
-                if let Some(l) = self.table_item(a, index) {
-                    return Ex::Lit(l);
+                // `TABLE[k]` with a constant `k` in range is the item itself.
+                if self.cx.arrays[a.index()].constant.is_some() {
+                    let is_local = |n: &str| self.is_local(n);
+                    if let Ok(Some(l)) = self.m.const_eval(self.ast, e, &is_local) {
+                        return Ex::Lit(l);
+                    }
                 }
                 let Some(i) = self.index(a, index) else {
                     return Ex::Err;
@@ -236,22 +240,6 @@ impl Lower<'_, '_> {
                 self.error(span, format!("no attribute `{attr}` here: only vectors have components (`.x`, `.y`, `.z`)"));
                 Ex::Err
             }
-        }
-    }
-
-    /// `TABLE[k]` for a constant tuple and a constant index in range: the item itself.
-    fn table_item(&mut self, a: ArrayId, index: ExprId) -> Option<Lit> {
-        let name = &self.cx.arrays[a.index()].name;
-        self.cx.arrays[a.index()].constant.as_ref()?;
-        let Some(Global::Table { items, .. }) = self.m.globals.get(name) else {
-            return None;
-        };
-        match self
-            .m
-            .const_eval(self.ast, index, &|n: &str| self.is_local(n))
-        {
-            Ok(Some(Lit::Int(k))) => usize::try_from(k).ok().and_then(|k| items.get(k)).copied(),
-            _ => None,
         }
     }
 

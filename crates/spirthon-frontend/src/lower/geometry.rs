@@ -7,15 +7,12 @@ use super::*;
 use spirthon_ir::library;
 
 impl Lower<'_, '_> {
-    /// `x` as a float scalar or vector (ints promote), for the shading functions.
-    fn float_operand(&mut self, x: Ex, span: Span, name: &str) -> Option<(Operand, Ty)> {
+    /// The float type an operand of a shading function is taken as: a vector's size with
+    /// `f32` components (int vectors promote), else `f32`.
+    fn float_ty(x: &Ex) -> Ty {
         match x {
-            Ex::Val(o, t @ Ty::Vector(s, _)) if s.is_int() => {
-                let ft = t.with_scalar(Scalar::F32);
-                Some((self.val(Op::Convert, ft, vec![o], span), ft))
-            }
-            Ex::Val(o, t @ Ty::Vector(..)) => Some((o, t)),
-            other => self.coerce_float(other, span, name).map(|o| (o, Ty::F32)),
+            Ex::Val(_, t @ Ty::Vector(..)) => t.with_scalar(Scalar::F32),
+            _ => Ty::F32,
         }
     }
 
@@ -51,17 +48,13 @@ impl Lower<'_, '_> {
         } else {
             0
         };
-        let (_, t) = match self.float_operand(exs[main].0, exs[main].1, name) {
-            Some(v) => v,
-            None => return Ex::Err,
-        };
         let t = match (f, exs.get(1)) {
             // Two vectors of one size, or a float: the second decides when the first is a
             // scalar (`mix(0.0, v, t)` is as wide as `v`).
-            (MathFn::Mix, Some((Ex::Val(_, t2 @ Ty::Vector(..)), _))) if t == Ty::F32 => {
-                t2.with_scalar(Scalar::F32)
+            (MathFn::Mix, Some((b, _))) if !exs[0].0.is_vector() && b.is_vector() => {
+                Self::float_ty(b)
             }
-            _ => t,
+            _ => Self::float_ty(&exs[main].0),
         };
         let mut ops = Vec::new();
         for &(x, sp) in &exs {
@@ -98,9 +91,8 @@ impl Lower<'_, '_> {
     fn dot(&mut self, exs: &[(Ex, Span)], span: Span) -> Ex {
         let (a, sa) = exs[0];
         let (b, sb) = exs[1];
-        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
-        if !is_vec(&a) || !is_vec(&b) {
-            let sp = if is_vec(&a) { sb } else { sa };
+        if !a.is_vector() || !b.is_vector() {
+            let sp = if a.is_vector() { sb } else { sa };
             self.error(sp, "`dot` needs two vectors");
             return Ex::Err;
         }
@@ -137,8 +129,7 @@ impl Lower<'_, '_> {
             let m = if lit::compare(CmpOp::Lt, a, l) { l } else { a };
             return Ex::Lit(if lit::compare(CmpOp::Lt, h, m) { h } else { m });
         }
-        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
-        let (x, lo, t) = if is_vec(&x) || is_vec(&lo) {
+        let (x, lo, t) = if x.is_vector() || lo.is_vector() {
             match self.unify_vectors(x, lo, sx, slo, "clamp") {
                 Some(v) => v,
                 None => return Ex::Err,

@@ -114,6 +114,31 @@ enum Ex {
     Err,
 }
 
+impl Ex {
+    /// Whether this is a vector value.
+    fn is_vector(&self) -> bool {
+        matches!(self, Ex::Val(_, Ty::Vector(..)))
+    }
+}
+
+/// The IR operation of a binary operator; `None` for `**`, which lowering expands.
+fn ir_binop(op: BinaryOp) -> Option<BinOp> {
+    Some(match op {
+        BinaryOp::Add => BinOp::Add,
+        BinaryOp::Sub => BinOp::Sub,
+        BinaryOp::Mul => BinOp::Mul,
+        BinaryOp::Div => BinOp::Div,
+        BinaryOp::FloorDiv => BinOp::FloorDiv,
+        BinaryOp::Mod => BinOp::Mod,
+        BinaryOp::BitAnd => BinOp::BitAnd,
+        BinaryOp::BitOr => BinOp::BitOr,
+        BinaryOp::BitXor => BinOp::BitXor,
+        BinaryOp::Shl => BinOp::Shl,
+        BinaryOp::Shr => BinOp::Shr,
+        BinaryOp::Pow => return None,
+    })
+}
+
 #[derive(Copy, Clone)]
 enum Local {
     Var(Var),
@@ -259,7 +284,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
     let entry = l.new_block();
     l.switch(entry);
     if sig.is_kernel {
-        if !l.reaches_barrier(def_index) {
+        if !m.reaches_barrier[def_index] {
             l.launch_guard();
         } else if !l.has_own_guard(def) {
             l.cx.diags.push(

@@ -74,8 +74,7 @@ impl Lower<'_, '_> {
                 }
             };
         }
-        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
-        if is_vec(&a) || is_vec(&b) {
+        if a.is_vector() || b.is_vector() {
             return self.vector_binary(op, a, b, a_span, b_span, span);
         }
         let sym = op.symbol();
@@ -107,15 +106,9 @@ impl Lower<'_, '_> {
                 let Some((x, y, t)) = self.unify(a, b, a_span, b_span, sym) else {
                     return Ex::Err;
                 };
-                let bin = match op {
-                    BinaryOp::Add => BinOp::Add,
-                    BinaryOp::Sub => BinOp::Sub,
-                    BinaryOp::Mul => BinOp::Mul,
-                    BinaryOp::FloorDiv => BinOp::FloorDiv,
-                    BinaryOp::Mod => BinOp::Mod,
-                    BinaryOp::BitAnd => BinOp::BitAnd,
-                    BinaryOp::BitOr => BinOp::BitOr,
-                    _ => BinOp::BitXor,
+                // `**`, `/` and the shifts are lowered above.
+                let Some(bin) = ir_binop(op) else {
+                    return Ex::Err;
                 };
                 let bitwise = matches!(bin, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor);
                 match t.scalar() {
@@ -300,8 +293,7 @@ impl Lower<'_, '_> {
         if let (Ex::Lit(x), Ex::Lit(y)) = (a, b) {
             return Ex::Lit(Lit::Bool(lit::compare(op, x, y)));
         }
-        let is_vec = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(..)));
-        if is_vec(&a) || is_vec(&b) {
+        if a.is_vector() || b.is_vector() {
             return self.vector_compare(op, a, b, a_span, b_span, span);
         }
         let Some((x, y, t)) = self.unify(a, b, a_span, b_span, "comparison") else {

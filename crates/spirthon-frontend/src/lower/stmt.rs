@@ -364,7 +364,7 @@ impl Lower<'_, '_> {
                     }
                 }
             }
-            ExprKind::Subscript(base, index) if self.is_vector_var(*base) => {
+            ExprKind::Subscript(base, index) if self.vector_var(*base).is_some() => {
                 let (base, index) = (*base, *index);
                 let cur = self.expr(target);
                 let rhs = self.expr(value);

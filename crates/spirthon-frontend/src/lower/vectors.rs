@@ -175,30 +175,24 @@ impl Lower<'_, '_> {
         target_span: Span,
         value_span: Span,
     ) -> bool {
-        let ExprKind::Name(n) = &self.ast.expr(base).kind else {
-            return false;
-        };
-        let Some(Local::Var(var)) = self.locals.get(n).copied() else {
+        let Some(var) = self.vector_var(base) else {
             return false;
         };
         let t = self.var_ty(var);
-        if !matches!(t, Ty::Vector(..)) {
-            return false;
-        }
         if let Some(i) = self.vector_index(t, index) {
             self.insert_component(var, i, ex, target_span, value_span);
         }
         true
     }
 
-    /// Whether `e` names a local vector variable.
-    pub(super) fn is_vector_var(&self, e: ExprId) -> bool {
+    /// The local vector variable that `e` names, if it names one.
+    pub(super) fn vector_var(&self, e: ExprId) -> Option<Var> {
         match &self.ast.expr(e).kind {
-            ExprKind::Name(n) => matches!(
-                self.locals.get(n).copied(),
-                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Vector(..))
-            ),
-            _ => false,
+            ExprKind::Name(n) => match self.locals.get(n).copied() {
+                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Vector(..)) => Some(v),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -236,14 +230,7 @@ impl Lower<'_, '_> {
         value_span: Span,
     ) {
         let b = self.ast.expr(base);
-        let var = match &b.kind {
-            ExprKind::Name(n) => match self.locals.get(n).copied() {
-                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Vector(..)) => Some(v),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some(var) = var else {
+        let Some(var) = self.vector_var(base) else {
             let d = match &b.kind {
                 ExprKind::Subscript(..) => Diagnostic::error(
                     target_span,
@@ -385,19 +372,9 @@ impl Lower<'_, '_> {
             return Ex::Err;
         };
         let s = t.scalar();
-        let bin = match op {
-            BinaryOp::Add => BinOp::Add,
-            BinaryOp::Sub => BinOp::Sub,
-            BinaryOp::Mul => BinOp::Mul,
-            BinaryOp::Div => BinOp::Div,
-            BinaryOp::FloorDiv => BinOp::FloorDiv,
-            BinaryOp::Mod => BinOp::Mod,
-            BinaryOp::BitAnd => BinOp::BitAnd,
-            BinaryOp::BitOr => BinOp::BitOr,
-            BinaryOp::BitXor => BinOp::BitXor,
-            BinaryOp::Shl => BinOp::Shl,
-            BinaryOp::Shr => BinOp::Shr,
-            BinaryOp::Pow => return Ex::Err,
+        // `**` is handled above.
+        let Some(bin) = ir_binop(op) else {
+            return Ex::Err;
         };
         let int_only = !matches!(
             bin,

@@ -198,40 +198,6 @@ impl Lower<'_, '_> {
         Ex::Val(Operand::Value(v), elem)
     }
 
-    /// Whether the def at `def` calls `barrier()`, itself or through the funcs it calls.
-    pub(super) fn reaches_barrier(&self, def: usize) -> bool {
-        self.reaches(def, "barrier")
-    }
-
-    /// Whether the def at `def` calls spirthon's `item`, itself or through its funcs.
-    pub(super) fn reaches(&self, def: usize, item: &str) -> bool {
-        let no_local = |_: &str| false;
-        let mut seen = vec![false; self.m.defs.len()];
-        let mut work = vec![def];
-        while let Some(d) = work.pop() {
-            if std::mem::replace(&mut seen[d], true) {
-                continue;
-            }
-            let Some(Item::Def(fd)) = self.ast.items.get(self.m.defs[d].item) else {
-                continue;
-            };
-            for e in fd.exprs.clone() {
-                let ExprKind::Call { func, .. } = &self.ast.exprs[e as usize].kind else {
-                    continue;
-                };
-                if self.m.lib_item(self.ast, *func, &no_local) == Some((Lib::Spirthon, item)) {
-                    return true;
-                }
-                if let ExprKind::Name(n) = &self.ast.expr(*func).kind {
-                    if let Some(Global::Def(callee)) = self.m.globals.get(n) {
-                        work.push(*callee);
-                    }
-                }
-            }
-        }
-        false
-    }
-
     /// Whether a kernel body looks guarded: some comparison involves a thread id or the launch
     /// size (directly, or through a variable assigned from one), or an array's `len()`.
     pub(super) fn has_own_guard(&self, def: &FuncDef) -> bool {

@@ -135,6 +135,10 @@ pub struct DefSig {
 pub struct ModuleInfo {
     pub globals: HashMap<String, Global>,
     pub defs: Vec<DefSig>,
+    /// Per def: whether it calls `barrier()`, itself or through the defs it calls.
+    pub reaches_barrier: Vec<bool>,
+    /// Per def: whether it calls `num_threads()`, itself or through the defs it calls.
+    pub reaches_num_threads: Vec<bool>,
 }
 
 impl ModuleInfo {
@@ -326,8 +330,65 @@ pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
             }
         }
     }
-    check_recursion(&m, ast, &mut diags);
+    let edges = call_edges(&m, ast);
+    check_recursion(&m, &edges, &mut diags);
+    m.reaches_barrier = reaching(&m, ast, &edges, "barrier");
+    m.reaches_num_threads = reaching(&m, ast, &edges, "num_threads");
     (m, diags)
+}
+
+/// Per def, the defs it calls by name, with the call's span.
+fn call_edges(m: &ModuleInfo, ast: &Ast) -> Vec<Vec<(usize, Span)>> {
+    let mut edges: Vec<Vec<(usize, Span)>> = vec![Vec::new(); m.defs.len()];
+    for (d, edges_d) in edges.iter_mut().enumerate() {
+        let def = m.def(ast, d);
+        for i in def.exprs.clone() {
+            let expr = &ast.exprs[i as usize];
+            if let ExprKind::Call { func, .. } = &expr.kind {
+                if let ExprKind::Name(name) = &ast.expr(*func).kind {
+                    if let Some(Global::Def(callee)) = m.globals.get(name) {
+                        edges_d.push((*callee, expr.span));
+                    }
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// Per def, whether it calls spirthon's `item`, itself or through the defs it calls: the
+/// direct callers, then their callers by a worklist over the reversed call edges.
+fn reaching(m: &ModuleInfo, ast: &Ast, edges: &[Vec<(usize, Span)>], item: &str) -> Vec<bool> {
+    let no_local = |_: &str| false;
+    let mut out: Vec<bool> = (0..m.defs.len())
+        .map(|d| {
+            m.def(ast, d)
+                .exprs
+                .clone()
+                .any(|e| match &ast.exprs[e as usize].kind {
+                    ExprKind::Call { func, .. } => {
+                        m.lib_item(ast, *func, &no_local) == Some((Lib::Spirthon, item))
+                    }
+                    _ => false,
+                })
+        })
+        .collect();
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); edges.len()];
+    for (d, es) in edges.iter().enumerate() {
+        for &(callee, _) in es {
+            callers[callee].push(d);
+        }
+    }
+    let mut work: Vec<usize> = (0..out.len()).filter(|&d| out[d]).collect();
+    while let Some(d) = work.pop() {
+        for &c in &callers[d] {
+            if !out[c] {
+                out[c] = true;
+                work.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// `from module import names`: each name that kernels can use becomes a global.
@@ -466,23 +527,9 @@ fn bad_import(span: Span, module: &str) -> Diagnostic {
 }
 
 /// Rejects direct and mutual recursion, at a call that closes a cycle.
-fn check_recursion(m: &ModuleInfo, ast: &Ast, diags: &mut Vec<Diagnostic>) {
+fn check_recursion(m: &ModuleInfo, edges: &[Vec<(usize, Span)>], diags: &mut Vec<Diagnostic>) {
     // Edges: def -> (callee def, call span), from every call of a module-level def by name.
     let n = m.defs.len();
-    let mut edges: Vec<Vec<(usize, Span)>> = vec![Vec::new(); n];
-    for (d, edges_d) in edges.iter_mut().enumerate() {
-        let def = m.def(ast, d);
-        for i in def.exprs.clone() {
-            let expr = &ast.exprs[i as usize];
-            if let ExprKind::Call { func, .. } = &expr.kind {
-                if let ExprKind::Name(name) = &ast.expr(*func).kind {
-                    if let Some(Global::Def(callee)) = m.globals.get(name) {
-                        edges_d.push((*callee, expr.span));
-                    }
-                }
-            }
-        }
-    }
     // Iterative DFS with colours: a grey target is a back edge, i.e. recursion.
     let mut colour = vec![0u8; n];
     for root in 0..n {

@@ -20,17 +20,13 @@ impl FnState<'_> {
             return Ok(());
         };
         let st = e.storage_ty(t);
-        let p = e.b.type_pointer(StorageClass::Uniform, st);
-        let idx = e.konst(Const::I32(n as i32));
-        let ptr = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
         if t == Ty::BOOL {
-            let raw = e.b.op(SOp::Load, st, None, &[ptr])?;
+            let raw = uniform_load(e, *var, n, st, None)?;
             let zero = e.konst(Const::U32(0));
             let bt = e.ty(Ty::BOOL);
             e.b.op(SOp::INotEqual, bt, Some(id), &[raw, zero])?;
         } else {
-            let ty = e.ty(t);
-            e.b.op(SOp::Load, ty, Some(id), &[ptr])?;
+            uniform_load(e, *var, n, st, Some(id))?;
         }
         Ok(())
     }
@@ -49,18 +45,21 @@ impl FnState<'_> {
         e.b.op(SOp::AccessChain, p, None, &[var, zero, index])
     }
 
-    /// The launch size, an `ivec3`, from the kernel's uniform block.
-    pub(super) fn launch_size(&mut self, e: &mut Emitter, rt: Word, id: Word) -> R<()> {
+    /// The launch size, a `uvec3`, from the kernel's uniform block (`what` names the use,
+    /// for the error outside a kernel).
+    fn threads(&mut self, e: &mut Emitter, what: &str) -> R<Word> {
         let (var, layout) = self
             .g
             .uniform_of
             .get(&self.id)
-            .ok_or_else(|| EmitError("`num_threads()` outside a kernel".into()))?;
+            .ok_or_else(|| EmitError(format!("{what} outside a kernel")))?;
         let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
-        let p = e.b.type_pointer(StorageClass::Uniform, u3);
-        let idx = e.konst(Const::I32(layout.threads_member() as i32));
-        let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
-        let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
+        uniform_load(e, *var, layout.threads_member(), u3, None)
+    }
+
+    /// The launch size, an `ivec3`, from the kernel's uniform block.
+    pub(super) fn launch_size(&mut self, e: &mut Emitter, rt: Word, id: Word) -> R<()> {
+        let threads = self.threads(e, "`num_threads()`")?;
         e.b.op(SOp::Bitcast, rt, Some(id), &[threads])?;
         Ok(())
     }
@@ -107,24 +106,30 @@ impl FnState<'_> {
     }
 
     pub(super) fn outside_launch(&mut self, e: &mut Emitter, id: Word) -> R<()> {
-        let (var, layout) = self
-            .g
-            .uniform_of
-            .get(&self.id)
-            .ok_or_else(|| EmitError("a launch guard outside a kernel".into()))?;
         let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
         let gid =
             e.b.op(SOp::Load, u3, None, &[self.g.builtins[&Builtin::GlobalId]])?;
-        let p = e.b.type_pointer(StorageClass::Uniform, u3);
-        let idx = e.konst(Const::I32(layout.threads_member() as i32));
-        let tp = e.b.op(SOp::AccessChain, p, None, &[*var, idx])?;
-        let threads = e.b.op(SOp::Load, u3, None, &[tp])?;
+        let threads = self.threads(e, "a launch guard")?;
         let b3 = e.ty(Ty::Vector(Scalar::Bool, 3));
         let ge = e.b.op(SOp::UGreaterThanEqual, b3, None, &[gid, threads])?;
         let bt = e.ty(Ty::BOOL);
         e.b.op(SOp::Any, bt, Some(id), &[ge])?;
         Ok(())
     }
+}
+
+/// Loads struct member `member` of uniform block `var` as type `ty` (into `out`).
+pub(super) fn uniform_load(
+    e: &mut Emitter,
+    var: Word,
+    member: u32,
+    ty: Word,
+    out: Option<Word>,
+) -> R<Word> {
+    let p = e.b.type_pointer(StorageClass::Uniform, ty);
+    let idx = e.konst(Const::I32(member as i32));
+    let ptr = e.b.op(SOp::AccessChain, p, None, &[var, idx])?;
+    e.b.op(SOp::Load, ty, out, &[ptr])
 }
 
 impl Emitter {

@@ -32,7 +32,7 @@ use crate::words::Words;
 mod arith;
 mod memory;
 
-use memory::shape_members;
+use memory::{shape_members, uniform_load};
 
 use arith::{binary, compare, convert, math};
 
@@ -602,10 +602,7 @@ impl<'f> FnState<'f> {
                     .shapes
                     .get(&(a, axis))
                     .ok_or_else(|| EmitError(format!("no shape {axis} of array {a:?}")))?;
-                let p = e.b.type_pointer(StorageClass::Uniform, rt);
-                let idx = e.konst(Const::I32(member as i32));
-                let ptr = e.b.op(SOp::AccessChain, p, None, &[var, idx])?;
-                e.b.op(SOp::Load, rt, out, &[ptr])?;
+                uniform_load(e, var, member, rt, out)?;
             }
             Op::Atomic(op, a) => self.atomic(e, op, a, t, id, &args)?,
         }
