@@ -26,6 +26,8 @@ pub struct CompileOptions {
     pub names: bool,
     /// Keep each function's pre-SSA CFG text.
     pub keep_cfg: bool,
+    /// Checked mode (`--checked`).
+    pub checked: bool,
 }
 
 impl Default for CompileOptions {
@@ -35,6 +37,7 @@ impl Default for CompileOptions {
             validate: true,
             names: true,
             keep_cfg: false,
+            checked: false,
         }
     }
 }
@@ -64,6 +67,7 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
     let fopts = spirthon_frontend::Options {
         kernel: opts.kernel.clone(),
         keep_cfg: opts.keep_cfg,
+        checked: opts.checked,
     };
     let mut out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
@@ -290,6 +294,10 @@ pub mod run {
         pub output: Value,
         pub dispatch: std::time::Duration,
         pub plan: spirthon_runtime::inputs::Plan,
+        /// A checked run's first failure (see [`spirthon_ir::checks`]).
+        pub failure: Option<spirthon_ir::Failure>,
+        /// The module's check sites, to report `failure` with.
+        pub checks: Vec<spirthon_ir::CheckSite>,
     }
 
     /// The launch of the kernel that `inputs` (or `kernel`) names: checks the inputs
@@ -316,6 +324,11 @@ pub mod run {
             output: spirthon_runtime::inputs::output(&plan, &outcome),
             dispatch: outcome.dispatch,
             plan,
+            failure: outcome
+                .errors
+                .as_deref()
+                .and_then(spirthon_ir::Failure::decode),
+            checks: compiled.module.checks.clone(),
         })
     }
 

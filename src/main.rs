@@ -79,6 +79,10 @@ struct Cli {
     /// How to print errors.
     #[arg(long, value_enum, default_value = "human")]
     error_format: ErrorFormat,
+    /// Checked mode: bounds checks on every array access, division-by-zero checks and
+    /// `assert`, reported through a hidden error buffer (set 1, binding 0).
+    #[arg(long)]
+    checked: bool,
 }
 
 /// Runs a kernel on a Vulkan (or Metal) device with a run-JSON file.
@@ -102,6 +106,10 @@ struct RunCli {
     /// Print the adapter on stderr.
     #[arg(short, long)]
     verbose: bool,
+    /// Checked mode: a failing bounds, division or `assert` check stops with Python's error
+    /// and its line (exit status 1).
+    #[arg(long)]
+    checked: bool,
     /// Give up when the device has not finished (the driver's compile and the dispatch)
     /// after this many seconds; 0 waits forever (also SPIRTHON_TIMEOUT).
     #[arg(
@@ -220,7 +228,7 @@ fn compile_file(
     file: &Path,
     opts: &CompileOptions,
     json_errors: bool,
-) -> Result<spirthon::Compiled, u8> {
+) -> Result<(spirthon::Compiled, String), u8> {
     let path = file.display().to_string();
     let source = read_source(file, &path, json_errors)?;
     match spirthon::compile(&source, &path, opts) {
@@ -240,7 +248,7 @@ fn compile_file(
                     );
                 }
             }
-            Ok(c)
+            Ok((c, source))
         }
         Err(CompileError::Source(diags)) => {
             if json_errors {
@@ -278,7 +286,11 @@ fn run_kernel(cli: &RunCli) -> u8 {
             return 2;
         }
     }
-    let compiled = match compile_file(&cli.file, &CompileOptions::default(), false) {
+    let opts = CompileOptions {
+        checked: cli.checked,
+        ..CompileOptions::default()
+    };
+    let (compiled, source) = match compile_file(&cli.file, &opts, false) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -341,6 +353,21 @@ fn run_kernel(cli: &RunCli) -> u8 {
             return 101;
         }
     };
+    if let Some(f) = &ran.failure {
+        let path = cli.file.display().to_string();
+        let l = &ran.plan.launch;
+        eprintln!(
+            "{}",
+            f.report(
+                &ran.checks,
+                &path,
+                &source,
+                l.workgroups(),
+                l.workgroup_size
+            )
+        );
+        return 1;
+    }
     let text = format!("{}\n", ran.output);
     match &cli.out {
         Some(p) => write_output(p, text.as_bytes()),
@@ -368,9 +395,10 @@ fn run(cli: &Cli) -> u8 {
         validate: !cli.no_validate,
         names: !cli.strip,
         keep_cfg: cli.emit == Emit::Cfg,
+        checked: cli.checked,
     };
     let compiled = match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {
-        Ok(c) => c,
+        Ok(c) => c.0,
         Err(code) => return code,
     };
     let bytes: Vec<u8> = match cli.emit {

@@ -82,7 +82,99 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     let reference = spirthon::run::cpython(&root().join("python"), py, &inputs_path)?;
     spirthon::compare::outputs(&ran.output, &reference)
         .map_err(|e| format!("{shown}: GPU and CPython disagree: {e}"))?;
+    // Checked mode: a valid module, no failure, the same results.
+    let opts = spirthon::CompileOptions {
+        checked: true,
+        ..Default::default()
+    };
+    let checked = spirthon::compile(&source, &shown, &opts)
+        .map_err(|e| format!("{shown} does not compile with --checked: {e:?}"))?;
+    spirv_val(&checked.words, &shown)?;
+    let ran = spirthon::run::run_compiled(gpu, &checked, &inputs, None, 0)
+        .map_err(|e| format!("{shown}: the checked GPU run failed: {e}"))?;
+    if let Some(f) = &ran.failure {
+        let l = &ran.plan.launch;
+        let report = f.report(
+            &ran.checks,
+            &shown,
+            &source,
+            l.workgroups(),
+            l.workgroup_size,
+        );
+        return Err(format!(
+            "{shown}: a check failed in checked mode:\n{report}"
+        ));
+    }
+    spirthon::compare::outputs(&ran.output, &reference)
+        .map_err(|e| format!("{shown}: checked mode and CPython disagree: {e}"))?;
     Ok(())
+}
+
+/// A `tests/checked/` case: `spirthon run --checked` on the GPU and the reference executor's
+/// `--checked` report the same first failure, as the case's `.expected` file words it.
+fn check_failure(gpu: &Gpu, py: &Path) -> Result<(), String> {
+    let shown = display_path(py);
+    let inputs_path = inputs_of(py);
+    let inputs: serde_json::Value = std::fs::read_to_string(&inputs_path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or_else(|| format!("{shown}: no readable inputs"))?;
+    let expected = std::fs::read_to_string(py.with_extension("expected"))
+        .map_err(|e| format!("{shown}: no .expected report: {e}"))?;
+    let source = std::fs::read_to_string(py).map_err(|e| format!("{shown}: {e}"))?;
+    let opts = spirthon::CompileOptions {
+        checked: true,
+        ..Default::default()
+    };
+    let compiled = spirthon::compile(&source, &shown, &opts)
+        .map_err(|e| format!("{shown} does not compile with --checked: {e:?}"))?;
+    spirv_val(&compiled.words, &shown)?;
+    let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
+        .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
+    let l = &ran.plan.launch;
+    let gpu_report = match &ran.failure {
+        Some(f) => f.report(
+            &ran.checks,
+            &shown,
+            &source,
+            l.workgroups(),
+            l.workgroup_size,
+        ),
+        None => return Err(format!("{shown}: no check failed on the GPU")),
+    };
+    let out = Command::new("python3")
+        .args(["-m", "spirthon", "run", &shown, "--checked", "--inputs"])
+        .arg(&inputs_path)
+        .current_dir(root())
+        .env("PYTHONPATH", root().join("python"))
+        .output()
+        .map_err(|e| format!("cannot run python3: {e}"))?;
+    let cpython_report = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
+    if out.status.code() != Some(1) {
+        return Err(format!(
+            "{shown}: the reference executor exited with {:?}, not 1:\n{cpython_report}",
+            out.status.code()
+        ));
+    }
+    let expected = expected.trim_end();
+    if gpu_report != expected || cpython_report != expected {
+        return Err(format!(
+            "{shown}: the reports differ\nexpected:\n{expected}\nGPU:\n{gpu_report}\nCPython:\n{cpython_report}"
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn checked_failures_report_like_cpython() {
+    let Some(gpu) = gpu() else { return };
+    let cases = kernels("tests/checked");
+    assert!(
+        cases.len() >= 10,
+        "expected the checked cases, found {}",
+        cases.len()
+    );
+    check_all(&cases, |py| check_failure(&gpu, py));
 }
 
 /// `--emit wgsl` of a kernel re-parses in naga and, run through wgpu's WGSL path with the

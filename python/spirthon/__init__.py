@@ -22,6 +22,7 @@ from .runtime import (
     kernel, func, Kernel, global_id, local_id, workgroup_id, num_workgroups, local_index,
     num_threads, shared_array, barrier, atomic_add, atomic_sub, atomic_min, atomic_max,
     atomic_and, atomic_or, atomic_xor, atomic_exchange, atomic_compare_exchange, DeadlockError,
+    CheckError,
 )
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
     "num_workgroups", "local_index", "shared_array", "barrier", "dot", "cross", "length",
     "distance", "normalize", "clamp", "mix", "step", "smoothstep", "num_threads", "atomic_add",
     "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
-    "atomic_exchange", "atomic_compare_exchange", "DeadlockError",
+    "atomic_exchange", "atomic_compare_exchange", "DeadlockError", "CheckError",
 ]
 
 __version__ = "0.1.0"

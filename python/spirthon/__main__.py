@@ -11,7 +11,7 @@ import math
 import os
 import sys
 
-from .runtime import Kernel
+from .runtime import CheckError, Kernel
 from .types import Array, f32, i32, to_f32, u32
 from .vectors import VectorType
 
@@ -170,8 +170,9 @@ def json_value(x):
     return x
 
 
-def run(path, inputs, kernel_name=None):
-    """Runs the kernel an inputs object names; returns the output object."""
+def run(path, inputs, kernel_name=None, checked=False):
+    """Runs the kernel an inputs object names; returns the output object. In checked mode
+    a failed check raises ``CheckError``."""
     if not isinstance(inputs, dict):
         raise InputError("the inputs must be a JSON object")
     module = load_module(path)
@@ -181,7 +182,10 @@ def run(path, inputs, kernel_name=None):
     k = pick_kernel(kernels_of(module), kernel_name or named, path)
     threads = threads_of(inputs.get("threads"))
     values = build_args(k, inputs.get("args"))
-    k.launch(threads, **values)
+    if checked:
+        k.launch_checked(threads, **values)
+    else:
+        k.launch(threads, **values)
     arrays = {p.name: [json_value(x) for x in values[p.name].tolist()] for p in k.params if p.kind == "array"}
     return {"kernel": k.name, "args": arrays}
 
@@ -194,6 +198,7 @@ def main(argv=None):
     r.add_argument("--inputs", required=True)
     r.add_argument("--kernel")
     r.add_argument("--out")
+    r.add_argument("--checked", action="store_true", help="stop a kernel invocation at a failed bounds, division or assert check and report the first failure")
     a = parser.parse_args(argv)
     try:
         with open(a.inputs) as fh:
@@ -201,7 +206,10 @@ def main(argv=None):
                 inputs = json.load(fh)
             except json.JSONDecodeError as e:
                 raise InputError("%s is not valid JSON: %s" % (a.inputs, e))
-        out = run(a.file, inputs, a.kernel)
+        out = run(a.file, inputs, a.kernel, a.checked)
+    except CheckError as e:
+        print(e.report(a.file), file=sys.stderr)
+        return 1
     except InputError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2

@@ -23,6 +23,9 @@ trivially atomic.
 import functools
 import inspect
 import itertools
+import linecache
+import os
+import re
 import sys
 import threading
 import typing
@@ -33,7 +36,7 @@ from . import vectors
 
 
 class _Invocation:
-    __slots__ = ("gid", "lid", "wid", "nwg", "lindex", "threads", "group")
+    __slots__ = ("gid", "lid", "wid", "nwg", "lindex", "threads", "group", "key")
 
 
 _current = None
@@ -82,7 +85,9 @@ def shared_array(elem, size):
     key = (caller.f_code, caller.f_lineno)
     arrays = inv.group.shared
     if key not in arrays:
-        arrays[key] = Array(elem, size)
+        # Named after the variable it is assigned to, as the compiler names it.
+        target = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=", linecache.getline(caller.f_code.co_filename, caller.f_lineno))
+        arrays[key] = Array(elem, size, name=target.group(1) if target else None)
     return arrays[key]
 
 
@@ -142,6 +147,9 @@ class _Phases:
         self.main = threading.Semaphore(0)
         self.waiting = {}
         self.done = set()
+        # Checked mode: invocations that stopped at a failed check. The others go on past
+        # barriers without them, as on the GPU.
+        self.failed = set()
         self.error = None
 
     def run(self, bodies):
@@ -194,15 +202,16 @@ class _Phases:
                 % "; ".join("%s at %s" % (_ranks(ks), s) for s, ks in by_site.items()))
             self.main.release()
             return
-        if self.done:
+        returned = self.done - self.failed
+        if returned:
             where = sorted(set(self.waiting.values()))
             self.error = DeadlockError(
                 "deadlock: invocations %s of the workgroup wait at barrier() (%s) that invocations %s never reach (they returned)"
-                % (_ranks(self.waiting), ", ".join(where), _ranks(self.done)))
+                % (_ranks(self.waiting), ", ".join(where), _ranks(returned)))
             self.main.release()
             return
         self.waiting.clear()
-        self.turn[0].release()
+        self._next(-1)
 
 
 def _ranks(ks):
@@ -339,11 +348,23 @@ class Kernel:
 
     def launch(self, threads, /, *args, **kwargs):
         """Runs one invocation per thread; ``threads`` is an int or one to three ints."""
+        self._launch(threads, self.bind(args, kwargs), None)
+
+    def launch_checked(self, threads, /, *args, **kwargs):
+        """``launch`` in checked mode: an invocation that raises ``IndexError``,
+        ``ZeroDivisionError`` or ``AssertionError`` stops, the others run on, and then
+        ``CheckError`` reports the first failure (lowest workgroup, then invocation) as
+        ``spirthon run --checked`` does."""
+        failures = _Failures()
+        self._launch(threads, self.bind(args, kwargs), failures)
+        if failures.count:
+            raise failures.error()
+
+    def _launch(self, threads, values, failures):
         global _current
         if isinstance(threads, int):
             threads = (threads,)
         threads = tuple(threads) + (1,) * (3 - len(threads))
-        values = self.bind(args, kwargs)
         wg = self.workgroup_size
         groups = tuple(-(-t // w) for t, w in zip(threads, wg))
         barriers = _calls_barrier(self.fn)
@@ -366,20 +387,31 @@ class Kernel:
                     inv.lid = ivec3(lx, ly, lz)
                     inv.lindex = (lz * wg[1] + ly) * wg[0] + lx
                     inv.group = group
+                    inv.key = (wx + groups[0] * (wy + groups[1] * wz)) * (wg[0] * wg[1] * wg[2]) + inv.lindex
                     invs.append(inv)
                 if barriers:
-                    group.phases.run([functools.partial(self._invoke, inv, values) for inv in invs])
+                    group.phases.run([functools.partial(self._invoke, inv, values, failures) for inv in invs])
                 else:
                     for inv in invs:
                         _current = inv
-                        # Each invocation gets its own copy of a vector parameter.
-                        self.fn(*[_copy(v) for v in values])
+                        self._run_one(inv, values, failures)
         finally:
             _current = saved
 
-    def _invoke(self, inv, values):
+    def _run_one(self, inv, values, failures):
+        # Each invocation gets its own copy of a vector parameter.
+        if failures is None:
+            return self.fn(*[_copy(v) for v in values])
+        try:
+            self.fn(*[_copy(v) for v in values])
+        except _CHECKED as e:
+            failures.add(inv.key, inv, e)
+            if inv.group.phases is not None:
+                inv.group.phases.failed.add(inv.lindex)
+
+    def _invoke(self, inv, values, failures):
         _local.current = inv
-        self.fn(*[_copy(v) for v in values])
+        self._run_one(inv, values, failures)
 
 
 def kernel(fn=None, *, workgroup_size=64):
@@ -387,3 +419,76 @@ def kernel(fn=None, *, workgroup_size=64):
     if fn is None:
         return lambda f: Kernel(f, workgroup_size)
     return Kernel(fn, workgroup_size)
+
+
+# Checked mode (LANGUAGE.md "Checked mode"): the exceptions a check raises, and the report.
+
+_CHECKED = (IndexError, ZeroDivisionError, AssertionError)
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+class CheckError(Exception):
+    """A checked launch failed. ``str(e)`` is the report ``spirthon run --checked`` prints
+    (the first failure, by lowest workgroup then invocation, with its line and column, then
+    which invocation it was and how many failed); ``error`` is the first failure's exception
+    and ``count`` the number of failing invocations."""
+
+    def __init__(self, error, count, where, invocation):
+        self.error = error
+        self.count = count
+        self.filename, self.line, self.column = where
+        self.invocation = invocation
+        super().__init__(self.report())
+
+    def report(self, path=None):
+        """The report, naming the kernel file ``path`` as given (default: as loaded)."""
+        filename = self.filename
+        if path is not None and os.path.exists(path) and os.path.exists(filename) and os.path.samefile(path, filename):
+            filename = path
+        text = type(self.error).__name__
+        if str(self.error):
+            text += ": %s" % self.error
+        others = "the only failing invocation" if self.count == 1 else "the first of %d failing invocations" % self.count
+        return "%s at %s:%d:%d\n  in invocation %s: %s" % (text, filename, self.line, self.column, self.invocation, others)
+
+
+def _where(exc):
+    """``path:line:col`` of the kernel source that raised ``exc`` (its innermost frame outside
+    this package); the column is CPython's, 1-based in characters."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        if not os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(_PACKAGE + os.sep):
+            found = tb
+        tb = tb.tb_next
+    if found is None:
+        return ("?", 0, 0)
+    code = found.tb_frame.f_code
+    line, col = found.tb_lineno, 0
+    positions = getattr(code, "co_positions", None)
+    if positions is not None:
+        pos = list(positions())[found.tb_lasti // 2]
+        if pos[0] is not None:
+            line = pos[0]
+        if pos[2] is not None:
+            text = linecache.getline(code.co_filename, line).encode()
+            col = len(text[: pos[2]].decode(errors="replace"))
+    return (code.co_filename, line, col + 1)
+
+
+class _Failures:
+    """The failures of one checked launch: the first by key, and the count."""
+
+    def __init__(self):
+        self.first = None
+        self.count = 0
+
+    def add(self, key, inv, exc):
+        self.count += 1
+        if self.first is None or key < self.first[0]:
+            self.first = (key, inv, exc, _where(exc))
+
+    def error(self):
+        _, inv, exc, where = self.first
+        ids = "global_id (%d, %d, %d), workgroup_id (%d, %d, %d), local_id (%d, %d, %d)" % (
+            tuple(inv.gid.tolist()) + tuple(inv.wid.tolist()) + tuple(inv.lid.tolist()))
+        return CheckError(exc, self.count, where, ids)

@@ -160,14 +160,21 @@ class Array(metaclass=_ArrayMeta):
         if len(parts) != len(self.shape):
             raise IndexError("%s has %d dimensions, but %d indices were given" % (self._label() or "the array", len(self.shape), len(parts)))
         flat = 0
-        for i, n in zip(parts, self.shape):
+        for axis, (i, n) in enumerate(zip(parts, self.shape)):
             if isinstance(i, bool) or not isinstance(i, int):
                 raise TypeError("array indices must be integers, not %s" % type(i).__name__)
             if not 0 <= i < n:
-                label = " for %s" % self._label() if self.name else ""
-                raise IndexError("index %d out of range%s (len %d)" % (i, label, n))
+                raise IndexError(self._out_of_range(i, n, axis))
             flat = flat * n + i
         return flat
+
+    def _out_of_range(self, i, n, axis):
+        """The message of checked mode (the compiled kernel's words, in spirthon_ir::checks)."""
+        of = ""
+        if self.name:
+            of = " for axis %d of %s" % (axis, self._label()) if len(self.shape) > 1 else " for %s" % self._label()
+        wrap = "; negative indices do not wrap" if i < 0 else ""
+        return "index %d out of range%s (len %d%s)" % (i, of, n, wrap)
 
     def _label(self):
         return repr(self.name) if self.name else ""

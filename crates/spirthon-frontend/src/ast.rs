@@ -164,7 +164,8 @@ pub enum StmtKind {
     Continue,
     Return(Option<ExprId>),
     Pass,
-    Assert(ExprId),
+    /// `assert test` or `assert test, "message"` (the message a string literal).
+    Assert(ExprId, Option<String>),
     /// A rejected statement, already reported.
     Error,
 }
@@ -400,8 +401,11 @@ fn dump_stmt(ast: &Ast, s: StmtId, depth: usize, out: &mut String) {
                 dump_expr(ast, *v, depth + 1, out);
             }
         }
-        StmtKind::Assert(t) => {
+        StmtKind::Assert(t, m) => {
             out.push_str(&head("assert"));
+            if let Some(m) = m {
+                out.push_str(&format!(" {m:?}"));
+            }
             dump_expr(ast, *t, depth + 1, out);
         }
         StmtKind::Break => out.push_str(&head("break")),

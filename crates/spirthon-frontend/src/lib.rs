@@ -33,6 +33,8 @@ pub struct Options {
     pub kernel: Option<String>,
     /// Keep the text of each function before SSA (`--emit cfg`).
     pub keep_cfg: bool,
+    /// Checked mode (`--checked`): bounds, division-by-zero and `assert` checks at run time.
+    pub checked: bool,
 }
 
 /// The frontend's result.
@@ -66,6 +68,8 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         job_ids: HashMap::new(),
         diags: parse_diags,
         tables: HashMap::new(),
+        checked: opts.checked,
+        checks: Vec::new(),
     };
     let entry_points = kernels(&mut cx, &info, opts)?;
     let t2 = Instant::now();
@@ -90,6 +94,8 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
             checked,
             diags,
             warnings,
+            checked_mode: opts.checked,
+            checks: cx.checks,
         },
         ast,
         cfg_text,
@@ -182,6 +188,8 @@ fn lower_unused_defs(
             job_ids: HashMap::new(),
             diags: Vec::new(),
             tables: HashMap::new(),
+            checked: false,
+            checks: Vec::new(),
         };
         let arrays = cx.add_arrays(sig);
         cx.instance(d, arrays);

@@ -226,6 +226,12 @@ pub enum Op {
     /// An atomic read-modify-write of an element: `args = [index, value]`, or `[index,
     /// expected, value]` for `CompareExchange`; the result is the element's old value.
     Atomic(AtomicOp, ArrayId),
+    /// Checked mode: check site `n` failed (`args = [index, len]`, `i32`s, zeros but for an
+    /// index check). Records the failure in the error buffer and marks the invocation failed;
+    /// the block then returns. No result.
+    Fail(u32),
+    /// Checked mode: whether this invocation has failed (in a function it called), a `bool`.
+    Failed,
 }
 
 /// The atomic operations on `i32` / `u32` array elements.
@@ -270,7 +276,7 @@ impl Op {
     pub fn has_effect(self) -> bool {
         matches!(
             self,
-            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..)
+            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..) | Op::Fail(_)
         )
     }
 }
@@ -484,6 +490,10 @@ pub struct Module {
     pub arrays: IndexVec<ArrayId, GlobalArray>,
     pub functions: IndexVec<FuncId, Function<Ref>>,
     pub entry_points: Vec<EntryPoint>,
+    /// Compiled with `--checked`: the module has the error buffer (see [`crate::checks`]).
+    pub checked: bool,
+    /// The check sites of a checked module, by id.
+    pub checks: Vec<crate::checks::CheckSite>,
 }
 
 impl Module {

@@ -9,6 +9,7 @@
 
 pub mod abi;
 pub mod cfg;
+pub mod checks;
 pub mod diag;
 pub mod index_vec;
 pub mod library;
@@ -20,6 +21,7 @@ pub mod types;
 
 pub use abi::{ShapeField, UniformField, UniformLayout};
 pub use cfg::*;
+pub use checks::{CheckKind, CheckSite, ErrorBuffer, Failure};
 pub use diag::{Diagnostic, Label, Severity};
 pub use index_vec::{Idx, IndexVec};
 pub use span::{LineIndex, Span};

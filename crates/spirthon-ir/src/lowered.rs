@@ -60,4 +60,8 @@ pub struct Program {
     pub diags: Vec<Diagnostic>,
     /// Warnings: reported, and the file still compiles.
     pub warnings: Vec<Diagnostic>,
+    /// Lowered in checked mode (`--checked`).
+    pub checked_mode: bool,
+    /// The check sites of a checked program, by id (`Op::Fail`'s operand).
+    pub checks: Vec<crate::checks::CheckSite>,
 }

@@ -47,6 +47,8 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         checked,
         mut diags,
         warnings: _,
+        checked_mode,
+        checks,
     } = p;
     let mut functions: Vec<Function<Ref>> = functions
         .into_iter()
@@ -85,6 +87,8 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         arrays: arrays.into(),
         functions: functions.into(),
         entry_points,
+        checked: checked_mode,
+        checks,
     })
 }
 

@@ -26,9 +26,10 @@ pub fn optimize(f: &mut Function<Ref>, dom: &DomTree) {
 }
 
 /// Whether two instructions with the same operation, type and operands always give the same
-/// value within one invocation (loads may see stores in between; calls and stores act).
+/// value within one invocation (loads may see stores in between; calls and stores act;
+/// whether the invocation failed changes at a call).
 fn is_pure(op: Op) -> bool {
-    !op.has_effect() && !matches!(op, Op::Load(_) | Op::Const(_))
+    !op.has_effect() && !matches!(op, Op::Load(_) | Op::Const(_) | Op::Failed)
 }
 
 /// What makes two pure instructions equal: operation, type and (up to three) operands.

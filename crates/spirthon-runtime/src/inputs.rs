@@ -109,6 +109,7 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
             threads,
             uniform,
             arrays,
+            checked: m.checked,
         },
         arrays: array_info,
     })

@@ -14,6 +14,7 @@
 
 pub mod inputs;
 
+use spirthon_ir::ErrorBuffer;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -104,6 +105,9 @@ pub struct Launch {
     /// The bytes of the uniform block at binding 0 (std140), if the kernel has one.
     pub uniform: Option<Vec<u8>>,
     pub arrays: Vec<ArrayArg>,
+    /// A `--checked` module: the error buffer is bound at set 1, binding 0
+    /// (`spirthon_ir::checks`).
+    pub checked: bool,
 }
 
 impl Launch {
@@ -123,7 +127,18 @@ impl Launch {
 pub struct Outcome {
     pub arrays: Vec<Vec<u8>>,
     pub dispatch: Duration,
+    /// A checked launch's error buffer after the dispatch, as words.
+    pub errors: Option<Vec<u32>>,
 }
+
+/// The bind group layouts of a pipeline: the ABI's set 0, and set 1 in checked mode.
+struct Layouts {
+    main: wgpu::BindGroupLayout,
+    errors: Option<wgpu::BindGroupLayout>,
+}
+
+/// The arrays after a dispatch, and a checked launch's error words.
+type Dispatched = (Vec<Vec<u8>>, Option<Vec<u32>>);
 
 /// An open device.
 pub struct Gpu {
@@ -219,14 +234,16 @@ impl Gpu {
         let (layout, pipeline) = self.pipeline(shader, launch)?;
         let mut best = Duration::MAX;
         let mut arrays = Vec::new();
+        let mut errors = None;
         for _ in 0..repeat.max(1) + usize::from(repeat > 0) {
             let (out, t) = self.dispatch(launch, &layout, &pipeline, 1)?;
             best = best.min(t);
-            arrays = out;
+            (arrays, errors) = out;
         }
         Ok(Outcome {
             arrays,
             dispatch: best,
+            errors,
         })
     }
 
@@ -256,7 +273,7 @@ impl Gpu {
         &self,
         shader: Shader<'_>,
         launch: &Launch,
-    ) -> Result<(wgpu::BindGroupLayout, wgpu::ComputePipeline), RunError> {
+    ) -> Result<(Layouts, wgpu::ComputePipeline), RunError> {
         if let Shader::SpirV(words) = shader {
             if declares_float_atomics(words)
                 && !self
@@ -281,11 +298,13 @@ impl Gpu {
                 },
             });
         let layout = self.bind_group_layout(launch);
+        let errors = launch.checked.then(|| self.error_layout());
         let pipeline_layout = self
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
-                bind_group_layouts: &[Some(&layout)],
+                bind_group_layouts: &[Some(&layout), errors.as_ref()]
+                    [..1 + usize::from(launch.checked)],
                 immediate_size: 0,
             });
         let pipeline = self
@@ -304,7 +323,31 @@ impl Gpu {
                 launch.entry
             )));
         }
-        Ok((layout, pipeline))
+        Ok((
+            Layouts {
+                main: layout,
+                errors,
+            },
+            pipeline,
+        ))
+    }
+
+    /// The layout of a checked module's bind group 1: the error buffer at binding 0.
+    fn error_layout(&self) -> wgpu::BindGroupLayout {
+        self.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("spirthon_errors"),
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: ErrorBuffer::BINDING,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: false },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                }],
+            })
     }
 
     fn bind_group_layout(&self, launch: &Launch) -> wgpu::BindGroupLayout {
@@ -369,13 +412,16 @@ impl Gpu {
         Ok(buf)
     }
 
+    /// Runs `launch` `times` times in one submission: the arrays (and a checked launch's
+    /// error buffer) afterwards, and the device time.
     fn dispatch(
         &self,
         launch: &Launch,
-        layout: &wgpu::BindGroupLayout,
+        layouts: &Layouts,
         pipeline: &wgpu::ComputePipeline,
         times: u32,
-    ) -> Result<(Vec<Vec<u8>>, Duration), RunError> {
+    ) -> Result<(Dispatched, Duration), RunError> {
+        let layout = &layouts.main;
         self.check_limits(launch)?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let uniform = match &launch.uniform {
@@ -398,8 +444,29 @@ impl Gpu {
             })
             .collect::<Result<_, _>>()?;
         let bind_group = self.bind_group(launch, layout, uniform.as_ref(), &storage);
+        let errors = match &layouts.errors {
+            Some(l) => {
+                let words: Vec<u8> = ErrorBuffer::initial()
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect();
+                let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+                let buf = self.buffer(Some(&words), words.len() as u64, usage)?;
+                let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("spirthon_errors"),
+                    layout: l,
+                    entries: &[wgpu::BindGroupEntry {
+                        binding: ErrorBuffer::BINDING,
+                        resource: buf.as_entire_binding(),
+                    }],
+                });
+                Some((buf, group))
+            }
+            None => None,
+        };
         let readback: Vec<wgpu::Buffer> = storage
             .iter()
+            .chain(errors.as_ref().map(|e| &e.0))
             .map(|b| {
                 self.device.create_buffer(&wgpu::BufferDescriptor {
                     label: None,
@@ -417,6 +484,9 @@ impl Gpu {
             });
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
+            if let Some((_, group)) = &errors {
+                pass.set_bind_group(ErrorBuffer::SET, group, &[]);
+            }
             let [x, y, z] = launch.workgroups();
             if x > 0 && y > 0 && z > 0 {
                 for _ in 0..times {
@@ -424,7 +494,11 @@ impl Gpu {
                 }
             }
         }
-        for (s, r) in storage.iter().zip(&readback) {
+        for (s, r) in storage
+            .iter()
+            .chain(errors.as_ref().map(|e| &e.0))
+            .zip(&readback)
+        {
             encoder.copy_buffer_to_buffer(s, 0, r, 0, s.size());
         }
         let start = Instant::now();
@@ -437,8 +511,19 @@ impl Gpu {
                 launch.entry
             )));
         }
-        let out = self.read_back(launch, &readback)?;
-        Ok((out, elapsed))
+        let mut sizes: Vec<u64> = launch.arrays.iter().map(|a| a.data.len()).collect();
+        if errors.is_some() {
+            sizes.push(ErrorBuffer::SIZE as u64);
+        }
+        let mut out = self.read_back(&sizes, &readback)?;
+        let errors = errors.is_some().then(|| {
+            let bytes = out.pop().unwrap_or_default();
+            bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        });
+        Ok(((out, errors), elapsed))
     }
 
     /// The bind group of a launch: the uniform block at binding 0, the arrays at theirs.
@@ -469,21 +554,21 @@ impl Gpu {
         })
     }
 
-    /// Each array's bytes, read back from its mapped buffer.
+    /// Each buffer's first `sizes[k]` bytes, read back from its mapped buffer.
     fn read_back(
         &self,
-        launch: &Launch,
+        sizes: &[u64],
         readback: &[wgpu::Buffer],
     ) -> Result<Vec<Vec<u8>>, RunError> {
         let mut out = Vec::new();
-        for (r, a) in readback.iter().zip(&launch.arrays) {
+        for (r, &len) in readback.iter().zip(sizes) {
             let slice = r.slice(..);
             slice.map_async(wgpu::MapMode::Read, |_| {});
             self.wait()?;
             let view = slice
                 .get_mapped_range()
                 .map_err(|e| RunError::Device(format!("cannot read a buffer back: {e:?}")))?;
-            out.push(view[..a.data.len() as usize].to_vec());
+            out.push(view[..len as usize].to_vec());
         }
         Ok(out)
     }

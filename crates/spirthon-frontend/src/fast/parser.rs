@@ -330,7 +330,9 @@ impl Parser<'_> {
             }
             K::Kw(Kw::Assert) => {
                 self.bump();
-                StmtKind::Assert(self.test()?)
+                // A message (`assert t, "m"`) is left to the reference parser, which decodes
+                // string literals.
+                StmtKind::Assert(self.test()?, None)
             }
             K::Kw(_) if !self.can_start_expr() => return None,
             _ => self.simple()?,

@@ -199,6 +199,7 @@ impl Lower<'_, '_> {
         let (ret, tuple) = (sig.ret, sig.ret_tuple);
         let id = self.cx.instance(d, arrays);
         let v = self.emit(Op::Call(id), ret, ops, span);
+        self.check_call(span);
         match (ret, tuple) {
             (Some(_), Some(tt)) => Ex::Tuple(Operand::Value(v), tt),
             (Some(t), None) => Ex::Val(Operand::Value(v), t),

@@ -9,12 +9,16 @@ impl Lower<'_, '_> {
     }
 
     /// Whether evaluating `e` has no effect and cannot fault, so it may be evaluated
-    /// whether or not Python would (a select instead of a branch).
+    /// whether or not Python would (a select instead of a branch). In checked mode `//` and
+    /// `%` can fail (a zero divisor), so they are not.
     pub(super) fn is_pure(&self, e: ExprId) -> bool {
         let mut work = vec![e];
         while let Some(e) = work.pop() {
             match &self.ast.expr(e).kind {
                 ExprKind::Subscript(..) => return false,
+                ExprKind::Binary(BinaryOp::FloorDiv | BinaryOp::Mod, ..) if self.cx.checked => {
+                    return false
+                }
                 ExprKind::Call { func, args, .. } => {
                     if let ExprKind::Name(n) = &self.ast.expr(*func).kind {
                         if matches!(self.m.globals.get(n), Some(Global::Def(_))) {
@@ -29,8 +33,12 @@ impl Lower<'_, '_> {
         true
     }
 
-    /// Whether lowering `e` as a condition creates blocks.
+    /// Whether lowering `e` as a condition creates blocks. In checked mode every access,
+    /// division and call is checked with a branch of its own.
     pub(super) fn needs_blocks(&self, e: ExprId) -> bool {
+        if self.cx.checked && !self.is_pure(e) {
+            return true;
+        }
         let mut work = vec![e];
         while let Some(e) = work.pop() {
             match &self.ast.expr(e).kind {
@@ -98,8 +106,9 @@ impl Lower<'_, '_> {
                 let Some(i) = self.index(a, index) else {
                     return Ex::Err;
                 };
+                self.check_index(a, &i, span);
                 let elem = self.cx.arrays[a.index()].elem;
-                Ex::Val(self.val(Op::Load(a), elem, vec![i], span), elem)
+                Ex::Val(self.val(Op::Load(a), elem, vec![i.flat], span), elem)
             }
             ExprKind::Call {
                 func,
@@ -322,8 +331,9 @@ impl Lower<'_, '_> {
     }
 
     /// The flat element index of `a[index]`: one integer for a one-dimensional array, or one
-    /// per axis (`A[i, j]`, row-major) for an `Array2D`/`Array3D`.
-    pub(super) fn index(&mut self, a: ArrayId, index: ExprId) -> Option<Operand> {
+    /// per axis (`A[i, j]`, row-major) for an `Array2D`/`Array3D`; with each axis's own index
+    /// for checked mode ([`Lower::check_index`]).
+    pub(super) fn index(&mut self, a: ArrayId, index: ExprId) -> Option<Index> {
         let dims = self.cx.arrays[a.index()].dims;
         let parts: Vec<ExprId> = match &self.ast.expr(index).kind {
             ExprKind::Tuple(items) => items.clone(),
@@ -346,27 +356,32 @@ impl Lower<'_, '_> {
             return None;
         }
         if dims == 1 {
-            return self.index_part(index).map(|x| x.0);
+            let (i, t) = self.index_part(index)?;
+            return Some(Index {
+                flat: i,
+                axes: vec![(i, t, sp)],
+            });
         }
         let mut flat: Option<Operand> = None;
+        let mut axes = Vec::new();
         for (k, &p) in parts.iter().enumerate() {
+            let psp = self.ast.expr(p).span;
             if let Ok(Some(Lit::Int(n))) =
                 self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n))
             {
                 if n < 0 {
                     self.cx.diags.push(
-                        Diagnostic::error(
-                            self.ast.expr(p).span,
-                            format!("index {n} is out of range"),
-                        )
-                        .with_note("kernels do not wrap negative indices as Python lists do"),
+                        Diagnostic::error(psp, format!("index {n} is out of range"))
+                            .with_note("kernels do not wrap negative indices as Python lists do"),
                     );
                     return None;
                 }
             }
-            let i = match self.index_part(p)? {
-                (i, Ty::Scalar(Scalar::U32)) => self.val(Op::Convert, Ty::I32, vec![i], sp),
-                (i, _) => i,
+            let (raw, t) = self.index_part(p)?;
+            axes.push((raw, t, psp));
+            let i = match t {
+                Ty::Scalar(Scalar::U32) => self.val(Op::Convert, Ty::I32, vec![raw], sp),
+                _ => raw,
             };
             flat = Some(match flat {
                 None => i,
@@ -377,7 +392,7 @@ impl Lower<'_, '_> {
                 }
             });
         }
-        flat
+        flat.map(|flat| Index { flat, axes })
     }
 
     /// One integer index.

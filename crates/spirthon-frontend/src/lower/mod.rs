@@ -24,16 +24,18 @@ use std::collections::{HashMap, HashSet};
 
 use spirthon_ir::cfg::*;
 use spirthon_ir::lowered::Lowered;
-use spirthon_ir::{Const, Diagnostic, IndexVec, Scalar, Span, Ty};
+use spirthon_ir::{CheckKind, CheckSite, Const, Diagnostic, IndexVec, Scalar, Span, Ty};
 use spirthon_ssa::FunctionBuilder;
 
 use crate::ast::*;
 use crate::lit::{self, Lit};
 use crate::module::{DefSig, Global, Lib, ModuleInfo, ParamKind, TupleTy};
+use checks::Index;
 
 mod builder;
 mod builtins;
 mod calls;
+mod checks;
 mod coerce;
 mod control;
 mod expr;
@@ -55,6 +57,10 @@ pub struct Ctx<'a> {
     pub diags: Vec<Diagnostic>,
     /// The array of each constant tuple indexed at run time, made on first use.
     pub tables: HashMap<String, ArrayId>,
+    /// Checked mode: lowering inserts the run-time checks.
+    pub checked: bool,
+    /// The check sites, by id.
+    pub checks: Vec<CheckSite>,
 }
 
 impl<'a> Ctx<'a> {

@@ -126,6 +126,9 @@ impl Lower<'_, '_> {
                     }
                     _ => {}
                 }
+                if let BinOp::FloorDiv | BinOp::Mod = bin {
+                    self.check_divisor(y, t, bin == BinOp::Mod, span);
+                }
                 Ex::Val(self.val(Op::Binary(bin), t, vec![x, y], span), t)
             }
         }

@@ -48,14 +48,17 @@ impl Lower<'_, '_> {
             },
             StmtKind::Return(v) => self.return_stmt(*v, span),
             StmtKind::Pass | StmtKind::Error => {}
-            StmtKind::Assert(test) => self.assert_stmt(*test),
+            StmtKind::Assert(test, message) => self.assert_stmt(*test, message.clone()),
         }
     }
 
     /// Outside checked mode an assertion is type-checked only, as `python -O` skips it: its
     /// test is lowered in a block that nothing reaches (and folding removes), so every error
-    /// in it is reported and nothing of it runs.
-    pub(super) fn assert_stmt(&mut self, test: ExprId) {
+    /// in it is reported and nothing of it runs. In checked mode it is a check.
+    pub(super) fn assert_stmt(&mut self, test: ExprId, message: Option<String>) {
+        if self.cx.checked {
+            return self.check_assert(test, message);
+        }
         let cont = self.new_block();
         self.jump(cont);
         let dead = self.new_block();
@@ -178,7 +181,8 @@ impl Lower<'_, '_> {
                 let Some(i) = self.index(a, index) else {
                     return;
                 };
-                self.store(a, i, ex, value_span, t.span);
+                self.check_index(a, &i, t.span);
+                self.store(a, i.flat, ex, value_span, t.span);
             }
             ExprKind::Attr(base, attr) => {
                 self.assign_component(*base, attr, ex, t.span, value_span)
@@ -379,8 +383,10 @@ impl Lower<'_, '_> {
                 let Some(i) = self.index(a, index) else {
                     return;
                 };
+                // Checked once, at the load: the store reuses the index.
+                self.check_index(a, &i, t.span);
                 let elem = self.cx.arrays[a.index()].elem;
-                let cur = self.val(Op::Load(a), elem, vec![i], t.span);
+                let cur = self.val(Op::Load(a), elem, vec![i.flat], t.span);
                 let rhs = self.expr(value);
                 let r = self.binary(
                     op,
@@ -390,7 +396,7 @@ impl Lower<'_, '_> {
                     self.ast.expr(value).span,
                     span,
                 );
-                self.store(a, i, r, span, t.span);
+                self.store(a, i.flat, r, span, t.span);
             }
             ExprKind::Attr(base, attr) => {
                 let cur = self.expr(target);

@@ -185,7 +185,7 @@ impl Lower<'_, '_> {
         let Some(index) = self.index(a, args[1]) else {
             return Ex::Err;
         };
-        let mut ops = vec![index];
+        let mut ops = vec![index.flat];
         for &v in &args[2..] {
             let x = self.expr(v);
             let what = format!("an operand of `{name}` on an Array[{elem}]");
@@ -194,6 +194,7 @@ impl Lower<'_, '_> {
                 None => return Ex::Err,
             }
         }
+        self.check_index(a, &index, span);
         let v = self.emit(Op::Atomic(op, a), Some(elem), ops, span);
         Ex::Val(Operand::Value(v), elem)
     }

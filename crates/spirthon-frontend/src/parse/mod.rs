@@ -473,7 +473,24 @@ impl Convert {
             S::Continue(_) => StmtKind::Continue,
             S::Return(r) => StmtKind::Return(r.value.as_ref().map(|v| self.expr(v))),
             S::Pass(_) => StmtKind::Pass,
-            S::Assert(a) => StmtKind::Assert(self.expr(&a.test)),
+            S::Assert(a) => {
+                let test = self.expr(&a.test);
+                let message = match a.msg.as_deref() {
+                    None => None,
+                    Some(ast::Expr::Constant(c)) if matches!(c.value, ast::Constant::Str(_)) => {
+                        match &c.value {
+                            ast::Constant::Str(m) => Some(m.to_string()),
+                            _ => None,
+                        }
+                    }
+                    Some(other) => {
+                        let sp = span(other.range());
+                        self.error(sp, "an assert message must be a string literal");
+                        None
+                    }
+                };
+                StmtKind::Assert(test, message)
+            }
             other => {
                 let what = match other {
                     S::FunctionDef(_) => "nested function definitions are",

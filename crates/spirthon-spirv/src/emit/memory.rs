@@ -184,6 +184,9 @@ impl Emitter {
                 _ => None,
             })
             .collect();
+        if m.checked {
+            used.extend(super::checked::RECORD_BUILTINS);
+        }
         used.sort();
         used.dedup();
         let mut builtins = HashMap::new();

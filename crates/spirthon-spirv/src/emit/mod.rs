@@ -30,6 +30,7 @@ use spirthon_ir::{Const, IndexVec, Scalar, Ty, UniformLayout};
 use crate::words::Words;
 
 mod arith;
+mod checked;
 mod memory;
 
 use memory::{shape_members, uniform_load};
@@ -68,6 +69,8 @@ struct Globals {
     /// Per function: its uniform block variable (kernels only).
     uniform_of: HashMap<FuncId, (Word, UniformLayout)>,
     functions: Vec<Word>,
+    /// Checked mode's error buffer, flags and `record` function.
+    checks: Option<checked::Checks>,
 }
 
 struct Emitter {
@@ -106,6 +109,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     for (i, f) in m.functions.iter().enumerate() {
         e.function(m, &globals, FuncId(i as u32), f)?;
     }
+    e.record_function(&globals)?;
     for ep in &m.entry_points {
         let f = globals.functions[ep.function.index()];
         let mut used: Vec<Builtin> = m
@@ -118,6 +122,9 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
                 _ => None,
             })
             .collect();
+        if m.checked {
+            used.extend(checked::RECORD_BUILTINS);
+        }
         used.sort();
         used.dedup();
         let interface: Vec<Word> = used.iter().map(|bi| globals.builtins[bi]).collect();
@@ -200,7 +207,9 @@ impl Emitter {
             })
             .collect();
         let shapes = shape_members(m, &uniform_of);
+        let checks = self.check_globals(m);
         Ok(Globals {
+            checks,
             builtins,
             direct,
             shapes,
@@ -390,6 +399,9 @@ impl<'f> FnState<'f> {
                     e.b.op(SOp::Bitcast, ft, Some(id), &[u])?;
                 }
             }
+            if b.index() == 0 {
+                self.store_group_size(e, m)?;
+            }
             if !f.reachable[b] {
                 self.dead_structural_block(e, b)?;
                 continue;
@@ -518,6 +530,9 @@ impl<'f> FnState<'f> {
         if let Op::Store(_) | Op::Call(_) = inst.op {
             return self.effect(e, inst.op, inst.ty, &args, id, operand);
         }
+        if let Op::Fail(site) = inst.op {
+            return self.fail(e, site, &args);
+        }
         if let Op::Barrier = inst.op {
             // Workgroup execution scope and memory scope; acquire-release ordering of
             // workgroup memory and of buffers, as CUDA's `__syncthreads()` orders both.
@@ -530,7 +545,8 @@ impl<'f> FnState<'f> {
             .ok_or_else(|| EmitError(format!("{:?} has no result type", inst.op)))?;
         let rt = e.ty(t);
         match inst.op {
-            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier => {}
+            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Fail(_) => {}
+            Op::Failed => self.failed(e, rt, id)?,
             Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
             Op::Binary(op) => {

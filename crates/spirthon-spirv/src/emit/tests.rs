@@ -122,6 +122,7 @@ fn kernel_of(op: BinOp, ty: Ty, divisor: Option<Const>) -> Module {
             uniform: UniformLayout::std140([]),
             arrays: vec![ArrayId(0)],
         }],
+        ..Module::default()
     }
 }
 

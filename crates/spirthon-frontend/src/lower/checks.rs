@@ -1,0 +1,147 @@
+//! Checked mode's run-time checks (see `spirthon_ir::checks`): an index within its axis, a
+//! nonzero integer divisor, an `assert`'s test, and after each call, whether the callee
+//! failed.
+//!
+//! A check is a selection whose merge block is the code after it: the failing branch records
+//! the site with `Op::Fail` and returns (a func returns a zero of its type, which no caller
+//! reads: the caller's own check after the call returns too), so the invocation stops at its
+//! first failure and an out-of-range store never happens. A check is placed where Python
+//! raises: at the access, after the value of a store and the operands of an atomic are
+//! evaluated; at the division; at the assert. Outside checked mode nothing here emits
+//! anything.
+
+use super::*;
+
+/// An array index as lowering computed it: the flat element index, and each axis's own
+/// index with its type, for the checks.
+#[derive(Clone, Debug)]
+pub(super) struct Index {
+    pub flat: Operand,
+    pub axes: Vec<(Operand, Ty, Span)>,
+}
+
+impl Lower<'_, '_> {
+    fn site(&mut self, kind: CheckKind, span: Span) -> u32 {
+        self.cx.checks.push(CheckSite { kind, span });
+        self.cx.checks.len() as u32 - 1
+    }
+
+    /// What the failing branch of a check returns: nothing, or a zero of the func's type.
+    fn fail_return(&mut self, span: Span) -> Term<Operand> {
+        match self.f.ret {
+            None => Term::Return(None),
+            Some(Ty::Scalar(s)) => Term::Return(Some(self.konst(Const::zero(s)))),
+            Some(t @ Ty::Vector(s, n)) => {
+                let z = self.konst(Const::zero(s));
+                let v = self.val(Op::Construct, t, vec![z; n as usize], span);
+                Term::Return(Some(v))
+            }
+        }
+    }
+
+    /// Continues where `ok` holds; elsewhere records `site` with `[index, len]` and returns.
+    fn guard(&mut self, ok: Operand, site: u32, index: Operand, len: Operand, span: Span) {
+        let fail = self.new_block();
+        let rest = self.new_block();
+        self.set_merge(Merge::Selection(rest));
+        self.terminate(Term::Branch(ok, rest, fail));
+        self.switch(fail);
+        self.emit(Op::Fail(site), None, vec![index, len], span);
+        let ret = self.fail_return(span);
+        self.terminate(ret);
+        self.switch(rest);
+    }
+
+    /// Checks every axis of an access to `a` at `span`, in axis order.
+    pub(super) fn check_index(&mut self, a: ArrayId, index: &Index, span: Span) {
+        if !self.cx.checked {
+            return;
+        }
+        let g = &self.cx.arrays[a.index()];
+        let (dims, known, name) = (g.dims, g.known_len(), g.name.clone());
+        for (k, &(i, t, isp)) in index.axes.iter().enumerate() {
+            let len = match known {
+                Some(n) => {
+                    if let Some(c) = self.index_const(i) {
+                        if (c as u32) < n {
+                            continue; // always in range (a negative one is a compile error)
+                        }
+                    }
+                    self.konst(Const::I32(n as i32))
+                }
+                None if dims > 1 => self.val(Op::ArrayShape(a, k as u32), Ty::I32, vec![], isp),
+                None => self.val(Op::ArrayLen(a), Ty::I32, vec![], isp),
+            };
+            // One unsigned comparison: a negative index is a huge `u32`.
+            let ui = match t.scalar() {
+                Scalar::U32 => i,
+                _ => self.val(Op::Convert, Ty::U32, vec![i], isp),
+            };
+            let ulen = self.val(Op::Convert, Ty::U32, vec![len], isp);
+            let ok = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![ui, ulen], isp);
+            let si = match t.scalar() {
+                Scalar::U32 => self.val(Op::Convert, Ty::I32, vec![i], isp),
+                _ => i,
+            };
+            let axis = (dims > 1).then_some(k as u32);
+            let site = self.site(
+                CheckKind::Index {
+                    array: name.clone(),
+                    axis,
+                },
+                span,
+            );
+            self.guard(ok, site, si, len, span);
+        }
+    }
+
+    /// The value of an index operand that is a constant.
+    fn index_const(&self, o: Operand) -> Option<i64> {
+        let Operand::Value(v) = o else { return None };
+        match self.f.insts[v].op {
+            Op::Const(Const::I32(c)) => Some(c as i64),
+            Op::Const(Const::U32(c)) => Some(c as i64),
+            _ => None,
+        }
+    }
+
+    /// Checks that the divisor `y` (an `i32` or `u32`) of `//` or `%` at `span` is not zero.
+    pub(super) fn check_divisor(&mut self, y: Operand, t: Ty, modulo: bool, span: Span) {
+        if !self.cx.checked || !t.scalar().is_int() {
+            return;
+        }
+        if self.index_const(y).is_some_and(|c| c != 0) {
+            return;
+        }
+        let zero = self.konst(Const::zero(t.scalar()));
+        let ok = self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, vec![y, zero], span);
+        let site = self.site(CheckKind::ZeroDivision { modulo }, span);
+        let z = self.konst(Const::I32(0));
+        self.guard(ok, site, z, z, span);
+    }
+
+    /// `assert test` / `assert test, "message"`: the test must hold.
+    pub(super) fn check_assert(&mut self, test: ExprId, message: Option<String>) {
+        let span = self.ast.expr(test).span;
+        let ok = self.cond(test);
+        let site = self.site(CheckKind::Assert { message }, span);
+        let z = self.konst(Const::I32(0));
+        self.guard(ok, site, z, z, span);
+    }
+
+    /// After a call: returns at once when the callee failed.
+    pub(super) fn check_call(&mut self, span: Span) {
+        if !self.cx.checked {
+            return;
+        }
+        let failed = self.val(Op::Failed, Ty::BOOL, vec![], span);
+        let ret = self.new_block();
+        let rest = self.new_block();
+        self.set_merge(Merge::Selection(rest));
+        self.terminate(Term::Branch(failed, ret, rest));
+        self.switch(ret);
+        let r = self.fail_return(span);
+        self.terminate(r);
+        self.switch(rest);
+    }
+}
