@@ -192,8 +192,9 @@ fn type_name(t: Ty) -> String {
     t.name()
 }
 
-/// The reflection JSON of `--emit reflect`: per kernel, its workgroup size and bindings.
-pub fn reflect_json(m: &IrModule) -> String {
+/// The reflection JSON of `--emit reflect`: per kernel, its workgroup size and bindings;
+/// for a checked module, the error buffer and every check site (located in `source`).
+pub fn reflect_json(m: &IrModule, source: &str) -> String {
     let kernels: Vec<_> = m
         .entry_points
         .iter()
@@ -212,7 +213,50 @@ pub fn reflect_json(m: &IrModule) -> String {
             json!({"name": ep.name, "workgroup_size": ep.workgroup_size, "bindings": bindings})
         })
         .collect();
-    serde_json::to_string_pretty(&json!({ "kernels": kernels })).unwrap_or_default() + "\n"
+    let mut out = json!({ "kernels": kernels });
+    if m.checked {
+        out["checks"] = checks_json(m, source);
+    }
+    serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"
+}
+
+/// The error buffer of a checked module and its check sites, by id.
+fn checks_json(m: &IrModule, source: &str) -> serde_json::Value {
+    use spirthon_ir::{CheckKind, ErrorBuffer};
+    let lines = LineIndex::new(source);
+    let sites: Vec<_> = m
+        .checks
+        .iter()
+        .enumerate()
+        .map(|(id, s)| {
+            let (line, column) = lines.line_col(source, s.span.start);
+            let mut site =
+                json!({"site": id, "kind": s.kind_name(), "line": line, "column": column});
+            match &s.kind {
+                CheckKind::Index { array, axis } => {
+                    site["array"] = json!(array);
+                    if let Some(k) = axis {
+                        site["axis"] = json!(k);
+                    }
+                }
+                CheckKind::ZeroDivision { modulo } => {
+                    site["operator"] = json!(if *modulo { "%" } else { "//" })
+                }
+                CheckKind::Assert { message } => site["message"] = json!(message),
+            }
+            site
+        })
+        .collect();
+    json!({
+        "set": ErrorBuffer::SET,
+        "binding": ErrorBuffer::BINDING,
+        "size": ErrorBuffer::SIZE,
+        "words": ["count", "first", "next", "pad"],
+        "first_initial": u32::MAX,
+        "records": ErrorBuffer::RECORDS,
+        "record_words": ["key", "site", "index", "len"],
+        "sites": sites,
+    })
 }
 
 /// Graphviz of every function: CFG edges solid, dominator-tree edges dashed, phis in the

@@ -397,10 +397,11 @@ fn run(cli: &Cli) -> u8 {
         keep_cfg: cli.emit == Emit::Cfg,
         checked: cli.checked,
     };
-    let compiled = match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {
-        Ok(c) => c.0,
-        Err(code) => return code,
-    };
+    let (compiled, source) =
+        match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
     let bytes: Vec<u8> = match cli.emit {
         Emit::Spv => compiled
             .words
@@ -414,7 +415,7 @@ fn run(cli: &Cli) -> u8 {
                 return 101;
             }
         },
-        Emit::Reflect => spirthon::reflect_json(&compiled.module).into_bytes(),
+        Emit::Reflect => spirthon::reflect_json(&compiled.module, &source).into_bytes(),
         Emit::Wgsl | Emit::Msl | Emit::Hlsl | Emit::Glsl => {
             use spirthon::translate::Target;
             let target = match cli.emit {

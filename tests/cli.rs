@@ -567,3 +567,56 @@ fn emits_other_shading_languages() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("@group(0) @binding(2)"), "{text}");
 }
+
+#[test]
+fn checked_modules_describe_their_error_buffer_and_unchecked_ones_do_not_change() {
+    let load = common::root()
+        .join("tests/checked/index_2d.py")
+        .display()
+        .to_string();
+    let out = spirthon(&[&load, "--checked", "--emit", "reflect"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("reflection JSON");
+    let checks = &json["checks"];
+    assert_eq!(
+        (checks["set"].as_u64(), checks["binding"].as_u64()),
+        (Some(1), Some(0))
+    );
+    let sites = checks["sites"].as_array().expect("sites");
+    // Two reads and a store, each checked on both axes.
+    assert_eq!(sites.len(), 6);
+    assert_eq!(sites[1]["array"], "src");
+    assert_eq!(sites[1]["axis"], 1);
+    assert_eq!(
+        (sites[2]["line"].as_u64(), sites[2]["column"].as_u64()),
+        (Some(9), Some(34))
+    );
+    // Without --checked: no "checks" (the golden tests hold unchecked modules byte for byte).
+    let plain = spirthon(&[&load, "--emit", "reflect"]);
+    let json: serde_json::Value = serde_json::from_slice(&plain.stdout).expect("reflection JSON");
+    assert!(json.get("checks").is_none());
+    let a = spirthon(&[&load, "-o", "-"]);
+    let b = spirthon(&[&load, "--checked", "-o", "-"]);
+    assert!(a.status.success() && b.status.success());
+    assert!(b.stdout.len() > a.stdout.len());
+}
+
+#[test]
+fn an_assert_message_must_be_a_string_literal() {
+    let src = write(
+        "assert_msg.py",
+        "from spirthon import kernel, Array, f32, global_id\n\n@kernel\ndef k(x: Array[f32]):\n    i = global_id().x\n    assert x[i] > 0.0, i\n",
+    );
+    let out = spirthon(&[&src, "--checked"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("an assert message must be a string literal"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("assert_msg.py:6:24"), "{stderr}");
+}

@@ -279,6 +279,7 @@ fn seeds() -> Vec<(String, String)> {
         "tests/kernels/ok",
         "tests/kernels/err",
         "tests/run",
+        "tests/checked",
     ] {
         files.extend(kernels(dir));
     }
@@ -302,11 +303,33 @@ fn regressions() -> Vec<(String, String)> {
     out
 }
 
-/// Whether `source` compiled, and what is wrong with the compiler's answer, if anything.
+/// Whether `source` compiled, and what is wrong with the compiler's answer, if anything. A
+/// file that compiles is compiled in checked mode too, and that module is judged alike.
 fn verdict(source: &str, name: &str, validated: &mut HashSet<u64>) -> (bool, Option<String>) {
-    let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        spirthon::compile(source, name, &CompileOptions::default())
-    }));
+    let (ok, wrong) = verdict_in(source, name, validated, false);
+    if !ok || wrong.is_some() {
+        return (ok, wrong);
+    }
+    // Checked mode may reject what compiles unchecked: an `assert` runs there, so a certain
+    // fault in its test (`assert x[-1] > 0`) is a compile error, as elsewhere.
+    match verdict_in(source, name, validated, true) {
+        (_, Some(why)) => (true, Some(format!("with --checked: {why}"))),
+        _ => (true, None),
+    }
+}
+
+fn verdict_in(
+    source: &str,
+    name: &str,
+    validated: &mut HashSet<u64>,
+    checked: bool,
+) -> (bool, Option<String>) {
+    let opts = CompileOptions {
+        checked,
+        ..CompileOptions::default()
+    };
+    let result =
+        std::panic::catch_unwind(AssertUnwindSafe(|| spirthon::compile(source, name, &opts)));
     match result {
         Err(_) => (false, Some("the compiler panicked".into())),
         Ok(Err(CompileError::Internal(e))) => {

@@ -293,6 +293,38 @@ fn random_kernels_agree_with_cpython() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `spirthon run --checked` prints the report on stderr and exits 1 with no output; without
+/// `--checked` the same run succeeds.
+#[test]
+fn run_checked_exits_1_with_the_report() {
+    if gpu().is_none() {
+        return;
+    }
+    let py = "tests/checked/store.py";
+    let inputs = "tests/checked/store.inputs.json";
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_spirthon"))
+            .args(["run", py, "--inputs", inputs])
+            .args(extra)
+            .current_dir(root())
+            .output()
+            .expect("spirthon runs")
+    };
+    let out = run(&["--checked"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let expected = std::fs::read_to_string(root().join("tests/checked/store.expected")).unwrap();
+    assert_eq!(stderr.trim_end(), expected.trim_end());
+    let out = run(&[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A launch the device cannot take is a clear error, not a validation panic.
 #[test]
 fn oversized_launch_is_a_clear_error() {

@@ -143,6 +143,52 @@ class Workgroups(unittest.TestCase):
         self.assertIn("different barrier() calls", str(cm.exception))
 
 
+from spirthon import CheckError  # noqa: E402
+
+
+@kernel(workgroup_size=4)
+def neighbours(x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = x[i + 1] - x[i]
+
+
+@kernel(workgroup_size=4)
+def stop_early(tile_out: Array[i32]):
+    tile = shared_array(i32, 4)
+    lid = local_id().x
+    tile[lid] = lid * 10
+    barrier()
+    tile_out[lid] = 100 // (2 - lid) + tile[3 - lid]
+
+
+class Checked(unittest.TestCase):
+    def test_the_first_failure_and_the_count_are_reported(self):
+        y = Array(f32, 6)
+        with self.assertRaises(CheckError) as cm:
+            neighbours.launch_checked(6, Array(f32, [1, 2, 3, 4, 5, 6]), y)
+        e = cm.exception
+        self.assertIsInstance(e.error, IndexError)
+        self.assertEqual(e.count, 1)
+        self.assertEqual(str(e.error), "index 6 out of range for 'x' (len 6)")
+        self.assertTrue(str(e).endswith("in invocation global_id (5, 0, 0), workgroup_id (1, 0, 0), local_id (1, 0, 0): the only failing invocation"), str(e))
+        self.assertIn("test_reference.py:%d:12" % (neighbours.fn.__code__.co_firstlineno + 3), str(e))
+        # The other invocations ran; the failing one stopped before its store.
+        self.assertEqual(y.tolist()[:5], [1.0] * 5)
+        self.assertEqual(y[5], 0.0)
+
+    def test_a_failed_invocation_leaves_its_workgroup_past_the_barrier(self):
+        out = Array(i32, 4)
+        with self.assertRaises(CheckError) as cm:
+            stop_early.launch_checked(4, out)
+        self.assertIsInstance(cm.exception.error, ZeroDivisionError)
+        self.assertEqual(cm.exception.count, 1)
+        self.assertEqual(out.tolist(), [50 + 30, 100 + 20, 0, -100 + 0])
+
+    def test_launch_without_checks_raises_as_python_does(self):
+        with self.assertRaises(IndexError):
+            neighbours.launch(6, Array(f32, [1, 2, 3, 4, 5, 6]), Array(f32, 6))
+
+
 class Vectors(unittest.TestCase):
     def test_vectors_are_python_numbers_per_component(self):
         v = vec2(7, -7)

@@ -14,7 +14,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   test     install what the tests need if missing, then run every test suite
   run-gpu  compile and run the kernel corpus on the GPU, check each against CPython,
-           print a table (add --bench to time each kernel's WGSL twin too)
+           print a table (add --bench to time each kernel's WGSL twin too; --checked
+           compiles in checked mode, and with --bench times it against unchecked)
   fuzz     mutate every kernel file of the project for --minutes N (default 10; --seed S)
            and fail on any panic, internal error, hang or module spirv-val rejects; with
            --kernels N, then run N random kernels on the GPU against CPython

@@ -226,10 +226,10 @@ pub enum Op {
     /// An atomic read-modify-write of an element: `args = [index, value]`, or `[index,
     /// expected, value]` for `CompareExchange`; the result is the element's old value.
     Atomic(AtomicOp, ArrayId),
-    /// Checked mode: check site `n` failed (`args = [index, len]`, `i32`s, zeros but for an
-    /// index check). Records the failure in the error buffer and marks the invocation failed;
-    /// the block then returns. No result.
-    Fail(u32),
+    /// Checked mode: a check failed: `args = [site, index, len]` (the site id a `u32`, the
+    /// others `i32`s, zeros but for an index check). Records the failure in the error buffer
+    /// and marks the invocation failed; the block then returns. No result.
+    Fail,
     /// Checked mode: whether this invocation has failed (in a function it called), a `bool`.
     Failed,
 }
@@ -276,7 +276,7 @@ impl Op {
     pub fn has_effect(self) -> bool {
         matches!(
             self,
-            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..) | Op::Fail(_)
+            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..) | Op::Fail
         )
     }
 }

@@ -68,7 +68,7 @@ fn op_text(op: &Op) -> String {
         Op::ArrayShape(a, k) => format!("shape a{} {k}", a.0),
         Op::Barrier => "barrier".into(),
         Op::Atomic(op, a) => format!("atomic.{op:?} a{}", a.0).to_lowercase(),
-        Op::Fail(n) => format!("fail site{n}"),
+        Op::Fail => "fail".into(),
         Op::Failed => "failed".into(),
     }
 }

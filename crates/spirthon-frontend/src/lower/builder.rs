@@ -195,6 +195,7 @@ impl Lower<'_, '_> {
                 }
             }
         }
+        self.check_lengths(arrays);
         if !self.sig.is_kernel && self.m.reaches_num_threads[self.def_index] {
             let t = Ty::Vector(Scalar::I32, 3);
             self.f.params.push(t);

@@ -7,8 +7,10 @@
 //! reads: the caller's own check after the call returns too), so the invocation stops at its
 //! first failure and an out-of-range store never happens. A check is placed where Python
 //! raises: at the access, after the value of a store and the operands of an atomic are
-//! evaluated; at the division; at the assert. Outside checked mode nothing here emits
-//! anything.
+//! evaluated; at the division; at the assert. The axes of one access share one branch (the
+//! first failing axis is reported), and the lengths of a function's buffers are read once, at
+//! its entry ([`Lower::check_lengths`]), not at every access in a loop. Outside checked mode
+//! nothing here emits anything.
 
 use super::*;
 
@@ -39,38 +41,78 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// Continues where `ok` holds; elsewhere records `site` with `[index, len]` and returns.
-    fn guard(&mut self, ok: Operand, site: u32, index: Operand, len: Operand, span: Span) {
+    /// Continues where `ok` holds; elsewhere records `[site, index, len]` and returns.
+    fn guard(&mut self, ok: Operand, fail_args: [Operand; 3], span: Span) {
         let fail = self.new_block();
         let rest = self.new_block();
         self.set_merge(Merge::Selection(rest));
         self.terminate(Term::Branch(ok, rest, fail));
         self.switch(fail);
-        self.emit(Op::Fail(site), None, vec![index, len], span);
+        self.emit(Op::Fail, None, fail_args.to_vec(), span);
         let ret = self.fail_return(span);
         self.terminate(ret);
         self.switch(rest);
     }
 
-    /// Checks every axis of an access to `a` at `span`, in axis order.
+    /// In checked mode, at a function's entry: the length of each axis of each of its
+    /// buffers (those nothing reads are removed as dead code).
+    pub(super) fn check_lengths(&mut self, arrays: &[ArrayId]) {
+        if !self.cx.checked {
+            return;
+        }
+        let span = self.sig.span;
+        for &a in arrays {
+            let g = &self.cx.arrays[a.index()];
+            if g.known_len().is_some() {
+                continue;
+            }
+            let dims = g.dims;
+            if dims == 1 {
+                let n = self.val(Op::ArrayLen(a), Ty::I32, vec![], span);
+                self.lens.insert((a, 0), n);
+                continue;
+            }
+            for k in 0..dims {
+                let n = self.val(Op::ArrayShape(a, k), Ty::I32, vec![], span);
+                self.lens.insert((a, k), n);
+            }
+        }
+    }
+
+    /// The length of axis `k` of `a` (`None`: the index `i` is a constant within a known
+    /// length, and needs no check).
+    fn axis_len(&mut self, a: ArrayId, k: u32, i: Operand, span: Span) -> Option<Operand> {
+        let g = &self.cx.arrays[a.index()];
+        if let Some(n) = g.known_len() {
+            if self.index_const(i).is_some_and(|c| (c as u64) < n as u64) {
+                return None;
+            }
+            return Some(self.konst(Const::I32(n as i32)));
+        }
+        if let Some(&n) = self.lens.get(&(a, k)) {
+            return Some(n);
+        }
+        let op = if g.dims > 1 {
+            Op::ArrayShape(a, k)
+        } else {
+            Op::ArrayLen(a)
+        };
+        Some(self.val(op, Ty::I32, vec![], span))
+    }
+
+    /// Checks every axis of an access to `a` at `span` with one branch; the first axis out
+    /// of range is the one reported.
     pub(super) fn check_index(&mut self, a: ArrayId, index: &Index, span: Span) {
         if !self.cx.checked {
             return;
         }
         let g = &self.cx.arrays[a.index()];
-        let (dims, known, name) = (g.dims, g.known_len(), g.name.clone());
+        let (dims, name) = (g.dims, g.name.clone());
+        // Per checked axis: (in range, site, index, len), in axis order.
+        let mut axes = Vec::new();
         for (k, &(i, t, isp)) in index.axes.iter().enumerate() {
-            let len = match known {
-                Some(n) => {
-                    if let Some(c) = self.index_const(i) {
-                        if (c as u32) < n {
-                            continue; // always in range (a negative one is a compile error)
-                        }
-                    }
-                    self.konst(Const::I32(n as i32))
-                }
-                None if dims > 1 => self.val(Op::ArrayShape(a, k as u32), Ty::I32, vec![], isp),
-                None => self.val(Op::ArrayLen(a), Ty::I32, vec![], isp),
+            let Some(len) = self.axis_len(a, k as u32, i, isp) else {
+                continue;
             };
             // One unsigned comparison: a negative index is a huge `u32`.
             let ui = match t.scalar() {
@@ -84,15 +126,25 @@ impl Lower<'_, '_> {
                 _ => i,
             };
             let axis = (dims > 1).then_some(k as u32);
-            let site = self.site(
-                CheckKind::Index {
-                    array: name.clone(),
-                    axis,
-                },
-                span,
-            );
-            self.guard(ok, site, si, len, span);
+            let array = name.clone();
+            let site = self.site(CheckKind::Index { array, axis }, span);
+            let site = self.konst(Const::U32(site));
+            axes.push((ok, site, si, len));
         }
+        // Fold from the last axis: where an earlier axis fails, its values win.
+        let Some(&(mut ok, mut site, mut si, mut len)) = axes.last() else {
+            return;
+        };
+        for &(ok_k, site_k, si_k, len_k) in axes.iter().rev().skip(1) {
+            let pick = |l: &mut Self, x: Operand, y: Operand, t: Ty| {
+                l.val(Op::Select, t, vec![ok_k, x, y], span)
+            };
+            site = pick(self, site, site_k, Ty::U32);
+            si = pick(self, si, si_k, Ty::I32);
+            len = pick(self, len, len_k, Ty::I32);
+            ok = self.val(Op::Binary(BinOp::And), Ty::BOOL, vec![ok_k, ok], span);
+        }
+        self.guard(ok, [site, si, len], span);
     }
 
     /// The value of an index operand that is a constant.
@@ -116,8 +168,9 @@ impl Lower<'_, '_> {
         let zero = self.konst(Const::zero(t.scalar()));
         let ok = self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, vec![y, zero], span);
         let site = self.site(CheckKind::ZeroDivision { modulo }, span);
+        let site = self.konst(Const::U32(site));
         let z = self.konst(Const::I32(0));
-        self.guard(ok, site, z, z, span);
+        self.guard(ok, [site, z, z], span);
     }
 
     /// `assert test` / `assert test, "message"`: the test must hold.
@@ -125,8 +178,9 @@ impl Lower<'_, '_> {
         let span = self.ast.expr(test).span;
         let ok = self.cond(test);
         let site = self.site(CheckKind::Assert { message }, span);
+        let site = self.konst(Const::U32(site));
         let z = self.konst(Const::I32(0));
-        self.guard(ok, site, z, z, span);
+        self.guard(ok, [site, z, z], span);
     }
 
     /// After a call: returns at once when the callee failed.

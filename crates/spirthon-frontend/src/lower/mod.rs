@@ -243,6 +243,8 @@ struct Lower<'c, 'a> {
     /// In a func that reaches `num_threads()`: its hidden trailing `ivec3` parameter, the
     /// launch size its caller passes.
     threads: Option<Operand>,
+    /// Checked mode: the length of each axis of each buffer, read at the function's entry.
+    lens: HashMap<(ArrayId, u32), Operand>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -286,6 +288,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         too_many_joins: false,
         def_index,
         threads: None,
+        lens: HashMap::new(),
     };
     let entry = l.new_block();
     l.switch(entry);

@@ -189,17 +189,12 @@ impl FnState<'_> {
         e.b.void(SOp::Store, &[c.group_size, n])
     }
 
-    /// `Op::Fail(site)`: calls `record`.
-    pub(super) fn fail(&mut self, e: &mut Emitter, site: u32, args: &[Word]) -> R<()> {
+    /// `Op::Fail`: calls `record(site, index, len)`.
+    pub(super) fn fail(&mut self, e: &mut Emitter, args: &[Word]) -> R<()> {
         let c = self.checks()?;
         let void = e.b.type_void();
-        let s = e.konst(Const::U32(site));
-        e.b.op(
-            SOp::FunctionCall,
-            void,
-            None,
-            &[c.record, s, args[0], args[1]],
-        )?;
+        let call = [c.record, args[0], args[1], args[2]];
+        e.b.op(SOp::FunctionCall, void, None, &call)?;
         Ok(())
     }
 

@@ -530,8 +530,8 @@ impl<'f> FnState<'f> {
         if let Op::Store(_) | Op::Call(_) = inst.op {
             return self.effect(e, inst.op, inst.ty, &args, id, operand);
         }
-        if let Op::Fail(site) = inst.op {
-            return self.fail(e, site, &args);
+        if let Op::Fail = inst.op {
+            return self.fail(e, &args);
         }
         if let Op::Barrier = inst.op {
             // Workgroup execution scope and memory scope; acquire-release ordering of
@@ -545,7 +545,7 @@ impl<'f> FnState<'f> {
             .ok_or_else(|| EmitError(format!("{:?} has no result type", inst.op)))?;
         let rt = e.ty(t);
         match inst.op {
-            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Fail(_) => {}
+            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Fail => {}
             Op::Failed => self.failed(e, rt, id)?,
             Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
