@@ -325,6 +325,108 @@ fn run_checked_exits_1_with_the_report() {
     );
 }
 
+/// Random integer kernels whose divisors may be zero and whose indices may leave the arrays
+/// (`gen_kernel.py SEED DIR faulty`), in checked mode: the GPU and the reference executor
+/// report the same first failure and count, or both finish with the same results. Kernels
+/// whose divisor is zero at compile time are compile errors and are skipped.
+/// `SPIRTHON_FUZZ_CASES` sets how many (default 40).
+#[test]
+fn random_faulty_kernels_report_like_cpython() {
+    let Some(gpu) = gpu() else { return };
+    let cases: u64 = std::env::var("SPIRTHON_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let dir = std::env::temp_dir().join(format!("spirthon-faulty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (mut failures, mut failed_runs, mut skipped) = (Vec::new(), 0, 0);
+    for seed in 1..=cases {
+        let status = Command::new("python3")
+            .arg(root().join("tests/fuzz/gen_kernel.py"))
+            .args([&seed.to_string(), dir.to_str().unwrap(), "faulty"])
+            .status()
+            .expect("python3 runs the generator");
+        assert!(status.success(), "the generator failed for seed {seed}");
+        let py = dir.join(format!("k{seed}.py"));
+        match faulty_case(&gpu, &py) {
+            Ok(Some(true)) => failed_runs += 1,
+            Ok(Some(false)) => {}
+            Ok(None) => skipped += 1,
+            Err(e) => failures.push(format!("seed {seed} (kept in {}): {e}", dir.display())),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} faulty kernels disagree:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    eprintln!("faulty kernels: {failed_runs} failed a check alike, {skipped} did not compile");
+    assert!(
+        failed_runs * 4 >= cases,
+        "too few runs failed a check: {failed_runs} of {cases}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One faulty kernel: `Some(whether a check failed)` when both sides agree, `None` when it
+/// does not compile.
+fn faulty_case(gpu: &Gpu, py: &Path) -> Result<Option<bool>, String> {
+    let inputs_path = inputs_of(py);
+    let inputs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&inputs_path).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let source = std::fs::read_to_string(py).map_err(|e| e.to_string())?;
+    let shown = py.display().to_string();
+    let opts = spirthon::CompileOptions {
+        checked: true,
+        ..Default::default()
+    };
+    let compiled = match spirthon::compile(&source, &shown, &opts) {
+        Ok(c) => c,
+        Err(spirthon::CompileError::Source(_)) => return Ok(None),
+        Err(e) => return Err(format!("internal error: {e:?}")),
+    };
+    let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
+        .map_err(|e| format!("the GPU run failed: {e}"))?;
+    let out = Command::new("python3")
+        .args(["-m", "spirthon", "run", &shown, "--checked", "--inputs"])
+        .arg(&inputs_path)
+        .env("PYTHONPATH", root().join("python"))
+        .output()
+        .map_err(|e| format!("cannot run python3: {e}"))?;
+    let cpython = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
+    match &ran.failure {
+        Some(f) => {
+            let l = &ran.plan.launch;
+            let report = f.report(
+                &ran.checks,
+                &shown,
+                &source,
+                l.workgroups(),
+                l.workgroup_size,
+            );
+            if out.status.code() != Some(1) || cpython != report {
+                return Err(format!(
+                    "GPU:\n{report}\nCPython (exit {:?}):\n{cpython}",
+                    out.status.code()
+                ));
+            }
+            Ok(Some(true))
+        }
+        None => {
+            if !out.status.success() {
+                return Err(format!("no check failed on the GPU; CPython:\n{cpython}"));
+            }
+            let reference: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .map_err(|e| format!("the reference executor printed bad JSON: {e}"))?;
+            spirthon::compare::outputs(&ran.output, &reference)
+                .map_err(|e| format!("GPU and CPython disagree: {e}"))?;
+            Ok(Some(false))
+        }
+    }
+}
+
 /// A launch the device cannot take is a clear error, not a validation panic.
 #[test]
 fn oversized_launch_is_a_clear_error() {

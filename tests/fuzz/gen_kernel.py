@@ -17,6 +17,7 @@ sides, and vec2 + - * on binary-exact values with mix, abs and length.
 import json
 import os
 import random
+import re
 import sys
 
 
@@ -328,18 +329,34 @@ def vector_kernel(rnd):
     return "\n".join(head + body) + "\n"
 
 
+def faulty(src, rnd):
+    """Checked mode's differential test: some divisors that can be zero and some indices
+    that can leave the arrays, so that invocations fail at varied points."""
+    src = src.replace("% 7 + 1))", "% 7 - 3))")
+    src = re.sub(r"(//|%) \(abs\(", r"\1 (-2 + abs(", src, count=2)
+    lines = src.split("\n")
+    for k, line in enumerate(lines):
+        if "a[i]" in line and rnd.random() < 0.5:
+            lines[k] = line.replace("a[i]", "a[i + %d]" % rnd.randint(1, 6), 1)
+    return "\n".join(lines)
+
+
 def main():
     seed, out_dir = int(sys.argv[1]), sys.argv[2]
+    # A third argument `faulty`: an integer kernel (expression or control flow) that may
+    # fail checks (see `faulty`).
+    fault = len(sys.argv) > 3 and sys.argv[3] == "faulty"
+    kind = seed % 2 if fault else seed % 4
     rnd = random.Random(seed)
     n = 48
-    if seed % 4 == 3:
+    if kind == 3:
         src = vector_kernel(rnd)
         inputs = {"threads": [n], "args": {
             "a": [[rnd.randint(-40, 40) for _ in range(4)] for _ in range(n)],
             "b": [[rnd.randint(-40, 40) for _ in range(4)] for _ in range(n)],
             "out": {"zeros": n}, "red": {"zeros": n}, "fo": {"zeros": n},
         }}
-    elif seed % 4 == 2:
+    elif kind == 2:
         src = mixed_kernel(rnd)
         inputs = {"threads": [n], "args": {
             "x": [round(rnd.uniform(-3, 3), 3) for _ in range(n)],
@@ -348,12 +365,14 @@ def main():
             "out": {"zeros": n},
         }}
     else:
-        body = expression_kernel(rnd) if seed % 4 == 0 else control_flow_kernel(rnd)
+        body = expression_kernel(rnd) if kind == 0 else control_flow_kernel(rnd)
         src = (
             "from spirthon import kernel, Array, i32, global_id\n\n\n@kernel\n"
             "def k(a: Array[i32], b: Array[i32], out: Array[i32]):\n    i = global_id().x\n"
             + "\n".join(body) + "\n"
         )
+        if fault:
+            src = faulty(src, rnd)
         inputs = {"threads": [n], "args": {
             "a": [rnd.randint(-40, 40) for _ in range(n)],
             "b": [rnd.randint(-40, 40) for _ in range(n)],
