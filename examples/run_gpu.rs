@@ -128,15 +128,7 @@ fn one(gpu: &Gpu, root: &Path, py: &Path, bench: bool, checked: bool) -> Result<
     let compile_us = t.elapsed().as_secs_f64() * 1e6;
     let ran =
         spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0).map_err(|e| e.to_string())?;
-    if let Some(f) = &ran.failure {
-        let l = &ran.plan.launch;
-        let report = f.report(
-            &ran.checks,
-            &name,
-            &source,
-            l.workgroups(),
-            l.workgroup_size,
-        );
+    if let Some(report) = ran.failure_report(&name, &source) {
         return Err(report.replace('\n', " "));
     }
     let reference = spirthon::run::cpython(&root.join("python"), py, &inputs_path)?;

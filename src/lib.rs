@@ -344,6 +344,16 @@ pub mod run {
         pub checks: Vec<spirthon_ir::CheckSite>,
     }
 
+    impl Ran {
+        /// A checked run's first failure as `spirthon run --checked` reports it (`path` and
+        /// `source` are the kernel file's).
+        pub fn failure_report(&self, path: &str, source: &str) -> Option<String> {
+            let l = &self.plan.launch;
+            let f = self.failure.as_ref()?;
+            Some(f.report(&self.checks, path, source, l.workgroups(), l.workgroup_size))
+        }
+    }
+
     /// The launch of the kernel that `inputs` (or `kernel`) names: checks the inputs
     /// without touching the GPU stack.
     pub fn plan(

@@ -353,19 +353,8 @@ fn run_kernel(cli: &RunCli) -> u8 {
             return 101;
         }
     };
-    if let Some(f) = &ran.failure {
-        let path = cli.file.display().to_string();
-        let l = &ran.plan.launch;
-        eprintln!(
-            "{}",
-            f.report(
-                &ran.checks,
-                &path,
-                &source,
-                l.workgroups(),
-                l.workgroup_size
-            )
-        );
+    if let Some(report) = ran.failure_report(&cli.file.display().to_string(), &source) {
+        eprintln!("{report}");
         return 1;
     }
     let text = format!("{}\n", ran.output);

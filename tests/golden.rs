@@ -21,6 +21,25 @@ fn compile(path: &std::path::Path) -> (String, Result<spirthon::Compiled, Compil
     (source, r)
 }
 
+/// A kernel with a `NAME.checked.ssa` golden file is compiled in checked mode too: that SSA
+/// text is compared, and the module goes through spirv-val.
+fn checked_golden(path: &std::path::Path) -> Result<(), String> {
+    let golden = path.with_extension("checked.ssa");
+    if !golden.exists() {
+        return Ok(());
+    }
+    let source = std::fs::read_to_string(path).expect("readable kernel");
+    let shown = display_path(path);
+    let opts = CompileOptions {
+        checked: true,
+        ..CompileOptions::default()
+    };
+    let c = spirthon::compile(&source, &shown, &opts)
+        .map_err(|e| format!("{shown} does not compile with --checked: {e:?}"))?;
+    check_golden(&golden, &spirthon::ssa_text(&c.module))?;
+    spirv_val(&c.words, &shown).map(|_| ())
+}
+
 fn report(failures: Vec<String>) {
     assert!(
         failures.is_empty(),
@@ -54,6 +73,9 @@ fn ok_kernels_match_their_golden_files() {
                     failures.push(e);
                 }
                 if let Err(e) = portable(&c.words, &shown) {
+                    failures.push(e);
+                }
+                if let Err(e) = checked_golden(&path) {
                     failures.push(e);
                 }
                 match spirv_val(&c.words, &shown) {

@@ -83,24 +83,9 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     spirthon::compare::outputs(&ran.output, &reference)
         .map_err(|e| format!("{shown}: GPU and CPython disagree: {e}"))?;
     // Checked mode: a valid module, no failure, the same results.
-    let opts = spirthon::CompileOptions {
-        checked: true,
-        ..Default::default()
-    };
-    let checked = spirthon::compile(&source, &shown, &opts)
-        .map_err(|e| format!("{shown} does not compile with --checked: {e:?}"))?;
-    spirv_val(&checked.words, &shown)?;
-    let ran = spirthon::run::run_compiled(gpu, &checked, &inputs, None, 0)
-        .map_err(|e| format!("{shown}: the checked GPU run failed: {e}"))?;
-    if let Some(f) = &ran.failure {
-        let l = &ran.plan.launch;
-        let report = f.report(
-            &ran.checks,
-            &shown,
-            &source,
-            l.workgroups(),
-            l.workgroup_size,
-        );
+    let ran = checked_run(gpu, &source, &shown, &inputs)?
+        .ok_or_else(|| format!("{shown} does not compile with --checked"))?;
+    if let Some(report) = ran.failure_report(&shown, &source) {
         return Err(format!(
             "{shown}: a check failed in checked mode:\n{report}"
         ));
@@ -108,6 +93,40 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     spirthon::compare::outputs(&ran.output, &reference)
         .map_err(|e| format!("{shown}: checked mode and CPython disagree: {e}"))?;
     Ok(())
+}
+
+/// Compiles `source` in checked mode (spirv-val checks the module) and runs it with
+/// `inputs`; `None` when it has source errors.
+fn checked_run(
+    gpu: &Gpu,
+    source: &str,
+    shown: &str,
+    inputs: &serde_json::Value,
+) -> Result<Option<spirthon::run::Ran>, String> {
+    let opts = spirthon::CompileOptions {
+        checked: true,
+        ..Default::default()
+    };
+    let compiled = match spirthon::compile(source, shown, &opts) {
+        Ok(c) => c,
+        Err(spirthon::CompileError::Source(_)) => return Ok(None),
+        Err(e) => return Err(format!("{shown}: internal error with --checked: {e:?}")),
+    };
+    spirv_val(&compiled.words, shown)?;
+    spirthon::run::run_compiled(gpu, &compiled, inputs, None, 0)
+        .map(Some)
+        .map_err(|e| format!("{shown}: the checked GPU run failed: {e}"))
+}
+
+/// `python3 -m spirthon run PY --checked` from the repository root.
+fn cpython_checked(py: &str, inputs: &Path) -> Result<std::process::Output, String> {
+    Command::new("python3")
+        .args(["-m", "spirthon", "run", py, "--checked", "--inputs"])
+        .arg(inputs)
+        .current_dir(root())
+        .env("PYTHONPATH", root().join("python"))
+        .output()
+        .map_err(|e| format!("cannot run python3: {e}"))
 }
 
 /// A `tests/checked/` case: `spirthon run --checked` on the GPU and the reference executor's
@@ -122,33 +141,12 @@ fn check_failure(gpu: &Gpu, py: &Path) -> Result<(), String> {
     let expected = std::fs::read_to_string(py.with_extension("expected"))
         .map_err(|e| format!("{shown}: no .expected report: {e}"))?;
     let source = std::fs::read_to_string(py).map_err(|e| format!("{shown}: {e}"))?;
-    let opts = spirthon::CompileOptions {
-        checked: true,
-        ..Default::default()
-    };
-    let compiled = spirthon::compile(&source, &shown, &opts)
-        .map_err(|e| format!("{shown} does not compile with --checked: {e:?}"))?;
-    spirv_val(&compiled.words, &shown)?;
-    let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
-        .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
-    let l = &ran.plan.launch;
-    let gpu_report = match &ran.failure {
-        Some(f) => f.report(
-            &ran.checks,
-            &shown,
-            &source,
-            l.workgroups(),
-            l.workgroup_size,
-        ),
-        None => return Err(format!("{shown}: no check failed on the GPU")),
-    };
-    let out = Command::new("python3")
-        .args(["-m", "spirthon", "run", &shown, "--checked", "--inputs"])
-        .arg(&inputs_path)
-        .current_dir(root())
-        .env("PYTHONPATH", root().join("python"))
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
+    let ran = checked_run(gpu, &source, &shown, &inputs)?
+        .ok_or_else(|| format!("{shown} does not compile with --checked"))?;
+    let gpu_report = ran
+        .failure_report(&shown, &source)
+        .ok_or_else(|| format!("{shown}: no check failed on the GPU"))?;
+    let out = cpython_checked(&shown, &inputs_path)?;
     let cpython_report = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
     if out.status.code() != Some(1) {
         return Err(format!(
@@ -378,34 +376,13 @@ fn faulty_case(gpu: &Gpu, py: &Path) -> Result<Option<bool>, String> {
             .map_err(|e| e.to_string())?;
     let source = std::fs::read_to_string(py).map_err(|e| e.to_string())?;
     let shown = py.display().to_string();
-    let opts = spirthon::CompileOptions {
-        checked: true,
-        ..Default::default()
+    let Some(ran) = checked_run(gpu, &source, &shown, &inputs)? else {
+        return Ok(None);
     };
-    let compiled = match spirthon::compile(&source, &shown, &opts) {
-        Ok(c) => c,
-        Err(spirthon::CompileError::Source(_)) => return Ok(None),
-        Err(e) => return Err(format!("internal error: {e:?}")),
-    };
-    let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
-        .map_err(|e| format!("the GPU run failed: {e}"))?;
-    let out = Command::new("python3")
-        .args(["-m", "spirthon", "run", &shown, "--checked", "--inputs"])
-        .arg(&inputs_path)
-        .env("PYTHONPATH", root().join("python"))
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
+    let out = cpython_checked(&shown, &inputs_path)?;
     let cpython = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
-    match &ran.failure {
-        Some(f) => {
-            let l = &ran.plan.launch;
-            let report = f.report(
-                &ran.checks,
-                &shown,
-                &source,
-                l.workgroups(),
-                l.workgroup_size,
-            );
+    match ran.failure_report(&shown, &source) {
+        Some(report) => {
             if out.status.code() != Some(1) || cpython != report {
                 return Err(format!(
                     "GPU:\n{report}\nCPython (exit {:?}):\n{cpython}",

@@ -18,6 +18,12 @@ of every workgroup runs, as on the GPU.
 site), zero-filled (on the GPU its contents start undefined). The atomics read, change and
 write one element and return the old value; one invocation runs at a time, so they are
 trivially atomic.
+
+Checked mode (``launch_checked``, ``run --checked``): an invocation that raises
+``IndexError``, ``ZeroDivisionError`` or ``AssertionError`` stops there and the others run on
+(past later barriers without it); after the launch ``CheckError`` reports the first failure,
+by lowest workgroup then invocation, located at the column CPython's traceback gives, and
+the count, in the words ``spirthon run --checked`` prints.
 """
 
 import functools

@@ -332,6 +332,29 @@ impl Gpu {
         ))
     }
 
+    /// A checked launch's error buffer, initialized (see `spirthon_ir::checks`), and its
+    /// bind group.
+    fn error_buffer(
+        &self,
+        layout: &wgpu::BindGroupLayout,
+    ) -> Result<(wgpu::Buffer, wgpu::BindGroup), RunError> {
+        let words: Vec<u8> = ErrorBuffer::initial()
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let buf = self.buffer(Some(&words), words.len() as u64, usage)?;
+        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("spirthon_errors"),
+            layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: ErrorBuffer::BINDING,
+                resource: buf.as_entire_binding(),
+            }],
+        });
+        Ok((buf, group))
+    }
+
     /// The layout of a checked module's bind group 1: the error buffer at binding 0.
     fn error_layout(&self) -> wgpu::BindGroupLayout {
         self.device
@@ -445,23 +468,7 @@ impl Gpu {
             .collect::<Result<_, _>>()?;
         let bind_group = self.bind_group(launch, layout, uniform.as_ref(), &storage);
         let errors = match &layouts.errors {
-            Some(l) => {
-                let words: Vec<u8> = ErrorBuffer::initial()
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .collect();
-                let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-                let buf = self.buffer(Some(&words), words.len() as u64, usage)?;
-                let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("spirthon_errors"),
-                    layout: l,
-                    entries: &[wgpu::BindGroupEntry {
-                        binding: ErrorBuffer::BINDING,
-                        resource: buf.as_entire_binding(),
-                    }],
-                });
-                Some((buf, group))
-            }
+            Some(l) => Some(self.error_buffer(l)?),
             None => None,
         };
         let readback: Vec<wgpu::Buffer> = storage

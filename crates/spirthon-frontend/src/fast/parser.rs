@@ -330,9 +330,12 @@ impl Parser<'_> {
             }
             K::Kw(Kw::Assert) => {
                 self.bump();
-                // A message (`assert t, "m"`) is left to the reference parser, which decodes
-                // string literals.
-                StmtKind::Assert(self.test()?, None)
+                let test = self.test()?;
+                let message = match self.eat(K::Comma) {
+                    true => Some(self.plain_string()?),
+                    false => None,
+                };
+                StmtKind::Assert(test, message)
             }
             K::Kw(_) if !self.can_start_expr() => return None,
             _ => self.simple()?,
@@ -340,6 +343,20 @@ impl Parser<'_> {
         let span = Span::new(t.start, self.prev_end());
         self.expect(K::Newline)?;
         Some(self.ast.add_stmt(kind, span))
+    }
+
+    /// A one-line string literal without prefix or escapes (`"text"`, `'text'`), as an
+    /// assert's message; anything else is left to the reference parser, which decodes them.
+    fn plain_string(&mut self) -> Option<String> {
+        if self.peek() != K::Str {
+            return None;
+        }
+        let t = self.bump();
+        let text = &self.src[t.start as usize..t.end as usize];
+        let quote = text.chars().next()?;
+        let inner = text.strip_prefix(quote)?.strip_suffix(quote)?;
+        let plain = matches!(quote, '"' | '\'') && !inner.contains(['\\', '"', '\'', '\n', '\r']);
+        plain.then(|| inner.to_string())
     }
 
     /// `if` with its `elif` chain: each `elif` is an `If` in the `else` of the one before,
