@@ -329,6 +329,49 @@ def vector_kernel(rnd):
     return "\n".join(head + body) + "\n"
 
 
+def shared_kernel(rnd):
+    """Checked mode's bounds-check elimination: a shared array indexed by expressions of
+    `local_id()` and loop counters, some always in range and some not (the compiler may drop
+    only the checks that cannot fail). Writes are atomic adds, so the result does not depend
+    on the order of invocations."""
+    w = rnd.choice([4, 8, 16])
+    size = w * rnd.choice([1, 2, 4, w])
+
+    def index(loop):
+        k = "k" if loop else str(rnd.randint(0, 3))
+        return rnd.choice([
+            "lid * %d + %s" % (rnd.choice([1, size // w, size // w + 1]), k),
+            "(lid + %s) %% %d" % (k, rnd.choice([size, size + 1])),
+            "lid + %d" % rnd.randint(0, size - w + 2),
+            "%d - lid" % rnd.randint(w - 2, size),
+            "min(lid + %s, %d)" % (k, rnd.randint(size - 2, size)),
+            "(lid * %d) // %d + %s" % (rnd.randint(1, 4), rnd.choice([1, 2, 4]), k),
+            "lid & %d" % rnd.choice([size - 1, size, 2 * size - 1]),
+            "(lid >> 1) + %s" % k,
+        ])
+
+    stop = rnd.randint(1, max(1, size // w + 1))
+    lines = [
+        "@kernel(workgroup_size=%d)" % w,
+        "def k(a: Array[i32], b: Array[i32], out: Array[i32]):",
+        "    t = shared_array(i32, %d)" % size,
+        "    lid = local_id().x",
+        "    g = global_id().x",
+        "    for j in range(%d):" % (size // w),
+        "        t[lid + j * %d] = 0" % w,
+        "    barrier()",
+        "    for k in range(%d):" % stop,
+        "        atomic_add(t, %s, a[g] + k)" % index(True),
+        "    atomic_add(t, %s, 1)" % index(False),
+        "    barrier()",
+        "    out[g] = t[%s] + t[%s]" % (index(False), index(False)),
+    ]
+    return (
+        "from spirthon import kernel, Array, i32, global_id, local_id, shared_array, barrier, atomic_add\n\n\n"
+        + "\n".join(lines) + "\n"
+    )
+
+
 def faulty(src, rnd):
     """Checked mode's differential test: some divisors that can be zero and some indices
     that can leave the arrays, so that invocations fail at varied points."""
@@ -346,10 +389,17 @@ def main():
     # A third argument `faulty`: an integer kernel (expression or control flow) that may
     # fail checks (see `faulty`).
     fault = len(sys.argv) > 3 and sys.argv[3] == "faulty"
-    kind = seed % 2 if fault else seed % 4
+    kind = seed % 3 if fault else seed % 4
     rnd = random.Random(seed)
     n = 48
-    if kind == 3:
+    if fault and kind == 2:
+        src = shared_kernel(rnd)
+        inputs = {"threads": [n], "args": {
+            "a": [rnd.randint(-40, 40) for _ in range(n)],
+            "b": [0] * n,
+            "out": {"zeros": n},
+        }}
+    elif kind == 3:
         src = vector_kernel(rnd)
         inputs = {"threads": [n], "args": {
             "a": [[rnd.randint(-40, 40) for _ in range(4)] for _ in range(n)],

@@ -2,7 +2,8 @@
 //! SSA module that every backend and the runtime read out.
 //!
 //! ```text
-//! Program --ssa::apply--> Function<Ref> --opt::optimize--> --checks::constant_faults-->
+//! Program --ssa::apply--> Function<Ref> [--ranges::prune_checks--> in checked mode]
+//!         --opt::optimize--> --checks::constant_faults-->
 //!         --written::mark_written--> Module (with each kernel's UniformLayout)
 //! ```
 //! Each pass returns diagnostics instead of printing. Under `debug_assertions` (so in every
@@ -15,6 +16,7 @@
 
 pub mod checks;
 pub mod opt;
+pub mod ranges;
 pub mod ssa;
 pub mod verify;
 pub mod written;
@@ -61,6 +63,17 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         return Err(MidError::Source(diags));
     }
     check_all(&functions, "SSA construction")?;
+    if checked_mode {
+        for (i, f) in functions.iter_mut().enumerate() {
+            let group = kernels
+                .iter()
+                .find(|k| k.function.index() == i)
+                .map(|k| k.workgroup_size);
+            let dom = dominators(f);
+            ranges::prune_checks(f, &dom, group);
+        }
+        check_all(&functions, "bounds-check elimination")?;
+    }
     for f in &mut functions {
         let dom = dominators(f);
         opt::optimize(f, &dom);
