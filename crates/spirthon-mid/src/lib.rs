@@ -2,8 +2,8 @@
 //! SSA module that every backend and the runtime read out.
 //!
 //! ```text
-//! Program --ssa::apply--> Function<Ref> [--ranges::prune_checks--> in checked mode]
-//!         --opt::optimize--> --checks::constant_faults-->
+//! Program --ssa::apply--> Function<Ref> --opt::optimize-->
+//!         [--ranges::prune_checks--> --opt::optimize--> in checked mode] --checks::constant_faults-->
 //!         --written::mark_written--> Module (with each kernel's UniformLayout)
 //! ```
 //! Each pass returns diagnostics instead of printing. Under `debug_assertions` (so in every
@@ -63,22 +63,24 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         return Err(MidError::Source(diags));
     }
     check_all(&functions, "SSA construction")?;
-    if checked_mode {
-        for (i, f) in functions.iter_mut().enumerate() {
-            let group = kernels
-                .iter()
-                .find(|k| k.function.index() == i)
-                .map(|k| k.workgroup_size);
-            let dom = dominators(f);
-            ranges::prune_checks(f, &dom, group);
-        }
-        check_all(&functions, "bounds-check elimination")?;
-    }
     for f in &mut functions {
         let dom = dominators(f);
         opt::optimize(f, &dom);
     }
     check_all(&functions, "optimisation")?;
+    if checked_mode {
+        // After value numbering, so that a guard's `len(x)` and the check's are one value.
+        for (i, f) in functions.iter_mut().enumerate() {
+            let group = kernels
+                .iter()
+                .find(|k| k.function.index() == i)
+                .map(|k| k.workgroup_size);
+            if ranges::prune_checks(f, &dominators(f), group) > 0 {
+                opt::optimize(f, &dominators(f));
+            }
+        }
+        check_all(&functions, "bounds-check elimination")?;
+    }
     for f in &functions {
         diags.extend(checks::constant_faults(f, &arrays));
         written::mark_written(f, &mut arrays);

@@ -77,12 +77,22 @@ fn fit(iv: Iv, t: Ty) -> Iv {
 /// A fact that holds in a block: `x op y` for integer values.
 type Fact = (CmpOp, Ref, Ref);
 
+/// How many dominators with facts refine a value, among how many nearest dominators (a
+/// loop counter's bound is some levels up; every check before it in the loop adds one).
+const FACT_DEPTH: usize = 64;
+const WALK_DEPTH: usize = 512;
+
+/// Fixpoint rounds before the analysis gives up (and proves nothing).
+const MAX_ROUNDS: usize = 12;
+
 struct Ranges<'f> {
     f: &'f Function<Ref>,
     insts: Vec<Iv>,
     phis: Vec<Iv>,
-    /// Per block, the facts its dominating branch edges establish.
+    /// Per block, the facts of the branch edge that is the only way into it.
     facts: Vec<Vec<Fact>>,
+    /// Per block, its immediate dominator (`None` at the entry).
+    idom: Vec<Option<Block>>,
     /// Per block, its phis.
     block_phis: Vec<Vec<Phi>>,
     /// Invocations per workgroup along each axis, in a kernel.
@@ -113,6 +123,7 @@ impl<'f> Ranges<'f> {
             insts: vec![EMPTY; f.insts.len()],
             phis: vec![EMPTY; f.phis.len()],
             facts: vec![Vec::new(); f.blocks.len()],
+            idom: vec![None; f.blocks.len()],
             block_phis: f.phis_by_block(),
             group,
         };
@@ -120,8 +131,10 @@ impl<'f> Ranges<'f> {
         r
     }
 
-    /// The facts of each reachable block: its immediate dominator's, and the condition of
-    /// the branch that is the only way in, when there is one.
+    /// The facts of each reachable block's own way in: the condition of the branch that is
+    /// the only way into it, when there is one. A block's facts are its own and those of its
+    /// dominators (the nearest [`FACT_DEPTH`] with facts, which bounds the work on long `elif`
+    /// chains).
     fn collect_facts(&mut self, dom: &DomTree) {
         let f = self.f;
         let mut preds: Vec<Vec<Block>> = vec![Vec::new(); f.blocks.len()];
@@ -133,10 +146,8 @@ impl<'f> Ranges<'f> {
             }
         }
         for &b in dom.rpo() {
-            let mut facts = match dom.idom(b) {
-                Some(d) if d != b => self.facts[d.index()].clone(),
-                _ => Vec::new(),
-            };
+            self.idom[b.index()] = dom.idom(b).filter(|&d| d != b);
+            let mut facts = Vec::new();
             if let [p] = preds[b.index()][..] {
                 if let Term::Branch(c, t, e) = f.blocks[p].term {
                     if t != e {
@@ -169,7 +180,7 @@ impl<'f> Ranges<'f> {
     /// Iterates to a fixpoint (widening growing loop phis), then narrows once. `false` when
     /// it did not settle (nothing is then proven).
     fn solve(&mut self) -> bool {
-        for round in 0..40 {
+        for round in 0..MAX_ROUNDS {
             if !self.pass(round >= 2) {
                 self.pass_narrowing();
                 return true;
@@ -250,7 +261,7 @@ impl<'f> Ranges<'f> {
         if iv.is_empty() {
             return iv;
         }
-        for &(op, x, y) in &self.facts[b.index()] {
+        for &(op, x, y) in self.facts_at(b) {
             let (op, other) = if x == r {
                 (op, y)
             } else if y == r {
@@ -275,6 +286,21 @@ impl<'f> Ranges<'f> {
             }
         }
         iv
+    }
+
+    /// The facts that hold in block `b`: its own and its nearest dominators'.
+    fn facts_at(&self, b: Block) -> impl Iterator<Item = &Fact> + '_ {
+        let mut block = Some(b);
+        let dominators = std::iter::from_fn(move || {
+            let here = block?;
+            block = self.idom[here.index()];
+            Some(here)
+        });
+        dominators
+            .take(WALK_DEPTH)
+            .filter(|d| !self.facts[d.index()].is_empty())
+            .take(FACT_DEPTH)
+            .flat_map(|d| self.facts[d.index()].iter())
     }
 
     /// The range of `r` without refinement.
@@ -392,12 +418,38 @@ impl<'f> Ranges<'f> {
         match inst.op {
             Op::Cmp(CmpOp::Lt) if full(self.f.ty_of(inst.args[0])).is_some() => {
                 let (x, y) = (self.at(inst.args[0], b), self.at(inst.args[1], b));
-                !x.is_empty() && !y.is_empty() && x.hi < y.lo
+                (!x.is_empty() && !y.is_empty() && x.hi < y.lo)
+                    || self.guarded(inst.args[0], inst.args[1], b)
             }
             Op::Binary(BinOp::And) => self.proven(inst.args[0], b) && self.proven(inst.args[1], b),
             Op::Const(Const::Bool(true)) => true,
             _ => false,
         }
+    }
+}
+
+impl Ranges<'_> {
+    /// Whether `index < len`, both `u32` conversions of `i32`s (a check's form), follows
+    /// from a fact `i < n` on the `i32`s themselves with `i` non-negative: the guard
+    /// `if i < len(x):` around `x[i]`.
+    fn guarded(&self, index: Ref, len: Ref, b: Block) -> bool {
+        let (Some(i), Some(n)) = (self.converted(index), self.converted(len)) else {
+            return false;
+        };
+        if self.at(i, b).lo < 0 {
+            return false;
+        }
+        self.facts_at(b).any(|&(op, x, y)| {
+            (op == CmpOp::Lt && x == i && y == n) || (op == CmpOp::Gt && x == n && y == i)
+        })
+    }
+
+    /// The `i32` that `r` converts to `u32`, when it is such a conversion.
+    fn converted(&self, r: Ref) -> Option<Ref> {
+        let Ref::Inst(v) = r else { return None };
+        let inst = &self.f.insts[v];
+        let from = *inst.args.first()?;
+        (inst.op == Op::Convert && self.f.ty_of(from) == Ty::I32).then_some(from)
     }
 }
 
