@@ -25,6 +25,9 @@ struct Row {
     words: usize,
     words_stripped: usize,
     naga_words: usize,
+    /// `--checked`: median compile time and words.
+    checked: Duration,
+    checked_words: usize,
 }
 
 fn naga_compile(src: &str) -> ([Duration; 3], Vec<u32>) {
@@ -106,6 +109,18 @@ fn main() {
             naga_words = w.len();
         }
         let naga = naga_runs.map(median);
+        let checked_opts = CompileOptions {
+            checked: true,
+            ..CompileOptions::default()
+        };
+        let mut checked_runs = Vec::new();
+        let mut checked_words = 0;
+        for _ in 0..iters {
+            let t = Instant::now();
+            let c = spirthon::compile(&src, &name, &checked_opts).expect("compiles checked");
+            checked_runs.push(t.elapsed());
+            checked_words = c.words.len();
+        }
         rows.push(Row {
             name,
             phases,
@@ -114,6 +129,8 @@ fn main() {
             words,
             words_stripped: stripped.words.len(),
             naga_words,
+            checked: median(checked_runs),
+            checked_words,
         });
     }
     print_table(&rows, full);
@@ -167,4 +184,11 @@ fn print_table(rows: &[Row], full: bool) {
         st / nt
     );
     println!("words: spirthon {sw} ({ss} without OpName), naga {nw}: ratio {:.2} ({:.2} stripped; target <= 1.0)", sw as f64 / nw as f64, ss as f64 / nw as f64);
+    let ct: f64 = rows.iter().map(|r| us(r.checked)).sum();
+    let cw: usize = rows.iter().map(|r| r.checked_words).sum();
+    println!(
+        "--checked: {ct:.1} µs ({:.2}x unchecked), {cw} words ({:.2}x unchecked)",
+        ct / st,
+        cw as f64 / sw as f64
+    );
 }
