@@ -360,9 +360,16 @@ class Kernel:
         """``launch`` in checked mode: an invocation that raises ``IndexError``,
         ``ZeroDivisionError`` or ``AssertionError`` stops, the others run on, and then
         ``CheckError`` reports the first failure (lowest workgroup, then invocation) as
-        ``spirthon run --checked`` does."""
+        ``spirthon run --checked`` does. The module's constant tuples are checked as arrays
+        are, for the launch (a negative index is out of range)."""
         failures = _Failures()
-        self._launch(threads, self.bind(args, kwargs), failures)
+        tables = self.fn.__globals__
+        saved = {n: v for n, v in tables.items() if _is_table(v)}
+        tables.update({n: _Table(n, v) for n, v in saved.items()})
+        try:
+            self._launch(threads, self.bind(args, kwargs), failures)
+        finally:
+            tables.update(saved)
         if failures.count:
             raise failures.error()
 
@@ -431,6 +438,28 @@ def kernel(fn=None, *, workgroup_size=64):
 
 _CHECKED = (IndexError, ZeroDivisionError, AssertionError)
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _is_table(v):
+    """Whether ``v`` is a constant tuple of numbers (a kernel indexes it as an array)."""
+    return type(v) is tuple and len(v) > 0 and all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+
+
+class _Table(tuple):
+    """A module's constant tuple during a checked launch: indexed as the compiled kernel
+    indexes it, with the same message out of range."""
+
+    def __new__(cls, name, items):
+        t = super().__new__(cls, items)
+        t.name = name
+        return t
+
+    def __getitem__(self, k):
+        if isinstance(k, int) and not isinstance(k, bool) and not 0 <= k < len(self):
+            wrap = "; negative indices do not wrap" if k < 0 else ""
+            raise IndexError("index %d out of range for '%s' (len %d%s)" % (k, self.name, len(self), wrap))
+        return super().__getitem__(k)
 
 
 class CheckError(Exception):
