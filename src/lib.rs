@@ -28,6 +28,8 @@ pub struct CompileOptions {
     pub keep_cfg: bool,
     /// Checked mode (`--checked`).
     pub checked: bool,
+    /// Imports of other modules are the CPU side's (a program compiling its own kernels).
+    pub host_imports: bool,
 }
 
 impl Default for CompileOptions {
@@ -38,6 +40,7 @@ impl Default for CompileOptions {
             names: true,
             keep_cfg: false,
             checked: false,
+            host_imports: false,
         }
     }
 }
@@ -68,6 +71,7 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         kernel: opts.kernel.clone(),
         keep_cfg: opts.keep_cfg,
         checked: opts.checked,
+        host_imports: opts.host_imports,
     };
     let mut out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
@@ -230,8 +234,7 @@ fn checks_json(m: &IrModule, source: &str) -> serde_json::Value {
         .enumerate()
         .map(|(id, s)| {
             let (line, column) = lines.line_col(source, s.span.start);
-            let mut site =
-                json!({"site": id, "kind": s.kind_name(), "line": line, "column": column});
+            let mut site = json!({"site": id, "kind": s.kind_name(), "line": line, "column": column, "span": [s.span.start, s.span.end]});
             match &s.kind {
                 CheckKind::Index { array, axis } => {
                     site["array"] = json!(array);
@@ -257,6 +260,44 @@ fn checks_json(m: &IrModule, source: &str) -> serde_json::Value {
         "record_words": ["key", "site", "index", "len"],
         "sites": sites,
     })
+}
+
+/// The check sites of a checked module's reflection JSON (`--emit reflect`), by id, as the
+/// module has them: what a host needs to report a failure from the error buffer alone.
+pub fn checks_from_reflection(reflection: &str) -> Result<Vec<spirthon_ir::CheckSite>, String> {
+    use serde_json::Value;
+    use spirthon_ir::{CheckKind, CheckSite, Span};
+    let v: Value = serde_json::from_str(reflection).map_err(|e| e.to_string())?;
+    let Some(sites) = v["checks"]["sites"].as_array() else {
+        return Ok(Vec::new());
+    };
+    let text = |s: &Value, key: &str| s[key].as_str().map(str::to_string);
+    sites
+        .iter()
+        .map(|s| {
+            let at = |k: usize| s["span"][k].as_u64().and_then(|n| u32::try_from(n).ok());
+            let (Some(start), Some(end)) = (at(0), at(1)) else {
+                return Err(format!("site {} has no span", s["site"]));
+            };
+            let kind = match s["kind"].as_str() {
+                Some("index") => CheckKind::Index {
+                    array: text(s, "array").unwrap_or_default(),
+                    axis: s["axis"].as_u64().map(|k| k as u32),
+                },
+                Some("zero_division") => CheckKind::ZeroDivision {
+                    modulo: s["operator"] == "%",
+                },
+                Some("assert") => CheckKind::Assert {
+                    message: text(s, "message"),
+                },
+                other => return Err(format!("unknown check kind {other:?}")),
+            };
+            Ok(CheckSite {
+                kind,
+                span: Span { start, end },
+            })
+        })
+        .collect()
 }
 
 /// Graphviz of every function: CFG edges solid, dominator-tree edges dashed, phis in the

@@ -385,6 +385,7 @@ fn run(cli: &Cli) -> u8 {
         names: !cli.strip,
         keep_cfg: cli.emit == Emit::Cfg,
         checked: cli.checked,
+        host_imports: false,
     };
     let (compiled, source) =
         match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {

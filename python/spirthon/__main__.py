@@ -182,10 +182,7 @@ def run(path, inputs, kernel_name=None, checked=False):
     k = pick_kernel(kernels_of(module), kernel_name or named, path)
     threads = threads_of(inputs.get("threads"))
     values = build_args(k, inputs.get("args"))
-    if checked:
-        k.launch_checked(threads, **values)
-    else:
-        k.launch(threads, **values)
+    k.reference_launch(threads, (), values, checked)
     arrays = {p.name: [json_value(x) for x in values[p.name].tolist()] for p in k.params if p.kind == "array"}
     return {"kernel": k.name, "args": arrays}
 

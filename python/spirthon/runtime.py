@@ -322,15 +322,15 @@ class Kernel:
             workgroup_size = (workgroup_size,)
         self.workgroup_size = tuple(workgroup_size) + (1,) * (3 - len(workgroup_size))
         hints = _annotations(fn)
-        self.params = [_param(n, hints.get(n)) for n in inspect.signature(fn).parameters]
+        self._signature = None
+        self.params = [_param(n, hints.get(n)) for n in self.signature().parameters]
 
     def __call__(self, *args, **kwargs):
         raise TypeError("a kernel runs through %s.launch(threads, ...)" % self.name)
 
     def bind(self, args, kwargs):
         """The arguments in parameter order, scalars converted to their declared types."""
-        sig = inspect.signature(self.fn)
-        bound = sig.bind(*args, **kwargs)
+        bound = self.signature().bind(*args, **kwargs)
         out = []
         for p in self.params:
             value = bound.arguments[p.name]
@@ -352,16 +352,36 @@ class Kernel:
                 out.append(convert(p.elem, value))
         return out
 
+    def signature(self):
+        """The kernel function's ``inspect.Signature``."""
+        if self._signature is None:
+            self._signature = inspect.signature(self.fn)
+        return self._signature
+
     def launch(self, threads, /, *args, **kwargs):
-        """Runs one invocation per thread; ``threads`` is an int or one to three ints."""
-        self._launch(threads, self.bind(args, kwargs), None)
+        """Runs one invocation per thread (``threads``: an int or one to three ints) on the
+        current device (``spirthon.set_device``): a GPU through the native module, or the
+        CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
+        values; those the kernel writes are updated in place."""
+        from . import gpu
+        gpu.launch(self, threads, args, kwargs, False)
 
     def launch_checked(self, threads, /, *args, **kwargs):
-        """``launch`` in checked mode: an invocation that raises ``IndexError``,
-        ``ZeroDivisionError`` or ``AssertionError`` stops, the others run on, and then
-        ``CheckError`` reports the first failure (lowest workgroup, then invocation) as
-        ``spirthon run --checked`` does. The module's constant tuples are checked as arrays
-        are, for the launch (a negative index is out of range)."""
+        """``launch`` in checked mode: an invocation that fails an index, division or assert
+        check stops, the others run on, and then ``CheckError`` reports the first failure
+        (lowest workgroup, then invocation) as ``spirthon run --checked`` does."""
+        from . import gpu
+        gpu.launch(self, threads, args, kwargs, True)
+
+    def reference_launch(self, threads, args, kwargs, checked=False):
+        """A launch on the CPython reference executor, whatever the current device. In
+        checked mode an invocation that raises ``IndexError``, ``ZeroDivisionError`` or
+        ``AssertionError`` stops, the others run on, and ``CheckError`` reports the first
+        failure; the module's constant tuples are checked as arrays are, for the launch (a
+        negative index is out of range)."""
+        if not checked:
+            self._launch(threads, self.bind(args, kwargs), None)
+            return
         failures = _Failures()
         tables = self.fn.__globals__
         saved = {n: v for n, v in tables.items() if _is_table(v)}
@@ -474,6 +494,23 @@ class CheckError(Exception):
         self.filename, self.line, self.column = where
         self.invocation = invocation
         super().__init__(self.report())
+
+    @classmethod
+    def from_report(cls, text, count):
+        """The error of a checked GPU launch, from the report the native module words
+        (``Kind: message at path:line:col`` then the invocation line)."""
+        first, _, rest = text.partition("\n")
+        head, _, where = first.rpartition(" at ")
+        kind, _, message = head.partition(": ")
+        filename, line, column = where.rsplit(":", 2)
+        exc_type = {"IndexError": IndexError, "ZeroDivisionError": ZeroDivisionError}.get(kind, AssertionError)
+        e = cls.__new__(cls)
+        e.error = exc_type(message) if message else exc_type()
+        e.count = count
+        e.filename, e.line, e.column = filename, int(line), int(column)
+        e.invocation = rest.strip().partition(": ")[0][len("in invocation "):]
+        Exception.__init__(e, e.report())
+        return e
 
     def report(self, path=None):
         """The report, naming the kernel file ``path`` as given (default: as loaded)."""

@@ -14,6 +14,16 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from spirthon import Array, f32, i32, u32, kernel, func, global_id, local_id, local_index  # noqa: E402
 from spirthon.__main__ import InputError, run  # noqa: E402
+import spirthon  # noqa: E402
+
+
+def setUpModule():
+    # These tests are of the reference executor: launches run there, whatever devices exist.
+    spirthon.set_device("python")
+
+
+def tearDownModule():
+    spirthon.set_device(None)
 
 
 class Types(unittest.TestCase):

@@ -7,6 +7,7 @@
 
 use std::process::{Command, ExitCode};
 
+mod python;
 mod sizes;
 
 const USAGE: &str = "usage: cargo xtask <command>
@@ -19,6 +20,7 @@ commands:
   fuzz     mutate every kernel file of the project for --minutes N (default 10; --seed S)
            and fail on any panic, internal error, hang or module spirv-val rejects; with
            --kernels N, then run N random kernels on the GPU against CPython
+  native   build the native Python module into python/spirthon (--release for speed)
   sizes    list the source files over 600 lines and the functions over 80 (of the
            workspace, or of the checkout given)
   bench    run the benchmarks and print their tables: SSA construction against
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("run-gpu") => run_gpu(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
+        Some("native") => python::native_command(&args[1..]),
         Some("sizes") => sizes::sizes(
             &args
                 .get(1)
@@ -134,8 +137,17 @@ fn test() -> Result<(), String> {
     ensure_tool("spirv-val", "spirv-tools")?;
     ensure_lavapipe()?;
     run("cargo", &["test", "--workspace", "--all-targets"])?;
+    python::native(false)?;
+    let Some(python) = python::python_with_numpy()? else {
+        return run(
+            "python3",
+            &["-m", "unittest", "discover", "-s", "python/tests"],
+        );
+    };
+    // The native module is built and NumPy is there: its tests must not skip.
+    std::env::set_var("SPIRTHON_REQUIRE_NATIVE", "1");
     run(
-        "python3",
+        &python.to_string_lossy(),
         &["-m", "unittest", "discover", "-s", "python/tests"],
     )
 }

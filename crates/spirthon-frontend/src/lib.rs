@@ -35,6 +35,9 @@ pub struct Options {
     pub keep_cfg: bool,
     /// Checked mode (`--checked`): bounds, division-by-zero and `assert` checks at run time.
     pub checked: bool,
+    /// The file is a Python program that launches its kernels (the `spirthon` package
+    /// compiling in-process): its other imports are the CPU side's, not errors.
+    pub host_imports: bool,
 }
 
 /// The frontend's result.
@@ -54,7 +57,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
     let t0 = Instant::now();
     let (ast, parse_diags) = parse::parse(source, path)?;
     let t1 = Instant::now();
-    let (info, mut diags) = module::resolve(&ast);
+    let (info, mut diags) = module::resolve(&ast, opts.host_imports);
     if !diags.is_empty() {
         let mut all = parse_diags;
         all.append(&mut diags);

@@ -13,6 +13,7 @@
 //! with the same ABI, for comparisons).
 
 pub mod inputs;
+pub mod resident;
 
 use spirthon_ir::ErrorBuffer;
 use std::fmt;
@@ -113,12 +114,42 @@ pub struct Launch {
 impl Launch {
     /// Workgroups per axis: `ceil(threads / workgroup_size)`.
     pub fn workgroups(&self) -> [u32; 3] {
-        let mut w = [0; 3];
-        for i in 0..3 {
-            w[i] = self.threads[i].div_ceil(self.workgroup_size[i].max(1));
-        }
-        w
+        workgroups(self.threads, self.workgroup_size)
     }
+
+    /// What the pipeline of this launch binds.
+    fn interface(&self) -> Interface {
+        Interface {
+            entry: self.entry.clone(),
+            uniform: self.uniform.is_some(),
+            arrays: self
+                .arrays
+                .iter()
+                .map(|a| (a.binding, a.read_only))
+                .collect(),
+            checked: self.checked,
+        }
+    }
+}
+
+/// Workgroups per axis for `threads` threads: `ceil(threads / workgroup_size)`.
+pub fn workgroups(threads: [u32; 3], workgroup_size: [u32; 3]) -> [u32; 3] {
+    let mut w = [0; 3];
+    for i in 0..3 {
+        w[i] = threads[i].div_ceil(workgroup_size[i].max(1));
+    }
+    w
+}
+
+/// What a kernel's pipeline binds (docs/language.md, "Binding ABI"): its entry point, the
+/// uniform block at binding 0 if it has one, each array's binding and whether it is
+/// read-only, and in checked mode the error buffer at set 1.
+#[derive(Clone, Debug)]
+pub struct Interface {
+    pub entry: String,
+    pub uniform: bool,
+    pub arrays: Vec<(u32, bool)>,
+    pub checked: bool,
 }
 
 /// What a run produced: every array's bytes after the dispatch, and how long the dispatch
@@ -155,6 +186,27 @@ pub fn quiet_vulkan_loader() {
     }
 }
 
+/// Every Vulkan and Metal adapter, in the order the platform lists them.
+fn all_adapters() -> Vec<wgpu::Adapter> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN | wgpu::Backends::METAL,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN | wgpu::Backends::METAL))
+}
+
+/// The adapters [`Gpu::open`] can pick from, as [`Gpu::describe`] words them.
+pub fn adapters() -> Vec<String> {
+    all_adapters()
+        .iter()
+        .map(|a| describe(&a.get_info()))
+        .collect()
+}
+
+fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)
+}
+
 /// How to install a CPU Vulkan implementation, for the "no adapter" message.
 pub const INSTALL_HINT: &str = "install a Vulkan driver; with no GPU, Mesa's lavapipe runs Vulkan on the CPU: `sudo apt-get install mesa-vulkan-drivers` (Debian/Ubuntu)";
 
@@ -162,13 +214,7 @@ impl Gpu {
     /// Opens the first hardware adapter, else a CPU implementation (lavapipe); with
     /// `name`, the first adapter whose name contains it (case-insensitive).
     pub fn open(name: Option<&str>) -> Result<Gpu, RunError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-            backends: wgpu::Backends::VULKAN | wgpu::Backends::METAL,
-            ..wgpu::InstanceDescriptor::new_without_display_handle()
-        });
-        let mut adapters = pollster::block_on(
-            instance.enumerate_adapters(wgpu::Backends::VULKAN | wgpu::Backends::METAL),
-        );
+        let mut adapters = all_adapters();
         if adapters.is_empty() {
             return Err(RunError::NoAdapter(format!(
                 "no Vulkan or Metal adapter found: {INSTALL_HINT}"
@@ -213,10 +259,7 @@ impl Gpu {
 
     /// The adapter's name and kind, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Cpu, Vulkan)`.
     pub fn describe(&self) -> String {
-        format!(
-            "{} ({:?}, {:?})",
-            self.info.name, self.info.device_type, self.info.backend
-        )
+        describe(&self.info)
     }
 
     pub fn name(&self) -> &str {
@@ -231,7 +274,7 @@ impl Gpu {
         launch: &Launch,
         repeat: usize,
     ) -> Result<Outcome, RunError> {
-        let (layout, pipeline) = self.pipeline(shader, launch)?;
+        let (layout, pipeline) = self.pipeline(shader, &launch.interface())?;
         let mut best = Duration::MAX;
         let mut arrays = Vec::new();
         let mut errors = None;
@@ -258,7 +301,7 @@ impl Gpu {
         per_submit: u32,
         rounds: usize,
     ) -> Result<Duration, RunError> {
-        let (layout, pipeline) = self.pipeline(shader, launch)?;
+        let (layout, pipeline) = self.pipeline(shader, &launch.interface())?;
         let per_submit = per_submit.max(1);
         let mut best = Duration::MAX;
         for _ in 0..rounds + 1 {
@@ -272,7 +315,7 @@ impl Gpu {
     fn pipeline(
         &self,
         shader: Shader<'_>,
-        launch: &Launch,
+        launch: &Interface,
     ) -> Result<(Layouts, wgpu::ComputePipeline), RunError> {
         if let Shader::SpirV(words) = shader {
             if declares_float_atomics(words)
@@ -373,9 +416,9 @@ impl Gpu {
             })
     }
 
-    fn bind_group_layout(&self, launch: &Launch) -> wgpu::BindGroupLayout {
+    fn bind_group_layout(&self, launch: &Interface) -> wgpu::BindGroupLayout {
         let mut entries = Vec::new();
-        if launch.uniform.is_some() {
+        if launch.uniform {
             entries.push(wgpu::BindGroupLayoutEntry {
                 binding: 0,
                 visibility: wgpu::ShaderStages::COMPUTE,
@@ -387,14 +430,12 @@ impl Gpu {
                 count: None,
             });
         }
-        for a in &launch.arrays {
+        for &(binding, read_only) in &launch.arrays {
             entries.push(wgpu::BindGroupLayoutEntry {
-                binding: a.binding,
+                binding,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage {
-                        read_only: a.read_only,
-                    },
+                    ty: wgpu::BufferBindingType::Storage { read_only },
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
@@ -466,7 +507,9 @@ impl Gpu {
                 )
             })
             .collect::<Result<_, _>>()?;
-        let bind_group = self.bind_group(launch, layout, uniform.as_ref(), &storage);
+        let bindings: Vec<u32> = launch.arrays.iter().map(|a| a.binding).collect();
+        let refs: Vec<&wgpu::Buffer> = storage.iter().collect();
+        let bind_group = self.bind_group(&bindings, layout, uniform.as_ref(), &refs);
         let errors = match &layouts.errors {
             Some(l) => Some(self.error_buffer(l)?),
             None => None,
@@ -533,13 +576,14 @@ impl Gpu {
         Ok(((out, errors), elapsed))
     }
 
-    /// The bind group of a launch: the uniform block at binding 0, the arrays at theirs.
+    /// The bind group of a launch: the uniform block at binding 0, the arrays at
+    /// `bindings`.
     fn bind_group(
         &self,
-        launch: &Launch,
+        bindings: &[u32],
         layout: &wgpu::BindGroupLayout,
         uniform: Option<&wgpu::Buffer>,
-        storage: &[wgpu::Buffer],
+        storage: &[&wgpu::Buffer],
     ) -> wgpu::BindGroup {
         let mut entries = Vec::new();
         if let Some(u) = uniform {
@@ -548,9 +592,9 @@ impl Gpu {
                 resource: u.as_entire_binding(),
             });
         }
-        for (a, b) in launch.arrays.iter().zip(storage) {
+        for (&binding, b) in bindings.iter().zip(storage) {
             entries.push(wgpu::BindGroupEntry {
-                binding: a.binding,
+                binding,
                 resource: b.as_entire_binding(),
             });
         }
@@ -582,21 +626,27 @@ impl Gpu {
 
     /// Launches the device cannot take are clear errors, not validation failures.
     fn check_limits(&self, launch: &Launch) -> Result<(), RunError> {
+        self.check_grid(launch.threads, launch.workgroup_size)?;
         let limits = self.device.limits();
-        let groups = launch.workgroups();
-        let max = limits.max_compute_workgroups_per_dimension;
-        if let Some(axis) = (0..3).find(|&i| groups[i] > max) {
-            return Err(RunError::Input(format!(
-                "launching {} threads along {} needs {} workgroups of {}, more than this device's limit of {max}: use a larger workgroup_size or split the launch",
-                launch.threads[axis], ["x", "y", "z"][axis], groups[axis], launch.workgroup_size[axis]
-            )));
-        }
         let max_bytes = limits.max_storage_buffer_binding_size;
         if let Some(a) = launch.arrays.iter().find(|a| a.data.len() > max_bytes) {
             return Err(RunError::Input(format!(
                 "the array at binding {} has {} bytes, more than this device binds ({max_bytes})",
                 a.binding,
                 a.data.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// A launch of `threads` needs no more workgroups per axis than the device allows.
+    fn check_grid(&self, threads: [u32; 3], workgroup_size: [u32; 3]) -> Result<(), RunError> {
+        let groups = workgroups(threads, workgroup_size);
+        let max = self.device.limits().max_compute_workgroups_per_dimension;
+        if let Some(axis) = (0..3).find(|&i| groups[i] > max) {
+            return Err(RunError::Input(format!(
+                "launching {} threads along {} needs {} workgroups of {}, more than this device's limit of {max}: use a larger workgroup_size or split the launch",
+                threads[axis], ["x", "y", "z"][axis], groups[axis], workgroup_size[axis]
             )));
         }
         Ok(())

@@ -83,6 +83,19 @@ impl Lower<'_, '_> {
                     );
                     return;
                 }
+                if let Some(Global::Opaque {
+                    span: def_span,
+                    what,
+                }) = self.m.globals.get(n)
+                {
+                    let d = Diagnostic::error(
+                        b.span,
+                        format!("`{n}` cannot be used in a kernel: it is {what}"),
+                    )
+                    .with_secondary(*def_span, format!("`{n}` is defined here"));
+                    self.cx.diags.push(d);
+                    return;
+                }
             }
         }
         self.error(fexpr.span, "only functions can be called");

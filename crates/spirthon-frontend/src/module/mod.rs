@@ -257,8 +257,10 @@ pub fn math_const(name: &str) -> Option<f64> {
     }
 }
 
-/// Reads the top level of a parsed file.
-pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
+/// Reads the top level of a parsed file. With `host_imports` (a file compiled from a running
+/// Python program), imports of other modules and names of `spirthon` that kernels cannot use
+/// belong to the CPU side: they bind opaque names instead of being errors.
+pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
     let mut m = ModuleInfo::default();
     let mut device_defs: HashMap<String, Span> = HashMap::new();
     let mut diags = Vec::new();
@@ -276,13 +278,16 @@ pub fn resolve(ast: &Ast) -> (ModuleInfo, Vec<Diagnostic>) {
                 "math" => {
                     m.globals.insert(alias.clone(), Global::Module(Lib::Math));
                 }
+                _ if host_imports => {
+                    m.globals.insert(alias.clone(), host_name(*span));
+                }
                 other => diags.push(bad_import(*span, other)),
             },
             Item::ImportFrom {
                 module,
                 names,
                 span,
-            } => import_from(&mut m, module, names, *span, &mut diags),
+            } => import_from(&mut m, module, names, *span, host_imports, &mut diags),
             Item::Assign {
                 name,
                 annotation,
@@ -397,6 +402,7 @@ fn import_from(
     module: &str,
     names: &[(String, String, Span)],
     span: Span,
+    host_imports: bool,
     diags: &mut Vec<Diagnostic>,
 ) {
     let math_names: Vec<&str>;
@@ -407,6 +413,12 @@ fn import_from(
             (Lib::Math, &math_names[..])
         }
         "__future__" => return,
+        _ if host_imports => {
+            for (_, alias, sp) in names {
+                m.globals.insert(alias.clone(), host_name(*sp));
+            }
+            return;
+        }
         other => {
             diags.push(bad_import(span, other));
             return;
@@ -421,6 +433,8 @@ fn import_from(
         } else if known.contains(&name.as_str()) {
             m.globals
                 .insert(alias.clone(), Global::Item(lib, name.clone()));
+        } else if host_imports {
+            m.globals.insert(alias.clone(), host_name(*sp));
         } else {
             diags.push(Diagnostic::error(
                 *sp,
@@ -519,6 +533,14 @@ fn table(
         elem,
         span,
     })
+}
+
+/// A name imported for the CPU side of a program (see [`resolve`]).
+fn host_name(span: Span) -> Global {
+    Global::Opaque {
+        span,
+        what: "imported for the CPU side of the program",
+    }
 }
 
 fn bad_import(span: Span, module: &str) -> Diagnostic {

@@ -1,0 +1,254 @@
+//! `spirthon._native`: the compiler and the Vulkan/Metal runtime inside a Python process,
+//! for the pure-Python package under `python/spirthon` (which marshals arguments into
+//! bytes, following the reflection JSON, and falls back to the CPython executor without this
+//! module).
+//!
+//! The surface is deliberately small and byte-oriented, so that the package stays readable
+//! Python and this module stays a thin shell over `spirthon` and `spirthon-runtime`:
+//! - `compile(source, path, kernel, checked)` → `(words, reflection, messages)`;
+//! - `Device(name)` with `alloc`, `upload`, `write`, `read`, `prepare`, `launch`, `finish`;
+//!   `adapters()` lists what `Device` can open;
+//! - `report(errors, checks, path, source, workgroups, workgroup_size)` words a checked
+//!   launch's first failure as `spirthon run --checked` does.
+//!
+//! Long work (compiling, waiting for the device) releases the GIL.
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use spirthon_runtime::resident::{DeviceBuffer, Pipeline};
+use spirthon_runtime::{Gpu, Interface, RunError, Shader};
+
+fn run_error(e: RunError) -> PyErr {
+    match e {
+        RunError::Input(m) => PyValueError::new_err(m),
+        RunError::NoAdapter(m) | RunError::Device(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+/// SPIR-V words from little-endian bytes.
+fn words(bytes: &[u8]) -> PyResult<Vec<u32>> {
+    if bytes.len() % 4 != 0 {
+        return Err(PyValueError::new_err(
+            "a SPIR-V module is a whole number of 32-bit words",
+        ));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// The outcome of `compile`: the module's words (`None` when the file has errors), its
+/// reflection JSON, and the diagnostics (errors, or warnings of a file that compiled)
+/// rendered as the CLI prints them.
+type Compiled<'py> = (Option<Bound<'py, PyBytes>>, Option<String>, String);
+
+/// Compiles the kernels of `source` (read from `path`, which messages name); with
+/// `kernel`, that one only.
+#[pyfunction]
+#[pyo3(signature = (source, path, kernel=None, checked=false))]
+fn compile<'py>(
+    py: Python<'py>,
+    source: &str,
+    path: &str,
+    kernel: Option<String>,
+    checked: bool,
+) -> PyResult<Compiled<'py>> {
+    let opts = spirthon::CompileOptions {
+        kernel,
+        checked,
+        host_imports: true,
+        ..Default::default()
+    };
+    let result = py.detach(|| spirthon::compile(source, path, &opts));
+    match result {
+        Ok(c) => {
+            let bytes: Vec<u8> = c.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let reflection = spirthon::reflect_json(&c.module, source);
+            let warnings = spirthon::render_diagnostics(&c.warnings, source, path, false);
+            Ok((Some(PyBytes::new(py, &bytes)), Some(reflection), warnings))
+        }
+        Err(spirthon::CompileError::Source(d)) => Ok((
+            None,
+            None,
+            spirthon::render_diagnostics(&d, source, path, false),
+        )),
+        Err(spirthon::CompileError::Internal(m)) => Err(PyRuntimeError::new_err(format!(
+            "internal compiler error (a bug in spirthon, please report it): {m}"
+        ))),
+    }
+}
+
+/// Every Vulkan or Metal adapter, described as `name (kind, backend)`.
+#[pyfunction]
+fn adapters(py: Python<'_>) -> Vec<String> {
+    spirthon_runtime::quiet_vulkan_loader();
+    py.detach(spirthon_runtime::adapters)
+}
+
+/// The report of a checked launch's first failure, or `None` when nothing failed.
+#[pyfunction]
+fn report(
+    errors: Vec<u32>,
+    reflection: &str,
+    path: &str,
+    source: &str,
+    workgroups: [u32; 3],
+    workgroup_size: [u32; 3],
+) -> PyResult<Option<String>> {
+    let Some(failure) = spirthon_ir::Failure::decode(&errors) else {
+        return Ok(None);
+    };
+    let sites = spirthon::checks_from_reflection(reflection)
+        .map_err(|e| PyValueError::new_err(format!("bad reflection JSON: {e}")))?;
+    Ok(Some(failure.report(
+        &sites,
+        path,
+        source,
+        workgroups,
+        workgroup_size,
+    )))
+}
+
+/// An open device.
+#[pyclass(frozen, module = "spirthon._native")]
+struct Device {
+    gpu: Gpu,
+}
+
+/// A storage buffer on a device.
+#[pyclass(frozen, module = "spirthon._native")]
+struct Buffer {
+    buf: DeviceBuffer,
+}
+
+#[pymethods]
+impl Buffer {
+    #[getter]
+    fn nbytes(&self) -> u64 {
+        self.buf.len()
+    }
+}
+
+/// One kernel, compiled for a device.
+#[pyclass(frozen, module = "spirthon._native")]
+struct Kernel {
+    pipeline: Pipeline,
+}
+
+#[pymethods]
+impl Device {
+    /// Opens the first hardware adapter, else a CPU one (lavapipe); with `name`, the first
+    /// whose name contains it.
+    #[new]
+    #[pyo3(signature = (name=None))]
+    fn new(py: Python<'_>, name: Option<String>) -> PyResult<Device> {
+        spirthon_runtime::quiet_vulkan_loader();
+        let gpu = py
+            .detach(|| Gpu::open(name.as_deref()))
+            .map_err(run_error)?;
+        Ok(Device { gpu })
+    }
+
+    #[getter]
+    fn name(&self) -> String {
+        self.gpu.name().to_string()
+    }
+
+    fn describe(&self) -> String {
+        self.gpu.describe()
+    }
+
+    /// A zeroed buffer of `nbytes` bytes.
+    fn alloc(&self, nbytes: u64) -> PyResult<Buffer> {
+        let buf = self.gpu.alloc(nbytes).map_err(run_error)?;
+        Ok(Buffer { buf })
+    }
+
+    /// A buffer holding `data`.
+    fn upload(&self, data: &[u8]) -> PyResult<Buffer> {
+        let buf = self.gpu.upload(data).map_err(run_error)?;
+        Ok(Buffer { buf })
+    }
+
+    /// Replaces a buffer's contents (same length).
+    fn write(&self, buffer: &Buffer, data: &[u8]) -> PyResult<()> {
+        self.gpu.write(&buffer.buf, data).map_err(run_error)
+    }
+
+    /// A buffer's contents, once everything launched before has run.
+    fn read<'py>(&self, py: Python<'py>, buffer: &Buffer) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py
+            .detach(|| self.gpu.read(&buffer.buf))
+            .map_err(run_error)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Waits until everything launched has run.
+    fn finish(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.gpu.finish()).map_err(run_error)
+    }
+
+    /// Compiles entry point `entry` of the SPIR-V module `words`: `arrays` lists each array
+    /// binding and whether it is read-only, `uniform_size` is the uniform block's size.
+    #[pyo3(signature = (words, entry, workgroup_size, arrays, uniform_size, checked=false))]
+    fn prepare(
+        &self,
+        py: Python<'_>,
+        words: &[u8],
+        entry: String,
+        workgroup_size: [u32; 3],
+        arrays: Vec<(u32, bool)>,
+        uniform_size: u64,
+        checked: bool,
+    ) -> PyResult<Kernel> {
+        let words = self::words(words)?;
+        let interface = Interface {
+            entry,
+            uniform: true,
+            arrays,
+            checked,
+        };
+        let pipeline = py
+            .detach(|| {
+                self.gpu.prepare(
+                    Shader::SpirV(&words),
+                    interface,
+                    workgroup_size,
+                    uniform_size,
+                )
+            })
+            .map_err(run_error)?;
+        Ok(Kernel { pipeline })
+    }
+
+    /// Launches `kernel` over `threads` with the uniform block `uniform` and `arrays` in
+    /// binding order; returns a checked kernel's error words (after waiting), else `None`
+    /// at once.
+    fn launch(
+        &self,
+        py: Python<'_>,
+        kernel: &Kernel,
+        uniform: &[u8],
+        arrays: Vec<PyRef<'_, Buffer>>,
+        threads: [u32; 3],
+    ) -> PyResult<Option<Vec<u32>>> {
+        let bufs: Vec<&DeviceBuffer> = arrays.iter().map(|b| &b.buf).collect();
+        let gpu = &self.gpu;
+        let pipeline = &kernel.pipeline;
+        py.detach(|| gpu.launch(pipeline, uniform, &bufs, threads))
+            .map_err(run_error)
+    }
+}
+
+/// spirthon's compiler and GPU runtime, for the `spirthon` package.
+#[pymodule]
+mod _native {
+    #[pymodule_export]
+    use super::{adapters, compile, report, Buffer, Device, Kernel};
+
+    #[pymodule_export]
+    const VERSION: &str = env!("CARGO_PKG_VERSION");
+}

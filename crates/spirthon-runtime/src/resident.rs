@@ -1,0 +1,239 @@
+//! Arrays and kernels that stay on the device between launches: what the Python library's
+//! device arrays and repeated launches are made of.
+//!
+//! - A [`DeviceBuffer`] is a storage buffer that any array binding of any kernel can take.
+//! - A [`Pipeline`] is one entry point compiled once, with its bind group layout and a
+//!   uniform buffer of its own that every launch rewrites.
+//! - [`Gpu::launch`] records one dispatch and submits it without waiting (a checked launch
+//!   waits, to read its error buffer back).
+//!
+//! Invariants: everything goes through the device's one queue, in call order, so a launch
+//! sees the writes of every earlier launch and [`Gpu::write`], and [`Gpu::read`] returns the
+//! contents after everything submitted before it. A buffer holds at least 4 bytes (a binding
+//! needs them) and its length is rounded up to 4; [`DeviceBuffer::len`] is the length asked
+//! for, which is what a kernel's `len()` sees only when it is a whole number of elements.
+
+use spirthon_ir::ErrorBuffer;
+
+use crate::{Gpu, Interface, Layouts, RunError, Shader};
+
+/// A storage buffer on the device.
+pub struct DeviceBuffer {
+    buf: wgpu::Buffer,
+    len: u64,
+}
+
+impl DeviceBuffer {
+    /// The length in bytes it was made with.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// One entry point, ready to launch.
+pub struct Pipeline {
+    interface: Interface,
+    workgroup_size: [u32; 3],
+    layouts: Layouts,
+    pipeline: wgpu::ComputePipeline,
+    /// The uniform block's buffer, rewritten at every launch (`None` without a block).
+    uniform: Option<(wgpu::Buffer, u64)>,
+}
+
+impl Pipeline {
+    pub fn interface(&self) -> &Interface {
+        &self.interface
+    }
+}
+
+const STORAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::COPY_SRC)
+    .union(wgpu::BufferUsages::COPY_DST);
+
+impl Gpu {
+    /// A zeroed buffer of `len` bytes.
+    pub fn alloc(&self, len: u64) -> Result<DeviceBuffer, RunError> {
+        self.check_size(len)?;
+        Ok(DeviceBuffer {
+            buf: self.buffer(None, len, STORAGE)?,
+            len,
+        })
+    }
+
+    /// A buffer holding `data`.
+    pub fn upload(&self, data: &[u8]) -> Result<DeviceBuffer, RunError> {
+        let len = data.len() as u64;
+        self.check_size(len)?;
+        Ok(DeviceBuffer {
+            buf: self.buffer(Some(data), len, STORAGE)?,
+            len,
+        })
+    }
+
+    /// Replaces the contents of `b` with `data`, which has its length.
+    pub fn write(&self, b: &DeviceBuffer, data: &[u8]) -> Result<(), RunError> {
+        if data.len() as u64 != b.len {
+            return Err(RunError::Input(format!(
+                "writing {} bytes to a device array of {} bytes",
+                data.len(),
+                b.len
+            )));
+        }
+        if !data.is_empty() {
+            let mut padded = data.to_vec();
+            padded.resize(data.len().next_multiple_of(4), 0);
+            self.queue.write_buffer(&b.buf, 0, &padded);
+        }
+        Ok(())
+    }
+
+    /// The contents of `b` once everything submitted so far has run.
+    pub fn read(&self, b: &DeviceBuffer) -> Result<Vec<u8>, RunError> {
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: b.buf.size(),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&b.buf, 0, &staging, 0, b.buf.size());
+        self.queue.submit([encoder.finish()]);
+        self.wait()?;
+        Ok(self.read_back(&[b.len], &[staging])?.remove(0))
+    }
+
+    /// Waits until everything submitted so far has run.
+    pub fn finish(&self) -> Result<(), RunError> {
+        self.wait()
+    }
+
+    /// Compiles `interface.entry` of `shader` for launches with a uniform block of
+    /// `uniform_size` bytes.
+    pub fn prepare(
+        &self,
+        shader: Shader<'_>,
+        interface: Interface,
+        workgroup_size: [u32; 3],
+        uniform_size: u64,
+    ) -> Result<Pipeline, RunError> {
+        let (layouts, pipeline) = self.pipeline(shader, &interface)?;
+        let uniform = if interface.uniform {
+            let size = uniform_size.max(16).next_multiple_of(16);
+            Some((self.buffer(None, size, wgpu::BufferUsages::UNIFORM)?, size))
+        } else {
+            None
+        };
+        Ok(Pipeline {
+            interface,
+            workgroup_size,
+            layouts,
+            pipeline,
+            uniform,
+        })
+    }
+
+    /// Launches `p` over `threads` with the uniform block `uniform` and `arrays` in the order
+    /// of the interface's bindings. It is submitted, not waited for, unless the pipeline is
+    /// checked: then it returns the error buffer's words after the run.
+    pub fn launch(
+        &self,
+        p: &Pipeline,
+        uniform: &[u8],
+        arrays: &[&DeviceBuffer],
+        threads: [u32; 3],
+    ) -> Result<Option<Vec<u32>>, RunError> {
+        let entry = &p.interface.entry;
+        if arrays.len() != p.interface.arrays.len() {
+            return Err(RunError::Input(format!(
+                "kernel `{entry}` binds {} arrays, {} given",
+                p.interface.arrays.len(),
+                arrays.len()
+            )));
+        }
+        self.check_grid(threads, p.workgroup_size)?;
+        if let Some((buf, size)) = &p.uniform {
+            if uniform.len() as u64 > *size {
+                return Err(RunError::Input(format!(
+                    "kernel `{entry}`: a uniform block of {} bytes, more than its {size}",
+                    uniform.len()
+                )));
+            }
+            let mut padded = uniform.to_vec();
+            padded.resize(uniform.len().next_multiple_of(4), 0);
+            if !padded.is_empty() {
+                self.queue.write_buffer(buf, 0, &padded);
+            }
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let bindings: Vec<u32> = p.interface.arrays.iter().map(|a| a.0).collect();
+        let storage: Vec<&wgpu::Buffer> = arrays.iter().map(|a| &a.buf).collect();
+        let group = self.bind_group(
+            &bindings,
+            &p.layouts.main,
+            p.uniform.as_ref().map(|u| &u.0),
+            &storage,
+        );
+        let errors = match &p.layouts.errors {
+            Some(l) => Some(self.error_buffer(l)?),
+            None => None,
+        };
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&p.pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            if let Some((_, g)) = &errors {
+                pass.set_bind_group(ErrorBuffer::SET, g, &[]);
+            }
+            let [x, y, z] = crate::workgroups(threads, p.workgroup_size);
+            if x > 0 && y > 0 && z > 0 {
+                pass.dispatch_workgroups(x, y, z);
+            }
+        }
+        let readback = errors.as_ref().map(|(buf, _)| {
+            let r = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: buf.size(),
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            encoder.copy_buffer_to_buffer(buf, 0, &r, 0, buf.size());
+            r
+        });
+        self.queue.submit([encoder.finish()]);
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RunError::Device(format!(
+                "the device rejected the launch of `{entry}`: {e}"
+            )));
+        }
+        let Some(r) = readback else {
+            return Ok(None);
+        };
+        self.wait()?;
+        let bytes = self.read_back(&[ErrorBuffer::SIZE as u64], &[r])?.remove(0);
+        Ok(Some(
+            bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ))
+    }
+
+    /// An array of `len` bytes fits one binding of this device.
+    fn check_size(&self, len: u64) -> Result<(), RunError> {
+        let max = self.device.limits().max_storage_buffer_binding_size;
+        if len > max {
+            return Err(RunError::Input(format!(
+                "a device array of {len} bytes is more than this device binds ({max})"
+            )));
+        }
+        Ok(())
+    }
+}

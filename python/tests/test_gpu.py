@@ -1,0 +1,391 @@
+"""Tests of launching kernels on a GPU from Python (the native module, NumPy arrays, device
+arrays, the compile cache and the device switch). They need the native module and NumPy:
+without them they skip, unless SPIRTHON_REQUIRE_NATIVE=1 (``cargo xtask test`` sets it) makes
+that a failure."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.dirname(HERE)
+sys.path.insert(0, PACKAGE)
+
+import spirthon  # noqa: E402
+from spirthon import (  # noqa: E402
+    Array, Array2D, CheckError, CompileError, f32, i32, u32, vec4, kernel, func, global_id,
+    local_id, barrier, shared_array, atomic_add,
+)
+from spirthon import gpu  # noqa: E402
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+REQUIRED = os.environ.get("SPIRTHON_REQUIRE_NATIVE") == "1"
+MISSING = None
+if gpu._native is None:
+    MISSING = "the native module is not built (%s)" % gpu._NATIVE_ERROR
+elif np is None:
+    MISSING = "NumPy is not installed"
+
+
+def setUpModule():
+    if MISSING and REQUIRED:
+        raise RuntimeError("SPIRTHON_REQUIRE_NATIVE=1 but %s" % MISSING)
+    if MISSING:
+        raise unittest.SkipTest(MISSING)
+    spirthon.set_device(None)
+    if spirthon.device() == "python":
+        raise RuntimeError("no Vulkan device: %s" % spirthon.devices())
+
+
+@func
+def lcg(x: u32) -> u32:
+    return x * 1664525 + 1013904223
+
+
+@kernel
+def saxpy(a: f32, x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = a * x[i] + y[i]
+
+
+@kernel
+def hashes(seed: u32, out: Array[u32], signed: Array[i32]):
+    i = global_id().x
+    h = lcg(seed ^ u32(i))
+    out[i] = h
+    signed[i] = i32(h) // 7 - i32(h) % 5
+
+
+@kernel(workgroup_size=(8, 8))
+def heat(alpha: f32, u: Array2D[f32], out: Array2D[f32]):
+    x, y, _ = global_id()
+    h, w = u.shape
+    if 0 < y < h - 1 and 0 < x < w - 1:
+        lap = u[y - 1, x] + u[y + 1, x] + u[y, x - 1] + u[y, x + 1] - 4.0 * u[y, x]
+        out[y, x] = u[y, x] + alpha * lap
+    elif y < h and x < w:
+        out[y, x] = u[y, x]
+
+
+@kernel
+def drift(dt: f32, p: Array[vec4], v: Array[vec4]):
+    i = global_id().x
+    p[i] = p[i] + v[i] * dt
+
+
+@kernel
+def bitonic_step(j: i32, k: i32, data: Array[i32]):
+    i = global_id().x
+    partner = i ^ j
+    if partner > i:
+        a = data[i]
+        b = data[partner]
+        if (i & k) == 0:
+            if a > b:
+                data[i] = b
+                data[partner] = a
+        elif a < b:
+            data[i] = b
+            data[partner] = a
+
+
+@kernel(workgroup_size=64)
+def block_sums(x: Array[i32], sums: Array[i32]):
+    tile = shared_array(i32, 64)
+    lid = local_id().x
+    i = global_id().x
+    tile[lid] = x[i] if i < len(x) else 0
+    barrier()
+    step = 32
+    while step > 0:
+        if lid < step:
+            tile[lid] += tile[lid + step]
+        barrier()
+        step //= 2
+    if lid == 0:
+        atomic_add(sums, 0, tile[0])
+
+
+@kernel
+def gather(idx: Array[i32], x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    out[i] = x[idx[i]]
+
+
+def bitonic_sort(values):
+    """Sorts a power-of-two number of ints on the device: one launch per step."""
+    n = len(values)
+    data = spirthon.array(values)
+    k = 2
+    while k <= n:
+        j = k // 2
+        while j > 0:
+            bitonic_step.launch(n, j, k, data)
+            j //= 2
+        k *= 2
+    return data.numpy()
+
+
+class Launches(unittest.TestCase):
+    def test_numpy_arrays_are_written_back_in_place(self):
+        x = np.arange(100, dtype=np.float32)
+        y = np.ones(100, dtype=np.float32)
+        x_before = x.copy()
+        saxpy.launch(100, 2.0, x, y)
+        np.testing.assert_array_equal(y, 2.0 * x_before + 1.0)
+        np.testing.assert_array_equal(x, x_before)
+
+    def test_keyword_arguments_and_numpy_scalars(self):
+        x = np.full(10, 3.0, dtype=np.float32)
+        y = np.zeros(10, dtype=np.float32)
+        saxpy.launch(10, np.float32(0.5), x=x, y=y)
+        np.testing.assert_array_equal(y, np.full(10, 1.5, dtype=np.float32))
+
+    def test_u32_and_i32_arithmetic_matches_the_reference_executor(self):
+        n = 257
+        out = np.zeros(n, dtype=np.uint32)
+        signed = np.zeros(n, dtype=np.int32)
+        hashes.launch(n, 0xDEADBEEF, out, signed)
+        ref_out = Array(u32, n)
+        ref_signed = Array(i32, n)
+        hashes.reference_launch(n, (0xDEADBEEF, ref_out, ref_signed), {})
+        self.assertEqual(out.tolist(), ref_out.tolist())
+        self.assertEqual(signed.tolist(), ref_signed.tolist())
+
+    def test_two_dimensional_arrays_pass_their_shape(self):
+        rng = np.random.default_rng(1)
+        u = rng.integers(0, 8, size=(20, 13)).astype(np.float32)
+        out = np.zeros_like(u)
+        heat.launch((13, 20), 0.25, u, out)
+        want = u.copy()
+        want[1:-1, 1:-1] = u[1:-1, 1:-1] + 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+        np.testing.assert_array_equal(out, want)
+
+    def test_vector_arrays_take_a_last_axis_of_components(self):
+        p = np.zeros((5, 4), dtype=np.float32)
+        v = np.arange(20, dtype=np.float32).reshape(5, 4)
+        drift.launch(5, 0.5, p, v)
+        np.testing.assert_array_equal(p, 0.5 * v)
+
+    def test_spirthon_arrays_work_on_the_gpu_too(self):
+        y = Array(f32, [1.0, 2.0, 3.0])
+        saxpy.launch(3, 2.0, Array(f32, [1.0, 1.0, 1.0]), y)
+        self.assertEqual(y.tolist(), [3.0, 4.0, 5.0])
+
+    def test_shared_memory_barriers_and_atomics(self):
+        x = np.arange(1000, dtype=np.int32)
+        sums = np.zeros(1, dtype=np.int32)
+        block_sums.launch(1024, x, sums)
+        self.assertEqual(int(sums[0]), int(x.sum()))
+
+
+class ArgumentErrors(unittest.TestCase):
+    def check_untouched(self, call, error, words):
+        y = np.ones(4, dtype=np.float32)
+        with self.assertRaises(error) as e:
+            call(y)
+        for w in words:
+            self.assertIn(w, str(e.exception))
+        np.testing.assert_array_equal(y, np.ones(4, dtype=np.float32))
+
+    def test_wrong_dtype_names_the_argument(self):
+        self.check_untouched(lambda y: saxpy.launch(4, 1.0, np.ones(4), y), TypeError, ["'x'", "float32", "float64"])
+
+    def test_wrong_dimensions_name_the_argument(self):
+        self.check_untouched(lambda y: saxpy.launch(4, 1.0, np.ones((2, 2), dtype=np.float32), y), TypeError, ["'x'", "dimensions"])
+
+    def test_missing_and_extra_arguments(self):
+        self.check_untouched(lambda y: saxpy.launch(4, 1.0, y), TypeError, ["'y'"])
+        self.check_untouched(lambda y: saxpy.launch(4, 1.0, y, y, y), TypeError, ["argument"])
+
+    def test_a_float_for_an_int_parameter(self):
+        out = np.zeros(4, dtype=np.int32)
+        with self.assertRaises(TypeError) as e:
+            bitonic_step.launch(4, 1.5, 2, out)
+        self.assertIn("'j'", str(e.exception))
+
+    def test_non_contiguous_arrays_are_refused(self):
+        x = np.ones(8, dtype=np.float32)[::2]
+        self.check_untouched(lambda y: saxpy.launch(4, 1.0, x, y), TypeError, ["'x'", "contiguous"])
+
+    def test_bad_thread_counts(self):
+        y = np.ones(4, dtype=np.float32)
+        for threads in [(-1,), (1, 2, 3, 4), 2 ** 32, "4"]:
+            with self.assertRaises((TypeError, ValueError)):
+                saxpy.launch(threads, 1.0, y, y.copy())
+
+
+class DeviceArrays(unittest.TestCase):
+    def test_device_arrays_stay_on_the_device_across_launches(self):
+        x = spirthon.array(np.arange(64, dtype=np.float32))
+        y = spirthon.zeros(64, f32)
+        for _ in range(10):
+            saxpy.launch(64, 0.5, x, y)
+        np.testing.assert_array_equal(y.numpy(), 5.0 * np.arange(64, dtype=np.float32))
+        self.assertEqual(y.shape, (64,))
+        self.assertEqual(len(y), 64)
+
+    def test_update_and_mixed_arguments(self):
+        x = spirthon.array(np.ones(16, dtype=np.float32))
+        y = np.zeros(16, dtype=np.float32)
+        saxpy.launch(16, 3.0, x, y)
+        x.update(np.full(16, 2.0, dtype=np.float32))
+        saxpy.launch(16, 1.0, x, y)
+        np.testing.assert_array_equal(y, np.full(16, 5.0, dtype=np.float32))
+
+    def test_a_device_array_of_the_wrong_type(self):
+        x = spirthon.zeros(4, i32)
+        with self.assertRaises(TypeError) as e:
+            saxpy.launch(4, 1.0, x, np.zeros(4, dtype=np.float32))
+        self.assertIn("'x'", str(e.exception))
+
+    def test_bitonic_sort_of_many_launches(self):
+        values = np.random.default_rng(7).integers(-1000, 1000, size=512).astype(np.int32)
+        np.testing.assert_array_equal(bitonic_sort(values), np.sort(values))
+
+
+class PythonDevice(unittest.TestCase):
+    def tearDown(self):
+        spirthon.set_device(None)
+
+    def test_the_python_device_gives_the_same_results(self):
+        values = np.random.default_rng(3).integers(-50, 50, size=32).astype(np.int32)
+        on_gpu = bitonic_sort(values)
+        out_gpu = np.zeros(40, dtype=np.uint32)
+        signed_gpu = np.zeros(40, dtype=np.int32)
+        hashes.launch(40, 12345, out_gpu, signed_gpu)
+        spirthon.set_device("python")
+        self.assertEqual(spirthon.device(), "python")
+        np.testing.assert_array_equal(bitonic_sort(values), on_gpu)
+        out = np.zeros(40, dtype=np.uint32)
+        signed = np.zeros(40, dtype=np.int32)
+        hashes.launch(40, 12345, out, signed)
+        np.testing.assert_array_equal(out, out_gpu)
+        np.testing.assert_array_equal(signed, signed_gpu)
+
+    def test_devices_lists_python_last(self):
+        self.assertEqual(spirthon.devices()[-1], "python")
+        self.assertGreaterEqual(len(spirthon.devices()), 2)
+
+    def test_an_unknown_device_name(self):
+        with self.assertRaises(RuntimeError) as e:
+            spirthon.set_device("no such gpu")
+        self.assertIn("no such gpu", str(e.exception))
+
+
+class Checked(unittest.TestCase):
+    def test_a_failing_check_reports_as_the_reference_executor_does(self):
+        idx = np.array([0, 1, 7, 2], dtype=np.int32)
+        x = np.arange(4, dtype=np.float32)
+        out = np.zeros(4, dtype=np.float32)
+        with self.assertRaises(CheckError) as on_gpu:
+            gather.launch_checked(4, idx, x, out)
+        self.assertEqual(out.tolist(), [0.0, 1.0, 0.0, 2.0])  # the others ran and wrote back
+        with self.assertRaises(CheckError) as ref:
+            gather.reference_launch(4, (Array(i32, idx.tolist()), Array(f32, x.tolist()), Array(f32, 4)), {}, True)
+        self.assertEqual(str(on_gpu.exception), str(ref.exception))
+        self.assertIsInstance(on_gpu.exception.error, IndexError)
+        self.assertEqual(on_gpu.exception.count, 1)
+
+    def test_a_passing_checked_launch(self):
+        out = np.zeros(4, dtype=np.float32)
+        gather.launch_checked(4, np.array([3, 2, 1, 0], dtype=np.int32), np.arange(4, dtype=np.float32), out)
+        self.assertEqual(out.tolist(), [3.0, 2.0, 1.0, 0.0])
+
+
+def script(tmp, name, body):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(body))
+    return path
+
+
+def run_python(path, env=None):
+    e = dict(os.environ, PYTHONPATH=PACKAGE)
+    e.update(env or {})
+    return subprocess.run([sys.executable, path], capture_output=True, text=True, env=e, timeout=300)
+
+
+class Compiling(unittest.TestCase):
+    def test_a_compile_error_points_at_the_users_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = script(tmp, "broken.py", """\
+                import numpy as np
+                import spirthon
+                from spirthon import kernel, Array, f32, global_id
+
+                @kernel
+                def broken(x: Array[f32]):
+                    i = global_id().x
+                    x[i] = np.sqrt(x[i])
+
+                if __name__ == "__main__":
+                    try:
+                        broken.launch(4, np.ones(4, dtype=np.float32))
+                    except spirthon.CompileError as e:
+                        print(e)
+                """)
+            r = run_python(path, {"SPIRTHON_CACHE_DIR": ""})
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("broken.py:8:12", r.stdout)
+            self.assertIn("`np` cannot be used in a kernel", r.stdout)
+
+    def test_the_disk_cache_spares_a_second_process_the_compile(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = script(tmp, "cached.py", """\
+                import logging
+                import numpy as np
+                from spirthon import kernel, Array, i32, global_id
+
+                @kernel
+                def double(x: Array[i32]):
+                    i = global_id().x
+                    x[i] *= 2
+
+                if __name__ == "__main__":
+                    logging.basicConfig(level=logging.DEBUG, format="%(message)s")
+                    x = np.arange(5, dtype=np.int32)
+                    double.launch(5, x)
+                    print(x.tolist())
+                """)
+            env = {"SPIRTHON_CACHE_DIR": os.path.join(tmp, "cache")}
+            first = run_python(path, env)
+            second = run_python(path, env)
+            for r in (first, second):
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(r.stdout.strip(), "[0, 2, 4, 6, 8]")
+            self.assertIn("compiled kernel double", first.stderr)
+            self.assertNotIn("compiled kernel double", second.stderr)
+            self.assertIn("from the cache", second.stderr)
+
+    def test_an_edited_file_compiles_again(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            body = """\
+                import numpy as np
+                from spirthon import kernel, Array, i32, global_id
+
+                @kernel
+                def add(x: Array[i32]):
+                    x[global_id().x] += ADD
+
+                ADD = %d
+
+                if __name__ == "__main__":
+                    x = np.zeros(3, dtype=np.int32)
+                    add.launch(3, x)
+                    print(x.tolist())
+                """
+            env = {"SPIRTHON_CACHE_DIR": os.path.join(tmp, "cache")}
+            self.assertEqual(run_python(script(tmp, "edit.py", body % 1), env).stdout.strip(), "[1, 1, 1]")
+            self.assertEqual(run_python(script(tmp, "edit.py", body % 5), env).stdout.strip(), "[5, 5, 5]")
+
+
+if __name__ == "__main__":
+    unittest.main()
