@@ -253,3 +253,38 @@ fn every_kernel_translates_to_every_language() {
     }
     report(failures);
 }
+
+/// `tests/kernels/host/NAME.py` is a program that launches its own kernels (the `spirthon`
+/// package compiles it in-process, with other imports left to the CPU side): it compiles
+/// that way and passes spirv-val, or its errors equal `NAME.stderr`. Compiled as a kernel
+/// file (the CLI), its CPU-side imports are errors.
+#[test]
+fn host_programs_compile_with_their_cpu_side_imports() {
+    let mut failures = Vec::new();
+    for path in kernels("tests/kernels/host") {
+        let source = std::fs::read_to_string(&path).expect("readable program");
+        let shown = display_path(&path);
+        let host = CompileOptions {
+            host_imports: true,
+            ..CompileOptions::default()
+        };
+        let expected = path.with_extension("stderr");
+        let outcome = match spirthon::compile(&source, &shown, &host) {
+            Ok(c) if !expected.exists() => spirv_val(&c.words, &shown).map(|_| ()),
+            Ok(_) => Err(format!("{shown} compiles, but {} expects errors", display_path(&expected))),
+            Err(CompileError::Source(d)) if expected.exists() => {
+                check_golden(&expected, &spirthon::render_diagnostics(&d, &source, &shown, false))
+            }
+            Err(e) => Err(format!("{shown}: {e:?}")),
+        };
+        if let Err(e) = outcome {
+            failures.push(e);
+        }
+        match spirthon::compile(&source, &shown, &CompileOptions::default()) {
+            Err(CompileError::Source(d)) if d.iter().any(|d| d.message.contains("cannot be imported in a kernel file")) => {}
+            other => failures.push(format!("{shown} as a kernel file: expected import errors, got {:?}", other.err())),
+        }
+    }
+    assert!(failures.len() < 100);
+    report(failures);
+}
