@@ -387,5 +387,62 @@ class Compiling(unittest.TestCase):
             self.assertEqual(run_python(script(tmp, "edit.py", body % 5), env).stdout.strip(), "[5, 5, 5]")
 
 
+class Examples(unittest.TestCase):
+    """The example programs of examples/python, small, against NumPy."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(os.path.dirname(PACKAGE), "examples", "python"))
+
+    def test_mandelbrot(self):
+        import mandelbrot
+        counts = mandelbrot.render(48, 32)
+        step = np.float32(3.0 / 48)
+        cx = np.float32(-2.2) + np.arange(48, dtype=np.float32) * step
+        cy = np.float32(-step * 32 / 2) + np.arange(32, dtype=np.float32) * step
+        c = cx[None, :] + 1j * cy[:, None]
+        z = np.zeros_like(c)
+        n = np.zeros(c.shape, dtype=np.int32)
+        for _ in range(mandelbrot.MAX_ITER):
+            live = np.abs(z) <= 2.0
+            z[live] = z[live] ** 2 + c[live]
+            n += live
+        # float32 on the device, float64 here: the boundary may differ by a few pixels.
+        self.assertGreater((counts == n).mean(), 0.97)
+        self.assertEqual(counts[16, 30], mandelbrot.MAX_ITER)  # inside the main cardioid
+
+    def test_heat(self):
+        import heat
+        u = heat.initial(24, 20)
+        got = heat.simulate(5, h=24, w=20)
+        for _ in range(5):
+            v = u.copy()
+            v[1:-1, 1:-1] = u[1:-1, 1:-1] + np.float32(0.24) * (u[1:-1, :-2] + u[1:-1, 2:] + u[:-2, 1:-1] + u[2:, 1:-1] - 4 * u[1:-1, 1:-1])
+            u = v
+        np.testing.assert_allclose(got, u, rtol=1e-5, atol=1e-6)
+
+    def test_life(self):
+        import life
+        cells = life.board(40, 48)
+        got = life.run(30, h=40, w=48)
+        for _ in range(30):
+            n = sum(np.roll(np.roll(cells, dy, 0), dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - cells
+            cells = ((n == 3) | ((cells == 1) & (n == 2))).astype(np.int32)
+        np.testing.assert_array_equal(got, cells)
+
+    def test_nbody(self):
+        import nbody
+        pos, vel = nbody.disc(64)
+        got = nbody.simulate(64, 2)
+        p, v = pos.astype(np.float64), vel.astype(np.float64)
+        for _ in range(2):
+            d = p[None, :, :3] - p[:, None, :3]
+            r = np.linalg.norm(d, axis=2) + nbody.SOFTENING
+            acc = (d * (p[None, :, 3] / r ** 3)[:, :, None]).sum(axis=1)
+            v[:, :3] += acc * 0.01
+            p[:, :3] += v[:, :3] * 0.01
+        np.testing.assert_allclose(got, p, rtol=1e-3, atol=1e-4)
+
+
 if __name__ == "__main__":
     unittest.main()
