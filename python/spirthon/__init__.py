@@ -24,7 +24,7 @@ from .runtime import (
     atomic_and, atomic_or, atomic_xor, atomic_exchange, atomic_compare_exchange, DeadlockError,
     CheckError,
 )
-from .gpu import CompileError, DeviceArray, array, zeros, set_device, device, devices
+from .gpu import CompileError, DeviceArray, array, zeros, set_device, device, devices, synchronize
 
 __all__ = [
     "Array", "Array2D", "Array3D", "f32", "i32", "u32", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
@@ -34,6 +34,7 @@ __all__ = [
     "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
     "atomic_exchange", "atomic_compare_exchange", "DeadlockError", "CheckError",
     "CompileError", "DeviceArray", "array", "zeros", "set_device", "device", "devices",
+    "synchronize",
 ]
 
 __version__ = "0.1.0"

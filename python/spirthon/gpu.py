@@ -85,6 +85,13 @@ def devices():
     return found + [_PYTHON]
 
 
+def synchronize():
+    """Waits until every launch so far has run on the current device."""
+    d = _current()
+    if d is not _PYTHON:
+        d.native.finish()
+
+
 def _open(name, explicit):
     if name is None:
         name = os.environ.get("SPIRTHON_DEVICE") or None
