@@ -254,6 +254,12 @@ def _numpy():
     return numpy
 
 
+def _numpy_array_type():
+    """``numpy.ndarray`` when NumPy is loaded (without importing it otherwise)."""
+    np = sys.modules.get("numpy")
+    return np.ndarray if np is not None else ()
+
+
 class DeviceArray:
     """An array that lives on a device across launches: ``spirthon.array(values)`` or
     ``spirthon.zeros(shape, dtype)``. ``.numpy()`` reads it back. On the ``"python"`` device
@@ -435,8 +441,11 @@ def _upload(dev, p, value, arr, shape):
 def _scalar_words(p, value):
     """A scalar or vector argument as (struct format, values), converted as kernels do."""
     if p.kind == "vector":
-        comps = value.tolist() if isinstance(value, Vector) else list(value)
-        v = element(p.elem, comps)
+        try:
+            comps = value.tolist() if isinstance(value, (Vector, _numpy_array_type())) else list(value)
+            v = element(p.elem, comps)
+        except (TypeError, ValueError):
+            raise TypeError("argument %r must be a %s (a vector, or %d numbers), not %r" % (p.name, p.elem.name, p.elem.size, value)) from None
         return _CODES[p.elem.scalar] * p.elem.size, v.tolist()
     if p.elem is bool:
         return "I", [1 if value else 0]
@@ -486,6 +495,7 @@ def launch(kernel, threads, args, kwargs, checked):
         elif ".shape[" in name:
             array_name, axis = name[:-1].split(".shape[")
             struct.pack_into("<i", uniform, offset, shapes[array_name][int(axis)])
+    _check_aliases(kernel, bound, m)
     order = sorted(m.arrays.items(), key=lambda kv: kv[1][0])
     errors = dev.native.launch(pipeline, bytes(uniform), [buffers[name] for name, _ in order], threads)
     written = {name for name, (_, read_only) in m.arrays.items() if not read_only}
@@ -498,6 +508,20 @@ def launch(kernel, threads, args, kwargs, checked):
         if text is not None:
             from .runtime import CheckError
             raise CheckError.from_report(text, errors[0])
+
+
+def _check_aliases(kernel, bound, m):
+    """One device array bound twice, once where the kernel writes it: a device cannot bind a
+    buffer as read-only and writable in one launch."""
+    seen = {}
+    for p in kernel.params:
+        value = bound.arguments[p.name]
+        if p.kind != "array" or not isinstance(value, DeviceArray) or p.name not in m.arrays:
+            continue
+        other = seen.get(id(value))
+        if other is not None and (not m.arrays[p.name][1] or not m.arrays[other][1]):
+            raise ValueError("arguments %r and %r are the same device array, which the kernel writes through one of them: pass a copy (spirthon.array(a.numpy()))" % (other, p.name))
+        seen[id(value)] = p.name
 
 
 def _pipeline(dev, m, name):

@@ -16,7 +16,7 @@ sys.path.insert(0, PACKAGE)
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, CheckError, CompileError, f32, i32, u32, vec4, kernel, func, global_id,
+    Array, Array2D, CheckError, CompileError, f32, i32, u32, vec2, vec4, kernel, func, global_id,
     local_id, barrier, shared_array, atomic_add,
 )
 from spirthon import gpu  # noqa: E402
@@ -114,6 +114,12 @@ def block_sums(x: Array[i32], sums: Array[i32]):
 
 
 @kernel
+def shift(offset: vec2, out: Array[f32]):
+    i = global_id().x
+    out[i] = offset.x + offset.y * float(i)
+
+
+@kernel
 def gather(idx: Array[i32], x: Array[f32], out: Array[f32]):
     i = global_id().x
     out[i] = x[idx[i]]
@@ -179,6 +185,13 @@ class Launches(unittest.TestCase):
         saxpy.launch(3, 2.0, Array(f32, [1.0, 1.0, 1.0]), y)
         self.assertEqual(y.tolist(), [3.0, 4.0, 5.0])
 
+    def test_vector_parameters(self):
+        out = np.zeros(3, dtype=np.float32)
+        shift.launch(3, (1.0, 2.0), out)
+        np.testing.assert_array_equal(out, [1.0, 3.0, 5.0])
+        shift.launch(3, np.array([0.5, 1.0], dtype=np.float32), out)
+        np.testing.assert_array_equal(out, [0.5, 1.5, 2.5])
+
     def test_shared_memory_barriers_and_atomics(self):
         x = np.arange(1000, dtype=np.int32)
         sums = np.zeros(1, dtype=np.int32)
@@ -214,6 +227,25 @@ class ArgumentErrors(unittest.TestCase):
     def test_non_contiguous_arrays_are_refused(self):
         x = np.ones(8, dtype=np.float32)[::2]
         self.check_untouched(lambda y: saxpy.launch(4, 1.0, x, y), TypeError, ["'x'", "contiguous"])
+
+    def test_a_bad_vector_argument_names_it(self):
+        for bad in [(1.0,), "ab", None]:
+            with self.assertRaises(TypeError) as e:
+                shift.launch(2, bad, np.zeros(2, dtype=np.float32))
+            self.assertIn("'offset'", str(e.exception))
+
+    def test_one_device_array_read_and_written_is_refused(self):
+        x = spirthon.zeros(4)
+        with self.assertRaises(ValueError) as e:
+            saxpy.launch(4, 1.0, x, x)
+        self.assertIn("same device array", str(e.exception))
+
+    def test_a_kernel_without_a_source_file(self):
+        scope = {}
+        exec("from spirthon import kernel, Array, f32, global_id\n@kernel\ndef k(x: Array[f32]):\n    x[global_id().x] = 1.0\n", scope)
+        with self.assertRaises(CompileError) as e:
+            scope["k"].launch(2, np.zeros(2, dtype=np.float32))
+        self.assertIn("cannot read the source", str(e.exception))
 
     def test_bad_thread_counts(self):
         y = np.ones(4, dtype=np.float32)
