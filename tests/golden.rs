@@ -271,18 +271,27 @@ fn host_programs_compile_with_their_cpu_side_imports() {
         let expected = path.with_extension("stderr");
         let outcome = match spirthon::compile(&source, &shown, &host) {
             Ok(c) if !expected.exists() => spirv_val(&c.words, &shown).map(|_| ()),
-            Ok(_) => Err(format!("{shown} compiles, but {} expects errors", display_path(&expected))),
-            Err(CompileError::Source(d)) if expected.exists() => {
-                check_golden(&expected, &spirthon::render_diagnostics(&d, &source, &shown, false))
-            }
+            Ok(_) => Err(format!(
+                "{shown} compiles, but {} expects errors",
+                display_path(&expected)
+            )),
+            Err(CompileError::Source(d)) if expected.exists() => check_golden(
+                &expected,
+                &spirthon::render_diagnostics(&d, &source, &shown, false),
+            ),
             Err(e) => Err(format!("{shown}: {e:?}")),
         };
         if let Err(e) = outcome {
             failures.push(e);
         }
         match spirthon::compile(&source, &shown, &CompileOptions::default()) {
-            Err(CompileError::Source(d)) if d.iter().any(|d| d.message.contains("cannot be imported in a kernel file")) => {}
-            other => failures.push(format!("{shown} as a kernel file: expected import errors, got {:?}", other.err())),
+            Err(CompileError::Source(d))
+                if d.iter()
+                    .any(|d| d.message.contains("cannot be imported in a kernel file")) => {}
+            other => failures.push(format!(
+                "{shown} as a kernel file: expected import errors, got {:?}",
+                other.err()
+            )),
         }
     }
     assert!(failures.len() < 100);

@@ -463,45 +463,77 @@ def _convert(p, value):
     return p.elem(value)
 
 
+class _Plan:
+    """Where one kernel's arguments go in one compiled module: per parameter, its uniform
+    slot (``None`` when the kernel never reads it) or its place among the array bindings;
+    the hidden fields (the launch size, the shapes); which arrays the kernel writes."""
+
+    def __init__(self, kernel, m):
+        self.module = m
+        order = sorted(m.arrays.items(), key=lambda kv: kv[1][0])
+        position = {name: k for k, (name, _) in enumerate(order)}
+        self.bindings = len(order)
+        self.scalars, self.arrays = [], []
+        for k, p in enumerate(kernel.params):
+            if p.kind == "array":
+                written = p.name in m.arrays and not m.arrays[p.name][1]
+                self.arrays.append((k, p, position.get(p.name), written))
+            else:
+                self.scalars.append((k, p, m.fields[p.name][1] if p.name in m.fields else None))
+        index = {p.name: k for k, p in enumerate(kernel.params)}
+        self.threads = m.fields["threads"][1] if "threads" in m.fields else None
+        self.shapes = []
+        for name, (_, offset) in m.fields.items():
+            if ".shape[" in name:
+                array_name, axis = name[:-1].split(".shape[")
+                self.shapes.append((index[array_name], int(axis), offset))
+
+
+def _plan(kernel, checked):
+    plans = kernel.__dict__.setdefault("_gpu_plans", {})
+    plan = plans.get(checked)
+    if plan is None:
+        plan = plans[checked] = _Plan(kernel, compile_kernel(kernel, checked))
+    return plan
+
+
 def launch(kernel, threads, args, kwargs, checked):
     """``kernel.launch`` on the current device."""
     dev = _current()
     if dev is _PYTHON:
         return _launch_python(kernel, threads, args, kwargs, checked)
     threads = _threads(threads)
-    bound = kernel.signature().bind(*args, **kwargs)
-    m = compile_kernel(kernel, checked)
+    if kwargs or len(args) != len(kernel.params):
+        bound = kernel.signature().bind(*args, **kwargs)
+        args = [bound.arguments[p.name] for p in kernel.params]
+    plan = _plan(kernel, checked)
+    m = plan.module
     pipeline = _pipeline(dev, m, kernel.name)
     uniform = bytearray(m.uniform_size)
-    buffers = {}
-    hosts = []
+    for k, p, offset in plan.scalars:
+        fmt, vals = _scalar_words(p, args[k])
+        if offset is not None:
+            struct.pack_into("<" + fmt, uniform, offset, *vals)
+    buffers = [None] * plan.bindings
     shapes = {}
-    for p in kernel.params:
-        value = bound.arguments[p.name]
-        if p.kind == "array":
-            buf, shape, host = _array_arg(dev, p, value)
-            shapes[p.name] = shape
-            if host is not None:
-                hosts.append(host)
-            buffers[p.name] = buf
-        elif p.name in m.fields:
-            fmt, vals = _scalar_words(p, value)
-            struct.pack_into("<" + fmt, uniform, m.fields[p.name][1], *vals)
-        else:
-            _scalar_words(p, value)  # type-checked though the kernel does not read it
-    for name, (_, offset) in m.fields.items():
-        if name == "threads":
-            struct.pack_into("<3I", uniform, offset, *threads)
-        elif ".shape[" in name:
-            array_name, axis = name[:-1].split(".shape[")
-            struct.pack_into("<i", uniform, offset, shapes[array_name][int(axis)])
-    _check_aliases(kernel, bound, m)
-    order = sorted(m.arrays.items(), key=lambda kv: kv[1][0])
-    errors = dev.native.launch(pipeline, bytes(uniform), [buffers[name] for name, _ in order], threads)
-    written = {name for name, (_, read_only) in m.arrays.items() if not read_only}
+    hosts = []
+    devices = {}
+    for k, p, at, written in plan.arrays:
+        value = args[k]
+        buf, shapes[k], host = _array_arg(dev, p, value)
+        if host is not None and written:
+            hosts.append(host)
+        if at is not None:
+            buffers[at] = buf
+            if isinstance(value, DeviceArray):
+                _check_alias(devices, value, p.name, written)
+    if plan.threads is not None:
+        struct.pack_into("<3I", uniform, plan.threads, *threads)
+    for k, axis, offset in plan.shapes:
+        struct.pack_into("<i", uniform, offset, shapes[k][axis])
+    errors = dev.native.launch(pipeline, bytes(uniform), buffers, threads)
     for h in hosts:
-        if h.name in written:
-            h.write_back(dev)
+        h.write_back(dev)
     if errors is not None:
         groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
         text = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
@@ -510,18 +542,13 @@ def launch(kernel, threads, args, kwargs, checked):
             raise CheckError.from_report(text, errors[0])
 
 
-def _check_aliases(kernel, bound, m):
+def _check_alias(seen, value, name, written):
     """One device array bound twice, once where the kernel writes it: a device cannot bind a
     buffer as read-only and writable in one launch."""
-    seen = {}
-    for p in kernel.params:
-        value = bound.arguments[p.name]
-        if p.kind != "array" or not isinstance(value, DeviceArray) or p.name not in m.arrays:
-            continue
-        other = seen.get(id(value))
-        if other is not None and (not m.arrays[p.name][1] or not m.arrays[other][1]):
-            raise ValueError("arguments %r and %r are the same device array, which the kernel writes through one of them: pass a copy (spirthon.array(a.numpy()))" % (other, p.name))
-        seen[id(value)] = p.name
+    other = seen.get(id(value))
+    if other is not None and (written or other[1]):
+        raise ValueError("arguments %r and %r are the same device array, which the kernel writes through one of them: pass a copy (spirthon.array(a.numpy()))" % (other[0], name))
+    seen[id(value)] = (name, written)
 
 
 def _pipeline(dev, m, name):

@@ -468,12 +468,25 @@ impl Gpu {
             usage,
             mapped_at_creation: false,
         });
-        if let Some(data) = data.filter(|d| !d.is_empty()) {
-            let mut padded = data.to_vec();
-            padded.resize(data.len().next_multiple_of(4), 0);
-            self.queue.write_buffer(&buf, 0, &padded);
+        if let Some(data) = data {
+            self.write_padded(&buf, data);
         }
         Ok(buf)
+    }
+
+    /// Queues a write of `data` at the start of `buf`, zero-padded to whole words (copied
+    /// only when it needs the padding).
+    fn write_padded(&self, buf: &wgpu::Buffer, data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
+        if data.len() % 4 == 0 {
+            self.queue.write_buffer(buf, 0, data);
+        } else {
+            let mut padded = data.to_vec();
+            padded.resize(data.len().next_multiple_of(4), 0);
+            self.queue.write_buffer(buf, 0, &padded);
+        }
     }
 
     /// Runs `launch` `times` times in one submission: the arrays (and a checked launch's

@@ -13,6 +13,8 @@
 //! needs them) and its length is rounded up to 4; [`DeviceBuffer::len`] is the length asked
 //! for, which is what a kernel's `len()` sees only when it is a whole number of elements.
 
+use std::sync::Mutex;
+
 use spirthon_ir::ErrorBuffer;
 
 use crate::{Gpu, Interface, Layouts, RunError, Shader};
@@ -42,6 +44,10 @@ pub struct Pipeline {
     pipeline: wgpu::ComputePipeline,
     /// The uniform block's buffer, rewritten at every launch (`None` without a block).
     uniform: Option<(wgpu::Buffer, u64)>,
+    /// The bind group of the last launch and the arrays it binds: a loop of launches over
+    /// the same device arrays creates it once (and those arrays live until a launch binds
+    /// others).
+    last_group: Mutex<Option<(Vec<wgpu::Buffer>, wgpu::BindGroup)>>,
 }
 
 impl Pipeline {
@@ -83,11 +89,7 @@ impl Gpu {
                 b.len
             )));
         }
-        if !data.is_empty() {
-            let mut padded = data.to_vec();
-            padded.resize(data.len().next_multiple_of(4), 0);
-            self.queue.write_buffer(&b.buf, 0, &padded);
-        }
+        self.write_padded(&b.buf, data);
         Ok(())
     }
 
@@ -133,6 +135,7 @@ impl Gpu {
             layouts,
             pipeline,
             uniform,
+            last_group: Mutex::new(None),
         })
     }
 
@@ -162,21 +165,10 @@ impl Gpu {
                     uniform.len()
                 )));
             }
-            let mut padded = uniform.to_vec();
-            padded.resize(uniform.len().next_multiple_of(4), 0);
-            if !padded.is_empty() {
-                self.queue.write_buffer(buf, 0, &padded);
-            }
+            self.write_padded(buf, uniform);
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let bindings: Vec<u32> = p.interface.arrays.iter().map(|a| a.0).collect();
-        let storage: Vec<&wgpu::Buffer> = arrays.iter().map(|a| &a.buf).collect();
-        let group = self.bind_group(
-            &bindings,
-            &p.layouts.main,
-            p.uniform.as_ref().map(|u| &u.0),
-            &storage,
-        );
+        let group = self.cached_group(p, arrays);
         let errors = match &p.layouts.errors {
             Some(l) => Some(self.error_buffer(l)?),
             None => None,
@@ -224,6 +216,29 @@ impl Gpu {
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect(),
         ))
+    }
+
+    /// The bind group of `p` over `arrays`: the last launch's when it bound the same ones.
+    fn cached_group(&self, p: &Pipeline, arrays: &[&DeviceBuffer]) -> wgpu::BindGroup {
+        let mut last = p.last_group.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((bufs, group)) = last.as_ref() {
+            if bufs.len() == arrays.len() && bufs.iter().zip(arrays).all(|(a, b)| *a == b.buf) {
+                return group.clone();
+            }
+        }
+        let bindings: Vec<u32> = p.interface.arrays.iter().map(|a| a.0).collect();
+        let storage: Vec<&wgpu::Buffer> = arrays.iter().map(|a| &a.buf).collect();
+        let group = self.bind_group(
+            &bindings,
+            &p.layouts.main,
+            p.uniform.as_ref().map(|u| &u.0),
+            &storage,
+        );
+        *last = Some((
+            arrays.iter().map(|a| a.buf.clone()).collect(),
+            group.clone(),
+        ));
+        group
     }
 
     /// An array of `len` bytes fits one binding of this device.
