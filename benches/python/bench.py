@@ -30,6 +30,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SAXPY_N = 1 << 20
 SIZE = 512
 
+# The floor of every row: starting Python, importing NumPy and making saxpy's arrays.
+BASELINE = """
+import numpy as np
+x = np.arange({n}, dtype=np.float32); y = np.ones({n}, dtype=np.float32)
+y += 2.0 * x
+"""
+
 SPIRTHON = """
 import sys, numpy as np
 sys.path[:0] = [{python!r}, {here!r}]
@@ -236,6 +243,8 @@ def main():
     tools = [("spirthon", "spirthon", SPIRTHON), ("taichi (vulkan)", "taichi", TAICHI), ("warp (cpu)", "warp", WARP)]
     print("first call: fresh process to result in NumPy, median of %d (ms)" % args.rounds)
     print("%-18s %-11s %10s %10s" % ("tool", "kernel", "cold", "warm"))
+    base = statistics.median(run(BASELINE.format(n=SAXPY_N))[0] for _ in range(args.rounds))
+    print("%-18s %-11s %10.0f %10s" % ("python + numpy", "(no kernel)", base * 1e3, ""))
     for label, module, template in tools:
         if not available(module):
             print("%-18s %s" % (label, "not installed (pip install %s)" % {"warp": "warp-lang"}.get(module, module)))
