@@ -4,6 +4,7 @@ without them they skip, unless SPIRTHON_REQUIRE_NATIVE=1 (``cargo xtask test`` s
 that a failure."""
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -322,7 +323,11 @@ class Checked(unittest.TestCase):
         self.assertEqual(out.tolist(), [0.0, 1.0, 0.0, 2.0])  # the others ran and wrote back
         with self.assertRaises(CheckError) as ref:
             gather.reference_launch(4, (Array(i32, idx.tolist()), Array(f32, x.tolist()), Array(f32, 4)), {}, True)
-        self.assertEqual(str(on_gpu.exception), str(ref.exception))
+        if sys.version_info >= (3, 11):
+            self.assertEqual(str(on_gpu.exception), str(ref.exception))
+        else:  # no columns under CPython before 3.11 (co_positions)
+            strip = lambda text: re.sub(r"(\.py:\d+):\d+", r"\1", text)  # noqa: E731
+            self.assertEqual(strip(str(on_gpu.exception)), strip(str(ref.exception)))
         self.assertIsInstance(on_gpu.exception.error, IndexError)
         self.assertEqual(on_gpu.exception.count, 1)
 

@@ -181,7 +181,9 @@ class Checked(unittest.TestCase):
         self.assertEqual(e.count, 1)
         self.assertEqual(str(e.error), "index 6 out of range for 'x' (len 6)")
         self.assertTrue(str(e).endswith("in invocation global_id (5, 0, 0), workgroup_id (1, 0, 0), local_id (1, 0, 0): the only failing invocation"), str(e))
-        self.assertIn("test_reference.py:%d:12" % (neighbours.fn.__code__.co_firstlineno + 3), str(e))
+        # Python 3.9 and 3.10 have no column information (co_positions): column 1 there.
+        column = 12 if sys.version_info >= (3, 11) else 1
+        self.assertIn("test_reference.py:%d:%d" % (neighbours.fn.__code__.co_firstlineno + 3, column), str(e))
         # The other invocations ran; the failing one stopped before its store.
         self.assertEqual(y.tolist()[:5], [1.0] * 5)
         self.assertEqual(y[5], 0.0)
