@@ -358,6 +358,11 @@ class Kernel:
             self._signature = inspect.signature(self.fn)
         return self._signature
 
+    def __getitem__(self, threads):
+        """``kernel[threads](*args)``: ``kernel.launch(threads, *args)`` in the spelling of
+        Numba-CUDA and Warp."""
+        return functools.partial(self.launch, threads)
+
     def launch(self, threads, /, *args, **kwargs):
         """Runs one invocation per thread (``threads``: an int or one to three ints) on the
         current device (``spirthon.set_device``): a GPU through the native module, or the

@@ -3,6 +3,7 @@ arrays, the compile cache and the device switch). They need the native module an
 without them they skip, unless SPIRTHON_REQUIRE_NATIVE=1 (``cargo xtask test`` sets it) makes
 that a failure."""
 
+import linecache
 import os
 import re
 import subprocess
@@ -180,6 +181,28 @@ class Launches(unittest.TestCase):
         v = np.arange(20, dtype=np.float32).reshape(5, 4)
         drift.launch(5, 0.5, p, v)
         np.testing.assert_array_equal(p, 0.5 * v)
+
+    def test_the_subscript_spelling(self):
+        y = np.zeros(4, dtype=np.float32)
+        saxpy[4](1.0, np.arange(4, dtype=np.float32), y)
+        np.testing.assert_array_equal(y, [0.0, 1.0, 2.0, 3.0])
+
+    def test_a_kernel_defined_in_a_notebook_cell(self):
+        # IPython keeps each cell's text in linecache under a name of its own.
+        source = "from spirthon import kernel, Array, f32, global_id\n\n@kernel\ndef in_cell(x: Array[f32]):\n    x[global_id().x] += 1.0\n"
+        name = "<ipython-input-7-5c0ffee>"
+        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+        scope = {}
+        exec(compile(source, name, "exec"), scope)
+        x = np.zeros(3, dtype=np.float32)
+        scope["in_cell"].launch(3, x)
+        np.testing.assert_array_equal(x, [1.0, 1.0, 1.0])
+        broken = source.replace("+= 1.0", "+= undefined")
+        linecache.cache[name + "b"] = (len(broken), None, broken.splitlines(True), name + "b")
+        exec(compile(broken, name + "b", "exec"), scope)
+        with self.assertRaises(CompileError) as e:
+            scope["in_cell"].launch(3, x)
+        self.assertIn("<ipython-input-7-5c0ffee>b:5:", str(e.exception))
 
     def test_spirthon_arrays_work_on_the_gpu_too(self):
         y = Array(f32, [1.0, 2.0, 3.0])
