@@ -288,6 +288,13 @@ class DeviceArrays(unittest.TestCase):
         self.assertEqual(y.shape, (64,))
         self.assertEqual(len(y), 64)
 
+    def test_launches_over_different_device_arrays_bind_each(self):
+        xs = [spirthon.array(np.full(8, float(k), dtype=np.float32)) for k in range(3)]
+        ys = [spirthon.zeros(8) for _ in range(3)]
+        for k in (0, 1, 2, 1, 0):
+            saxpy.launch(8, 1.0, xs[k], ys[k])
+        self.assertEqual([y.numpy()[0] for y in ys], [0.0, 2.0, 2.0])
+
     def test_update_and_mixed_arguments(self):
         x = spirthon.array(np.ones(16, dtype=np.float32))
         y = np.zeros(16, dtype=np.float32)

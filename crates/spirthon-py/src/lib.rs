@@ -194,6 +194,8 @@ impl Device {
     /// Compiles entry point `entry` of the SPIR-V module `words`: `arrays` lists each array
     /// binding and whether it is read-only, `uniform_size` is the uniform block's size.
     #[pyo3(signature = (words, entry, workgroup_size, arrays, uniform_size, checked=false))]
+    // A Python method with keyword arguments: one parameter per keyword reads best there.
+    #[allow(clippy::too_many_arguments)]
     fn prepare(
         &self,
         py: Python<'_>,
