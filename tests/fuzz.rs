@@ -133,6 +133,10 @@ const TOKENS: &[&str] = &[
     "local_index()",
     "math.sqrt(",
     "math.floor(",
+    "import numpy as np\n",
+    "from os import path\n",
+    "np.",
+    "path(",
     "\"s\"",
     "\\",
     "\t",
@@ -304,15 +308,31 @@ fn regressions() -> Vec<(String, String)> {
 }
 
 /// Whether `source` compiled, and what is wrong with the compiler's answer, if anything. A
-/// file that compiles is compiled in checked mode too, and that module is judged alike.
+/// file that compiles is compiled in checked mode too, and that module is judged alike; one
+/// that does not is compiled as a Python program's file too (other imports allowed, as the
+/// `spirthon` package compiles it), and judged alike.
 fn verdict(source: &str, name: &str, validated: &mut HashSet<u64>) -> (bool, Option<String>) {
-    let (ok, wrong) = verdict_in(source, name, validated, false);
-    if !ok || wrong.is_some() {
+    let host = CompileOptions {
+        host_imports: true,
+        ..CompileOptions::default()
+    };
+    let (ok, wrong) = verdict_in(source, name, validated, &CompileOptions::default());
+    if wrong.is_some() {
         return (ok, wrong);
+    }
+    if !ok {
+        return match verdict_in(source, name, validated, &host) {
+            (_, Some(why)) => (false, Some(format!("as a program's file: {why}"))),
+            _ => (false, None),
+        };
     }
     // Checked mode may reject what compiles unchecked: an `assert` runs there, so a certain
     // fault in its test (`assert x[-1] > 0`) is a compile error, as elsewhere.
-    match verdict_in(source, name, validated, true) {
+    let checked = CompileOptions {
+        checked: true,
+        ..CompileOptions::default()
+    };
+    match verdict_in(source, name, validated, &checked) {
         (_, Some(why)) => (true, Some(format!("with --checked: {why}"))),
         _ => (true, None),
     }
@@ -322,14 +342,10 @@ fn verdict_in(
     source: &str,
     name: &str,
     validated: &mut HashSet<u64>,
-    checked: bool,
+    opts: &CompileOptions,
 ) -> (bool, Option<String>) {
-    let opts = CompileOptions {
-        checked,
-        ..CompileOptions::default()
-    };
     let result =
-        std::panic::catch_unwind(AssertUnwindSafe(|| spirthon::compile(source, name, &opts)));
+        std::panic::catch_unwind(AssertUnwindSafe(|| spirthon::compile(source, name, opts)));
     match result {
         Err(_) => (false, Some("the compiler panicked".into())),
         Ok(Err(CompileError::Internal(e))) => {
