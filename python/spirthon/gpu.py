@@ -292,6 +292,11 @@ class DeviceArray:
         data = self.device.native.read(self._buffer)
         return np.frombuffer(data, dtype=self.dtype).reshape(self._np_shape()).copy()
 
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(a)``: the contents read back (a new array)."""
+        out = self.numpy()
+        return out if dtype is None else out.astype(dtype)
+
     def update(self, values):
         """Replaces the contents with ``values`` (a NumPy array of the same shape)."""
         arr = _as_numpy(values, self.elem, len(self.shape), "values")

@@ -287,6 +287,7 @@ class DeviceArrays(unittest.TestCase):
         np.testing.assert_array_equal(y.numpy(), 5.0 * np.arange(64, dtype=np.float32))
         self.assertEqual(y.shape, (64,))
         self.assertEqual(len(y), 64)
+        np.testing.assert_array_equal(np.asarray(y), y.numpy())
 
     def test_launches_over_different_device_arrays_bind_each(self):
         xs = [spirthon.array(np.full(8, float(k), dtype=np.float32)) for k in range(3)]
