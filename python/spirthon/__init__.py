@@ -1,16 +1,24 @@
-"""spirthon's CPython side: the kernel language's names, and the reference executor.
+"""spirthon's Python side: the kernel language's names, launches on the GPU, and the
+CPython reference executor.
 
 A kernel file imports its names from here (``from spirthon import kernel, Array, f32, ...``),
-so the same file runs under CPython and compiles to SPIR-V. Under CPython a kernel runs one
-invocation at a time (see ``spirthon.runtime``); calling it with ``.launch`` is how you debug
-it with ``print()`` and ``pdb``::
+so the same file runs under CPython and compiles to SPIR-V. ``kernel.launch(threads, *args)``
+runs a kernel on the current device: a GPU through the native module ``spirthon._native``
+(compiled in-process, see ``spirthon.gpu``), with NumPy arrays, device arrays
+(``spirthon.array``, ``spirthon.zeros``) or ``Array`` values::
 
+    import numpy as np
     from saxpy import saxpy
-    y = Array(f32, [1.0, 2.0, 3.0])
-    saxpy.launch(3, 2.0, Array(f32, [1.0, 1.0, 1.0]), y)
-    print(y)            # Array(f32, [3.0, 4.0, 5.0])
+    y = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    saxpy.launch(3, 2.0, np.ones(3, dtype=np.float32), y)
+    print(y)            # [3. 4. 5.]
 
-Standard library only; CPython 3.9 or newer.
+``spirthon.set_device("python")`` (or ``SPIRTHON_DEVICE=python``, or a package without its
+native module) runs launches on the reference executor instead (``spirthon.runtime``): one
+invocation at a time, so ``print()`` and ``pdb`` work inside kernels.
+
+The pure-Python part needs the standard library only (CPython 3.9 or newer); NumPy arrays
+need NumPy.
 """
 
 from .types import Array, Array2D, Array3D, f32, i32, u32

@@ -19,6 +19,10 @@ site), zero-filled (on the GPU its contents start undefined). The atomics read, 
 write one element and return the old value; one invocation runs at a time, so they are
 trivially atomic.
 
+``kernel.launch`` comes here on the ``"python"`` device (``spirthon.set_device``), and
+``python3 -m spirthon run`` always does; ``Kernel.reference_launch`` runs here whatever the
+device.
+
 Checked mode (``launch_checked``, ``run --checked``): an invocation that raises
 ``IndexError``, ``ZeroDivisionError`` or ``AssertionError`` stops there and the others run on
 (past later barriers without it); after the launch ``CheckError`` reports the first failure,
