@@ -266,15 +266,34 @@ def _calls_barrier(fn, seen=None):
 def func(fn):
     """Marks a device function. Under CPython it is the function, taking copies of vector
     arguments (vectors are values in kernels: a func changing a component of its parameter
-    does not change the caller's vector)."""
+    does not change the caller's vector), with its integer arguments and result wrapped to
+    their annotated ``i32``/``u32`` as the compiled func holds them: a ``-> u32`` hash returns
+    what the GPU returns. (Floats stay Python floats: rounding them here but not in the
+    caller's arithmetic would make results differ where they now agree.)"""
     _per_component_min_max(fn)
+    hints = _annotations(fn)
+    params = [_converter(hints.get(n)) for n in inspect.signature(fn).parameters]
+    result = _converter(hints.get("return"))
 
     @functools.wraps(fn)
     def call(*args):
-        return fn(*[_copy(a) for a in args])
+        out = fn(*[c(a) for c, a in zip(params, args)])
+        return result(out)
 
     call.__spirthon_func__ = True
     return call
+
+
+def _converter(ann):
+    """The conversion of a value annotated ``ann`` when it enters or leaves a func."""
+    scalar = {int: i32, i32: i32, u32: u32}.get(ann) if not isinstance(ann, tuple) else None
+    if scalar is not None:
+        return lambda v: convert(scalar, v) if type(v) is int else v
+    items = ann if isinstance(ann, tuple) else (typing.get_args(ann) if typing.get_origin(ann) is tuple else None)
+    if items:
+        each = [_converter(a) for a in items]
+        return lambda v: tuple(c(x) for c, x in zip(each, v)) if isinstance(v, tuple) and len(v) == len(each) else v
+    return _copy
 
 
 def _copy(value):
