@@ -1,0 +1,92 @@
+//! Adapters: which Vulkan or Metal devices there are, and opening one ([`Gpu::open`]).
+
+use crate::{Gpu, RunError};
+
+/// Gives the Vulkan loader an `XDG_RUNTIME_DIR` when there is none: it prints a warning
+/// without one and needs nothing from it. Call it at start-up, before other threads run.
+pub fn quiet_vulkan_loader() {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        std::env::set_var("XDG_RUNTIME_DIR", std::env::temp_dir());
+    }
+}
+
+/// Every Vulkan and Metal adapter, in the order the platform lists them.
+fn all_adapters() -> Vec<wgpu::Adapter> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN | wgpu::Backends::METAL,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN | wgpu::Backends::METAL))
+}
+
+/// The adapters [`Gpu::open`] can pick from, as [`Gpu::describe`] words them.
+pub fn adapters() -> Vec<String> {
+    all_adapters()
+        .iter()
+        .map(|a| describe(&a.get_info()))
+        .collect()
+}
+
+fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?}, {:?})", info.name, info.device_type, info.backend)
+}
+
+/// How to install a CPU Vulkan implementation, for the "no adapter" message.
+pub const INSTALL_HINT: &str = "install a Vulkan driver; with no GPU, Mesa's lavapipe runs Vulkan on the CPU: `sudo apt-get install mesa-vulkan-drivers` (Debian/Ubuntu)";
+
+impl Gpu {
+    /// Opens the first hardware adapter, else a CPU implementation (lavapipe); with
+    /// `name`, the first adapter whose name contains it (case-insensitive).
+    pub fn open(name: Option<&str>) -> Result<Gpu, RunError> {
+        let mut adapters = all_adapters();
+        if adapters.is_empty() {
+            return Err(RunError::NoAdapter(format!(
+                "no Vulkan or Metal adapter found: {INSTALL_HINT}"
+            )));
+        }
+        if let Some(n) = name {
+            let n = n.to_lowercase();
+            let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+            adapters.retain(|a| a.get_info().name.to_lowercase().contains(&n));
+            if adapters.is_empty() {
+                return Err(RunError::NoAdapter(format!(
+                    "no adapter name contains {n:?}; found: {}",
+                    names.join(", ")
+                )));
+            }
+        }
+        // Hardware first (discrete, integrated, virtual), CPU implementations last.
+        adapters.sort_by_key(|a| match a.get_info().device_type {
+            wgpu::DeviceType::DiscreteGpu => 0,
+            wgpu::DeviceType::IntegratedGpu => 1,
+            wgpu::DeviceType::VirtualGpu => 2,
+            wgpu::DeviceType::Other => 3,
+            wgpu::DeviceType::Cpu => 4,
+        });
+        let adapter = adapters.swap_remove(0);
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("spirthon"),
+            // Float atomics where the device has them (`atomic_add` on an `Array[f32]`).
+            required_features: adapter.features() & wgpu::Features::SHADER_FLOAT32_ATOMIC,
+            // Kernels may take many arrays: ask for what the adapter has.
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| RunError::Device(format!("cannot open {}: {e}", info.name)))?;
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+        })
+    }
+
+    /// The adapter's name and kind, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Cpu, Vulkan)`.
+    pub fn describe(&self) -> String {
+        describe(&self.info)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+}
