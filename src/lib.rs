@@ -30,6 +30,8 @@ pub struct CompileOptions {
     pub checked: bool,
     /// Imports of other modules are the CPU side's (a program compiling its own kernels).
     pub host_imports: bool,
+    /// `--fast-math`: the device's own `asin`, `acos`, `atan`, `atan2`.
+    pub fast_math: bool,
 }
 
 impl Default for CompileOptions {
@@ -41,6 +43,7 @@ impl Default for CompileOptions {
             keep_cfg: false,
             checked: false,
             host_imports: false,
+            fast_math: false,
         }
     }
 }
@@ -89,8 +92,12 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
     })?;
     phases.push(("ssa", t.elapsed()));
     let t = Instant::now();
-    let words = spirthon_spirv::emit(&module, spirthon_spirv::EmitOptions { names: opts.names })
-        .map_err(|e| CompileError::Internal(e.0))?;
+    let emit_opts = spirthon_spirv::EmitOptions {
+        names: opts.names,
+        fast_math: opts.fast_math,
+    };
+    let words =
+        spirthon_spirv::emit(&module, emit_opts).map_err(|e| CompileError::Internal(e.0))?;
     phases.push(("emit", t.elapsed()));
     let t = Instant::now();
     if opts.validate {

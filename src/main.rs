@@ -83,6 +83,10 @@ struct Cli {
     /// `assert`, reported through a hidden error buffer (set 1, binding 0).
     #[arg(long)]
     checked: bool,
+    /// Use the device's own asin, acos, atan and atan2 (GLSL.std.450: Vulkan allows them
+    /// thousands of ULP of error) instead of the module's, which stay within a few ULP.
+    #[arg(long)]
+    fast_math: bool,
 }
 
 /// Runs a kernel on a Vulkan (or Metal) device with a run-JSON file.
@@ -110,6 +114,9 @@ struct RunCli {
     /// and its line (exit status 1).
     #[arg(long)]
     checked: bool,
+    /// The device's own asin, acos, atan and atan2 (see `spirthon --help`).
+    #[arg(long)]
+    fast_math: bool,
     /// Give up when the device has not finished (the driver's compile and the dispatch)
     /// after this many seconds; 0 waits forever (also SPIRTHON_TIMEOUT).
     #[arg(
@@ -288,6 +295,7 @@ fn run_kernel(cli: &RunCli) -> u8 {
     }
     let opts = CompileOptions {
         checked: cli.checked,
+        fast_math: cli.fast_math,
         ..CompileOptions::default()
     };
     let (compiled, source) = match compile_file(&cli.file, &opts, false) {
@@ -386,6 +394,7 @@ fn run(cli: &Cli) -> u8 {
         keep_cfg: cli.emit == Emit::Cfg,
         checked: cli.checked,
         host_imports: false,
+        fast_math: cli.fast_math,
     };
     let (compiled, source) =
         match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {

@@ -620,3 +620,33 @@ fn an_assert_message_must_be_a_string_literal() {
     );
     assert!(stderr.contains("assert_msg.py:6:24"), "{stderr}");
 }
+
+#[test]
+fn fast_math_keeps_the_devices_inverse_trigonometry() {
+    let src = write(
+        "trig.py",
+        "import math\nfrom spirthon import kernel, Array, f32, global_id\n\n@kernel\ndef trig(x: Array[f32]):\n    i = global_id().x\n    x[i] = math.asin(x[i]) + math.acos(x[i]) + math.atan(x[i]) + math.atan2(x[i], 2.0)\n",
+    );
+    let asm = |extra: &[&str]| {
+        let mut args = vec![src.as_str(), "--emit", "spvasm"];
+        args.extend_from_slice(extra);
+        let out = spirthon(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let own = asm(&[]);
+    let fast = asm(&["--fast-math"]);
+    for op in ["Asin", "Acos", "Atan", "Atan2"] {
+        let count = |text: &str| {
+            text.lines()
+                .filter(|l| l.contains("OpExtInst ") && l.split_whitespace().any(|w| w == op))
+                .count()
+        };
+        assert_eq!(count(&own), 0, "{op} in the default module:\n{own}");
+        assert!(count(&fast) > 0, "no {op} with --fast-math:\n{fast}");
+    }
+}

@@ -29,6 +29,7 @@ use spirthon_ir::{Const, IndexVec, Scalar, Ty, UniformLayout};
 
 use crate::words::Words;
 
+mod accurate;
 mod arith;
 mod checked;
 mod memory;
@@ -42,11 +43,17 @@ use arith::{binary, compare, convert, math};
 pub struct EmitOptions {
     /// Emit `OpName`s for kernels, parameters and Python variables.
     pub names: bool,
+    /// `--fast-math`: GLSL.std.450's `asin`, `acos`, `atan`, `atan2` (the device's
+    /// precision) instead of the module's own (`accurate`, within a few ULP).
+    pub fast_math: bool,
 }
 
 impl Default for EmitOptions {
     fn default() -> Self {
-        EmitOptions { names: true }
+        EmitOptions {
+            names: true,
+            fast_math: false,
+        }
     }
 }
 
@@ -78,6 +85,7 @@ struct Emitter {
     glsl: Word,
     consts: HashMap<Const, Word>,
     names: bool,
+    fast_math: bool,
     decorated_arrays: HashSet<Word>,
     array_structs: HashMap<(Ty, bool), Word>,
 }
@@ -102,6 +110,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         glsl,
         consts: HashMap::new(),
         names: opts.names,
+        fast_math: opts.fast_math,
         decorated_arrays: HashSet::new(),
         array_structs: HashMap::new(),
     };
