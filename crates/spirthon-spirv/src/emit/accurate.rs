@@ -142,7 +142,7 @@ fn asin_small(f: &mut F<'_>, x: Word) -> R<Word> {
         z,
         &[
             4.216_32e-2,
-            2.418_131_1e-2,
+            2.418_131_2e-2,
             4.547_002_6e-2,
             7.495_300_3e-2,
             1.666_675_2e-1,
@@ -204,7 +204,7 @@ fn acos(f: &mut F<'_>, x: Word) -> R<Word> {
 /// `x + x³·P(x²)`.
 fn atan(f: &mut F<'_>, x: Word) -> R<Word> {
     let t = f.glsl(GLOp::FAbs, x)?;
-    let (k3, k1) = (f.c(2.414_213_5), f.c(0.414_213_57));
+    let (k3, k1) = (f.c(2.414_213_7), f.c(0.414_213_57));
     let big = f.cmp(SOp::FOrdGreaterThan, t, k3)?;
     let mid = f.cmp(SOp::FOrdGreaterThan, t, k1)?;
     let (one, minus_one) = (f.c(1.0), f.c(-1.0));
