@@ -30,7 +30,7 @@ pub struct CompileOptions {
     pub checked: bool,
     /// Imports of other modules are the CPU side's (a program compiling its own kernels).
     pub host_imports: bool,
-    /// `--fast-math`: the device's own `asin`, `acos`, `atan`, `atan2`.
+    /// `--fast-math`: the device's own `math` functions (see `spirthon_spirv::EmitOptions`).
     pub fast_math: bool,
 }
 

@@ -83,8 +83,9 @@ struct Cli {
     /// `assert`, reported through a hidden error buffer (set 1, binding 0).
     #[arg(long)]
     checked: bool,
-    /// Use the device's own asin, acos, atan and atan2 (GLSL.std.450: Vulkan allows them
-    /// thousands of ULP of error) instead of the module's, which stay within a few ULP.
+    /// Use the device's own asin, acos, atan, atan2, log, log2, log10, exp, sinh, cosh, tanh
+    /// and hypot (GLSL.std.450: Vulkan allows some of them thousands of ULP of error) instead
+    /// of the module's, which stay within a few ULP.
     #[arg(long)]
     fast_math: bool,
 }
@@ -114,7 +115,7 @@ struct RunCli {
     /// and its line (exit status 1).
     #[arg(long)]
     checked: bool,
-    /// The device's own asin, acos, atan and atan2 (see `spirthon --help`).
+    /// The device's own math functions (see `spirthon --help`).
     #[arg(long)]
     fast_math: bool,
     /// Give up when the device has not finished (the driver's compile and the dispatch)

@@ -1,7 +1,9 @@
 //! `math` functions computed in single precision by the module itself, where GLSL.std.450's
 //! are allowed to be loose: Vulkan bounds `Asin`, `Acos` and `Atan` only by an absolute
-//! error (lavapipe is thousands of ULP off near ±1), while CUDA's libdevice, which Warp and
-//! Numba users know, stays within a few ULP.
+//! error and `Exp`, `Log`, `Tanh` by a few ULP of the inputs' scale (lavapipe is thousands of
+//! ULP off for `asin` near ±1 and `tanh` near 0), while CUDA's libdevice, which Warp and
+//! Numba users know, stays within a few ULP. Measured on lavapipe over a million random
+//! arguments, against CPython's result rounded to `f32`: at most 3 ULP for each of them.
 //!
 //! Each is straight-line code (the branches of the algorithm become `OpSelect`s over both
 //! sides), so no structure is added: range reduction, then a minimax polynomial, as in
@@ -34,6 +36,14 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) 
         MathFn::Acos => acos(&mut f, args[0])?,
         MathFn::Atan => atan(&mut f, args[0])?,
         MathFn::Atan2 => atan2(&mut f, args[0], args[1])?,
+        MathFn::Log if args.len() == 1 => log(&mut f, args[0], Base::E)?,
+        MathFn::Log2 => log(&mut f, args[0], Base::Two)?,
+        MathFn::Log10 => log(&mut f, args[0], Base::Ten)?,
+        MathFn::Exp => exp(&mut f, args[0])?,
+        MathFn::Sinh => sinh(&mut f, args[0])?,
+        MathFn::Cosh => cosh(&mut f, args[0])?,
+        MathFn::Tanh => tanh(&mut f, args[0])?,
+        MathFn::Hypot => hypot(&mut f, args[0], args[1])?,
         _ => return Ok(false),
     };
     let ft = f.ft;
@@ -121,6 +131,26 @@ impl<'e> F<'e> {
         let inf = self.e.konst(Const::U32(0x7f80_0000));
         let mag = self.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, low])?;
         self.e.b.op(SOp::IEqual, bt, None, &[mag, inf])
+    }
+
+    /// Whether `a` is infinite or NaN, from its bits.
+    fn not_finite(&mut self, a: Word) -> R<Word> {
+        let (ut, bt) = (self.ut, self.bt);
+        let bits = self.e.b.op(SOp::Bitcast, ut, None, &[a])?;
+        let low = self.e.konst(Const::U32(0x7fff_ffff));
+        let inf = self.e.konst(Const::U32(0x7f80_0000));
+        let mag = self.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, low])?;
+        self.e.b.op(SOp::UGreaterThanEqual, bt, None, &[mag, inf])
+    }
+
+    /// `2^k` for an `i32` `k` in `[-126, 127]`, from the bits.
+    fn pow2(&mut self, k: Word) -> R<Word> {
+        let it = self.e.ty(Ty::I32);
+        let bias = self.e.konst(Const::I32(127));
+        let c23 = self.e.konst(Const::I32(23));
+        let b = self.e.b.op(SOp::IAdd, it, None, &[k, bias])?;
+        let b = self.e.b.op(SOp::ShiftLeftLogical, it, None, &[b, c23])?;
+        self.op(SOp::Bitcast, &[b])
     }
 
     /// `coeffs[0] * z^(n-1) + … + coeffs[n-1]`, by Horner's rule.
@@ -266,4 +296,290 @@ fn atan2(f: &mut F<'_>, y: Word, x: Word) -> R<Word> {
     let corner = f.select(x_neg, q3, q1)?;
     let corner = f.copysign(corner, y)?;
     f.select(both_inf, corner, r)
+}
+
+/// Which logarithm [`log`] computes.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Base {
+    E,
+    Two,
+    Ten,
+}
+
+/// `log(x)` (natural, base 2 or base 10), as Cephes' `logf`, `log2f`, `log10f`: `x = m·2^e`
+/// with `m` in `[√½, √2)` (from the bits, subnormals scaled by 2^25 first), a polynomial in
+/// `m - 1`, and `e·log(2)` added in two parts. `log(±0)` is `-inf`, a negative `x` NaN,
+/// `+inf` and NaN themselves.
+fn log(f: &mut F<'_>, x: Word, base: Base) -> R<Word> {
+    let (ut, bt) = (f.ut, f.bt);
+    // Subnormals: scale into the normal range, and take 25 back off the exponent.
+    let tiny = f.c(1.175_494_4e-38);
+    let sub = f.cmp(SOp::FOrdLessThan, x, tiny)?;
+    let scale = f.c(33_554_432.0);
+    let scaled = f.mul(x, scale)?;
+    let xs = f.select(sub, scaled, x)?;
+    let bits = f.e.b.op(SOp::Bitcast, ut, None, &[xs])?;
+    let (c23, cff, c126) = (
+        f.e.konst(Const::U32(23)),
+        f.e.konst(Const::U32(0xff)),
+        f.e.konst(Const::U32(126)),
+    );
+    let shifted = f.e.b.op(SOp::ShiftRightLogical, ut, None, &[bits, c23])?;
+    let biased = f.e.b.op(SOp::BitwiseAnd, ut, None, &[shifted, cff])?;
+    let e_u = f.e.b.op(SOp::ISub, ut, None, &[biased, c126])?;
+    let it = f.e.ty(Ty::I32);
+    let e_i = f.e.b.op(SOp::Bitcast, it, None, &[e_u])?;
+    let e0 = f.op(SOp::ConvertSToF, &[e_i])?;
+    let (c25, zero) = (f.c(25.0), f.c(0.0));
+    let adjust = f.select(sub, c25, zero)?;
+    let e0 = f.sub(e0, adjust)?;
+    let (mant, half_bits) = (
+        f.e.konst(Const::U32(0x807f_ffff)),
+        f.e.konst(Const::U32(0x3f00_0000)),
+    );
+    let mbits = f.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, mant])?;
+    let mbits = f.e.b.op(SOp::BitwiseOr, ut, None, &[mbits, half_bits])?;
+    let m = f.op(SOp::Bitcast, &[mbits])?;
+    // m in [0.5, 1): below √½ take m·2 - 1 and e - 1, else m - 1.
+    let sqrt_half = f.c(core::f32::consts::FRAC_1_SQRT_2);
+    let low = f.cmp(SOp::FOrdLessThan, m, sqrt_half)?;
+    let one = f.c(1.0);
+    let twice = f.add(m, m)?;
+    let mr = f.select(low, twice, m)?;
+    let mr = f.sub(mr, one)?;
+    let e1 = f.sub(e0, one)?;
+    let e = f.select(low, e1, e0)?;
+    let z = f.mul(mr, mr)?;
+    let p = f.horner(
+        mr,
+        &[
+            7.037_683_6e-2,
+            -1.151_461e-1,
+            1.167_699_84e-1,
+            -1.242_014_1e-1,
+            1.424_932_3e-1,
+            -1.666_805_8e-1,
+            2.000_071_4e-1,
+            -2.499_999_4e-1,
+            3.333_333e-1,
+        ],
+    )?;
+    let pm = f.mul(p, mr)?;
+    let y = f.mul(pm, z)?;
+    let minus_half = f.c(-0.5);
+    let hz = f.mul(minus_half, z)?;
+    let r = match base {
+        Base::E => {
+            let c2 = f.c(-2.121_944_4e-4);
+            let t = f.mul(e, c2)?;
+            let y = f.add(y, t)?;
+            let y = f.add(y, hz)?;
+            let r = f.add(mr, y)?;
+            let c1 = f.c(0.693_359_4);
+            let t = f.mul(e, c1)?;
+            f.add(r, t)?
+        }
+        Base::Two => {
+            let y = f.add(y, hz)?;
+            let k = f.c(0.442_695_04);
+            let a = f.mul(y, k)?;
+            let b = f.mul(mr, k)?;
+            let r = f.add(a, b)?;
+            let r = f.add(r, y)?;
+            let r = f.add(r, mr)?;
+            f.add(r, e)?
+        }
+        Base::Ten => {
+            let y = f.add(y, hz)?;
+            let (eb, ea, lb, la) = (
+                f.c(7.007_319e-4),
+                f.c(4.335_937_5e-1),
+                f.c(2.487_456_6e-4),
+                f.c(3.007_812_5e-1),
+            );
+            let a = f.mul(y, eb)?;
+            let b = f.mul(mr, eb)?;
+            let r = f.add(a, b)?;
+            let t = f.mul(e, lb)?;
+            let r = f.add(r, t)?;
+            let t = f.mul(y, ea)?;
+            let r = f.add(r, t)?;
+            let t = f.mul(mr, ea)?;
+            let r = f.add(r, t)?;
+            let t = f.mul(e, la)?;
+            f.add(r, t)?
+        }
+    };
+    // Special operands, from the bits (no infinity constants: naga folds them away).
+    let xbits = f.e.b.op(SOp::Bitcast, ut, None, &[x])?;
+    let (neg_inf, nan) = (
+        f.e.konst(Const::U32(0xff80_0000)),
+        f.e.konst(Const::U32(0x7fc0_0000)),
+    );
+    let to_neg_inf = f.e.b.op(SOp::BitwiseOr, ut, None, &[xbits, neg_inf])?;
+    let to_nan = f.e.b.op(SOp::BitwiseOr, ut, None, &[xbits, nan])?;
+    let neg_inf = f.op(SOp::Bitcast, &[to_neg_inf])?;
+    let nan = f.op(SOp::Bitcast, &[to_nan])?;
+    let inf_or_nan = f.not_finite(x)?;
+    let r = f.select(inf_or_nan, x, r)?;
+    let is_zero = f.cmp(SOp::FOrdEqual, x, zero)?;
+    let negative = f.cmp(SOp::FOrdLessThan, x, zero)?;
+    let r = f.select(negative, nan, r)?;
+    let _ = bt;
+    f.select(is_zero, neg_inf, r)
+}
+
+/// `exp(x)`, as Cephes' `expf`: `x = n·log(2) + r` (log(2) in two parts), a polynomial in
+/// `r`, times `2^n` built from the bits in two halves (so that `2^128` and subnormal results
+/// come out right). `x` is first held in `[-104, 89]`, beyond which the result is 0 or
+/// infinity anyway.
+fn exp(f: &mut F<'_>, x: Word) -> R<Word> {
+    let (hi, lo) = (f.c(89.0), f.c(-104.0));
+    let over = f.cmp(SOp::FOrdGreaterThan, x, hi)?;
+    let under = f.cmp(SOp::FOrdLessThan, x, lo)?;
+    let xc = f.select(over, hi, x)?;
+    let xc = f.select(under, lo, xc)?;
+    let (log2e, half) = (f.c(core::f32::consts::LOG2_E), f.c(0.5));
+    let t = f.mul(xc, log2e)?;
+    let t = f.add(t, half)?;
+    let n = f.glsl(GLOp::Floor, t)?;
+    let (c1, c2) = (f.c(0.693_359_4), f.c(-2.121_944_4e-4));
+    let a = f.mul(n, c1)?;
+    let r = f.sub(xc, a)?;
+    let b = f.mul(n, c2)?;
+    let r = f.sub(r, b)?;
+    let z = f.mul(r, r)?;
+    let p = f.horner(
+        r,
+        &[
+            1.987_569_1e-4,
+            1.398_199_9e-3,
+            8.333_452e-3,
+            4.166_579_6e-2,
+            1.666_666_5e-1,
+            0.5,
+        ],
+    )?;
+    let pz = f.mul(p, z)?;
+    let pz = f.add(pz, r)?;
+    let one = f.c(1.0);
+    let p = f.add(pz, one)?;
+    // 2^n = 2^(n/2 rounded down) · 2^(the rest), each a normal float for n in [-150, 128].
+    let it = f.e.ty(Ty::I32);
+    let ni = f.e.b.op(SOp::ConvertFToS, it, None, &[n])?;
+    let one_i = f.e.konst(Const::I32(1));
+    let n1 =
+        f.e.b
+            .op(SOp::ShiftRightArithmetic, it, None, &[ni, one_i])?;
+    let n2 = f.e.b.op(SOp::ISub, it, None, &[ni, n1])?;
+    let s1 = f.pow2(n1)?;
+    let s2 = f.pow2(n2)?;
+    let y = f.mul(p, s1)?;
+    f.mul(y, s2)
+}
+
+/// `e^a / 2` for `a >= 0`, also where `e^a` itself overflows: `(e^(a/2) / 2) · e^(a/2)`
+/// above 80.
+fn half_exp(f: &mut F<'_>, a: Word) -> R<Word> {
+    let half = f.c(0.5);
+    let whole = exp(f, a)?;
+    let whole = f.mul(whole, half)?;
+    let ha = f.mul(a, half)?;
+    let h = exp(f, ha)?;
+    let hh = f.mul(h, half)?;
+    let split = f.mul(hh, h)?;
+    let big = f.c(80.0);
+    let large = f.cmp(SOp::FOrdGreaterThan, a, big)?;
+    f.select(large, split, whole)
+}
+
+/// `cosh(x) = (e^|x| + e^-|x|) / 2` (Cephes' `coshf`).
+fn cosh(f: &mut F<'_>, x: Word) -> R<Word> {
+    let a = f.glsl(GLOp::FAbs, x)?;
+    let h = half_exp(f, a)?;
+    let quarter = f.c(0.25);
+    let inv = f.div(quarter, h)?;
+    f.add(h, inv)
+}
+
+/// `sinh(x)`: `(e^|x| - e^-|x|) / 2` above 1, an odd polynomial below (Cephes' `sinhf`).
+fn sinh(f: &mut F<'_>, x: Word) -> R<Word> {
+    let a = f.glsl(GLOp::FAbs, x)?;
+    let h = half_exp(f, a)?;
+    let quarter = f.c(0.25);
+    let inv = f.div(quarter, h)?;
+    let far = f.sub(h, inv)?;
+    let z = f.mul(a, a)?;
+    let p = f.horner(z, &[2.037_219_1e-4, 8.330_284e-3, 1.666_671_6e-1])?;
+    let za = f.mul(z, a)?;
+    let near = f.mul(p, za)?;
+    let near = f.add(near, a)?;
+    let one = f.c(1.0);
+    let beyond = f.cmp(SOp::FOrdGreaterThan, a, one)?;
+    let r = f.select(beyond, far, near)?;
+    f.copysign(r, x)
+}
+
+/// `tanh(x)`: `1 - 2 / (e^(2|x|) + 1)` from 0.625, an odd polynomial below (Cephes'
+/// `tanhf`).
+fn tanh(f: &mut F<'_>, x: Word) -> R<Word> {
+    let a = f.glsl(GLOp::FAbs, x)?;
+    let two = f.c(2.0);
+    let a2 = f.mul(a, two)?;
+    let e = exp(f, a2)?;
+    let one = f.c(1.0);
+    let d = f.add(e, one)?;
+    let q = f.div(two, d)?;
+    let far = f.sub(one, q)?;
+    let z = f.mul(a, a)?;
+    let p = f.horner(
+        z,
+        &[
+            -5.704_988_7e-3,
+            2.063_908_8e-2,
+            -5.373_971_6e-2,
+            1.333_144_2e-1,
+            -3.333_328e-1,
+        ],
+    )?;
+    let za = f.mul(z, a)?;
+    let near = f.mul(p, za)?;
+    let near = f.add(near, a)?;
+    let cut = f.c(0.625);
+    let beyond = f.cmp(SOp::FOrdGreaterThanEqual, a, cut)?;
+    let r = f.select(beyond, far, near)?;
+    f.copysign(r, x)
+}
+
+/// `hypot(x, y)`: `sqrt(x² + y²)` where the squares neither overflow nor underflow, else
+/// `big · sqrt(1 + (small / big)²)`; an infinite operand gives infinity, as in C.
+fn hypot(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
+    let a = f.glsl(GLOp::FAbs, x)?;
+    let b = f.glsl(GLOp::FAbs, y)?;
+    let xx = f.mul(x, x)?;
+    let yy = f.mul(y, y)?;
+    let s = f.add(xx, yy)?;
+    let plain = f.glsl(GLOp::Sqrt, s)?;
+    let a_big = f.cmp(SOp::FOrdGreaterThan, a, b)?;
+    let big = f.select(a_big, a, b)?;
+    let small = f.select(a_big, b, a)?;
+    let q = f.div(small, big)?;
+    let qq = f.mul(q, q)?;
+    let one = f.c(1.0);
+    let t = f.add(qq, one)?;
+    let t = f.glsl(GLOp::Sqrt, t)?;
+    let scaled = f.mul(big, t)?;
+    let (hi, lo) = (f.c(1.0e18), f.c(1.0e-18));
+    let too_big = f.cmp(SOp::FOrdGreaterThan, big, hi)?;
+    let too_small = f.cmp(SOp::FOrdLessThan, big, lo)?;
+    let bt = f.bt;
+    let outside = f.e.b.op(SOp::LogicalOr, bt, None, &[too_big, too_small])?;
+    let zero = f.c(0.0);
+    let nonzero = f.cmp(SOp::FOrdGreaterThan, big, zero)?;
+    let rescale = f.e.b.op(SOp::LogicalAnd, bt, None, &[outside, nonzero])?;
+    let r = f.select(rescale, scaled, plain)?;
+    let a_inf = f.is_inf(x)?;
+    let b_inf = f.is_inf(y)?;
+    let r = f.select(b_inf, b, r)?;
+    f.select(a_inf, a, r)
 }

@@ -43,8 +43,9 @@ use arith::{binary, compare, convert, math};
 pub struct EmitOptions {
     /// Emit `OpName`s for kernels, parameters and Python variables.
     pub names: bool,
-    /// `--fast-math`: GLSL.std.450's `asin`, `acos`, `atan`, `atan2` (the device's
-    /// precision) instead of the module's own (`accurate`, within a few ULP).
+    /// `--fast-math`: GLSL.std.450's `asin`, `acos`, `atan`, `atan2`, `log`, `log2`,
+    /// `log10`, `exp`, `sinh`, `cosh`, `tanh` and `hypot` (the device's precision) instead of
+    /// the module's own (`accurate`, within a few ULP).
     pub fast_math: bool,
 }
 
