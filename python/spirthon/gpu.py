@@ -194,26 +194,28 @@ def compile_kernel(kernel, checked=False):
         return m
     cache = _cache_dir()
     files = (os.path.join(cache, key + ".spv"), os.path.join(cache, key + ".json")) if cache else None
-    words = reflection = None
     if files and os.path.exists(files[1]):
         try:
             with open(files[0], "rb") as f:
                 words = f.read()
             with open(files[1]) as f:
                 reflection = f.read()
+            if len(words) < 20 or len(words) % 4 or words[:4] != b"\x03\x02\x23\x07":
+                raise ValueError("not a SPIR-V module")
+            m = _modules[key] = _Module(words, reflection, kernel.name, path, source)
             _log.debug("kernel %s from the cache %s", kernel.name, cache)
-        except OSError:
-            words = None
+            return m
+        except (OSError, ValueError, KeyError, StopIteration) as e:
+            _log.debug("the cache entry of kernel %s is unreadable (%s): compiling", kernel.name, e)
+    t = time.perf_counter()
+    words, reflection, messages = _native.compile(source, path, kernel.name, checked)
     if words is None:
-        t = time.perf_counter()
-        words, reflection, messages = _native.compile(source, path, kernel.name, checked)
-        if words is None:
-            raise CompileError(messages.rstrip())
-        if messages:
-            sys.stderr.write(messages)
-        _log.debug("compiled kernel %s of %s in %.2f ms", kernel.name, path, (time.perf_counter() - t) * 1e3)
-        if files:
-            _store(files, words, reflection)
+        raise CompileError(messages.rstrip())
+    if messages:
+        sys.stderr.write(messages)
+    _log.debug("compiled kernel %s of %s in %.2f ms", kernel.name, path, (time.perf_counter() - t) * 1e3)
+    if files:
+        _store(files, words, reflection)
     m = _modules[key] = _Module(words, reflection, kernel.name, path, source)
     return m
 
@@ -235,7 +237,6 @@ def _store(files, words, reflection):
 
 _DTYPES = {f32: "float32", i32: "int32", u32: "uint32"}
 _CODES = {f32: "f", i32: "i", u32: "I", float: "f"}
-_FIELD_CODES = {"f32": "f", "i32": "i", "u32": "I", "bool": "I"}
 
 
 def _scalar_of(elem):

@@ -433,6 +433,14 @@ class Compiling(unittest.TestCase):
             self.assertIn("compiled kernel double", first.stderr)
             self.assertNotIn("compiled kernel double", second.stderr)
             self.assertIn("from the cache", second.stderr)
+            # A damaged entry is compiled again, not trusted.
+            for name in os.listdir(env["SPIRTHON_CACHE_DIR"]):
+                with open(os.path.join(env["SPIRTHON_CACHE_DIR"], name), "wb") as f:
+                    f.write(b"{garbage")
+            third = run_python(path, env)
+            self.assertEqual(third.returncode, 0, third.stderr)
+            self.assertEqual(third.stdout.strip(), "[0, 2, 4, 6, 8]")
+            self.assertIn("compiled kernel double", third.stderr)
 
     def test_an_edited_file_compiles_again(self):
         with tempfile.TemporaryDirectory() as tmp:
