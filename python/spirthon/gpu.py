@@ -394,19 +394,21 @@ class _HostArg:
         self.name, self.value, self.arr, self.buffer = name, value, arr, buffer
 
     def write_back(self, dev):
-        np = _numpy()
-        data = np.frombuffer(dev.native.read(self.buffer), dtype=self.arr.dtype).reshape(self.arr.shape)
+        data = dev.native.read(self.buffer)
         if isinstance(self.value, Array):
             elem = self.value.elem
-            flat = data.reshape(len(self.value._data), -1).tolist() if isinstance(elem, VectorType) else data.reshape(-1).tolist()
+            flat = struct.unpack("<%d%s" % (len(data) // 4, _CODES[_scalar_of(elem)]), data)
+            if isinstance(elem, VectorType):
+                flat = [flat[k:k + elem.size] for k in range(0, len(flat), elem.size)]
             self.value._data = [element(elem, v) for v in flat]
         else:
-            self.value[...] = data
+            np = _numpy()
+            self.value[...] = np.frombuffer(data, dtype=self.arr.dtype).reshape(self.arr.shape)
 
 
 def _array_arg(dev, p, value):
-    """An array argument on the device: (buffer, shape, host argument or None)."""
-    np = _numpy()
+    """An array argument on the device: (buffer, shape, host argument or None). NumPy is
+    needed only for NumPy arrays and device arrays."""
     if isinstance(value, DeviceArray):
         if value.elem is not p.elem:
             raise TypeError("argument %r must be an array of %s, not of %s" % (p.name, _elem_name(p.elem), _elem_name(value.elem)))
@@ -421,9 +423,11 @@ def _array_arg(dev, p, value):
         if value.dims != p.dims:
             raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims, value.dims))
         flat = [c for v in value._data for c in v.tolist()] if isinstance(p.elem, VectorType) else value._data
-        arr = np.array(flat, dtype=_DTYPES[_scalar_of(p.elem)])
-        return _upload(dev, p, value, arr, tuple(value.shape))
-    if isinstance(value, np.ndarray):
+        data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
+        buf = dev.native.upload(data)
+        return buf, tuple(value.shape), _HostArg(p.name, value, None, buf)
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray):
         want = _DTYPES[_scalar_of(p.elem)]
         if value.dtype != np.dtype(want):
             raise TypeError("argument %r must be a %s array (for Array[%s]), not %s" % (p.name, want, _elem_name(p.elem), value.dtype))
@@ -459,7 +463,7 @@ def _scalar_words(p, value):
 
 
 def _convert(p, value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if not isinstance(value, (int, float)):
         try:
             value = value.item()  # a NumPy scalar
         except AttributeError:

@@ -442,6 +442,32 @@ class Compiling(unittest.TestCase):
             self.assertEqual(third.stdout.strip(), "[0, 2, 4, 6, 8]")
             self.assertIn("compiled kernel double", third.stderr)
 
+    def test_spirthon_arrays_need_no_numpy(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = script(tmp, "plain.py", """\
+                import sys
+                sys.modules["numpy"] = None  # importing NumPy fails from here on
+                import spirthon
+                from spirthon import kernel, Array, f32, vec2, i32, global_id
+
+                @kernel
+                def k(a: f32, x: Array[f32], v: Array[vec2], n: Array[i32]):
+                    i = global_id().x
+                    x[i] = x[i] * a
+                    v[i] = v[i] * a
+                    n[i] = n[i] + 1
+
+                if __name__ == "__main__":
+                    x = Array(f32, [1.0, 2.0])
+                    v = Array(vec2, [[1.0, 2.0], [3.0, 4.0]])
+                    n = Array(i32, [1, -2])
+                    k.launch(2, 2.0, x, v, n)
+                    print(spirthon.device() != "python", x.tolist(), v.tolist(), n.tolist())
+                """)
+            r = run_python(path, {"SPIRTHON_CACHE_DIR": ""})
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.strip(), "True [2.0, 4.0] [[2.0, 4.0], [6.0, 8.0]] [2, -1]")
+
     def test_an_edited_file_compiles_again(self):
         with tempfile.TemporaryDirectory() as tmp:
             body = """\
