@@ -24,19 +24,76 @@ const PI: f32 = core::f32::consts::PI;
 const PI_2: f32 = core::f32::consts::FRAC_PI_2;
 const PI_4: f32 = core::f32::consts::FRAC_PI_4;
 
-/// Emits `mf` of `args` into `id` when this module has its own version of it for `t`;
-/// `false` when GLSL.std.450's is used.
+/// Emits `mf` of `args` into `id` when this module has its own version of it for `t`, as a
+/// call of its helper function (emitted once, by [`helper_functions`]); `false` when
+/// GLSL.std.450's is used.
 pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) -> R<bool> {
-    if t != Ty::F32 {
+    if t != Ty::F32 || !has_own(mf, args.len()) {
         return Ok(false);
     }
+    let helper = match e
+        .math_helpers
+        .iter()
+        .find(|(m, n, _)| *m == mf && *n == args.len())
+    {
+        Some(&(_, _, h)) => h,
+        None => {
+            let h = e.b.id();
+            e.math_helpers.push((mf, args.len(), h));
+            h
+        }
+    };
+    let ft = e.ty(Ty::F32);
+    let mut operands = vec![helper];
+    operands.extend_from_slice(args);
+    e.b.op(SOp::FunctionCall, ft, Some(id), &operands)?;
+    Ok(true)
+}
+
+/// Whether this module computes `mf` of `arity` operands itself.
+fn has_own(mf: MathFn, arity: usize) -> bool {
+    use MathFn::*;
+    match mf {
+        Asin | Acos | Atan | Exp | Sinh | Cosh | Tanh | Log2 | Log10 => arity == 1,
+        Log => arity == 1,
+        Atan2 | Hypot => arity == 2,
+        _ => false,
+    }
+}
+
+/// The body of every helper [`math`] called: `f32 name(f32[, f32])`.
+pub(super) fn helper_functions(e: &mut Emitter) -> R<()> {
+    let helpers = e.math_helpers.clone();
+    for (mf, arity, id) in helpers {
+        let ft = e.ty(Ty::F32);
+        let params = vec![ft; arity];
+        let fty = e.b.type_function(ft, &params);
+        e.b.begin_function(ft, id, fty)?;
+        e.name(
+            id,
+            &format!("spirthon_{}", format!("{mf:?}").to_lowercase()),
+        );
+        let args: Vec<Word> = (0..arity)
+            .map(|_| e.b.function_parameter(ft))
+            .collect::<R<_>>()?;
+        let entry = e.b.id();
+        e.b.begin_block(entry)?;
+        let r = body(e, mf, &args)?;
+        e.b.terminate(SOp::ReturnValue, &[r])?;
+        e.b.end_function()?;
+    }
+    Ok(())
+}
+
+/// The computation of `mf` of `args`, in the current block; its result.
+fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
     let mut f = F::new(e);
-    let r = match mf {
+    Ok(match mf {
         MathFn::Asin => asin(&mut f, args[0])?,
         MathFn::Acos => acos(&mut f, args[0])?,
         MathFn::Atan => atan(&mut f, args[0])?,
         MathFn::Atan2 => atan2(&mut f, args[0], args[1])?,
-        MathFn::Log if args.len() == 1 => log(&mut f, args[0], Base::E)?,
+        MathFn::Log => log(&mut f, args[0], Base::E)?,
         MathFn::Log2 => log(&mut f, args[0], Base::Two)?,
         MathFn::Log10 => log(&mut f, args[0], Base::Ten)?,
         MathFn::Exp => exp(&mut f, args[0])?,
@@ -44,11 +101,8 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) 
         MathFn::Cosh => cosh(&mut f, args[0])?,
         MathFn::Tanh => tanh(&mut f, args[0])?,
         MathFn::Hypot => hypot(&mut f, args[0], args[1])?,
-        _ => return Ok(false),
-    };
-    let ft = f.ft;
-    e.b.op(SOp::CopyObject, ft, Some(id), &[r])?;
-    Ok(true)
+        other => return Err(super::EmitError(format!("no own {other:?}"))),
+    })
 }
 
 /// Scalar `f32` arithmetic over the emitter, one instruction per call.

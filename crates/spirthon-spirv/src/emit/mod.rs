@@ -87,6 +87,9 @@ struct Emitter {
     consts: HashMap<Const, Word>,
     names: bool,
     fast_math: bool,
+    /// The `accurate` math functions called so far, each emitted once at the end as a
+    /// function of its own: (function, arity, id).
+    math_helpers: Vec<(spirthon_ir::cfg::MathFn, usize, Word)>,
     decorated_arrays: HashSet<Word>,
     array_structs: HashMap<(Ty, bool), Word>,
 }
@@ -112,6 +115,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         consts: HashMap::new(),
         names: opts.names,
         fast_math: opts.fast_math,
+        math_helpers: Vec::new(),
         decorated_arrays: HashSet::new(),
         array_structs: HashMap::new(),
     };
@@ -120,6 +124,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         e.function(m, &globals, FuncId(i as u32), f)?;
     }
     e.record_function(&globals)?;
+    accurate::helper_functions(&mut e)?;
     for ep in &m.entry_points {
         let f = globals.functions[ep.function.index()];
         let mut used: Vec<Builtin> = m
