@@ -546,10 +546,10 @@ def launch(kernel, threads, args, kwargs, checked):
         h.write_back(dev)
     if errors is not None:
         groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
-        text = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
-        if text is not None:
+        failure = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
+        if failure is not None:
             from .runtime import CheckError
-            raise CheckError.from_report(text, errors[0])
+            raise CheckError.from_report(m.path, *failure)
 
 
 def _check_alias(seen, value, name, written):

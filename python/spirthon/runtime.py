@@ -514,7 +514,10 @@ class CheckError(Exception):
     """A checked launch failed. ``str(e)`` is the report ``spirthon run --checked`` prints
     (the first failure, by lowest workgroup then invocation, with its line and column, then
     which invocation it was and how many failed); ``error`` is the first failure's exception
-    and ``count`` the number of failing invocations."""
+    (``None`` when a GPU lost its record among too many failures) and ``count`` the number of
+    failing invocations."""
+
+    lost = None  # the device's report, when it lost the first failure's record
 
     def __init__(self, error, count, where, invocation):
         self.error = error
@@ -524,24 +527,27 @@ class CheckError(Exception):
         super().__init__(self.report())
 
     @classmethod
-    def from_report(cls, text, count):
-        """The error of a checked GPU launch, from the report the native module words
-        (``Kind: message at path:line:col`` then the invocation line)."""
-        first, _, rest = text.partition("\n")
-        head, _, where = first.rpartition(" at ")
-        kind, _, message = head.partition(": ")
-        filename, line, column = where.rsplit(":", 2)
-        exc_type = {"IndexError": IndexError, "ZeroDivisionError": ZeroDivisionError}.get(kind, AssertionError)
+    def from_report(cls, path, text, count, located, invocation):
+        """The error of a checked GPU launch, from the parts the native module gives:
+        the report's text, the failure count, ``(message, line, column)`` (``None`` when
+        the record was lost) and the invocation's ids."""
         e = cls.__new__(cls)
-        e.error = exc_type(message) if message else exc_type()
-        e.count = count
-        e.filename, e.line, e.column = filename, int(line), int(column)
-        e.invocation = rest.strip().partition(": ")[0][len("in invocation "):]
+        e.count, e.invocation = count, invocation
+        e.filename, e.line, e.column = path, 0, 0
+        e.error, e.lost = None, text
+        if located is not None:
+            message, e.line, e.column = located
+            kind, _, detail = message.partition(": ")
+            exc_type = {"IndexError": IndexError, "ZeroDivisionError": ZeroDivisionError}.get(kind, AssertionError)
+            e.error = exc_type(detail) if detail else exc_type()
+            e.lost = None
         Exception.__init__(e, e.report())
         return e
 
     def report(self, path=None):
         """The report, naming the kernel file ``path`` as given (default: as loaded)."""
+        if self.lost is not None:
+            return self.lost  # the device lost the first failure's record: its own words
         filename = self.filename
         if path is not None and os.path.exists(path) and os.path.exists(filename) and os.path.samefile(path, filename):
             filename = path

@@ -172,6 +172,16 @@ def stop_early(tile_out: Array[i32]):
 
 
 class Checked(unittest.TestCase):
+
+    def test_a_gpu_report_whose_record_was_lost_is_kept_as_worded(self):
+        text = "a check failed (its record was overwritten by later failures)\n  in invocation global_id (3, 0, 0), workgroup_id (0, 0, 0), local_id (3, 0, 0): the first of 70 failing invocations"
+        e = CheckError.from_report("k.py", text, 70, None, "global_id (3, 0, 0), workgroup_id (0, 0, 0), local_id (3, 0, 0)")
+        self.assertEqual(str(e), text)
+        self.assertIsNone(e.error)
+        self.assertEqual(e.count, 70)
+        located = CheckError.from_report("k.py", "ignored", 2, ("IndexError: index 9 out of range for 'x' (len 4)", 7, 12), "global_id (1, 0, 0), workgroup_id (0, 0, 0), local_id (1, 0, 0)")
+        self.assertEqual(str(located), "IndexError: index 9 out of range for 'x' (len 4) at k.py:7:12\n  in invocation global_id (1, 0, 0), workgroup_id (0, 0, 0), local_id (1, 0, 0): the first of 2 failing invocations")
+        self.assertIsInstance(located.error, IndexError)
     def test_the_first_failure_and_the_count_are_reported(self):
         y = Array(f32, 6)
         with self.assertRaises(CheckError) as cm:

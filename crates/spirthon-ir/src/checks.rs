@@ -148,25 +148,36 @@ impl Failure {
         groups: [u32; 3],
         size: [u32; 3],
     ) -> String {
-        let lines = LineIndex::new(source);
-        let head = match self
-            .record
-            .and_then(|(s, i, n)| Some((sites.get(s as usize)?, i, n)))
-        {
-            Some((site, index, len)) => {
-                let (line, col) = lines.line_col(source, site.span.start);
-                format!("{} at {path}:{line}:{col}", site.message(index, len))
-            }
+        let head = match self.located(sites, source) {
+            Some((message, line, col)) => format!("{message} at {path}:{line}:{col}"),
             None => "a check failed (its record was overwritten by later failures)".to_string(),
         };
-        let (wg, local) = self.invocation(groups, size);
-        let global: Vec<u32> = (0..3).map(|k| wg[k] * size[k] + local[k]).collect();
         let others = match self.count {
             1 => "the only failing invocation".to_string(),
             n => format!("the first of {n} failing invocations"),
         };
         format!(
-            "{head}\n  in invocation global_id ({}, {}, {}), workgroup_id ({}, {}, {}), local_id ({}, {}, {}): {others}",
+            "{head}\n  in invocation {}: {others}",
+            self.invocation_ids(groups, size)
+        )
+    }
+
+    /// The first failure's message in Python's words (`IndexError: …`) and its 1-based
+    /// line and column in `source`; `None` when its record was overwritten.
+    pub fn located(&self, sites: &[CheckSite], source: &str) -> Option<(String, usize, usize)> {
+        let (s, index, len) = self.record?;
+        let site = sites.get(s as usize)?;
+        let (line, col) = LineIndex::new(source).line_col(source, site.span.start);
+        Some((site.message(index, len), line, col))
+    }
+
+    /// `global_id (x, y, z), workgroup_id (…), local_id (…)` of the first failing
+    /// invocation.
+    pub fn invocation_ids(&self, groups: [u32; 3], size: [u32; 3]) -> String {
+        let (wg, local) = self.invocation(groups, size);
+        let global: Vec<u32> = (0..3).map(|k| wg[k] * size[k] + local[k]).collect();
+        format!(
+            "global_id ({}, {}, {}), workgroup_id ({}, {}, {}), local_id ({}, {}, {})",
             global[0], global[1], global[2], wg[0], wg[1], wg[2], local[0], local[1], local[2]
         )
     }

@@ -8,8 +8,8 @@
 //! - `compile(source, path, kernel, checked)` → `(words, reflection, messages)`;
 //! - `Device(name)` with `alloc`, `upload`, `write`, `read`, `prepare`, `launch`, `finish`;
 //!   `adapters()` lists what `Device` can open;
-//! - `report(errors, checks, path, source, workgroups, workgroup_size)` words a checked
-//!   launch's first failure as `spirthon run --checked` does.
+//! - `report(errors, reflection, path, source, workgroups, workgroup_size)` gives a checked
+//!   launch's first failure, worded as `spirthon run --checked` words it and in parts.
 //!
 //! Long work (compiling, waiting for the device) releases the GIL.
 
@@ -88,7 +88,13 @@ fn adapters(py: Python<'_>) -> Vec<String> {
     py.detach(spirthon_runtime::adapters)
 }
 
-/// The report of a checked launch's first failure, or `None` when nothing failed.
+/// A checked launch's first failure: `(report, count, located, invocation)`, where
+/// `report` is what `spirthon run --checked` prints, `located` the message in Python's
+/// words with its line and column (`None` when its record was overwritten), and
+/// `invocation` its ids; `None` when nothing failed.
+type Report = (String, u32, Option<(String, usize, usize)>, String);
+
+/// The first failure a checked launch's error words record.
 #[pyfunction]
 fn report(
     errors: Vec<u32>,
@@ -97,18 +103,17 @@ fn report(
     source: &str,
     workgroups: [u32; 3],
     workgroup_size: [u32; 3],
-) -> PyResult<Option<String>> {
+) -> PyResult<Option<Report>> {
     let Some(failure) = spirthon_ir::Failure::decode(&errors) else {
         return Ok(None);
     };
     let sites = spirthon::checks_from_reflection(reflection)
         .map_err(|e| PyValueError::new_err(format!("bad reflection JSON: {e}")))?;
-    Ok(Some(failure.report(
-        &sites,
-        path,
-        source,
-        workgroups,
-        workgroup_size,
+    Ok(Some((
+        failure.report(&sites, path, source, workgroups, workgroup_size),
+        failure.count,
+        failure.located(&sites, source),
+        failure.invocation_ids(workgroups, workgroup_size),
     )))
 }
 
