@@ -345,8 +345,8 @@ class Kernel:
             workgroup_size = (workgroup_size,)
         self.workgroup_size = tuple(workgroup_size) + (1,) * (3 - len(workgroup_size))
         hints = _annotations(fn)
-        self._signature = None
-        self.params = [_param(n, hints.get(n)) for n in self.signature().parameters]
+        self._signature = inspect.signature(fn)
+        self.params = [_param(n, hints.get(n)) for n in self._signature.parameters]
 
     def __call__(self, *args, **kwargs):
         raise TypeError("a kernel runs through %s.launch(threads, ...)" % self.name)
@@ -377,8 +377,6 @@ class Kernel:
 
     def signature(self):
         """The kernel function's ``inspect.Signature``."""
-        if self._signature is None:
-            self._signature = inspect.signature(self.fn)
         return self._signature
 
     def __getitem__(self, threads):

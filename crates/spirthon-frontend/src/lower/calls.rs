@@ -88,17 +88,23 @@ impl Lower<'_, '_> {
                     what,
                 }) = self.m.globals.get(n)
                 {
-                    let d = Diagnostic::error(
-                        b.span,
-                        format!("`{n}` cannot be used in a kernel: it is {what}"),
-                    )
-                    .with_secondary(*def_span, format!("`{n}` is defined here"));
-                    self.cx.diags.push(d);
+                    self.opaque_use(n, b.span, *def_span, what);
                     return;
                 }
             }
         }
         self.error(fexpr.span, "only functions can be called");
+    }
+
+    /// A use at `span` of top-level name `n`, which kernels cannot use (`what` it is,
+    /// defined at `def_span`).
+    pub(super) fn opaque_use(&mut self, n: &str, span: Span, def_span: Span, what: &str) {
+        let d = Diagnostic::error(
+            span,
+            format!("`{n}` cannot be used in a kernel: it is {what}"),
+        )
+        .with_secondary(def_span, format!("`{n}` is defined here"));
+        self.cx.diags.push(d);
     }
 
     pub(super) fn args(&mut self, args: &[ExprId]) -> Vec<(Ex, Span)> {

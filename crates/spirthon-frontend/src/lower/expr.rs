@@ -179,12 +179,7 @@ impl Lower<'_, '_> {
                 span: def_span,
                 what,
             }) => {
-                let d = Diagnostic::error(
-                    span,
-                    format!("`{n}` cannot be used in a kernel: it is {what}"),
-                )
-                .with_secondary(*def_span, format!("`{n}` is defined here"));
-                self.cx.diags.push(d);
+                self.opaque_use(n, span, *def_span, what);
                 Ex::Err
             }
             Some(Global::Item(Lib::Math, item)) if crate::module::math_const(item).is_some() => {

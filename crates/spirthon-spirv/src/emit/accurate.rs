@@ -50,12 +50,16 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) 
     Ok(true)
 }
 
+/// `math.copysign(mag, sign)` into `id`, from the bits (any device's precision is exact).
+pub(super) fn copysign(e: &mut Emitter, mag: Word, sign: Word, id: Word) -> R<()> {
+    F::new(e).copysign_into(mag, sign, Some(id)).map(|_| ())
+}
+
 /// Whether this module computes `mf` of `arity` operands itself.
 fn has_own(mf: MathFn, arity: usize) -> bool {
     use MathFn::*;
     match mf {
-        Asin | Acos | Atan | Exp | Sinh | Cosh | Tanh | Log2 | Log10 => arity == 1,
-        Log => arity == 1,
+        Asin | Acos | Atan | Exp | Sinh | Cosh | Tanh | Log | Log2 | Log10 => arity == 1,
         Atan2 | Hypot => arity == 2,
         _ => false,
     }
@@ -163,6 +167,11 @@ impl<'e> F<'e> {
 
     /// `|mag|` with the sign bit of `sign` (C's `copysign`).
     fn copysign(&mut self, mag: Word, sign: Word) -> R<Word> {
+        self.copysign_into(mag, sign, None)
+    }
+
+    /// [`F::copysign`] into `out` when given.
+    fn copysign_into(&mut self, mag: Word, sign: Word, out: Option<Word>) -> R<Word> {
         let ut = self.ut;
         let m = self.e.b.op(SOp::Bitcast, ut, None, &[mag])?;
         let s = self.e.b.op(SOp::Bitcast, ut, None, &[sign])?;
@@ -173,28 +182,29 @@ impl<'e> F<'e> {
         let m = self.e.b.op(SOp::BitwiseAnd, ut, None, &[m, low])?;
         let s = self.e.b.op(SOp::BitwiseAnd, ut, None, &[s, high])?;
         let r = self.e.b.op(SOp::BitwiseOr, ut, None, &[m, s])?;
-        self.op(SOp::Bitcast, &[r])
+        let ft = self.ft;
+        self.e.b.op(SOp::Bitcast, ft, out, &[r])
     }
 
     /// Whether `a` is ±infinity, from its bits (WGSL, which `--emit wgsl` writes, has no
     /// `isinf`).
     fn is_inf(&mut self, a: Word) -> R<Word> {
-        let (ut, bt) = (self.ut, self.bt);
-        let bits = self.e.b.op(SOp::Bitcast, ut, None, &[a])?;
-        let low = self.e.konst(Const::U32(0x7fff_ffff));
-        let inf = self.e.konst(Const::U32(0x7f80_0000));
-        let mag = self.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, low])?;
-        self.e.b.op(SOp::IEqual, bt, None, &[mag, inf])
+        self.magnitude_vs_inf(SOp::IEqual, a)
     }
 
     /// Whether `a` is infinite or NaN, from its bits.
     fn not_finite(&mut self, a: Word) -> R<Word> {
+        self.magnitude_vs_inf(SOp::UGreaterThanEqual, a)
+    }
+
+    /// The bits of `|a|` compared (`op`) with those of infinity.
+    fn magnitude_vs_inf(&mut self, op: SOp, a: Word) -> R<Word> {
         let (ut, bt) = (self.ut, self.bt);
         let bits = self.e.b.op(SOp::Bitcast, ut, None, &[a])?;
         let low = self.e.konst(Const::U32(0x7fff_ffff));
         let inf = self.e.konst(Const::U32(0x7f80_0000));
         let mag = self.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, low])?;
-        self.e.b.op(SOp::UGreaterThanEqual, bt, None, &[mag, inf])
+        self.e.b.op(op, bt, None, &[mag, inf])
     }
 
     /// `2^k` for an `i32` `k` in `[-126, 127]`, from the bits.

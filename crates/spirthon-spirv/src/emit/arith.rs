@@ -312,17 +312,7 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
             e.b.op(SOp::FMul, rt, out, &[l2, k])?;
         }
         Copysign => {
-            let u = e.ty(Ty::U32);
-            let a = e.b.op(SOp::Bitcast, u, None, &[args[0]])?;
-            let b = e.b.op(SOp::Bitcast, u, None, &[args[1]])?;
-            let (mag, sign) = (
-                e.konst(Const::U32(0x7fff_ffff)),
-                e.konst(Const::U32(0x8000_0000)),
-            );
-            let a = e.b.op(SOp::BitwiseAnd, u, None, &[a, mag])?;
-            let b = e.b.op(SOp::BitwiseAnd, u, None, &[b, sign])?;
-            let r = e.b.op(SOp::BitwiseOr, u, None, &[a, b])?;
-            e.b.op(SOp::Bitcast, rt, out, &[r])?;
+            super::accurate::copysign(e, args[0], args[1], id)?;
         }
         Hypot => {
             let xx = e.b.op(SOp::FMul, rt, None, &[args[0], args[0]])?;
