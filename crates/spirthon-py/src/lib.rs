@@ -34,10 +34,7 @@ fn words(bytes: &[u8]) -> PyResult<Vec<u32>> {
             "a SPIR-V module is a whole number of 32-bit words",
         ));
     }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+    Ok(spirthon_runtime::le_words(bytes))
 }
 
 /// The outcome of `compile`: the module's words (`None` when the file has errors), its

@@ -146,6 +146,42 @@ pub fn workgroups(threads: [u32; 3], workgroup_size: [u32; 3]) -> [u32; 3] {
     w
 }
 
+/// Little-endian bytes as 32-bit words (a trailing partial word is dropped).
+pub fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Records one compute pass: `pipeline` with the ABI's bind group (and a checked module's
+/// error buffer at set 1), dispatched `times` times over `groups` workgroups (not at all
+/// when an axis has none).
+fn encode_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    pipeline: &wgpu::ComputePipeline,
+    group: &wgpu::BindGroup,
+    errors: Option<&wgpu::BindGroup>,
+    groups: [u32; 3],
+    times: u32,
+) {
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: None,
+        timestamp_writes: None,
+    });
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, group, &[]);
+    if let Some(g) = errors {
+        pass.set_bind_group(ErrorBuffer::SET, g, &[]);
+    }
+    let [x, y, z] = groups;
+    if x > 0 && y > 0 && z > 0 {
+        for _ in 0..times {
+            pass.dispatch_workgroups(x, y, z);
+        }
+    }
+}
+
 /// What a kernel's pipeline binds (docs/language.md, "Binding ABI"): its entry point, the
 /// uniform block at binding 0 if it has one, each array's binding and whether it is
 /// read-only, and in checked mode the error buffer at set 1.
@@ -448,33 +484,17 @@ impl Gpu {
         let readback: Vec<wgpu::Buffer> = storage
             .iter()
             .chain(errors.as_ref().map(|e| &e.0))
-            .map(|b| {
-                self.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: None,
-                    size: b.size(),
-                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                })
-            })
+            .map(|b| self.staging(b.size()))
             .collect();
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: None,
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            if let Some((_, group)) = &errors {
-                pass.set_bind_group(ErrorBuffer::SET, group, &[]);
-            }
-            let [x, y, z] = launch.workgroups();
-            if x > 0 && y > 0 && z > 0 {
-                for _ in 0..times {
-                    pass.dispatch_workgroups(x, y, z);
-                }
-            }
-        }
+        encode_pass(
+            &mut encoder,
+            pipeline,
+            &bind_group,
+            errors.as_ref().map(|e| &e.1),
+            launch.workgroups(),
+            times,
+        );
         for (s, r) in storage
             .iter()
             .chain(errors.as_ref().map(|e| &e.0))
@@ -497,13 +517,9 @@ impl Gpu {
             sizes.push(ErrorBuffer::SIZE as u64);
         }
         let mut out = self.read_back(&sizes, &readback)?;
-        let errors = errors.is_some().then(|| {
-            let bytes = out.pop().unwrap_or_default();
-            bytes
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect()
-        });
+        let errors = errors
+            .is_some()
+            .then(|| le_words(&out.pop().unwrap_or_default()));
         Ok(((out, errors), elapsed))
     }
 
@@ -533,6 +549,16 @@ impl Gpu {
             label: None,
             layout,
             entries: &entries,
+        })
+    }
+
+    /// A buffer to copy `size` bytes into and map for reading.
+    fn staging(&self, size: u64) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
         })
     }
 

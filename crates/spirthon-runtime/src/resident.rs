@@ -95,16 +95,11 @@ impl Gpu {
 
     /// The contents of `b` once everything submitted so far has run.
     pub fn read(&self, b: &DeviceBuffer) -> Result<Vec<u8>, RunError> {
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: b.buf.size(),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let staging = self.staging(b.buf.size());
         let mut encoder = self.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&b.buf, 0, &staging, 0, b.buf.size());
         self.queue.submit([encoder.finish()]);
-        self.wait()?;
+        // Mapping waits for the copy, and so for everything submitted before it.
         Ok(self.read_back(&[b.len], &[staging])?.remove(0))
     }
 
@@ -174,28 +169,16 @@ impl Gpu {
             None => None,
         };
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: None,
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&p.pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            if let Some((_, g)) = &errors {
-                pass.set_bind_group(ErrorBuffer::SET, g, &[]);
-            }
-            let [x, y, z] = crate::workgroups(threads, p.workgroup_size);
-            if x > 0 && y > 0 && z > 0 {
-                pass.dispatch_workgroups(x, y, z);
-            }
-        }
+        crate::encode_pass(
+            &mut encoder,
+            &p.pipeline,
+            &group,
+            errors.as_ref().map(|e| &e.1),
+            crate::workgroups(threads, p.workgroup_size),
+            1,
+        );
         let readback = errors.as_ref().map(|(buf, _)| {
-            let r = self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: None,
-                size: buf.size(),
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
+            let r = self.staging(buf.size());
             encoder.copy_buffer_to_buffer(buf, 0, &r, 0, buf.size());
             r
         });
@@ -208,14 +191,8 @@ impl Gpu {
         let Some(r) = readback else {
             return Ok(None);
         };
-        self.wait()?;
         let bytes = self.read_back(&[ErrorBuffer::SIZE as u64], &[r])?.remove(0);
-        Ok(Some(
-            bytes
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        ))
+        Ok(Some(crate::le_words(&bytes)))
     }
 
     /// The bind group of `p` over `arrays`: the last launch's when it bound the same ones.
