@@ -24,6 +24,7 @@ import hashlib
 import json
 import linecache
 import logging
+import math
 import os
 import struct
 import sys
@@ -369,10 +370,7 @@ def zeros(shape, dtype=f32):
     comps = (elem.size,) if isinstance(elem, VectorType) else ()
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_DTYPES[_scalar_of(elem)]))
-    n = 1
-    for s in shape + comps:
-        n *= s
-    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * n))
+    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * math.prod(shape + comps)))
 
 
 def _threads(threads):
@@ -410,42 +408,48 @@ def _array_arg(dev, p, value):
     """An array argument on the device: (buffer, shape, host argument or None). NumPy is
     needed only for NumPy arrays and device arrays."""
     if isinstance(value, DeviceArray):
-        if value.elem is not p.elem:
-            raise TypeError("argument %r must be an array of %s, not of %s" % (p.name, _elem_name(p.elem), _elem_name(value.elem)))
-        if len(value.shape) != p.dims:
-            raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims, len(value.shape)))
+        _check_type(p, "an array", value.elem, len(value.shape))
         if value.device is not dev:
             raise ValueError("argument %r lives on %r, not on the current device %r" % (p.name, value.device, dev))
         return value._buffer, value.shape, None
     if isinstance(value, Array):
-        if value.elem is not p.elem:
-            raise TypeError("argument %r must be an Array of %s, not of %s" % (p.name, _elem_name(p.elem), _elem_name(value.elem)))
-        if value.dims != p.dims:
-            raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims, value.dims))
+        _check_type(p, "an Array", value.elem, value.dims)
         flat = [c for v in value._data for c in v.tolist()] if isinstance(p.elem, VectorType) else value._data
         data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
         buf = dev.native.upload(data)
         return buf, tuple(value.shape), _HostArg(p.name, value, None, buf)
+    shape = _numpy_shape(p, value)
+    if not value.flags.c_contiguous:
+        raise TypeError("argument %r must be C-contiguous (np.ascontiguousarray makes a copy that is)" % p.name)
+    buf = dev.native.upload(value.tobytes())
+    return buf, shape, _HostArg(p.name, value, value, buf)
+
+
+def _check_type(p, kind, elem, dims):
+    """An array argument (``kind``: "an array" or "an Array") of element type ``elem`` and
+    ``dims`` dimensions fits array parameter ``p``."""
+    if elem is not p.elem:
+        raise TypeError("argument %r must be %s of %s, not of %s" % (p.name, kind, _elem_name(p.elem), _elem_name(elem)))
+    if dims != p.dims:
+        raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims, dims))
+
+
+def _numpy_shape(p, value):
+    """The shape (without a vector's component axis) of NumPy array ``value`` for array
+    parameter ``p``, after checking its dtype and dimensions; a ``TypeError`` naming ``p``
+    for anything else."""
     np = sys.modules.get("numpy")
-    if np is not None and isinstance(value, np.ndarray):
-        want = _DTYPES[_scalar_of(p.elem)]
-        if value.dtype != np.dtype(want):
-            raise TypeError("argument %r must be a %s array (for Array[%s]), not %s" % (p.name, want, _elem_name(p.elem), value.dtype))
-        comps = 1 if isinstance(p.elem, VectorType) else 0
-        if value.ndim != p.dims + comps:
-            raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims + comps, value.ndim))
-        if comps and value.shape[-1] != p.elem.size:
-            raise TypeError("argument %r: an array of %s needs a last axis of %d, not %d" % (p.name, p.elem.name, p.elem.size, value.shape[-1]))
-        if not value.flags.c_contiguous:
-            raise TypeError("argument %r must be C-contiguous (np.ascontiguousarray makes a copy that is)" % p.name)
-        shape = value.shape[:-1] if comps else value.shape
-        return _upload(dev, p, value, value, tuple(shape))
-    raise TypeError("argument %r must be a NumPy array, a device array or a spirthon.Array, not %s" % (p.name, type(value).__name__))
-
-
-def _upload(dev, p, value, arr, shape):
-    buf = dev.native.upload(arr.tobytes())
-    return buf, shape, _HostArg(p.name, value, arr, buf)
+    if np is None or not isinstance(value, np.ndarray):
+        raise TypeError("argument %r must be a NumPy array, a device array or a spirthon.Array, not %s" % (p.name, type(value).__name__))
+    want = _DTYPES[_scalar_of(p.elem)]
+    if value.dtype != np.dtype(want):
+        raise TypeError("argument %r must be a %s array (for Array[%s]), not %s" % (p.name, want, _elem_name(p.elem), value.dtype))
+    comps = 1 if isinstance(p.elem, VectorType) else 0
+    if value.ndim != p.dims + comps:
+        raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims + comps, value.ndim))
+    if comps and value.shape[-1] != p.elem.size:
+        raise TypeError("argument %r: an array of %s needs a last axis of %d, not %d" % (p.name, p.elem.name, p.elem.size, value.shape[-1]))
+    return tuple(value.shape[:-1] if comps else value.shape)
 
 
 def _scalar_words(p, value):
@@ -585,13 +589,8 @@ def _launch_python(kernel, threads, args, kwargs, checked):
         host = value._host if isinstance(value, DeviceArray) else value
         if isinstance(value, DeviceArray) and value._host is None:
             raise ValueError("argument %r lives on %s, not on the python device" % (p.name, value.device.name))
-        if not hasattr(host, "dtype"):
-            raise TypeError("argument %r must be a NumPy array, a device array or a spirthon.Array, not %s" % (p.name, type(value).__name__))
-        want = _DTYPES[_scalar_of(p.elem)]
-        if str(host.dtype) != want:
-            raise TypeError("argument %r must be a %s array (for Array[%s]), not %s" % (p.name, want, _elem_name(p.elem), host.dtype))
+        shape = _numpy_shape(p, host)
         comps = isinstance(p.elem, VectorType)
-        shape = host.shape[:-1] if comps else host.shape
         flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
         a = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
         bound.arguments[p.name] = a
