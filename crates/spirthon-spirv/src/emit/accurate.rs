@@ -217,6 +217,16 @@ impl<'e> F<'e> {
         self.op(SOp::Bitcast, &[b])
     }
 
+    /// The odd polynomial `x + x³·P(x²)`, `P` by Horner's rule over `coeffs`: the core of
+    /// every function here that is odd near 0.
+    fn odd(&mut self, x: Word, coeffs: &[f32]) -> R<Word> {
+        let z = self.mul(x, x)?;
+        let p = self.horner(z, coeffs)?;
+        let zx = self.mul(z, x)?;
+        let t = self.mul(p, zx)?;
+        self.add(t, x)
+    }
+
     /// `coeffs[0] * z^(n-1) + … + coeffs[n-1]`, by Horner's rule.
     fn horner(&mut self, z: Word, coeffs: &[f32]) -> R<Word> {
         let mut acc = self.c(coeffs[0]);
@@ -231,9 +241,8 @@ impl<'e> F<'e> {
 
 /// `asin(x)` for `|x| <= 0.5`: `x + x³·P(x²)` (odd, so signed `x` works).
 fn asin_small(f: &mut F<'_>, x: Word) -> R<Word> {
-    let z = f.mul(x, x)?;
-    let p = f.horner(
-        z,
+    f.odd(
+        x,
         &[
             4.216_32e-2,
             2.418_131_2e-2,
@@ -241,10 +250,7 @@ fn asin_small(f: &mut F<'_>, x: Word) -> R<Word> {
             7.495_300_3e-2,
             1.666_675_2e-1,
         ],
-    )?;
-    let zx = f.mul(z, x)?;
-    let t = f.mul(p, zx)?;
-    f.add(t, x)
+    )
 }
 
 /// `asin(x)`: the polynomial on `|x| <= 0.5`, else `π/2 - 2·asin(sqrt((1 - |x|) / 2))`.
@@ -311,9 +317,8 @@ fn atan(f: &mut F<'_>, x: Word) -> R<Word> {
     let (zero, pi_4, pi_2) = (f.c(0.0), f.c(PI_4), f.c(PI_2));
     let y0 = f.select(mid, pi_4, zero)?;
     let y0 = f.select(big, pi_2, y0)?;
-    let z = f.mul(xr, xr)?;
-    let p = f.horner(
-        z,
+    let q = f.odd(
+        xr,
         &[
             8.053_744_5e-2,
             -1.387_768_6e-1,
@@ -321,9 +326,6 @@ fn atan(f: &mut F<'_>, x: Word) -> R<Word> {
             -3.333_295e-1,
         ],
     )?;
-    let zx = f.mul(z, xr)?;
-    let q = f.mul(p, zx)?;
-    let q = f.add(q, xr)?;
     let r = f.add(y0, q)?;
     f.copysign(r, x)
 }
@@ -573,11 +575,7 @@ fn sinh(f: &mut F<'_>, x: Word) -> R<Word> {
     let quarter = f.c(0.25);
     let inv = f.div(quarter, h)?;
     let far = f.sub(h, inv)?;
-    let z = f.mul(a, a)?;
-    let p = f.horner(z, &[2.037_219_1e-4, 8.330_284e-3, 1.666_671_6e-1])?;
-    let za = f.mul(z, a)?;
-    let near = f.mul(p, za)?;
-    let near = f.add(near, a)?;
+    let near = f.odd(a, &[2.037_219_1e-4, 8.330_284e-3, 1.666_671_6e-1])?;
     let one = f.c(1.0);
     let beyond = f.cmp(SOp::FOrdGreaterThan, a, one)?;
     let r = f.select(beyond, far, near)?;
@@ -595,9 +593,8 @@ fn tanh(f: &mut F<'_>, x: Word) -> R<Word> {
     let d = f.add(e, one)?;
     let q = f.div(two, d)?;
     let far = f.sub(one, q)?;
-    let z = f.mul(a, a)?;
-    let p = f.horner(
-        z,
+    let near = f.odd(
+        a,
         &[
             -5.704_988_7e-3,
             2.063_908_8e-2,
@@ -606,9 +603,6 @@ fn tanh(f: &mut F<'_>, x: Word) -> R<Word> {
             -3.333_328e-1,
         ],
     )?;
-    let za = f.mul(z, a)?;
-    let near = f.mul(p, za)?;
-    let near = f.add(near, a)?;
     let cut = f.c(0.625);
     let beyond = f.cmp(SOp::FOrdGreaterThanEqual, a, cut)?;
     let r = f.select(beyond, far, near)?;
