@@ -519,12 +519,28 @@ def inverse_trig(which: i32, x: Array[f32], y: Array[f32], out: Array[f32]):
         out[i] = math.hypot(x[i], y[i])
 
 
+@kernel
+def remainders(x: Array[f32], y: Array[f32], fm: Array[f32], md: Array[f32], fd: Array[f32],
+               v: Array[vec2]):
+    i = global_id().x
+    fm[i] = math.fmod(x[i], y[i])
+    md[i] = x[i] % y[i]
+    fd[i] = x[i] // y[i]
+    v[i] = vec2(x[i], -x[i]) % vec2(y[i], y[i])
+
+
 def ulp_distance(a, b):
     """How many float32 values lie between ``a`` and ``b`` (arrays; -0.0 and 0.0 are one)."""
     def ordered(v):
         i = v.view(np.int32).astype(np.int64)
         return np.where(i < 0, -(2 ** 31) - i, i)
     return np.abs(ordered(a) - ordered(b))
+
+
+def remainders_reference(x, y):
+    """``x // y`` per element, by the reference executor."""
+    from spirthon.scalars import F32
+    return np.array([F32(float(a)) // F32(float(b)) for a, b in zip(x, y)], dtype=np.float32)
 
 
 class Math(unittest.TestCase):
@@ -567,6 +583,32 @@ class Math(unittest.TestCase):
         for which, fn, x in cases:
             worst = int(self.sweep(which, fn, x, other).max())
             self.assertLessEqual(worst, 4, "function %d: %d ULP" % (which, worst))
+
+    def test_remainders_exact(self):
+        """math.fmod, float % and // are exact, as CPython's, for every quotient: the
+        module's own fmod (OpFRem is a few ULP off on lavapipe, and wrong for large
+        quotients)."""
+        n = 4096
+        rng = np.random.default_rng(7)
+        sign = lambda: np.sign(rng.normal(size=n))
+        x = (sign() * np.exp(rng.uniform(-100, 88, n))).astype(np.float32)
+        y = (sign() * np.exp(rng.uniform(-100, 88, n))).astype(np.float32)
+        x[:64] = np.float32(1e10)
+        y[:64] = np.arange(1, 65, dtype=np.float32) * np.float32(0.1)
+        x[64:80] = np.float32(1e-45) * np.arange(1, 17)  # subnormals
+        fm, md, fd = np.zeros_like(x), np.zeros_like(x), np.zeros_like(x)
+        v = np.zeros((n, 2), dtype=np.float32)
+        remainders.launch(n, x, y, fm, md, fd, v)
+        f32 = lambda t: float(np.float32(t))
+        for k in range(n):
+            a, b = float(x[k]), float(y[k])
+            self.assertEqual(float(fm[k]), math.fmod(a, b), "fmod(%r, %r)" % (a, b))
+            self.assertEqual(float(md[k]), f32(a % b), "%r %% %r" % (a, b))
+            self.assertEqual(float(v[k, 0]), f32(a % b), "vec2 %r %% %r" % (a, b))
+            self.assertEqual(float(v[k, 1]), f32(-a % b), "vec2 %r %% %r" % (-a, b))
+        # The floor quotient in float32 arithmetic, as the reference executor computes it.
+        want = remainders_reference(x, y)
+        self.assertTrue((fd == want).all(), "floor division differs at %s" % np.nonzero(fd != want)[0][:5])
 
     def test_atan2_of_zeros_and_infinities_as_c(self):
         vals = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, 1e-30, -1e30]

@@ -55,12 +55,37 @@ pub(super) fn copysign(e: &mut Emitter, mag: Word, sign: Word, id: Word) -> R<()
     F::new(e).copysign_into(mag, sign, Some(id)).map(|_| ())
 }
 
+/// C's `fmod(a, b)` of `t` (`f32` or a float vector, per component): exact, by the module's
+/// own `spirthon_fmod` (Vulkan gives `OpFRem` the precision of `a - b·trunc(a / b)`, which
+/// lavapipe computes so, a few ULP off and wrong outright for large quotients); `OpFRem`
+/// under `--fast-math`. The float `%` and `//` are built on it.
+pub(super) fn remainder(e: &mut Emitter, t: Ty, rt: Word, a: Word, b: Word) -> R<Word> {
+    if e.fast_math {
+        return e.b.op(SOp::FRem, rt, None, &[a, b]);
+    }
+    if t == Ty::F32 {
+        let id = e.b.id();
+        math(e, MathFn::Fmod, t, id, &[a, b])?;
+        return Ok(id);
+    }
+    let ft = e.ty(Ty::F32);
+    let mut parts = Vec::new();
+    for k in 0..t.components() {
+        let x = e.b.op(SOp::CompositeExtract, ft, None, &[a, k])?;
+        let y = e.b.op(SOp::CompositeExtract, ft, None, &[b, k])?;
+        let id = e.b.id();
+        math(e, MathFn::Fmod, Ty::F32, id, &[x, y])?;
+        parts.push(id);
+    }
+    e.b.op(SOp::CompositeConstruct, rt, None, &parts)
+}
+
 /// Whether this module computes `mf` of `arity` operands itself.
 fn has_own(mf: MathFn, arity: usize) -> bool {
     use MathFn::*;
     match mf {
         Asin | Acos | Atan | Exp | Sinh | Cosh | Tanh | Log | Log2 | Log10 => arity == 1,
-        Atan2 | Hypot => arity == 2,
+        Atan2 | Hypot | Fmod => arity == 2,
         _ => false,
     }
 }
@@ -105,6 +130,7 @@ fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
         MathFn::Cosh => cosh(&mut f, args[0])?,
         MathFn::Tanh => tanh(&mut f, args[0])?,
         MathFn::Hypot => hypot(&mut f, args[0], args[1])?,
+        MathFn::Fmod => fmod(&mut f, args[0], args[1])?,
         other => return Err(super::EmitError(format!("no own {other:?}"))),
     })
 }
@@ -640,4 +666,82 @@ fn hypot(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let b_inf = f.is_inf(y)?;
     let r = f.select(b_inf, b, r)?;
     f.select(a_inf, a, r)
+}
+
+/// `fmod(x, y)`, exact (the result is always representable), from the bits: with `x` and `y`
+/// as `mx·2^ex` and `my·2^ey` (24-bit integer significands), `|fmod(x, y)|` is
+/// `(mx·2^(ex-ey) mod my)·2^ey`, and the residue is built eight bits of the exponent gap at a
+/// time, `r = (r << s) mod my` with `r < 2^24` so that `r << 8` fits 32 bits (as musl's
+/// `fmodf` does a bit at a time). The gap is at most 253, so 32 steps, each a no-op once the
+/// gap is spent: straight-line code. The result has `x`'s sign; `y = 0`, an infinite `x` or
+/// a NaN give NaN; `|x| < |y|` gives `x`.
+fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
+    let (ut, it, bt) = (f.ut, f.e.ty(Ty::I32), f.bt);
+    let u = |f: &mut F<'_>, v: u32| f.e.konst(Const::U32(v));
+    let i = |f: &mut F<'_>, v: i32| f.e.konst(Const::I32(v));
+    let xb = f.e.b.op(SOp::Bitcast, ut, None, &[x])?;
+    let yb = f.e.b.op(SOp::Bitcast, ut, None, &[y])?;
+    let low = u(f, 0x7fff_ffff);
+    let ax = f.e.b.op(SOp::BitwiseAnd, ut, None, &[xb, low])?;
+    let ay = f.e.b.op(SOp::BitwiseAnd, ut, None, &[yb, low])?;
+    // Significand and exponent of each (a subnormal's exponent field is 0, its scale 1's).
+    let parts = |f: &mut F<'_>, a: Word| -> R<(Word, Word)> {
+        let c23 = u(f, 23);
+        let e = f.e.b.op(SOp::ShiftRightLogical, ut, None, &[a, c23])?;
+        let frac_mask = u(f, 0x007f_ffff);
+        let frac = f.e.b.op(SOp::BitwiseAnd, ut, None, &[a, frac_mask])?;
+        let zero = u(f, 0);
+        let normal = f.e.b.op(SOp::INotEqual, bt, None, &[e, zero])?;
+        let (hidden, none) = (u(f, 0x0080_0000), u(f, 0));
+        let h = f.e.b.op(SOp::Select, ut, None, &[normal, hidden, none])?;
+        let m = f.e.b.op(SOp::BitwiseOr, ut, None, &[frac, h])?;
+        let one = u(f, 1);
+        let e = f.e.b.op(SOp::Select, ut, None, &[normal, e, one])?;
+        let e = f.e.b.op(SOp::Bitcast, it, None, &[e])?;
+        Ok((m, e))
+    };
+    let (mx, ex) = parts(f, ax)?;
+    let (my, ey) = parts(f, ay)?;
+    // A zero `my` (y = 0, the NaN case below) must not reach `OpUMod`.
+    let (zero, one) = (u(f, 0), u(f, 1));
+    let my_zero = f.e.b.op(SOp::IEqual, bt, None, &[my, zero])?;
+    let my = f.e.b.op(SOp::Select, ut, None, &[my_zero, one, my])?;
+    let gap = f.e.b.op(SOp::ISub, it, None, &[ex, ey])?;
+    let mut r = f.e.b.op(SOp::UMod, ut, None, &[mx, my])?;
+    let (lo, hi) = (i(f, 0), i(f, 8));
+    let glsl = f.e.glsl;
+    for step in 0..32 {
+        let done = i(f, 8 * step);
+        let left = f.e.b.op(SOp::ISub, it, None, &[gap, done])?;
+        let s =
+            f.e.b
+                .ext_inst(it, None, glsl, GLOp::SClamp as u32, &[left, lo, hi])?;
+        let s = f.e.b.op(SOp::Bitcast, ut, None, &[s])?;
+        let shifted = f.e.b.op(SOp::ShiftLeftLogical, ut, None, &[r, s])?;
+        r = f.e.b.op(SOp::UMod, ut, None, &[shifted, my])?;
+    }
+    // `r·2^(ey - 150)`, the power of two in two halves (each within `pow2`'s range).
+    let rf = f.op(SOp::ConvertUToF, &[r])?;
+    let bias = i(f, 150);
+    let k = f.e.b.op(SOp::ISub, it, None, &[ey, bias])?;
+    let c1 = i(f, 1);
+    let k1 = f.e.b.op(SOp::ShiftRightArithmetic, it, None, &[k, c1])?;
+    let k2 = f.e.b.op(SOp::ISub, it, None, &[k, k1])?;
+    let p1 = f.pow2(k1)?;
+    let p2 = f.pow2(k2)?;
+    let m = f.mul(rf, p1)?;
+    let m = f.mul(m, p2)?;
+    let m = f.copysign(m, x)?;
+    // `|x| < |y|` (an infinite `y` included): `x`. Then the NaN cases.
+    let smaller = f.e.b.op(SOp::ULessThan, bt, None, &[ax, ay])?;
+    let m = f.select(smaller, x, m)?;
+    let inf = u(f, 0x7f80_0000);
+    let x_bad = f.e.b.op(SOp::UGreaterThanEqual, bt, None, &[ax, inf])?;
+    let y_nan = f.e.b.op(SOp::UGreaterThan, bt, None, &[ay, inf])?;
+    let y_zero = f.e.b.op(SOp::IEqual, bt, None, &[ay, zero])?;
+    let bad = f.e.b.op(SOp::LogicalOr, bt, None, &[x_bad, y_nan])?;
+    let bad = f.e.b.op(SOp::LogicalOr, bt, None, &[bad, y_zero])?;
+    let nan_bits = u(f, 0x7fc0_0000);
+    let nan = f.op(SOp::Bitcast, &[nan_bits])?;
+    f.select(bad, nan, m)
 }

@@ -42,19 +42,19 @@ pub(super) fn binary(
     let out = Some(id);
     let s = t.scalar();
     match (op, s) {
-        (BinOp::Add, Scalar::F32) => e.b.op(SOp::FAdd, rt, out, &[a, b])?,
+        (BinOp::Add, Scalar::F32) => exact(e, SOp::FAdd, rt, id, a, b)?,
         (BinOp::Add, _) => e.b.op(SOp::IAdd, rt, out, &[a, b])?,
-        (BinOp::Sub, Scalar::F32) => e.b.op(SOp::FSub, rt, out, &[a, b])?,
+        (BinOp::Sub, Scalar::F32) => exact(e, SOp::FSub, rt, id, a, b)?,
         (BinOp::Sub, _) => e.b.op(SOp::ISub, rt, out, &[a, b])?,
-        (BinOp::Mul, Scalar::F32) => e.b.op(SOp::FMul, rt, out, &[a, b])?,
+        (BinOp::Mul, Scalar::F32) => exact(e, SOp::FMul, rt, id, a, b)?,
         (BinOp::Mul, _) => e.b.op(SOp::IMul, rt, out, &[a, b])?,
         (BinOp::Div, _) => e.b.op(SOp::FDiv, rt, out, &[a, b])?,
         (BinOp::FloorDiv, Scalar::U32) => e.b.op(SOp::UDiv, rt, out, &[a, b])?,
         (BinOp::Mod, Scalar::U32) => e.b.op(SOp::UMod, rt, out, &[a, b])?,
         (BinOp::FloorDiv, Scalar::I32) => int_floor_div(e, rt, id, a, b, b_const)?,
         (BinOp::Mod, Scalar::I32) => int_mod(e, rt, id, a, b, b_const)?,
-        (BinOp::Mod, Scalar::F32) => float_mod(e, rt, id, a, b)?,
-        (BinOp::FloorDiv, Scalar::F32) => float_floor_div(e, rt, id, a, b)?,
+        (BinOp::Mod, Scalar::F32) => float_mod(e, t, rt, id, a, b)?,
+        (BinOp::FloorDiv, Scalar::F32) => float_floor_div(e, t, rt, id, a, b)?,
         (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.op(SOp::LogicalAnd, rt, out, &[a, b])?,
         (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.op(SOp::LogicalOr, rt, out, &[a, b])?,
         (BinOp::BitXor, Scalar::Bool) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
@@ -94,6 +94,17 @@ fn int_floor_div(
     e.b.op(SOp::ISub, rt, Some(id), &[q, adj])
 }
 
+/// The float `a op b` (`+ - *`) into `id`, decorated `NoContraction` so that the driver
+/// does not fuse a product into a sum (`a * b + c` into an FMA, which SPIR-V otherwise
+/// allows): each operation rounds once, as in Python and in the reference executor, whose
+/// results then agree to the bit. `--fast-math` leaves the fusing to the driver.
+fn exact(e: &mut Emitter, op: SOp, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
+    if !e.fast_math {
+        e.b.decorate(id, rspirv::spirv::Decoration::NoContraction, &[]);
+    }
+    e.b.op(op, rt, Some(id), &[a, b])
+}
+
 /// Python's `a % b` on i32: the truncated remainder, plus `b` when its sign is wrong.
 fn int_mod(
     e: &mut Emitter,
@@ -111,8 +122,8 @@ fn int_mod(
 }
 
 /// Python's float `a % b` (CPython's `float_rem`).
-fn float_mod(e: &mut Emitter, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
-    let r = e.b.op(SOp::FRem, rt, None, &[a, b])?;
+fn float_mod(e: &mut Emitter, t: Ty, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
+    let r = super::accurate::remainder(e, t, rt, a, b)?;
     let fix = float_fixup(e, r, b)?;
     let rb = e.b.op(SOp::FAdd, rt, None, &[r, b])?;
     let m = e.b.op(SOp::Select, rt, None, &[fix, rb, r])?;
@@ -124,8 +135,8 @@ fn float_mod(e: &mut Emitter, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
 
 /// Python's float `a // b` (CPython's `float_floor_div`): `(a - fmod(a, b)) / b`, less one
 /// when the remainder's sign is wrong, rounded to the nearest integral value.
-fn float_floor_div(e: &mut Emitter, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
-    let m = e.b.op(SOp::FRem, rt, None, &[a, b])?;
+fn float_floor_div(e: &mut Emitter, t: Ty, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
+    let m = super::accurate::remainder(e, t, rt, a, b)?;
     let am = e.b.op(SOp::FSub, rt, None, &[a, m])?;
     let div = e.b.op(SOp::FDiv, rt, None, &[am, b])?;
     let fix = float_fixup(e, m, b)?;
