@@ -132,12 +132,17 @@ fn one(gpu: &Gpu, root: &Path, py: &Path, bench: bool, checked: bool) -> Result<
         return Err(report.replace('\n', " "));
     }
     let reference = spirthon::run::cpython(&root.join("python"), py, &inputs_path)?;
-    let err = spirthon::compare::outputs(&ran.output, &reference)?;
+    let tol = spirthon::compare::Tolerance::for_source(&source);
+    let err = spirthon::compare::outputs(&ran.output, &reference, tol)?;
+    let err = match tol {
+        spirthon::compare::Tolerance::Ulps(_) => format!("{err} ULP"),
+        spirthon::compare::Tolerance::Relative => format!("{err} rel"),
+    };
     if !bench {
         let ms = ran.dispatch.as_secs_f64() * 1e3;
         return Ok(Row {
             text: format!(
-                "| {name} | {} | {compile_us:.0} | {ms:.3} | {err:.2e} | pass |",
+                "| {name} | {} | {compile_us:.0} | {ms:.3} | {err} | pass |",
                 gpu.name()
             ),
             ratio: None,
@@ -159,7 +164,10 @@ fn one(gpu: &Gpu, root: &Path, py: &Path, bench: bool, checked: bool) -> Result<
     let (ms, wms) = (ours.as_secs_f64() * 1e3, twin.as_secs_f64() * 1e3);
     let ratio = ms / wms;
     Ok(Row {
-        text: format!("| {name} | {} | {compile_us:.0} | {ms:.4} | {wms:.4} | {ratio:.2} | {err:.2e} | pass |", gpu.name()),
+        text: format!(
+            "| {name} | {} | {compile_us:.0} | {ms:.4} | {wms:.4} | {ratio:.2} | {err} | pass |",
+            gpu.name()
+        ),
         ratio: Some(ratio),
     })
 }
@@ -172,7 +180,7 @@ fn checked_cost(
     compiled: &spirthon::Compiled,
     ran: &spirthon::run::Ran,
     compile_us: f64,
-    err: f64,
+    err: String,
 ) -> Result<Row, String> {
     let plain =
         spirthon::compile(source, name, &Default::default()).map_err(|e| format!("{e:?}"))?;
@@ -196,7 +204,10 @@ fn checked_cost(
     let (ms, bms) = (ours.as_secs_f64() * 1e3, base.as_secs_f64() * 1e3);
     let ratio = ms / bms;
     Ok(Row {
-        text: format!("| {name} | {} | {compile_us:.0} | {bms:.4} | {ms:.4} | {ratio:.2} | {err:.2e} | pass |", gpu.name()),
+        text: format!(
+            "| {name} | {} | {compile_us:.0} | {bms:.4} | {ms:.4} | {ratio:.2} | {err} | pass |",
+            gpu.name()
+        ),
         ratio: Some(ratio),
     })
 }

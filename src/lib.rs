@@ -477,14 +477,137 @@ pub mod run {
 pub mod compare {
     use serde_json::Value;
 
-    /// Relative tolerance for floats (docs/language.md), with an absolute floor.
+    /// Relative tolerance for floats of kernels that call functions computed to the
+    /// device's precision (docs/language.md), with an absolute floor.
     pub const REL: f64 = 1e-4;
     pub const ABS: f64 = 1e-5;
+    /// ULPs allowed between float32 results of kernels of arithmetic alone: the reference
+    /// executor computes in float32 as the GPU does, and Vulkan allows division 2.5 ULP.
+    pub const ULPS: u64 = 4;
 
-    /// Compares the `args` of two outputs: ints exactly, floats within the tolerance,
-    /// `"nan"`/`"inf"` strings exactly. Returns the largest float error (relative, or
-    /// absolute under the floor), or the first mismatch.
-    pub fn outputs(gpu: &Value, reference: &Value) -> Result<f64, String> {
+    /// How close two float results must be.
+    #[derive(Copy, Clone, Debug, PartialEq)]
+    pub enum Tolerance {
+        /// Within this many float32 ULPs (units in the last place).
+        Ulps(u64),
+        /// Within `REL` relative, or `ABS` absolute.
+        Relative,
+    }
+
+    /// The `math` and vector functions whose device results are not exact (Vulkan gives
+    /// them an error bound of ULPs that later arithmetic can magnify); a kernel that calls
+    /// one is compared within `Relative`, any other within `Ulps(ULPS)`.
+    const INEXACT: &[&str] = &[
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "exp",
+        "exp2",
+        "log",
+        "log2",
+        "log10",
+        "pow",
+        "hypot",
+        "sqrt",
+        "length",
+        "distance",
+        "normalize",
+        "mix",
+        "smoothstep",
+        "dot",
+        "cross",
+    ];
+
+    impl Tolerance {
+        /// The tolerance for the kernel file `source`: `Relative` when it calls a function of
+        /// `INEXACT` or raises to a power that is not a literal int, else `Ulps(ULPS)`.
+        pub fn for_source(source: &str) -> Tolerance {
+            let words = source
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty());
+            let mut inexact = false;
+            for w in words {
+                inexact |= INEXACT.contains(&w);
+            }
+            // `x ** y` with a float or run-time exponent is `pow`.
+            inexact |= source.match_indices("**").any(|(at, _)| {
+                let rest = source[at + 2..].trim_start();
+                let rest = rest.strip_prefix('-').unwrap_or(rest);
+                !rest.starts_with(|c: char| c.is_ascii_digit()) || {
+                    let n: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+                        .collect();
+                    n.contains('.') || n.contains('e')
+                }
+            });
+            if inexact {
+                Tolerance::Relative
+            } else {
+                Tolerance::Ulps(ULPS)
+            }
+        }
+    }
+
+    /// The distance in float32 ULPs between two floats (each rounded to float32); equal
+    /// values (and `0.0`, `-0.0`) are 0 apart.
+    pub fn ulps(p: f64, q: f64) -> u64 {
+        let key = |x: f64| {
+            let b = (x as f32).to_bits();
+            // Ordered so that adjacent floats are adjacent integers across zero.
+            if b & 0x8000_0000 != 0 {
+                -i64::from(b & 0x7FFF_FFFF)
+            } else {
+                i64::from(b)
+            }
+        };
+        key(p).abs_diff(key(q))
+    }
+
+    /// The gap between the float32 `|x|` and the next larger float32.
+    pub fn ulp_of(x: f64) -> f64 {
+        let a = (x.abs() as f32).min(f32::MAX);
+        f64::from(f32::from_bits(a.to_bits() + 1)) - f64::from(a)
+    }
+
+    /// The largest finite magnitude among the floats of `v` (numbers nested in lists and
+    /// objects), by an explicit stack.
+    fn float_scale(v: &Value) -> f64 {
+        let mut worst: f64 = 0.0;
+        let mut work = vec![v];
+        while let Some(v) = work.pop() {
+            match v {
+                Value::Number(n) if n.is_f64() => {
+                    let x = n.as_f64().unwrap_or(0.0).abs();
+                    if x.is_finite() {
+                        worst = worst.max(x);
+                    }
+                }
+                Value::Array(items) => work.extend(items),
+                Value::Object(m) => work.extend(m.values()),
+                _ => {}
+            }
+        }
+        worst
+    }
+
+    /// Compares the `args` of two outputs: ints exactly, floats within `tol`,
+    /// `"nan"`/`"inf"` strings exactly. Returns the largest float error (ULPs, or relative
+    /// error or absolute under the floor), or the first mismatch.
+    ///
+    /// Within `Ulps(n)`, two floats agree when they are at most `n` ULPs apart, or when
+    /// they differ by at most `n` ULPs of the run's scale (the largest float magnitude of
+    /// the arrays, read or written). The second case is a sum that cancels: a driver may
+    /// reassociate `a*c + b*c` into `(a + b)*c` although the module forbids it (lavapipe
+    /// does), which moves a cancelling result by a few ULPs of its terms, not of itself.
+    pub fn outputs(gpu: &Value, reference: &Value, tol: Tolerance) -> Result<f64, String> {
         let (Some(a), Some(b)) = (gpu["args"].as_object(), reference["args"].as_object()) else {
             return Err("an output has no \"args\" object".into());
         };
@@ -496,6 +619,7 @@ pub mod compare {
             return Err(format!("different arrays: {names:?} vs {theirs:?}"));
         }
         let mut worst: f64 = 0.0;
+        let scale = ulp_of(float_scale(&gpu["args"]).max(float_scale(&reference["args"])));
         for name in names {
             let (Some(x), Some(y)) = (a[name].as_array(), b[name].as_array()) else {
                 return Err(format!("`{name}` is not a list in both"));
@@ -533,14 +657,24 @@ pub mod compare {
                             p.as_f64().unwrap_or(f64::NAN),
                             q.as_f64().unwrap_or(f64::NAN),
                         );
-                        let diff = (p - q).abs();
-                        let err = if diff <= ABS {
-                            0.0
-                        } else {
-                            diff / q.abs().max(p.abs())
+                        let (err, limit) = match tol {
+                            Tolerance::Ulps(n) if (p - q).abs() <= n as f64 * scale => (0.0, 0.0),
+                            Tolerance::Ulps(n) => (ulps(p, q) as f64, n as f64),
+                            Tolerance::Relative => {
+                                let diff = (p - q).abs();
+                                let err = if diff <= ABS {
+                                    0.0
+                                } else {
+                                    diff / q.abs().max(p.abs())
+                                };
+                                (err, REL)
+                            }
                         };
-                        if err.is_nan() || err > REL {
-                            return Err(bad());
+                        if err.is_nan() || err > limit {
+                            return Err(match tol {
+                                Tolerance::Ulps(_) => format!("{} ({err} ULPs apart)", bad()),
+                                Tolerance::Relative => bad(),
+                            });
                         }
                         worst = worst.max(err);
                     }

@@ -42,7 +42,8 @@ import typing
 
 from .types import Array, _ArrayType, convert, element, f32, i32, u32
 from .vectors import Vector, VectorType, ivec3
-from . import vectors
+from . import typed, vectors
+from .scalars import I32
 
 
 class _Invocation:
@@ -264,20 +265,23 @@ def _calls_barrier(fn, seen=None):
 
 
 def func(fn):
-    """Marks a device function. Under CPython it is the function, taking copies of vector
-    arguments (vectors are values in kernels: a func changing a component of its parameter
-    does not change the caller's vector), with its integer arguments and result wrapped to
-    their annotated ``i32``/``u32`` as the compiled func holds them: a ``-> u32`` hash returns
-    what the GPU returns. (Floats stay Python floats: rounding them here but not in the
-    caller's arithmetic would make results differ where they now agree.)"""
+    """Marks a device function. Under CPython it is the function, run in the kernel's types
+    (``spirthon.typed``): its arguments and result are converted to their annotated types as
+    the compiled func converts them (a ``-> u32`` hash returns what the GPU returns; an int
+    passed to an ``f32`` parameter becomes float32), and vector arguments are copies (vectors
+    are values in kernels: a func changing a component of its parameter does not change the
+    caller's vector)."""
     _per_component_min_max(fn)
     hints = _annotations(fn)
     params = [_converter(hints.get(n)) for n in inspect.signature(fn).parameters]
     result = _converter(hints.get("return"))
+    compiled = []
 
     @functools.wraps(fn)
     def call(*args):
-        out = fn(*[c(a) for c, a in zip(params, args)])
+        if not compiled:
+            compiled.append(typed.compile_typed(fn, typed.module_globals(fn.__globals__, refresh=False)) or fn)
+        out = compiled[0](*[c(a) for c, a in zip(params, args)])
         return result(out)
 
     call.__spirthon_func__ = True
@@ -286,9 +290,9 @@ def func(fn):
 
 def _converter(ann):
     """The conversion of a value annotated ``ann`` when it enters or leaves a func."""
-    scalar = {int: i32, i32: i32, u32: u32}.get(ann) if not isinstance(ann, tuple) else None
+    scalar = {int: i32, i32: i32, u32: u32, float: f32, f32: f32}.get(ann) if not isinstance(ann, tuple) else None
     if scalar is not None:
-        return lambda v: convert(scalar, v) if type(v) is int else v
+        return lambda v: convert(scalar, v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
     items = ann if isinstance(ann, tuple) else (typing.get_args(ann) if typing.get_origin(ann) is tuple else None)
     if items:
         each = [_converter(a) for a in items]
@@ -340,6 +344,7 @@ class Kernel:
         functools.update_wrapper(self, fn)
         _per_component_min_max(fn)
         self.fn = fn
+        self._compiled = None
         self.name = fn.__name__
         if isinstance(workgroup_size, int):
             workgroup_size = (workgroup_size,)
@@ -427,6 +432,7 @@ class Kernel:
         wg = self.workgroup_size
         groups = tuple(-(-t // w) for t, w in zip(threads, wg))
         barriers = _calls_barrier(self.fn)
+        fn = self._typed(typed.module_globals(self.fn.__globals__))
         # Shared by the invocations: the id functions hand out copies.
         nwg, size = ivec3(*groups), ivec3(*threads)
         saved = _current
@@ -444,33 +450,40 @@ class Kernel:
                     inv.nwg, inv.threads, inv.wid = nwg, size, wid
                     inv.gid = ivec3(gx, gy, gz)
                     inv.lid = ivec3(lx, ly, lz)
-                    inv.lindex = (lz * wg[1] + ly) * wg[0] + lx
+                    inv.lindex = I32((lz * wg[1] + ly) * wg[0] + lx)
                     inv.group = group
                     inv.key = (wx + groups[0] * (wy + groups[1] * wz)) * (wg[0] * wg[1] * wg[2]) + inv.lindex
                     invs.append(inv)
                 if barriers:
-                    group.phases.run([functools.partial(self._invoke, inv, values, failures) for inv in invs])
+                    group.phases.run([functools.partial(self._invoke, fn, inv, values, failures) for inv in invs])
                 else:
                     for inv in invs:
                         _current = inv
-                        self._run_one(inv, values, failures)
+                        self._run_one(fn, inv, values, failures)
         finally:
             _current = saved
 
-    def _run_one(self, inv, values, failures):
+    def _typed(self, globals_):
+        """The kernel's function compiled to run in kernel types (``spirthon.typed``), once
+        per module namespace; the function itself when its source cannot be read."""
+        if self._compiled is None or self._compiled[0] is not globals_:
+            self._compiled = (globals_, typed.compile_typed(self.fn, globals_) or self.fn)
+        return self._compiled[1]
+
+    def _run_one(self, fn, inv, values, failures):
         # Each invocation gets its own copy of a vector parameter.
         if failures is None:
-            return self.fn(*[_copy(v) for v in values])
+            return fn(*[_copy(v) for v in values])
         try:
-            self.fn(*[_copy(v) for v in values])
+            fn(*[_copy(v) for v in values])
         except _CHECKED as e:
             failures.add(inv.key, inv, e)
             if inv.group.phases is not None:
                 inv.group.phases.failed.add(inv.lindex)
 
-    def _invoke(self, inv, values, failures):
+    def _invoke(self, fn, inv, values, failures):
         _local.current = inv
-        self._run_one(inv, values, failures)
+        self._run_one(fn, inv, values, failures)
 
 
 def kernel(fn=None, *, workgroup_size=64):

@@ -1,7 +1,8 @@
 """The kernel language's types under CPython.
 
 ``i32``, ``u32`` and ``f32`` are conversions, as in kernels: ``i32(x)`` truncates a float
-toward zero and wraps to 32 bits, ``u32(x)`` wraps, ``f32(x)`` rounds to the nearest float32.
+toward zero and wraps to 32 bits, ``u32(x)`` wraps, ``f32(x)`` rounds to the nearest float32;
+each gives a value that computes in its type (``spirthon.scalars``).
 ``Array[T]`` is the parameter annotation; ``Array(T, values)`` is a buffer whose elements are
 stored as ``T`` (f32 rounded to float32, i32/u32 wrapped; a vector element component by
 component), with Python's ``IndexError`` for any index outside ``0 <= i < len`` (negative
@@ -11,6 +12,8 @@ copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in 
 
 import math
 import struct
+
+from .scalars import F32, I32, U32
 
 _F32 = struct.Struct("<f")
 
@@ -52,15 +55,16 @@ def to_f32(value):
 
 
 def convert(ty, value):
-    """``value`` as a ``ty`` the way a kernel stores it."""
+    """``value`` as a ``ty`` the way a kernel stores it: an ``F32``, ``I32`` or ``U32`` (see
+    ``spirthon.scalars``), which compute as the kernel's types do."""
     if ty is f32:
-        return to_f32(value)
+        return F32(to_f32(value))
     if isinstance(value, float):
         value = math.trunc(value)
     if ty is i32:
-        return _wrap(value, signed=True)
+        return I32(_wrap(value, signed=True))
     if ty is u32:
-        return _wrap(value, signed=False)
+        return U32(_wrap(value, signed=False))
     raise TypeError("not a scalar type: %r" % (ty,))
 
 
@@ -144,7 +148,7 @@ class Array(metaclass=_ArrayMeta):
             zero = [0] * elem.size if isinstance(elem, VectorType) else 0
             values = [zero] * n
         self._data = [element(elem, v) for v in values]
-        self.shape = (len(self._data),) if shape is None else tuple(shape)
+        self.shape = tuple(I32(s) for s in ((len(self._data),) if shape is None else shape))
         if _product(self.shape) != len(self._data):
             raise ValueError("%d values do not fill the shape %r" % (len(self._data), self.shape))
 
@@ -205,7 +209,7 @@ class Array(metaclass=_ArrayMeta):
 def _product(shape):
     n = 1
     for s in shape:
-        n *= s
+        n *= int(s)
     return n
 
 

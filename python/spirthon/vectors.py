@@ -22,7 +22,8 @@ import builtins
 import math
 import operator
 
-from .types import convert, i32, u32
+from .scalars import F32, I32, U32, LitF, r32
+from .types import convert, f32, i32, u32
 
 _NAMES = "xyzw"
 
@@ -46,7 +47,7 @@ class VectorType:
         if isinstance(value, bool):
             value = int(value)
         if self.scalar is float:
-            return float(value)
+            return convert(f32, value)
         if isinstance(value, float):
             raise TypeError("a float cannot become a %s component implicitly: use int()" % self.name)
         return convert(self.scalar, value)
@@ -55,7 +56,7 @@ class VectorType:
         if len(args) == 1 and isinstance(args[0], Vector) and args[0].type.size == self.size:
             src = args[0]
             if self.scalar is float:
-                return Vector(self, [float(c) for c in src._c])
+                return Vector(self, [convert(f32, c) for c in src._c])
             return Vector(self, [convert(self.scalar, math.trunc(c)) for c in src._c])
         if len(args) == 1 and not isinstance(args[0], Vector):
             return Vector(self, [self.component(args[0])] * self.size)
@@ -259,24 +260,48 @@ def _each(fn, *args):
     return Vector(vt, [fn(*cs) for cs in zip(*comps)])
 
 
+def _result_type(args):
+    """The type the compiler gives ``min``/``max`` of the numbers ``args``: float32 if one is
+    a float value (ints promote, literals take its type), else the int value type among them;
+    ``None`` for literals alone (Python's own result)."""
+    kinds = set(type(a) for a in args)
+    if F32 in kinds or (kinds & {LitF, float} and kinds & {I32, U32}):
+        return f32
+    if U32 in kinds:
+        return u32
+    if I32 in kinds:
+        return i32
+    return None
+
+
+def _extremum(pick, args, kwargs):
+    if len(args) < 2:
+        return pick(*args, **kwargs)
+    if any(isinstance(a, Vector) for a in args):
+        return _each(lambda *cs: _extremum(pick, cs, {}), *args)
+    t = _result_type(args)
+    if t is f32:
+        return F32(pick(r32(float(a)) for a in args))
+    r = pick(args, **kwargs)
+    return r if t is None else convert(t, r)
+
+
 def min(*args, **kwargs):
-    """Python's ``min``; on vectors (and numbers with them), per component."""
-    if len(args) < 2 or not any(isinstance(a, Vector) for a in args):
-        return builtins.min(*args, **kwargs)
-    return _each(lambda *cs: builtins.min(cs), *args)
+    """Python's ``min``; on vectors (and numbers with them), per component; on kernel values,
+    of the type the compiler gives it."""
+    return _extremum(builtins.min, args, kwargs)
 
 
 def max(*args, **kwargs):
-    """Python's ``max``; on vectors (and numbers with them), per component."""
-    if len(args) < 2 or not any(isinstance(a, Vector) for a in args):
-        return builtins.max(*args, **kwargs)
-    return _each(lambda *cs: builtins.max(cs), *args)
+    """Python's ``max``; on vectors (and numbers with them), per component; on kernel values,
+    of the type the compiler gives it."""
+    return _extremum(builtins.max, args, kwargs)
 
 
 def _floats(v):
     if isinstance(v, Vector):
-        return [float(c) for c in v._c], v.type.size
-    return [float(v)], 0
+        return [convert(f32, c) for c in v._c], v.type.size
+    return [convert(f32, v)], 0
 
 
 def dot(a, b):
@@ -284,7 +309,9 @@ def dot(a, b):
     if not (isinstance(a, Vector) and isinstance(b, Vector)):
         raise TypeError("dot needs two vectors")
     x, y, vt = _pair(a, b, "dot")
-    total = sum(p * q for p, q in zip(x, y))
+    total = x[0] * y[0]
+    for p, q in zip(x[1:], y[1:]):
+        total = total + p * q
     return total if vt.scalar is float else convert(vt.scalar, total)
 
 
@@ -296,9 +323,16 @@ def cross(a, b):
     return vec3(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
 
 
+def _norm(c):
+    total = c[0] * c[0]
+    for x in c[1:]:
+        total = total + x * x
+    return F32(r32(math.sqrt(total)))
+
+
 def length(v):
     c, _ = _floats(v)
-    return math.sqrt(sum(x * x for x in c))
+    return _norm(c)
 
 
 def distance(a, b):
@@ -307,7 +341,7 @@ def distance(a, b):
 
 def normalize(v):
     c, n = _floats(v)
-    size = math.sqrt(sum(x * x for x in c))
+    size = _norm(c)
     if n == 0:
         return c[0] / size
     return Vector(_type_of(float, n), [x / size for x in c])
@@ -316,7 +350,7 @@ def normalize(v):
 def _float_vector(v):
     if isinstance(v, Vector) and v.type.scalar is not float:
         return _type_of(float, v.type.size)(v)
-    return v if isinstance(v, Vector) else float(v)
+    return v if isinstance(v, Vector) else convert(f32, v)
 
 
 def clamp(x, lo, hi):
@@ -329,16 +363,19 @@ def mix(a, b, t):
     return _each(lambda p, q, s: p * (1.0 - s) + q * s, *map(_float_vector, (a, b, t)))
 
 
+_ZERO, _ONE = F32(0.0), F32(1.0)
+
+
 def step(edge, x):
     """``0.0`` where ``x < edge``, else ``1.0``, per component."""
-    return _each(lambda e, v: 0.0 if v < e else 1.0, *map(_float_vector, (edge, x)))
+    return _each(lambda e, v: _ZERO if v < e else _ONE, *map(_float_vector, (edge, x)))
 
 
 def smoothstep(e0, e1, x):
     """Hermite interpolation between 0 and 1 as ``x`` goes from ``e0`` to ``e1``."""
 
     def one(a, b, v):
-        t = builtins.min(builtins.max((v - a) / (b - a), 0.0), 1.0)
+        t = builtins.min(builtins.max((v - a) / (b - a), _ZERO), _ONE)
         return t * t * (3.0 - 2.0 * t)
 
     return _each(one, *map(_float_vector, (e0, e1, x)))

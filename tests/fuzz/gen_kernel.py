@@ -2,16 +2,18 @@
 
     python3 gen_kernel.py SEED OUT_DIR
 
-writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json: an i32 kernel whose values stay far
-from 32-bit overflow, so CPython (unbounded ints) and the GPU (wrapping i32) must agree
-exactly. Seeds 0 mod 4 stress expressions (// and % with both signs, shifts, and/or values,
-chained comparisons, conditional expressions); 1 mod 4 control flow (nested if/elif/else,
-for and while with break, continue and else, early returns); 2 mod 4 mix f32, u32 and bool
-values, annotated constants, funcs over arrays, tuple assignment and mixed-type and/or
-tests (floats compared within the tolerance); 3 mod 4 vectors: ivec2/ivec4 expressions
-(element-wise // and % with both signs, bitwise operators, broadcasting, swizzles,
-constructors, component and index assignment, dot, min/max/clamp, ==), which wrap on both
-sides, and vec2 + - * on binary-exact values with mix, abs and length.
+writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json, a kernel of one of six kinds by
+SEED mod 6 (the reference executor computes in the kernel's types, so every kind must agree
+with the GPU: ints exactly, floats within a few ULPs):
+0 expressions on i32 (// and % with both signs, shifts, and/or values, chained comparisons,
+conditional expressions); 1 control flow (nested if/elif/else, for and while with break,
+continue and else, early returns); 2 f32, u32 and bool values mixed, annotated constants,
+funcs over arrays, tuple assignment and mixed-type and/or tests; 3 vectors: ivec2/ivec4
+expressions (element-wise // and % with both signs, bitwise operators, broadcasting,
+swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) and vec2
++ - * with mix, abs and length; 4 f32 arithmetic on inputs that are not binary-exact, with
+literals and constants meeting f32 values and thresholds into ints (`float_kernel`); 5 u32
+and i32 hashing that overflows 32 bits (`hash_kernel`).
 """
 
 import json
@@ -261,6 +263,187 @@ def mixed_kernel(rnd):
     return "\n".join(head + body) + "\n"
 
 
+def float_kernel(rnd):
+    """f32 arithmetic on inputs that are not binary-exact: literals and module constants
+    (plain and annotated) meeting f32 values, + - * / // %, ** with literal exponents,
+    min/max/abs, conversions (int, round, float of ints, i32 to f32 in a func), locals
+    started from literals and carried through loops, thresholds against constants written
+    to an int array. The reference executor computes in float32 as the GPU does, so the
+    results agree to a few ULPs (tests/gpu.rs)."""
+    consts = [
+        "LIMIT = %s" % rnd.choice(["0.02", "0.1", "0.37", "1.3"]),
+        "GAIN: f32 = %s" % rnd.choice(["0.1", "0.3", "1.7", "2.2"]),
+        "SHIFT = %s" % rnd.choice(["1e-3", "0.7", "3.3"]),
+        "ROUNDS = %d" % rnd.randint(1, 4),
+    ]
+
+    def leaf(vs):
+        k = rnd.random()
+        if k < 0.55:
+            return rnd.choice(vs)
+        if k < 0.75:
+            return rnd.choice(["LIMIT", "GAIN", "SHIFT"])
+        return rnd.choice(["%.3f", "%.1f", "%.5f"]) % rnd.uniform(-3, 3)
+
+    def fexpr(d, vs):
+        if d == 0 or rnd.random() < 0.25:
+            return leaf(vs)
+        a, b = fexpr(d - 1, vs), fexpr(d - 1, vs)
+        k = rnd.random()
+        if k < 0.35:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*"]), b)
+        if k < 0.45:
+            return "(%s / (abs(%s) + 0.5))" % (a, b)
+        if k < 0.55:
+            return "(%s %s (abs(%s) + 0.25))" % (a, rnd.choice(["//", "%"]), b)
+        if k < 0.62:
+            return "(%s ** %d)" % (a, rnd.choice([2, 3]))
+        if k < 0.72:
+            return "%s(%s, %s)" % (rnd.choice(["min", "max"]), a, b)
+        if k < 0.78:
+            return "abs(%s)" % a
+        if k < 0.86:
+            return "float(%s)" % iexpr(1, vs)
+        if k < 0.93:
+            return "(%s if %s %s %s else %s)" % (a, a, rnd.choice(["<", ">="]), leaf(vs), b)
+        return "scaled(%s, %s)" % (iexpr(1, vs), a)
+
+    def iexpr(d, vs):
+        if d == 0 or rnd.random() < 0.4:
+            return rnd.choice(["i", "n", str(rnd.randint(-5, 9))])
+        k = rnd.random()
+        # Held inside ±1e6: a float out of i32's range converts to whatever the device gives.
+        if k < 0.4:
+            return "int(max(min(%s, 1e6), -1e6))" % fexpr(1, vs)
+        if k < 0.7:
+            return "round(max(min(%s, 1e6), -1e6))" % fexpr(1, vs)
+        return "(%s %s %s)" % (iexpr(d - 1, vs), rnd.choice(["+", "-", "*"]), iexpr(d - 1, vs))
+
+    vs = ["a", "b"]
+    body = [
+        "    a = x[i] * GAIN",
+        "    b = x[(i + 7) % len(x)] - SHIFT",
+        "    n = i % 5",
+        "    t = %s" % rnd.choice(["0.5", "0.1", "1.0", "LIMIT"]),
+        "    c = %s" % fexpr(3, vs),
+    ]
+    vs = vs + ["c", "t"]
+    body.append("    for r in range(ROUNDS):")
+    body.append("        t = %s" % fexpr(2, vs))
+    body.append("        if %s %s %s:" % (fexpr(1, vs), rnd.choice(["<", ">"]), leaf(vs)))
+    body.append("            a = a * %s + %s" % (leaf(vs), leaf(vs)))
+    body.append("        else:")
+    body.append("            b = %s" % fexpr(2, vs))
+    body.append("        t = max(min(t, 1000.0), -1000.0)")
+    body.append("        a = max(min(a, 1000.0), -1000.0)")
+    body.append("        b = max(min(b, 1000.0), -1000.0)")
+    body += [
+        "    y[i] = %s" % fexpr(3, vs),
+        "    z[i] = t + a * b",
+        "    out[i] = (1 if x[i] < LIMIT else 0) + 2 * (1 if c >= %s else 0) + 4 * %s" % (leaf(vs), "int(t > GAIN)"),
+        "    out2[i] = %s" % iexpr(2, vs),
+    ]
+    head = [
+        "from spirthon import kernel, func, Array, f32, i32, global_id",
+        "",
+    ] + consts + [
+        "",
+        "",
+        "@func",
+        "def scaled(k: i32, v: f32) -> f32:",
+        "    s: f32 = k",
+        "    return max(min(s * v + 0.1, 1000.0), -1000.0)",
+        "",
+        "",
+        "@kernel",
+        "def k(x: Array[f32], y: Array[f32], z: Array[f32], out: Array[i32], out2: Array[i32]):",
+        "    i = global_id().x",
+    ]
+    return "\n".join(head + body) + "\n"
+
+
+def hash_kernel(rnd):
+    """u32 and i32 values that overflow 32 bits: linear congruential and PCG steps in
+    `-> u32` funcs and in locals started from literals, xorshifts, multiplications past
+    2**32, literals past 2**31, i32 products that wrap, conversions both ways, `//` and `%`.
+    CPython must wrap exactly as the GPU does."""
+    mults = ["1664525", "747796405", "0x9E3779B9", "277803737", "2654435761", "16777619"]
+
+    def uexpr(d, vs):
+        if d == 0 or rnd.random() < 0.25:
+            return rnd.choice(vs + ["u32(%d)" % rnd.randint(0, 2**31), "u32(0x%X)" % rnd.randint(2**31, 2**32 - 1)])
+        a, b = uexpr(d - 1, vs), uexpr(d - 1, vs)
+        k = rnd.random()
+        if k < 0.25:
+            return "(%s * %s)" % (a, rnd.choice(mults))
+        if k < 0.45:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*", "^", "&", "|"]), b)
+        if k < 0.6:
+            return "(%s %s %d)" % (a, rnd.choice([">>", "<<"]), rnd.randint(0, 31))
+        if k < 0.7:
+            return "(%s %s (%s | 1))" % (a, rnd.choice(["//", "%"]), b)
+        if k < 0.8:
+            return "%s(%s)" % (rnd.choice(["lcg", "pcg", "xorshift"]), a)
+        if k < 0.9:
+            return "u32(%s)" % iexpr(1, vs)
+        return "(~%s)" % a
+
+    def iexpr(d, vs):
+        if d == 0 or rnd.random() < 0.3:
+            return rnd.choice(["i", "s", "i32(%d)" % rnd.randint(-100000, 100000)])
+        a, b = iexpr(d - 1, vs), iexpr(d - 1, vs)
+        k = rnd.random()
+        if k < 0.5:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*"]), b)
+        if k < 0.7:
+            return "(%s * %d)" % (a, rnd.choice([1000003, 65599, -31, 2**20 + 7]))
+        if k < 0.85:
+            return "i32(%s)" % uexpr(1, vs)
+        return "(%s %s (abs(%s) + 1))" % (a, rnd.choice(["//", "%"]), b)
+
+    vs = ["h", "v"]
+    body = [
+        "    h = seeds[i]",
+        "    v = %s" % rnd.choice(["u32(12345)", "0x811C9DC5", "u32(i)", "2166136261"]),
+        "    s = %d" % rnd.randint(-50, 50),
+        "    for r in range(%d):" % rnd.randint(1, 5),
+        "        v = %s" % uexpr(2, vs),
+        "        h = %s" % uexpr(2, vs),
+        "        s = %s" % iexpr(2, vs),
+        "    out[i] = %s" % uexpr(3, vs),
+        "    ints[i] = %s" % iexpr(3, vs),
+    ]
+    head = [
+        "from spirthon import kernel, func, Array, i32, u32, global_id",
+        "",
+        "",
+        "@func",
+        "def lcg(x: u32) -> u32:",
+        "    return x * 1664525 + 1013904223",
+        "",
+        "",
+        "@func",
+        "def pcg(v: u32) -> u32:",
+        "    state = v * 747796405 + 2891336453",
+        "    word = ((state >> ((state >> 28) + 4)) ^ state) * 277803737",
+        "    return (word >> 22) ^ word",
+        "",
+        "",
+        "@func",
+        "def xorshift(x: u32) -> u32:",
+        "    x ^= x << 13",
+        "    x ^= x >> 17",
+        "    x ^= x << 5",
+        "    return x",
+        "",
+        "",
+        "@kernel",
+        "def k(seeds: Array[u32], out: Array[u32], ints: Array[i32]):",
+        "    i = global_id().x",
+    ]
+    return "\n".join(head + body) + "\n"
+
+
 def vector_kernel(rnd):
     def iv(d):
         """An ivec4 expression."""
@@ -389,7 +572,7 @@ def main():
     # A third argument `faulty`: an integer kernel (expression or control flow) that may
     # fail checks (see `faulty`).
     fault = len(sys.argv) > 3 and sys.argv[3] == "faulty"
-    kind = seed % 3 if fault else seed % 4
+    kind = seed % 3 if fault else seed % 6
     rnd = random.Random(seed)
     n = 48
     if fault and kind == 2:
@@ -398,6 +581,18 @@ def main():
             "a": [rnd.randint(-40, 40) for _ in range(n)],
             "b": [0] * n,
             "out": {"zeros": n},
+        }}
+    elif kind == 4:
+        src = float_kernel(rnd)
+        inputs = {"threads": [n], "args": {
+            "x": [rnd.uniform(-5, 5) for _ in range(n)],
+            "y": {"zeros": n}, "z": {"zeros": n}, "out": {"zeros": n}, "out2": {"zeros": n},
+        }}
+    elif kind == 5:
+        src = hash_kernel(rnd)
+        inputs = {"threads": [n], "args": {
+            "seeds": [rnd.randint(0, 2**32 - 1) for _ in range(n)],
+            "out": {"zeros": n}, "ints": {"zeros": n},
         }}
     elif kind == 3:
         src = vector_kernel(rnd)

@@ -1,0 +1,464 @@
+"""The values of the reference executor: numbers that compute as the compiled kernel does.
+
+A kernel's values have types (LANGUAGE.md "Types"), and the reference executor computes in
+them, so the same file gives the same numbers under CPython and on the GPU:
+
+- ``F32`` (a ``float``) holds a float32 value; every operation on it rounds its result to
+  float32, as single-precision arithmetic does (``+ - * /`` computed in double precision and
+  rounded once are exactly float32's correctly rounded results).
+- ``I32`` and ``U32`` (``int``\\ s) hold 32-bit integers; every operation wraps its result to
+  32 bits. Mixing the two is the compiler's error, and raises ``TypeError`` here; shift counts
+  may be either, the result having the left operand's type.
+- ``LitI`` and ``LitF`` are literals and module constants before they meet a typed value:
+  Python's exact ints and double-precision floats, as the compiler folds them
+  (spirthon_frontend::lit). A literal meeting a typed value takes its type (``h * 16777619``
+  with ``h`` a ``U32`` is a ``U32``; ``x < 0.02`` with ``x`` an ``F32`` compares with 0.02
+  rounded to float32); an int meeting a float becomes a float, as in Python.
+
+``value`` gives a literal its own type when it becomes a value (assigned to a local, stored,
+passed): an int ``I32`` when it fits, else ``U32``; a float ``F32``. ``keep`` converts an
+assigned value to the type the variable already has, as a local keeps its first type.
+
+Invariant: the result of an operation on a typed value is a typed value; Python's own
+numbers never appear in a kernel's arithmetic (the executor turns a kernel's constants into
+literals, see ``spirthon.typed``), so none of CPython's double-precision or unbounded
+results leaks into a kernel's values.
+"""
+
+import math
+import struct
+
+_F32 = struct.Struct("<f")
+_pack, _unpack = _F32.pack, _F32.unpack
+_INF = math.inf
+
+
+def r32(x):
+    """The float32 nearest to the float ``x``, as a Python float (inf past float32's range)."""
+    try:
+        return _unpack(_pack(x))[0]
+    except OverflowError:
+        return math.copysign(_INF, x)
+
+
+def _wrap_i(v):
+    if -0x80000000 <= v <= 0x7FFFFFFF:
+        return v
+    return ((v + 0x80000000) & 0xFFFFFFFF) - 0x80000000
+
+
+def _wrap_u(v):
+    if 0 <= v <= 0xFFFFFFFF:
+        return v
+    return v & 0xFFFFFFFF
+
+
+class F32(float):
+    """A float32 value."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return _short(self)
+
+    __str__ = __repr__
+
+
+class I32(int):
+    """A 32-bit signed integer value."""
+
+    __slots__ = ()
+
+
+class U32(int):
+    """A 32-bit unsigned integer value."""
+
+    __slots__ = ()
+
+
+class LitI(int):
+    """An integer literal or module constant: exact, as Python computes."""
+
+    __slots__ = ()
+
+
+class LitF(float):
+    """A float literal or module constant: double precision, as Python computes."""
+
+    __slots__ = ()
+
+
+def _short(x):
+    """The shortest decimal that reads back as the same float32 (as NumPy prints float32)."""
+    v = float(x)
+    if v != v or v in (_INF, -_INF):
+        return repr(v)
+    for digits in range(1, 10):
+        s = "%.*g" % (digits, v)
+        if r32(float(s)) == v:
+            break
+    s = repr(float(s))
+    return s
+
+
+_INTS = (I32, U32)
+
+
+def _as_f32(b):
+    """The float32 an operand ``b`` of a float operation stands for, or ``None``."""
+    t = type(b)
+    if t is F32:
+        return float.__float__(b)
+    if t is LitF or t is float or t is I32 or t is U32 or t is LitI or t is int:
+        return r32(float(b))
+    return None
+
+
+def _f32(v):
+    return F32(r32(v))
+
+
+# Float operations, rounded; the float floor division and remainder are CPython's
+# (Objects/floatobject.c float_divmod) carried out in float32, as the compiled kernel does
+# (spirthon_spirv::emit::arith).
+
+
+def _fmod_py(a, b):
+    if b == 0.0:
+        raise ZeroDivisionError("float modulo by zero")
+    m = math.fmod(a, b)
+    if m:
+        if (b < 0) != (m < 0):
+            m = r32(m + b)
+    else:
+        m = math.copysign(0.0, b)
+    return m
+
+
+def _ffloordiv_py(a, b):
+    if b == 0.0:
+        raise ZeroDivisionError("float floor division by zero")
+    m = math.fmod(a, b)
+    div = r32(r32(a - m) / b)
+    if m and (b < 0) != (m < 0):
+        div = r32(div - 1.0)
+    if div in (_INF, -_INF):
+        return div  # the float32 quotient overflows, as on the GPU
+    if div:
+        q = math.floor(div)
+        if div - q > 0.5:
+            q += 1.0
+        return float(q)
+    return math.copysign(0.0, a / b if b else 0.0)
+
+
+def _fpow_int(x, n):
+    """``x ** n`` for a float32 ``x`` and a literal int ``n``: square-and-multiply, rounded at
+    every product, as the compiler expands it."""
+    k = abs(n)
+    result, base = None, x
+    while k > 0:
+        if k & 1:
+            result = base if result is None else r32(result * base)
+        k >>= 1
+        if k > 0:
+            base = r32(base * base)
+    if result is None:
+        result = 1.0
+    if n < 0:
+        if result == 0.0:
+            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+        result = r32(1.0 / result)
+    return result
+
+
+def _fpow(a, b):
+    try:
+        return r32(math.pow(a, b))
+    except OverflowError:
+        return _INF
+
+
+_FLOAT_OPS = {
+    "add": lambda a, b: r32(a + b),
+    "sub": lambda a, b: r32(a - b),
+    "mul": lambda a, b: r32(a * b),
+    "truediv": lambda a, b: r32(a / b),
+    "floordiv": _ffloordiv_py,
+    "mod": _fmod_py,
+    "pow": _fpow,
+}
+
+
+def _float_method(name, fn):
+    def forward(a, b):
+        y = _as_f32(b)
+        if y is None:
+            return NotImplemented
+        if name == "pow" and type(b) is LitI:
+            return F32(_fpow_int(_as_f32(a), int(b)))
+        return F32(fn(_as_f32(a), y))
+
+    def reflected(a, b):
+        y = _as_f32(b)
+        if y is None:
+            return NotImplemented
+        return F32(fn(y, _as_f32(a)))
+
+    return forward, reflected
+
+
+for _name, _fn in _FLOAT_OPS.items():
+    _f, _r = _float_method(_name, _fn)
+    setattr(F32, "__%s__" % _name, _f)
+    setattr(F32, "__r%s__" % _name, _r)
+
+
+def _float_compare(op):
+    def method(a, b):
+        y = _as_f32(b)
+        if y is None:
+            return NotImplemented
+        return op(float.__float__(a), y)
+
+    return method
+
+
+import operator as _op  # noqa: E402
+
+for _name in ("lt", "le", "gt", "ge", "eq", "ne"):
+    setattr(F32, "__%s__" % _name, _float_compare(getattr(_op, _name)))
+F32.__hash__ = float.__hash__
+F32.__neg__ = lambda a: F32(-float.__float__(a))
+F32.__pos__ = lambda a: a
+F32.__abs__ = lambda a: F32(abs(float.__float__(a)))
+
+
+def _round(a, ndigits=None):
+    if ndigits is None:
+        return I32(_wrap_i(round(float.__float__(a))))
+    return _f32(round(float.__float__(a), ndigits))
+
+
+F32.__round__ = _round
+
+
+# Integer operations, wrapped.
+
+_INT_OPS = {
+    "add": int.__add__,
+    "sub": int.__sub__,
+    "mul": int.__mul__,
+    "floordiv": int.__floordiv__,
+    "mod": int.__mod__,
+    "and": int.__and__,
+    "or": int.__or__,
+    "xor": int.__xor__,
+}
+
+
+def _mixing(a, b):
+    return TypeError(
+        "%s mixed with %s: convert one side with i32() or u32()"
+        % ("u32" if type(a) is U32 else "i32", "u32" if type(b) is U32 else "i32"))
+
+
+def _int_class(cls, wrap):
+    other = U32 if cls is I32 else I32
+
+    def make(name, fn):
+        float_fn = _FLOAT_OPS.get(name)
+
+        def forward(a, b):
+            t = type(b)
+            if t is cls or t is LitI or t is int or t is bool:
+                return cls(wrap(fn(a, b)))
+            if t is other:
+                raise _mixing(a, b)
+            if float_fn is not None and (t is F32 or t is LitF or t is float):
+                # Mixed with a float (a value or a literal), the int becomes float32 first.
+                return F32(float_fn(r32(float(a)), _as_f32(b)))
+            return NotImplemented
+
+        def reflected(a, b):
+            t = type(b)
+            if t is cls or t is LitI or t is int or t is bool:
+                return cls(wrap(fn(b, a)))
+            if t is other:
+                raise _mixing(b, a)
+            if float_fn is not None and (t is F32 or t is LitF or t is float):
+                return F32(float_fn(_as_f32(b), r32(float(a))))
+            return NotImplemented
+
+        return forward, reflected
+
+    for name, fn in _INT_OPS.items():
+        f, r = make(name, fn)
+        setattr(cls, "__%s__" % name, f)
+        setattr(cls, "__r%s__" % name, r)
+
+    def truediv(a, b):
+        y = _as_f32(b)
+        if y is None:
+            return NotImplemented
+        if type(b) is other:
+            raise _mixing(a, b)
+        return F32(r32(r32(float(a)) / y))
+
+    def rtruediv(a, b):
+        y = _as_f32(b)
+        if y is None:
+            return NotImplemented
+        return F32(r32(y / r32(float(a))))
+
+    cls.__truediv__, cls.__rtruediv__ = truediv, rtruediv
+
+    def power(a, b):
+        t = type(b)
+        if t is LitI or t is int:
+            n = int(b)
+            if n >= 0:
+                return cls(wrap(pow(int(a), n, 1 << 32)))
+            return F32(_fpow_int(r32(float(a)), n))
+        y = _as_f32(b)
+        if y is None:
+            return NotImplemented
+        if t is I32 or t is U32:
+            raise TypeError("`int ** int` needs a literal exponent")
+        return F32(_fpow(r32(float(a)), y))
+
+    def rpower(a, b):
+        y = _as_f32(b)
+        if y is None:
+            return NotImplemented
+        if type(b) in (LitI, int):
+            raise TypeError("`int ** int` needs a literal exponent")
+        return F32(_fpow(y, r32(float(a))))
+
+    cls.__pow__, cls.__rpow__ = power, rpower
+
+    # Shifts: the count may be either int type; the result has the left operand's type.
+    def lshift(a, b):
+        if not isinstance(b, int) or isinstance(b, bool):
+            return NotImplemented
+        return cls(wrap(int.__lshift__(a, b)))
+
+    def rlshift(a, b):
+        if type(b) not in (LitI, int):
+            return NotImplemented
+        return cls(wrap(int.__lshift__(b, a)))
+
+    def rshift(a, b):
+        if not isinstance(b, int) or isinstance(b, bool):
+            return NotImplemented
+        return cls(wrap(int.__rshift__(a, b)))
+
+    def rrshift(a, b):
+        if type(b) not in (LitI, int):
+            return NotImplemented
+        return cls(wrap(int.__rshift__(b, a)))
+
+    cls.__lshift__, cls.__rlshift__ = lshift, rlshift
+    cls.__rshift__, cls.__rrshift__ = rshift, rrshift
+    cls.__neg__ = lambda a: cls(wrap(-int(a)))
+    cls.__pos__ = lambda a: a
+    cls.__invert__ = lambda a: cls(wrap(~int(a)))
+    cls.__abs__ = lambda a: cls(wrap(abs(int(a))))
+    cls.__round__ = lambda a, n=None: a
+
+
+_int_class(I32, _wrap_i)
+_int_class(U32, _wrap_u)
+
+
+# Literals: Python's arithmetic among themselves; a typed operand takes over.
+
+_TYPED = (F32, I32, U32)
+
+
+def _lit_method(name, base_fn, result):
+    def forward(a, b):
+        t = type(b)
+        if t in _TYPED:
+            return NotImplemented
+        r = base_fn(a, b)
+        return r if r is NotImplemented else _literal(r)
+
+    return forward
+
+
+def _literal(r):
+    if type(r) is int:
+        return LitI(r)
+    if type(r) is float:
+        return LitF(r)
+    return r
+
+
+for _cls, _base in ((LitI, int), (LitF, float)):
+    for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor", "lshift", "rshift"):
+        for _n in ("__%s__" % _name, "__r%s__" % _name):
+            _b = getattr(_base, _n, None)
+            if _b is not None:
+                setattr(_cls, _n, _lit_method(_name, _b, _cls))
+    _cls.__neg__ = lambda a, _base=_base: _literal(_base.__neg__(a))
+    _cls.__pos__ = lambda a: a
+    _cls.__abs__ = lambda a, _base=_base: _literal(_base.__abs__(a))
+LitI.__invert__ = lambda a: LitI(~int(a))
+
+
+def _litf_compare(op):
+    def method(a, b):
+        t = type(b)
+        if t in _TYPED:
+            # The literal becomes a float32 to meet a typed operand.
+            y = _as_f32(b)
+            return op(r32(float.__float__(a)), y)
+        return op(float.__float__(a), b)
+
+    return method
+
+
+for _name in ("lt", "le", "gt", "ge", "eq", "ne"):
+    setattr(LitF, "__%s__" % _name, _litf_compare(getattr(_op, _name)))
+LitF.__hash__ = float.__hash__
+
+
+def value(v):
+    """``v`` as a kernel value: a literal gets its own type (an int ``I32`` when it fits,
+    else ``U32``; a float ``F32``); anything else is returned as it is."""
+    t = type(v)
+    if t is LitI or t is int:
+        if -0x80000000 <= v <= 0x7FFFFFFF:
+            return I32(v)
+        if 0 <= v <= 0xFFFFFFFF:
+            return U32(v)
+        raise OverflowError("the constant %d does not fit in 32 bits" % v)
+    if t is LitF or t is float:
+        return F32(r32(v))
+    return v
+
+
+def to_type(t, v):
+    """``v`` converted to the kernel type of the value ``t`` already held (the implicit
+    conversions: a literal to its type, an int to float32); ``v`` itself otherwise."""
+    tt, tv = type(t), type(v)
+    if tt is tv:
+        return v
+    if tt is F32 and tv in (I32, U32, LitI, int, LitF, float):
+        return F32(r32(float(v)))
+    if tt is I32 and tv in (LitI, int):
+        return I32(_wrap_i(v))
+    if tt is U32 and tv in (LitI, int):
+        return U32(_wrap_u(v))
+    return value(v)
+
+
+def literal(v):
+    """A Python number of a kernel's module or code as a literal (bools stay bools)."""
+    t = type(v)
+    if t is int:
+        return LitI(v)
+    if t is float:
+        return LitF(v)
+    return v

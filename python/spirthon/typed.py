@@ -1,0 +1,369 @@
+"""Kernels and funcs run in the kernel's types under CPython.
+
+The reference executor runs a kernel's own lines (so ``print``, ``pdb`` and tracebacks work
+on them), but compiled once more from their source with three changes, none of which moves a
+line or a column:
+
+1. Every numeric constant of the code is a literal (``scalars.LitI``/``LitF``) and every module
+   constant too: an unannotated number a literal, an annotated one (``GAIN: f32 = 0.1``) a
+   value of its type, a tuple of numbers a tuple of values (as the compiler makes it a
+   constant array). ``math`` and the names imported from it compute on float32 values and
+   round their results (``math.floor``, ``ceil`` and ``trunc`` give ``I32``s); on literals
+   alone they are Python's, as the compiler folds them.
+2. An assignment to a local name keeps the type the local already has
+   (``x = scalars.to_type(x, value)``), and the first one gives a literal its own type, so
+   ``state = 12345`` then ``state = state * 1103515245 + 12345`` wraps as an ``I32``. To read
+   the type a local holds before its first assignment, each local starts as a ``_Unset`` that
+   raises ``UnboundLocalError`` when used, as CPython would. ``x: f32 = v`` converts.
+3. The built-ins a kernel uses are its own: ``int`` and ``float`` are ``i32`` and ``f32``,
+   ``len``, ``range``, ``enumerate`` give ``I32``s, ``min``/``max`` are ``vectors.min``/``max``
+   (the type the compiler gives the result).
+
+The module's globals are a copy (one per module), refreshed at every launch, so a kernel
+sees the module's constants and funcs as they are when it runs.
+"""
+
+import ast
+import builtins
+import inspect
+import math
+import textwrap
+import types
+
+from . import scalars, vectors
+from .scalars import F32, I32, U32, LitF, LitI, literal, r32, to_type, value
+from .types import convert, f32, i32, u32, _Scalar
+
+
+class _Unset:
+    """A local before its first assignment: any use is CPython's ``UnboundLocalError``."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def _unbound(self, *args):
+        raise UnboundLocalError("local variable %r referenced before assignment" % self.name)
+
+    def __repr__(self):
+        return "<%s: not assigned yet>" % self.name
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+              "lshift", "rshift", "lt", "le", "gt", "ge", "eq", "ne", "neg", "pos", "invert",
+              "abs", "bool", "index", "int", "float", "getitem", "setitem", "getattr",
+              "iter", "len", "radd", "rsub", "rmul", "rtruediv", "rfloordiv", "rmod", "rpow",
+              "rand", "ror", "rxor", "rlshift", "rrshift", "round", "hash"):
+    setattr(_Unset, "__%s__" % _name, _Unset._unbound)
+
+
+def keep(old, new):
+    """The value assigned to a local that holds ``old``: converted to its type."""
+    t = type(old)
+    if t is type(new):
+        return new
+    if t is _Unset:
+        return value(new)
+    return to_type(old, new)
+
+
+def keep_each(olds, new):
+    """``keep`` for a tuple assignment: ``olds`` has ``None`` for targets that are not names."""
+    items = tuple(new)
+    if len(items) != len(olds):
+        return items  # CPython's unpacking reports the arity
+    return tuple(v if o is None else keep(o, v) for o, v in zip(olds, items))
+
+
+def annotated(ann, v):
+    """``x: T = v``: ``v`` converted to ``T``."""
+    if isinstance(ann, _Scalar):
+        return convert(ann, v)
+    if isinstance(ann, vectors.VectorType):
+        return ann(v) if not isinstance(v, vectors.Vector) else ann(v)
+    if ann is bool:
+        return bool(v)
+    return value(v)
+
+
+# The built-ins of kernel code.
+
+
+def _int_type(*args):
+    return U32 if any(type(a) is U32 for a in args) else I32
+
+
+def _range(*args):
+    t = _int_type(*args)
+    return map(t, builtins.range(*[int(a) for a in args]))
+
+
+def _len(x):
+    return I32(builtins.len(x))
+
+
+def _enumerate(items, start=0):
+    return ((I32(k), v) for k, v in builtins.enumerate(items, int(start)))
+
+
+# ``math`` on kernel values.
+
+
+def _math_fn(name, fn):
+    int_result = name in ("floor", "ceil", "trunc")
+    predicate = name in ("isnan", "isinf", "isfinite")
+
+    def shim(*args):
+        if builtins.all(type(a) in (LitI, LitF, int, float) for a in args):
+            r = fn(*args)  # literals alone: Python's, as the compiler folds them
+            return r if predicate else literal(r)
+        xs = [r32(float(a)) for a in args]
+        if predicate:
+            return fn(*xs)
+        r = fn(*xs)
+        if int_result:
+            return I32(scalars._wrap_i(r))
+        return F32(r32(r))
+
+    shim.__name__ = name
+    shim.__doc__ = "math.%s on float32 values, rounded to float32." % name
+    return shim
+
+
+def _log(x, base=None):
+    if base is None:
+        return _math_log(x)
+    return _math_log(x) / _math_log(base)
+
+
+_math_log = None
+MATH = types.ModuleType("math", "math on a kernel's float32 values (spirthon.typed)")
+for _name in ("sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+              "tanh", "exp", "exp2" if hasattr(math, "exp2") else "", "log2", "log10", "pow",
+              "fabs", "floor", "ceil", "trunc", "copysign", "hypot", "fmod", "isnan", "isinf",
+              "isfinite"):
+    if _name:
+        setattr(MATH, _name, _math_fn(_name, getattr(math, _name)))
+if not hasattr(math, "exp2"):  # CPython 3.9 and 3.10
+    MATH.exp2 = _math_fn("exp2", lambda x: 2.0 ** x)
+_math_log = _math_fn("log", math.log)
+MATH.log = _log
+for _name in ("pi", "e", "tau", "inf", "nan"):
+    setattr(MATH, _name, LitF(getattr(math, _name)))
+_BY_MATH_FN = {id(getattr(math, n)): getattr(MATH, n) for n in dir(MATH)
+               if not n.startswith("_") and callable(getattr(math, n, None))}
+
+BUILTINS = {
+    "int": i32, "float": f32, "len": _len, "range": _range, "enumerate": _enumerate,
+    "min": vectors.min, "max": vectors.max,
+}
+
+
+# The module's globals as kernel code sees them.
+
+_GLOBALS = {}
+
+
+def module_globals(source, refresh=True):
+    """The globals of kernel code of the module whose namespace is ``source``, refreshed from
+    it now (always the same dict, so compiled functions see the refresh) unless ``refresh``
+    is false and it exists."""
+    g = _GLOBALS.get(id(source))
+    if g is None or g[0] is not source:
+        g = _GLOBALS[id(source)] = (source, {})
+        refresh = True
+    typed = g[1]
+    if not refresh:
+        return typed
+    anns = source.get("__annotations__", {})
+    fresh = {}
+    for name, v in source.items():
+        fresh[name] = _constant(v, anns.get(name))
+    for name, fn in BUILTINS.items():
+        # The module's own definition of a name wins, as it does in Python.
+        mine = source.get(name)
+        if mine is None or mine is fn or mine is getattr(builtins, name, None):
+            fresh[name] = fn
+    typed.clear()
+    typed.update(fresh)
+    return typed
+
+
+def _constant(v, ann):
+    """A module-level value as kernel code sees it."""
+    t = type(v)
+    if t is int or t is float:
+        if isinstance(ann, _Scalar):
+            return convert(ann, v)
+        if ann is int:
+            return convert(i32, v)
+        if ann is float:
+            return convert(f32, v)
+        return literal(v)
+    if t is tuple or (isinstance(v, tuple) and getattr(v, "name", None) is not None):
+        if builtins.len(v) and builtins.all(type(x) in (int, float) for x in v):
+            return _table(v)
+        return v
+    if v is math:
+        return MATH
+    if callable(v):
+        return _BY_MATH_FN.get(id(v), v)
+    return v
+
+
+def _table(items):
+    """A constant tuple as the compiler makes it an array: floats if any is one, else ints
+    (``u32`` when one needs it)."""
+    if builtins.any(type(x) is float for x in items):
+        conv = [F32(r32(float(x))) for x in items]
+    elif builtins.all(-0x80000000 <= x <= 0x7FFFFFFF for x in items):
+        conv = [I32(x) for x in items]
+    else:
+        conv = [U32(x & 0xFFFFFFFF) for x in items]
+    if type(items) is tuple:
+        return tuple(conv)
+    return type(items)(items.name, conv)  # a checked launch's table keeps its checks
+
+
+# Compiling a kernel's code again.
+
+
+class _Typing(ast.NodeTransformer):
+    """Rewrites the assignments of one function (see the module doc); nothing else moves."""
+
+    def __init__(self):
+        self.locals = []
+
+    def _note(self, name):
+        if name not in self.locals:
+            self.locals.append(name)
+
+    def visit_FunctionDef(self, node):
+        params = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+        node.decorator_list = []
+        node.returns = None
+        for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
+            a.annotation = None
+        node.body = [self.visit(s) for s in node.body]
+        names = [n for n in self.locals if n not in params]
+        first = 1 if node.body and _is_docstring(node.body[0]) else 0
+        inits = [_at(ast.Assign(targets=[ast.Name(n, ast.Store())],
+                                value=_call("_spirthon_unset", ast.Constant(n))), node) for n in names]
+        node.body[first:first] = inits
+        return node
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        if builtins.len(node.targets) != 1:
+            return node
+        target = node.targets[0]
+        if isinstance(target, ast.Name):
+            self._note(target.id)
+            node.value = _at(_call("_spirthon_keep", ast.Name(target.id, ast.Load()), node.value), node.value)
+        elif isinstance(target, (ast.Tuple, ast.List)) and not builtins.any(isinstance(e, ast.Starred) for e in target.elts):
+            olds = []
+            for e in target.elts:
+                if isinstance(e, ast.Name):
+                    self._note(e.id)
+                    olds.append(ast.Name(e.id, ast.Load()))
+                else:
+                    olds.append(ast.Constant(None))
+            node.value = _at(_call("_spirthon_keep_each", ast.Tuple(olds, ast.Load()), node.value), node.value)
+        return node
+
+    def visit_AnnAssign(self, node):
+        self.generic_visit(node)
+        if node.value is None or not isinstance(node.target, ast.Name):
+            return node
+        self._note(node.target.id)
+        value = _at(_call("_spirthon_annotated", node.annotation, node.value), node.value)
+        return _at(ast.Assign(targets=[node.target], value=value), node)
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name):
+            self._note(node.target.id)
+        return node
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        for n in ast.walk(node.target):
+            if isinstance(n, ast.Name):
+                self._note(n.id)
+        return node
+
+
+def _is_docstring(stmt):
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def _call(name, *args):
+    return ast.Call(func=ast.Name(name, ast.Load()), args=list(args), keywords=[])
+
+
+def _at(new, old):
+    """``new`` at ``old``'s place in the source, every node of it (the positions of the
+    user's own nodes inside are kept as they are)."""
+    for n in ast.walk(new):
+        if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
+            n.lineno, n.col_offset = old.lineno, old.col_offset
+            n.end_lineno, n.end_col_offset = old.end_lineno, old.end_col_offset
+    return new
+
+
+HELPERS = {
+    "_spirthon_unset": _Unset,
+    "_spirthon_keep": keep,
+    "_spirthon_keep_each": keep_each,
+    "_spirthon_annotated": annotated,
+}
+
+
+def _literal_consts(code):
+    """``code`` with its numeric constants literals (those of nested code objects too)."""
+    consts = []
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            c = _literal_consts(c)
+        elif type(c) is tuple:
+            c = tuple(literal(x) for x in c)
+        else:
+            c = literal(c)
+        consts.append(c)
+    return code.replace(co_consts=tuple(consts))
+
+
+def compile_typed(fn, globals_):
+    """``fn`` compiled again from its source to compute in kernel types, with ``globals_``
+    (from ``module_globals``) as its globals; ``None`` when its source cannot be read (the
+    caller runs ``fn`` itself)."""
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return None
+    source = "".join(lines)
+    indented = source[:1].isspace()
+    if indented:
+        # Kept at its columns inside an `if` (positions must not move).
+        source = "if 1:\n" + source
+        first -= 1
+    tree = ast.parse(source)
+    ast.increment_lineno(tree, first - 1)
+    funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == fn.__name__]
+    if not funcs:
+        return None
+    node = _Typing().visit(funcs[0])
+    module = ast.Module(body=[node], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, fn.__code__.co_filename, "exec", dont_inherit=True)
+    globals_.update(HELPERS)
+    space = {}
+    exec(_literal_consts(code), globals_, space)
+    out = space[fn.__name__]
+    out.__globals__.update(HELPERS)
+    return out
+
+
+for _k, _v in HELPERS.items():  # every refresh keeps them
+    BUILTINS[_k] = _v
