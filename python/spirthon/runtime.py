@@ -6,6 +6,10 @@ invocations outside the requested thread counts are skipped, as the compiled ker
 implicit guard returns at once for them. Each invocation sees its own ids through
 ``global_id()`` and the other builtins.
 
+The kernel runs in the kernel's types: it and its funcs are compiled once more from their
+source by ``spirthon.typed`` (same lines and columns), so every value is an ``F32``, ``I32``
+or ``U32`` that rounds or wraps after each operation as the GPU's does (``spirthon.scalars``).
+
 A kernel that calls ``barrier()`` (itself or through its funcs) runs each workgroup's
 invocations as threads of which exactly one runs at a time: in local order, each runs until it
 reaches a barrier or returns; when every invocation has reached the barrier, the next phase

@@ -27,7 +27,7 @@ import ast
 import builtins
 import inspect
 import math
-import textwrap
+import os
 import types
 
 from . import scalars, vectors
@@ -177,9 +177,10 @@ def module_globals(source, refresh=True):
     if not refresh:
         return typed
     anns = source.get("__annotations__", {})
+    folded = _folded_constants(source)
     fresh = {}
     for name, v in source.items():
-        fresh[name] = _constant(v, anns.get(name))
+        fresh[name] = _constant(folded.get(name, v), anns.get(name))
     for name, fn in BUILTINS.items():
         # The module's own definition of a name wins, as it does in Python.
         mine = source.get(name)
@@ -188,6 +189,54 @@ def module_globals(source, refresh=True):
     typed.clear()
     typed.update(fresh)
     return typed
+
+
+_FOLDED = {}
+
+
+def _folded_constants(source):
+    """The module's numeric constants as the compiler folds them (spirthon_frontend::lit):
+    its top-level assignments evaluated again in order, where an annotated constant stands
+    for its value rounded to its type (``GAIN: f32 = 0.1`` is float32's 0.1 in ``GAIN * 3``,
+    which CPython computed from the double 0.1). Empty when the module's file cannot be
+    read; a constant that does not evaluate keeps CPython's value."""
+    path = source.get("__file__")
+    if not isinstance(path, str):
+        return {}
+    try:
+        stamp = os.stat(path).st_mtime_ns
+        cached = _FOLDED.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    env = {"math": MATH}
+    env.update({n: getattr(MATH, n) for n in ("pi", "e", "tau", "inf", "nan")
+                if isinstance(source.get(n), float)})
+    out = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name, expr, ann = stmt.targets[0].id, stmt.value, None
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            name, expr, ann = stmt.target.id, stmt.value, source.get("__annotations__", {}).get(stmt.target.id)
+        else:
+            continue
+        try:
+            v = eval(_literal_consts(compile(ast.Expression(expr), path, "eval")), {"__builtins__": {}}, env)
+        except Exception:
+            env.pop(name, None)
+            continue
+        if type(v) not in (LitI, LitF):
+            env.pop(name, None)
+            continue
+        out[name] = int(v) if type(v) is LitI else float(v)
+        # Later constant expressions see an annotated constant at its type's value.
+        rounded = convert({int: i32, float: f32}.get(ann, ann), v) if isinstance(ann, _Scalar) or ann in (int, float) else v
+        env[name] = literal(int(rounded) if isinstance(rounded, int) else float(rounded))
+    _FOLDED[path] = (stamp, out)
+    return out
 
 
 def _constant(v, ann):

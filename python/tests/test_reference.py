@@ -75,6 +75,123 @@ def record(out: Array[i32]):
     out[y * 3 + x] = local_index() * 10 + lx + ly
 
 
+# Kernels of the Typed tests (module constants as the compiler types them).
+LIMIT = 0.02
+GAIN: f32 = 0.1
+TRIPLE = GAIN * 3
+
+
+@func
+def pcg(v: u32) -> u32:
+    state = v * 747796405 + 2891336453
+    word = ((state >> ((state >> 28) + 4)) ^ state) * 277803737
+    return (word >> 22) ^ word
+
+
+@func
+def to_float(k: f32) -> f32:
+    return k / 3
+
+
+@kernel
+def typed_values(x: Array[f32], flags: Array[i32], hashes: Array[u32], lcg: Array[u32],
+                 f: Array[f32], ints: Array[i32]):
+    i = global_id().x
+    flags[i] = 1 if x[i] < LIMIT else 0
+    hashes[i] = pcg(u32(i))
+    s = 12345
+    for _ in range(3):
+        s = s * 1103515245 + 12345
+    lcg[i] = u32(s)
+    acc = 0.0
+    for _ in range(10):
+        acc = acc + 0.1
+    f[0] = acc
+    f[1] = TRIPLE
+    f[2] = to_float(1)
+    f[3] = x[i] ** 3
+    y = 0.5
+    y = i
+    f[4] = y / 2
+    ints[0] = int(2.5 * x[i] * 1e9 % 7)
+    ints[1] = round(x[i] * 1000.0)
+    ints[2] = len(x) * 2000000000
+
+
+class Typed(unittest.TestCase):
+    """The reference executor computes in the kernel's types (spirthon.scalars)."""
+
+    def run_it(self):
+        x = Array(f32, [0.02])
+        out = {n: Array(t, 8) for n, t in (("flags", i32), ("hashes", u32), ("lcg", u32), ("f", f32), ("ints", i32))}
+        typed_values.launch(1, x, *out.values())
+        return {n: a.tolist() for n, a in out.items()}
+
+    def test_constants_meet_float32_values_as_float32(self):
+        out = self.run_it()
+        self.assertEqual(out["flags"][0], 0)  # float32's 0.02 is not below float32's 0.02
+        self.assertEqual(out["f"][1], f32(f32(0.1) * 3))  # the annotated constant at f32, then folded
+
+    def test_ints_wrap_after_every_operation(self):
+        out = self.run_it()
+        s = 12345
+        for _ in range(3):
+            s = i32(s * 1103515245 + 12345)
+        self.assertEqual(out["lcg"][0], u32(s))
+        state = u32(0 * 747796405 + 2891336453)
+        word = u32(((state >> ((state >> 28) + 4)) ^ state) * 277803737)
+        self.assertEqual(out["hashes"][0], (word >> 22) ^ word)
+        self.assertEqual(out["ints"][2], i32(2000000000))
+
+    def test_floats_round_after_every_operation(self):
+        out = self.run_it()
+        acc = f32(0.0)
+        for _ in range(10):
+            acc = f32(acc + f32(0.1))
+        self.assertEqual(out["f"][0], acc)
+        self.assertNotEqual(acc, sum([0.1] * 10))
+        x = f32(0.02)
+        self.assertEqual(out["f"][3], f32(f32(x * x) * x))
+        self.assertEqual(out["f"][2], f32(1.0 / 3.0))  # the i32 argument became f32
+        self.assertEqual(out["f"][4], 0.0)  # `y` stays f32 after `y = i`
+
+    def test_values_print_and_compare_as_numbers(self):
+        from spirthon.scalars import F32, I32, LitF, LitI
+        self.assertEqual(str(f32(0.1)), "0.1")
+        self.assertEqual(f32(0.1) + 0.2, f32(f32(0.1) + f32(0.2)))
+        self.assertIs(type(I32(3) * LitI(4)), I32)
+        self.assertIs(type(LitI(1) / LitI(3)), LitF)
+        self.assertIs(type(LitF(0.5) * I32(3)), F32)
+        with self.assertRaises(TypeError):
+            I32(1) + u32(1)
+        self.assertEqual(json.dumps([f32(0.5), i32(-1)]), "[0.5, -1]")
+
+    def test_tracebacks_and_locals_are_the_users(self):
+        @kernel
+        def divides(out: Array[i32]):
+            i = global_id().x
+            z = i - i
+            out[i] = 7 // z
+
+        try:
+            divides.launch(1, Array(i32, 1))
+            self.fail("no ZeroDivisionError")
+        except ZeroDivisionError as e:
+            frames = __import__("traceback").extract_tb(e.__traceback__)
+        mine = [f for f in frames if os.path.samefile(f.filename, __file__)]
+        self.assertEqual(mine[-1].line, "out[i] = 7 // z")
+
+        @kernel
+        def unbound(out: Array[i32]):
+            i = global_id().x
+            if i > 5:
+                w = 1
+            out[i] = w
+
+        with self.assertRaises(UnboundLocalError):
+            unbound.launch(1, Array(i32, 1))
+
+
 class Launch(unittest.TestCase):
     def test_launch_runs_every_thread_once(self):
         out = Array(f32, 6)
