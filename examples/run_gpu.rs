@@ -136,7 +136,7 @@ fn one(gpu: &Gpu, root: &Path, py: &Path, bench: bool, checked: bool) -> Result<
     let err = spirthon::compare::outputs(&ran.output, &reference, tol)?;
     let err = match tol {
         spirthon::compare::Tolerance::Ulps(_) => format!("{err} ULP"),
-        spirthon::compare::Tolerance::Relative => format!("{err} rel"),
+        spirthon::compare::Tolerance::Relative => format!("{err:.2e} rel"),
     };
     if !bench {
         let ms = ran.dispatch.as_secs_f64() * 1e3;

@@ -452,8 +452,8 @@ class Kernel:
                         continue
                     inv = _Invocation()
                     inv.nwg, inv.threads, inv.wid = nwg, size, wid
-                    inv.gid = ivec3(gx, gy, gz)
-                    inv.lid = ivec3(lx, ly, lz)
+                    inv.gid = Vector(ivec3, [I32(gx), I32(gy), I32(gz)])
+                    inv.lid = Vector(ivec3, [I32(lx), I32(ly), I32(lz)])
                     inv.lindex = I32((lz * wg[1] + ly) * wg[0] + lx)
                     inv.group = group
                     inv.key = (wx + groups[0] * (wy + groups[1] * wz)) * (wg[0] * wg[1] * wg[2]) + inv.lindex

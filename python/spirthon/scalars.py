@@ -214,6 +214,31 @@ for _name, _fn in _FLOAT_OPS.items():
     setattr(F32, "__r%s__" % _name, _r)
 
 
+def _fast(name, base):
+    """``F32 op F32`` without the general path's dispatch (the common case of a kernel's
+    arithmetic); other operands go the general way."""
+    general = getattr(F32, name)
+
+    def method(a, b):
+        t = type(b)
+        try:
+            if t is F32:
+                return F32(_unpack(_pack(base(a, b)))[0])
+            if t is LitF:  # a literal meets a float32 value: rounded first
+                return F32(_unpack(_pack(base(a, _unpack(_pack(b))[0])))[0])
+        except OverflowError:
+            pass
+        return general(a, b)
+
+    return method
+
+
+for _name, _base in (("__add__", float.__add__), ("__sub__", float.__sub__),
+                     ("__mul__", float.__mul__), ("__radd__", float.__radd__),
+                     ("__rsub__", float.__rsub__), ("__rmul__", float.__rmul__)):
+    setattr(F32, _name, _fast(_name, _base))
+
+
 def _float_compare(op):
     def method(a, b):
         y = _as_f32(b)

@@ -45,7 +45,8 @@ pub struct EmitOptions {
     pub names: bool,
     /// `--fast-math`: GLSL.std.450's `asin`, `acos`, `atan`, `atan2`, `log`, `log2`,
     /// `log10`, `exp`, `sinh`, `cosh`, `tanh` and `hypot` (the device's precision) instead of
-    /// the module's own (`accurate`, within a few ULP).
+    /// the module's own (`accurate`, within a few ULP), `OpFRem` instead of the module's exact
+    /// remainder, and float `+ - *` without `NoContraction`.
     pub fast_math: bool,
 }
 
