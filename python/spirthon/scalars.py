@@ -208,10 +208,14 @@ def _float_method(name, fn):
     return forward, reflected
 
 
+def _install(cls, name, methods):
+    """``cls.__name__`` and ``cls.__rname__`` from a (forward, reflected) pair."""
+    setattr(cls, "__%s__" % name, methods[0])
+    setattr(cls, "__r%s__" % name, methods[1])
+
+
 for _name, _fn in _FLOAT_OPS.items():
-    _f, _r = _float_method(_name, _fn)
-    setattr(F32, "__%s__" % _name, _f)
-    setattr(F32, "__r%s__" % _name, _r)
+    _install(F32, _name, _float_method(_name, _fn))
 
 
 def _fast(name, base):
@@ -318,9 +322,7 @@ def _int_class(cls, wrap):
         return forward, reflected
 
     for name, fn in _INT_OPS.items():
-        f, r = make(name, fn)
-        setattr(cls, "__%s__" % name, f)
-        setattr(cls, "__r%s__" % name, r)
+        _install(cls, name, make(name, fn))
 
     def truediv(a, b):
         y = _as_f32(b)
