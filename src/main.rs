@@ -83,8 +83,8 @@ struct Cli {
     /// `assert`, reported through a hidden error buffer (set 1, binding 0).
     #[arg(long)]
     checked: bool,
-    /// Use the device's own asin, acos, atan, atan2, log, log2, log10, exp, sinh, cosh, tanh
-    /// and hypot (GLSL.std.450: Vulkan allows some of them thousands of ULP of error) instead
+    /// Use the device's own asin, acos, atan, atan2, log, log2, log10, exp, sinh, cosh, tanh,
+    /// hypot and pow (GLSL.std.450: Vulkan allows some of them thousands of ULP of error) instead
     /// of the module's, which stay within a few ULP; OpFRem for fmod, float % and // instead of
     /// the module's exact remainder; and let the driver fuse a * b + c (no NoContraction).
     #[arg(long)]

@@ -44,7 +44,7 @@ pub struct EmitOptions {
     /// Emit `OpName`s for kernels, parameters and Python variables.
     pub names: bool,
     /// `--fast-math`: GLSL.std.450's `asin`, `acos`, `atan`, `atan2`, `log`, `log2`,
-    /// `log10`, `exp`, `sinh`, `cosh`, `tanh` and `hypot` (the device's precision) instead of
+    /// `log10`, `exp`, `sinh`, `cosh`, `tanh`, `hypot` and `pow` (the device's precision) instead of
     /// the module's own (`accurate`, within a few ULP), `OpFRem` instead of the module's exact
     /// remainder, and float `+ - *` without `NoContraction`.
     pub fast_math: bool,
@@ -91,6 +91,8 @@ struct Emitter {
     /// The `accurate` math functions called so far, each emitted once at the end as a
     /// function of its own: (function, arity, id).
     math_helpers: Vec<(spirthon_ir::cfg::MathFn, usize, Word)>,
+    /// The private table of the module's own `pow` (`accurate::pow_table`), once made.
+    pow_table: Option<Word>,
     decorated_arrays: HashSet<Word>,
     array_structs: HashMap<(Ty, bool), Word>,
 }
@@ -117,6 +119,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         names: opts.names,
         fast_math: opts.fast_math,
         math_helpers: Vec::new(),
+        pow_table: None,
         decorated_arrays: HashSet::new(),
         array_structs: HashMap::new(),
     };
