@@ -81,7 +81,7 @@ def annotated(ann, v):
     if isinstance(ann, _Scalar):
         return convert(ann, v)
     if isinstance(ann, vectors.VectorType):
-        return ann(v) if not isinstance(v, vectors.Vector) else ann(v)
+        return ann(v)
     if ann is bool:
         return bool(v)
     return value(v)
