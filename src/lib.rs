@@ -529,13 +529,9 @@ pub mod compare {
         /// The tolerance for the kernel file `source`: `Relative` when it calls a function of
         /// `INEXACT` or raises to a power that is not a literal int, else `Ulps(ULPS)`.
         pub fn for_source(source: &str) -> Tolerance {
-            let words = source
+            let mut inexact = source
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .filter(|w| !w.is_empty());
-            let mut inexact = false;
-            for w in words {
-                inexact |= INEXACT.contains(&w);
-            }
+                .any(|w| INEXACT.contains(&w));
             // `x ** y` with a float or run-time exponent is `pow`.
             inexact |= source.match_indices("**").any(|(at, _)| {
                 let rest = source[at + 2..].trim_start();

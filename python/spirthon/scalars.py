@@ -41,13 +41,15 @@ def r32(x):
         return math.copysign(_INF, x)
 
 
-def _wrap_i(v):
+def wrap_i32(v):
+    """The int ``v`` wrapped to 32 bits, signed."""
     if -0x80000000 <= v <= 0x7FFFFFFF:
         return v
     return ((v + 0x80000000) & 0xFFFFFFFF) - 0x80000000
 
 
-def _wrap_u(v):
+def wrap_u32(v):
+    """The int ``v`` wrapped to 32 bits, unsigned."""
     if 0 <= v <= 0xFFFFFFFF:
         return v
     return v & 0xFFFFFFFF
@@ -97,11 +99,7 @@ def _short(x):
         s = "%.*g" % (digits, v)
         if r32(float(s)) == v:
             break
-    s = repr(float(s))
-    return s
-
-
-_INTS = (I32, U32)
+    return repr(float(s))
 
 
 def _as_f32(b):
@@ -265,7 +263,7 @@ F32.__abs__ = lambda a: F32(abs(float.__float__(a)))
 
 def _round(a, ndigits=None):
     if ndigits is None:
-        return I32(_wrap_i(round(float.__float__(a))))
+        return I32(wrap_i32(round(float.__float__(a))))
     return _f32(round(float.__float__(a), ndigits))
 
 
@@ -394,8 +392,8 @@ def _int_class(cls, wrap):
     cls.__round__ = lambda a, n=None: a
 
 
-_int_class(I32, _wrap_i)
-_int_class(U32, _wrap_u)
+_int_class(I32, wrap_i32)
+_int_class(U32, wrap_u32)
 
 
 # Literals: Python's arithmetic among themselves; a typed operand takes over.
@@ -403,23 +401,15 @@ _int_class(U32, _wrap_u)
 _TYPED = (F32, I32, U32)
 
 
-def _lit_method(name, base_fn, result):
+def _lit_method(base_fn):
     def forward(a, b):
         t = type(b)
         if t in _TYPED:
             return NotImplemented
         r = base_fn(a, b)
-        return r if r is NotImplemented else _literal(r)
+        return r if r is NotImplemented else literal(r)
 
     return forward
-
-
-def _literal(r):
-    if type(r) is int:
-        return LitI(r)
-    if type(r) is float:
-        return LitF(r)
-    return r
 
 
 for _cls, _base in ((LitI, int), (LitF, float)):
@@ -427,10 +417,10 @@ for _cls, _base in ((LitI, int), (LitF, float)):
         for _n in ("__%s__" % _name, "__r%s__" % _name):
             _b = getattr(_base, _n, None)
             if _b is not None:
-                setattr(_cls, _n, _lit_method(_name, _b, _cls))
-    _cls.__neg__ = lambda a, _base=_base: _literal(_base.__neg__(a))
+                setattr(_cls, _n, _lit_method(_b))
+    _cls.__neg__ = lambda a, _base=_base: literal(_base.__neg__(a))
     _cls.__pos__ = lambda a: a
-    _cls.__abs__ = lambda a, _base=_base: _literal(_base.__abs__(a))
+    _cls.__abs__ = lambda a, _base=_base: literal(_base.__abs__(a))
 LitI.__invert__ = lambda a: LitI(~int(a))
 
 
@@ -475,14 +465,15 @@ def to_type(t, v):
     if tt is F32 and tv in (I32, U32, LitI, int, LitF, float):
         return F32(r32(float(v)))
     if tt is I32 and tv in (LitI, int):
-        return I32(_wrap_i(v))
+        return I32(wrap_i32(v))
     if tt is U32 and tv in (LitI, int):
-        return U32(_wrap_u(v))
+        return U32(wrap_u32(v))
     return value(v)
 
 
 def literal(v):
-    """A Python number of a kernel's module or code as a literal (bools stay bools)."""
+    """A Python number of a kernel's module or code (or of literal arithmetic) as a literal;
+    anything else, bools included, as it is."""
     t = type(v)
     if t is int:
         return LitI(v)

@@ -32,7 +32,7 @@ import types
 
 from . import scalars, vectors
 from .scalars import F32, I32, U32, LitF, LitI, literal, r32, to_type, value
-from .types import convert, f32, i32, u32, _Scalar
+from .types import convert, f32, i32, _Scalar
 
 
 class _Unset:
@@ -87,6 +87,15 @@ def annotated(ann, v):
     return value(v)
 
 
+# The names the rewritten code calls (in every module's globals for kernel code).
+HELPERS = {
+    "_spirthon_unset": _Unset,
+    "_spirthon_keep": keep,
+    "_spirthon_keep_each": keep_each,
+    "_spirthon_annotated": annotated,
+}
+
+
 # The built-ins of kernel code.
 
 
@@ -118,17 +127,19 @@ def _math_fn(name, fn):
         if builtins.all(type(a) in (LitI, LitF, int, float) for a in args):
             r = fn(*args)  # literals alone: Python's, as the compiler folds them
             return r if predicate else literal(r)
-        xs = [r32(float(a)) for a in args]
+        r = fn(*[r32(float(a)) for a in args])
         if predicate:
-            return fn(*xs)
-        r = fn(*xs)
+            return r
         if int_result:
-            return I32(scalars._wrap_i(r))
+            return I32(scalars.wrap_i32(r))
         return F32(r32(r))
 
     shim.__name__ = name
     shim.__doc__ = "math.%s on float32 values, rounded to float32." % name
     return shim
+
+
+_math_log = _math_fn("log", math.log)
 
 
 def _log(x, base=None):
@@ -137,7 +148,6 @@ def _log(x, base=None):
     return _math_log(x) / _math_log(base)
 
 
-_math_log = None
 MATH = types.ModuleType("math", "math on a kernel's float32 values (spirthon.typed)")
 for _name in ("sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
               "tanh", "exp", "exp2" if hasattr(math, "exp2") else "", "log2", "log10", "pow",
@@ -147,7 +157,6 @@ for _name in ("sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sin
         setattr(MATH, _name, _math_fn(_name, getattr(math, _name)))
 if not hasattr(math, "exp2"):  # CPython 3.9 and 3.10
     MATH.exp2 = _math_fn("exp2", lambda x: 2.0 ** x)
-_math_log = _math_fn("log", math.log)
 MATH.log = _log
 for _name in ("pi", "e", "tau", "inf", "nan"):
     setattr(MATH, _name, LitF(getattr(math, _name)))
@@ -156,7 +165,7 @@ _BY_MATH_FN = {id(getattr(math, n)): getattr(MATH, n) for n in dir(MATH)
 
 BUILTINS = {
     "int": i32, "float": f32, "len": _len, "range": _range, "enumerate": _enumerate,
-    "min": vectors.min, "max": vectors.max,
+    "min": vectors.min, "max": vectors.max, **HELPERS,
 }
 
 
@@ -233,23 +242,27 @@ def _folded_constants(source):
             continue
         out[name] = int(v) if type(v) is LitI else float(v)
         # Later constant expressions see an annotated constant at its type's value.
-        rounded = convert({int: i32, float: f32}.get(ann, ann), v) if isinstance(ann, _Scalar) or ann in (int, float) else v
+        scalar = _scalar_of(ann)
+        rounded = v if scalar is None else convert(scalar, v)
         env[name] = literal(int(rounded) if isinstance(rounded, int) else float(rounded))
     _FOLDED[path] = (stamp, out)
     return out
+
+
+def _scalar_of(ann):
+    """The scalar type a module constant's annotation names (``int`` is ``i32``, ``float``
+    ``f32``), or ``None``."""
+    if isinstance(ann, _Scalar):
+        return ann
+    return {int: i32, float: f32}.get(ann)
 
 
 def _constant(v, ann):
     """A module-level value as kernel code sees it."""
     t = type(v)
     if t is int or t is float:
-        if isinstance(ann, _Scalar):
-            return convert(ann, v)
-        if ann is int:
-            return convert(i32, v)
-        if ann is float:
-            return convert(f32, v)
-        return literal(v)
+        scalar = _scalar_of(ann)
+        return literal(v) if scalar is None else convert(scalar, v)
     if t is tuple or (isinstance(v, tuple) and getattr(v, "name", None) is not None):
         if builtins.len(v) and builtins.all(type(x) in (int, float) for x in v):
             return _table(v)
@@ -289,10 +302,11 @@ class _Typing(ast.NodeTransformer):
             self.locals.append(name)
 
     def visit_FunctionDef(self, node):
-        params = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+        args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+        params = {a.arg for a in args}
         node.decorator_list = []
         node.returns = None
-        for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
+        for a in args:
             a.annotation = None
         node.body = [self.visit(s) for s in node.body]
         names = [n for n in self.locals if n not in params]
@@ -361,14 +375,6 @@ def _at(new, old):
     return new
 
 
-HELPERS = {
-    "_spirthon_unset": _Unset,
-    "_spirthon_keep": keep,
-    "_spirthon_keep_each": keep_each,
-    "_spirthon_annotated": annotated,
-}
-
-
 def _literal_consts(code):
     """``code`` with its numeric constants literals (those of nested code objects too)."""
     consts = []
@@ -406,13 +412,7 @@ def compile_typed(fn, globals_):
     module = ast.Module(body=[node], type_ignores=[])
     ast.fix_missing_locations(module)
     code = compile(module, fn.__code__.co_filename, "exec", dont_inherit=True)
-    globals_.update(HELPERS)
     space = {}
     exec(_literal_consts(code), globals_, space)
-    out = space[fn.__name__]
-    out.__globals__.update(HELPERS)
-    return out
+    return space[fn.__name__]
 
-
-for _k, _v in HELPERS.items():  # every refresh keeps them
-    BUILTINS[_k] = _v

@@ -11,18 +11,8 @@ copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in 
 """
 
 import math
-import struct
 
-from .scalars import F32, I32, U32
-
-_F32 = struct.Struct("<f")
-
-
-def _wrap(value, bits=32, signed=True):
-    value = int(value) & ((1 << bits) - 1)
-    if signed and value >= 1 << (bits - 1):
-        value -= 1 << bits
-    return value
+from .scalars import F32, I32, U32, r32, wrap_i32, wrap_u32
 
 
 class _Scalar:
@@ -45,13 +35,7 @@ f32 = _Scalar("f32")
 
 def to_f32(value):
     """The float32 nearest to ``value``, as a Python float (inf when out of range)."""
-    value = float(value)
-    if math.isnan(value) or math.isinf(value):
-        return value
-    try:
-        return _F32.unpack(_F32.pack(value))[0]
-    except OverflowError:
-        return math.copysign(math.inf, value)
+    return r32(float(value))
 
 
 def convert(ty, value):
@@ -62,9 +46,9 @@ def convert(ty, value):
     if isinstance(value, float):
         value = math.trunc(value)
     if ty is i32:
-        return I32(_wrap(value, signed=True))
+        return I32(wrap_i32(int(value)))
     if ty is u32:
-        return U32(_wrap(value, signed=False))
+        return U32(wrap_u32(int(value)))
     raise TypeError("not a scalar type: %r" % (ty,))
 
 

@@ -162,6 +162,14 @@ impl<'e> F<'e> {
         self.e.konst(Const::f32(v))
     }
 
+    fn cu(&mut self, v: u32) -> Word {
+        self.e.konst(Const::U32(v))
+    }
+
+    fn ci(&mut self, v: i32) -> Word {
+        self.e.konst(Const::I32(v))
+    }
+
     fn op(&mut self, op: SOp, args: &[Word]) -> R<Word> {
         let ft = self.ft;
         self.e.b.op(op, ft, None, args)
@@ -214,10 +222,7 @@ impl<'e> F<'e> {
         let ut = self.ut;
         let m = self.e.b.op(SOp::Bitcast, ut, None, &[mag])?;
         let s = self.e.b.op(SOp::Bitcast, ut, None, &[sign])?;
-        let (low, high) = (
-            self.e.konst(Const::U32(0x7fff_ffff)),
-            self.e.konst(Const::U32(0x8000_0000)),
-        );
+        let (low, high) = (self.cu(0x7fff_ffff), self.cu(0x8000_0000));
         let m = self.e.b.op(SOp::BitwiseAnd, ut, None, &[m, low])?;
         let s = self.e.b.op(SOp::BitwiseAnd, ut, None, &[s, high])?;
         let r = self.e.b.op(SOp::BitwiseOr, ut, None, &[m, s])?;
@@ -245,8 +250,8 @@ impl<'e> F<'e> {
     fn magnitude_vs_inf(&mut self, op: SOp, a: Word) -> R<Word> {
         let (ut, bt) = (self.ut, self.bt);
         let bits = self.e.b.op(SOp::Bitcast, ut, None, &[a])?;
-        let low = self.e.konst(Const::U32(0x7fff_ffff));
-        let inf = self.e.konst(Const::U32(0x7f80_0000));
+        let low = self.cu(0x7fff_ffff);
+        let inf = self.cu(0x7f80_0000);
         let mag = self.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, low])?;
         self.e.b.op(op, bt, None, &[mag, inf])
     }
@@ -254,8 +259,8 @@ impl<'e> F<'e> {
     /// `2^k` for an `i32` `k` in `[-126, 127]`, from the bits.
     fn pow2(&mut self, k: Word) -> R<Word> {
         let it = self.e.ty(Ty::I32);
-        let bias = self.e.konst(Const::I32(127));
-        let c23 = self.e.konst(Const::I32(23));
+        let bias = self.ci(127);
+        let c23 = self.ci(23);
         let b = self.e.b.op(SOp::IAdd, it, None, &[k, bias])?;
         let b = self.e.b.op(SOp::ShiftLeftLogical, it, None, &[b, c23])?;
         self.op(SOp::Bitcast, &[b])
@@ -381,10 +386,10 @@ fn atan2(f: &mut F<'_>, y: Word, x: Word) -> R<Word> {
     let base = atan(f, q)?;
     let ut = f.ut;
     let xb = f.e.b.op(SOp::Bitcast, ut, None, &[x])?;
-    let high = f.e.konst(Const::U32(0x8000_0000));
+    let high = f.cu(0x8000_0000);
     let xs = f.e.b.op(SOp::BitwiseAnd, ut, None, &[xb, high])?;
     let bt = f.bt;
-    let no_sign = f.e.konst(Const::U32(0));
+    let no_sign = f.cu(0);
     let x_neg = f.e.b.op(SOp::INotEqual, bt, None, &[xs, no_sign])?;
     let pi = f.c(PI);
     let zero = f.c(0.0);
@@ -429,11 +434,7 @@ fn log(f: &mut F<'_>, x: Word, base: Base) -> R<Word> {
     let scaled = f.mul(x, scale)?;
     let xs = f.select(sub, scaled, x)?;
     let bits = f.e.b.op(SOp::Bitcast, ut, None, &[xs])?;
-    let (c23, cff, c126) = (
-        f.e.konst(Const::U32(23)),
-        f.e.konst(Const::U32(0xff)),
-        f.e.konst(Const::U32(126)),
-    );
+    let (c23, cff, c126) = (f.cu(23), f.cu(0xff), f.cu(126));
     let shifted = f.e.b.op(SOp::ShiftRightLogical, ut, None, &[bits, c23])?;
     let biased = f.e.b.op(SOp::BitwiseAnd, ut, None, &[shifted, cff])?;
     let e_u = f.e.b.op(SOp::ISub, ut, None, &[biased, c126])?;
@@ -443,10 +444,7 @@ fn log(f: &mut F<'_>, x: Word, base: Base) -> R<Word> {
     let (c25, zero) = (f.c(25.0), f.c(0.0));
     let adjust = f.select(sub, c25, zero)?;
     let e0 = f.sub(e0, adjust)?;
-    let (mant, half_bits) = (
-        f.e.konst(Const::U32(0x807f_ffff)),
-        f.e.konst(Const::U32(0x3f00_0000)),
-    );
+    let (mant, half_bits) = (f.cu(0x807f_ffff), f.cu(0x3f00_0000));
     let mbits = f.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, mant])?;
     let mbits = f.e.b.op(SOp::BitwiseOr, ut, None, &[mbits, half_bits])?;
     let m = f.op(SOp::Bitcast, &[mbits])?;
@@ -522,10 +520,7 @@ fn log(f: &mut F<'_>, x: Word, base: Base) -> R<Word> {
     };
     // Special operands, from the bits (no infinity constants: naga folds them away).
     let xbits = f.e.b.op(SOp::Bitcast, ut, None, &[x])?;
-    let (neg_inf, nan) = (
-        f.e.konst(Const::U32(0xff80_0000)),
-        f.e.konst(Const::U32(0x7fc0_0000)),
-    );
+    let (neg_inf, nan) = (f.cu(0xff80_0000), f.cu(0x7fc0_0000));
     let to_neg_inf = f.e.b.op(SOp::BitwiseOr, ut, None, &[xbits, neg_inf])?;
     let to_nan = f.e.b.op(SOp::BitwiseOr, ut, None, &[xbits, nan])?;
     let neg_inf = f.op(SOp::Bitcast, &[to_neg_inf])?;
@@ -577,7 +572,7 @@ fn exp(f: &mut F<'_>, x: Word) -> R<Word> {
     // 2^n = 2^(n/2 rounded down) · 2^(the rest), each a normal float for n in [-150, 128].
     let it = f.e.ty(Ty::I32);
     let ni = f.e.b.op(SOp::ConvertFToS, it, None, &[n])?;
-    let one_i = f.e.konst(Const::I32(1));
+    let one_i = f.ci(1);
     let n1 =
         f.e.b
             .op(SOp::ShiftRightArithmetic, it, None, &[ni, one_i])?;
@@ -695,25 +690,23 @@ fn hypot(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
 /// a NaN give NaN; `|x| < |y|` gives `x`.
 fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let (ut, it, bt) = (f.ut, f.e.ty(Ty::I32), f.bt);
-    let u = |f: &mut F<'_>, v: u32| f.e.konst(Const::U32(v));
-    let i = |f: &mut F<'_>, v: i32| f.e.konst(Const::I32(v));
     let xb = f.e.b.op(SOp::Bitcast, ut, None, &[x])?;
     let yb = f.e.b.op(SOp::Bitcast, ut, None, &[y])?;
-    let low = u(f, 0x7fff_ffff);
+    let low = f.cu(0x7fff_ffff);
     let ax = f.e.b.op(SOp::BitwiseAnd, ut, None, &[xb, low])?;
     let ay = f.e.b.op(SOp::BitwiseAnd, ut, None, &[yb, low])?;
     // Significand and exponent of each (a subnormal's exponent field is 0, its scale 1's).
     let parts = |f: &mut F<'_>, a: Word| -> R<(Word, Word)> {
-        let c23 = u(f, 23);
+        let c23 = f.cu(23);
         let e = f.e.b.op(SOp::ShiftRightLogical, ut, None, &[a, c23])?;
-        let frac_mask = u(f, 0x007f_ffff);
+        let frac_mask = f.cu(0x007f_ffff);
         let frac = f.e.b.op(SOp::BitwiseAnd, ut, None, &[a, frac_mask])?;
-        let zero = u(f, 0);
+        let zero = f.cu(0);
         let normal = f.e.b.op(SOp::INotEqual, bt, None, &[e, zero])?;
-        let (hidden, none) = (u(f, 0x0080_0000), u(f, 0));
+        let (hidden, none) = (f.cu(0x0080_0000), f.cu(0));
         let h = f.e.b.op(SOp::Select, ut, None, &[normal, hidden, none])?;
         let m = f.e.b.op(SOp::BitwiseOr, ut, None, &[frac, h])?;
-        let one = u(f, 1);
+        let one = f.cu(1);
         let e = f.e.b.op(SOp::Select, ut, None, &[normal, e, one])?;
         let e = f.e.b.op(SOp::Bitcast, it, None, &[e])?;
         Ok((m, e))
@@ -721,15 +714,15 @@ fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let (mx, ex) = parts(f, ax)?;
     let (my, ey) = parts(f, ay)?;
     // A zero `my` (y = 0, the NaN case below) must not reach `OpUMod`.
-    let (zero, one) = (u(f, 0), u(f, 1));
+    let (zero, one) = (f.cu(0), f.cu(1));
     let my_zero = f.e.b.op(SOp::IEqual, bt, None, &[my, zero])?;
     let my = f.e.b.op(SOp::Select, ut, None, &[my_zero, one, my])?;
     let gap = f.e.b.op(SOp::ISub, it, None, &[ex, ey])?;
     let mut r = f.e.b.op(SOp::UMod, ut, None, &[mx, my])?;
-    let (lo, hi) = (i(f, 0), i(f, 8));
+    let (lo, hi) = (f.ci(0), f.ci(8));
     let glsl = f.e.glsl;
     for step in 0..32 {
-        let done = i(f, 8 * step);
+        let done = f.ci(8 * step);
         let left = f.e.b.op(SOp::ISub, it, None, &[gap, done])?;
         let s =
             f.e.b
@@ -740,9 +733,9 @@ fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     }
     // `r·2^(ey - 150)`, the power of two in two halves (each within `pow2`'s range).
     let rf = f.op(SOp::ConvertUToF, &[r])?;
-    let bias = i(f, 150);
+    let bias = f.ci(150);
     let k = f.e.b.op(SOp::ISub, it, None, &[ey, bias])?;
-    let c1 = i(f, 1);
+    let c1 = f.ci(1);
     let k1 = f.e.b.op(SOp::ShiftRightArithmetic, it, None, &[k, c1])?;
     let k2 = f.e.b.op(SOp::ISub, it, None, &[k, k1])?;
     let p1 = f.pow2(k1)?;
@@ -753,13 +746,13 @@ fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     // `|x| < |y|` (an infinite `y` included): `x`. Then the NaN cases.
     let smaller = f.e.b.op(SOp::ULessThan, bt, None, &[ax, ay])?;
     let m = f.select(smaller, x, m)?;
-    let inf = u(f, 0x7f80_0000);
+    let inf = f.cu(0x7f80_0000);
     let x_bad = f.e.b.op(SOp::UGreaterThanEqual, bt, None, &[ax, inf])?;
     let y_nan = f.e.b.op(SOp::UGreaterThan, bt, None, &[ay, inf])?;
     let y_zero = f.e.b.op(SOp::IEqual, bt, None, &[ay, zero])?;
     let bad = f.e.b.op(SOp::LogicalOr, bt, None, &[x_bad, y_nan])?;
     let bad = f.e.b.op(SOp::LogicalOr, bt, None, &[bad, y_zero])?;
-    let nan_bits = u(f, 0x7fc0_0000);
+    let nan_bits = f.cu(0x7fc0_0000);
     let nan = f.op(SOp::Bitcast, &[nan_bits])?;
     f.select(bad, nan, m)
 }
@@ -786,7 +779,7 @@ fn pow_table(f: &mut F<'_>) -> Word {
         }
     }
     let ft = f.ft;
-    let n = f.e.konst(Const::U32(parts.len() as u32));
+    let n = f.cu(parts.len() as u32);
     let at = f.e.b.type_array(ft, n);
     let init = f.e.b.constant_composite(at, &parts);
     let pt = f.e.b.type_pointer(StorageClass::Private, at);
@@ -809,8 +802,6 @@ fn pow_table(f: &mut F<'_>) -> Word {
 /// the sign of `x` for odd integer `y` (`pow(-inf, 0.5)` is `inf`).
 fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let (ut, it, bt, ft) = (f.ut, f.e.ty(Ty::I32), f.bt, f.ft);
-    let u = |f: &mut F<'_>, v: u32| f.e.konst(Const::U32(v));
-    let i = |f: &mut F<'_>, v: i32| f.e.konst(Const::I32(v));
     let glsl = f.e.glsl;
     let ax = f.glsl(GLOp::FAbs, x)?;
     // `|x| = m·2^e` with `m` in `[0.75, 1.5)`; a subnormal scaled by 2^24 first.
@@ -820,14 +811,14 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let scaled = f.mul(ax, two24)?;
     let a = f.select(subnormal, scaled, ax)?;
     let ab = f.e.b.op(SOp::Bitcast, ut, None, &[a])?;
-    let c23 = u(f, 23);
+    let c23 = f.cu(23);
     let ef = f.e.b.op(SOp::ShiftRightLogical, ut, None, &[ab, c23])?;
     let ef = f.e.b.op(SOp::Bitcast, it, None, &[ef])?;
-    let (b127, b151) = (i(f, 127), i(f, 151));
+    let (b127, b151) = (f.ci(127), f.ci(151));
     let bias = f.e.b.op(SOp::Select, it, None, &[subnormal, b151, b127])?;
     let e = f.e.b.op(SOp::ISub, it, None, &[ef, bias])?;
-    let frac_mask = u(f, 0x007f_ffff);
-    let one_bits = u(f, 0x3f80_0000);
+    let frac_mask = f.cu(0x007f_ffff);
+    let one_bits = f.cu(0x3f80_0000);
     let mb = f.e.b.op(SOp::BitwiseAnd, ut, None, &[ab, frac_mask])?;
     let mb = f.e.b.op(SOp::BitwiseOr, ut, None, &[mb, one_bits])?;
     let m = f.op(SOp::Bitcast, &[mb])?;
@@ -836,7 +827,7 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let half = f.c(0.5);
     let m_half = f.mul(m, half)?;
     let m = f.select(upper, m_half, m)?;
-    let (one_i, zero_i) = (i(f, 1), i(f, 0));
+    let (one_i, zero_i) = (f.ci(1), f.ci(0));
     let bump = f.e.b.op(SOp::Select, it, None, &[upper, one_i, zero_i])?;
     let e = f.e.b.op(SOp::IAdd, it, None, &[e, bump])?;
     // The table entry: `k = floor((m - 0.75)·128)`, `r = m - c_k` (both exact).
@@ -845,7 +836,7 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let off = f.sub(m, three_quarters)?;
     let kf = f.mul(off, steps)?;
     let k = f.e.b.op(SOp::ConvertFToS, it, None, &[kf])?;
-    let last = i(f, POW_STEPS as i32 - 1);
+    let last = f.ci(POW_STEPS as i32 - 1);
     let k =
         f.e.b
             .ext_inst(it, None, glsl, GLOp::SClamp as u32, &[k, zero_i, last])?;
@@ -855,11 +846,11 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let c = f.add(c, three_quarters)?;
     let r = f.sub(m, c)?;
     let table = pow_table(f);
-    let three = i(f, 3);
+    let three = f.ci(3);
     let base = f.e.b.op(SOp::IMul, it, None, &[k, three])?;
     let pf = f.e.b.type_pointer(StorageClass::Private, ft);
     let entry = |f: &mut F<'_>, j: i32| -> R<Word> {
-        let jw = i(f, j);
+        let jw = f.ci(j);
         let at = f.e.b.op(SOp::IAdd, it, None, &[base, jw])?;
         let ptr = f.e.b.op(SOp::AccessChain, pf, None, &[table, at])?;
         f.op(SOp::Load, &[ptr])
@@ -877,7 +868,7 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let p = f.mul(z, q)?;
     // The five terms of `w`; `y = yh + yl`, each with at most 12 significant bits.
     let yb = f.e.b.op(SOp::Bitcast, ut, None, &[y])?;
-    let high_mask = u(f, 0xffff_f000);
+    let high_mask = f.cu(0xffff_f000);
     let yhb = f.e.b.op(SOp::BitwiseAnd, ut, None, &[yb, high_mask])?;
     let yh = f.op(SOp::Bitcast, &[yhb])?;
     let yl = f.sub(y, yh)?;
@@ -891,7 +882,7 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
         f.mul(y, rest)?,
     ];
     let mut whole = f.c(0.0);
-    let mut fixed = u(f, 0);
+    let mut fixed = f.cu(0);
     let two29 = f.c(536_870_912.0);
     for t in terms {
         let fl = f.glsl(GLOp::Floor, t)?;
@@ -901,11 +892,11 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
         let fr = f.e.b.op(SOp::ConvertFToU, ut, None, &[fr])?;
         fixed = f.e.b.op(SOp::IAdd, ut, None, &[fixed, fr])?;
     }
-    let c29 = u(f, 29);
+    let c29 = f.cu(29);
     let carry = f.e.b.op(SOp::ShiftRightLogical, ut, None, &[fixed, c29])?;
     let carry = f.op(SOp::ConvertUToF, &[carry])?;
     let whole = f.add(whole, carry)?;
-    let low29 = u(f, (1 << 29) - 1);
+    let low29 = f.cu((1 << 29) - 1);
     let fixed = f.e.b.op(SOp::BitwiseAnd, ut, None, &[fixed, low29])?;
     let fraction = f.op(SOp::ConvertUToF, &[fixed])?;
     let inv29 = f.c(1.0 / 536_870_912.0);
@@ -940,7 +931,7 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let mag = f.mul(mant, p1)?;
     let mag = f.mul(mag, p2)?;
     // Special operands, from the bits where infinities are involved.
-    let inf_bits = u(f, 0x7f80_0000);
+    let inf_bits = f.cu(0x7f80_0000);
     let inf = f.op(SOp::Bitcast, &[inf_bits])?;
     let zero = f.c(0.0);
     let y_pos = f.cmp(SOp::FOrdGreaterThan, y, zero)?;
@@ -981,7 +972,7 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let r = f.select(odd, signed, mag)?;
     // NaN: a negative `x` with a non-integer `y`, or a NaN operand; then the two cases that
     // are 1 whatever the other operand.
-    let nan_bits = u(f, 0x7fc0_0000);
+    let nan_bits = f.cu(0x7fc0_0000);
     let nan = f.op(SOp::Bitcast, &[nan_bits])?;
     let x_neg = f.cmp(SOp::FOrdLessThan, x, zero)?;
     let not_int = f.e.b.op(SOp::LogicalNot, bt, None, &[y_int])?;
