@@ -363,28 +363,21 @@ def _int_class(cls, wrap):
     cls.__pow__, cls.__rpow__ = power, rpower
 
     # Shifts: the count may be either int type; the result has the left operand's type.
-    def lshift(a, b):
-        if not isinstance(b, int) or isinstance(b, bool):
-            return NotImplemented
-        return cls(wrap(int.__lshift__(a, b)))
+    def shift(fn):
+        def forward(a, b):
+            if not isinstance(b, int) or isinstance(b, bool):
+                return NotImplemented
+            return cls(wrap(fn(a, b)))
 
-    def rlshift(a, b):
-        if type(b) not in (LitI, int):
-            return NotImplemented
-        return cls(wrap(int.__lshift__(b, a)))
+        def reflected(a, b):
+            if type(b) not in (LitI, int):
+                return NotImplemented
+            return cls(wrap(fn(b, a)))
 
-    def rshift(a, b):
-        if not isinstance(b, int) or isinstance(b, bool):
-            return NotImplemented
-        return cls(wrap(int.__rshift__(a, b)))
+        return forward, reflected
 
-    def rrshift(a, b):
-        if type(b) not in (LitI, int):
-            return NotImplemented
-        return cls(wrap(int.__rshift__(b, a)))
-
-    cls.__lshift__, cls.__rlshift__ = lshift, rlshift
-    cls.__rshift__, cls.__rrshift__ = rshift, rrshift
+    _install(cls, "lshift", shift(int.__lshift__))
+    _install(cls, "rshift", shift(int.__rshift__))
     cls.__neg__ = lambda a: cls(wrap(-int(a)))
     cls.__pos__ = lambda a: a
     cls.__invert__ = lambda a: cls(wrap(~int(a)))
