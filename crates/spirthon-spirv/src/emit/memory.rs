@@ -82,6 +82,12 @@ impl FnState<'_> {
         let scope = e.konst(Const::U32(scope));
         let relaxed = e.konst(Const::U32(0));
         let signed = t.scalar() == Scalar::I32;
+        // naga's SPIR-V front end takes an atomic's value operands as they were defined,
+        // without the load it gives any other use of a value from another block (a loop's
+        // accumulator after the loop is one), and then rejects its own module (`NotInScope`).
+        // An `OpCopyObject` here is a use it scopes properly.
+        let mut copy = |v: Word| e.b.op(SOp::CopyObject, rt, None, &[v]);
+        let value = copy(args[1])?;
         let sop = match op {
             AtomicOp::Add if t == Ty::F32 => SOp::AtomicFAddEXT,
             AtomicOp::Add => SOp::AtomicIAdd,
@@ -96,12 +102,13 @@ impl FnState<'_> {
             AtomicOp::Exchange => SOp::AtomicExchange,
             AtomicOp::CompareExchange => {
                 // Operands: pointer, scope, semantics if equal, if unequal, value, comparator.
-                let ops = [p, scope, relaxed, relaxed, args[2], args[1]];
+                let desired = copy(args[2])?;
+                let ops = [p, scope, relaxed, relaxed, desired, value];
                 e.b.op(SOp::AtomicCompareExchange, rt, Some(id), &ops)?;
                 return Ok(());
             }
         };
-        e.b.op(sop, rt, Some(id), &[p, scope, relaxed, args[1]])?;
+        e.b.op(sop, rt, Some(id), &[p, scope, relaxed, value])?;
         Ok(())
     }
 
