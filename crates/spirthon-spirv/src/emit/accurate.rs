@@ -5,8 +5,8 @@
 //! Numba users know, stays within a few ULP. Measured on lavapipe over a million random
 //! arguments, against CPython's result rounded to `f32`: at most 3 ULP for each of them.
 //!
-//! Each is straight-line code (the branches of the algorithm become `OpSelect`s over both
-//! sides), so no structure is added: range reduction, then a minimax polynomial, as in
+//! Each but `fmod` (one short loop) is straight-line code (the branches of the algorithm
+//! become `OpSelect`s over both sides): range reduction, then a minimax polynomial, as in
 //! Cephes' single-precision library (S. L. Moshier, *Methods and Programs for Mathematical
 //! Functions*, 1989: `asinf.c`, `atanf.c`), which stays within 2 ULP of the correctly
 //! rounded result on its range. `--fast-math` keeps the GLSL.std.450 instructions.
@@ -685,8 +685,8 @@ fn hypot(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
 /// as `mx·2^ex` and `my·2^ey` (24-bit integer significands), `|fmod(x, y)|` is
 /// `(mx·2^(ex-ey) mod my)·2^ey`, and the residue is built eight bits of the exponent gap at a
 /// time, `r = (r << s) mod my` with `r < 2^24` so that `r << 8` fits 32 bits (as musl's
-/// `fmodf` does a bit at a time). The gap is at most 253, so 32 steps, each a no-op once the
-/// gap is spent: straight-line code. The result has `x`'s sign; `y = 0`, an infinite `x` or
+/// `fmodf` does a bit at a time), in a loop of `ceil(gap / 8)` trips (at most 32: the gap is
+/// at most 253). The result has `x`'s sign; `y = 0`, an infinite `x` or
 /// a NaN give NaN; `|x| < |y|` gives `x`.
 fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let (ut, it, bt) = (f.ut, f.e.ty(Ty::I32), f.bt);
@@ -718,19 +718,8 @@ fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let my_zero = f.e.b.op(SOp::IEqual, bt, None, &[my, zero])?;
     let my = f.e.b.op(SOp::Select, ut, None, &[my_zero, one, my])?;
     let gap = f.e.b.op(SOp::ISub, it, None, &[ex, ey])?;
-    let mut r = f.e.b.op(SOp::UMod, ut, None, &[mx, my])?;
-    let (lo, hi) = (f.ci(0), f.ci(8));
-    let glsl = f.e.glsl;
-    for step in 0..32 {
-        let done = f.ci(8 * step);
-        let left = f.e.b.op(SOp::ISub, it, None, &[gap, done])?;
-        let s =
-            f.e.b
-                .ext_inst(it, None, glsl, GLOp::SClamp as u32, &[left, lo, hi])?;
-        let s = f.e.b.op(SOp::Bitcast, ut, None, &[s])?;
-        let shifted = f.e.b.op(SOp::ShiftLeftLogical, ut, None, &[r, s])?;
-        r = f.e.b.op(SOp::UMod, ut, None, &[shifted, my])?;
-    }
+    let r0 = f.e.b.op(SOp::UMod, ut, None, &[mx, my])?;
+    let r = residue_loop(f, gap, r0, my)?;
     // `r·2^(ey - 150)`, the power of two in two halves (each within `pow2`'s range).
     let rf = f.op(SOp::ConvertUToF, &[r])?;
     let bias = f.ci(150);
@@ -755,6 +744,53 @@ fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let nan_bits = f.cu(0x7fc0_0000);
     let nan = f.op(SOp::Bitcast, &[nan_bits])?;
     f.select(bad, nan, m)
+}
+
+/// `r = (r << s) mod my` for `s` = 8, 8, …, then what is left of `gap` (none when `gap <= 0`):
+/// a loop of `ceil(gap / 8)` trips, so a quotient below `2^24` (the common case) costs three.
+/// It ends the current block and leaves the loop's merge block open.
+fn residue_loop(f: &mut F<'_>, gap: Word, r0: Word, my: Word) -> R<Word> {
+    let (ut, it, bt) = (f.ut, f.e.ty(Ty::I32), f.bt);
+    let glsl = f.e.glsl;
+    let (zero, seven, three, eight) = (f.ci(0), f.ci(7), f.ci(3), f.ci(8));
+    let pos =
+        f.e.b
+            .ext_inst(it, None, glsl, GLOp::SMax as u32, &[gap, zero])?;
+    let rounded = f.e.b.op(SOp::IAdd, it, None, &[pos, seven])?;
+    let trips =
+        f.e.b
+            .op(SOp::ShiftRightArithmetic, it, None, &[rounded, three])?;
+    let (pre, header, body, cont, merge) =
+        (f.e.b.id(), f.e.b.id(), f.e.b.id(), f.e.b.id(), f.e.b.id());
+    f.e.b.terminate(SOp::Branch, &[pre])?;
+    f.e.b.begin_block(pre)?;
+    f.e.b.terminate(SOp::Branch, &[header])?;
+    // header: r, k = phi; loop while k < trips.
+    let (r, k, r_next, k_next) = (f.e.b.id(), f.e.b.id(), f.e.b.id(), f.e.b.id());
+    f.e.b.begin_block(header)?;
+    f.e.b.phi(ut, r, &[(r0, pre), (r_next, cont)])?;
+    f.e.b.phi(it, k, &[(zero, pre), (k_next, cont)])?;
+    let go = f.e.b.op(SOp::SLessThan, bt, None, &[k, trips])?;
+    // LoopControl::NONE.
+    f.e.b.void(SOp::LoopMerge, &[merge, cont, 0])?;
+    f.e.b
+        .terminate(SOp::BranchConditional, &[go, body, merge])?;
+    f.e.b.begin_block(body)?;
+    let done = f.e.b.op(SOp::IMul, it, None, &[k, eight])?;
+    let left = f.e.b.op(SOp::ISub, it, None, &[gap, done])?;
+    let s =
+        f.e.b
+            .ext_inst(it, None, glsl, GLOp::SMin as u32, &[left, eight])?;
+    let s = f.e.b.op(SOp::Bitcast, ut, None, &[s])?;
+    let shifted = f.e.b.op(SOp::ShiftLeftLogical, ut, None, &[r, s])?;
+    f.e.b.op(SOp::UMod, ut, Some(r_next), &[shifted, my])?;
+    let one = f.ci(1);
+    f.e.b.op(SOp::IAdd, it, Some(k_next), &[k, one])?;
+    f.e.b.terminate(SOp::Branch, &[cont])?;
+    f.e.b.begin_block(cont)?;
+    f.e.b.terminate(SOp::Branch, &[header])?;
+    f.e.b.begin_block(merge)?;
+    Ok(r)
 }
 
 /// The entries of `pow`'s table: `c_k = 0.75 + k/128` for `k < 96` (so `m` in
