@@ -531,6 +531,16 @@ def remainders(x: Array[f32], y: Array[f32], fm: Array[f32], md: Array[f32], fd:
     v[i] = vec2(x[i], -x[i]) % vec2(y[i], y[i])
 
 
+HALF = 0.5
+
+
+@kernel
+def half_powers(x: Array[f32], lit: Array[f32], const: Array[f32]):
+    i = global_id().x
+    lit[i] = x[i] ** 0.5
+    const[i] = x[i] ** HALF
+
+
 def ulp_distance(a, b):
     """How many float32 values lie between ``a`` and ``b`` (arrays; -0.0 and 0.0 are one)."""
     def ordered(v):
@@ -647,6 +657,23 @@ class Math(unittest.TestCase):
                 self.assertLessEqual(int(ulp_distance(np.array([got]), np.array([want]))[0]), 4, "pow(%r, %r)" % (a, b))
             else:
                 self.assertEqual((float(got), math.copysign(1, got)), (float(want), math.copysign(1, want)), "pow(%r, %r)" % (a, b))
+
+    def test_half_power_is_the_square_root_with_cs_special_operands(self):
+        """`x ** 0.5` (a literal or a constant exponent) is the square root, as CPython's,
+        with C's pow(-0.0, 0.5) = +0.0 and pow(-inf, 0.5) = +inf, and NaN below zero."""
+        rng = np.random.default_rng(9)
+        x = np.concatenate([[0.0, -0.0, math.inf, -math.inf, math.nan, -4.0, 1e-45, 3.4e38],
+                            np.exp(rng.uniform(-100, 88, 4096))]).astype(np.float32)
+        lit, const = np.zeros_like(x), np.zeros_like(x)
+        half_powers.launch(len(x), x, lit, const)
+        for a, p, q in zip(x, lit, const):
+            a = float(a)
+            want = math.nan if a < 0 and a != -math.inf or math.isnan(a) else float(np.float32(abs(a) ** 0.5))
+            for got in (float(p), float(q)):
+                if math.isnan(want):
+                    self.assertTrue(math.isnan(got), "%r ** 0.5 = %r" % (a, got))
+                else:
+                    self.assertEqual((got, math.copysign(1, got)), (want, 1.0), "%r ** 0.5" % a)
 
     def test_atan2_of_zeros_and_infinities_as_c(self):
         vals = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, 1e-30, -1e30]

@@ -37,6 +37,10 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) 
     if t != Ty::F32 || !has_own(mf, args.len()) {
         return Ok(false);
     }
+    if mf == MathFn::Pow && e.consts.get(&Const::f32(0.5)) == Some(&args[1]) {
+        F::new(e).square_root(args[0], id)?;
+        return Ok(true);
+    }
     let helper = match e
         .math_helpers
         .iter()
@@ -228,6 +232,19 @@ impl<'e> F<'e> {
         let r = self.e.b.op(SOp::BitwiseOr, ut, None, &[m, s])?;
         let ft = self.ft;
         self.e.b.op(SOp::Bitcast, ft, out, &[r])
+    }
+
+    /// `pow(x, 0.5)` into `out`: the device's square root, which is `sqrt` in CPython's
+    /// arithmetic as well (both correctly rounded where the device's is), but for C's
+    /// `pow(-0.0, 0.5) = +0.0` and `pow(-inf, 0.5) = +inf`. No table and no helper call, so
+    /// `r ** 0.5` costs what `math.sqrt(r)` does.
+    fn square_root(&mut self, x: Word, out: Word) -> R<Word> {
+        let root = self.glsl(GLOp::Sqrt, x)?;
+        let root = self.glsl(GLOp::FAbs, root)?;
+        let magnitude = self.glsl(GLOp::FAbs, x)?;
+        let inf = self.is_inf(x)?;
+        let ft = self.ft;
+        self.e.b.op(SOp::Select, ft, Some(out), &[inf, magnitude, root])
     }
 
     /// Whether `a` is ±infinity, from its bits (WGSL, which `--emit wgsl` writes, has no
