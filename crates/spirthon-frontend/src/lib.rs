@@ -16,7 +16,7 @@ pub mod lower;
 pub mod module;
 pub mod parse;
 
-use std::collections::HashMap;
+use spirthon_ir::hash::FastMap;
 use std::time::Instant;
 
 use spirthon_ir::cfg::*;
@@ -68,9 +68,9 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         m: &info,
         arrays: Vec::new(),
         jobs: Vec::new(),
-        job_ids: HashMap::new(),
+        job_ids: FastMap::default(),
         diags: parse_diags,
-        tables: HashMap::new(),
+        tables: FastMap::default(),
         checked: opts.checked,
         checks: Vec::new(),
     };
@@ -188,9 +188,9 @@ fn lower_unused_defs(
             m: info,
             arrays: Vec::new(),
             jobs: Vec::new(),
-            job_ids: HashMap::new(),
+            job_ids: FastMap::default(),
             diags: Vec::new(),
-            tables: HashMap::new(),
+            tables: FastMap::default(),
             checked: false,
             checks: Vec::new(),
         };

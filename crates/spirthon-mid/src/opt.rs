@@ -35,42 +35,12 @@ fn is_pure(op: Op) -> bool {
 /// What makes two pure instructions equal: operation, type and (up to three) operands.
 type Key = (Op, Option<Ty>, [Option<Ref>; 3]);
 
-/// The multiply-rotate hash of rustc's `FxHasher`: the value-numbering table is small and
-/// hashed often, and needs no protection against adversarial keys.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(i as u64);
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// Dominator-scoped value numbering (Briggs, Cooper and Simpson 1997): an instruction equal to
 /// one in a dominating block (or earlier in its own) is replaced by it. The dominator tree is
 /// walked with an explicit stack; the table is scoped with an undo log.
 fn value_number(f: &mut Function<Ref>, dom: &DomTree) {
-    use std::collections::HashMap;
-    use std::hash::BuildHasherDefault;
     let mut repl: Vec<Option<Ref>> = vec![None; f.insts.len()];
-    let mut table: HashMap<Key, Value, BuildHasherDefault<FxHasher>> = HashMap::default();
+    let mut table: spirthon_ir::hash::FastMap<Key, Value> = Default::default();
     // (block, entering?) and the undo log's length when the block was entered.
     let mut stack = vec![(Block::new(0), true)];
     let mut marks: Vec<usize> = Vec::new();

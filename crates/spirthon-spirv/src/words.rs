@@ -20,7 +20,7 @@
 //!
 //! What it does not do: check operand types or dominance (naga and spirv-val do).
 
-use std::collections::HashMap;
+use spirthon_ir::hash::FastMap;
 
 use rspirv::spirv::{
     AddressingModel, Capability, Decoration, ExecutionMode, ExecutionModel, MemoryModel, Op,
@@ -56,7 +56,7 @@ pub(crate) struct Words {
     globals: Vec<u32>,
     functions: Vec<u32>,
     /// `[opcode, operands…]` of each declared type (result id left out) -> its id.
-    types: HashMap<Box<[u32]>, Word>,
+    types: FastMap<Box<[u32]>, Word>,
     at: At,
 }
 
@@ -102,7 +102,7 @@ impl Words {
             annotations: Vec::new(),
             globals: Vec::with_capacity(256),
             functions: Vec::with_capacity(1024),
-            types: HashMap::new(),
+            types: FastMap::default(),
             at: At::Module,
         }
     }

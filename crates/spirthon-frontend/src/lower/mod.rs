@@ -20,7 +20,7 @@
 //! What it does not do: SSA, folding of values that are not literals, or deciding which
 //! arrays are written (the middle end, `spirthon-mid`, does those).
 
-use std::collections::{HashMap, HashSet};
+use spirthon_ir::hash::{FastMap, FastSet};
 
 use spirthon_ir::cfg::*;
 use spirthon_ir::lowered::Lowered;
@@ -53,10 +53,10 @@ pub struct Ctx<'a> {
     pub arrays: Vec<GlobalArray>,
     /// Per function id: the def and the arrays bound to its array parameters.
     pub jobs: Vec<(usize, Vec<ArrayId>)>,
-    pub job_ids: HashMap<(usize, Vec<ArrayId>), FuncId>,
+    pub job_ids: FastMap<(usize, Vec<ArrayId>), FuncId>,
     pub diags: Vec<Diagnostic>,
     /// The array of each constant tuple indexed at run time, made on first use.
-    pub tables: HashMap<String, ArrayId>,
+    pub tables: FastMap<String, ArrayId>,
     /// Checked mode: lowering inserts the run-time checks.
     pub checked: bool,
     /// The check sites, by id.
@@ -214,20 +214,20 @@ struct Lower<'c, 'a> {
     b: FunctionBuilder,
     f: Function<Operand>,
     cur: Block,
-    locals: HashMap<String, Local>,
+    locals: FastMap<String, Local>,
     /// Span of each variable's first assignment.
     var_spans: Vec<Span>,
     /// Names assigned anywhere in the body: local to the whole body, as in Python.
-    assigned: HashSet<String>,
+    assigned: FastSet<String>,
     /// Names that take part in a plain copy (`w = v`, `w = v if c else u`, `a, b = b, a`):
     /// under CPython they may name one vector object, so assigning a component of one
     /// would change the other there (see `vectors::assign_component`).
-    copies: HashSet<String>,
+    copies: FastSet<String>,
     loops: Vec<LoopCtx>,
-    consts: HashMap<Const, Value>,
+    consts: FastMap<Const, Value>,
     use_spans: Vec<Span>,
     /// Names whose first assignment had an error: reads of them report nothing more.
-    poisoned: HashSet<String>,
+    poisoned: FastSet<String>,
     /// The merge blocks of the structured constructs open at this point, innermost last.
     open: Vec<Block>,
     /// The statement being lowered, for errors that belong to no expression.
@@ -244,7 +244,7 @@ struct Lower<'c, 'a> {
     /// launch size its caller passes.
     threads: Option<Operand>,
     /// Checked mode: the length of each axis of each buffer, read at the function's entry.
-    lens: HashMap<(ArrayId, u32), Operand>,
+    lens: FastMap<(ArrayId, u32), Operand>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -273,14 +273,14 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
             reachable: IndexVec::new(),
         },
         cur: Block::new(0),
-        locals: HashMap::new(),
+        locals: FastMap::default(),
         var_spans: Vec::new(),
         assigned: assigned_names(ast, def),
         copies: copied_names(ast, def),
         loops: Vec::new(),
-        consts: HashMap::new(),
+        consts: FastMap::default(),
         use_spans: Vec::new(),
-        poisoned: HashSet::new(),
+        poisoned: FastSet::default(),
         open: Vec::new(),
         stmt_span: sig.span,
         too_deep: false,
@@ -288,7 +288,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         too_many_joins: false,
         def_index,
         threads: None,
-        lens: HashMap::new(),
+        lens: FastMap::default(),
     };
     let entry = l.new_block();
     l.switch(entry);
@@ -333,8 +333,8 @@ pub fn array_type_name(elem: Ty, dims: u32) -> String {
 }
 
 /// Every name bound by an assignment or a `for` anywhere in the def's body.
-fn assigned_names(ast: &Ast, def: &FuncDef) -> HashSet<String> {
-    let mut out: HashSet<String> = def.params.iter().map(|p| p.name.clone()).collect();
+fn assigned_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
+    let mut out: FastSet<String> = def.params.iter().map(|p| p.name.clone()).collect();
     let mut targets = Vec::new();
     for s in def.stmts.clone() {
         match &ast.stmts[s as usize].kind {
@@ -359,8 +359,8 @@ fn assigned_names(ast: &Ast, def: &FuncDef) -> HashSet<String> {
 
 /// Every name that is the target or the source of a plain copy between names in the def's
 /// body: `w = v`, `w = v if c else u`, and the items of `a, b = b, a`.
-fn copied_names(ast: &Ast, def: &FuncDef) -> HashSet<String> {
-    let mut out = HashSet::new();
+fn copied_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
+    let mut out = FastSet::default();
     let name = |e: ExprId| match &ast.expr(e).kind {
         ExprKind::Name(n) => Some(n.clone()),
         _ => None,

@@ -216,7 +216,7 @@ impl Lower<'_, '_> {
                 _ => false,
             }
         };
-        let mentions = |root: ExprId, names: &HashSet<String>| -> bool {
+        let mentions = |root: ExprId, names: &FastSet<String>| -> bool {
             let mut work = vec![root];
             while let Some(e) = work.pop() {
                 if is_id(e) {
@@ -232,7 +232,7 @@ impl Lower<'_, '_> {
             false
         };
         // Names assigned from a thread id, to a fixed point (`i = global_id().x; j = i + 1`).
-        let mut names: HashSet<String> = HashSet::new();
+        let mut names: FastSet<String> = FastSet::default();
         loop {
             let before = names.len();
             for s in def.stmts.clone() {

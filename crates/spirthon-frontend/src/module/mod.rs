@@ -4,7 +4,7 @@
 //! Names follow Python's scoping: a later top-level binding replaces an earlier one, and a
 //! name assigned anywhere in a function body is local to the whole body (lowering's job).
 
-use std::collections::HashMap;
+use spirthon_ir::hash::FastMap;
 
 use spirthon_ir::{library, Diagnostic, Scalar, Span, Ty};
 
@@ -133,7 +133,7 @@ pub struct DefSig {
 
 #[derive(Clone, Debug, Default)]
 pub struct ModuleInfo {
-    pub globals: HashMap<String, Global>,
+    pub globals: FastMap<String, Global>,
     pub defs: Vec<DefSig>,
     /// Per def: whether it calls `barrier()`, itself or through the defs it calls.
     pub reaches_barrier: Vec<bool>,
@@ -262,7 +262,7 @@ pub fn math_const(name: &str) -> Option<f64> {
 /// belong to the CPU side: they bind opaque names instead of being errors.
 pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
     let mut m = ModuleInfo::default();
-    let mut device_defs: HashMap<String, Span> = HashMap::new();
+    let mut device_defs: FastMap<String, Span> = FastMap::default();
     let mut diags = Vec::new();
     for (index, item) in ast.items.iter().enumerate() {
         match item {

@@ -244,7 +244,9 @@ impl<'e> F<'e> {
         let magnitude = self.glsl(GLOp::FAbs, x)?;
         let inf = self.is_inf(x)?;
         let ft = self.ft;
-        self.e.b.op(SOp::Select, ft, Some(out), &[inf, magnitude, root])
+        self.e
+            .b
+            .op(SOp::Select, ft, Some(out), &[inf, magnitude, root])
     }
 
     /// Whether `a` is ±infinity, from its bits (WGSL, which `--emit wgsl` writes, has no

@@ -2,7 +2,7 @@
 //! shapes stored there), pointers to array elements (through a storage buffer's Block struct,
 //! or straight into a workgroup or private array), and atomics.
 
-use std::collections::HashMap;
+use spirthon_ir::hash::FastMap;
 
 use rspirv::spirv::{self, Op as SOp, StorageClass, Word};
 
@@ -180,7 +180,7 @@ impl Emitter {
     }
 
     /// The Input variable of every thread-id builtin the module reads.
-    pub(super) fn builtin_variables(&mut self, m: &Module) -> HashMap<Builtin, Word> {
+    pub(super) fn builtin_variables(&mut self, m: &Module) -> FastMap<Builtin, Word> {
         let mut used: Vec<Builtin> = m
             .functions
             .iter()
@@ -196,7 +196,7 @@ impl Emitter {
         }
         used.sort();
         used.dedup();
-        let mut builtins = HashMap::new();
+        let mut builtins = FastMap::default();
         for bi in used {
             let (ty, spv) = match bi {
                 Builtin::GlobalId => (
@@ -228,9 +228,9 @@ impl Emitter {
 /// Per axis of each multi-dimensional array: its kernel's uniform block and struct member.
 pub(super) fn shape_members(
     m: &Module,
-    uniform_of: &HashMap<FuncId, (Word, UniformLayout)>,
-) -> HashMap<(ArrayId, u32), (Word, u32)> {
-    let mut shapes = HashMap::new();
+    uniform_of: &FastMap<FuncId, (Word, UniformLayout)>,
+) -> FastMap<(ArrayId, u32), (Word, u32)> {
+    let mut shapes = FastMap::default();
     for ep in &m.entry_points {
         let var = uniform_of[&ep.function].0;
         for s in &ep.uniform.shapes {

@@ -20,7 +20,7 @@
 //! What it does not do: optimize (the frontend folded and removed dead code), or check the
 //! result (module `validate` runs naga over it).
 
-use std::collections::{HashMap, HashSet};
+use spirthon_ir::hash::{FastMap, FastSet};
 
 use rspirv::spirv::{self, Op as SOp, StorageClass, Word};
 
@@ -67,16 +67,16 @@ type R<T> = Result<T, EmitError>;
 
 struct Globals {
     /// Per builtin: its Input variable.
-    builtins: HashMap<Builtin, Word>,
+    builtins: FastMap<Builtin, Word>,
     /// The arrays in workgroup memory (`shared_array`s) and in private memory (constant
     /// tables), with their storage class: no Block struct around them.
-    direct: HashMap<ArrayId, StorageClass>,
+    direct: FastMap<ArrayId, StorageClass>,
     /// Per axis of a multi-dimensional array: its kernel's uniform block and member.
-    shapes: HashMap<(ArrayId, u32), (Word, u32)>,
+    shapes: FastMap<(ArrayId, u32), (Word, u32)>,
     /// Per array: its StorageBuffer variable.
     arrays: Vec<Word>,
     /// Per function: its uniform block variable (kernels only).
-    uniform_of: HashMap<FuncId, (Word, UniformLayout)>,
+    uniform_of: FastMap<FuncId, (Word, UniformLayout)>,
     functions: Vec<Word>,
     /// Checked mode's error buffer, flags and `record` function.
     checks: Option<checked::Checks>,
@@ -85,7 +85,7 @@ struct Globals {
 struct Emitter {
     b: Words,
     glsl: Word,
-    consts: HashMap<Const, Word>,
+    consts: FastMap<Const, Word>,
     names: bool,
     fast_math: bool,
     /// The `accurate` math functions called so far, each emitted once at the end as a
@@ -93,8 +93,8 @@ struct Emitter {
     math_helpers: Vec<(spirthon_ir::cfg::MathFn, usize, Word)>,
     /// The private table of the module's own `pow` (`accurate::pow_table`), once made.
     pow_table: Option<Word>,
-    decorated_arrays: HashSet<Word>,
-    array_structs: HashMap<(Ty, bool), Word>,
+    decorated_arrays: FastSet<Word>,
+    array_structs: FastMap<(Ty, bool), Word>,
 }
 
 /// Emits the whole module as SPIR-V words.
@@ -115,13 +115,13 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     let mut e = Emitter {
         b,
         glsl,
-        consts: HashMap::new(),
+        consts: FastMap::default(),
         names: opts.names,
         fast_math: opts.fast_math,
         math_helpers: Vec::new(),
         pow_table: None,
-        decorated_arrays: HashSet::new(),
-        array_structs: HashMap::new(),
+        decorated_arrays: FastSet::default(),
+        array_structs: FastMap::default(),
     };
     let globals = e.globals(m)?;
     for (i, f) in m.functions.iter().enumerate() {
@@ -210,7 +210,7 @@ impl Emitter {
     fn globals(&mut self, m: &Module) -> R<Globals> {
         let builtins = self.builtin_variables(m);
         let arrays = m.arrays.iter().map(|a| self.array_variable(a)).collect();
-        let mut uniform_of = HashMap::new();
+        let mut uniform_of = FastMap::default();
         for ep in &m.entry_points {
             let var = self.uniform_block(&ep.uniform);
             uniform_of.insert(ep.function, (var, ep.uniform.clone()));
