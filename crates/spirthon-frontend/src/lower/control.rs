@@ -335,6 +335,7 @@ impl Lower<'_, '_> {
         let e = self.ast.expr(iter);
         let (table_expr, index) = match &e.kind {
             ExprKind::Name(n) if !self.is_local(n) => (iter, None),
+            ExprKind::Tuple(_) => (iter, None),
             ExprKind::Call { func, args, .. } if matches!(&self.ast.expr(*func).kind, ExprKind::Name(n) if n == "enumerate" && !self.is_local(n)) =>
             {
                 let ExprKind::Tuple(ts) = &self.ast.expr(target).kind else {
@@ -354,29 +355,60 @@ impl Lower<'_, '_> {
             }
             _ => return None,
         };
-        let ExprKind::Name(n) = &self.ast.expr(table_expr).kind else {
-            self.error(
-                self.ast.expr(table_expr).span,
-                "`enumerate` works on a module-level constant tuple here",
-            );
-            return Some(Err(()));
-        };
-        let Some(Global::Table { items, elem, .. }) = self.m.globals.get(n) else {
-            if index.is_some() {
+        let table_span = self.ast.expr(table_expr).span;
+        let (n, items, elem) = match &self.ast.expr(table_expr).kind {
+            ExprKind::Name(n) => match self.m.globals.get(n) {
+                Some(Global::Table { items, elem, .. }) => (n.clone(), items.clone(), *elem),
+                _ if index.is_some() => {
+                    self.error(
+                        table_span,
+                        "`enumerate` works on a constant tuple here (a module-level one, or one written in place)",
+                    );
+                    return Some(Err(()));
+                }
+                _ => return None,
+            },
+            ExprKind::Tuple(ts) => {
+                let mut diags = Vec::new();
+                let is_local = |n: &str| self.is_local(n);
+                match crate::module::table(self.m, self.ast, ts, table_span, &is_local, &mut diags)
+                {
+                    Some(Global::Table { items, elem, .. }) => {
+                        (format!("tuple_{}", table_span.start), items, elem)
+                    }
+                    Some(_) => {
+                        self.cx.diags.push(
+                            Diagnostic::error(table_span, "a `for` loop over a tuple needs a non-empty tuple of constant numbers")
+                                .with_note("the items may be literals or module constants; kernels loop over `range(...)` otherwise")
+                                .with_help("for run-time values, loop over indices: `for k in range(n):`"),
+                        );
+                        return Some(Err(()));
+                    }
+                    None => {
+                        self.cx.diags.extend(diags);
+                        return Some(Err(()));
+                    }
+                }
+            }
+            _ => {
                 self.error(
-                    self.ast.expr(table_expr).span,
-                    "`enumerate` works on a module-level constant tuple here",
+                    table_span,
+                    "`enumerate` works on a constant tuple here (a module-level one, or one written in place)",
                 );
                 return Some(Err(()));
             }
-            return None;
         };
         if index.is_none() && !matches!(self.ast.expr(target).kind, ExprKind::Name(_)) {
-            let msg = format!("each item of `{n}` is one number: loop with `for x in {n}:`, or `for k, x in enumerate({n}):`");
+            let t = if n.starts_with("tuple_") {
+                "T"
+            } else {
+                n.as_str()
+            };
+            let msg = format!("each item of `{t}` is one number: loop with `for x in {t}:`, or `for k, x in enumerate({t}):`");
             self.error(self.ast.expr(target).span, msg);
             return Some(Err(()));
         }
-        let array = self.cx.table(n, items, *elem);
+        let array = self.cx.table(&n, &items, elem);
         let (index, value) = match index {
             Some((k, v)) => (Some(k), v),
             None => (None, target),

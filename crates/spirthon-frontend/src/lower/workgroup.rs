@@ -182,6 +182,22 @@ impl Lower<'_, '_> {
             self.cx.diags.push(d);
             return Ex::Err;
         }
+        let dims = self.cx.arrays[a.index()].dims;
+        let is_tuple = matches!(self.ast.expr(args[1]).kind, ExprKind::Tuple(_));
+        if dims > 1 && !is_tuple {
+            let arr = self.cx.arrays[a.index()].name.clone();
+            let axes = ["i", "j", "k"][..dims as usize].join(", ");
+            self.cx.diags.push(
+                Diagnostic::error(
+                    self.ast.expr(args[1]).span,
+                    format!("`{arr}` has {dims} dimensions: `{name}` takes its index as a tuple"),
+                )
+                .with_help(format!(
+                    "`{name}({arr}, ({axes}), ...)` updates `{arr}[{axes}]`"
+                )),
+            );
+            return Ex::Err;
+        }
         let Some(index) = self.index(a, args[1]) else {
             return Ex::Err;
         };

@@ -456,7 +456,7 @@ fn constant(
 ) -> Option<Global> {
     let no_local = |_: &str| false;
     if let (ExprKind::Tuple(items), None) = (&ast.expr(value).kind, annotation) {
-        return table(m, ast, items, span, diags);
+        return table(m, ast, items, span, &|_: &str| false, diags);
     }
     Some(match m.const_eval(ast, value, &no_local) {
         Ok(Some(lit)) => match annotation.map(|a| m.annotation(ast, a)) {
@@ -488,19 +488,21 @@ fn constant(
     })
 }
 
-/// A top-level tuple: a constant table when every item is a finite number, all ints (`i32`,
-/// or `u32` when one needs it) or some floats (all `f32`).
-fn table(
+/// A tuple of constants (a top-level one, or the tuple a `for` loops over, where `is_local`
+/// tells the kernel's variables): a constant table when every item is a finite number, all
+/// ints (`i32`, or `u32` when one needs it) or some floats (all `f32`).
+pub(crate) fn table(
     m: &ModuleInfo,
     ast: &Ast,
     items: &[ExprId],
     span: Span,
+    is_local: &dyn Fn(&str) -> bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Global> {
     let opaque = |what| Some(Global::Opaque { span, what });
     let mut lits = Vec::new();
     for &i in items {
-        match m.const_eval(ast, i, &|_: &str| false) {
+        match m.const_eval(ast, i, is_local) {
             Ok(Some(l @ (Lit::Int(_) | Lit::Float(_)))) => lits.push(l),
             _ => return opaque("not a tuple of numbers"),
         }
