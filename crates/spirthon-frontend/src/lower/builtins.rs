@@ -119,6 +119,11 @@ impl Lower<'_, '_> {
                 Diagnostic::error(name_span, format!("unknown function `{name}`"))
                     .with_help(format!("import it: `from spirthon import {name}`"))
             }
+            None if python_builtin(name).is_some() => Diagnostic::error(
+                name_span,
+                format!("Python's built-in `{name}` is not available in kernels"),
+            )
+            .with_help(python_builtin(name).unwrap_or_default()),
             None if crate::module::is_math_name(name) => {
                 Diagnostic::error(name_span, format!("unknown function `{name}`")).with_help(
                     format!("import it: `from math import {name}`, or call `math.{name}`"),
@@ -401,4 +406,26 @@ pub(super) fn lit_f64(l: Lit) -> f64 {
         Lit::Float(f) => f,
         Lit::Bool(b) => b as u8 as f64,
     }
+}
+
+/// What to write instead of a Python built-in function that kernels lack.
+fn python_builtin(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "pow" => "write `x ** y` (`math.pow(x, y)` is the float version)",
+        "divmod" => "write `q = a // b` and `r = a % b` (each floors as Python's divmod does)",
+        "sum" => "add in a loop: `for k in range(len(a)): total += a[k]`",
+        "any" | "all" => "combine the conditions with `or` / `and`, or test them in a loop",
+        "sorted" | "reversed" | "zip" | "map" | "filter" | "list" | "tuple" | "dict" | "set"
+        | "iter" | "next" => {
+            "kernels have no sequences but arrays: loop over `range(...)` and index"
+        }
+        "str" | "repr" | "format" | "chr" | "ord" | "hex" | "oct" | "bin" | "ascii" => {
+            "kernels have no strings: compute numbers, and format them on the CPU"
+        }
+        "isinstance" | "type" | "callable" | "id" | "hash" | "getattr" | "setattr" | "hasattr"
+        | "vars" | "dir" => "every value's type is known when the kernel compiles",
+        "input" | "open" | "exec" | "eval" | "compile" | "__import__" | "globals" | "locals"
+        | "breakpoint" | "help" => "this runs on the CPU only",
+        _ => return None,
+    })
 }

@@ -8,6 +8,14 @@ impl Lower<'_, '_> {
         self.assigned.contains(name) || self.locals.contains_key(name)
     }
 
+    /// Whether one of `items` is an expression the parser already reported (`*rest`), so that
+    /// a count of targets or values would only repeat that error.
+    pub(super) fn has_error_item(&self, items: &[ExprId]) -> bool {
+        items
+            .iter()
+            .any(|&e| matches!(self.ast.expr(e).kind, ExprKind::Error))
+    }
+
     /// Whether evaluating `e` has no effect and cannot fault, so it may be evaluated
     /// whether or not Python would (a select instead of a branch). In checked mode `//` and
     /// `%` can fail (a zero divisor), so they are not.

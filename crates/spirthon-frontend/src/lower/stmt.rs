@@ -104,6 +104,8 @@ impl Lower<'_, '_> {
                             self.assign_to(ti, ex, sp);
                         }
                     }
+                    // A target the parser already reported (`*rest`): no count error too.
+                    ExprKind::Tuple(ts) if self.has_error_item(ts) => self.poison_targets(ts),
                     ExprKind::Tuple(ts) => {
                         let msg = format!(
                             "cannot unpack {} values into {} targets",
@@ -154,6 +156,9 @@ impl Lower<'_, '_> {
         };
         let Ty::Vector(s, n) = ty else { return };
         if targets.len() != n as usize {
+            if self.has_error_item(targets) {
+                return self.poison_targets(targets);
+            }
             let msg = format!(
                 "cannot unpack a value of type {} ({n} components) into {} targets",
                 ty.name(),

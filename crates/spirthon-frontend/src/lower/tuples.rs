@@ -67,6 +67,9 @@ impl Lower<'_, '_> {
     /// `a, b = f(...)`: the items of a returned tuple into as many targets.
     pub(super) fn unpack_tuple(&mut self, targets: &[ExprId], o: Operand, tt: TupleTy, span: Span) {
         if targets.len() != tt.items().len() {
+            if self.has_error_item(targets) {
+                return self.poison_targets(targets);
+            }
             let msg = format!(
                 "cannot unpack a {} ({} values) into {} targets",
                 tt.name(),
