@@ -1,4 +1,4 @@
-from spirthon import kernel, Array, i32, global_id
+from spirthon import kernel, func, Array, i32, global_id
 
 
 @kernel
@@ -11,3 +11,13 @@ def k(x: Array[i32]):
     first, *rest = global_id()
     a, *b = x[0], x[1], x[2]
     x[i] = q + r + first + a
+
+
+@func
+def twice(v: i32) -> i32:
+    return v * 2
+
+
+@kernel
+def passes_array(x: Array[i32]):
+    x[0] = twice(x)

@@ -169,6 +169,19 @@ impl Lower<'_, '_> {
         for (p, &(ex, sp)) in sig.params.iter().zip(&exs) {
             match p.kind {
                 ParamKind::Value(t) => {
+                    if let Ex::Array(a) = ex {
+                        let g = &self.cx.arrays[a.index()];
+                        let found = array_type_name(g.elem, g.dims);
+                        let msg = format!(
+                            "parameter `{}` of `{}` takes one {t}, but this is an {found}",
+                            p.name, sig.name
+                        );
+                        self.cx.diags.push(Diagnostic::error(sp, msg).with_help(
+                            "pass one element (`a[i]`), or declare the parameter `Array[...]`",
+                        ));
+                        ok = false;
+                        continue;
+                    }
                     let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
                     match self.coerce(ex, t, sp, &what) {
                         Some(o) => ops.push(o),
