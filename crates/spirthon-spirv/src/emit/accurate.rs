@@ -816,6 +816,22 @@ fn residue_loop(f: &mut F<'_>, gap: Word, r0: Word, my: Word) -> R<Word> {
 /// `[0.75, 1.5)` is `c_k + r` with `0 <= r < 1/128`, the subtraction exact).
 const POW_STEPS: u32 = 96;
 
+/// The values of `pow`'s table, computed once per process.
+fn pow_table_values() -> &'static [f32] {
+    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut v = Vec::with_capacity(3 * POW_STEPS as usize);
+        for k in 0..POW_STEPS {
+            let c = 0.75 + f64::from(k) / 128.0;
+            let t = c.log2();
+            let high = f32::from_bits((t as f32).to_bits() & 0xffff_f000);
+            let low = (t - f64::from(high)) as f32;
+            v.extend([(1.0 / c) as f32, high, low]);
+        }
+        v
+    })
+}
+
 /// `pow`'s table in private memory (made once per module): for each `c_k`, `1/c_k`,
 /// `log2(c_k)` cut to 12 significant bits (so that its products with 12-bit halves of `y` are
 /// exact) and the rest of `log2(c_k)`; `3·k + j` is entry `j` of `c_k`.
@@ -823,16 +839,7 @@ fn pow_table(f: &mut F<'_>) -> Word {
     if let Some(t) = f.e.pow_table {
         return t;
     }
-    let mut parts = Vec::new();
-    for k in 0..POW_STEPS {
-        let c = 0.75 + f64::from(k) / 128.0;
-        let t = c.log2();
-        let high = f32::from_bits((t as f32).to_bits() & 0xffff_f000);
-        let low = (t - f64::from(high)) as f32;
-        for v in [(1.0 / c) as f32, high, low] {
-            parts.push(f.c(v));
-        }
-    }
+    let parts: Vec<Word> = pow_table_values().iter().map(|&v| f.c(v)).collect();
     let ft = f.ft;
     let n = f.cu(parts.len() as u32);
     let at = f.e.b.type_array(ft, n);
