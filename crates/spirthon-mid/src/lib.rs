@@ -63,9 +63,10 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         return Err(MidError::Source(diags));
     }
     check_all(&functions, "SSA construction")?;
+    let pure = opt::pure_functions(&functions);
     for f in &mut functions {
         let dom = dominators(f);
-        opt::optimize(f, &dom);
+        opt::optimize(f, &dom, &pure);
     }
     check_all(&functions, "optimisation")?;
     if checked_mode {
@@ -76,7 +77,7 @@ pub fn run(p: Program) -> Result<Module, MidError> {
                 .find(|k| k.function.index() == i)
                 .map(|k| k.workgroup_size);
             if ranges::prune_checks(f, &dominators(f), group) > 0 {
-                opt::optimize(f, &dominators(f));
+                opt::optimize(f, &dominators(f), &pure);
             }
         }
         check_all(&functions, "bounds-check elimination")?;

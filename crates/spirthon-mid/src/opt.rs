@@ -18,11 +18,49 @@ use spirthon_ir::types::{Const, Scalar, Ty};
 use spirthon_ssa::DomTree;
 
 /// Folds constants, merges repeated pure computations, then removes instructions and phis
-/// whose results nothing needs. `dom` is `f`'s dominator tree (the passes keep the CFG).
-pub fn optimize(f: &mut Function<Ref>, dom: &DomTree) {
+/// whose results nothing needs. `dom` is `f`'s dominator tree (the passes keep the CFG);
+/// `pure[g]` says whether function `g` is pure ([`pure_functions`]; missing entries are not):
+/// calls of a pure function are merged and removed like arithmetic.
+pub fn optimize(f: &mut Function<Ref>, dom: &DomTree, pure: &[bool]) {
     fold(f);
-    value_number(f, dom);
-    remove_dead(f);
+    value_number(f, dom, pure);
+    remove_dead(f, pure);
+}
+
+/// Which functions compute their result from their arguments alone: no array loads or
+/// stores, atomics, barriers or checked-mode failures, and calls only of such functions
+/// (the call graph is acyclic: recursion is an error). Two calls of one with the same
+/// arguments give one value within an invocation, and a call whose result nothing needs does
+/// nothing. Computed as a greatest fixed point, so a function is pure until shown otherwise.
+pub fn pure_functions(functions: &[Function<Ref>]) -> Vec<bool> {
+    let mut pure = vec![true; functions.len()];
+    loop {
+        let mut changed = false;
+        for (g, f) in functions.iter().enumerate() {
+            if pure[g] && !body_is_pure(f, &pure) {
+                pure[g] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return pure;
+        }
+    }
+}
+
+fn body_is_pure(f: &Function<Ref>, pure: &[bool]) -> bool {
+    f.blocks
+        .iter_enumerated()
+        .filter(|(b, _)| f.reachable[*b])
+        .flat_map(|(_, block)| block.insts.iter())
+        .all(|&v| match f.insts[v].op {
+            Op::Call(g) => pure_call(g, pure),
+            op => !op.has_effect() && !matches!(op, Op::Load(_) | Op::Failed),
+        })
+}
+
+fn pure_call(g: FuncId, pure: &[bool]) -> bool {
+    pure.get(g.index()).copied().unwrap_or(false)
 }
 
 /// Whether two instructions with the same operation, type and operands always give the same
@@ -38,22 +76,28 @@ type Key = (Op, Option<Ty>, [Option<Ref>; 3]);
 /// Dominator-scoped value numbering (Briggs, Cooper and Simpson 1997): an instruction equal to
 /// one in a dominating block (or earlier in its own) is replaced by it. The dominator tree is
 /// walked with an explicit stack; the table is scoped with an undo log.
-fn value_number(f: &mut Function<Ref>, dom: &DomTree) {
+fn value_number(f: &mut Function<Ref>, dom: &DomTree, pure: &[bool]) {
     let mut repl: Vec<Option<Ref>> = vec![None; f.insts.len()];
     let mut table: spirthon_ir::hash::FastMap<Key, Value> = Default::default();
-    // (block, entering?) and the undo log's length when the block was entered.
+    // Calls of pure functions, by callee and arguments (any number of them).
+    let mut calls: spirthon_ir::hash::FastMap<(FuncId, Vec<Ref>), Value> = Default::default();
+    // (block, entering?) and the undo logs' lengths when the block was entered.
     let mut stack = vec![(Block::new(0), true)];
-    let mut marks: Vec<usize> = Vec::new();
+    let mut marks: Vec<(usize, usize)> = Vec::new();
     let mut undo: Vec<Key> = Vec::new();
+    let mut call_undo: Vec<(FuncId, Vec<Ref>)> = Vec::new();
     while let Some((b, entering)) = stack.pop() {
         if !entering {
-            let mark = marks.pop().unwrap_or(0);
+            let (mark, call_mark) = marks.pop().unwrap_or((0, 0));
             for key in undo.drain(mark..) {
                 table.remove(&key);
             }
+            for key in call_undo.drain(call_mark..) {
+                calls.remove(&key);
+            }
             continue;
         }
-        marks.push(undo.len());
+        marks.push((undo.len(), call_undo.len()));
         stack.push((b, false));
         let mut kept = Vec::with_capacity(f.blocks[b].insts.len());
         for k in 0..f.blocks[b].insts.len() {
@@ -78,6 +122,16 @@ fn value_number(f: &mut Function<Ref>, dom: &DomTree) {
                 }
                 table.insert(key, v);
                 undo.push(key);
+            } else if let Op::Call(g) = inst.op {
+                if inst.ty.is_some() && pure_call(g, pure) {
+                    let key = (g, inst.args.clone());
+                    if let Some(&first) = calls.get(&key) {
+                        repl[v.index()] = Some(Ref::Inst(first));
+                        continue;
+                    }
+                    calls.insert(key.clone(), v);
+                    call_undo.push(key);
+                }
             }
             kept.push(v);
         }
@@ -374,7 +428,7 @@ fn math(m: MathFn, c: &[Const]) -> Option<Const> {
     Some(Const::f32(fold(x, y.unwrap_or(0.0))?))
 }
 
-fn remove_dead(f: &mut Function<Ref>) {
+fn remove_dead(f: &mut Function<Ref>, pure: &[bool]) {
     let mut live_inst = vec![false; f.insts.len()];
     let mut live_phi = vec![false; f.phis.len()];
     let mut work: Vec<Ref> = Vec::new();
@@ -383,8 +437,10 @@ fn remove_dead(f: &mut Function<Ref>) {
             continue;
         }
         for &v in &block.insts {
-            if f.insts[v].op.has_effect() {
-                work.push(Ref::Inst(v));
+            match f.insts[v].op {
+                Op::Call(g) if pure_call(g, pure) => {}
+                op if op.has_effect() => work.push(Ref::Inst(v)),
+                _ => {}
             }
         }
         match block.term {

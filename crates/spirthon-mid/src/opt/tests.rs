@@ -87,7 +87,7 @@ fn a_constant_expression_folds_and_its_operands_die() {
     let m = fb.inst(e, Op::Binary(BinOp::Mod), Some(Ty::I32), &[q, b]);
     fb.term(e, Term::Return(Some(m)));
     let dom = crate::dominators(&fb.f);
-    optimize(&mut fb.f, &dom);
+    optimize(&mut fb.f, &dom, &[]);
     assert_eq!(fb.f.as_const(returned(&fb)), Some(Const::I32(0)));
     assert_eq!(
         fb.f.blocks[Block::new(0)].insts.len(),
@@ -111,7 +111,7 @@ fn a_repeated_computation_in_a_dominated_block_is_merged() {
     let p = fb.phi(j, Ty::I32, &[(t, again), (f, sum)]);
     fb.term(j, Term::Return(Some(p)));
     let dom = crate::dominators(&fb.f);
-    optimize(&mut fb.f, &dom);
+    optimize(&mut fb.f, &dom, &[]);
     assert!(fb.f.blocks[t].insts.is_empty(), "the repeat is merged");
     assert_eq!(fb.f.phis[Phi::new(0)].args[0].1, sum);
     assert_eq!(crate::verify::verify(&fb.f), Ok(()));
@@ -127,11 +127,87 @@ fn a_store_stays_and_an_unused_load_goes() {
     fb.inst(e, Op::Store(a), None, &[i, i]);
     fb.term(e, Term::Return(None));
     let dom = crate::dominators(&fb.f);
-    optimize(&mut fb.f, &dom);
+    optimize(&mut fb.f, &dom, &[]);
     let ops: Vec<Op> = fb.f.blocks[Block::new(0)]
         .insts
         .iter()
         .map(|&v| fb.f.insts[v].op)
         .collect();
     assert_eq!(ops, [Op::Const(Const::I32(3)), Op::Store(a)]);
+}
+
+/// A function of one block: `x = param 0`, then `calls` calls of function 0 on `x` (their
+/// sum returned when `used`), for the pure-call tests.
+fn calls_of_function_0(calls: usize, used: bool) -> Fb {
+    let mut fb = Fb::new(Some(Ty::I32));
+    let e = fb.block();
+    let x = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
+    let mut sum = fb.konst(e, Const::I32(0));
+    for _ in 0..calls {
+        let c = fb.inst(e, Op::Call(FuncId(0)), Some(Ty::I32), &[x]);
+        sum = fb.inst(e, Op::Binary(BinOp::Add), Some(Ty::I32), &[sum, c]);
+    }
+    fb.term(e, Term::Return(Some(if used { sum } else { x })));
+    fb
+}
+
+fn call_count(fb: &Fb) -> usize {
+    fb.f.blocks[Block::new(0)]
+        .insts
+        .iter()
+        .filter(|&&v| matches!(fb.f.insts[v].op, Op::Call(_)))
+        .count()
+}
+
+#[test]
+fn calls_of_a_pure_function_with_equal_arguments_are_merged() {
+    for (pure, want) in [(true, 1), (false, 3)] {
+        let mut fb = calls_of_function_0(3, true);
+        let dom = crate::dominators(&fb.f);
+        optimize(&mut fb.f, &dom, &[pure]);
+        assert_eq!(call_count(&fb), want, "pure: {pure}");
+        assert_eq!(crate::verify::verify(&fb.f), Ok(()));
+    }
+}
+
+#[test]
+fn an_unused_call_goes_only_when_the_callee_is_pure() {
+    for (pure, want) in [(true, 0), (false, 2)] {
+        let mut fb = calls_of_function_0(2, false);
+        let dom = crate::dominators(&fb.f);
+        optimize(&mut fb.f, &dom, &[pure]);
+        assert_eq!(call_count(&fb), want, "pure: {pure}");
+    }
+}
+
+#[test]
+fn purity_follows_calls_and_stops_at_memory() {
+    // 0 stores, 1 calls 0, 2 only computes, 3 calls 2, 4 loads.
+    let store = {
+        let mut fb = Fb::new(None);
+        let e = fb.block();
+        let i = fb.konst(e, Const::I32(0));
+        fb.inst(e, Op::Store(spirthon_ir::ArrayId(0)), None, &[i, i]);
+        fb.term(e, Term::Return(None));
+        fb.f
+    };
+    let caller = |g: u32| {
+        let mut fb = Fb::new(Some(Ty::I32));
+        let e = fb.block();
+        let x = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
+        let c = fb.inst(e, Op::Call(FuncId(g)), Some(Ty::I32), &[x]);
+        fb.term(e, Term::Return(Some(c)));
+        fb.f
+    };
+    let compute = calls_of_function_0(0, true).f;
+    let load = {
+        let mut fb = Fb::new(Some(Ty::I32));
+        let e = fb.block();
+        let i = fb.konst(e, Const::I32(0));
+        let v = fb.inst(e, Op::Load(spirthon_ir::ArrayId(0)), Some(Ty::I32), &[i]);
+        fb.term(e, Term::Return(Some(v)));
+        fb.f
+    };
+    let fs = [store, caller(0), compute, caller(2), load];
+    assert_eq!(pure_functions(&fs), [false, false, true, true, false]);
 }
