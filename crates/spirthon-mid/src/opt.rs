@@ -99,9 +99,11 @@ fn value_number(f: &mut Function<Ref>, dom: &DomTree, pure: &[bool]) {
         }
         marks.push((undo.len(), call_undo.len()));
         stack.push((b, false));
-        let mut kept = Vec::with_capacity(f.blocks[b].insts.len());
-        for k in 0..f.blocks[b].insts.len() {
-            let v = f.blocks[b].insts[k];
+        // The block's instructions compacted in place: `kept` of them stay.
+        let mut insts = std::mem::take(&mut f.blocks[b].insts);
+        let mut kept = 0;
+        for k in 0..insts.len() {
+            let v = insts[k];
             let inst = &mut f.insts[v];
             for a in &mut inst.args {
                 if let Ref::Inst(x) = *a {
@@ -133,9 +135,11 @@ fn value_number(f: &mut Function<Ref>, dom: &DomTree, pure: &[bool]) {
                     call_undo.push(key);
                 }
             }
-            kept.push(v);
+            insts[kept] = v;
+            kept += 1;
         }
-        f.blocks[b].insts = kept;
+        insts.truncate(kept);
+        f.blocks[b].insts = insts;
         for &c in dom.children(b) {
             stack.push((c, true));
         }

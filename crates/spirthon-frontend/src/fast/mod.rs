@@ -33,12 +33,19 @@ const MAX_HEIGHT: u16 = 200;
 /// The AST of `source`, or `None` where the reference path must decide.
 pub fn parse(source: &str) -> Option<Ast> {
     let toks = lex(source.as_bytes())?;
+    // About one expression per token and one statement per six (the corpus' ratios), so
+    // that the arenas rarely grow.
+    let ast = Ast {
+        exprs: Vec::with_capacity(toks.len()),
+        stmts: Vec::with_capacity(toks.len() / 6 + 4),
+        items: Vec::new(),
+    };
     let mut p = Parser {
         src: source,
+        heights: Vec::with_capacity(toks.len()),
         toks,
         i: 0,
-        ast: Ast::default(),
-        heights: Vec::new(),
+        ast,
         nesting: 0,
     };
     p.file()?;

@@ -86,6 +86,9 @@ struct Emitter {
     b: Words,
     glsl: Word,
     consts: FastMap<Const, Word>,
+    /// The declared id of each value type, in front of the word builder's table (a lookup
+    /// per instruction emitted).
+    ty_ids: FastMap<Ty, Word>,
     names: bool,
     fast_math: bool,
     /// The `accurate` math functions called so far, each emitted once at the end as a
@@ -116,6 +119,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         b,
         glsl,
         consts: FastMap::default(),
+        ty_ids: FastMap::default(),
         names: opts.names,
         fast_math: opts.fast_math,
         math_helpers: Vec::new(),
@@ -172,6 +176,16 @@ impl Emitter {
     /// The id of a value type ([`Words`] declares each type once). A "vector" of more than
     /// four components is a tuple's carrier: an array.
     fn ty(&mut self, t: Ty) -> Word {
+        if let Some(&id) = self.ty_ids.get(&t) {
+            return id;
+        }
+        let id = self.declare_ty(t);
+        self.ty_ids.insert(t, id);
+        id
+    }
+
+    /// The type declaration of `t` (deduplicated by the word builder).
+    fn declare_ty(&mut self, t: Ty) -> Word {
         match t {
             Ty::Scalar(s) => self.scalar_ty(s),
             Ty::Vector(s, n) if n > 4 => {
