@@ -383,8 +383,19 @@ fn keep(failures: &mut Vec<String>, name: &str, source: &str, why: String) -> Pa
     p
 }
 
+/// A number from the environment, decimal or `0x` hex (the seed is printed in hex); one that
+/// does not parse stops the test rather than being silently replaced by the default.
 fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().and_then(|v| v.parse().ok())
+    let v = std::env::var(name).ok()?;
+    let t = v.trim();
+    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse(),
+    };
+    match parsed {
+        Ok(n) => Some(n),
+        Err(_) => panic!("{name}={v:?} is not a number (decimal or 0x hex)"),
+    }
 }
 
 #[test]

@@ -311,11 +311,31 @@ impl Lower<'_, '_> {
         Some((x, y, t))
     }
 
-    /// `x` as a value of vector type `t`: itself, or a scalar converted and splatted.
+    /// `x` as a value of vector type `t`: itself, or a scalar converted and splatted (a vector
+    /// of another type is an error).
     pub(super) fn broadcast(&mut self, x: Ex, t: Ty, span: Span, op: &str) -> Option<Operand> {
         let s = t.scalar();
         match x {
             Ex::Val(o, xt) if xt == t => Some(o),
+            Ex::Val(_, xt @ Ty::Vector(..)) => {
+                let help = if xt.components() == t.components() {
+                    format!("convert it, as in `{}(...)`", t.name())
+                } else {
+                    format!("the operands of `{op}` need the same number of components")
+                };
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`{op}` needs {} here, but this is {}",
+                            t.with_article(),
+                            xt.with_article()
+                        ),
+                    )
+                    .with_help(help),
+                );
+                None
+            }
             Ex::Val(_, Ty::Scalar(Scalar::F32)) | Ex::Lit(Lit::Float(_)) if s.is_int() => {
                 self.cx.diags.push(
                     Diagnostic::error(span, format!("`{op}` cannot mix {t} and a float"))
