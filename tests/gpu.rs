@@ -488,3 +488,26 @@ fn run_gives_up_after_its_timeout() {
         code => panic!("exit {code:?}: {stderr}"),
     }
 }
+
+/// docs/language.md's "Known driver limit": lavapipe ends an invocation's loops once it has
+/// taken 65,535 loop trips in all; other devices run every trip. If this fails on lavapipe,
+/// the driver changed and the docs are out of date.
+#[test]
+fn lavapipe_caps_an_invocations_loop_trips_as_documented() {
+    let Some(gpu) = gpu() else { return };
+    let source = "from spirthon import kernel, Array, i32, global_id\n\n\
+                  @kernel\ndef count(x: Array[i32], n: i32):\n    i = global_id().x\n    \
+                  while x[i] < n:\n        x[i] += 1\n";
+    let compiled = spirthon::compile(source, "count.py", &Default::default()).expect("compiles");
+    let inputs = serde_json::json!({"threads": [2], "args": {"x": {"zeros": 2}, "n": 100_000}});
+    let ran = spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0).expect("runs");
+    let counted = ran.output["args"]["x"][0].as_i64().expect("a count");
+    if gpu.name().contains("llvmpipe") {
+        assert_eq!(
+            counted, 65_535,
+            "lavapipe's loop limit changed: update docs/language.md"
+        );
+    } else {
+        assert_eq!(counted, 100_000);
+    }
+}
