@@ -257,11 +257,24 @@ impl Lower<'_, '_> {
                             Diagnostic::error(target_span, format!("`{name}` already has type {ty}; an annotation cannot change it"))
                                 .with_secondary(first, format!("`{name}` got type {ty} here")),
                         );
-                        return;
                     }
                 }
-                if let Some(o) = self.coerce_assign(ex, var, name, value_span) {
-                    self.def(var, o);
+                let assigned = match declared {
+                    Some(d) if d != ty => None,
+                    _ => self.coerce_assign(ex, var, name, value_span),
+                };
+                match assigned {
+                    Some(o) => self.def(var, o),
+                    // Reported. A zero stands for the value, so that a later use does not
+                    // add "may be used before it is assigned" (nothing is compiled).
+                    None => {
+                        let zero = self.konst(Const::zero(ty.scalar()));
+                        let o = match ty {
+                            Ty::Vector(..) => self.splat(zero, ty, value_span),
+                            Ty::Scalar(_) => zero,
+                        };
+                        self.def(var, o);
+                    }
                 }
             }
             None => {
