@@ -74,7 +74,10 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         checked: opts.checked,
         checks: Vec::new(),
     };
-    let entry_points = kernels(&mut cx, &info, opts)?;
+    let entry_points = kernels(&mut cx, &info, opts).map_err(|mut d| {
+        misspelt_decorator(source, &mut d);
+        d
+    })?;
     let t2 = Instant::now();
     let mut lowered = Vec::new();
     let mut cfg_text = Vec::new();
@@ -205,4 +208,58 @@ fn lower_unused_defs(
         diags.append(&mut cx.diags);
     }
     out
+}
+
+/// When a file has no `@kernel`, a decorator spelt nearly so (`@kernal`, `@Kernel`,
+/// `@sp.kernels`) is the likely reason: the error points at it.
+fn misspelt_decorator(source: &str, diags: &mut [Diagnostic]) {
+    let Some(d) = diags
+        .iter_mut()
+        .find(|d| d.message == "this file has no `@kernel` to compile")
+    else {
+        return;
+    };
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        let Some(rest) = trimmed.strip_prefix('@') else {
+            continue;
+        };
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+            .collect();
+        let last = name.rsplit('.').next().unwrap_or("");
+        if last != "kernel" && last != "func" && near(&last.to_lowercase(), "kernel") {
+            let at = (start + line.len() - trimmed.len()) as u32;
+            *d = Diagnostic::error(
+                spirthon_ir::Span::new(at, at + 1 + name.len() as u32),
+                format!("`@{name}` is not spirthon's `@kernel`, and this file has no `@kernel` to compile"),
+            )
+            .with_help("write `@kernel` (from spirthon) to mark an entry point");
+            return;
+        }
+    }
+}
+
+/// Whether `a` is within two single-character edits of `b` (Levenshtein distance).
+fn near(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > 2 {
+        return false;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &y) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(x != y))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()] <= 2
 }
