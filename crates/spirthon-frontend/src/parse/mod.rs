@@ -675,7 +675,11 @@ impl Convert {
                     E::Starred(_) => "`*` unpacking is",
                     _ => "this expression is",
                 };
-                self.error(sp, format!("{what} not supported in kernels"));
+                let d = Diagnostic::error(sp, format!("{what} not supported in kernels"));
+                self.push_diag(match other {
+                    E::List(_) => d.with_help("for a fixed set of numbers write a tuple: a module-level `TABLE = (1, 2, 3)` is a constant table, and `workgroup_size=(8, 8)` and `for d in (-1, 0, 1):` take tuples"),
+                    _ => d,
+                });
                 ExprKind::Error
             }
         }
