@@ -285,6 +285,22 @@ impl<'e> F<'e> {
         self.op(SOp::Bitcast, &[b])
     }
 
+    /// `x·2^k` for an `i32` `k` in `[-252, 254]` (C's `ldexp`): as `x·2^(k>>1)·2^(k - (k>>1))`,
+    /// each factor a normal float, so that subnormal results and `2^127 ·` overflow round once.
+    fn ldexp(&mut self, x: Word, k: Word) -> R<Word> {
+        let it = self.e.ty(Ty::I32);
+        let one = self.ci(1);
+        let k1 = self
+            .e
+            .b
+            .op(SOp::ShiftRightArithmetic, it, None, &[k, one])?;
+        let k2 = self.e.b.op(SOp::ISub, it, None, &[k, k1])?;
+        let p1 = self.pow2(k1)?;
+        let p2 = self.pow2(k2)?;
+        let y = self.mul(x, p1)?;
+        self.mul(y, p2)
+    }
+
     /// The odd polynomial `x + x³·P(x²)`, `P` by Horner's rule over `coeffs`: the core of
     /// every function here that is odd near 0.
     fn odd(&mut self, x: Word, coeffs: &[f32]) -> R<Word> {
@@ -588,18 +604,10 @@ fn exp(f: &mut F<'_>, x: Word) -> R<Word> {
     let pz = f.add(pz, r)?;
     let one = f.c(1.0);
     let p = f.add(pz, one)?;
-    // 2^n = 2^(n/2 rounded down) · 2^(the rest), each a normal float for n in [-150, 128].
+    // n is in [-150, 128].
     let it = f.e.ty(Ty::I32);
     let ni = f.e.b.op(SOp::ConvertFToS, it, None, &[n])?;
-    let one_i = f.ci(1);
-    let n1 =
-        f.e.b
-            .op(SOp::ShiftRightArithmetic, it, None, &[ni, one_i])?;
-    let n2 = f.e.b.op(SOp::ISub, it, None, &[ni, n1])?;
-    let s1 = f.pow2(n1)?;
-    let s2 = f.pow2(n2)?;
-    let y = f.mul(p, s1)?;
-    f.mul(y, s2)
+    f.ldexp(p, ni)
 }
 
 /// `e^a / 2` for `a >= 0`, also where `e^a` itself overflows: `(e^(a/2) / 2) · e^(a/2)`
@@ -739,17 +747,11 @@ fn fmod(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let gap = f.e.b.op(SOp::ISub, it, None, &[ex, ey])?;
     let r0 = f.e.b.op(SOp::UMod, ut, None, &[mx, my])?;
     let r = residue_loop(f, gap, r0, my)?;
-    // `r·2^(ey - 150)`, the power of two in two halves (each within `pow2`'s range).
+    // `r·2^(ey - 150)`.
     let rf = f.op(SOp::ConvertUToF, &[r])?;
     let bias = f.ci(150);
     let k = f.e.b.op(SOp::ISub, it, None, &[ey, bias])?;
-    let c1 = f.ci(1);
-    let k1 = f.e.b.op(SOp::ShiftRightArithmetic, it, None, &[k, c1])?;
-    let k2 = f.e.b.op(SOp::ISub, it, None, &[k, k1])?;
-    let p1 = f.pow2(k1)?;
-    let p2 = f.pow2(k2)?;
-    let m = f.mul(rf, p1)?;
-    let m = f.mul(m, p2)?;
+    let m = f.ldexp(rf, k)?;
     let m = f.copysign(m, x)?;
     // `|x| < |y|` (an infinite `y` included): `x`. Then the NaN cases.
     let smaller = f.e.b.op(SOp::ULessThan, bt, None, &[ax, ay])?;
@@ -986,12 +988,7 @@ fn pow(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let (lo, hi) = (f.c(-252.0), f.c(254.0));
     let n = f.glsl3(GLOp::FClamp, whole, lo, hi)?;
     let n = f.e.b.op(SOp::ConvertFToS, it, None, &[n])?;
-    let n1 = f.e.b.op(SOp::ShiftRightArithmetic, it, None, &[n, one_i])?;
-    let n2 = f.e.b.op(SOp::ISub, it, None, &[n, n1])?;
-    let p1 = f.pow2(n1)?;
-    let p2 = f.pow2(n2)?;
-    let mag = f.mul(mant, p1)?;
-    let mag = f.mul(mag, p2)?;
+    let mag = f.ldexp(mant, n)?;
     // Special operands, from the bits where infinities are involved.
     let inf_bits = f.cu(0x7f80_0000);
     let inf = f.op(SOp::Bitcast, &[inf_bits])?;
