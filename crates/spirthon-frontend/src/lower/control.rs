@@ -373,8 +373,10 @@ impl Lower<'_, '_> {
                 let is_local = |n: &str| self.is_local(n);
                 match crate::module::table(self.m, self.ast, ts, table_span, &is_local, &mut diags)
                 {
+                    // A table name no Python name can take (`@`), so that it meets no
+                    // module constant's in the tables by name.
                     Some(Global::Table { items, elem, .. }) => {
-                        (format!("tuple_{}", table_span.start), items, elem)
+                        (format!("tuple@{}", table_span.start), items, elem)
                     }
                     Some(_) => {
                         self.cx.diags.push(
@@ -399,10 +401,9 @@ impl Lower<'_, '_> {
             }
         };
         if index.is_none() && !matches!(self.ast.expr(target).kind, ExprKind::Name(_)) {
-            let t = if n.starts_with("tuple_") {
-                "T"
-            } else {
-                n.as_str()
+            let t = match self.ast.expr(table_expr).kind {
+                ExprKind::Name(_) => n.as_str(),
+                _ => "T",
             };
             let msg = format!("each item of `{t}` is one number: loop with `for x in {t}:`, or `for k, x in enumerate({t}):`");
             self.error(self.ast.expr(target).span, msg);
