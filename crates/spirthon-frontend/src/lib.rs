@@ -74,10 +74,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         checked: opts.checked,
         checks: Vec::new(),
     };
-    let entry_points = kernels(&mut cx, &info, opts).map_err(|mut d| {
-        misspelt_decorator(source, &mut d);
-        d
-    })?;
+    let entry_points = kernels(&mut cx, &info, opts, source)?;
     let t2 = Instant::now();
     let mut lowered = Vec::new();
     let mut cfg_text = Vec::new();
@@ -115,6 +112,7 @@ fn kernels(
     cx: &mut Ctx<'_>,
     info: &module::ModuleInfo,
     opts: &Options,
+    source: &str,
 ) -> Result<Vec<KernelDecl>, Vec<Diagnostic>> {
     let mut entry_points = Vec::new();
     for (d, sig) in info.defs.iter().enumerate() {
@@ -144,8 +142,9 @@ fn kernels(
     }
     let span = spirthon_ir::Span::new(0, 0);
     match &opts.kernel {
-        None if !cx.diags.iter().any(Diagnostic::is_error) => Err(vec![Diagnostic::error(span, "this file has no `@kernel` to compile")
-            .with_help("mark an entry point with `@kernel` (from spirthon); a file of `@func`s alone is a library with nothing to run")]),
+        None if !cx.diags.iter().any(Diagnostic::is_error) => Err(vec![misspelt_decorator(source)
+            .unwrap_or_else(|| Diagnostic::error(span, "this file has no `@kernel` to compile")
+                .with_help("mark an entry point with `@kernel` (from spirthon); a file of `@func`s alone is a library with nothing to run"))]),
         None => Ok(entry_points),
         Some(k) => {
             let names: Vec<String> = info
@@ -211,14 +210,8 @@ fn lower_unused_defs(
 }
 
 /// When a file has no `@kernel`, a decorator spelt nearly so (`@kernal`, `@Kernel`,
-/// `@sp.kernels`) is the likely reason: the error points at it.
-fn misspelt_decorator(source: &str, diags: &mut [Diagnostic]) {
-    let Some(d) = diags
-        .iter_mut()
-        .find(|d| d.message == "this file has no `@kernel` to compile")
-    else {
-        return;
-    };
+/// `@sp.kernels`) is the likely reason: the error for it, at the decorator.
+fn misspelt_decorator(source: &str) -> Option<Diagnostic> {
     let mut offset = 0;
     for line in source.split_inclusive('\n') {
         let start = offset;
@@ -235,14 +228,16 @@ fn misspelt_decorator(source: &str, diags: &mut [Diagnostic]) {
         let last = name.rsplit('.').next().unwrap_or("");
         if last != "kernel" && last != "func" && near(&last.to_lowercase(), "kernel") {
             let at = (start + line.len() - trimmed.len()) as u32;
-            *d = Diagnostic::error(
-                spirthon_ir::Span::new(at, at + 1 + name.len() as u32),
-                format!("`@{name}` is not spirthon's `@kernel`, and this file has no `@kernel` to compile"),
-            )
-            .with_help("write `@kernel` (from spirthon) to mark an entry point");
-            return;
+            return Some(
+                Diagnostic::error(
+                    spirthon_ir::Span::new(at, at + 1 + name.len() as u32),
+                    format!("`@{name}` is not spirthon's `@kernel`, and this file has no `@kernel` to compile"),
+                )
+                .with_help("write `@kernel` (from spirthon) to mark an entry point"),
+            );
         }
     }
+    None
 }
 
 /// Whether `a` is within two single-character edits of `b` (Levenshtein distance).

@@ -114,17 +114,17 @@ impl Lower<'_, '_> {
 
     /// A call of a name that is no function here, with the import that would make it one.
     fn unknown_function(&mut self, name: &str, name_span: Span) {
-        let d = match self.m.globals.get(name) {
-            None if crate::module::SPIRTHON_NAMES.contains(&name) => {
+        let d = match (self.m.globals.get(name), python_builtin(name)) {
+            (None, _) if crate::module::SPIRTHON_NAMES.contains(&name) => {
                 Diagnostic::error(name_span, format!("unknown function `{name}`"))
                     .with_help(format!("import it: `from spirthon import {name}`"))
             }
-            None if python_builtin(name).is_some() => Diagnostic::error(
+            (None, Some(help)) => Diagnostic::error(
                 name_span,
                 format!("Python's built-in `{name}` is not available in kernels"),
             )
-            .with_help(python_builtin(name).unwrap_or_default()),
-            None if crate::module::is_math_name(name) => {
+            .with_help(help),
+            (None, None) if crate::module::is_math_name(name) => {
                 Diagnostic::error(name_span, format!("unknown function `{name}`")).with_help(
                     format!("import it: `from math import {name}`, or call `math.{name}`"),
                 )
