@@ -281,12 +281,16 @@ impl Op {
     }
 }
 
+/// An instruction's operands: up to three inline (all but calls, composites and some
+/// stores), so building and rewriting instructions allocates nothing per instruction.
+pub type Args<O> = smallvec::SmallVec<[O; 3]>;
+
 #[derive(Clone, PartialEq, Debug)]
 pub struct Inst<O> {
     pub op: Op,
     /// `None` for instructions with no result (stores, calls of functions returning nothing).
     pub ty: Option<Ty>,
-    pub args: Vec<O>,
+    pub args: Args<O>,
     pub span: Span,
     /// The variable whose value this is, for debug names.
     pub var: Option<Var>,

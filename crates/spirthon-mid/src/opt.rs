@@ -80,12 +80,12 @@ fn value_number(f: &mut Function<Ref>, dom: &DomTree, pure: &[bool]) {
     let mut repl: Vec<Option<Ref>> = vec![None; f.insts.len()];
     let mut table: spirthon_ir::hash::FastMap<Key, Value> = Default::default();
     // Calls of pure functions, by callee and arguments (any number of them).
-    let mut calls: spirthon_ir::hash::FastMap<(FuncId, Vec<Ref>), Value> = Default::default();
+    let mut calls: spirthon_ir::hash::FastMap<(FuncId, Args<Ref>), Value> = Default::default();
     // (block, entering?) and the undo logs' lengths when the block was entered.
     let mut stack = vec![(Block::new(0), true)];
     let mut marks: Vec<(usize, usize)> = Vec::new();
     let mut undo: Vec<Key> = Vec::new();
-    let mut call_undo: Vec<(FuncId, Vec<Ref>)> = Vec::new();
+    let mut call_undo: Vec<(FuncId, Args<Ref>)> = Vec::new();
     while let Some((b, entering)) = stack.pop() {
         if !entering {
             let (mark, call_mark) = marks.pop().unwrap_or((0, 0));
@@ -179,7 +179,7 @@ fn fold(f: &mut Function<Ref>) {
             continue;
         }
         for &p in &block_phis[b.index()] {
-            let args: Vec<Ref> = f.phis[p]
+            let args: Args<Ref> = f.phis[p]
                 .args
                 .iter()
                 .map(|&(_, r)| subst(r, &phi_repl, &inst_repl))
@@ -195,12 +195,10 @@ fn fold(f: &mut Function<Ref>) {
         }
         for k in 0..f.blocks[b].insts.len() {
             let v = f.blocks[b].insts[k];
-            let args: Vec<Ref> = f.insts[v]
-                .args
-                .iter()
-                .map(|&r| subst(r, &phi_repl, &inst_repl))
-                .collect();
-            f.insts[v].args.clone_from(&args);
+            for a in &mut f.insts[v].args {
+                *a = subst(*a, &phi_repl, &inst_repl);
+            }
+            let args = f.insts[v].args.clone();
             if let (Op::Extract(i), Some(Ref::Inst(src))) = (f.insts[v].op, args.first()) {
                 let built = &f.insts[*src];
                 if built.op == Op::Construct {
@@ -265,7 +263,7 @@ fn reduce_power_of_two(f: &mut Function<Ref>, v: Value) {
     f.insts.push(Inst {
         op: Op::Const(operand),
         ty: Some(operand.ty()),
-        args: Vec::new(),
+        args: Args::new(),
         span: Default::default(),
         var: None,
     });

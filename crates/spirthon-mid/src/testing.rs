@@ -43,7 +43,7 @@ impl Fb {
         self.f.insts.push(Inst {
             op,
             ty,
-            args: args.to_vec(),
+            args: spirthon_ir::Args::from_slice(args),
             span: Span::new(0, 0),
             var: None,
         });

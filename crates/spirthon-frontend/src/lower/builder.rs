@@ -88,12 +88,18 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn emit(&mut self, op: Op, ty: Option<Ty>, args: Vec<Operand>, span: Span) -> Value {
+    pub(super) fn emit(
+        &mut self,
+        op: Op,
+        ty: Option<Ty>,
+        args: impl AsRef<[Operand]>,
+        span: Span,
+    ) -> Value {
         let v = Value::new(self.f.insts.len());
         self.f.insts.push(Inst {
             op,
             ty,
-            args,
+            args: Args::from_slice(args.as_ref()),
             span,
             var: None,
         });
@@ -101,7 +107,13 @@ impl Lower<'_, '_> {
         v
     }
 
-    pub(super) fn val(&mut self, op: Op, ty: Ty, args: Vec<Operand>, span: Span) -> Operand {
+    pub(super) fn val(
+        &mut self,
+        op: Op,
+        ty: Ty,
+        args: impl AsRef<[Operand]>,
+        span: Span,
+    ) -> Operand {
         Operand::Value(self.emit(op, Some(ty), args, span))
     }
 
@@ -115,7 +127,7 @@ impl Lower<'_, '_> {
         self.f.insts.push(Inst {
             op: Op::Const(c),
             ty: Some(c.ty()),
-            args: Vec::new(),
+            args: Args::new(),
             span: Span::default(),
             var: None,
         });
@@ -165,7 +177,7 @@ impl Lower<'_, '_> {
 
     pub(super) fn launch_guard(&mut self) {
         let span = self.sig.span;
-        let out = self.val(Op::OutsideLaunch, Ty::BOOL, vec![], span);
+        let out = self.val(Op::OutsideLaunch, Ty::BOOL, [], span);
         let ret = self.new_block();
         let rest = self.new_block();
         self.set_merge(Merge::Selection(rest));
@@ -184,7 +196,7 @@ impl Lower<'_, '_> {
                     if !self.sig.is_kernel {
                         self.f.params.push(t);
                     }
-                    let v = self.val(Op::Param(scalar), t, vec![], p.span);
+                    let v = self.val(Op::Param(scalar), t, [], p.span);
                     scalar += 1;
                     let var = self.new_var(&p.name, t, p.span);
                     self.def(var, v);
@@ -199,7 +211,7 @@ impl Lower<'_, '_> {
         if !self.sig.is_kernel && self.m.reaches_num_threads[self.def_index] {
             let t = Ty::Vector(Scalar::I32, 3);
             self.f.params.push(t);
-            self.threads = Some(self.val(Op::Param(scalar), t, vec![], self.sig.span));
+            self.threads = Some(self.val(Op::Param(scalar), t, [], self.sig.span));
         }
     }
 }

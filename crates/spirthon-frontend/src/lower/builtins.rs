@@ -60,7 +60,7 @@ impl Lower<'_, '_> {
             Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Float(f.abs())),
             Ex::Val(_, t) if t.scalar() == Scalar::U32 => x,
             Ex::Val(o, t) if t.scalar() != Scalar::Bool => {
-                Ex::Val(self.val(Op::Math(MathFn::Abs), t, vec![o], span), t)
+                Ex::Val(self.val(Op::Math(MathFn::Abs), t, [o], span), t)
             }
             Ex::Err => Ex::Err,
             _ => {
@@ -87,8 +87,8 @@ impl Lower<'_, '_> {
             Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Int(f.round_ties_even() as i64)),
             Ex::Lit(l) => Ex::Lit(l),
             Ex::Val(o, t) if t == Ty::F32 => {
-                let r = self.val(Op::Math(MathFn::RoundEven), Ty::F32, vec![o], span);
-                Ex::Val(self.val(Op::Convert, Ty::I32, vec![r], span), Ty::I32)
+                let r = self.val(Op::Math(MathFn::RoundEven), Ty::F32, [o], span);
+                Ex::Val(self.val(Op::Convert, Ty::I32, [r], span), Ty::I32)
             }
             Ex::Val(_, t) if t.as_scalar().is_some_and(Scalar::is_int) => x,
             Ex::Err => Ex::Err,
@@ -164,7 +164,7 @@ impl Lower<'_, '_> {
                         None => Ex::Err,
                     };
                 }
-                Ex::Val(self.val(Op::Convert, to, vec![o], span), to)
+                Ex::Val(self.val(Op::Convert, to, [o], span), to)
             }
             Ex::Err => Ex::Err,
             _ => {
@@ -217,7 +217,7 @@ impl Lower<'_, '_> {
                         self.error(span, format!("`{name}` needs numbers"));
                         return Ex::Err;
                     }
-                    Ex::Val(self.val(Op::Math(f), t, vec![a, b], span), t)
+                    Ex::Val(self.val(Op::Math(f), t, [a, b], span), t)
                 }
             };
             acc_span = acc_span.to(sp);
@@ -266,23 +266,23 @@ impl Lower<'_, '_> {
         };
         match (row.typing, f) {
             (Typing::Log, _) if ops.len() == 2 => {
-                let a = self.val(Op::Math(MathFn::Log), Ty::F32, vec![ops[0]], span);
-                let b = self.val(Op::Math(MathFn::Log), Ty::F32, vec![ops[1]], span);
-                let q = self.val(Op::Binary(BinOp::Div), Ty::F32, vec![a, b], span);
+                let a = self.val(Op::Math(MathFn::Log), Ty::F32, [ops[0]], span);
+                let b = self.val(Op::Math(MathFn::Log), Ty::F32, [ops[1]], span);
+                let q = self.val(Op::Binary(BinOp::Div), Ty::F32, [a, b], span);
                 Ex::Val(q, Ty::F32)
             }
             (Typing::IsFinite, _) => {
                 let n = self.val(Op::Math(MathFn::IsNan), Ty::BOOL, ops.clone(), span);
                 let i = self.val(Op::Math(MathFn::IsInf), Ty::BOOL, ops, span);
-                let either = self.val(Op::Binary(BinOp::Or), Ty::BOOL, vec![n, i], span);
-                let not = self.val(Op::Unary(UnOp::Not), Ty::BOOL, vec![either], span);
+                let either = self.val(Op::Binary(BinOp::Or), Ty::BOOL, [n, i], span);
+                let not = self.val(Op::Unary(UnOp::Not), Ty::BOOL, [either], span);
                 Ex::Val(not, Ty::BOOL)
             }
             (Typing::Predicate, Some(f)) => one(self, f, Ty::BOOL, ops),
             (Typing::FloatToInt, Some(f)) => {
                 // Python's math.floor/ceil/trunc return int.
                 let r = self.val(Op::Math(f), Ty::F32, ops, span);
-                Ex::Val(self.val(Op::Convert, Ty::I32, vec![r], span), Ty::I32)
+                Ex::Val(self.val(Op::Convert, Ty::I32, [r], span), Ty::I32)
             }
             (Typing::Float | Typing::Log, Some(f)) => one(self, f, Ty::F32, ops),
             _ => {
@@ -348,7 +348,7 @@ impl Lower<'_, '_> {
             } else {
                 Ty::Vector(Scalar::I32, 3)
             };
-            return Ex::Val(self.val(Op::Builtin(b), ty, vec![], span), ty);
+            return Ex::Val(self.val(Op::Builtin(b), ty, [], span), ty);
         }
         let to = match item {
             "i32" => Ty::I32,

@@ -48,7 +48,7 @@ impl Lower<'_, '_> {
         self.set_merge(Merge::Selection(rest));
         self.terminate(Term::Branch(ok, rest, fail));
         self.switch(fail);
-        self.emit(Op::Fail, None, fail_args.to_vec(), span);
+        self.emit(Op::Fail, None, fail_args, span);
         let ret = self.fail_return(span);
         self.terminate(ret);
         self.switch(rest);
@@ -68,12 +68,12 @@ impl Lower<'_, '_> {
             }
             let dims = g.dims;
             if dims == 1 {
-                let n = self.val(Op::ArrayLen(a), Ty::I32, vec![], span);
+                let n = self.val(Op::ArrayLen(a), Ty::I32, [], span);
                 self.lens.insert((a, 0), n);
                 continue;
             }
             for k in 0..dims {
-                let n = self.val(Op::ArrayShape(a, k), Ty::I32, vec![], span);
+                let n = self.val(Op::ArrayShape(a, k), Ty::I32, [], span);
                 self.lens.insert((a, k), n);
             }
         }
@@ -97,7 +97,7 @@ impl Lower<'_, '_> {
         } else {
             Op::ArrayLen(a)
         };
-        Some(self.val(op, Ty::I32, vec![], span))
+        Some(self.val(op, Ty::I32, [], span))
     }
 
     /// Checks every axis of an access to `a` at `span` with one branch; the first axis out
@@ -117,12 +117,12 @@ impl Lower<'_, '_> {
             // One unsigned comparison: a negative index is a huge `u32`.
             let ui = match t.scalar() {
                 Scalar::U32 => i,
-                _ => self.val(Op::Convert, Ty::U32, vec![i], isp),
+                _ => self.val(Op::Convert, Ty::U32, [i], isp),
             };
-            let ulen = self.val(Op::Convert, Ty::U32, vec![len], isp);
-            let ok = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![ui, ulen], isp);
+            let ulen = self.val(Op::Convert, Ty::U32, [len], isp);
+            let ok = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [ui, ulen], isp);
             let si = match t.scalar() {
-                Scalar::U32 => self.val(Op::Convert, Ty::I32, vec![i], isp),
+                Scalar::U32 => self.val(Op::Convert, Ty::I32, [i], isp),
                 _ => i,
             };
             let axis = (dims > 1).then_some(k as u32);
@@ -137,12 +137,12 @@ impl Lower<'_, '_> {
         };
         for &(ok_k, site_k, si_k, len_k) in axes.iter().rev().skip(1) {
             let pick = |l: &mut Self, x: Operand, y: Operand, t: Ty| {
-                l.val(Op::Select, t, vec![ok_k, x, y], span)
+                l.val(Op::Select, t, [ok_k, x, y], span)
             };
             site = pick(self, site, site_k, Ty::U32);
             si = pick(self, si, si_k, Ty::I32);
             len = pick(self, len, len_k, Ty::I32);
-            ok = self.val(Op::Binary(BinOp::And), Ty::BOOL, vec![ok_k, ok], span);
+            ok = self.val(Op::Binary(BinOp::And), Ty::BOOL, [ok_k, ok], span);
         }
         self.guard(ok, [site, si, len], span);
     }
@@ -166,7 +166,7 @@ impl Lower<'_, '_> {
             return;
         }
         let zero = self.konst(Const::zero(t.scalar()));
-        let ok = self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, vec![y, zero], span);
+        let ok = self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [y, zero], span);
         let site = self.site(CheckKind::ZeroDivision { modulo }, span);
         let site = self.konst(Const::U32(site));
         let z = self.konst(Const::I32(0));
@@ -188,7 +188,7 @@ impl Lower<'_, '_> {
         if !self.cx.checked {
             return;
         }
-        let failed = self.val(Op::Failed, Ty::BOOL, vec![], span);
+        let failed = self.val(Op::Failed, Ty::BOOL, [], span);
         let ret = self.new_block();
         let rest = self.new_block();
         self.set_merge(Merge::Selection(rest));

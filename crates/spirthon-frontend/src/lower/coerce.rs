@@ -51,7 +51,7 @@ impl Lower<'_, '_> {
         match ex {
             Ex::Val(o, t) if t == to => Some(o),
             Ex::Val(o, t) if to == Ty::F32 && t.as_scalar().is_some_and(Scalar::is_int) => {
-                Some(self.val(Op::Convert, Ty::F32, vec![o], span))
+                Some(self.val(Op::Convert, Ty::F32, [o], span))
             }
             Ex::Val(_, t) => {
                 let help = match (t.scalar(), to.scalar()) {
@@ -101,7 +101,7 @@ impl Lower<'_, '_> {
             Ex::Val(o, Ty::Scalar(Scalar::Bool)) => Some(o),
             Ex::Val(o, Ty::Scalar(s)) => {
                 let zero = self.konst(Const::zero(s));
-                Some(self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, vec![o, zero], span))
+                Some(self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [o, zero], span))
             }
             Ex::Val(_, t) => {
                 self.error(span, format!("a {t} has no truth value in kernels"));
@@ -168,10 +168,10 @@ impl Lower<'_, '_> {
                 }
                 match (tx.as_scalar(), ty.as_scalar()) {
                     (Some(sx), Some(Scalar::F32)) if sx.is_int() => {
-                        Some((self.val(Op::Convert, Ty::F32, vec![x], a_span), y, Ty::F32))
+                        Some((self.val(Op::Convert, Ty::F32, [x], a_span), y, Ty::F32))
                     }
                     (Some(Scalar::F32), Some(sy)) if sy.is_int() => {
-                        Some((x, self.val(Op::Convert, Ty::F32, vec![y], b_span), Ty::F32))
+                        Some((x, self.val(Op::Convert, Ty::F32, [y], b_span), Ty::F32))
                     }
                     _ => {
                         let mut d = Diagnostic::error(
@@ -201,7 +201,7 @@ impl Lower<'_, '_> {
     /// A literal meeting a typed value: a float literal promotes an int value to f32.
     pub(super) fn lit_meets(&mut self, l: Lit, o: Operand, t: Ty, o_span: Span) -> (Operand, Ty) {
         if matches!(l, Lit::Float(_)) && t.as_scalar().is_some_and(Scalar::is_int) {
-            return (self.val(Op::Convert, Ty::F32, vec![o], o_span), Ty::F32);
+            return (self.val(Op::Convert, Ty::F32, [o], o_span), Ty::F32);
         }
         (o, t)
     }

@@ -269,18 +269,18 @@ impl Lower<'_, '_> {
             Step::One | Step::Literal(..) => {
                 let up = !matches!(step, Step::Literal(_, s) if s < 0);
                 let op = if up { CmpOp::Lt } else { CmpOp::Gt };
-                self.val(Op::Cmp(op), Ty::BOOL, vec![k, stop], span)
+                self.val(Op::Cmp(op), Ty::BOOL, [k, stop], span)
             }
             Step::Runtime(step) => {
                 // The sign of the step is known at run time only; a zero step runs nothing.
                 let zero = self.konst(Const::zero(ty.scalar()));
-                let up = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, vec![step, zero], span);
-                let down = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![step, zero], span);
-                let lt = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, vec![k, stop], span);
-                let gt = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, vec![k, stop], span);
-                let a = self.val(Op::Binary(BinOp::And), Ty::BOOL, vec![up, lt], span);
-                let b = self.val(Op::Binary(BinOp::And), Ty::BOOL, vec![down, gt], span);
-                self.val(Op::Binary(BinOp::Or), Ty::BOOL, vec![a, b], span)
+                let up = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [step, zero], span);
+                let down = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [step, zero], span);
+                let lt = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [k, stop], span);
+                let gt = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [k, stop], span);
+                let a = self.val(Op::Binary(BinOp::And), Ty::BOOL, [up, lt], span);
+                let b = self.val(Op::Binary(BinOp::And), Ty::BOOL, [down, gt], span);
+                self.val(Op::Binary(BinOp::Or), Ty::BOOL, [a, b], span)
             }
         };
         let body_b = self.new_block();
@@ -307,7 +307,7 @@ impl Lower<'_, '_> {
                         l.assign_to(*i, Ex::Val(kb, ty), tspan);
                     }
                     let elem = l.cx.arrays[array.index()].elem;
-                    let v = l.val(Op::Load(*array), elem, vec![kb], tspan);
+                    let v = l.val(Op::Load(*array), elem, [kb], tspan);
                     l.assign_to(*value, Ex::Val(v, elem), tspan);
                 }
             }
@@ -323,7 +323,7 @@ impl Lower<'_, '_> {
             prologue,
             move |l| {
                 let k = l.read(counter, span);
-                let next = l.val(Op::Binary(BinOp::Add), ty, vec![k, step], span);
+                let next = l.val(Op::Binary(BinOp::Add), ty, [k, step], span);
                 l.def(counter, next);
             },
         );

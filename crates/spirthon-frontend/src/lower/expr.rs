@@ -116,7 +116,7 @@ impl Lower<'_, '_> {
                 };
                 self.check_index(a, &i, span);
                 let elem = self.cx.arrays[a.index()].elem;
-                Ex::Val(self.val(Op::Load(a), elem, vec![i.flat], span), elem)
+                Ex::Val(self.val(Op::Load(a), elem, [i.flat], span), elem)
             }
             ExprKind::Call {
                 func,
@@ -229,8 +229,8 @@ impl Lower<'_, '_> {
             Ex::Array(a) if attr == "shape" && self.cx.arrays[a.index()].dims > 1 => {
                 let dims = self.cx.arrays[a.index()].dims;
                 let axes = (0..dims)
-                    .map(|k| self.val(Op::ArrayShape(a, k), Ty::I32, vec![], span))
-                    .collect();
+                    .map(|k| self.val(Op::ArrayShape(a, k), Ty::I32, [], span))
+                    .collect::<Vec<_>>();
                 let t = Ty::Vector(Scalar::I32, dims as u8);
                 Ex::Val(self.val(Op::Construct, t, axes, span), t)
             }
@@ -314,7 +314,7 @@ impl Lower<'_, '_> {
             return self.len_of(a, span);
         }
         Ex::Val(
-            self.val(Op::ArrayShape(a, k), Ty::I32, vec![], span),
+            self.val(Op::ArrayShape(a, k), Ty::I32, [], span),
             Ty::I32,
         )
     }
@@ -330,7 +330,7 @@ impl Lower<'_, '_> {
         } else {
             Op::ArrayLen(a)
         };
-        Ex::Val(self.val(op, Ty::I32, vec![], span), Ty::I32)
+        Ex::Val(self.val(op, Ty::I32, [], span), Ty::I32)
     }
 
     /// The flat element index of `a[index]`: one integer for a one-dimensional array, or one
@@ -383,15 +383,15 @@ impl Lower<'_, '_> {
             let (raw, t) = self.index_part(p)?;
             axes.push((raw, t, psp));
             let i = match t {
-                Ty::Scalar(Scalar::U32) => self.val(Op::Convert, Ty::I32, vec![raw], sp),
+                Ty::Scalar(Scalar::U32) => self.val(Op::Convert, Ty::I32, [raw], sp),
                 _ => raw,
             };
             flat = Some(match flat {
                 None => i,
                 Some(f) => {
-                    let s = self.val(Op::ArrayShape(a, k as u32), Ty::I32, vec![], sp);
-                    let m = self.val(Op::Binary(BinOp::Mul), Ty::I32, vec![f, s], sp);
-                    self.val(Op::Binary(BinOp::Add), Ty::I32, vec![m, i], sp)
+                    let s = self.val(Op::ArrayShape(a, k as u32), Ty::I32, [], sp);
+                    let m = self.val(Op::Binary(BinOp::Mul), Ty::I32, [f, s], sp);
+                    self.val(Op::Binary(BinOp::Add), Ty::I32, [m, i], sp)
                 }
             });
         }

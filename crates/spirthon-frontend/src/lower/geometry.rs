@@ -61,7 +61,7 @@ impl Lower<'_, '_> {
             let x = match x {
                 Ex::Val(o, xt @ Ty::Vector(s, _)) if s.is_int() => {
                     let ft = xt.with_scalar(Scalar::F32);
-                    Ex::Val(self.val(Op::Convert, ft, vec![o], sp), ft)
+                    Ex::Val(self.val(Op::Convert, ft, [o], sp), ft)
                 }
                 other => other,
             };
@@ -77,7 +77,7 @@ impl Lower<'_, '_> {
         if f == MathFn::Normalize && t == Ty::F32 {
             // `x / abs(x)`: naga takes `Normalize` only on vectors.
             let a = self.val(Op::Math(MathFn::Abs), t, ops.clone(), span);
-            let q = self.val(Op::Binary(BinOp::Div), t, vec![ops[0], a], span);
+            let q = self.val(Op::Binary(BinOp::Div), t, [ops[0], a], span);
             return Ex::Val(q, t);
         }
         let rt = match f {
@@ -101,16 +101,16 @@ impl Lower<'_, '_> {
         };
         let st = Ty::Scalar(t.scalar());
         if t.scalar() == Scalar::F32 {
-            return Ex::Val(self.val(Op::Math(MathFn::Dot), st, vec![x, y], span), st);
+            return Ex::Val(self.val(Op::Math(MathFn::Dot), st, [x, y], span), st);
         }
         let mut acc: Option<Operand> = None;
         for i in 0..t.components() {
             let cx = self.component(x, t, i, sa);
             let cy = self.component(y, t, i, sb);
-            let p = self.val(Op::Binary(BinOp::Mul), st, vec![cx, cy], span);
+            let p = self.val(Op::Binary(BinOp::Mul), st, [cx, cy], span);
             acc = Some(match acc {
                 None => p,
-                Some(s) => self.val(Op::Binary(BinOp::Add), st, vec![s, p], span),
+                Some(s) => self.val(Op::Binary(BinOp::Add), st, [s, p], span),
             });
         }
         match acc {
@@ -149,7 +149,7 @@ impl Lower<'_, '_> {
             self.error(span, "`clamp` needs numbers");
             return Ex::Err;
         }
-        let m = self.val(Op::Math(MathFn::Max), t, vec![x, lo], span);
-        Ex::Val(self.val(Op::Math(MathFn::Min), t, vec![m, hi], span), t)
+        let m = self.val(Op::Math(MathFn::Max), t, [x, lo], span);
+        Ex::Val(self.val(Op::Math(MathFn::Min), t, [m, hi], span), t)
     }
 }

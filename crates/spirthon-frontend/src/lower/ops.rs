@@ -20,7 +20,7 @@ impl Lower<'_, '_> {
             }
             _ if op == UnaryOp::Not => match self.truthy(x, span) {
                 Some(b) => Ex::Val(
-                    self.val(Op::Unary(UnOp::Not), Ty::BOOL, vec![b], span),
+                    self.val(Op::Unary(UnOp::Not), Ty::BOOL, [b], span),
                     Ty::BOOL,
                 ),
                 None => Ex::Err,
@@ -40,9 +40,9 @@ impl Lower<'_, '_> {
                     Ex::Err
                 }
                 (UnaryOp::Pos, _) => x,
-                (UnaryOp::Neg, _) => Ex::Val(self.val(Op::Unary(UnOp::Neg), t, vec![o], span), t),
+                (UnaryOp::Neg, _) => Ex::Val(self.val(Op::Unary(UnOp::Neg), t, [o], span), t),
                 (UnaryOp::Invert, s) if s.is_int() => {
-                    Ex::Val(self.val(Op::Unary(UnOp::BitNot), t, vec![o], span), t)
+                    Ex::Val(self.val(Op::Unary(UnOp::BitNot), t, [o], span), t)
                 }
                 _ => {
                     self.error(span, format!("`~` needs an integer, not {t}"));
@@ -85,7 +85,7 @@ impl Lower<'_, '_> {
                 let y = self.coerce_float(b, b_span, sym);
                 match (x, y) {
                     (Some(x), Some(y)) => Ex::Val(
-                        self.val(Op::Binary(BinOp::Div), Ty::F32, vec![x, y], span),
+                        self.val(Op::Binary(BinOp::Div), Ty::F32, [x, y], span),
                         Ty::F32,
                     ),
                     _ => Ex::Err,
@@ -129,7 +129,7 @@ impl Lower<'_, '_> {
                 if let BinOp::FloorDiv | BinOp::Mod = bin {
                     self.check_divisor(y, t, bin == BinOp::Mod, span);
                 }
-                Ex::Val(self.val(Op::Binary(bin), t, vec![x, y], span), t)
+                Ex::Val(self.val(Op::Binary(bin), t, [x, y], span), t)
             }
         }
     }
@@ -180,7 +180,7 @@ impl Lower<'_, '_> {
                 None => return Ex::Err,
             },
             Ex::Val(o, tb) if tb == t => o,
-            Ex::Val(o, tb) if tb.scalar().is_int() => self.val(Op::Convert, t, vec![o], b_span),
+            Ex::Val(o, tb) if tb.scalar().is_int() => self.val(Op::Convert, t, [o], b_span),
             Ex::Val(_, tb) => {
                 self.error(
                     b_span,
@@ -195,7 +195,7 @@ impl Lower<'_, '_> {
         } else {
             BinOp::Shr
         };
-        Ex::Val(self.val(Op::Binary(bin), t, vec![x, y], span), t)
+        Ex::Val(self.val(Op::Binary(bin), t, [x, y], span), t)
     }
 
     /// `x ** n`: repeated multiplication for a literal integer `n` (exact), else `pow` on
@@ -227,7 +227,7 @@ impl Lower<'_, '_> {
                 if n < 0 {
                     let one = self.konst(Const::f32(1.0));
                     Ex::Val(
-                        self.val(Op::Binary(BinOp::Div), Ty::F32, vec![one, p], span),
+                        self.val(Op::Binary(BinOp::Div), Ty::F32, [one, p], span),
                         Ty::F32,
                     )
                 } else {
@@ -248,7 +248,7 @@ impl Lower<'_, '_> {
                 let y = self.coerce_float(b, b_span, "**");
                 match (x, y) {
                     (Some(x), Some(y)) => Ex::Val(
-                        self.val(Op::Math(MathFn::Pow), Ty::F32, vec![x, y], span),
+                        self.val(Op::Math(MathFn::Pow), Ty::F32, [x, y], span),
                         Ty::F32,
                     ),
                     _ => Ex::Err,
@@ -266,12 +266,12 @@ impl Lower<'_, '_> {
             if n & 1 == 1 {
                 result = Some(match result {
                     None => base,
-                    Some(r) => self.val(Op::Binary(BinOp::Mul), t, vec![r, base], span),
+                    Some(r) => self.val(Op::Binary(BinOp::Mul), t, [r, base], span),
                 });
             }
             n >>= 1;
             if n > 0 {
-                base = self.val(Op::Binary(BinOp::Mul), t, vec![base, base], span);
+                base = self.val(Op::Binary(BinOp::Mul), t, [base, base], span);
             }
         }
         result.unwrap_or_else(|| {
@@ -306,7 +306,7 @@ impl Lower<'_, '_> {
             self.error(span, "bools can be compared only with `==` and `!=`");
             return Ex::Err;
         }
-        Ex::Val(self.val(Op::Cmp(op), Ty::BOOL, vec![x, y], span), Ty::BOOL)
+        Ex::Val(self.val(Op::Cmp(op), Ty::BOOL, [x, y], span), Ty::BOOL)
     }
 
     pub(super) fn compare_chain(
@@ -378,7 +378,7 @@ impl Lower<'_, '_> {
             }
             (Ex::Lit(Lit::Bool(true)), x) | (x, Ex::Lit(Lit::Bool(true))) => x,
             (Ex::Val(x, _), Ex::Val(y, _)) => Ex::Val(
-                self.val(Op::Binary(BinOp::And), Ty::BOOL, vec![x, y], span),
+                self.val(Op::Binary(BinOp::And), Ty::BOOL, [x, y], span),
                 Ty::BOOL,
             ),
             _ => Ex::Err,
@@ -425,7 +425,7 @@ impl Lower<'_, '_> {
                 };
                 let r = if t == Ty::BOOL {
                     let op = if is_and { BinOp::And } else { BinOp::Or };
-                    self.val(Op::Binary(op), Ty::BOOL, vec![a, b], span)
+                    self.val(Op::Binary(op), Ty::BOOL, [a, b], span)
                 } else {
                     let Some(c) = self.truthy(Ex::Val(a, t), cur_span) else {
                         return Ex::Err;
@@ -567,7 +567,7 @@ impl Lower<'_, '_> {
                     }
                 }
             };
-            return Ex::Val(self.val(Op::Select, t, vec![c, a, b], span), t);
+            return Ex::Val(self.val(Op::Select, t, [c, a, b], span), t);
         }
         let then_b = self.new_block();
         let else_b = self.new_block();

@@ -168,7 +168,7 @@ impl Lower<'_, '_> {
             return self.poison_targets(targets);
         }
         for (i, &t) in targets.iter().enumerate() {
-            let c = self.val(Op::Extract(i as u32), Ty::Scalar(s), vec![o], span);
+            let c = self.val(Op::Extract(i as u32), Ty::Scalar(s), [o], span);
             self.assign_to(t, Ex::Val(c, Ty::Scalar(s)), span);
         }
     }
@@ -214,7 +214,7 @@ impl Lower<'_, '_> {
             self.cx.arrays[a.index()].name
         );
         if let Some(v) = self.coerce(ex, elem, value_span, &what) {
-            self.emit(Op::Store(a), None, vec![index, v], span);
+            self.emit(Op::Store(a), None, [index, v], span);
         }
     }
 
@@ -315,7 +315,7 @@ impl Lower<'_, '_> {
         match ex {
             Ex::Val(o, t) if t == ty => Some(o),
             Ex::Val(o, t) if ty == Ty::F32 && t.as_scalar().is_some_and(Scalar::is_int) => {
-                Some(self.val(Op::Convert, Ty::F32, vec![o], span))
+                Some(self.val(Op::Convert, Ty::F32, [o], span))
             }
             Ex::Val(_, t) => {
                 let first = self.var_spans[var.index()];
@@ -404,7 +404,7 @@ impl Lower<'_, '_> {
                 // Checked once, at the load: the store reuses the index.
                 self.check_index(a, &i, t.span);
                 let elem = self.cx.arrays[a.index()].elem;
-                let cur = self.val(Op::Load(a), elem, vec![i.flat], t.span);
+                let cur = self.val(Op::Load(a), elem, [i.flat], t.span);
                 let rhs = self.expr(value);
                 let r = self.binary(
                     op,

@@ -47,14 +47,14 @@ impl Lower<'_, '_> {
             let o = self.coerce(ex, t, sp, &what)?;
             for k in 0..t.components() {
                 let c = match t {
-                    Ty::Vector(s, _) => self.val(Op::Extract(k), Ty::Scalar(s), vec![o], sp),
+                    Ty::Vector(s, _) => self.val(Op::Extract(k), Ty::Scalar(s), [o], sp),
                     Ty::Scalar(_) => o,
                 };
                 let s = t.scalar();
                 comps.push(match (tt.packed(), s) {
                     (false, _) | (true, Scalar::U32) => c,
-                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, vec![c], sp),
-                    (true, _) => self.val(Op::Convert, Ty::U32, vec![c], sp),
+                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], sp),
+                    (true, _) => self.val(Op::Convert, Ty::U32, [c], sp),
                 });
             }
         }
@@ -85,15 +85,15 @@ impl Lower<'_, '_> {
             let mut comps = Vec::new();
             for _ in 0..t.components() {
                 let c = match carrier {
-                    Ty::Vector(s, _) => self.val(Op::Extract(next), Ty::Scalar(s), vec![o], span),
+                    Ty::Vector(s, _) => self.val(Op::Extract(next), Ty::Scalar(s), [o], span),
                     Ty::Scalar(_) => o,
                 };
                 next += 1;
                 let s = t.scalar();
                 comps.push(match (tt.packed(), s) {
                     (false, _) | (true, Scalar::U32) => c,
-                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::F32, vec![c], span),
-                    (true, _) => self.val(Op::Convert, Ty::Scalar(s), vec![c], span),
+                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::F32, [c], span),
+                    (true, _) => self.val(Op::Convert, Ty::Scalar(s), [c], span),
                 });
             }
             let v = match t {

@@ -21,7 +21,7 @@ impl Lower<'_, '_> {
 
     /// Component `i` of vector `o` of type `t`.
     pub(super) fn component(&mut self, o: Operand, t: Ty, i: u32, span: Span) -> Operand {
-        self.val(Op::Extract(i), Ty::Scalar(t.scalar()), vec![o], span)
+        self.val(Op::Extract(i), Ty::Scalar(t.scalar()), [o], span)
     }
 
     /// `vec3(x, y, z)`, `vec3(v2, z)`, `vec3(1.0)`, `vec3(iv3)`: the components of the
@@ -40,7 +40,7 @@ impl Lower<'_, '_> {
                     return Ex::Val(o, t);
                 }
                 let _ = sp;
-                return Ex::Val(self.val(Op::Convert, t, vec![o], span), t);
+                return Ex::Val(self.val(Op::Convert, t, [o], span), t);
             }
         }
         let mut comps = Vec::new();
@@ -122,7 +122,7 @@ impl Lower<'_, '_> {
         if let [i] = idx[..] {
             return Ex::Val(self.component(o, t, i, span), s);
         }
-        let comps = idx.iter().map(|&i| self.component(o, t, i, span)).collect();
+        let comps = idx.iter().map(|&i| self.component(o, t, i, span)).collect::<Vec<_>>();
         let rt = Ty::Vector(t.scalar(), idx.len() as u8);
         Ex::Val(self.val(Op::Construct, rt, comps, span), rt)
     }
@@ -215,7 +215,7 @@ impl Lower<'_, '_> {
             return;
         };
         let cur = self.read(var, target_span);
-        let new = self.val(Op::Insert(i), t, vec![cur, c], target_span);
+        let new = self.val(Op::Insert(i), t, [cur, c], target_span);
         self.def(var, new);
     }
 
@@ -407,9 +407,9 @@ impl Lower<'_, '_> {
         match bin {
             BinOp::Div if s.is_int() => {
                 let ft = t.with_scalar(Scalar::F32);
-                let fx = self.val(Op::Convert, ft, vec![x], a_span);
-                let fy = self.val(Op::Convert, ft, vec![y], b_span);
-                Ex::Val(self.val(Op::Binary(BinOp::Div), ft, vec![fx, fy], span), ft)
+                let fx = self.val(Op::Convert, ft, [x], a_span);
+                let fy = self.val(Op::Convert, ft, [y], b_span);
+                Ex::Val(self.val(Op::Binary(BinOp::Div), ft, [fx, fy], span), ft)
             }
             // Python's `//` and `%` per component, by the scalar rules.
             BinOp::FloorDiv | BinOp::Mod => {
@@ -425,7 +425,7 @@ impl Lower<'_, '_> {
                 }
                 Ex::Val(self.val(Op::Construct, t, comps, span), t)
             }
-            _ => Ex::Val(self.val(Op::Binary(bin), t, vec![x, y], span), t),
+            _ => Ex::Val(self.val(Op::Binary(bin), t, [x, y], span), t),
         }
     }
 
@@ -438,11 +438,11 @@ impl Lower<'_, '_> {
             UnaryOp::Neg if s == Scalar::U32 => {
                 let zero = self.konst(Const::U32(0));
                 let z = self.splat(zero, t, span);
-                Ex::Val(self.val(Op::Binary(BinOp::Sub), t, vec![z, o], span), t)
+                Ex::Val(self.val(Op::Binary(BinOp::Sub), t, [z, o], span), t)
             }
-            UnaryOp::Neg => Ex::Val(self.val(Op::Unary(UnOp::Neg), t, vec![o], span), t),
+            UnaryOp::Neg => Ex::Val(self.val(Op::Unary(UnOp::Neg), t, [o], span), t),
             UnaryOp::Invert if s.is_int() => {
-                Ex::Val(self.val(Op::Unary(UnOp::BitNot), t, vec![o], span), t)
+                Ex::Val(self.val(Op::Unary(UnOp::BitNot), t, [o], span), t)
             }
             _ => {
                 self.error(span, format!("`~` needs an integer vector, not {t}"));
@@ -481,10 +481,10 @@ impl Lower<'_, '_> {
         for i in 0..t.components() {
             let cx = self.component(x, t, i, a_span);
             let cy = self.component(y, t, i, b_span);
-            let c = self.val(Op::Cmp(op), Ty::BOOL, vec![cx, cy], span);
+            let c = self.val(Op::Cmp(op), Ty::BOOL, [cx, cy], span);
             acc = Some(match acc {
                 None => c,
-                Some(p) => self.val(Op::Binary(join), Ty::BOOL, vec![p, c], span),
+                Some(p) => self.val(Op::Binary(join), Ty::BOOL, [p, c], span),
             });
         }
         match acc {

@@ -108,7 +108,7 @@ impl Lower<'_, '_> {
         if !self.arity("barrier", args, 0, span) {
             return Ex::Err;
         }
-        self.emit(Op::Barrier, None, vec![], span);
+        self.emit(Op::Barrier, None, [], span);
         Ex::Void
     }
 
@@ -129,7 +129,7 @@ impl Lower<'_, '_> {
     pub(super) fn threads_operand(&mut self, span: Span) -> Option<Operand> {
         if self.sig.is_kernel {
             let t = Ty::Vector(Scalar::I32, 3);
-            return Some(self.val(Op::LaunchSize, t, vec![], span));
+            return Some(self.val(Op::LaunchSize, t, [], span));
         }
         self.threads
     }

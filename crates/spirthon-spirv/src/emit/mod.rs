@@ -551,7 +551,7 @@ impl<'f> FnState<'f> {
             return Ok(());
         }
         let id = self.values[v.index()];
-        let args: Vec<Word> = inst.args.iter().map(|&a| self.r(e, a)).collect();
+        let args: smallvec::SmallVec<[Word; 4]> = inst.args.iter().map(|&a| self.r(e, a)).collect();
         let operand = |k: usize| -> R<Ty> {
             let a = inst
                 .args

@@ -65,7 +65,7 @@ fn kernel_of(op: BinOp, ty: Ty, divisor: Option<Const>) -> Module {
         insts.push(Inst {
             op,
             ty,
-            args,
+            args: args.into(),
             span: Span::new(0, 0),
             var: None,
         });
