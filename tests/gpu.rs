@@ -511,3 +511,46 @@ fn lavapipe_caps_an_invocations_loop_trips_as_documented() {
         assert_eq!(counted, 100_000);
     }
 }
+
+/// `acos` and `atan2` call the module's `asin` and `atan` helpers when the kernel uses those
+/// too, and carry their own copy of the polynomial otherwise: both forms give the same bits.
+#[test]
+fn shared_math_helpers_give_the_same_bits_as_standalone_ones() {
+    let Some(gpu) = gpu() else { return };
+    let head = "import math\nfrom spirthon import kernel, Array, f32, global_id\n\n@kernel\n\
+                def trig(x: Array[f32], y: Array[f32], a: Array[f32], b: Array[f32], \
+                c: Array[f32], d: Array[f32]):\n    i = global_id().x\n    \
+                a[i] = math.acos(x[i])\n    b[i] = math.atan2(x[i], y[i])\n";
+    let shared = format!("{head}    c[i] = math.asin(x[i])\n    d[i] = math.atan(y[i])\n");
+    let mut xs: Vec<serde_json::Value> = Vec::new();
+    let mut ys: Vec<serde_json::Value> = Vec::new();
+    for k in 0..=400 {
+        let t = k as f64 / 200.0 - 1.0;
+        xs.push(t.into());
+        ys.push((t * 40.0).into());
+    }
+    for s in ["inf", "-inf", "nan"] {
+        xs.push(s.into());
+        ys.push(s.into());
+    }
+    for v in [0.0, -0.0, 0.5, -0.5, 1e-30, -1e30, 0.4999999, 0.5000001] {
+        xs.push(v.into());
+        ys.push((-v).into());
+    }
+    let n = xs.len();
+    let inputs = serde_json::json!({"threads": [n], "args": {
+        "x": xs, "y": ys, "a": {"zeros": n}, "b": {"zeros": n}, "c": {"zeros": n}, "d": {"zeros": n}}});
+    let run = |src: &str| {
+        let compiled = spirthon::compile(src, "trig.py", &Default::default()).expect("compiles");
+        let text = spirthon_spirv::disassemble(&compiled.words).expect("disassembles");
+        let calls = text.matches("OpFunctionCall").count();
+        let out = spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0).expect("runs");
+        (calls, out.output["args"]["a"].clone(), out.output["args"]["b"].clone())
+    };
+    let (alone_calls, a1, b1) = run(head);
+    let (shared_calls, a2, b2) = run(&shared);
+    // Standalone: the kernel calls acos and atan2; shared: also asin and atan, twice each.
+    assert_eq!((alone_calls, shared_calls), (2, 6));
+    assert_eq!(a1, a2, "acos differs when it shares asin's helper");
+    assert_eq!(b1, b2, "atan2 differs when it shares atan's helper");
+}

@@ -41,12 +41,8 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) 
         F::new(e).square_root(args[0], id)?;
         return Ok(true);
     }
-    let helper = match e
-        .math_helpers
-        .iter()
-        .find(|(m, n, _)| *m == mf && *n == args.len())
-    {
-        Some(&(_, _, h)) => h,
+    let helper = match existing(e, mf, args.len()) {
+        Some(h) => h,
         None => {
             let h = e.b.id();
             e.math_helpers.push((mf, args.len(), h));
@@ -54,7 +50,8 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) 
         }
     };
     let ft = e.ty(Ty::F32);
-    let mut operands = vec![helper];
+    let mut operands = smallvec::SmallVec::<[Word; 3]>::new();
+    operands.push(helper);
     operands.extend_from_slice(args);
     e.b.op(SOp::FunctionCall, ft, Some(id), &operands)?;
     Ok(true)
@@ -100,7 +97,18 @@ fn has_own(mf: MathFn, arity: usize) -> bool {
     }
 }
 
-/// The body of every helper [`math`] called: `f32 name(f32[, f32])`.
+/// The helper this module has for `mf` of `arity` operands, if its code calls one.
+fn existing(e: &Emitter, mf: MathFn, arity: usize) -> Option<Word> {
+    e.math_helpers
+        .iter()
+        .find(|(m, n, _)| *m == mf && *n == arity)
+        .map(|&(_, _, h)| h)
+}
+
+/// The body of every helper [`math`] called: `f32 name(f32[, f32])`. A helper whose
+/// algorithm contains another that the module has anyway calls it rather than repeat it
+/// (`atan2` calls `atan`, `acos` calls `asin` on `|x| <= 0.5`, where `asin` is its
+/// polynomial exactly), so the results are the same bits either way.
 pub(super) fn helper_functions(e: &mut Emitter) -> R<()> {
     let helpers = e.math_helpers.clone();
     for (mf, arity, id) in helpers {
@@ -177,6 +185,14 @@ impl<'e> F<'e> {
     fn op(&mut self, op: SOp, args: &[Word]) -> R<Word> {
         let ft = self.ft;
         self.e.b.op(op, ft, None, args)
+    }
+
+    /// A call of the module's helper function `h` (an `f32` result).
+    fn call(&mut self, h: Word, args: &[Word]) -> R<Word> {
+        let mut operands = smallvec::SmallVec::<[Word; 3]>::new();
+        operands.push(h);
+        operands.extend_from_slice(args);
+        self.op(SOp::FunctionCall, &operands)
     }
 
     fn mul(&mut self, a: Word, b: Word) -> R<Word> {
@@ -373,7 +389,10 @@ fn acos(f: &mut F<'_>, x: Word) -> R<Word> {
     let outer = f.e.b.op(SOp::LogicalOr, bt, None, &[hi, lo])?;
     let s = reduced(f, a)?;
     let arg = f.select(outer, s, x)?;
-    let p = asin_small(f, arg)?;
+    let p = match existing(f.e, MathFn::Asin, 1) {
+        Some(h) => f.call(h, &[arg])?,
+        None => asin_small(f, arg)?,
+    };
     let twice = f.add(p, p)?;
     let pi = f.c(PI);
     let below = f.sub(pi, twice)?;
@@ -418,7 +437,10 @@ fn atan(f: &mut F<'_>, x: Word) -> R<Word> {
 /// negative; `y` and `x` both zero give `±0` or `±π`, both infinite `±π/4` or `±3π/4`.
 fn atan2(f: &mut F<'_>, y: Word, x: Word) -> R<Word> {
     let q = f.div(y, x)?;
-    let base = atan(f, q)?;
+    let base = match existing(f.e, MathFn::Atan, 1) {
+        Some(h) => f.call(h, &[q])?,
+        None => atan(f, q)?,
+    };
     let ut = f.ut;
     let xb = f.e.b.op(SOp::Bitcast, ut, None, &[x])?;
     let high = f.cu(0x8000_0000);
