@@ -13,6 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from spirthon import Array, f32, i32, u32, kernel, func, global_id, local_id, local_index  # noqa: E402
+from spirthon import barrier, shared_array, vec3  # noqa: E402
 from spirthon.__main__ import InputError, run  # noqa: E402
 import spirthon  # noqa: E402
 
@@ -44,6 +45,22 @@ class Types(unittest.TestCase):
         with self.assertRaises(TypeError):
             a[1] = 1.5
 
+    def test_vec3_arrays_only_for_funcs(self):
+        """A func may take a shared ``Array[vec3]``; a kernel's buffer of 3-vectors, or a
+        two-dimensional one anywhere, is a TypeError, as the compiler rejects them."""
+        from spirthon import Array2D, vec3
+
+        out = Array(f32, 4)
+        shared_points.launch(4, out)
+        self.assertEqual([out[k] for k in range(4)], [3.0] * 4)
+        with self.assertRaises(TypeError) as e:
+            @kernel
+            def bad(points: Array[vec3]):
+                pass
+        self.assertIn("Array[vec4]", str(e.exception))
+        with self.assertRaises(TypeError):
+            Array2D[vec3]
+
     def test_negative_indices_are_out_of_bounds(self):
         a = Array(f32, 4, name="x")
         with self.assertRaises(IndexError) as e:
@@ -51,6 +68,19 @@ class Types(unittest.TestCase):
         self.assertIn("'x'", str(e.exception))
         with self.assertRaises(IndexError):
             a[4] = 1.0
+
+
+@func
+def last_y(t: Array[vec3]) -> f32:
+    return t[len(t) - 1].y
+
+
+@kernel(workgroup_size=4)
+def shared_points(out: Array[f32]):
+    tile = shared_array(vec3, 4)
+    tile[local_index()] = vec3(1.0, float(local_index()), 0.0)
+    barrier()
+    out[local_index()] = last_y(tile)
 
 
 @func
