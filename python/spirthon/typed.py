@@ -87,8 +87,18 @@ def annotated(ann, v):
     return value(v)
 
 
+def table_item(seq, k):
+    """``seq[k]`` where ``k`` is written as a constant: a module's constant tuple counts a
+    negative one from the end, as Python does and the compiler does (a checked launch's
+    tables refuse negative indices computed at run time only)."""
+    if isinstance(seq, tuple):
+        return tuple.__getitem__(seq, k)
+    return seq[k]
+
+
 # The names the rewritten code calls (in every module's globals for kernel code).
 HELPERS = {
+    "_spirthon_table_item": table_item,
     "_spirthon_unset": _Unset,
     "_spirthon_keep": keep,
     "_spirthon_keep_each": keep_each,
@@ -296,6 +306,7 @@ class _Typing(ast.NodeTransformer):
 
     def __init__(self):
         self.locals = []
+        self.assigned = set()
 
     def _note(self, name):
         if name not in self.locals:
@@ -304,6 +315,7 @@ class _Typing(ast.NodeTransformer):
     def visit_FunctionDef(self, node):
         args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
         params = {a.arg for a in args}
+        self.assigned = params | {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         node.decorator_list = []
         node.returns = None
         for a in args:
@@ -348,6 +360,28 @@ class _Typing(ast.NodeTransformer):
         if isinstance(node.target, ast.Name):
             self._note(node.target.id)
         return node
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and self._constant(node.slice):
+            return _at(_call("_spirthon_table_item", node.value, node.slice), node)
+        return node
+
+    def _constant(self, e):
+        """Whether ``e`` is an expression the compiler evaluates: literals, module constants
+        (names the function does not assign), ``len`` of one, and operators over those."""
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, int) and not isinstance(e.value, bool)
+        if isinstance(e, ast.Name):
+            return e.id not in self.assigned
+        if isinstance(e, ast.UnaryOp):
+            return self._constant(e.operand)
+        if isinstance(e, ast.BinOp):
+            return self._constant(e.left) and self._constant(e.right)
+        if isinstance(e, ast.Call):
+            return (isinstance(e.func, ast.Name) and e.func.id == "len" and builtins.len(e.args) == 1
+                    and isinstance(e.args[0], ast.Name) and e.args[0].id not in self.assigned)
+        return False
 
     def visit_For(self, node):
         self.generic_visit(node)

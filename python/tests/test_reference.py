@@ -318,7 +318,26 @@ def stop_early(tile_out: Array[i32]):
     tile_out[lid] = 100 // (2 - lid) + tile[3 - lid]
 
 
+TAPS = (0.25, 0.5, 2.0)
+
+
+@kernel
+def tail_taps(x: Array[i32], y: Array[f32]):
+    i = global_id().x
+    y[i] = TAPS[-1] + TAPS[-len(TAPS)] + TAPS[x[i]]
+
+
 class Checked(unittest.TestCase):
+
+    def test_constant_negative_table_index_counts_from_the_end(self):
+        """``TAPS[-1]`` is the last item in checked mode too (as compiled); a negative index
+        computed at run time is out of range there, as the GPU's checks say."""
+        y = Array(f32, 2)
+        tail_taps.launch_checked(2, Array(i32, [0, 2]), y)
+        self.assertEqual([y[0], y[1]], [2.5, 4.25])
+        with self.assertRaises(CheckError) as cm:
+            tail_taps.launch_checked(2, Array(i32, [0, -1]), y)
+        self.assertEqual(str(cm.exception.error), "index -1 out of range for 'TAPS' (len 3; negative indices do not wrap)")
 
     def test_a_gpu_report_whose_record_was_lost_is_kept_as_worded(self):
         text = "a check failed (its record was overwritten by later failures)\n  in invocation global_id (3, 0, 0), workgroup_id (0, 0, 0), local_id (3, 0, 0): the first of 70 failing invocations"

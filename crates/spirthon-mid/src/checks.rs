@@ -7,7 +7,9 @@
 //!   depend on how the zero was spelt. (Naga, like WGSL, also rejects such a module.)
 //! - An array index that is a negative constant (`x[-1]`, `j = -1; x[j]`). Kernels do not
 //!   wrap negative indices as Python lists do: such an access is always out of bounds. So is
-//!   a constant index past the end of a `shared_array`, whose length is known.
+//!   a constant index past the end of a `shared_array` or a constant tuple, whose length is
+//!   known. (A constant tuple's index written as a constant expression, `W[-1]`, never gets
+//!   here: the frontend takes the item, counting from the end as Python does.)
 //!
 //! Invariant: only instructions in reachable blocks are checked, once each; the result is one
 //! diagnostic per faulty instruction, at its span. What it does not do: reason about values
@@ -72,6 +74,13 @@ fn constant_index(f: &Function<Ref>, inst: &Inst<Ref>, a: &GlobalArray) -> Optio
     }
     if i >= 0 {
         return None;
+    }
+    if let Some(len) = a.constant.as_ref().map(Vec::len) {
+        return Some(
+            Diagnostic::error(inst.span, format!("index {i} is out of range for `{array}`"))
+                .with_label(format!("`{array}` is a constant tuple of {len} elements"))
+                .with_note(format!("an index written as a constant counts from the end as in Python (`{array}[-1]` is its last item, down to `{array}[-{len}]`); one computed at run time does not")),
+        );
     }
     Some(
         Diagnostic::error(inst.span, format!("index {i} is out of range for `{array}`"))

@@ -297,13 +297,16 @@ impl Lower<'_, '_> {
             .m
             .const_eval(self.ast, index, &|n: &str| self.is_local(n))
         {
-            Ok(Some(Lit::Int(k))) if (0..dims as i64).contains(&k) => k as u32,
+            // A tuple, as in NumPy: `A.shape[-1]` is the last axis.
+            Ok(Some(Lit::Int(k))) if (-(dims as i64)..dims as i64).contains(&k) => {
+                k.rem_euclid(dims as i64) as u32
+            }
             _ => {
                 let name = self.cx.arrays[a.index()].name.clone();
                 self.error(
                     self.ast.expr(index).span,
                     format!(
-                        "`{name}.shape` has {dims} item(s): index it with a constant from 0 to {}",
+                        "`{name}.shape` has {dims} item(s): index it with a constant from 0 to {} (or from -{dims} to -1)",
                         dims - 1
                     ),
                 );

@@ -214,6 +214,9 @@ impl ModuleInfo {
                 ExprKind::Name(t) if !is_local(t) => {
                     match (self.globals.get(t), self.const_eval(ast, *index, is_local)?) {
                         (Some(Global::Table { items, .. }), Some(Lit::Int(k))) => {
+                            // A constant index counts from the end when negative, as
+                            // Python's does (the table is a tuple there).
+                            let k = if k < 0 { k + items.len() as i64 } else { k };
                             match usize::try_from(k).ok().and_then(|k| items.get(k)) {
                                 Some(l) => *l,
                                 None => return Ok(None),
