@@ -362,17 +362,19 @@ def _int_class(cls, wrap):
 
     cls.__pow__, cls.__rpow__ = power, rpower
 
-    # Shifts: the count may be either int type; the result has the left operand's type.
+    # Shifts: the count may be either int type; the result has the left operand's type. A
+    # count past 32 gives what 32 gives once wrapped (every bit out), without building
+    # CPython's huge intermediate int; a negative one raises as CPython does.
     def shift(fn):
         def forward(a, b):
             if not isinstance(b, int) or isinstance(b, bool):
                 return NotImplemented
-            return cls(wrap(fn(a, b)))
+            return cls(wrap(fn(int(a), min(int(b), 32))))
 
         def reflected(a, b):
             if type(b) not in (LitI, int):
                 return NotImplemented
-            return cls(wrap(fn(b, a)))
+            return cls(wrap(fn(int(b), min(int(a), 32))))
 
         return forward, reflected
 

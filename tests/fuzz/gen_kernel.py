@@ -37,7 +37,8 @@ def expression_kernel(rnd):
                 return "(%s %s (abs(%s) + 1))" % (a, op, b)
             return "(%s %s (-abs(%s) - 1))" % (a, op, b)
         if k < 0.65:
-            return "(%s >> (abs(%s) %% 5))" % (a, b)
+            # Counts past 31 too: Python shifts every bit out, SPIR-V leaves it undefined.
+            return "(%s %s (abs(%s) %% %d))" % (a, rnd.choice([">>", "<<"]), b, rnd.choice([5, 70]))
         if k < 0.72:
             return "(%s if %s %s %s else %s)" % (a, a, rnd.choice(["<", "<=", ">", ">=", "==", "!="]), b, b)
         if k < 0.8:
@@ -378,8 +379,10 @@ def hash_kernel(rnd):
             return "(%s * %s)" % (a, rnd.choice(mults))
         if k < 0.45:
             return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*", "^", "&", "|"]), b)
-        if k < 0.6:
+        if k < 0.55:
             return "(%s %s %d)" % (a, rnd.choice([">>", "<<"]), rnd.randint(0, 31))
+        if k < 0.6:
+            return "(%s %s (%s %% 70))" % (a, rnd.choice([">>", "<<"]), b)
         if k < 0.7:
             return "(%s %s (%s | 1))" % (a, rnd.choice(["//", "%"]), b)
         if k < 0.8:

@@ -5,6 +5,8 @@
 //!   `ZeroDivisionError` there; a literal `7 // 0` is already a compile error, and a divisor
 //!   that folds to zero (`z = 0; x // z`, `x // (1 - 1)`) is one too, so the rule does not
 //!   depend on how the zero was spelt. (Naga, like WGSL, also rejects such a module.)
+//! - A shift by a negative constant count (`x << -1`, `n = -2; x >> n`): Python raises
+//!   `ValueError`.
 //! - An array index that is a negative constant (`x[-1]`, `j = -1; x[j]`). Kernels do not
 //!   wrap negative indices as Python lists do: such an access is always out of bounds. So is
 //!   a constant index past the end of a `shared_array` or a constant tuple, whose length is
@@ -30,6 +32,7 @@ pub fn constant_faults(f: &Function<Ref>, arrays: &[GlobalArray]) -> Vec<Diagnos
             let inst = &f.insts[v];
             let fault = match inst.op {
                 Op::Binary(BinOp::FloorDiv | BinOp::Mod) => zero_divisor(f, inst),
+                Op::Binary(BinOp::Shl | BinOp::Shr) => negative_count(f, inst),
                 Op::Load(a) | Op::Store(a) | Op::Atomic(_, a) => {
                     constant_index(f, inst, &arrays[a.index()])
                 }
@@ -50,6 +53,17 @@ fn zero_divisor(f: &Function<Ref>, inst: &Inst<Ref>) -> Option<Diagnostic> {
         Diagnostic::error(inst.span, "integer division by zero")
             .with_label("the divisor is always 0 here")
             .with_note("Python raises `ZeroDivisionError` here; the GPU has no such error"),
+    )
+}
+
+fn negative_count(f: &Function<Ref>, inst: &Inst<Ref>) -> Option<Diagnostic> {
+    let Const::I32(n @ ..=-1) = f.as_const(*inst.args.get(1)?)? else {
+        return None;
+    };
+    Some(
+        Diagnostic::error(inst.span, format!("negative shift count {n}"))
+            .with_label("the count is always negative here")
+            .with_note("Python raises `ValueError` here; the GPU has no such error"),
     )
 }
 

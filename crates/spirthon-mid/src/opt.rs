@@ -325,8 +325,9 @@ fn binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
             BitAnd => x & y,
             BitOr => x | y,
             BitXor => x ^ y,
-            Shl if (0..32).contains(&y) => x << y,
-            Shr if (0..32).contains(&y) => x >> y,
+            // Python's shifts, wrapped: a count of 32 or more leaves 0, or the sign.
+            Shl if y >= 0 => x.checked_shl(y as u32).unwrap_or(0),
+            Shr if y >= 0 => x >> y.min(31),
             _ => return None,
         }),
         (Const::U32(x), Const::U32(y)) => Const::U32(match op {
@@ -338,8 +339,8 @@ fn binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
             BitAnd => x & y,
             BitOr => x | y,
             BitXor => x ^ y,
-            Shl if y < 32 => x << y,
-            Shr if y < 32 => x >> y,
+            Shl => x.checked_shl(y).unwrap_or(0),
+            Shr => x.checked_shr(y).unwrap_or(0),
             _ => return None,
         }),
         (Const::F32(_), Const::F32(_)) => {

@@ -61,12 +61,85 @@ pub(super) fn binary(
         (BinOp::BitAnd, _) => e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?,
         (BinOp::BitOr, _) => e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?,
         (BinOp::BitXor, _) => e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?,
-        (BinOp::Shl, _) => e.b.op(SOp::ShiftLeftLogical, rt, out, &[a, b])?,
-        (BinOp::Shr, Scalar::I32) => e.b.op(SOp::ShiftRightArithmetic, rt, out, &[a, b])?,
-        (BinOp::Shr, _) => e.b.op(SOp::ShiftRightLogical, rt, out, &[a, b])?,
+        (BinOp::Shl | BinOp::Shr, _) => {
+            let small = matches!(b_const, Some(Const::I32(0..=31)) | Some(Const::U32(0..=31)));
+            shift(e, op, t, rt, id, a, b, small)?
+        }
         (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
     };
     Ok(())
+}
+
+/// `a << b` or `a >> b` as Python computes them on 32-bit integers (then wrapped): a count
+/// of 32 or more shifts every bit out, so `<<` and a `u32`'s `>>` give 0 and an `i32`'s `>>`
+/// its sign (0 or -1), where SPIR-V leaves such a shift undefined (lavapipe takes the count
+/// modulo 32). A count read as unsigned, so a negative one (Python raises `ValueError`)
+/// gives the same. `small`: the count is known to be below 32, and the plain instruction
+/// does. Per component for int vectors.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shift(
+    e: &mut Emitter,
+    op: BinOp,
+    t: Ty,
+    rt: Word,
+    id: Word,
+    a: Word,
+    b: Word,
+    small: bool,
+) -> R<Word> {
+    let out = Some(id);
+    let signed = t.scalar() == Scalar::I32;
+    if small {
+        let sop = match (op, signed) {
+            (BinOp::Shl, _) => SOp::ShiftLeftLogical,
+            (_, true) => SOp::ShiftRightArithmetic,
+            (_, false) => SOp::ShiftRightLogical,
+        };
+        return e.b.op(sop, rt, out, &[a, b]);
+    }
+    if op == BinOp::Shr && signed {
+        // Shifting by 31 already leaves only the sign.
+        let thirty_one = e.splat(Const::U32(31), t);
+        let ut = e.ty(unsigned(t));
+        let count = e.b.op(SOp::Bitcast, ut, None, &[b])?;
+        let glsl = e.glsl;
+        let clamped = e.b.ext_inst(ut, None, glsl, GLOp::UMin as u32, &[count, thirty_one])?;
+        let clamped = e.b.op(SOp::Bitcast, rt, None, &[clamped])?;
+        return e.b.op(SOp::ShiftRightArithmetic, rt, out, &[a, clamped]);
+    }
+    let sop = if op == BinOp::Shl {
+        SOp::ShiftLeftLogical
+    } else {
+        SOp::ShiftRightLogical
+    };
+    let shifted = e.b.op(sop, rt, None, &[a, b])?;
+    let ut = e.ty(unsigned(t));
+    let count = if signed {
+        e.b.op(SOp::Bitcast, ut, None, &[b])?
+    } else {
+        b
+    };
+    let limit = e.splat(Const::U32(32), t);
+    let bt = e.ty(bools(t));
+    let out_of_range = e.b.op(SOp::UGreaterThanEqual, bt, None, &[count, limit])?;
+    let zero = e.splat(Const::zero(t.scalar()), t);
+    e.b.op(SOp::Select, rt, out, &[out_of_range, zero, shifted])
+}
+
+/// `t` with `u32` components (its int scalar or vector shape kept).
+fn unsigned(t: Ty) -> Ty {
+    match t {
+        Ty::Vector(_, n) => Ty::Vector(Scalar::U32, n),
+        _ => Ty::U32,
+    }
+}
+
+/// `t`'s shape of bools.
+fn bools(t: Ty) -> Ty {
+    match t {
+        Ty::Vector(_, n) => Ty::Vector(Scalar::Bool, n),
+        _ => Ty::BOOL,
+    }
 }
 
 /// Python's `a // b` on i32: the truncated quotient, minus one when the remainder is

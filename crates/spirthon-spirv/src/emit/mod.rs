@@ -94,6 +94,8 @@ struct Emitter {
     /// The `accurate` math functions called so far, each emitted once at the end as a
     /// function of its own: (function, arity, id).
     math_helpers: Vec<(spirthon_ir::cfg::MathFn, usize, Word)>,
+    /// Vector constants made by [`Emitter::splat`]: the component, the size, the id.
+    splats: Vec<(Const, u8, Word)>,
     /// The private table of the module's own `pow` (`accurate::pow_table`), once made.
     pow_table: Option<Word>,
     decorated_arrays: FastSet<Word>,
@@ -123,6 +125,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         names: opts.names,
         fast_math: opts.fast_math,
         math_helpers: Vec::new(),
+        splats: Vec::new(),
         pow_table: None,
         decorated_arrays: FastSet::default(),
         array_structs: FastMap::default(),
@@ -206,6 +209,22 @@ impl Emitter {
             Ty::Scalar(Scalar::Bool) => self.ty(Ty::U32),
             other => self.ty(other),
         }
+    }
+
+    /// The constant `c` as a value of `t`: itself for a scalar `t`, every component of a
+    /// vector `t` (of `c`'s scalar type) otherwise.
+    fn splat(&mut self, c: Const, t: Ty) -> Word {
+        let one = self.konst(c);
+        let Ty::Vector(_, n) = t else {
+            return one;
+        };
+        let vt = self.ty(Ty::Vector(c.ty().scalar(), n));
+        if let Some(&(_, _, id)) = self.splats.iter().find(|s| s.0 == c && s.1 == n) {
+            return id;
+        }
+        let id = self.b.constant_composite(vt, &vec![one; n as usize]);
+        self.splats.push((c, n, id));
+        id
     }
 
     fn konst(&mut self, c: Const) -> Word {
@@ -582,6 +601,10 @@ impl<'f> FnState<'f> {
             Op::Failed => self.failed(e, rt, id)?,
             Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
+            Op::Binary(op @ (BinOp::Shl | BinOp::Shr)) => {
+                let small = count_below_32(f, inst.args[1]);
+                arith::shift(e, op, t, rt, id, args[0], args[1], small)?;
+            }
             Op::Binary(op) => {
                 let divisor = inst.args.get(1).and_then(|&r| f.as_const(r));
                 binary(e, op, t, rt, id, args[0], args[1], divisor)?;
@@ -677,3 +700,30 @@ fn successors_emitted(f: &Function<Ref>, b: Block, loop_of: &[Option<Block>]) ->
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a shift count is known to lie in `0..32`: a constant there, `n & m` with a
+/// constant `m < 32`, or `n % m` with a constant `0 < m <= 32` (Python's `%` of a positive
+/// divisor is never negative).
+fn count_below_32(f: &Function<Ref>, r: Ref) -> bool {
+    let small = |c: Option<Const>, max: i64| match c {
+        Some(Const::I32(k)) => (0..=max).contains(&i64::from(k)),
+        Some(Const::U32(k)) => i64::from(k) <= max,
+        _ => false,
+    };
+    if small(f.as_const(r), 31) {
+        return true;
+    }
+    let Ref::Inst(v) = r else {
+        return false;
+    };
+    let inst = &f.insts[v];
+    let consts = || inst.args.iter().map(|&a| f.as_const(a));
+    match inst.op {
+        Op::Binary(BinOp::BitAnd) => consts().any(|c| small(c, 31)),
+        Op::Binary(BinOp::Mod) => {
+            let m = inst.args.get(1).and_then(|&a| f.as_const(a));
+            small(m, 32) && !matches!(m, Some(Const::I32(0)) | Some(Const::U32(0)))
+        }
+        _ => false,
+    }
+}
