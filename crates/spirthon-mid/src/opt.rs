@@ -377,6 +377,14 @@ fn compare(op: CmpOp, a: Const, b: Const) -> Option<bool> {
     Some(op.holds(ord))
 }
 
+/// `x` truncated toward zero, modulo 2^32; `None` for NaN and infinities.
+fn wrap_float(x: f32) -> Option<u32> {
+    if !x.is_finite() {
+        return None;
+    }
+    Some(f64::from(x).trunc().rem_euclid(4_294_967_296.0) as u32)
+}
+
 fn convert(a: Const, to: Ty) -> Option<Const> {
     let to = to.as_scalar()?;
     Some(match (a, to) {
@@ -385,20 +393,10 @@ fn convert(a: Const, to: Ty) -> Option<Const> {
         (Const::U32(x), Scalar::I32) => Const::I32(x as i32),
         (Const::I32(x), Scalar::F32) => Const::f32(x as f32),
         (Const::U32(x), Scalar::F32) => Const::f32(x as f32),
-        (Const::F32(_), Scalar::I32) => {
-            let x = a.as_f32()?.trunc();
-            if !(-2147483648.0..2147483648.0).contains(&x) {
-                return None;
-            }
-            Const::I32(x as i32)
-        }
-        (Const::F32(_), Scalar::U32) => {
-            let x = a.as_f32()?.trunc();
-            if !(0.0..4294967296.0).contains(&x) {
-                return None;
-            }
-            Const::U32(x as u32)
-        }
+        // Truncated, then wrapped to 32 bits as the kernel's ints are (`int(1e10)` is
+        // 1410065408); NaN and infinities are left to the device.
+        (Const::F32(_), Scalar::I32) => Const::I32(wrap_float(a.as_f32()?)? as i32),
+        (Const::F32(_), Scalar::U32) => Const::U32(wrap_float(a.as_f32()?)?),
         (Const::Bool(b), Scalar::I32) => Const::I32(b as i32),
         (Const::Bool(b), Scalar::U32) => Const::U32(b as u32),
         (Const::Bool(b), Scalar::F32) => Const::f32(b as u8 as f32),

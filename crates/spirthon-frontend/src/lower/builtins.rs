@@ -139,9 +139,12 @@ impl Lower<'_, '_> {
         match x {
             Ex::Lit(l) => match (l, to.scalar()) {
                 (_, Scalar::Bool) => Ex::Lit(Lit::Bool(l.truthy())),
-                (Lit::Float(f), Scalar::I32 | Scalar::U32) => {
+                (Lit::Float(f), s @ (Scalar::I32 | Scalar::U32)) => {
                     if f.is_finite() {
-                        self.lit_typed(Lit::Int(f.trunc() as i64), to, sp)
+                        // Truncated, then wrapped to 32 bits as a run-time value is.
+                        let w = f.trunc().rem_euclid(4_294_967_296.0) as u32;
+                        let i = if s == Scalar::I32 { w as i32 as i64 } else { w as i64 };
+                        self.lit_typed(Lit::Int(i), to, sp)
                     } else {
                         self.error(sp, "cannot convert an infinite or NaN float to an integer");
                         Ex::Err

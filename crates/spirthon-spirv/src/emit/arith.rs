@@ -346,17 +346,17 @@ pub(super) fn compare(
 pub(super) fn convert(
     e: &mut Emitter,
     from: Scalar,
-    to: Scalar,
+    t: Ty,
     rt: Word,
     id: Word,
     a: Word,
 ) -> R<()> {
     let out = Some(id);
+    let to = t.scalar();
     match (from, to) {
         (Scalar::I32, Scalar::F32) => e.b.op(SOp::ConvertSToF, rt, out, &[a])?,
         (Scalar::U32, Scalar::F32) => e.b.op(SOp::ConvertUToF, rt, out, &[a])?,
-        (Scalar::F32, Scalar::I32) => e.b.op(SOp::ConvertFToS, rt, out, &[a])?,
-        (Scalar::F32, Scalar::U32) => e.b.op(SOp::ConvertFToU, rt, out, &[a])?,
+        (Scalar::F32, Scalar::I32 | Scalar::U32) => float_to_int(e, t, rt, id, a)?,
         (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => {
             e.b.op(SOp::Bitcast, rt, out, &[a])?
         }
@@ -373,6 +373,44 @@ pub(super) fn convert(
         (s, t) => return Err(EmitError(format!("no conversion {s:?} -> {t:?}"))),
     };
     Ok(())
+}
+
+/// `int(x)` / `u32(x)` of a float `x` (of `t`'s shape) as the kernel's types compute it:
+/// truncated toward zero, then wrapped to 32 bits, so `int(1e10)` is `1410065408` and
+/// `u32(-1.5)` is `4294967295`, where SPIR-V leaves a conversion out of the result's range
+/// undefined. Inside `(-2^31, 2^31)` it is `OpConvertFToS` (bit-cast for `u32`); outside,
+/// `x` is a whole multiple of 256 and `x - 2^32·floor(x / 2^32)`, exact in `f32`, is the
+/// wrapped value in `[0, 2^32)` for `OpConvertFToU`. NaN and infinities stay the device's.
+fn float_to_int(e: &mut Emitter, t: Ty, rt: Word, id: Word, a: Word) -> R<Word> {
+    let shape = |s: Scalar| match t {
+        Ty::Vector(_, n) => Ty::Vector(s, n),
+        _ => Ty::Scalar(s),
+    };
+    let (it, ut, ft, bt) = (
+        e.ty(shape(Scalar::I32)),
+        e.ty(shape(Scalar::U32)),
+        e.ty(shape(Scalar::F32)),
+        e.ty(shape(Scalar::Bool)),
+    );
+    let glsl = e.glsl;
+    let fast = e.b.op(SOp::ConvertFToS, it, None, &[a])?;
+    let magnitude = e.b.ext_inst(ft, None, glsl, GLOp::FAbs as u32, &[a])?;
+    let two31 = e.splat(Const::f32(2_147_483_648.0), t);
+    let small = e.b.op(SOp::FOrdLessThan, bt, None, &[magnitude, two31])?;
+    let inv = e.splat(Const::f32(1.0 / 4_294_967_296.0), t);
+    let two32 = e.splat(Const::f32(4_294_967_296.0), t);
+    let q = e.b.op(SOp::FMul, ft, None, &[a, inv])?;
+    let whole = e.b.ext_inst(ft, None, glsl, GLOp::Floor as u32, &[q])?;
+    let m = e.b.op(SOp::FMul, ft, None, &[whole, two32])?;
+    let r = e.b.op(SOp::FSub, ft, None, &[a, m])?;
+    let wrapped = e.b.op(SOp::ConvertFToU, ut, None, &[r])?;
+    if t.scalar() == Scalar::I32 {
+        let wrapped = e.b.op(SOp::Bitcast, it, None, &[wrapped])?;
+        e.b.op(SOp::Select, rt, Some(id), &[small, fast, wrapped])
+    } else {
+        let fast = e.b.op(SOp::Bitcast, ut, None, &[fast])?;
+        e.b.op(SOp::Select, rt, Some(id), &[small, fast, wrapped])
+    }
 }
 
 pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {

@@ -627,7 +627,7 @@ impl<'f> FnState<'f> {
             }
             Op::Convert => {
                 let from = operand(0)?.scalar();
-                convert(e, from, t.scalar(), rt, id, args[0])?;
+                convert(e, from, t, rt, id, args[0])?;
             }
             Op::Math(mf) => math(e, mf, t, rt, id, &args)?,
             Op::Load(a) => {
