@@ -276,7 +276,26 @@ def _constant(v, ann):
     if t is tuple or (isinstance(v, tuple) and getattr(v, "name", None) is not None):
         if builtins.len(v) and builtins.all(type(x) in (int, float) for x in v):
             return _table(v)
-        return v
+        rows = _rows(v)
+        return v if rows is None else rows
+    return _other_constant(v)
+
+
+def _rows(v):
+    """A tuple of equal-length tuples of numbers typed as the compiler types it: each column
+    a table of its own (``OFFSETS = ((0, 1), (1, 0))``); ``None`` for any other tuple."""
+    if not builtins.len(v) or not builtins.all(type(r) is tuple for r in v):
+        return None
+    width = builtins.len(v[0])
+    if not 1 <= width <= 4 or builtins.any(builtins.len(r) != width for r in v):
+        return None
+    if not builtins.all(type(x) in (int, float) for r in v for x in r):
+        return None
+    columns = [_table(tuple(r[k] for r in v)) for k in builtins.range(width)]
+    return tuple(builtins.zip(*columns))
+
+
+def _other_constant(v):
     if v is math:
         return MATH
     if callable(v):

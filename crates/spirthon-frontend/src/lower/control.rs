@@ -297,18 +297,15 @@ impl Lower<'_, '_> {
             let kb = l.read(counter, span);
             match &binder {
                 Binder::Name(name) => l.assign_name(name, Ex::Val(kb, ty), tspan, tspan, None),
-                Binder::Table {
-                    array,
-                    value,
-                    index,
-                    ..
-                } => {
+                Binder::Table { columns, index, .. } => {
                     if let Some(i) = index {
                         l.assign_to(*i, Ex::Val(kb, ty), tspan);
                     }
-                    let elem = l.cx.arrays[array.index()].elem;
-                    let v = l.val(Op::Load(*array), elem, [kb], tspan);
-                    l.assign_to(*value, Ex::Val(v, elem), tspan);
+                    for &(array, value) in columns {
+                        let elem = l.cx.arrays[array.index()].elem;
+                        let v = l.val(Op::Load(array), elem, [kb], tspan);
+                        l.assign_to(value, Ex::Val(v, elem), tspan);
+                    }
                 }
             }
         };
@@ -356,9 +353,14 @@ impl Lower<'_, '_> {
             _ => return None,
         };
         let table_span = self.ast.expr(table_expr).span;
-        let (n, items, elem) = match &self.ast.expr(table_expr).kind {
+        let (n, global) = match &self.ast.expr(table_expr).kind {
             ExprKind::Name(n) => match self.m.globals.get(n) {
-                Some(Global::Table { items, elem, .. }) => (n.clone(), items.clone(), *elem),
+                Some(g @ (Global::Table { .. } | Global::Rows { .. })) => (n.clone(), g.clone()),
+                Some(Global::Opaque { span, what }) => {
+                    let (span, what) = (*span, *what);
+                    self.opaque_use(n, table_span, span, what);
+                    return Some(Err(()));
+                }
                 _ if index.is_some() => {
                     self.error(
                         table_span,
@@ -375,12 +377,12 @@ impl Lower<'_, '_> {
                 {
                     // A table name no Python name can take (`@`), so that it meets no
                     // module constant's in the tables by name.
-                    Some(Global::Table { items, elem, .. }) => {
-                        (format!("tuple@{}", table_span.start), items, elem)
+                    Some(g @ (Global::Table { .. } | Global::Rows { .. })) => {
+                        (format!("tuple@{}", table_span.start), g)
                     }
                     Some(_) => {
                         self.cx.diags.push(
-                            Diagnostic::error(table_span, "a `for` loop over a tuple needs a non-empty tuple of constant numbers")
+                            Diagnostic::error(table_span, "a `for` loop over a tuple needs a non-empty tuple of constant numbers (or of tuples of them, all of one length)")
                                 .with_note("the items may be literals or module constants; kernels loop over `range(...)` otherwise")
                                 .with_help("for run-time values, loop over indices: `for k in range(n):`"),
                         );
@@ -400,25 +402,50 @@ impl Lower<'_, '_> {
                 return Some(Err(()));
             }
         };
-        if index.is_none() && !matches!(self.ast.expr(target).kind, ExprKind::Name(_)) {
-            let t = match self.ast.expr(table_expr).kind {
-                ExprKind::Name(_) => n.as_str(),
-                _ => "T",
-            };
-            let msg = format!("each item of `{t}` is one number: loop with `for x in {t}:`, or `for k, x in enumerate({t}):`");
-            self.error(self.ast.expr(target).span, msg);
-            return Some(Err(()));
-        }
-        let array = self.cx.table(&n, &items, elem);
         let (index, value) = match index {
             Some((k, v)) => (Some(k), v),
             None => (None, target),
         };
+        let shown = match self.ast.expr(table_expr).kind {
+            ExprKind::Name(_) => n.clone(),
+            _ => "T".to_string(),
+        };
+        let columns = match global {
+            Global::Table { items, elem, .. } => {
+                if !matches!(self.ast.expr(value).kind, ExprKind::Name(_)) {
+                    let msg = format!("each item of `{shown}` is one number: loop with `for x in {shown}:`, or `for k, x in enumerate({shown}):`");
+                    self.error(self.ast.expr(value).span, msg);
+                    return Some(Err(()));
+                }
+                let len = items.len() as u32;
+                (vec![(self.cx.table(&n, &items, elem), value)], len)
+            }
+            Global::Rows { columns, .. } => {
+                let targets: Option<Vec<ExprId>> = match &self.ast.expr(value).kind {
+                    ExprKind::Tuple(ts) if ts.len() == columns.len() => Some(ts.clone()),
+                    _ => None,
+                };
+                let Some(targets) = targets else {
+                    let names = ["a", "b", "c", "d"][..columns.len()].join(", ");
+                    let msg = format!("each item of `{shown}` is a tuple of {} numbers: unpack it, as in `for {names} in {shown}:`", columns.len());
+                    self.error(self.ast.expr(value).span, msg);
+                    return Some(Err(()));
+                };
+                let len = columns[0].0.len() as u32;
+                let tables = columns
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (items, elem))| self.cx.table(&format!("{n}#{k}"), items, *elem))
+                    .collect::<Vec<_>>();
+                (tables.into_iter().zip(targets).collect(), len)
+            }
+            _ => return None,
+        };
+        let (columns, len) = columns;
         Some(Ok(Binder::Table {
-            array,
-            value,
+            columns,
             index,
-            len: items.len() as u32,
+            len,
         }))
     }
 

@@ -183,6 +183,15 @@ impl Lower<'_, '_> {
                 Err(_) => Ex::Err,
             },
             Some(Global::Table { items, elem, .. }) => Ex::Array(self.cx.table(n, items, *elem)),
+            Some(Global::Rows { columns, .. }) => {
+                let width = columns.len();
+                let names: Vec<String> = ["a", "b", "c", "d"][..width].iter().map(|s| s.to_string()).collect();
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("`{n}` is a tuple of tuples: kernels loop over it, but cannot use it as a value"))
+                        .with_help(format!("`for {} in {n}:` (or `for k, ({}) in enumerate({n}):`)", names.join(", "), names.join(", "))),
+                );
+                Ex::Err
+            }
             Some(Global::Opaque {
                 span: def_span,
                 what,

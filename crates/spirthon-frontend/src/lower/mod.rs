@@ -179,10 +179,11 @@ enum Step {
 enum Binder {
     /// `for i in range(...)`: the counter itself.
     Name(String),
-    /// `for w in TABLE` / `for k, w in enumerate(TABLE)`: the item (and the index).
+    /// `for w in TABLE` / `for k, w in enumerate(TABLE)`: each target (one, or one per
+    /// column of a tuple of tuples: `for dr, dc in OFFSETS`) with its column's table, and
+    /// the index target.
     Table {
-        array: ArrayId,
-        value: ExprId,
+        columns: Vec<(ArrayId, ExprId)>,
         index: Option<ExprId>,
         len: u32,
     },

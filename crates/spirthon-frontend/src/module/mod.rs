@@ -91,6 +91,10 @@ pub enum Global {
         elem: Scalar,
         span: Span,
     },
+    /// A tuple of equal-length tuples of numbers (`OFFSETS = ((0, 1), (1, 0))`), kept by
+    /// column: each column a constant table of its own type. Kernels loop over it
+    /// (`for dr, dc in OFFSETS:`), one table read per column and trip.
+    Rows { columns: Vec<(Vec<Lit>, Scalar)>, span: Span },
     /// A kernel or func: an index into [`ModuleInfo::defs`].
     Def(usize),
     /// A top-level name the kernel language cannot use.
@@ -503,6 +507,9 @@ pub(crate) fn table(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Global> {
     let opaque = |what| Some(Global::Opaque { span, what });
+    if let Some(rows) = rows(m, ast, items, span, is_local, diags) {
+        return rows;
+    }
     let mut lits = Vec::new();
     for &i in items {
         match m.const_eval(ast, i, is_local) {
@@ -538,6 +545,42 @@ pub(crate) fn table(
         elem,
         span,
     })
+}
+
+/// `((a, b), (c, d), ...)`: when every item is a tuple of one length (1 to 4), the
+/// [`Global::Rows`] of its columns (`Some(None)` after an error in a column); `None` when
+/// the items are not all tuples.
+fn rows(
+    m: &ModuleInfo,
+    ast: &Ast,
+    items: &[ExprId],
+    span: Span,
+    is_local: &dyn Fn(&str) -> bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<Global>> {
+    let mut cells: Vec<&[ExprId]> = Vec::new();
+    for &i in items {
+        match &ast.expr(i).kind {
+            ExprKind::Tuple(row) => cells.push(row),
+            _ => return None,
+        }
+    }
+    let width = cells.first()?.len();
+    let opaque = |what| Some(Some(Global::Opaque { span, what }));
+    if !(1..=4).contains(&width) || cells.iter().any(|r| r.len() != width) {
+        return opaque("a tuple of tuples of different lengths (or of more than four)");
+    }
+    let mut columns = Vec::new();
+    for k in 0..width {
+        let column: Vec<ExprId> = cells.iter().map(|r| r[k]).collect();
+        match table(m, ast, &column, span, is_local, diags) {
+            Some(Global::Table { items, elem, .. }) => columns.push((items, elem)),
+            Some(Global::Rows { .. }) => return opaque("a tuple nested more than two deep"),
+            Some(other) => return Some(Some(other)),
+            None => return Some(None),
+        }
+    }
+    Some(Some(Global::Rows { columns, span }))
 }
 
 /// A name imported for the CPU side of a program (see [`resolve`]).
