@@ -102,7 +102,12 @@ def shared_array(elem, size):
     if key not in arrays:
         # Named after the variable it is assigned to, as the compiler names it.
         target = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=", linecache.getline(caller.f_code.co_filename, caller.f_lineno))
-        arrays[key] = Array(elem, size, name=target.group(1) if target else None)
+        name = target.group(1) if target else None
+        if isinstance(size, tuple):
+            # `(H, W)` or `(D, H, W)`: a row-major multi-dimensional array, `a[i, j]`.
+            arrays[key] = Array(elem, None, name=name, shape=size)
+        else:
+            arrays[key] = Array(elem, size, name=name)
     return arrays[key]
 
 

@@ -442,13 +442,17 @@ pub struct GlobalArray {
     pub binding: u32,
     /// Whether the kernel or any function it calls stores into it.
     pub written: bool,
-    /// `Some(len)` for a `shared_array` in workgroup memory, which has no binding.
+    /// `Some(len)` for a `shared_array` in workgroup memory, which has no binding: its
+    /// element count (the product of its axes for a two- or three-dimensional one).
     pub workgroup: Option<u32>,
+    /// The length of each axis of a multi-dimensional `shared_array` (`dims` of them), known
+    /// at compile time; empty otherwise.
+    pub fixed_shape: Vec<u32>,
     /// `Some(values)` for a module-level constant tuple indexed at run time: a read-only
     /// array with these elements, which has no binding.
     pub constant: Option<Vec<Const>>,
     /// 1, or 2 or 3 for an `Array2D` / `Array3D` buffer (row-major; its shape travels in
-    /// the kernel's uniform block).
+    /// the kernel's uniform block) or a multi-dimensional `shared_array` (`fixed_shape`).
     pub dims: u32,
 }
 
@@ -461,8 +465,18 @@ impl GlobalArray {
             binding,
             written: false,
             workgroup: None,
+            fixed_shape: Vec::new(),
             constant: None,
             dims: 1,
+        }
+    }
+    /// The length of axis `k` when the compiler knows it: a shared array's or a constant
+    /// table's (axis 0 of one dimension: the element count).
+    pub fn known_axis(&self, k: u32) -> Option<u32> {
+        match self.fixed_shape.get(k as usize) {
+            Some(&n) => Some(n),
+            None if self.dims == 1 && k == 0 => self.known_len(),
+            None => None,
         }
     }
     /// The element count when the compiler knows it (shared arrays and constant tables).

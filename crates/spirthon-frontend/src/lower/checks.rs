@@ -83,7 +83,7 @@ impl Lower<'_, '_> {
     /// length, and needs no check).
     fn axis_len(&mut self, a: ArrayId, k: u32, i: Operand, span: Span) -> Option<Operand> {
         let g = &self.cx.arrays[a.index()];
-        if let Some(n) = g.known_len() {
+        if let Some(n) = g.known_axis(k) {
             if self.index_const(i).is_some_and(|c| (c as u64) < n as u64) {
                 return None;
             }

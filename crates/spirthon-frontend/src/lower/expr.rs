@@ -238,7 +238,7 @@ impl Lower<'_, '_> {
             Ex::Array(a) if attr == "shape" && self.cx.arrays[a.index()].dims > 1 => {
                 let dims = self.cx.arrays[a.index()].dims;
                 let axes = (0..dims)
-                    .map(|k| self.val(Op::ArrayShape(a, k), Ty::I32, [], span))
+                    .map(|k| self.axis_operand(a, k, span))
                     .collect::<Vec<_>>();
                 let t = Ty::Vector(Scalar::I32, dims as u8);
                 Ex::Val(self.val(Op::Construct, t, axes, span), t)
@@ -325,24 +325,33 @@ impl Lower<'_, '_> {
         if dims == 1 {
             return self.len_of(a, span);
         }
-        Ex::Val(
-            self.val(Op::ArrayShape(a, k), Ty::I32, [], span),
-            Ty::I32,
-        )
+        if let Some(n) = self.cx.arrays[a.index()].known_axis(k) {
+            return Ex::Lit(Lit::Int(n as i64));
+        }
+        Ex::Val(self.axis_operand(a, k, span), Ty::I32)
+    }
+
+    /// The length of axis `k` of `a`: a constant where the compiler knows it (a shared
+    /// array's, a constant table's), else read at run time.
+    pub(super) fn axis_operand(&mut self, a: ArrayId, k: u32, span: Span) -> Operand {
+        let g = &self.cx.arrays[a.index()];
+        if let Some(n) = g.known_axis(k) {
+            return self.konst(Const::I32(n as i32));
+        }
+        let op = if g.dims > 1 {
+            Op::ArrayShape(a, k)
+        } else {
+            Op::ArrayLen(a)
+        };
+        self.val(op, Ty::I32, [], span)
     }
 
     /// `len(a)`: the element count, or the first axis of a multi-dimensional array.
     pub(super) fn len_of(&mut self, a: ArrayId, span: Span) -> Ex {
-        let g = &self.cx.arrays[a.index()];
-        if let Some(n) = g.known_len() {
+        if let Some(n) = self.cx.arrays[a.index()].known_axis(0) {
             return Ex::Lit(Lit::Int(n as i64));
         }
-        let op = if g.dims > 1 {
-            Op::ArrayShape(a, 0)
-        } else {
-            Op::ArrayLen(a)
-        };
-        Ex::Val(self.val(op, Ty::I32, [], span), Ty::I32)
+        Ex::Val(self.axis_operand(a, 0, span), Ty::I32)
     }
 
     /// The flat element index of `a[index]`: one integer for a one-dimensional array, or one
@@ -391,6 +400,15 @@ impl Lower<'_, '_> {
                     );
                     return None;
                 }
+                let g = &self.cx.arrays[a.index()];
+                if let Some(len) = g.known_axis(k as u32).filter(|&len| n >= i64::from(len)) {
+                    let name = g.name.clone();
+                    self.cx.diags.push(
+                        Diagnostic::error(psp, format!("index {n} is out of range for axis {k} of `{name}`"))
+                            .with_label(format!("axis {k} of `{name}` has length {len}")),
+                    );
+                    return None;
+                }
             }
             let (raw, t) = self.index_part(p)?;
             axes.push((raw, t, psp));
@@ -401,7 +419,7 @@ impl Lower<'_, '_> {
             flat = Some(match flat {
                 None => i,
                 Some(f) => {
-                    let s = self.val(Op::ArrayShape(a, k as u32), Ty::I32, [], sp);
+                    let s = self.axis_operand(a, k as u32, sp);
                     let m = self.val(Op::Binary(BinOp::Mul), Ty::I32, [f, s], sp);
                     self.val(Op::Binary(BinOp::Add), Ty::I32, [m, i], sp)
                 }

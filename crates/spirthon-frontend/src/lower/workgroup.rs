@@ -13,7 +13,8 @@ use spirthon_ir::AtomicOp;
 const MAX_SHARED_BYTES: u64 = 32 * 1024;
 
 impl Lower<'_, '_> {
-    /// `name = shared_array(T, N)`, a statement at the top level of a kernel body.
+    /// `name = shared_array(T, N)` (or `(H, W)`, `(D, H, W)`), a statement at the top level
+    /// of a kernel body.
     pub(super) fn shared_array_stmt(&mut self, target: ExprId, call: ExprId, args: &[ExprId]) {
         let span = self.ast.expr(call).span;
         let t = self.ast.expr(target);
@@ -59,28 +60,33 @@ impl Lower<'_, '_> {
                 return;
             }
         };
-        let size_span = self.ast.expr(args[1]).span;
-        let len = match self
-            .m
-            .const_eval(self.ast, args[1], &|n: &str| self.is_local(n))
-        {
-            Ok(Some(Lit::Int(n))) if n >= 1 => n as u64,
-            Ok(_) => {
-                self.cx.diags.push(
-                    Diagnostic::error(
-                        size_span,
-                        "a shared array's size must be a positive integer constant",
-                    )
-                    .with_note("workgroup memory is allocated before the kernel runs")
-                    .with_help("use a literal or a module-level constant such as `TILE = 256`"),
-                );
-                return;
-            }
-            Err(d) => {
-                self.cx.diags.push(d);
-                return;
-            }
+        // `N`, or `(H, W)` / `(D, H, W)` for a row-major two- or three-dimensional array.
+        let parts: Vec<ExprId> = match &self.ast.expr(args[1]).kind {
+            ExprKind::Tuple(items) if (2..=3).contains(&items.len()) => items.clone(),
+            _ => vec![args[1]],
         };
+        let mut shape = Vec::new();
+        for &p in &parts {
+            match self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n)) {
+                Ok(Some(Lit::Int(n))) if (1..=i32::MAX as i64).contains(&n) => shape.push(n as u64),
+                Ok(_) => {
+                    self.cx.diags.push(
+                        Diagnostic::error(
+                            self.ast.expr(p).span,
+                            "a shared array's size must be a positive integer constant",
+                        )
+                        .with_note("workgroup memory is allocated before the kernel runs")
+                        .with_help("use a literal or a module-level constant such as `TILE = 256`, or a tuple of them (`(TILE, TILE + 1)`) for a two- or three-dimensional array"),
+                    );
+                    return;
+                }
+                Err(d) => {
+                    self.cx.diags.push(d);
+                    return;
+                }
+            }
+        }
+        let len = shape.iter().fold(1u64, |a, &n| a.saturating_mul(n));
         let used: u64 = self
             .cx
             .arrays
@@ -96,8 +102,15 @@ impl Lower<'_, '_> {
             return;
         }
         let id = ArrayId(self.cx.arrays.len() as u32);
+        let dims = shape.len() as u32;
         self.cx.arrays.push(GlobalArray {
             workgroup: Some(len as u32),
+            fixed_shape: if dims > 1 {
+                shape.iter().map(|&n| n as u32).collect()
+            } else {
+                Vec::new()
+            },
+            dims,
             ..GlobalArray::buffer(name.clone(), elem, 0)
         });
         self.locals.insert(name.clone(), Local::Array(id));
