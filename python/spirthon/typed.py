@@ -354,13 +354,19 @@ class _Typing(ast.NodeTransformer):
         target = node.targets[0]
         if isinstance(target, ast.Name):
             self._note(target.id)
-            node.value = _at(_call("_spirthon_keep", ast.Name(target.id, ast.Load()), node.value), node.value)
+            # `_` is Python's throwaway name: it takes each value as it is (a new variable
+            # in the compiled kernel when the type changes).
+            if target.id != "_":
+                node.value = _at(_call("_spirthon_keep", ast.Name(target.id, ast.Load()), node.value), node.value)
         elif isinstance(target, (ast.Tuple, ast.List)) and not builtins.any(isinstance(e, ast.Starred) for e in target.elts):
             olds = []
             for e in target.elts:
-                if isinstance(e, ast.Name):
+                if isinstance(e, ast.Name) and e.id != "_":
                     self._note(e.id)
                     olds.append(ast.Name(e.id, ast.Load()))
+                elif isinstance(e, ast.Name):
+                    self._note(e.id)
+                    olds.append(ast.Constant(None))
                 else:
                     olds.append(ast.Constant(None))
             node.value = _at(_call("_spirthon_keep_each", ast.Tuple(olds, ast.Load()), node.value), node.value)

@@ -241,7 +241,15 @@ impl Lower<'_, '_> {
         value_span: Span,
         declared: Option<Ty>,
     ) {
-        match self.locals.get(name).copied() {
+        let mut local = self.locals.get(name).copied();
+        // `_` is Python's throwaway name: a value of another type starts a new variable
+        // (`x, y, _ = global_id()` then `hit, _ = trace(...)` with a float second item).
+        if let (Some(Local::Var(var)), "_", None) = (local, name, declared) {
+            if !self.has_type(&ex, self.var_ty(var)) {
+                local = None;
+            }
+        }
+        match local {
             Some(Local::Array(_)) => {
                 self.error(
                     target_span,
@@ -300,6 +308,21 @@ impl Lower<'_, '_> {
                 let var = self.new_var(name, ty, target_span);
                 self.def(var, o);
             }
+        }
+    }
+
+    /// Whether `ex` has type `ty` as it is (a literal: its own type, `i32`, `u32` for one
+    /// that needs it, `f32` or `bool`).
+    fn has_type(&self, ex: &Ex, ty: Ty) -> bool {
+        match ex {
+            Ex::Val(_, t) => *t == ty,
+            Ex::Lit(Lit::Float(_)) => ty == Ty::F32,
+            Ex::Lit(Lit::Bool(_)) => ty == Ty::BOOL,
+            Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {
+                Ok(_) => ty == Ty::I32,
+                Err(_) => ty == Ty::U32,
+            },
+            _ => true,
         }
     }
 
