@@ -534,6 +534,8 @@ def launch(kernel, threads, args, kwargs, checked):
     devices = {}
     for k, p, at, written in plan.arrays:
         value = args[k]
+        if written and getattr(getattr(value, "flags", None), "writeable", True) is False:
+            raise ValueError("argument %r is a read-only NumPy array, but the kernel writes it (pass a writeable copy: np.array(x))" % p.name)
         buf, shapes[k], host = _array_arg(dev, p, value)
         if host is not None and written:
             hosts.append(host)

@@ -249,6 +249,20 @@ class ArgumentErrors(unittest.TestCase):
             bitonic_step.launch(4, 1.5, 2, out)
         self.assertIn("'j'", str(e.exception))
 
+    def test_a_read_only_array_the_kernel_writes_is_refused_before_the_run(self):
+        y = np.ones(4, dtype=np.float32)
+        y.flags.writeable = False
+        with self.assertRaises(ValueError) as e:
+            saxpy.launch(4, 1.0, np.ones(4, dtype=np.float32), y)
+        self.assertIn("'y'", str(e.exception))
+        self.assertIn("read-only", str(e.exception))
+        # A read-only array the kernel only reads is fine.
+        x = np.full(4, 2.0, dtype=np.float32)
+        x.flags.writeable = False
+        out = np.zeros(4, dtype=np.float32)
+        saxpy.launch(4, 1.0, x, out)
+        self.assertEqual(out.tolist(), [2.0] * 4)
+
     def test_non_contiguous_arrays_are_refused(self):
         x = np.ones(8, dtype=np.float32)[::2]
         self.check_untouched(lambda y: saxpy.launch(4, 1.0, x, y), TypeError, ["'x'", "contiguous"])
