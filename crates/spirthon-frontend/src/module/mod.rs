@@ -463,7 +463,16 @@ fn constant(
 ) -> Option<Global> {
     let no_local = |_: &str| false;
     if let (ExprKind::Tuple(items), None) = (&ast.expr(value).kind, annotation) {
-        return table(m, ast, items, span, &|_: &str| false, diags);
+        // Not a table is no error until a kernel uses it: the tuple may be for the CPU side.
+        let mut unused = Vec::new();
+        return Some(
+            table(m, ast, items, span, &|_: &str| false, &mut unused).unwrap_or(
+                Global::Opaque {
+                    span,
+                    what: "a tuple whose numbers do not all fit 32 bits, or are not all finite",
+                },
+            ),
+        );
     }
     Some(match m.const_eval(ast, value, &no_local) {
         Ok(Some(lit)) => match annotation.map(|a| m.annotation(ast, a)) {
