@@ -101,6 +101,12 @@ impl Lower<'_, '_> {
 
     /// `len(array)`.
     fn len_call(&mut self, args: &[ExprId], span: Span) -> Ex {
+        // A tuple of tuples: its number of rows.
+        if let ExprKind::Name(n) = &self.ast.expr(args[0]).kind {
+            if let (false, Some(Global::Rows { columns, .. })) = (self.is_local(n), self.m.globals.get(n)) {
+                return Ex::Lit(Lit::Int(columns[0].0.len() as i64));
+            }
+        }
         let (x, sp) = self.args(args)[0];
         match x {
             Ex::Array(a) => self.len_of(a, span),

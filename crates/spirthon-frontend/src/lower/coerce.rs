@@ -30,15 +30,16 @@ impl Lower<'_, '_> {
                 None
             }
             Ex::Tuple(_, tt) => {
+                // A call's returned tuple, or a row of a tuple of tuples.
+                let names = ["a", "b", "c", "d", "e", "f"];
+                let n = tt.items().len().min(names.len());
                 self.cx.diags.push(
                     Diagnostic::error(
                         span,
-                        format!(
-                            "this call returns a {}, which is not a value in kernels",
-                            tt.name()
-                        ),
+                        format!("this is a {}, which is not a value in kernels", tt.name()),
                     )
-                    .with_help("unpack it into names: `a, b = f(...)`"),
+                    .with_label("a tuple")
+                    .with_help(format!("unpack it into names: `{} = ...`", names[..n].join(", "))),
                 );
                 None
             }

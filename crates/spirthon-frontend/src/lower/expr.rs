@@ -96,6 +96,9 @@ impl Lower<'_, '_> {
                         return self.shape_item(*arr, index, span);
                     }
                 }
+                if let Some(r) = self.row_item(base, index, span) {
+                    return r;
+                }
                 let base_span = self.ast.expr(base).span;
                 let b = self.expr(base);
                 if let Ex::Val(o, t @ Ty::Vector(..)) = b {
@@ -187,8 +190,8 @@ impl Lower<'_, '_> {
                 let width = columns.len();
                 let names: Vec<String> = ["a", "b", "c", "d"][..width].iter().map(|s| s.to_string()).collect();
                 self.cx.diags.push(
-                    Diagnostic::error(span, format!("`{n}` is a tuple of tuples: kernels loop over it, but cannot use it as a value"))
-                        .with_help(format!("`for {} in {n}:` (or `for k, ({}) in enumerate({n}):`)", names.join(", "), names.join(", "))),
+                    Diagnostic::error(span, format!("`{n}` is a tuple of tuples: kernels loop over it or unpack its rows, but cannot use it as a value"))
+                        .with_help(format!("`for {} in {n}:` (or `for k, ({}) in enumerate({n}):`), or `{} = {n}[k]`", names.join(", "), names.join(", "), names.join(", "))),
                 );
                 Ex::Err
             }

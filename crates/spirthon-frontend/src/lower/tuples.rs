@@ -1,7 +1,8 @@
 //! Funcs that return tuples: `return a, b` packs the items into the func's carrier vector
 //! ([`TupleTy::carrier`]: their components, as `u32` bits when their types differ), and
-//! `a, b = f(x)` unpacks them at the call. A tuple is never a value of its own: it exists
-//! between a call and its unpacking.
+//! `a, b = f(x)` unpacks them at the call. A row of a module's tuple of tuples
+//! (`dx, dy = DIRS[k]`) is such a tuple too, packed from its columns' tables. A tuple is
+//! never a value of its own: it exists between a call (or a row) and its unpacking.
 
 use super::*;
 
@@ -62,6 +63,75 @@ impl Lower<'_, '_> {
             c @ Ty::Vector(..) => self.val(Op::Construct, c, comps, vspan),
             Ty::Scalar(_) => comps[0],
         })
+    }
+
+    /// `ROWS[k]` of a module's tuple of tuples ([`Global::Rows`]): row `k` read from each
+    /// column's table, as a tuple to unpack (`dx, dy = DIRS[k]`); `None` when `base` is not
+    /// such a tuple.
+    pub(super) fn row_item(&mut self, base: ExprId, index: ExprId, span: Span) -> Option<Ex> {
+        let ExprKind::Name(n) = &self.ast.expr(base).kind else {
+            return None;
+        };
+        if self.is_local(n) {
+            return None;
+        }
+        let Some(Global::Rows { columns, .. }) = self.m.globals.get(n) else {
+            return None;
+        };
+        let (n, columns) = (n.clone(), columns.clone());
+        let types: Vec<Ty> = columns.iter().map(|(_, s)| Ty::Scalar(*s)).collect();
+        let tt = TupleTy::new(&types)?;
+        let rows = columns[0].0.len() as i64;
+        let is_local = |n: &str| self.is_local(n);
+        // A constant index (counting from the end when negative, as Python's): the row's
+        // numbers themselves.
+        let fixed = match self.m.const_eval(self.ast, index, &is_local) {
+            Ok(Some(Lit::Int(k))) if (-rows..rows).contains(&k) => Some(k.rem_euclid(rows) as usize),
+            _ => None,
+        };
+        let mut comps = Vec::new();
+        // The index is evaluated once: every column has the rows' count.
+        let mut at = None;
+        for (k, (items, elem)) in columns.iter().enumerate() {
+            let t = Ty::Scalar(*elem);
+            if let Some(r) = fixed {
+                let c = match items[r].to_const(*elem) {
+                    Ok(c) => self.konst(c),
+                    Err(_) => return Some(Ex::Err),
+                };
+                comps.push(match (tt.packed(), *elem) {
+                    (false, _) | (true, Scalar::U32) => c,
+                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], span),
+                    (true, _) => self.val(Op::Convert, Ty::U32, [c], span),
+                });
+                continue;
+            }
+            let a = self.cx.table(&format!("{n}#{k}"), items, *elem);
+            let i = match at.take() {
+                Some(i) => i,
+                None => {
+                    let Some(i) = self.index(a, index) else {
+                        return Some(Ex::Err);
+                    };
+                    self.check_index(a, &i, span);
+                    i
+                }
+            };
+            let c = self.val(Op::Load(a), t, [i.flat], span);
+            comps.push(match (tt.packed(), *elem) {
+                (false, _) | (true, Scalar::U32) => c,
+                (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], span),
+                (true, _) => self.val(Op::Convert, Ty::U32, [c], span),
+            });
+            at = Some(i);
+        }
+        Some(Ex::Tuple(
+            match tt.carrier() {
+                c @ Ty::Vector(..) => self.val(Op::Construct, c, comps, span),
+                Ty::Scalar(_) => comps[0],
+            },
+            tt,
+        ))
     }
 
     /// `a, b = f(...)`: the items of a returned tuple into as many targets.

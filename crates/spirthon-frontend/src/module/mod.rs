@@ -209,6 +209,7 @@ impl ModuleInfo {
                 match (&ast.expr(args[0]).kind, is_len) {
                     (ExprKind::Name(t), true) if !is_local(t) => match self.globals.get(t) {
                         Some(Global::Table { items, .. }) => Lit::Int(items.len() as i64),
+                        Some(Global::Rows { columns, .. }) => Lit::Int(columns[0].0.len() as i64),
                         _ => return Ok(None),
                     },
                     _ => return Ok(None),
