@@ -512,9 +512,15 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _is_table(v):
-    """Whether ``v`` is a constant tuple of numbers (a kernel indexes it as an array)."""
-    return type(v) is tuple and len(v) > 0 and all(
-        isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+    """Whether ``v`` is a constant tuple of numbers, or of equal-length tuples of them (a
+    kernel indexes it as an array, or as one array per column)."""
+    def numbers(t):
+        return len(t) > 0 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in t)
+    if type(v) is not tuple or not v:
+        return False
+    if numbers(v):
+        return True
+    return all(type(r) is tuple and len(r) == len(v[0]) and numbers(r) for r in v)
 
 
 class _Table(tuple):

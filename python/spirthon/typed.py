@@ -292,7 +292,10 @@ def _rows(v):
     if not builtins.all(type(x) in (int, float) for r in v for x in r):
         return None
     columns = [_table(tuple(r[k] for r in v)) for k in builtins.range(width)]
-    return tuple(builtins.zip(*columns))
+    rows = tuple(builtins.zip(*columns))
+    if type(v) is tuple:
+        return rows
+    return type(v)(v.name, rows)  # a checked launch's table keeps its checks
 
 
 def _other_constant(v):

@@ -107,7 +107,9 @@ impl Lower<'_, '_> {
             return;
         }
         let g = &self.cx.arrays[a.index()];
-        let (dims, name) = (g.dims, g.name.clone());
+        // A column of a tuple of tuples (`DIRS#0`) is reported as the tuple, as Python's is.
+        let name = g.name.split('#').next().unwrap_or(&g.name).to_string();
+        let dims = g.dims;
         // Per checked axis: (in range, site, index, len), in axis order.
         let mut axes = Vec::new();
         for (k, &(i, t, isp)) in index.axes.iter().enumerate() {
