@@ -51,12 +51,7 @@ impl Lower<'_, '_> {
                     Ty::Vector(s, _) => self.val(Op::Extract(k), Ty::Scalar(s), [o], sp),
                     Ty::Scalar(_) => o,
                 };
-                let s = t.scalar();
-                comps.push(match (tt.packed(), s) {
-                    (false, _) | (true, Scalar::U32) => c,
-                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], sp),
-                    (true, _) => self.val(Op::Convert, Ty::U32, [c], sp),
-                });
+                comps.push(self.carried(tt, t.scalar(), c, sp));
             }
         }
         Some(match tt.carrier() {
@@ -99,11 +94,7 @@ impl Lower<'_, '_> {
                     Ok(c) => self.konst(c),
                     Err(_) => return Some(Ex::Err),
                 };
-                comps.push(match (tt.packed(), *elem) {
-                    (false, _) | (true, Scalar::U32) => c,
-                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], span),
-                    (true, _) => self.val(Op::Convert, Ty::U32, [c], span),
-                });
+                comps.push(self.carried(tt, *elem, c, span));
                 continue;
             }
             let a = self.cx.table(&format!("{n}#{k}"), items, *elem);
@@ -118,11 +109,7 @@ impl Lower<'_, '_> {
                 }
             };
             let c = self.val(Op::Load(a), t, [i.flat], span);
-            comps.push(match (tt.packed(), *elem) {
-                (false, _) | (true, Scalar::U32) => c,
-                (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], span),
-                (true, _) => self.val(Op::Convert, Ty::U32, [c], span),
-            });
+            comps.push(self.carried(tt, *elem, c, span));
             at = Some(i);
         }
         Some(Ex::Tuple(
@@ -132,6 +119,16 @@ impl Lower<'_, '_> {
             },
             tt,
         ))
+    }
+
+    /// Component `c` (of scalar type `s`) as `tt`'s carrier holds it: itself, or its bits as a
+    /// `u32` in a packed carrier (a bool as 0 or 1).
+    fn carried(&mut self, tt: TupleTy, s: Scalar, c: Operand, span: Span) -> Operand {
+        match (tt.packed(), s) {
+            (false, _) | (true, Scalar::U32) => c,
+            (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], span),
+            (true, _) => self.val(Op::Convert, Ty::U32, [c], span),
+        }
     }
 
     /// `a, b = f(...)`: the items of a returned tuple into as many targets.
