@@ -18,3 +18,6 @@ def k(x: Array[i32]):
         x[i] += a
     for a, b in ((0, 1), (2, i)):
         x[i] += a
+    for a, (b, c) in OFFSETS:
+        x[i] += a
+    a, b = OFFSETS[i, 0]

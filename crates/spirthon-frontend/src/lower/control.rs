@@ -422,12 +422,17 @@ impl Lower<'_, '_> {
             }
             Global::Rows { columns, .. } => {
                 let targets: Option<Vec<ExprId>> = match &self.ast.expr(value).kind {
-                    ExprKind::Tuple(ts) if ts.len() == columns.len() => Some(ts.clone()),
+                    ExprKind::Tuple(ts)
+                        if ts.len() == columns.len()
+                            && ts.iter().all(|&t| matches!(self.ast.expr(t).kind, ExprKind::Name(_))) =>
+                    {
+                        Some(ts.clone())
+                    }
                     _ => None,
                 };
                 let Some(targets) = targets else {
                     let names = ["a", "b", "c", "d"][..columns.len()].join(", ");
-                    let msg = format!("each item of `{shown}` is a tuple of {} numbers: unpack it, as in `for {names} in {shown}:`", columns.len());
+                    let msg = format!("each item of `{shown}` is a tuple of {} numbers: unpack it into names, as in `for {names} in {shown}:`", columns.len());
                     self.error(self.ast.expr(value).span, msg);
                     return Some(Err(()));
                 };

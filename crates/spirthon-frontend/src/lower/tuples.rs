@@ -74,6 +74,14 @@ impl Lower<'_, '_> {
             return None;
         };
         let (n, columns) = (n.clone(), columns.clone());
+        if let ExprKind::Tuple(_) = self.ast.expr(index).kind {
+            let names = ["a", "b", "c", "d"][..columns.len()].join(", ");
+            self.error(
+                self.ast.expr(index).span,
+                format!("`{n}` is a tuple of tuples: index a row with one integer, as in `{names} = {n}[k]`"),
+            );
+            return Some(Ex::Err);
+        }
         let types: Vec<Ty> = columns.iter().map(|(_, s)| Ty::Scalar(*s)).collect();
         let tt = TupleTy::new(&types)?;
         let rows = columns[0].0.len() as i64;
