@@ -100,7 +100,7 @@ pub(super) fn shift(
     if op == BinOp::Shr && signed {
         // Shifting by 31 already leaves only the sign.
         let thirty_one = e.splat(Const::U32(31), t);
-        let ut = e.ty(unsigned(t));
+        let ut = e.ty(with_scalar(t, Scalar::U32));
         let count = e.b.op(SOp::Bitcast, ut, None, &[b])?;
         let glsl = e.glsl;
         let clamped = e.b.ext_inst(ut, None, glsl, GLOp::UMin as u32, &[count, thirty_one])?;
@@ -113,32 +113,24 @@ pub(super) fn shift(
         SOp::ShiftRightLogical
     };
     let shifted = e.b.op(sop, rt, None, &[a, b])?;
-    let ut = e.ty(unsigned(t));
+    let ut = e.ty(with_scalar(t, Scalar::U32));
     let count = if signed {
         e.b.op(SOp::Bitcast, ut, None, &[b])?
     } else {
         b
     };
     let limit = e.splat(Const::U32(32), t);
-    let bt = e.ty(bools(t));
+    let bt = e.ty(with_scalar(t, Scalar::Bool));
     let out_of_range = e.b.op(SOp::UGreaterThanEqual, bt, None, &[count, limit])?;
     let zero = e.splat(Const::zero(t.scalar()), t);
     e.b.op(SOp::Select, rt, out, &[out_of_range, zero, shifted])
 }
 
-/// `t` with `u32` components (its int scalar or vector shape kept).
-fn unsigned(t: Ty) -> Ty {
+/// `t`'s shape (scalar, or vector of its size) with components of type `s`.
+fn with_scalar(t: Ty, s: Scalar) -> Ty {
     match t {
-        Ty::Vector(_, n) => Ty::Vector(Scalar::U32, n),
-        _ => Ty::U32,
-    }
-}
-
-/// `t`'s shape of bools.
-fn bools(t: Ty) -> Ty {
-    match t {
-        Ty::Vector(_, n) => Ty::Vector(Scalar::Bool, n),
-        _ => Ty::BOOL,
+        Ty::Vector(_, n) => Ty::Vector(s, n),
+        _ => Ty::Scalar(s),
     }
 }
 
@@ -382,15 +374,11 @@ pub(super) fn convert(
 /// `x` is a whole multiple of 256 and `x - 2^32·floor(x / 2^32)`, exact in `f32`, is the
 /// wrapped value in `[0, 2^32)` for `OpConvertFToU`. NaN and infinities stay the device's.
 fn float_to_int(e: &mut Emitter, t: Ty, rt: Word, id: Word, a: Word) -> R<Word> {
-    let shape = |s: Scalar| match t {
-        Ty::Vector(_, n) => Ty::Vector(s, n),
-        _ => Ty::Scalar(s),
-    };
     let (it, ut, ft, bt) = (
-        e.ty(shape(Scalar::I32)),
-        e.ty(shape(Scalar::U32)),
-        e.ty(shape(Scalar::F32)),
-        e.ty(shape(Scalar::Bool)),
+        e.ty(with_scalar(t, Scalar::I32)),
+        e.ty(with_scalar(t, Scalar::U32)),
+        e.ty(with_scalar(t, Scalar::F32)),
+        e.ty(with_scalar(t, Scalar::Bool)),
     );
     let glsl = e.glsl;
     let fast = e.b.op(SOp::ConvertFToS, it, None, &[a])?;
