@@ -91,36 +91,35 @@ impl Lower<'_, '_> {
                 return self.shared_array_stmt(*target, value, args);
             }
         }
+        // `x0, y0, x1, y1 = BOX` with a module's constant tuple: its items, typed as its
+        // table is.
+        let table = match &value_expr.kind {
+            ExprKind::Name(n) if !self.is_local(n) => match self.m.globals.get(n) {
+                Some(Global::Table { items, elem, .. }) => Some((items.clone(), *elem)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let all_unpack = targets
+            .iter()
+            .all(|&t| matches!(self.ast.expr(t).kind, ExprKind::Tuple(_)));
+        if let (Some((items, elem)), true) = (table, all_unpack) {
+            let vals: Vec<(Ex, Span)> = items
+                .iter()
+                .map(|l| match l.to_const(elem) {
+                    Ok(c) => (Ex::Val(self.konst(c), Ty::Scalar(elem)), value_expr.span),
+                    Err(_) => (Ex::Err, value_expr.span),
+                })
+                .collect();
+            return self.assign_items(targets, &vals, value_expr.span);
+        }
         if let ExprKind::Tuple(items) = &value_expr.kind {
             // Every right-hand value is evaluated before any store.
             let vals: Vec<(Ex, Span)> = items
                 .iter()
                 .map(|&i| (self.expr(i), self.ast.expr(i).span))
                 .collect();
-            for &t in targets {
-                match &self.ast.expr(t).kind {
-                    ExprKind::Tuple(ts) if ts.len() == vals.len() => {
-                        for (&ti, &(ex, sp)) in ts.iter().zip(&vals) {
-                            self.assign_to(ti, ex, sp);
-                        }
-                    }
-                    // A target the parser already reported (`*rest`): no count error too.
-                    ExprKind::Tuple(ts) if self.has_error_item(ts) => self.poison_targets(ts),
-                    ExprKind::Tuple(ts) => {
-                        let msg = format!(
-                            "cannot unpack {} values into {} targets",
-                            vals.len(),
-                            ts.len()
-                        );
-                        self.error(self.ast.expr(t).span, msg);
-                    }
-                    _ => self.error(
-                        value_expr.span,
-                        "a tuple is not a value in kernels: assign its items to as many targets",
-                    ),
-                }
-            }
-            return;
+            return self.assign_items(targets, &vals, value_expr.span);
         }
         let ex = self.expr(value);
         for &t in targets {
@@ -128,6 +127,34 @@ impl Lower<'_, '_> {
                 self.unpack(ts, ex, value_expr.span);
             } else {
                 self.assign_to(t, ex, value_expr.span);
+            }
+        }
+    }
+
+    /// `a, b = x, y` (or a constant tuple): the values, already evaluated, into each
+    /// target list of as many items.
+    fn assign_items(&mut self, targets: &[ExprId], vals: &[(Ex, Span)], value_span: Span) {
+        for &t in targets {
+            match &self.ast.expr(t).kind {
+                ExprKind::Tuple(ts) if ts.len() == vals.len() => {
+                    for (&ti, &(ex, sp)) in ts.iter().zip(vals) {
+                        self.assign_to(ti, ex, sp);
+                    }
+                }
+                // A target the parser already reported (`*rest`): no count error too.
+                ExprKind::Tuple(ts) if self.has_error_item(ts) => self.poison_targets(ts),
+                ExprKind::Tuple(ts) => {
+                    let msg = format!(
+                        "cannot unpack {} values into {} targets",
+                        vals.len(),
+                        ts.len()
+                    );
+                    self.error(self.ast.expr(t).span, msg);
+                }
+                _ => self.error(
+                    value_span,
+                    "a tuple is not a value in kernels: assign its items to as many targets",
+                ),
             }
         }
     }
