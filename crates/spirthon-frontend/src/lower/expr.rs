@@ -186,6 +186,11 @@ impl Lower<'_, '_> {
                 Err(_) => Ex::Err,
             },
             Some(Global::Table { items, elem, .. }) => Ex::Array(self.cx.table(n, items, *elem)),
+            Some(Global::Vector { ty, comps, .. }) => {
+                let (ty, comps) = (*ty, comps.clone());
+                let parts: Vec<Operand> = comps.iter().map(|&c| self.konst(c)).collect();
+                Ex::Val(self.val(Op::Construct, ty, parts, span), ty)
+            }
             Some(Global::Rows { columns, .. }) => {
                 let width = columns.len();
                 let names: Vec<String> = ["a", "b", "c", "d"][..width].iter().map(|s| s.to_string()).collect();

@@ -95,6 +95,13 @@ pub enum Global {
     /// column: each column a constant table of its own type. Kernels loop over it
     /// (`for dr, dc in OFFSETS:`), one table read per column and trip.
     Rows { columns: Vec<(Vec<Lit>, Scalar)>, span: Span },
+    /// A constant vector (`ORIGIN = vec3(0.0, 1.0, 2.0)`, `ONES = ivec2(1)`): its type and
+    /// components.
+    Vector {
+        ty: Ty,
+        comps: Vec<spirthon_ir::Const>,
+        span: Span,
+    },
     /// A kernel or func: an index into [`ModuleInfo::defs`].
     Def(usize),
     /// A top-level name the kernel language cannot use.
@@ -475,6 +482,9 @@ fn constant(
             ),
         );
     }
+    if let Some(v) = vector_constant(m, ast, value, span) {
+        return Some(v);
+    }
     Some(match m.const_eval(ast, value, &no_local) {
         Ok(Some(lit)) => match annotation.map(|a| m.annotation(ast, a)) {
             None => Global::Const {
@@ -503,6 +513,45 @@ fn constant(
             what: "not a constant expression",
         },
     })
+}
+
+/// `vecN(...)` / `ivecN(...)` / `uvecN(...)` of constant numbers at the top level: one per
+/// component, or one for all; each converts as a constructor converts it (an int to a float
+/// component; a float to an int component is no constant). `None` when `value` is no such
+/// call (an opaque global when it is one with other arguments).
+fn vector_constant(m: &ModuleInfo, ast: &Ast, value: ExprId, span: Span) -> Option<Global> {
+    let ExprKind::Call { func, args, keywords } = &ast.expr(value).kind else {
+        return None;
+    };
+    let no_local = |_: &str| false;
+    let Some((Lib::Spirthon, name)) = m.lib_item(ast, *func, &no_local) else {
+        return None;
+    };
+    let ty @ Ty::Vector(s, n) = Ty::vector_named(name)? else {
+        return None;
+    };
+    let opaque = Some(Global::Opaque {
+        span,
+        what: "a vector of other than constant numbers, one per component or one for all",
+    });
+    if !keywords.is_empty() || !(args.len() == 1 || args.len() == n as usize) {
+        return opaque;
+    }
+    let mut comps = Vec::new();
+    for &a in args {
+        let c = match m.const_eval(ast, a, &no_local) {
+            Ok(Some(l @ (Lit::Int(_) | Lit::Float(_)))) => l.to_const(s).ok(),
+            _ => None,
+        };
+        match c {
+            Some(c) if c.as_f32().is_none_or(f32::is_finite) => comps.push(c),
+            _ => return opaque,
+        }
+    }
+    if comps.len() == 1 {
+        comps = vec![comps[0]; n as usize];
+    }
+    Some(Global::Vector { ty, comps, span })
 }
 
 /// A tuple of constants (a top-level one, or the tuple a `for` loops over, where `is_local`
