@@ -158,3 +158,50 @@ fn mutations_are_read_alike_or_left_to_the_reference() {
         "only {accepted} of {tried} mutants were accepted by the fast path"
     );
 }
+
+/// Random expressions over every binary operator level, unary operators, `**`, comparisons,
+/// `and`/`or`/`not`, conditional expressions and parentheses: both paths build one AST, so
+/// the fast path's precedence and associativity are Python's.
+#[test]
+fn operator_precedence_agrees_on_random_expressions() {
+    const OPS: &[&str] = &[
+        "|", "^", "&", "<<", ">>", "+", "-", "*", "/", "//", "%", "**", "<", "<=", "==", "!=",
+        "and", "or",
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for case in 0..400 {
+        let mut expr = String::from("a");
+        let mut depth = 0;
+        for k in 0..(2 + next(10)) {
+            let op = OPS[next(OPS.len() as u64) as usize];
+            let operand = match next(6) {
+                0 => format!("-b{k}"),
+                1 => format!("~c{k}"),
+                2 => format!("(not d{k})"),
+                3 => {
+                    depth += 1;
+                    format!("(e{k}")
+                }
+                _ => format!("x[{k}]"),
+            };
+            expr = format!("{expr} {op} {operand}");
+            if depth > 0 && next(3) == 0 {
+                expr.push(')');
+                depth -= 1;
+            }
+        }
+        expr.push_str(&")".repeat(depth));
+        if next(4) == 0 {
+            expr = format!("{expr} if q else r");
+        }
+        let source = format!("@kernel\ndef k(x: Array[f32]):\n    y = {expr}\n");
+        assert!(agree(&source, &format!("case {case}")), "the fast path gave up on {source}");
+    }
+}
+

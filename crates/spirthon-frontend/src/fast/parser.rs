@@ -527,7 +527,11 @@ impl Parser<'_> {
         self.bool_chain(Kw::And, Self::not_test)
     }
 
-    fn bool_chain(&mut self, kw: Kw, operand: fn(&mut Self) -> Option<ExprId>) -> Option<ExprId> {
+    fn bool_chain(
+        &mut self,
+        kw: Kw,
+        operand: impl Fn(&mut Self) -> Option<ExprId>,
+    ) -> Option<ExprId> {
         let start = self.tok().start;
         let first = operand(self)?;
         if self.peek() != K::Kw(kw) {
@@ -584,32 +588,26 @@ impl Parser<'_> {
     }
 
     /// Left-associative binary operators, loosest first: `|`, `^`, `&`, shifts, `+ -`,
-    /// `* / // %`.
-    fn binary_level(&mut self, level: usize) -> Option<ExprId> {
-        use BinaryOp as B;
-        const LEVELS: [&[BinaryOp]; 6] = [
-            &[B::BitOr],
-            &[B::BitXor],
-            &[B::BitAnd],
-            &[B::Shl, B::Shr],
-            &[B::Add, B::Sub],
-            &[B::Mul, B::Div, B::FloorDiv, B::Mod],
-        ];
-        let operand = |p: &mut Self| {
-            if level + 1 < LEVELS.len() {
-                p.binary_level(level + 1)
-            } else {
-                p.factor()
-            }
-        };
+    /// `* / // %`, by precedence climbing: the operators binding at least as tightly as
+    /// level `min`, one call per operand where nesting a call per level took six.
+    fn binary_level(&mut self, min: u8) -> Option<ExprId> {
         let start = self.tok().start;
-        let mut left = operand(self)?;
+        let mut left = self.factor()?;
         while let K::Bin(op) = self.peek() {
-            if !LEVELS[level].contains(&op) {
+            let level = match op {
+                BinaryOp::BitOr => 0,
+                BinaryOp::BitXor => 1,
+                BinaryOp::BitAnd => 2,
+                BinaryOp::Shl | BinaryOp::Shr => 3,
+                BinaryOp::Add | BinaryOp::Sub => 4,
+                BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod => 5,
+                _ => break,
+            };
+            if level < min {
                 break;
             }
             self.bump();
-            let right = operand(self)?;
+            let right = self.binary_level(level + 1)?;
             left = self.node(ExprKind::Binary(op, left, right), start, self.prev_end())?;
         }
         if self.peek() == K::At {
