@@ -545,7 +545,11 @@ fn shared_math_helpers_give_the_same_bits_as_standalone_ones() {
         let text = spirthon_spirv::disassemble(&compiled.words).expect("disassembles");
         let calls = text.matches("OpFunctionCall").count();
         let out = spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0).expect("runs");
-        (calls, out.output["args"]["a"].clone(), out.output["args"]["b"].clone())
+        (
+            calls,
+            out.output["args"]["a"].clone(),
+            out.output["args"]["b"].clone(),
+        )
     };
     let (alone_calls, a1, b1) = run(head);
     let (shared_calls, a2, b2) = run(&shared);

@@ -201,7 +201,9 @@ fn operator_precedence_agrees_on_random_expressions() {
             expr = format!("{expr} if q else r");
         }
         let source = format!("@kernel\ndef k(x: Array[f32]):\n    y = {expr}\n");
-        assert!(agree(&source, &format!("case {case}")), "the fast path gave up on {source}");
+        assert!(
+            agree(&source, &format!("case {case}")),
+            "the fast path gave up on {source}"
+        );
     }
 }
-

@@ -103,7 +103,9 @@ impl Lower<'_, '_> {
     fn len_call(&mut self, args: &[ExprId], span: Span) -> Ex {
         // A tuple of tuples: its number of rows.
         if let ExprKind::Name(n) = &self.ast.expr(args[0]).kind {
-            if let (false, Some(Global::Rows { columns, .. })) = (self.is_local(n), self.m.globals.get(n)) {
+            if let (false, Some(Global::Rows { columns, .. })) =
+                (self.is_local(n), self.m.globals.get(n))
+            {
                 return Ex::Lit(Lit::Int(columns[0].0.len() as i64));
             }
         }
@@ -149,7 +151,11 @@ impl Lower<'_, '_> {
                     if f.is_finite() {
                         // Truncated, then wrapped to 32 bits as a run-time value is.
                         let w = f.trunc().rem_euclid(4_294_967_296.0) as u32;
-                        let i = if s == Scalar::I32 { w as i32 as i64 } else { w as i64 };
+                        let i = if s == Scalar::I32 {
+                            w as i32 as i64
+                        } else {
+                            w as i64
+                        };
                         self.lit_typed(Lit::Int(i), to, sp)
                     } else {
                         self.error(sp, "cannot convert an infinite or NaN float to an integer");

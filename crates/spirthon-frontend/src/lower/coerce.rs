@@ -39,7 +39,10 @@ impl Lower<'_, '_> {
                         format!("this is a {}, which is not a value in kernels", tt.name()),
                     )
                     .with_label("a tuple")
-                    .with_help(format!("unpack it into names: `{} = ...`", names[..n].join(", "))),
+                    .with_help(format!(
+                        "unpack it into names: `{} = ...`",
+                        names[..n].join(", ")
+                    )),
                 );
                 None
             }

@@ -424,7 +424,9 @@ impl Lower<'_, '_> {
                 let targets: Option<Vec<ExprId>> = match &self.ast.expr(value).kind {
                     ExprKind::Tuple(ts)
                         if ts.len() == columns.len()
-                            && ts.iter().all(|&t| matches!(self.ast.expr(t).kind, ExprKind::Name(_))) =>
+                            && ts
+                                .iter()
+                                .all(|&t| matches!(self.ast.expr(t).kind, ExprKind::Name(_))) =>
                     {
                         Some(ts.clone())
                     }

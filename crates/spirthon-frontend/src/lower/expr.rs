@@ -193,7 +193,10 @@ impl Lower<'_, '_> {
             }
             Some(Global::Rows { columns, .. }) => {
                 let width = columns.len();
-                let names: Vec<String> = ["a", "b", "c", "d"][..width].iter().map(|s| s.to_string()).collect();
+                let names: Vec<String> = ["a", "b", "c", "d"][..width]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
                 self.cx.diags.push(
                     Diagnostic::error(span, format!("`{n}` is a tuple of tuples: kernels loop over it or unpack its rows, but cannot use it as a value"))
                         .with_help(format!("`for {} in {n}:` (or `for k, ({}) in enumerate({n}):`), or `{} = {n}[k]`", names.join(", "), names.join(", "), names.join(", "))),
@@ -412,8 +415,11 @@ impl Lower<'_, '_> {
                 if let Some(len) = g.known_axis(k as u32).filter(|&len| n >= i64::from(len)) {
                     let name = g.name.clone();
                     self.cx.diags.push(
-                        Diagnostic::error(psp, format!("index {n} is out of range for axis {k} of `{name}`"))
-                            .with_label(format!("axis {k} of `{name}` has length {len}")),
+                        Diagnostic::error(
+                            psp,
+                            format!("index {n} is out of range for axis {k} of `{name}`"),
+                        )
+                        .with_label(format!("axis {k} of `{name}` has length {len}")),
                     );
                     return None;
                 }

@@ -89,7 +89,9 @@ impl Lower<'_, '_> {
         // A constant index (counting from the end when negative, as Python's): the row's
         // numbers themselves.
         let fixed = match self.m.const_eval(self.ast, index, &is_local) {
-            Ok(Some(Lit::Int(k))) if (-rows..rows).contains(&k) => Some(k.rem_euclid(rows) as usize),
+            Ok(Some(Lit::Int(k))) if (-rows..rows).contains(&k) => {
+                Some(k.rem_euclid(rows) as usize)
+            }
             _ => None,
         };
         let mut comps = Vec::new();

@@ -122,7 +122,10 @@ impl Lower<'_, '_> {
         if let [i] = idx[..] {
             return Ex::Val(self.component(o, t, i, span), s);
         }
-        let comps = idx.iter().map(|&i| self.component(o, t, i, span)).collect::<Vec<_>>();
+        let comps = idx
+            .iter()
+            .map(|&i| self.component(o, t, i, span))
+            .collect::<Vec<_>>();
         let rt = Ty::Vector(t.scalar(), idx.len() as u8);
         Ex::Val(self.val(Op::Construct, rt, comps, span), rt)
     }

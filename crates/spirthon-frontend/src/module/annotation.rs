@@ -114,7 +114,9 @@ impl ModuleInfo {
             Ann::Value(t) => Ok(Ann::Array(t, dims)),
             _ => Err(Diagnostic::error(
                 sp,
-                format!("an `{kind}` element must be a number type (`i32`, `u32`, `f32`) or a vector"),
+                format!(
+                    "an `{kind}` element must be a number type (`i32`, `u32`, `f32`) or a vector"
+                ),
             )),
         }
     }

@@ -94,7 +94,10 @@ pub enum Global {
     /// A tuple of equal-length tuples of numbers (`OFFSETS = ((0, 1), (1, 0))`), kept by
     /// column: each column a constant table of its own type. Kernels loop over it
     /// (`for dr, dc in OFFSETS:`), one table read per column and trip.
-    Rows { columns: Vec<(Vec<Lit>, Scalar)>, span: Span },
+    Rows {
+        columns: Vec<(Vec<Lit>, Scalar)>,
+        span: Span,
+    },
     /// A constant vector (`ORIGIN = vec3(0.0, 1.0, 2.0)`, `ONES = ivec2(1)`): its type and
     /// components.
     Vector {
@@ -474,12 +477,10 @@ fn constant(
         // Not a table is no error until a kernel uses it: the tuple may be for the CPU side.
         let mut unused = Vec::new();
         return Some(
-            table(m, ast, items, span, &|_: &str| false, &mut unused).unwrap_or(
-                Global::Opaque {
-                    span,
-                    what: "a tuple whose numbers do not all fit 32 bits, or are not all finite",
-                },
-            ),
+            table(m, ast, items, span, &|_: &str| false, &mut unused).unwrap_or(Global::Opaque {
+                span,
+                what: "a tuple whose numbers do not all fit 32 bits, or are not all finite",
+            }),
         );
     }
     if let Some(v) = vector_constant(m, ast, value, span) {
@@ -520,7 +521,12 @@ fn constant(
 /// component; a float to an int component is no constant). `None` when `value` is no such
 /// call (an opaque global when it is one with other arguments).
 fn vector_constant(m: &ModuleInfo, ast: &Ast, value: ExprId, span: Span) -> Option<Global> {
-    let ExprKind::Call { func, args, keywords } = &ast.expr(value).kind else {
+    let ExprKind::Call {
+        func,
+        args,
+        keywords,
+    } = &ast.expr(value).kind
+    else {
         return None;
     };
     let no_local = |_: &str| false;

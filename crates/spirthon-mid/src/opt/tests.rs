@@ -53,14 +53,38 @@ fn division_by_zero_and_negative_shifts_are_left_for_run_time() {
 #[test]
 fn wide_shifts_fold_as_python_wraps_them() {
     let (shl, shr) = (BinOp::Shl, BinOp::Shr);
-    assert_eq!(binary(shl, Const::I32(1), Const::I32(31)), Some(Const::I32(i32::MIN)));
-    assert_eq!(binary(shl, Const::I32(-1), Const::I32(32)), Some(Const::I32(0)));
-    assert_eq!(binary(shl, Const::I32(5), Const::I32(1000)), Some(Const::I32(0)));
-    assert_eq!(binary(shr, Const::I32(-7), Const::I32(40)), Some(Const::I32(-1)));
-    assert_eq!(binary(shr, Const::I32(7), Const::I32(32)), Some(Const::I32(0)));
-    assert_eq!(binary(shl, Const::U32(u32::MAX), Const::U32(32)), Some(Const::U32(0)));
-    assert_eq!(binary(shr, Const::U32(u32::MAX), Const::U32(33)), Some(Const::U32(0)));
-    assert_eq!(binary(shr, Const::U32(u32::MAX), Const::U32(31)), Some(Const::U32(1)));
+    assert_eq!(
+        binary(shl, Const::I32(1), Const::I32(31)),
+        Some(Const::I32(i32::MIN))
+    );
+    assert_eq!(
+        binary(shl, Const::I32(-1), Const::I32(32)),
+        Some(Const::I32(0))
+    );
+    assert_eq!(
+        binary(shl, Const::I32(5), Const::I32(1000)),
+        Some(Const::I32(0))
+    );
+    assert_eq!(
+        binary(shr, Const::I32(-7), Const::I32(40)),
+        Some(Const::I32(-1))
+    );
+    assert_eq!(
+        binary(shr, Const::I32(7), Const::I32(32)),
+        Some(Const::I32(0))
+    );
+    assert_eq!(
+        binary(shl, Const::U32(u32::MAX), Const::U32(32)),
+        Some(Const::U32(0))
+    );
+    assert_eq!(
+        binary(shr, Const::U32(u32::MAX), Const::U32(33)),
+        Some(Const::U32(0))
+    );
+    assert_eq!(
+        binary(shr, Const::U32(u32::MAX), Const::U32(31)),
+        Some(Const::U32(1))
+    );
 }
 
 #[test]

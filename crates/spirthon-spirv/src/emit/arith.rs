@@ -103,7 +103,8 @@ pub(super) fn shift(
         let ut = e.ty(with_scalar(t, Scalar::U32));
         let count = e.b.op(SOp::Bitcast, ut, None, &[b])?;
         let glsl = e.glsl;
-        let clamped = e.b.ext_inst(ut, None, glsl, GLOp::UMin as u32, &[count, thirty_one])?;
+        let clamped =
+            e.b.ext_inst(ut, None, glsl, GLOp::UMin as u32, &[count, thirty_one])?;
         let clamped = e.b.op(SOp::Bitcast, rt, None, &[clamped])?;
         return e.b.op(SOp::ShiftRightArithmetic, rt, out, &[a, clamped]);
     }
@@ -335,14 +336,7 @@ pub(super) fn compare(
     })
 }
 
-pub(super) fn convert(
-    e: &mut Emitter,
-    from: Scalar,
-    t: Ty,
-    rt: Word,
-    id: Word,
-    a: Word,
-) -> R<()> {
+pub(super) fn convert(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, a: Word) -> R<()> {
     let out = Some(id);
     let to = t.scalar();
     match (from, to) {
