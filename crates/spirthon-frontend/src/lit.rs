@@ -83,6 +83,13 @@ impl Lit {
 const TOO_BIG: &str = "constant expression overflows: integers are 32-bit";
 
 /// `a op b` on literals, as CPython computes it.
+/// Python's position of index `k` in a sequence of `len` items known at compile time: a
+/// negative one counts from the end; `None` out of range (Python raises `IndexError`).
+pub fn sequence_index(k: i64, len: usize) -> Option<usize> {
+    let n = len as i64;
+    (-n..n).contains(&k).then(|| k.rem_euclid(n) as usize)
+}
+
 pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
     use BinaryOp::*;
     if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {

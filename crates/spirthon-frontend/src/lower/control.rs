@@ -442,7 +442,7 @@ impl Lower<'_, '_> {
                 let tables = columns
                     .iter()
                     .enumerate()
-                    .map(|(k, (items, elem))| self.cx.table(&format!("{n}#{k}"), items, *elem))
+                    .map(|(k, (items, elem))| self.cx.column_table(&n, k, items, *elem))
                     .collect::<Vec<_>>();
                 (tables.into_iter().zip(targets).collect(), len)
             }

@@ -313,15 +313,17 @@ impl Lower<'_, '_> {
             }
         };
         let dims = self.cx.arrays[a.index()].dims;
+        // A tuple, as in NumPy: `A.shape[-1]` is the last axis.
         let k = match self
             .m
             .const_eval(self.ast, index, &|n: &str| self.is_local(n))
         {
-            // A tuple, as in NumPy: `A.shape[-1]` is the last axis.
-            Ok(Some(Lit::Int(k))) if (-(dims as i64)..dims as i64).contains(&k) => {
-                k.rem_euclid(dims as i64) as u32
-            }
-            _ => {
+            Ok(Some(Lit::Int(k))) => lit::sequence_index(k, dims as usize),
+            _ => None,
+        };
+        let k = match k {
+            Some(k) => k as u32,
+            None => {
                 let name = self.cx.arrays[a.index()].name.clone();
                 self.error(
                     self.ast.expr(index).span,

@@ -94,6 +94,12 @@ impl<'a> Ctx<'a> {
         id
     }
 
+    /// Column `k` of the tuple of tuples `name` as a constant table, named `name#k` (`#`
+    /// is in no Python name; checked mode reports it under `name`).
+    pub fn column_table(&mut self, name: &str, k: usize, items: &[Lit], elem: Scalar) -> ArrayId {
+        self.table(&format!("{name}#{k}"), items, elem)
+    }
+
     /// The function id for `def` with these arrays, queued for lowering on first request.
     pub fn instance(&mut self, def: usize, arrays: Vec<ArrayId>) -> FuncId {
         let key = (def, arrays);

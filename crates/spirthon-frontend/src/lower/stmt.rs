@@ -338,17 +338,12 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// Whether `ex` has type `ty` as it is (a literal: its own type, `i32`, `u32` for one
-    /// that needs it, `f32` or `bool`).
+    /// Whether `ex` has type `ty` as it is (a literal: the type it gets on its own).
     fn has_type(&self, ex: &Ex, ty: Ty) -> bool {
         match ex {
             Ex::Val(_, t) => *t == ty,
-            Ex::Lit(Lit::Float(_)) => ty == Ty::F32,
-            Ex::Lit(Lit::Bool(_)) => ty == Ty::BOOL,
-            Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {
-                Ok(_) => ty == Ty::I32,
-                Err(_) => ty == Ty::U32,
-            },
+            // A literal too large for any type is reported where it is assigned.
+            Ex::Lit(l) => l.default_scalar().map_or(true, |s| ty == Ty::Scalar(s)),
             _ => true,
         }
     }

@@ -84,14 +84,11 @@ impl Lower<'_, '_> {
         }
         let types: Vec<Ty> = columns.iter().map(|(_, s)| Ty::Scalar(*s)).collect();
         let tt = TupleTy::new(&types)?;
-        let rows = columns[0].0.len() as i64;
         let is_local = |n: &str| self.is_local(n);
         // A constant index (counting from the end when negative, as Python's): the row's
         // numbers themselves.
         let fixed = match self.m.const_eval(self.ast, index, &is_local) {
-            Ok(Some(Lit::Int(k))) if (-rows..rows).contains(&k) => {
-                Some(k.rem_euclid(rows) as usize)
-            }
+            Ok(Some(Lit::Int(k))) => lit::sequence_index(k, columns[0].0.len()),
             _ => None,
         };
         let mut comps = Vec::new();
@@ -107,7 +104,7 @@ impl Lower<'_, '_> {
                 comps.push(self.carried(tt, *elem, c, span));
                 continue;
             }
-            let a = self.cx.table(&format!("{n}#{k}"), items, *elem);
+            let a = self.cx.column_table(&n, k, items, *elem);
             let i = match at.take() {
                 Some(i) => i,
                 None => {

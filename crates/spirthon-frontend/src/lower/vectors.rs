@@ -139,17 +139,19 @@ impl Lower<'_, '_> {
             .m
             .const_eval(self.ast, index, &|v: &str| self.is_local(v))
         {
-            Ok(Some(Lit::Int(k))) if (-n..n).contains(&k) => Some(k.rem_euclid(n) as u32),
-            Ok(Some(Lit::Int(k))) => {
-                self.error(
-                    sp,
-                    format!(
-                        "index {k} is out of range for {} ({n} components)",
-                        t.with_article()
-                    ),
-                );
-                None
-            }
+            Ok(Some(Lit::Int(k))) => match lit::sequence_index(k, n as usize) {
+                Some(i) => Some(i as u32),
+                None => {
+                    self.error(
+                        sp,
+                        format!(
+                            "index {k} is out of range for {} ({n} components)",
+                            t.with_article()
+                        ),
+                    );
+                    None
+                }
+            },
             _ => {
                 self.cx.diags.push(
                     Diagnostic::error(sp, "a vector is indexed with a constant")

@@ -231,9 +231,8 @@ impl ModuleInfo {
                         (Some(Global::Table { items, .. }), Some(Lit::Int(k))) => {
                             // A constant index counts from the end when negative, as
                             // Python's does (the table is a tuple there).
-                            let k = if k < 0 { k + items.len() as i64 } else { k };
-                            match usize::try_from(k).ok().and_then(|k| items.get(k)) {
-                                Some(l) => *l,
+                            match lit::sequence_index(k, items.len()) {
+                                Some(k) => items[k],
                                 None => return Ok(None),
                             }
                         }

@@ -27,7 +27,8 @@ pub(super) fn unary(e: &mut Emitter, op: UnOp, s: Scalar, rt: Word, id: Word, a:
     Ok(())
 }
 
-/// `a op b` into `id`; `b_const` is `b`'s value when it is a constant.
+/// `a op b` into `id`; `b_const` is `b`'s value when it is a constant. Shifts are
+/// [`shift`]'s, which needs to know more of the count than whether it is a constant.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn binary(
     e: &mut Emitter,
@@ -61,10 +62,6 @@ pub(super) fn binary(
         (BinOp::BitAnd, _) => e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?,
         (BinOp::BitOr, _) => e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?,
         (BinOp::BitXor, _) => e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?,
-        (BinOp::Shl | BinOp::Shr, _) => {
-            let small = matches!(b_const, Some(Const::I32(0..=31)) | Some(Const::U32(0..=31)));
-            shift(e, op, t, rt, id, a, b, small)?
-        }
         (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
     };
     Ok(())
