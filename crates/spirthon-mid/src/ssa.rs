@@ -2,14 +2,21 @@
 //! to a lowered function, and the two errors it finds in the source.
 //!
 //! - A variable read that no assignment reaches on some path: "`x` may be used before it is
-//!   assigned", once per variable, at its first such read.
+//!   assigned", once per variable, at its first such read. Paths follow Python's control
+//!   flow without evaluating conditions, except the lowering's own flags (a loop's "left by
+//!   `break`" flag, which decides whether its `else` clause runs): a branch on such a flag
+//!   goes only the way the flag's value on the path allows. So `m` assigned before every
+//!   `break` and in the `else` clause is assigned after the loop, though the loop's merge
+//!   block joins the two ways out before the flag splits them again.
 //! - A func that must return a value whose end is reachable: "missing return".
 //!
 //! The result is the same CFG with every operand a [`Ref`] (an instruction, a phi, or an
 //! undefined value of the variable's type) and `phis` and `reachable` filled.
 
 use spirthon_ir::lowered::Lowered;
-use spirthon_ir::{Block, BlockData, Diagnostic, Function, Inst, Operand, PhiData, Ref, Term, Ty};
+use spirthon_ir::{
+    Block, BlockData, Const, Diagnostic, Function, Inst, Op, Operand, PhiData, Ref, Term, Ty, Var,
+};
 use spirthon_ssa::{Flavour, Phi, Val};
 
 fn to_ref(v: Val, ty: Ty) -> Ref {
@@ -101,11 +108,17 @@ fn report_undefined(
     diags: &mut Vec<Diagnostic>,
 ) {
     let mut reported = vec![false; f.vars.len()];
+    let mut flags = None;
     for &u in ssa.maybe_undefined() {
-        let var = ssa_in.use_site(u).1;
-        if std::mem::replace(&mut reported[var.index()], true) {
+        let (block, var) = ssa_in.use_site(u);
+        if reported[var.index()] {
             continue;
         }
+        let flags = flags.get_or_insert_with(|| Flags::of(ssa_in, f));
+        if !flags.unassigned_on_some_path(ssa_in, f, var, block) {
+            continue;
+        }
+        reported[var.index()] = true;
         let name = &f.vars[var].name;
         diags.push(
             Diagnostic::error(
@@ -114,6 +127,119 @@ fn report_undefined(
             )
             .with_label(format!("`{name}` is not assigned on every path to here")),
         );
+    }
+}
+
+/// The lowering's hidden flags: variables it introduces (no name) of type bool whose every
+/// definition is a constant. Up to 64 are tracked, each a bit of a path's state; a branch on
+/// any other value goes both ways.
+struct Flags {
+    /// Per variable, its bit when it is a tracked flag.
+    bit: Vec<Option<u8>>,
+}
+
+/// A path's knowledge of the flags: which are known, and their values.
+type FlagState = (u64, u64);
+
+/// The most (block, flag state) pairs one search visits before it gives up and reports (as
+/// a path-insensitive analysis would).
+const MAX_STATES: usize = 1 << 16;
+
+impl Flags {
+    fn of(ssa_in: &spirthon_ssa::Function, f: &Function<Operand>) -> Flags {
+        let mut bit = vec![None; f.vars.len()];
+        let mut next = 0u8;
+        for (var, info) in f.vars.iter_enumerated() {
+            if next == 64 || !info.name.is_empty() || info.ty != Ty::BOOL {
+                continue;
+            }
+            let defs = ssa_in.var_defs(var);
+            if !defs.is_empty() && defs.iter().all(|&(_, o)| const_bool(f, o).is_some()) {
+                bit[var.index()] = Some(next);
+                next += 1;
+            }
+        }
+        Flags { bit }
+    }
+
+    /// Whether some path from the entry reaches block `b` with `v` unassigned (`b` reads `v`
+    /// before assigning it), a branch on a tracked flag going only the way its value allows.
+    fn unassigned_on_some_path(
+        &self,
+        ssa_in: &spirthon_ssa::Function,
+        f: &Function<Operand>,
+        v: Var,
+        b: Block,
+    ) -> bool {
+        use spirthon_ssa::Graph;
+        let cfg = ssa_in.cfg();
+        let mut seen: std::collections::HashSet<(Block, FlagState)> = Default::default();
+        let mut stack = vec![(cfg.entry(), (0u64, 0u64))];
+        while let Some((x, state)) = stack.pop() {
+            if x == b {
+                return true;
+            }
+            if !seen.insert((x, state)) {
+                continue;
+            }
+            if seen.len() > MAX_STATES {
+                return true;
+            }
+            let defines = ssa_in.defines(x);
+            if defines.iter().any(|&(d, _)| d == v) {
+                continue;
+            }
+            let mut out = state;
+            for &(d, o) in defines {
+                if let Some(k) = self.bit[d.index()] {
+                    let m = 1u64 << k;
+                    match const_bool(f, o) {
+                        Some(c) => out = (out.0 | m, (out.1 & !m) | if c { m } else { 0 }),
+                        None => out = (out.0 & !m, out.1 & !m),
+                    }
+                }
+            }
+            let taken = match &f.blocks[x].term {
+                Term::Branch(c, t, e) => self.value(ssa_in, f, *c, state).map(|c| if c { *t } else { *e }),
+                _ => None,
+            };
+            for &s in cfg.successors(x) {
+                if taken.is_none_or(|t| t == s) {
+                    stack.push((s, out));
+                }
+            }
+        }
+        false
+    }
+
+    /// The value of branch condition `c` in a block entered with `state`: a constant, or a
+    /// tracked flag read before the block assigns it.
+    fn value(
+        &self,
+        ssa_in: &spirthon_ssa::Function,
+        f: &Function<Operand>,
+        c: Operand,
+        state: FlagState,
+    ) -> Option<bool> {
+        match c {
+            Operand::Value(_) => const_bool(f, c),
+            Operand::Use(u) => {
+                let k = self.bit[ssa_in.use_site(u).1.index()]?;
+                let m = 1u64 << k;
+                (state.0 & m != 0).then_some(state.1 & m != 0)
+            }
+        }
+    }
+}
+
+/// The value of `o` when it is a bool constant.
+fn const_bool(f: &Function<Operand>, o: Operand) -> Option<bool> {
+    match o {
+        Operand::Value(v) => match f.inst(v).op {
+            Op::Const(Const::Bool(c)) => Some(c),
+            _ => None,
+        },
+        Operand::Use(_) => None,
     }
 }
 

@@ -68,7 +68,13 @@ impl Lower<'_, '_> {
     }
 
     /// Makes the current block the header of a construct that ends at `merge`'s merge block.
+    /// A block heads at most one construct: a loop header's own branch must not open a
+    /// selection (`needs_blocks` moves such a condition into a block of its own).
     pub(super) fn set_merge(&mut self, merge: Merge) {
+        debug_assert!(
+            matches!(self.f.blocks[self.cur].merge, Merge::None) || matches!(merge, Merge::None),
+            "a block would head two constructs"
+        );
         self.f.blocks[self.cur].merge = merge;
         let end = match merge {
             Merge::Selection(m) | Merge::Loop { merge: m, .. } => m,

@@ -41,8 +41,10 @@ impl Lower<'_, '_> {
         true
     }
 
-    /// Whether lowering `e` as a condition creates blocks. In checked mode every access,
-    /// division and call is checked with a branch of its own.
+    /// Whether lowering `e` as a condition creates blocks (then a `while` loop evaluates it
+    /// in a block of its own, since its header's one merge is the loop's). In checked mode
+    /// every access, division and call is checked with a branch of its own. It may say yes
+    /// where no block is made; it must never say no where one is.
     pub(super) fn needs_blocks(&self, e: ExprId) -> bool {
         if self.cx.checked && !self.is_pure(e) {
             return true;
@@ -56,12 +58,10 @@ impl Lower<'_, '_> {
                     }
                     work.extend(v.iter().copied());
                 }
-                ExprKind::IfExp(a, b, c) => {
-                    if !self.is_pure(*b) || !self.is_pure(*c) {
-                        return true;
-                    }
-                    work.push(*a);
-                }
+                // In a test position (the condition itself, an operand of `and`/`or`/`not`
+                // there, or the test of another conditional expression) a conditional
+                // expression is always a branch (`test_if_exp`).
+                ExprKind::IfExp(..) => return true,
                 ExprKind::Compare(a, rest) => {
                     if rest.len() > 1 && rest[1..].iter().any(|r| !self.is_pure(r.1)) {
                         return true;
