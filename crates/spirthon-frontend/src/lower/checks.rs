@@ -84,7 +84,7 @@ impl Lower<'_, '_> {
     fn axis_len(&mut self, a: ArrayId, k: u32, i: Operand, span: Span) -> Option<Operand> {
         let g = &self.cx.arrays[a.index()];
         if let Some(n) = g.known_axis(k) {
-            if self.index_const(i).is_some_and(|c| (c as u64) < n as u64) {
+            if self.int_const(i).is_some_and(|c| (c as u64) < n as u64) {
                 return None;
             }
             return Some(self.konst(Const::I32(n as i32)));
@@ -149,8 +149,8 @@ impl Lower<'_, '_> {
         self.guard(ok, [site, si, len], span);
     }
 
-    /// The value of an index operand that is a constant.
-    fn index_const(&self, o: Operand) -> Option<i64> {
+    /// The value of an integer operand that is a constant.
+    pub(super) fn int_const(&self, o: Operand) -> Option<i64> {
         let Operand::Value(v) = o else { return None };
         match self.f.insts[v].op {
             Op::Const(Const::I32(c)) => Some(c as i64),
@@ -164,7 +164,7 @@ impl Lower<'_, '_> {
         if !self.cx.checked || !t.scalar().is_int() {
             return;
         }
-        if self.index_const(y).is_some_and(|c| c != 0) {
+        if self.int_const(y).is_some_and(|c| c != 0) {
             return;
         }
         let zero = self.konst(Const::zero(t.scalar()));

@@ -286,6 +286,12 @@ impl Lower<'_, '_> {
         let body_b = self.new_block();
         self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
         let tspan = t.span;
+        let guard = match step {
+            Step::One => StepGuard::None,
+            Step::Literal(_, s) if !self.may_pass_limit(stop, s, ty) => StepGuard::None,
+            Step::Literal(_, s) => StepGuard::Literal(s),
+            Step::Runtime(_) => StepGuard::Runtime,
+        };
         let step = match step {
             Step::Literal(s, _) | Step::Runtime(s) => s,
             Step::One => self.konst(Const::one(ty.scalar())),
@@ -320,10 +326,82 @@ impl Lower<'_, '_> {
             prologue,
             move |l| {
                 let k = l.read(counter, span);
-                let next = l.val(Op::Binary(BinOp::Add), ty, [k, step], span);
+                let next = l.range_next(k, stop, step, guard, ty, span);
                 l.def(counter, next);
             },
         );
+    }
+
+    /// Whether a counter on the near side of `stop` may pass the type's limit when `step` is
+    /// added: never for a step of 1 or -1, nor for a constant `stop` far enough from the
+    /// limit.
+    fn may_pass_limit(&self, stop: Operand, step: i64, ty: Ty) -> bool {
+        if step.unsigned_abs() <= 1 {
+            return false;
+        }
+        let Some(c) = self.int_const(stop) else {
+            return true;
+        };
+        let (min, max) = if ty == Ty::U32 {
+            (0, u32::MAX as i64)
+        } else {
+            (i32::MIN as i64, i32::MAX as i64)
+        };
+        if step > 0 {
+            c - 1 + step > max
+        } else {
+            c + 1 + step < min
+        }
+    }
+
+    /// The counter's next value: `k + step`, or `stop` when that would reach or pass `stop`
+    /// (which ends the loop) and could wrap past the integer type's range, where Python's
+    /// `range` just ends. A step of 1 or -1 cannot pass `stop` (the counter is on the near
+    /// side of it), so only a larger or run-time step compares the distance left with the
+    /// step, in `u32`, where the distance between two values of the type always fits.
+    fn range_next(
+        &mut self,
+        k: Operand,
+        stop: Operand,
+        step: Operand,
+        guard: StepGuard,
+        ty: Ty,
+        span: Span,
+    ) -> Operand {
+        let next = self.val(Op::Binary(BinOp::Add), ty, [k, step], span);
+        let sub = |l: &mut Self, a, b| l.val(Op::Binary(BinOp::Sub), ty, [a, b], span);
+        let (gap, size) = match guard {
+            StepGuard::None => return next,
+            StepGuard::Literal(s) => {
+                let gap = if s > 0 { sub(self, stop, k) } else { sub(self, k, stop) };
+                (gap, self.konst(Const::U32(s.unsigned_abs() as u32)))
+            }
+            StepGuard::Runtime if ty == Ty::U32 => (sub(self, stop, k), step),
+            StepGuard::Runtime => {
+                let zero = self.konst(Const::zero(ty.scalar()));
+                let up = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [step, zero], span);
+                let above = sub(self, stop, k);
+                let below = sub(self, k, stop);
+                let gap = self.val(Op::Select, ty, [up, above, below], span);
+                let neg = sub(self, zero, step);
+                (gap, self.val(Op::Select, ty, [up, step, neg], span))
+            }
+        };
+        let unsigned = |l: &mut Self, x| {
+            if ty == Ty::U32 {
+                x
+            } else {
+                l.val(Op::Bitcast, Ty::U32, [x], span)
+            }
+        };
+        let gap = unsigned(self, gap);
+        let size = if matches!(guard, StepGuard::Literal(_)) {
+            size
+        } else {
+            unsigned(self, size)
+        };
+        let room = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [gap, size], span);
+        self.val(Op::Select, ty, [room, next, stop], span)
     }
 
     /// `for w in TABLE:` or `for k, w in enumerate(TABLE):` over a constant tuple: how the

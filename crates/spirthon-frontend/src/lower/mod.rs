@@ -181,6 +181,16 @@ enum Step {
     Runtime(Operand),
 }
 
+/// Whether a `range` loop's step needs the guard that ends the loop instead of letting its
+/// counter wrap (see `Lower::range_next`): a literal step other than 1 and -1, or one known
+/// at run time only.
+#[derive(Copy, Clone)]
+enum StepGuard {
+    None,
+    Literal(i64),
+    Runtime,
+}
+
 /// What a `for` loop binds at the top of each iteration from its counter.
 enum Binder {
     /// `for i in range(...)`: the counter itself.
