@@ -134,7 +134,9 @@ fn source_error(mut d: Vec<Diagnostic>) -> CompileError {
 
 /// Renders diagnostics in rustc's style.
 pub fn render_diagnostics(diags: &[Diagnostic], source: &str, path: &str, color: bool) -> String {
-    let file = SimpleFile::new(path, source);
+    let shown = Printable::of(source);
+    let path = printable(path);
+    let file = SimpleFile::new(path.as_ref(), shown.text.as_ref());
     let config = term::Config::default();
     let mut buf = if color {
         termcolor::Buffer::ansi()
@@ -142,9 +144,85 @@ pub fn render_diagnostics(diags: &[Diagnostic], source: &str, path: &str, color:
         termcolor::Buffer::no_color()
     };
     for d in diags {
-        let _ = term::emit(&mut buf, &config, &file, &to_codespan(d, source.len()));
+        let d = shown.diagnostic(d);
+        let _ = term::emit(&mut buf, &config, &file, &to_codespan(&d, shown.text.len()));
     }
     String::from_utf8_lossy(buf.as_slice()).into_owned()
+}
+
+/// A control character as something a terminal shows instead of obeying: its Unicode
+/// control picture (`␛` for ESC, as rustc prints it), U+FFFD for the C1 controls; `None`
+/// for a character that is printed as it is (line ends and tabs too).
+fn control_picture(c: char) -> Option<char> {
+    match c {
+        '\n' | '\r' | '\t' => None,
+        '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32),
+        '\u{7f}' => Some('\u{2421}'),
+        '\u{80}'..='\u{9f}' => Some('\u{fffd}'),
+        _ => None,
+    }
+}
+
+/// `text` with its control characters shown as [`control_picture`]s.
+fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| control_picture(c).is_some()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| control_picture(c).unwrap_or(c))
+        .collect::<String>()
+        .into()
+}
+
+/// A source as a diagnostic shows it: its control characters (an ESC that would start a
+/// terminal escape sequence, a BEL) as pictures, and spans moved to match (a picture takes
+/// more bytes than the character it stands for; columns, in characters, do not change).
+struct Printable<'s> {
+    text: std::borrow::Cow<'s, str>,
+    /// (offset in the source just past a replaced character, bytes added up to there).
+    shifts: Vec<(u32, u32)>,
+}
+
+impl<'s> Printable<'s> {
+    fn of(source: &'s str) -> Printable<'s> {
+        let text = printable(source);
+        let mut shifts = Vec::new();
+        if let std::borrow::Cow::Owned(_) = text {
+            let mut added = 0u32;
+            for (at, c) in source.char_indices() {
+                if let Some(p) = control_picture(c) {
+                    added += (p.len_utf8() - c.len_utf8()) as u32;
+                    shifts.push(((at + c.len_utf8()) as u32, added));
+                }
+            }
+        }
+        Printable { text, shifts }
+    }
+
+    fn offset(&self, at: u32) -> u32 {
+        let k = self.shifts.partition_point(|&(past, _)| past <= at);
+        at + k.checked_sub(1).map_or(0, |k| self.shifts[k].1)
+    }
+
+    fn span(&self, s: spirthon_ir::Span) -> spirthon_ir::Span {
+        spirthon_ir::Span::new(self.offset(s.start), self.offset(s.end))
+    }
+
+    /// `d` over the shown text: spans moved, messages' control characters as pictures.
+    fn diagnostic(&self, d: &Diagnostic) -> Diagnostic {
+        let mut d = d.clone();
+        d.message = printable(&d.message).into_owned();
+        d.primary.span = self.span(d.primary.span);
+        d.primary.message = printable(&d.primary.message).into_owned();
+        for l in &mut d.secondary {
+            l.span = self.span(l.span);
+            l.message = printable(&l.message).into_owned();
+        }
+        for n in &mut d.notes {
+            *n = printable(n).into_owned();
+        }
+        d
+    }
 }
 
 fn clamp(span: spirthon_ir::Span, len: usize) -> std::ops::Range<usize> {

@@ -52,15 +52,22 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         checked_mode,
         checks,
     } = p;
+    let mut hidden = false;
     let mut functions: Vec<Function<Ref>> = functions
         .into_iter()
-        .map(|l| ssa::apply(l, &mut diags))
+        .map(|l| ssa::apply(l, &mut diags, &mut hidden))
         .collect();
     for l in checked {
-        ssa::apply(l, &mut diags);
+        ssa::apply(l, &mut diags, &mut hidden);
     }
     if !diags.is_empty() {
         return Err(MidError::Source(diags));
+    }
+    if hidden {
+        return Err(MidError::Invalid {
+            after: "SSA construction",
+            message: "a value the lowering introduced may be read before it is assigned".into(),
+        });
     }
     check_all(&functions, "SSA construction")?;
     let pure = opt::pure_functions(&functions);

@@ -27,11 +27,18 @@ fn to_ref(v: Val, ty: Ty) -> Ref {
     }
 }
 
-/// SSA form of one lowered function; its source errors go to `diags`.
-pub fn apply(l: Lowered, diags: &mut Vec<Diagnostic>) -> Function<Ref> {
+/// SSA form of one lowered function; its source errors go to `diags`. A variable the
+/// lowering introduced (no name) that may be read unassigned is no error of the source: it
+/// follows an error lowering reported (it stopped half-way through an expression), or it is
+/// a compiler bug; `hidden_unassigned` is set, and the caller decides which.
+pub fn apply(
+    l: Lowered,
+    diags: &mut Vec<Diagnostic>,
+    hidden_unassigned: &mut bool,
+) -> Function<Ref> {
     let ssa = spirthon_ssa::construct(&l.ssa_in, Flavour::Pruned);
     let f = l.func;
-    report_undefined(&l.ssa_in, &l.use_spans, &ssa, &f, diags);
+    report_undefined(&l.ssa_in, &l.use_spans, &ssa, &f, diags, hidden_unassigned);
     let dom = ssa.dom();
     if let Some(b) = l.fallthrough {
         if dom.is_reachable(b) {
@@ -106,6 +113,7 @@ fn report_undefined(
     ssa: &spirthon_ssa::Ssa,
     f: &Function<Operand>,
     diags: &mut Vec<Diagnostic>,
+    hidden_unassigned: &mut bool,
 ) {
     let mut reported = vec![false; f.vars.len()];
     let mut flags = None;
@@ -120,6 +128,10 @@ fn report_undefined(
         }
         reported[var.index()] = true;
         let name = &f.vars[var].name;
+        if name.is_empty() {
+            *hidden_unassigned = true;
+            continue;
+        }
         diags.push(
             Diagnostic::error(
                 use_spans[u.index()],

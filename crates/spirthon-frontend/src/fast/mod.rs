@@ -29,6 +29,9 @@ use parser::Parser;
 const MAX_NESTING: u32 = 64;
 /// Expression height before giving up (the reference path rejects more than 256).
 const MAX_HEIGHT: u16 = 200;
+/// Loops nested in one function before giving up (CPython's limit, which the reference path
+/// reports).
+const MAX_LOOPS: u32 = crate::parse::MAX_LOOP_BLOCKS as u32;
 
 /// The AST of `source`, or `None` where the reference path must decide.
 pub fn parse(source: &str) -> Option<Ast> {
@@ -47,6 +50,7 @@ pub fn parse(source: &str) -> Option<Ast> {
         i: 0,
         ast,
         nesting: 0,
+        loops: 0,
     };
     p.file()?;
     Some(p.ast)

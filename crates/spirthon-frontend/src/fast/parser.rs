@@ -4,7 +4,7 @@
 use spirthon_ir::Span;
 
 use super::lex::*;
-use super::{MAX_HEIGHT, MAX_NESTING};
+use super::{MAX_HEIGHT, MAX_LOOPS, MAX_NESTING};
 use crate::ast::*;
 
 pub(super) struct Parser<'s> {
@@ -15,6 +15,9 @@ pub(super) struct Parser<'s> {
     /// Height of each expression node, parallel to `ast.exprs`.
     pub(super) heights: Vec<u16>,
     pub(super) nesting: u32,
+    /// Loops around the statement being parsed (CPython rejects more than 20 in one
+    /// function; the reference path says so).
+    pub(super) loops: u32,
 }
 
 impl Parser<'_> {
@@ -284,6 +287,17 @@ impl Parser<'_> {
         Some((body, end))
     }
 
+    /// A loop's body: a suite one loop deeper.
+    fn loop_body(&mut self) -> Option<(Vec<StmtId>, u32)> {
+        self.loops += 1;
+        if self.loops > MAX_LOOPS {
+            return None;
+        }
+        let body = self.suite()?;
+        self.loops -= 1;
+        Some(body)
+    }
+
     fn stmt(&mut self) -> Option<StmtId> {
         let t = self.tok();
         let kind = match t.k {
@@ -292,7 +306,7 @@ impl Parser<'_> {
                 self.bump();
                 let test = self.test()?;
                 self.expect(K::Colon)?;
-                let (body, body_end) = self.suite()?;
+                let (body, body_end) = self.loop_body()?;
                 let (orelse, end) = self.else_suite(body_end)?;
                 let kind = StmtKind::While(test, body, orelse);
                 return Some(self.ast.add_stmt(kind, Span::new(t.start, end)));
@@ -303,7 +317,7 @@ impl Parser<'_> {
                 self.expect(K::Kw(Kw::In))?;
                 let iter = self.test_list()?;
                 self.expect(K::Colon)?;
-                let (body, body_end) = self.suite()?;
+                let (body, body_end) = self.loop_body()?;
                 let (orelse, end) = self.else_suite(body_end)?;
                 let kind = StmtKind::For(target, iter, body, orelse);
                 return Some(self.ast.add_stmt(kind, Span::new(t.start, end)));

@@ -84,7 +84,13 @@ impl Lower<'_, '_> {
         }
         let (x, sp) = self.args(args)[0];
         match x {
-            Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Int(f.round_ties_even() as i64)),
+            Ex::Lit(Lit::Float(f)) => match whole_float(f.round_ties_even()) {
+                Ok(l) => Ex::Lit(l),
+                Err(e) => {
+                    self.error(span, e);
+                    Ex::Err
+                }
+            },
             Ex::Lit(l) => Ex::Lit(l),
             Ex::Val(o, t) if t == Ty::F32 => {
                 let r = self.val(Op::Math(MathFn::RoundEven), Ty::F32, [o], span);
@@ -158,7 +164,9 @@ impl Lower<'_, '_> {
                         };
                         self.lit_typed(Lit::Int(i), to, sp)
                     } else {
-                        self.error(sp, "cannot convert an infinite or NaN float to an integer");
+                        if let Err(e) = whole_float(f) {
+                            self.error(span, e);
+                        }
                         Ex::Err
                     }
                 }
@@ -260,8 +268,13 @@ impl Lower<'_, '_> {
             return Ex::Err;
         }
         let exs = self.args(args);
-        if let Some(l) = fold_literals(row, &exs) {
-            return Ex::Lit(l);
+        match fold_literals(row, &exs) {
+            Some(Ok(l)) => return Ex::Lit(l),
+            Some(Err(e)) => {
+                self.error(span, e);
+                return Ex::Err;
+            }
+            None => {}
         }
         let mut ops = Vec::new();
         for &(x, sp) in &exs {
@@ -393,8 +406,9 @@ impl Lower<'_, '_> {
     }
 }
 
-/// A `math` call on literals, folded in `f64` as CPython computes it.
-fn fold_literals(row: &library::Row, exs: &[(Ex, Span)]) -> Option<Lit> {
+/// A `math` call on literals, folded in `f64` as CPython computes it; an error where CPython
+/// raises (`math.floor(math.inf)`).
+fn fold_literals(row: &library::Row, exs: &[(Ex, Span)]) -> Option<Result<Lit, String>> {
     let mut vals = [0.0f64; 2];
     for (slot, (x, _)) in vals.iter_mut().zip(exs) {
         match x {
@@ -404,15 +418,33 @@ fn fold_literals(row: &library::Row, exs: &[(Ex, Span)]) -> Option<Lit> {
     }
     let [a, b] = vals;
     if row.typing == Typing::Log && exs.len() == 2 {
-        return Some(Lit::Float(a.ln() / b.ln()));
+        return Some(Ok(Lit::Float(a.ln() / b.ln())));
     }
-    Some(match (row.host, row.typing) {
-        (Host::Unary(f), Typing::FloatToInt) => Lit::Int(f(a) as i64),
+    Some(Ok(match (row.host, row.typing) {
+        (Host::Unary(f), Typing::FloatToInt) => return Some(whole_float(f(a))),
         (Host::Unary(f), _) => Lit::Float(f(a)),
         (Host::Binary(f), _) => Lit::Float(f(a, b)),
         (Host::Predicate(f), _) => Lit::Bool(f(a)),
         (Host::None, _) => return None,
-    })
+    }))
+}
+
+/// A whole float constant as the int Python makes of it (`math.floor`, `round`, `int` of a
+/// literal); CPython's words where it raises, and a located error for a result that no
+/// 32-bit integer holds (Python's int would be that large).
+pub(super) fn whole_float(f: f64) -> Result<Lit, String> {
+    if f.is_nan() {
+        return Err("cannot convert float NaN to integer (Python raises ValueError)".into());
+    }
+    if f.is_infinite() {
+        return Err("cannot convert float infinity to integer (Python raises OverflowError)".into());
+    }
+    if f.abs() >= 9.223_372_036_854_775_808e18 {
+        return Err(format!(
+            "the result is {f:.0}, an integer too large for 32 bits"
+        ));
+    }
+    Ok(Lit::Int(f as i64))
 }
 
 pub(super) fn lit_f64(l: Lit) -> f64 {

@@ -22,10 +22,13 @@ use spirthon_ir::{Diagnostic, Span};
 
 use crate::ast::*;
 
+mod limits;
 mod syntax;
 
 /// How deep blocks may nest (CPython's own limit on indentation levels).
 pub const MAX_BLOCK_DEPTH: u32 = 100;
+/// How deep loops may nest in one function (CPython's limit).
+pub const MAX_LOOP_BLOCKS: usize = limits::MAX_BLOCKS;
 /// How deep expressions may nest (a chain `a + b + ... ` of N terms nests N deep).
 pub const MAX_EXPR_DEPTH: u32 = 256;
 
@@ -50,6 +53,9 @@ pub fn parse_reference(
         Ok(_) => unreachable!("Mode::Module gives a module"),
         Err(e) => return Err(vec![syntax::syntax_error(&e, source)]),
     };
+    if let Some(d) = limits::check(source, &module.body) {
+        return Err(vec![d]);
+    }
     let mut cx = Convert {
         ast: Ast::default(),
         diags: Vec::new(),
