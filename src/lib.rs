@@ -32,6 +32,8 @@ pub struct CompileOptions {
     pub host_imports: bool,
     /// `--fast-math`: the device's own `math` functions (see `spirthon_spirv::EmitOptions`).
     pub fast_math: bool,
+    /// Checking a file the reference executor runs (see `spirthon_frontend::Options`).
+    pub cpython: bool,
 }
 
 impl Default for CompileOptions {
@@ -44,6 +46,7 @@ impl Default for CompileOptions {
             checked: false,
             host_imports: false,
             fast_math: false,
+            cpython: false,
         }
     }
 }
@@ -75,6 +78,7 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         keep_cfg: opts.keep_cfg,
         checked: opts.checked,
         host_imports: opts.host_imports,
+        cpython: opts.cpython,
     };
     let mut out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
@@ -148,6 +152,70 @@ pub fn render_diagnostics(diags: &[Diagnostic], source: &str, path: &str, color:
         let _ = term::emit(&mut buf, &config, &file, &to_codespan(&d, shown.text.len()));
     }
     String::from_utf8_lossy(buf.as_slice()).into_owned()
+}
+
+/// The most bytes a kernel file may have (a device, a FIFO or `/dev/urandom` stops here).
+pub const MAX_SOURCE: u64 = 64 << 20;
+
+/// A kernel file that cannot be compiled as it is read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// It cannot be read, or is too large: the message (exit status 2).
+    Io(String),
+    /// It is not UTF-8: a located error over the text as shown (exit status 1).
+    NotUtf8 {
+        shown: String,
+        diagnostic: Diagnostic,
+    },
+}
+
+/// Reads a kernel file as both runners do: at most [`MAX_SOURCE`] bytes, and UTF-8 as Python
+/// source is, with a located error at the first byte that is not. Old Mac line ends (a lone
+/// CR) become LF: the same length, so every offset still points at the same byte, and lines
+/// are counted as Python counts them. `path` is the file as messages name it.
+pub fn read_source(file: &std::path::Path, path: &str) -> Result<String, ReadError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_SOURCE + 1).read_to_end(&mut bytes))
+        .map_err(|e| ReadError::Io(format!("cannot read {path}: {e}")))?;
+    if bytes.len() as u64 > MAX_SOURCE {
+        return Err(ReadError::Io(format!(
+            "{path} is larger than {} MiB, more than a kernel file can be",
+            MAX_SOURCE >> 20
+        )));
+    }
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes()[at];
+        // Everything before `at` is valid, so offsets up to it are the same in the lossy
+        // text shown.
+        let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        let end = shown[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+        let diagnostic =
+            Diagnostic::error(spirthon_ir::Span::new(at as u32, end as u32), "the file is not valid UTF-8")
+                .with_label(format!("byte 0x{byte:02x}"))
+                .with_help("Python source is UTF-8: save the file as UTF-8");
+        ReadError::NotUtf8 { shown, diagnostic }
+    })
+}
+
+/// The errors of a file that did not compile, as `spirthon` prints them: each diagnostic,
+/// then a line that counts the errors. Both runners print exactly this.
+pub fn render_failure(diags: &[Diagnostic], source: &str, path: &str, color: bool) -> String {
+    let mut text = render_diagnostics(diags, source, path, color);
+    let n = diags.iter().filter(|d| d.is_error()).count();
+    text.push_str(&format!(
+        "error: could not compile `{}` due to {n} error{}\n",
+        printable(path),
+        if n == 1 { "" } else { "s" }
+    ));
+    text
 }
 
 /// A control character as something a terminal shows instead of obeying: its Unicode

@@ -9,6 +9,21 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 use spirthon::{CompileError, CompileOptions};
 
+/// A line on stderr. A closed stderr (`2>&1 | head -c 100`) is no reason to stop, let alone
+/// to panic as `eprintln!` does: the line is dropped and the run ends with its own status.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// Text on stderr, as [`say!`] without the line end.
+macro_rules! say_raw {
+    ($($t:tt)*) => {{
+        let _ = write!(std::io::stderr(), $($t)*);
+    }};
+}
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug, ValueEnum)]
 enum Emit {
     /// SPIR-V binary.
@@ -140,8 +155,8 @@ The first hardware GPU is used, else a CPU Vulkan implementation (Mesa's lavapip
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("error: internal compiler error: {info}");
-        eprintln!("note: this is a bug in spirthon; please report it with the input file");
+        say!("error: internal compiler error: {info}");
+        say!("note: this is a bug in spirthon; please report it with the input file");
     }));
     // Arguments are OS strings throughout: a path need not be valid UTF-8.
     if std::env::args_os().nth(1).is_some_and(|a| a == "run") {
@@ -174,58 +189,24 @@ fn on_big_stack(job: impl FnOnce() -> u8 + Send + 'static) -> ExitCode {
     }
 }
 
-/// Reads and compiles a file, printing errors; `Err` is the exit code.
-/// The most bytes a kernel file may have (a device, a FIFO or `/dev/urandom` stops here).
-const MAX_SOURCE: u64 = 64 << 20;
-
-/// Reads a kernel file: at most [`MAX_SOURCE`] bytes, and UTF-8 as Python source is, with a
-/// located error at the first byte that is not.
+/// Reads a kernel file (see [`spirthon::read_source`]), printing what is wrong; `Err` is the
+/// exit code.
 fn read_source(file: &Path, path: &str, json_errors: bool) -> Result<String, u8> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    let read =
-        std::fs::File::open(file).and_then(|f| f.take(MAX_SOURCE + 1).read_to_end(&mut bytes));
-    if let Err(e) = read {
-        eprintln!("error: cannot read {path}: {e}");
-        return Err(2);
-    }
-    if bytes.len() as u64 > MAX_SOURCE {
-        eprintln!(
-            "error: {path} is larger than {} MiB, more than a kernel file can be",
-            MAX_SOURCE >> 20
-        );
-        return Err(2);
-    }
-    // Old Mac line ends (a lone CR) become LF: the same length, so every offset still
-    // points at the same byte, and lines are counted as Python counts them.
-    for i in 0..bytes.len() {
-        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
-            bytes[i] = b'\n';
-        }
-    }
-    match String::from_utf8(bytes) {
+    match spirthon::read_source(file, path) {
         Ok(s) => Ok(s),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let byte = e.as_bytes()[at];
-            // Everything before `at` is valid, so offsets up to it are the same in the
-            // lossy text shown.
-            let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let end = shown[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let d = spirthon_ir::Diagnostic::error(
-                spirthon_ir::Span::new(at as u32, end as u32),
-                "the file is not valid UTF-8",
-            )
-            .with_label(format!("byte 0x{byte:02x}"))
-            .with_help("Python source is UTF-8: save the file as UTF-8");
+        Err(spirthon::ReadError::Io(m)) => {
+            say!("error: {m}");
+            Err(2)
+        }
+        Err(spirthon::ReadError::NotUtf8 { shown, diagnostic }) => {
             if json_errors {
-                eprint!("{}", spirthon::diagnostics_json(&[d], &shown, path));
+                say_raw!("{}", spirthon::diagnostics_json(&[diagnostic], &shown, path));
             } else {
                 let color =
                     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-                eprint!(
+                say_raw!(
                     "{}",
-                    spirthon::render_diagnostics(&[d], &shown, path, color)
+                    spirthon::render_diagnostics(&[diagnostic], &shown, path, color)
                 );
             }
             Err(1)
@@ -244,14 +225,14 @@ fn compile_file(
         Ok(c) => {
             if !c.warnings.is_empty() {
                 if json_errors {
-                    eprint!(
+                    say_raw!(
                         "{}",
                         spirthon::diagnostics_json(&c.warnings, &source, &path)
                     );
                 } else {
                     let color =
                         std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-                    eprint!(
+                    say_raw!(
                         "{}",
                         spirthon::render_diagnostics(&c.warnings, &source, &path, color)
                     );
@@ -261,25 +242,20 @@ fn compile_file(
         }
         Err(CompileError::Source(diags)) => {
             if json_errors {
-                eprint!("{}", spirthon::diagnostics_json(&diags, &source, &path));
+                say_raw!("{}", spirthon::diagnostics_json(&diags, &source, &path));
             } else {
                 let color =
                     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-                eprint!(
+                say_raw!(
                     "{}",
-                    spirthon::render_diagnostics(&diags, &source, &path, color)
-                );
-                let n = diags.iter().filter(|d| d.is_error()).count();
-                eprintln!(
-                    "error: could not compile `{path}` due to {n} error{}",
-                    if n == 1 { "" } else { "s" }
+                    spirthon::render_failure(&diags, &source, &path, color)
                 );
             }
             Err(1)
         }
         Err(CompileError::Internal(e)) => {
-            eprintln!("error: internal compiler error: {e}");
-            eprintln!("note: this is a bug in spirthon; nothing was written");
+            say!("error: internal compiler error: {e}");
+            say!("note: this is a bug in spirthon; nothing was written");
             Err(101)
         }
     }
@@ -288,7 +264,7 @@ fn compile_file(
 fn run_kernel(cli: &RunCli) -> u8 {
     for input in [&cli.file, &cli.inputs] {
         if cli.out.as_deref().is_some_and(|o| overwrites(o, input)) {
-            eprintln!(
+            say!(
                 "error: --out {} is an input of the run; nothing was written",
                 input.display()
             );
@@ -304,17 +280,10 @@ fn run_kernel(cli: &RunCli) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let text = match std::fs::read_to_string(&cli.inputs) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", cli.inputs.display());
-            return 2;
-        }
-    };
-    let inputs: serde_json::Value = match serde_json::from_str(&text) {
+    let inputs = match read_inputs(&cli.inputs) {
         Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {} is not valid JSON: {e}", cli.inputs.display());
+        Err(message) => {
+            say!("error: {message}");
             return 2;
         }
     };
@@ -322,7 +291,7 @@ fn run_kernel(cli: &RunCli) -> u8 {
     let plan = match spirthon::run::plan(&compiled, &inputs, cli.kernel.as_deref()) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return 2;
         }
     };
@@ -337,7 +306,7 @@ fn run_kernel(cli: &RunCli) -> u8 {
             let _ = tx.send(on_device(adapter.as_deref(), verbose, &compiled, plan));
         });
     if let Err(e) = worker {
-        eprintln!("error: cannot start the device thread: {e}");
+        say!("error: cannot start the device thread: {e}");
         return 2;
     }
     let received = match cli.timeout {
@@ -347,31 +316,58 @@ fn run_kernel(cli: &RunCli) -> u8 {
     let ran = match received {
         Ok(Ok(ran)) => ran,
         Ok(Err((code, msg))) => {
-            eprintln!("error: {msg}");
+            say!("error: {msg}");
             return code;
         }
         Err(RecvTimeoutError::Timeout) => {
-            eprintln!(
+            say!(
                 "error: the device did not finish within {} s (the driver compiling the kernel, or the kernel running)",
                 cli.timeout
             );
-            eprintln!("help: a kernel that loops forever never finishes; give it more time with --timeout SECONDS (0 waits forever)");
+            say!("help: a kernel that loops forever never finishes; give it more time with --timeout SECONDS (0 waits forever)");
             return 1;
         }
         Err(RecvTimeoutError::Disconnected) => {
-            eprintln!("error: internal compiler error: the device thread stopped without a result");
+            say!("error: internal compiler error: the device thread stopped without a result");
             return 101;
         }
     };
     if let Some(report) = ran.failure_report(&cli.file.display().to_string(), &source) {
-        eprintln!("{report}");
+        say!("{report}");
         return 1;
     }
-    let text = format!("{}\n", ran.output);
+    let text = format!("{}\n", spirthon_runtime::json::text(&ran.output));
     match &cli.out {
         Some(p) => write_output(p, text.as_bytes()),
         None => write_output(Path::new("-"), text.as_bytes()),
     }
+}
+
+/// Reads and parses a run-JSON file: at most [`spirthon_runtime::json::MAX_BYTES`] bytes
+/// (`/dev/zero` stops there), UTF-8, and JSON as `spirthon_runtime::json` reads it. The
+/// messages are those of `python3 -m spirthon run`.
+fn read_inputs(path: &Path) -> Result<serde_json::Value, String> {
+    use std::io::Read;
+    use spirthon_runtime::json;
+    let shown = path.display();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(json::MAX_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() as u64 > json::MAX_BYTES {
+        return Err(format!(
+            "{shown} is larger than {} MiB, more than a run's inputs can be",
+            json::MAX_BYTES >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        format!(
+            "{shown} is not UTF-8 text (byte 0x{:02x} at offset {at})",
+            e.as_bytes()[at]
+        )
+    })?;
+    json::parse(&text).map_err(|e| format!("{shown} is not valid JSON: {e}"))
 }
 
 /// Opens the device and runs `plan` on it: the run's result, or an exit code and message.
@@ -383,7 +379,7 @@ fn on_device(
 ) -> Result<spirthon::run::Ran, (u8, String)> {
     let gpu = spirthon::run::Gpu::open(adapter).map_err(|e| (2, e.to_string()))?;
     if verbose {
-        eprintln!("adapter: {}", gpu.describe());
+        say!("adapter: {}", gpu.describe());
     }
     spirthon::run::run_plan(&gpu, compiled, plan, 0).map_err(|e| (1, e.to_string()))
 }
@@ -397,6 +393,7 @@ fn run(cli: &Cli) -> u8 {
         checked: cli.checked,
         host_imports: false,
         fast_math: cli.fast_math,
+        cpython: false,
     };
     let (compiled, source) =
         match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {
@@ -412,7 +409,7 @@ fn run(cli: &Cli) -> u8 {
         Emit::Spvasm => match spirthon_spirv::disassemble(&compiled.words) {
             Ok(t) => t.into_bytes(),
             Err(e) => {
-                eprintln!("error: internal compiler error: cannot disassemble: {e}");
+                say!("error: internal compiler error: cannot disassemble: {e}");
                 return 101;
             }
         },
@@ -429,8 +426,8 @@ fn run(cli: &Cli) -> u8 {
             match spirthon::translate::translate(&compiled.words, target, &kernels) {
                 Ok(t) => t.into_bytes(),
                 Err(e) => {
-                    eprintln!("error: internal compiler error: {e}");
-                    eprintln!("note: this is a bug in spirthon; nothing was written");
+                    say!("error: internal compiler error: {e}");
+                    say!("note: this is a bug in spirthon; nothing was written");
                     return 101;
                 }
             }
@@ -446,7 +443,7 @@ fn run(cli: &Cli) -> u8 {
         (None, _) => PathBuf::from("-"),
     };
     if overwrites(&out, &cli.file) {
-        eprintln!(
+        say!(
             "error: the output {} is the kernel file itself; nothing was written",
             out.display()
         );
@@ -455,10 +452,18 @@ fn run(cli: &Cli) -> u8 {
     write_output(&out, &bytes)
 }
 
-/// Whether writing `out` would overwrite the kernel file `input` (the same file by any path).
+/// Whether writing `out` would overwrite the file `input`: the same file by any path, a
+/// symbolic link or a hard link to it (the same device and inode).
 fn overwrites(out: &Path, input: &Path) -> bool {
     if out == Path::new("-") {
         return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(out), std::fs::metadata(input)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
     }
     match (std::fs::canonicalize(out), std::fs::canonicalize(input)) {
         (Ok(a), Ok(b)) => a == b,
@@ -469,16 +474,20 @@ fn overwrites(out: &Path, input: &Path) -> bool {
 fn write_output(out: &Path, bytes: &[u8]) -> u8 {
     if out == Path::new("-") {
         let mut stdout = std::io::stdout().lock();
-        if let Err(e) = stdout.write_all(bytes).and_then(|_| stdout.flush()) {
-            eprintln!("error: cannot write to stdout: {e}");
-            return 2;
-        }
-        return 0;
+        return match stdout.write_all(bytes).and_then(|_| stdout.flush()) {
+            Ok(()) => 0,
+            // The reader went away (`| head`): it wanted no more, as with any Unix tool.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(e) => {
+                say!("error: cannot write to stdout: {e}");
+                2
+            }
+        };
     }
     match std::fs::write(out, bytes) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("error: cannot write {}: {e}", out.display());
+            say!("error: cannot write {}: {e}", out.display());
             2
         }
     }

@@ -1,88 +1,106 @@
 """``python3 -m spirthon run FILE.py --inputs IN.json [--kernel NAME] [--out OUT.json]``.
 
-Runs a kernel under CPython with the run-JSON of docs/language.md and prints the arrays
-after the run, in the same shape as ``spirthon run`` prints them from the GPU.
+Runs a kernel under CPython with the run JSON of docs/language.md and prints the arrays
+after the run, as ``spirthon run`` prints them from the GPU. It is the same program as
+``spirthon run``, on another device: the same file is refused with the same errors (the
+compiler checks it first, through the native module; ``print`` is the one thing allowed
+here only), the same inputs are read by the same rules (``spirthon.runjson``), the same
+bad input or output path gives the same one-line error and exit status, and the output has
+the same text. Without the native module the kernel is not checked against the compiler's
+rules, and a note says so.
+
+Exit status: 0 success, 1 the source has errors or a checked run failed, 2 usage, input or
+I/O error.
 """
 
 import argparse
 import importlib.util
-import json
-import math
 import os
 import sys
 
+from . import runjson
+from .runjson import InputError
 from .runtime import CheckError, Kernel
-from .types import Array, f32, i32, to_f32, u32
+from .types import Array, f32
 from .vectors import VectorType
 
-
-class InputError(Exception):
-    pass
-
-
-def _number(value, name, elem):
-    if isinstance(value, str):
-        table = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
-        if value in table and elem is f32:
-            return table[value]
-        raise InputError("argument %r: %r is not a number" % (name, value))
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError("argument %r: expected a number, found %s" % (name, json.dumps(value)))
-    if elem is not f32 and isinstance(value, float):
-        if value != int(value):
-            raise InputError("argument %r: %r is not an integer, but %r takes %r" % (name, value, name, elem))
-        value = int(value)
-    if elem is i32 and not -(2 ** 31) <= value < 2 ** 31:
-        raise InputError("argument %r: %r does not fit in i32" % (name, value))
-    if elem is u32 and not 0 <= value < 2 ** 32:
-        raise InputError("argument %r: %r does not fit in u32" % (name, value))
-    return value
+#: The most bytes a kernel file may have (as the compiler reads it).
+MAX_SOURCE = 64 << 20
 
 
-def _value(value, name, elem):
-    """A JSON value as a ``elem``: a number, or for a vector type a list of its components."""
-    if not isinstance(elem, VectorType):
-        return _number(value, name, elem)
-    if not isinstance(value, list) or len(value) != elem.size:
-        raise InputError("argument %r: a %s is a list of %d numbers, found %s" % (name, elem.name, elem.size, json.dumps(value)[:60]))
-    scalar = f32 if elem.scalar is float else elem.scalar
-    return [_number(c, "%s[%d]" % (name, k), scalar) for k, c in enumerate(value)]
+class _Exit(Exception):
+    """Stops the run with an exit status, after its message was printed."""
+
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
 
 
-def _shape(value, name, dims):
-    if not (isinstance(value, list) and len(value) == dims and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2 ** 31 for n in value)):
-        raise InputError("argument %r: the shape of an Array%dD is a list of %d non-negative integers, found %s" % (name, dims, dims, json.dumps(value)[:60]))
-    return value
+def _say(text):
+    """A line on stderr; a closed stderr drops it (the run keeps its own status)."""
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
-def _shaped(v, p):
-    """A multi-dimensional array argument: nested lists, {"shape", "data"} or {"zeros": shape}."""
-    kind = "an Array%dD" % p.dims
-    if isinstance(v, dict) and set(v) == {"zeros"}:
-        return Array(p.elem, name=p.name, shape=_shape(v["zeros"], p.name, p.dims))
-    if isinstance(v, dict) and set(v) == {"shape", "data"}:
-        shape = _shape(v["shape"], p.name, p.dims)
-        data = v["data"]
-        n = 1
-        for s in shape:
-            n *= s
-        if not isinstance(data, list) or len(data) != n:
-            raise InputError("argument %r: \"data\" must be a flat list of %d elements, the shape's product" % (p.name, n))
-        items = [_value(x, "%s[%d]" % (p.name, i), p.elem) for i, x in enumerate(data)]
-        return Array(p.elem, items, name=p.name, shape=shape)
-    if isinstance(v, list):
-        level, shape = [v], []
-        for depth in range(p.dims):
-            if level and not isinstance(level[0], list):
-                raise InputError("argument %r: %s given as nested lists needs lists %d deep" % (p.name, kind, p.dims))
-            n = len(level[0]) if level else 0
-            if not all(isinstance(x, list) and len(x) == n for x in level):
-                raise InputError("argument %r: the nested lists are not rectangular at depth %d" % (p.name, depth + 1))
-            shape.append(n)
-            level = [y for x in level for y in x]
-        items = [_value(x, "%s[%d]" % (p.name, i), p.elem) for i, x in enumerate(level)]
-        return Array(p.elem, items, name=p.name, shape=shape)
-    raise InputError("argument %r: %s is nested lists, {\"shape\": [...], \"data\": [...]}, or {\"zeros\": [...]}" % (p.name, kind))
+def _os_error(e):
+    """An ``OSError`` in the words ``spirthon`` (Rust) prints: ``text (os error N)``."""
+    if e.errno is not None and e.strerror:
+        return "%s (os error %d)" % (e.strerror, e.errno)
+    return str(e)
+
+
+def _read(path, limit, what):
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as e:
+        raise InputError("cannot read %s: %s" % (path, _os_error(e)))
+    if len(data) > limit:
+        raise InputError("%s is larger than %d MiB, more than %s can be" % (path, limit >> 20, what))
+    return data
+
+
+def read_inputs(path):
+    """The run JSON of file ``path``, with ``spirthon run``'s messages."""
+    data = _read(path, runjson.MAX_BYTES, "a run's inputs")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError("%s is not UTF-8 text (byte 0x%02x at offset %d)" % (path, data[e.start], e.start))
+    try:
+        return runjson.loads(text)
+    except InputError as e:
+        raise InputError("%s is not valid JSON: %s" % (path, e))
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_source(path, checked):
+    """Reads and compiles ``path`` as ``spirthon run`` does, for its errors: printed as the
+    compiler prints them, with its exit status. Without the native module, the file is only
+    read, and a note says that it is not checked."""
+    try:
+        from . import _native
+    except ImportError as e:
+        _read(path, MAX_SOURCE, "a kernel file")
+        _say("note: the native module is not built (%s), so the kernel is not checked against the compiler's rules; `pip install .` in spirthon's repository builds it" % e)
+        return
+    status, text = _native.check(path, checked)
+    if text:
+        try:
+            sys.stderr.write(text)
+        except (OSError, ValueError):
+            pass
+    if status:
+        raise _Exit(status)
 
 
 def load_module(path):
@@ -102,56 +120,12 @@ def kernels_of(module):
     return {k.name: k for k in vars(module).values() if isinstance(k, Kernel)}
 
 
-def pick_kernel(kernels, wanted, path):
-    if wanted is None:
-        if len(kernels) != 1:
-            raise InputError("%s has %d kernels (%s): name one with \"kernel\" or --kernel" % (path, len(kernels), ", ".join(sorted(kernels))))
-        return next(iter(kernels.values()))
-    if wanted not in kernels:
-        raise InputError("no kernel named %r in %s (it has %s)" % (wanted, path, ", ".join(sorted(kernels)) or "none"))
-    return kernels[wanted]
-
-
-def build_args(k, args):
-    if not isinstance(args, dict):
-        raise InputError("\"args\" must be an object with one entry per parameter")
-    names = [p.name for p in k.params]
-    for extra in args:
-        if extra not in names:
-            raise InputError("argument %r: %s has no such parameter (it takes %s)" % (extra, k.name, ", ".join(names)))
-    values = {}
-    for p in k.params:
-        if p.name not in args:
-            raise InputError("argument %r is missing" % p.name)
-        v = args[p.name]
-        if p.kind == "array" and p.dims > 1:
-            values[p.name] = _shaped(v, p)
-        elif p.kind == "array":
-            if isinstance(v, dict) and set(v) == {"zeros"} and isinstance(v["zeros"], int) and v["zeros"] >= 0:
-                values[p.name] = Array(p.elem, v["zeros"], name=p.name)
-            elif isinstance(v, list):
-                items = [_value(x, "%s[%d]" % (p.name, i), p.elem) for i, x in enumerate(v)]
-                values[p.name] = Array(p.elem, items, name=p.name)
-            else:
-                raise InputError("argument %r: an array is a JSON list or {\"zeros\": N}" % p.name)
-        elif p.elem is bool:
-            if not isinstance(v, bool):
-                raise InputError("argument %r: expected true or false" % p.name)
-            values[p.name] = v
-        elif p.kind == "vector":
-            values[p.name] = p.elem(*_value(v, p.name, p.elem))
-        else:
-            values[p.name] = _number(v, p.name, p.elem)
-    return values
-
-
-def threads_of(spec):
-    if not isinstance(spec, list) or not 1 <= len(spec) <= 3 or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in spec):
-        raise InputError("\"threads\" must be a list of one to three non-negative integers, like [1024] or [64, 48]")
-    for i, t in enumerate(spec):
-        if t > 0xFFFFFFFF:
-            raise InputError("\"threads\"[%d] is %d, more than a launch can have (at most %d per axis)" % (i, t, 0xFFFFFFFF))
-    return spec
+def _signature(k):
+    """A kernel's parameters as the run JSON takes them: scalars (and vectors), then arrays,
+    each in declaration order."""
+    scalars = [(p.name, p.elem) for p in k.params if p.kind != "array"]
+    arrays = [(p.name, p.elem, p.dims) for p in k.params if p.kind == "array"]
+    return scalars, arrays
 
 
 def json_value(x):
@@ -160,31 +134,63 @@ def json_value(x):
     if isinstance(x, list):
         return [json_value(c) for c in x]
     if not isinstance(x, float):
-        return x
-    if not math.isfinite(x):
-        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+        return int(x) if isinstance(x, int) else x
+    if x != x:
+        return "nan"
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    from .types import to_f32
     for digits in range(1, 10):
         short = float("%.*g" % (digits, x))
         if to_f32(short) == x:
             return short
-    return x
+    return float(x)
 
 
 def run(path, inputs, kernel_name=None, checked=False):
     """Runs the kernel an inputs object names; returns the output object. In checked mode
     a failed check raises ``CheckError``."""
-    if not isinstance(inputs, dict):
-        raise InputError("the inputs must be a JSON object")
-    module = load_module(path)
-    named = inputs.get("kernel")
-    if named is not None and not isinstance(named, str):
-        raise InputError("\"kernel\" must be a kernel's name, found %s" % json.dumps(named))
-    k = pick_kernel(kernels_of(module), kernel_name or named, path)
-    threads = threads_of(inputs.get("threads"))
-    values = build_args(k, inputs.get("args"))
+    try:
+        module = load_module(path)
+    except Exception as e:  # the file's own top-level code, which the compiler never runs
+        raise InputError("importing %s raised %s: %s" % (path, type(e).__name__, e))
+    kernels = kernels_of(module)
+    name = runjson.entry_point(list(kernels), inputs, kernel_name)
+    k = kernels[name]
+    scalars, arrays = _signature(k)
+    threads, values, planned = runjson.plan(k.name, scalars, arrays, inputs)
+    for name_, data, shape in planned:
+        p = next(p for p in k.params if p.name == name_)
+        values[name_] = Array(p.elem, data, name=name_, shape=shape)
+    for p in k.params:
+        if p.kind == "vector":
+            values[p.name] = p.elem(*values[p.name])
     k.reference_launch(threads, (), values, checked)
-    arrays = {p.name: [json_value(x) for x in values[p.name].tolist()] for p in k.params if p.kind == "array"}
-    return {"kernel": k.name, "args": arrays}
+    out = {p.name: json_value(values[p.name].tolist()) for p in k.params if p.kind == "array"}
+    return {"kernel": k.name, "args": out}
+
+
+def write_output(path, text):
+    """Writes the output as ``spirthon run`` does: a file, or stdout when ``path`` is None;
+    a reader that went away (``| head``) ends the run quietly."""
+    if path is None:
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # Nothing more can go to stdout: stop Python from complaining at exit.
+            try:
+                sys.stdout = open(os.devnull, "w")
+            except OSError:
+                pass
+        except OSError as e:
+            raise InputError("cannot write to stdout: %s" % _os_error(e))
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise InputError("cannot write %s: %s" % (path, _os_error(e)))
 
 
 def main(argv=None):
@@ -198,27 +204,21 @@ def main(argv=None):
     r.add_argument("--checked", action="store_true", help="stop a kernel invocation at a failed bounds, division or assert check and report the first failure")
     a = parser.parse_args(argv)
     try:
-        with open(a.inputs) as fh:
-            try:
-                inputs = json.load(fh)
-            except json.JSONDecodeError as e:
-                raise InputError("%s is not valid JSON: %s" % (a.inputs, e))
+        for given in (a.file, a.inputs):
+            if a.out is not None and a.out != "-" and _same_file(a.out, given):
+                raise InputError("--out %s is an input of the run; nothing was written" % given)
+        check_source(a.file, a.checked)
+        inputs = read_inputs(a.inputs)
         out = run(a.file, inputs, a.kernel, a.checked)
+        write_output(None if a.out in (None, "-") else a.out, runjson.text(out) + "\n")
+    except _Exit as e:
+        return e.code
     except CheckError as e:
-        print(e.report(a.file), file=sys.stderr)
+        _say(e.report(a.file))
         return 1
     except InputError as e:
-        print("error: %s" % e, file=sys.stderr)
+        _say("error: %s" % e)
         return 2
-    except OSError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
-    text = json.dumps(out) + "\n"
-    if a.out:
-        with open(a.out, "w") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
     return 0
 
 

@@ -67,6 +67,8 @@ _KIND = {1: "Array", 2: "Array2D", 3: "Array3D"}
 
 
 def _array_type(elem, dims):
+    # ``float`` and ``int`` are ``f32`` and ``i32`` in annotations, as for scalars.
+    elem = f32 if elem is float else i32 if elem is int else elem
     # A 3-vector element has no storage layout: only a func's one-dimensional parameter,
     # which takes a ``shared_array(vec3, N)``, may have one (kernels reject it).
     if isinstance(elem, VectorType) and (elem.size != 3 or dims == 1):
@@ -127,7 +129,7 @@ class Array(metaclass=_ArrayMeta):
     __slots__ = ("elem", "_data", "name", "shape")
 
     def __init__(self, elem, values=None, name=None, shape=None):
-        self.elem = elem
+        self.elem = elem = f32 if elem is float else i32 if elem is int else elem
         self.name = name
         if values is None or isinstance(values, int):
             n = values if shape is None else _product(shape)
@@ -153,6 +155,8 @@ class Array(metaclass=_ArrayMeta):
         for axis, (i, n) in enumerate(zip(parts, self.shape)):
             if isinstance(i, bool) or not isinstance(i, int):
                 raise TypeError("array indices must be integers, not %s" % type(i).__name__)
+            # An index is an i32 or a u32 (or a literal): its value indexes, as on the GPU.
+            i, n = int(i), int(n)
             if not 0 <= i < n:
                 raise IndexError(self._out_of_range(i, n, axis))
             flat = flat * n + i

@@ -222,7 +222,30 @@ class Typed(unittest.TestCase):
             unbound.launch(1, Array(i32, 1))
 
 
+from spirthon import Array2D  # noqa: E402
+
+
+@kernel(workgroup_size=4)
+def python_spellings(x: Array[float], grid: Array2D[int], n: int, counts: Array[u32]):
+    # `float`/`int` element types, as the compiler takes them; u32 indices into a buffer, a
+    # shared array and an atomic, which the GPU takes as it takes i32 ones.
+    i = u32(global_id().x)
+    tile = shared_array(float, 4)
+    tile[local_id().x] = x[i] * 2.0
+    barrier()
+    x[i] = tile[(local_id().x + 1) % 4] + f32(grid[u32(0), i % u32(2)] + n)
+    atomic_add(counts, i % u32(2), u32(1))
+
+
 class Launch(unittest.TestCase):
+    def test_python_element_spellings_and_u32_indices(self):
+        x = Array(f32, [1.0, 2.0, 3.0, 4.0])
+        grid = Array(i32, [10, 20], shape=(1, 2))
+        counts = Array(u32, 2)
+        python_spellings.reference_launch(4, (x, grid, 5, counts), {})
+        self.assertEqual(x.tolist(), [4.0 + 15, 6.0 + 25, 8.0 + 15, 2.0 + 25])
+        self.assertEqual(counts.tolist(), [2, 2])
+
     def test_launch_runs_every_thread_once(self):
         out = Array(f32, 6)
         scale.launch(6, 1.5, Array(f32, [1, 2, 3, 4, 5, 6]), out)
@@ -442,11 +465,11 @@ class RunJson(unittest.TestCase):
     def test_bad_arguments_name_the_argument(self):
         path = kernel_file(SAXPY)
         cases = [
-            ({"threads": [3], "args": {"x": [1.0], "y": [1.0]}}, "'a' is missing"),
-            ({"threads": [3], "args": {"a": 1.0, "x": [1.0], "y": [1.0], "z": 1}}, "'z'"),
-            ({"threads": [3], "args": {"a": "no", "x": [1.0], "y": [1.0]}}, "'a'"),
+            ({"threads": [3], "args": {"x": [1.0], "y": [1.0]}}, "argument `a` is missing"),
+            ({"threads": [3], "args": {"a": 1.0, "x": [1.0], "y": [1.0], "z": 1}}, "`z`"),
+            ({"threads": [3], "args": {"a": "no", "x": [1.0], "y": [1.0]}}, "`a`"),
             ({"threads": "many", "args": {"a": 1.0, "x": [1.0], "y": [1.0]}}, "threads"),
-            ({"kernel": "other", "threads": [1], "args": {}}, "no kernel named 'other'"),
+            ({"kernel": "other", "threads": [1], "args": {}}, "no kernel named `other`"),
         ]
         for inputs, needle in cases:
             with self.assertRaises(InputError) as e:

@@ -38,6 +38,10 @@ pub struct Options {
     /// The file is a Python program that launches its kernels (the `spirthon` package
     /// compiling in-process): its other imports are the CPU side's, not errors.
     pub host_imports: bool,
+    /// The file is checked for the reference executor, which runs it under CPython:
+    /// `print(...)` statements are allowed there (they print on CPython only) and compile to
+    /// nothing. Everything else is held to the same rules.
+    pub cpython: bool,
 }
 
 /// The frontend's result.
@@ -72,6 +76,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         diags: parse_diags,
         tables: FastMap::default(),
         checked: opts.checked,
+        cpython: opts.cpython,
         checks: Vec::new(),
     };
     let entry_points = kernels(&mut cx, &info, opts, source)?;
@@ -87,7 +92,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         lowered.push(l);
     }
     let t3 = Instant::now();
-    let checked = lower_unused_defs(&ast, &info, &cx.jobs, &mut cx.diags);
+    let checked = lower_unused_defs(&ast, &info, &cx.jobs, &mut cx.diags, opts.cpython);
     let (diags, warnings) = cx.diags.into_iter().partition(Diagnostic::is_error);
     Ok(Output {
         program: Program {
@@ -175,6 +180,7 @@ fn lower_unused_defs(
     info: &module::ModuleInfo,
     done: &[(usize, Vec<ArrayId>)],
     diags: &mut Vec<Diagnostic>,
+    cpython: bool,
 ) -> Vec<Lowered> {
     let mut out = Vec::new();
     let mut seen: Vec<bool> = vec![false; info.defs.len()];
@@ -194,6 +200,7 @@ fn lower_unused_defs(
             diags: Vec::new(),
             tables: FastMap::default(),
             checked: false,
+            cpython,
             checks: Vec::new(),
         };
         let arrays = cx.add_arrays(sig);

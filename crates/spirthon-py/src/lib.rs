@@ -43,20 +43,25 @@ fn words(bytes: &[u8]) -> PyResult<Vec<u32>> {
 type Compiled<'py> = (Option<Bound<'py, PyBytes>>, Option<String>, String);
 
 /// Compiles the kernels of `source` (read from `path`, which messages name); with
-/// `kernel`, that one only.
+/// `kernel`, that one only. `host_imports`: the file is a program's own (its other imports
+/// are the CPU side's); `cpython`: it is checked for the reference executor, which allows
+/// `print`. Errors come as `spirthon` prints them, with the line that counts them.
 #[pyfunction]
-#[pyo3(signature = (source, path, kernel=None, checked=false))]
+#[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false))]
 fn compile<'py>(
     py: Python<'py>,
     source: &str,
     path: &str,
     kernel: Option<String>,
     checked: bool,
+    host_imports: bool,
+    cpython: bool,
 ) -> PyResult<Compiled<'py>> {
     let opts = spirthon::CompileOptions {
         kernel,
         checked,
-        host_imports: true,
+        host_imports,
+        cpython,
         ..Default::default()
     };
     let result = py.detach(|| spirthon::compile(source, path, &opts));
@@ -70,12 +75,45 @@ fn compile<'py>(
         Err(spirthon::CompileError::Source(d)) => Ok((
             None,
             None,
-            spirthon::render_diagnostics(&d, source, path, false),
+            spirthon::render_failure(&d, source, path, false),
         )),
         Err(spirthon::CompileError::Internal(m)) => Err(PyRuntimeError::new_err(format!(
             "internal compiler error (a bug in spirthon, please report it): {m}"
         ))),
     }
+}
+
+/// Checks the kernel file `path` as `spirthon run` compiles it, for
+/// `python3 -m spirthon run` (with `print` allowed, see `CompileOptions::cpython`):
+/// `(status, text)`, the exit status `spirthon run` would end with at this point (0 when the
+/// file compiles) and what it prints on stderr (the errors, or a clean file's warnings).
+#[pyfunction]
+fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool) -> (u8, String) {
+    py.detach(|| {
+        let shown = path.display().to_string();
+        let source = match spirthon::read_source(&path, &shown) {
+            Ok(s) => s,
+            Err(spirthon::ReadError::Io(m)) => return (2, format!("error: {m}\n")),
+            Err(spirthon::ReadError::NotUtf8 { shown: text, diagnostic }) => {
+                return (1, spirthon::render_diagnostics(&[diagnostic], &text, &shown, false))
+            }
+        };
+        let opts = spirthon::CompileOptions {
+            checked,
+            cpython: true,
+            ..Default::default()
+        };
+        match spirthon::compile(&source, &shown, &opts) {
+            Ok(c) => (0, spirthon::render_diagnostics(&c.warnings, &source, &shown, false)),
+            Err(spirthon::CompileError::Source(d)) => {
+                (1, spirthon::render_failure(&d, &source, &shown, false))
+            }
+            Err(spirthon::CompileError::Internal(e)) => (
+                101,
+                format!("error: internal compiler error: {e}\nnote: this is a bug in spirthon; nothing was written\n"),
+            ),
+        }
+    })
 }
 
 /// Every Vulkan or Metal adapter, described as `name (kind, backend)`.
@@ -251,7 +289,7 @@ impl Device {
 #[pymodule]
 mod _native {
     #[pymodule_export]
-    use super::{adapters, compile, report, Buffer, Device, Kernel};
+    use super::{adapters, check, compile, report, Buffer, Device, Kernel};
 
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");

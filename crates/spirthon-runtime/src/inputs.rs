@@ -6,6 +6,10 @@
 //! A JSON integer is accepted for an `f32`; a fractional number for an `i32`/`u32` is an
 //! error; non-finite floats are the strings `"nan"`, `"inf"`, `"-inf"`. Every error names
 //! the argument, and nothing runs.
+//!
+//! `python3 -m spirthon run` reads the same JSON with the same rules and the same messages
+//! (`python/spirthon/runjson.py` is a port of this module and of [`crate::json`]; a table
+//! of bad inputs in the Python tests feeds both): change them together.
 
 use serde_json::{json, Map, Value};
 use spirthon_ir::{ArrayId, EntryPoint, Module, Scalar, Ty};
@@ -35,7 +39,12 @@ pub fn entry_point<'m>(
     let named = match inputs.get("kernel") {
         None | Some(Value::Null) => None,
         Some(Value::String(k)) => Some(k.as_str()),
-        Some(other) => return err(format!("\"kernel\" must be a kernel's name, found {other}")),
+        Some(other) => {
+            return err(format!(
+                "\"kernel\" must be a kernel's name, found {}",
+                short(other)
+            ))
+        }
     };
     let wanted = kernel.or(named);
     let names: Vec<&str> = m.entry_points.iter().map(|e| e.name.as_str()).collect();
@@ -127,27 +136,26 @@ fn threads(v: Option<&Value>) -> Result<[u32; 3], RunError> {
     }
     let mut t = [1u32; 3];
     for (i, x) in list.iter().enumerate() {
-        let n = match x {
-            Value::Number(n) => n,
-            _ => return bad(),
+        let Value::Number(n) = x else {
+            return bad();
         };
-        let whole = n.as_u64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && *f >= 0.0)
-                .map(|_| u64::MAX)
-        });
-        match whole {
-            Some(w) => match u32::try_from(w) {
-                Ok(w) => t[i] = w,
-                Err(_) => {
-                    return err(format!(
-                        "\"threads\"[{i}] is {}, more than a launch can have (at most {} per axis)",
-                        integer_text(n),
-                        u32::MAX
-                    ))
-                }
-            },
-            None => return bad(),
+        if n.as_i64().is_some_and(|k| k < 0) {
+            return bad();
+        }
+        let Some(w) = n.as_u64() else {
+            return err(format!(
+                "\"threads\"[{i}] is {}, but a count of threads is an integer (written without a point or an exponent)",
+                crate::json::text(x)
+            ));
+        };
+        match u32::try_from(w) {
+            Ok(w) => t[i] = w,
+            Err(_) => {
+                return err(format!(
+                    "\"threads\"[{i}] is {w}, more than a launch can have (at most {} per axis)",
+                    u32::MAX
+                ))
+            }
         }
     }
     Ok(t)
@@ -208,7 +216,7 @@ fn value_bits(name: &str, t: Ty, v: &Value, allow_bool: bool) -> Result<Vec<u32>
 
 /// `v` as JSON text, cut short when long.
 fn short(v: &Value) -> String {
-    let text = v.to_string();
+    let text = crate::json::text(v);
     match text.char_indices().nth(60) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text,
@@ -220,12 +228,16 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32
     let what = || format!("argument `{name}`");
     match (s, v) {
         (Scalar::Bool, Value::Bool(b)) if allow_bool => Ok(*b as u32),
-        (Scalar::Bool, _) => err(format!("{}: expected true or false, found {v}", what())),
+        (Scalar::Bool, _) => err(format!(
+            "{}: expected true or false, found {}",
+            what(),
+            short(v)
+        )),
         (Scalar::F32, Value::String(t)) => match t.as_str() {
             "nan" => Ok(f32::NAN.to_bits()),
             "inf" => Ok(f32::INFINITY.to_bits()),
             "-inf" => Ok(f32::NEG_INFINITY.to_bits()),
-            _ => err(format!("{}: {t:?} is not a number", what())),
+            _ => err(format!("{}: {} is not a number", what(), short(v))),
         },
         (Scalar::F32, Value::Number(n)) => Ok((n.as_f64().unwrap_or(f64::NAN) as f32).to_bits()),
         (Scalar::I32 | Scalar::U32, Value::Number(n)) => {
@@ -242,8 +254,9 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32
                 }
                 _ => {
                     return err(format!(
-                        "{}: {n} is not an integer, but the parameter is {}",
+                        "{}: {} is not an integer, but the parameter is {}",
                         what(),
+                        short(v),
                         s.name()
                     ))
                 }
@@ -257,9 +270,10 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32
             }
         }
         _ => err(format!(
-            "{}: expected a number ({}), found {v}",
+            "{}: expected a number ({}), found {}",
             what(),
-            s.name()
+            s.name(),
+            short(v)
         )),
     }
 }
@@ -334,13 +348,14 @@ fn shaped_array(
         }
     };
     let total = |shape: &[u32]| -> Result<u64, RunError> {
-        let n = shape.iter().map(|&n| n as u64).product::<u64>();
-        if n > MAX_ELEMENTS {
+        // Three axes below 2^31 multiply to below 2^93: no overflow in u128.
+        let n = shape.iter().map(|&n| n as u128).product::<u128>();
+        if n > MAX_ELEMENTS as u128 {
             return err(format!(
                 "argument `{name}`: {n} elements are more than an array can hold ({MAX_ELEMENTS})"
             ));
         }
-        Ok(n)
+        Ok(n as u64)
     };
     match v {
         Value::Object(o) if o.len() == 1 && o.contains_key("zeros") => {
@@ -386,7 +401,8 @@ fn shaped_array(
     }
 }
 
-/// The output object: `{"kernel": name, "args": {array: values}}`.
+/// The output object: `{"kernel": name, "args": {array: values}}`. It prints with
+/// [`crate::json::text`], as the reference executor prints its own.
 pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
     let mut args = Map::new();
     for ((name, elem, shape), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
@@ -433,8 +449,9 @@ fn float_json(f: f32) -> Value {
     } else if f.is_infinite() {
         json!(if f > 0.0 { "inf" } else { "-inf" })
     } else {
-        // The shortest decimal that reads back as this f32, as a JSON number.
-        let text = format!("{f:?}");
-        serde_json::from_str(&text).unwrap_or_else(|_| json!(f as f64))
+        // The shortest decimal that reads back as this f32, as a JSON number: the double
+        // nearest to it (Rust's parse rounds correctly), which prints with those digits.
+        let text = format!("{f:e}");
+        json!(text.parse::<f64>().unwrap_or(f as f64))
     }
 }

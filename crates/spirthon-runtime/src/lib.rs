@@ -16,6 +16,7 @@
 
 mod adapter;
 pub mod inputs;
+pub mod json;
 pub mod resident;
 
 pub use adapter::{adapters, quiet_vulkan_loader, INSTALL_HINT};

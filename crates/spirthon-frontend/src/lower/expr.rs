@@ -8,6 +8,11 @@ impl Lower<'_, '_> {
         self.assigned.contains(name) || self.locals.contains_key(name)
     }
 
+    /// Whether `e` names Python's built-in `name` (no local or module name hides it).
+    pub(super) fn is_builtin(&self, e: ExprId, name: &str) -> bool {
+        matches!(&self.ast.expr(e).kind, ExprKind::Name(n) if n == name && !self.is_local(n) && !self.m.globals.contains_key(n))
+    }
+
     /// Whether one of `items` is an expression the parser already reported (`*rest`), so that
     /// a count of targets or values would only repeat that error.
     pub(super) fn has_error_item(&self, items: &[ExprId]) -> bool {

@@ -59,6 +59,8 @@ pub struct Ctx<'a> {
     pub tables: FastMap<String, ArrayId>,
     /// Checked mode: lowering inserts the run-time checks.
     pub checked: bool,
+    /// Checking a file for the reference executor: `print(...)` statements are allowed.
+    pub cpython: bool,
     /// The check sites, by id.
     pub checks: Vec<CheckSite>,
 }
