@@ -165,7 +165,7 @@ pub enum ReadError {
     /// It is not UTF-8: a located error over the text as shown (exit status 1).
     NotUtf8 {
         shown: String,
-        diagnostic: Diagnostic,
+        diagnostic: Box<Diagnostic>,
     },
 }
 
@@ -197,11 +197,16 @@ pub fn read_source(file: &std::path::Path, path: &str) -> Result<String, ReadErr
         // text shown.
         let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
         let end = shown[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-        let diagnostic =
-            Diagnostic::error(spirthon_ir::Span::new(at as u32, end as u32), "the file is not valid UTF-8")
-                .with_label(format!("byte 0x{byte:02x}"))
-                .with_help("Python source is UTF-8: save the file as UTF-8");
-        ReadError::NotUtf8 { shown, diagnostic }
+        let diagnostic = Diagnostic::error(
+            spirthon_ir::Span::new(at as u32, end as u32),
+            "the file is not valid UTF-8",
+        )
+        .with_label(format!("byte 0x{byte:02x}"))
+        .with_help("Python source is UTF-8: save the file as UTF-8");
+        ReadError::NotUtf8 {
+            shown,
+            diagnostic: Box::new(diagnostic),
+        }
     })
 }
 

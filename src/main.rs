@@ -200,13 +200,16 @@ fn read_source(file: &Path, path: &str, json_errors: bool) -> Result<String, u8>
         }
         Err(spirthon::ReadError::NotUtf8 { shown, diagnostic }) => {
             if json_errors {
-                say_raw!("{}", spirthon::diagnostics_json(&[diagnostic], &shown, path));
+                say_raw!(
+                    "{}",
+                    spirthon::diagnostics_json(&[*diagnostic], &shown, path)
+                );
             } else {
                 let color =
                     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
                 say_raw!(
                     "{}",
-                    spirthon::render_diagnostics(&[diagnostic], &shown, path, color)
+                    spirthon::render_diagnostics(&[*diagnostic], &shown, path, color)
                 );
             }
             Err(1)
@@ -347,8 +350,8 @@ fn run_kernel(cli: &RunCli) -> u8 {
 /// (`/dev/zero` stops there), UTF-8, and JSON as `spirthon_runtime::json` reads it. The
 /// messages are those of `python3 -m spirthon run`.
 fn read_inputs(path: &Path) -> Result<serde_json::Value, String> {
-    use std::io::Read;
     use spirthon_runtime::json;
+    use std::io::Read;
     let shown = path.display();
     let mut bytes = Vec::new();
     std::fs::File::open(path)

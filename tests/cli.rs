@@ -213,7 +213,11 @@ fn hostile_nesting_gives_a_clean_result() {
         ]);
         let err = String::from_utf8_lossy(&r.stderr);
         assert_eq!(r.status.code(), Some(status), "{depth}: {err}");
-        assert_eq!(status == 1, err.contains("too many nested parentheses"), "{err}");
+        assert_eq!(
+            status == 1,
+            err.contains("too many nested parentheses"),
+            "{err}"
+        );
     }
 
     let mut ifs = String::new();
@@ -680,7 +684,11 @@ fn closed_pipes_end_the_run_quietly() {
     // Output to a closed stdout: the reader wanted no more.
     let r = run(&[&saxpy(), "--emit", "spvasm"], true);
     assert_eq!(r.status.code(), Some(0), "{r:?}");
-    assert!(r.stderr.is_empty(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(
+        r.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
 }
 
 /// Run inputs are capped as sources are (`/dev/zero` would be read forever).

@@ -32,7 +32,10 @@ from .runtime import (
     atomic_and, atomic_or, atomic_xor, atomic_exchange, atomic_compare_exchange, DeadlockError,
     CheckError,
 )
-from .gpu import CompileError, DeviceArray, array, zeros, set_device, device, devices, synchronize
+from .gpu import (
+    CompileError, DeviceArray, array, zeros, set_device, device, devices, synchronize, set_timeout,
+    get_timeout,
+)
 
 __all__ = [
     "Array", "Array2D", "Array3D", "f32", "i32", "u32", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
@@ -42,7 +45,7 @@ __all__ = [
     "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
     "atomic_exchange", "atomic_compare_exchange", "DeadlockError", "CheckError",
     "CompileError", "DeviceArray", "array", "zeros", "set_device", "device", "devices",
-    "synchronize",
+    "synchronize", "set_timeout", "get_timeout",
 ]
 
 __version__ = "0.1.0"

@@ -4,33 +4,46 @@ arrays, the device switch and the compile cache.
 The native module ``spirthon._native`` (built from ``crates/spirthon-py``) holds the compiler
 and the Vulkan/Metal runtime; everything here is plain Python over its byte-level API:
 
-- A kernel compiles in-process the first time it is launched, from the text of the file it
-  was defined in (``linecache``, so scripts, modules and notebook cells work), with the
-  other imports of the file left to the CPU side. Errors raise ``CompileError`` with the
-  compiler's rustc-style message. Modules are cached in memory and on disk, keyed by the
-  source text, the kernel, the mode and the native module's build.
+- A kernel compiles in-process the first time it is launched, from the text its file had
+  when the kernel was defined (``spirthon.source``: an edit to the file later does not
+  change what runs until the module is imported again), with the other imports of the file
+  left to the CPU side. Errors raise ``CompileError`` with the compiler's rustc-style
+  message. Modules are cached in memory and on disk, keyed by the source text, the kernel,
+  the mode and the native module's build; a disk entry carries a checksum of itself and is
+  compiled again when anything about it does not check out.
 - Arguments follow the reflection JSON of the module (docs/language.md, "The binding ABI"):
   scalars and vectors go into the uniform block, arrays into storage buffers. NumPy arrays
   are copied in and, when the kernel writes them, back in place; ``spirthon.Array`` values
-  are too; device arrays (``spirthon.array``, ``spirthon.zeros``) stay on the device.
+  are too; device arrays (``spirthon.array``, ``spirthon.zeros``) stay on the device. One
+  rule converts an argument on every device (``_number``): a float for an integer is a
+  ``TypeError``, a number out of its type's range an ``OverflowError``, each naming the
+  argument. Arrays the kernel writes must not share memory with another array argument.
 - ``set_device("python")`` (or ``SPIRTHON_DEVICE=python``) runs every launch on the CPython
-  reference executor instead, with the same arguments.
+  reference executor instead, with the same arguments; a kernel the compiler rejects is
+  rejected there too (``print`` excepted), when the native module is there to say so.
 
-Invariants: launches on one device run in call order, and a launch with host arrays returns
-after their results are back; a launch with device arrays only returns once it is submitted.
+Invariants: every operation on a device runs on that device's own thread in the order it
+was asked for, from any number of Python threads (so each launch computes with its own
+scalars); a launch with host arrays returns after their results are back; a launch with
+device arrays only returns once it is submitted. Every wait can be interrupted (Ctrl-C)
+and gives up after ``set_timeout``'s seconds with a ``TimeoutError`` that says what did
+not finish.
 """
 
 import hashlib
 import json
-import linecache
 import logging
 import math
+import operator
 import os
 import struct
 import sys
+import threading
 import time
 
-from .types import Array, element, f32, i32, u32
+from . import source as _source
+from .source import CompileError
+from .types import Array, element, f32, i32, u32, to_f32
 from .vectors import Vector, VectorType
 
 try:
@@ -41,37 +54,76 @@ except ImportError as _e:  # the pure-Python package without the extension
 
 _log = logging.getLogger("spirthon")
 
+__all__ = ["CompileError"]
 
-class CompileError(Exception):
-    """A kernel did not compile: ``str(e)`` is the compiler's message, with the file and
-    line of each error."""
+
+# The time limit on waits.
+
+
+def _env_timeout():
+    text = os.environ.get("SPIRTHON_TIMEOUT")
+    if text is None:
+        return 60.0
+    try:
+        t = float(text)
+    except ValueError:
+        return 60.0
+    return None if t <= 0 or not math.isfinite(t) else t
+
+
+_timeout = _env_timeout()
+
+
+def set_timeout(seconds):
+    """How long a wait for the device may last before it raises ``TimeoutError``: a launch
+    that reads results back (host arrays, checked mode), ``.numpy()``, ``synchronize()``, and
+    a launch waiting for earlier work to be submitted. ``None`` (or 0) waits forever; the
+    default is 60 s (``SPIRTHON_TIMEOUT``, as for ``spirthon run --timeout``)."""
+    global _timeout
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0):
+        raise ValueError("set_timeout takes a number of seconds (0 or None: no limit), not %r" % (seconds,))
+    _timeout = None if not seconds else float(seconds)
+
+
+def get_timeout():
+    """The current time limit on waits, in seconds (``None``: none)."""
+    return _timeout
 
 
 # The device switch.
 
 _device = None  # a _Device, or _PYTHON; None until the first launch or set_device
 _PYTHON = "python"
+_opened = {}  # a device's description -> its _Device: each device is opened once
+_switch = threading.Lock()
 
 
 class _Device:
     """A native device, with the pipelines prepared on it."""
 
-    def __init__(self, native):
+    def __init__(self, native, ordinal):
         self.native = native
         self.name = native.name
+        self.ordinal = ordinal
         self.pipelines = {}
 
+    def label(self):
+        return "device %d (%s)" % (self.ordinal, self.native.describe())
+
     def __repr__(self):
-        return "Device(%r)" % self.native.describe()
+        return "Device(%d, %r)" % (self.ordinal, self.native.describe())
 
 
 def set_device(name=None):
     """Chooses where launches run: ``"python"`` for the CPython reference executor, the name
     (or part of it, case-insensitive) of a GPU as ``devices()`` lists it, or ``None`` for the
-    default (``SPIRTHON_DEVICE``, else the first GPU, else lavapipe). Raises ``RuntimeError``
-    when no such device can be opened."""
+    default (``SPIRTHON_DEVICE``, else the first GPU, else lavapipe). A device is opened once:
+    choosing it again (by any name) gives back the same device, with its arrays. Raises
+    ``RuntimeError`` when no such device can be opened."""
     global _device
-    _device = _open(name, explicit=True)
+    d = _open(name, explicit=True)
+    with _switch:
+        _device = d
 
 
 def device():
@@ -86,11 +138,20 @@ def devices():
     return found + [_PYTHON]
 
 
-def synchronize():
-    """Waits until every launch so far has run on the current device."""
+def synchronize(timeout=None):
+    """Waits until every launch so far has run on the current device; at most ``timeout``
+    seconds (default: ``set_timeout``'s), then ``TimeoutError``."""
     d = _current()
     if d is not _PYTHON:
-        d.native.finish()
+        d.native.finish(timeout=_limit(timeout))
+
+
+def _limit(timeout=None):
+    if timeout is None:
+        return _timeout
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout >= 0:
+        raise ValueError("timeout is a number of seconds, not %r" % (timeout,))
+    return float(timeout) or None
 
 
 def _open(name, explicit):
@@ -112,15 +173,25 @@ def _open(name, explicit):
             raise
         _notice("%s: kernels run on the CPython reference executor" % e)
         return _PYTHON
-    _log.debug("opened %s in %.1f ms", native.describe(), (time.perf_counter() - t) * 1e3)
-    return _Device(native)
+    with _switch:
+        key = native.describe()
+        d = _opened.get(key)
+        if d is None:
+            d = _opened[key] = _Device(native, len(_opened) + 1)
+            _log.debug("opened %s in %.1f ms", key, (time.perf_counter() - t) * 1e3)
+    return d
 
 
 def _current():
     global _device
-    if _device is None:
-        _device = _open(None, explicit=False)
-    return _device
+    d = _device
+    if d is None:
+        d = _open(None, explicit=False)
+        with _switch:
+            if _device is None:
+                _device = d
+            d = _device
+    return d
 
 
 _noticed = set()
@@ -146,22 +217,30 @@ class _Module:
         self.path, self.source = path, source
         info = json.loads(reflection)
         entry = next(k for k in info["kernels"] if k["name"] == kernel_name)
-        self.workgroup_size = tuple(entry["workgroup_size"])
+        self.workgroup_size = tuple(int(n) for n in entry["workgroup_size"])
+        if len(self.workgroup_size) != 3:
+            raise ValueError("a workgroup size has three numbers")
         uniform = entry["bindings"][0]
-        self.uniform_size = uniform["size"]
-        self.fields = {f["name"]: (f["type"], f["offset"]) for f in uniform["fields"]}
-        self.arrays = {b["name"]: (b["binding"], b["read_only"]) for b in entry["bindings"][1:]}
+        self.uniform_size = int(uniform["size"])
+        self.fields = {f["name"]: (f["type"], int(f["offset"])) for f in uniform["fields"]}
+        self.arrays = {b["name"]: (int(b["binding"]), bool(b["read_only"])) for b in entry["bindings"][1:]}
         self.checked = "checks" in info
 
 
-def _source_of(fn):
-    """The file a kernel was defined in, and its whole text."""
-    path = fn.__code__.co_filename
-    linecache.checkcache(path)
-    text = "".join(linecache.getlines(path, fn.__globals__))
-    if not text:
-        raise CompileError("cannot read the source of kernel `%s` (defined in %s): spirthon compiles kernels from their file's text" % (fn.__name__, path))
-    return path, text
+def _source_of(kernel):
+    """The file a kernel was defined in, and its text then (``spirthon.source``)."""
+    fn = kernel.fn
+    nested = _source.nested(fn)
+    if nested is not None:
+        raise nested
+    src = kernel.source
+    if src is None:
+        raise CompileError("cannot read the source of kernel `%s` (defined in %s): spirthon compiles kernels from their file's text" % (fn.__name__, fn.__code__.co_filename))
+    if not getattr(kernel, "_source_checked", False):
+        if not _source.check(fn, src):
+            raise _source.changed(fn, src)
+        kernel._source_checked = True
+    return src.path, src.text
 
 
 def _cache_dir():
@@ -183,31 +262,62 @@ def _native_build():
         return _native.VERSION
 
 
+_ENTRY_MAGIC = b"spirthon-cache-entry 1\n"
+
+
+def _entry_bytes(key, words, reflection):
+    """A disk cache entry: a header line (the key, each part's length, the checksum of the
+    key and both parts), then the module's words and its reflection JSON."""
+    refl = reflection.encode("utf-8")
+    digest = hashlib.sha256(b"\0".join([key.encode(), words, refl])).hexdigest()
+    header = json.dumps({"key": key, "words": len(words), "reflection": len(refl), "sha256": digest})
+    return _ENTRY_MAGIC + header.encode() + b"\n" + words + refl
+
+
+def _parse_entry(key, data):
+    """The (words, reflection) of an entry, or ``ValueError`` naming what does not check
+    out."""
+    if not data.startswith(_ENTRY_MAGIC):
+        raise ValueError("not a cache entry")
+    rest = data[len(_ENTRY_MAGIC):]
+    line, sep, body = rest.partition(b"\n")
+    if not sep:
+        raise ValueError("no header")
+    header = json.loads(line)
+    if header.get("key") != key:
+        raise ValueError("an entry for another source")
+    n, m = header["words"], header["reflection"]
+    if not (isinstance(n, int) and isinstance(m, int) and n + m == len(body)):
+        raise ValueError("truncated or padded")
+    words, refl = body[:n], body[n:]
+    if hashlib.sha256(b"\0".join([key.encode(), words, refl])).hexdigest() != header.get("sha256"):
+        raise ValueError("the checksum does not match")
+    if len(words) < 20 or len(words) % 4 or words[:4] != b"\x03\x02\x23\x07":
+        raise ValueError("not a SPIR-V module")
+    return words, refl.decode("utf-8")
+
+
 def compile_kernel(kernel, checked=False):
     """The compiled module of ``kernel`` (a ``@kernel``), from the caches when it is there.
     Raises ``CompileError`` when the file does not compile."""
     if _native is None:
         raise RuntimeError("compiling needs spirthon's native module, which is not built (%s)" % _NATIVE_ERROR)
-    path, source = _source_of(kernel.fn)
+    path, source = _source_of(kernel)
     key = hashlib.sha256("\0".join([_native_build(), path, kernel.name, str(checked), source]).encode()).hexdigest()
     m = _modules.get(key)
     if m is not None:
         return m
     cache = _cache_dir()
-    files = (os.path.join(cache, key + ".spv"), os.path.join(cache, key + ".json")) if cache else None
-    if files and os.path.exists(files[1]):
+    file = os.path.join(cache, key + ".entry") if cache else None
+    if file and os.path.exists(file):
         try:
-            with open(files[0], "rb") as f:
-                words = f.read()
-            with open(files[1]) as f:
-                reflection = f.read()
-            if len(words) < 20 or len(words) % 4 or words[:4] != b"\x03\x02\x23\x07":
-                raise ValueError("not a SPIR-V module")
+            with open(file, "rb") as f:
+                words, reflection = _parse_entry(key, f.read())
             m = _modules[key] = _Module(words, reflection, kernel.name, path, source)
             _log.debug("kernel %s from the cache %s", kernel.name, cache)
             return m
-        except (OSError, ValueError, KeyError, StopIteration) as e:
-            _log.debug("the cache entry of kernel %s is unreadable (%s): compiling", kernel.name, e)
+        except Exception as e:  # any fault of the entry costs a compile, never a wrong run
+            _log.debug("the cache entry of kernel %s does not check out (%s): compiling", kernel.name, e)
     t = time.perf_counter()
     words, reflection, messages = _native.compile(source, path, kernel.name, checked)
     if words is None:
@@ -215,29 +325,51 @@ def compile_kernel(kernel, checked=False):
     if messages:
         sys.stderr.write(messages)
     _log.debug("compiled kernel %s of %s in %.2f ms", kernel.name, path, (time.perf_counter() - t) * 1e3)
-    if files:
-        _store(files, words, reflection)
     m = _modules[key] = _Module(words, reflection, kernel.name, path, source)
+    if file:
+        _store(file, _entry_bytes(key, words, reflection))
     return m
 
 
-def _store(files, words, reflection):
-    """Writes a cache entry; a cache that cannot be written is skipped."""
+def _store(file, data):
+    """Writes a cache entry whole (a new file renamed over the old); a cache that cannot be
+    written is skipped."""
     try:
-        os.makedirs(os.path.dirname(files[0]), exist_ok=True)
-        for name, data, mode in ((files[0], words, "wb"), (files[1], reflection, "w")):
-            tmp = "%s.%d.tmp" % (name, os.getpid())
-            with open(tmp, mode) as f:
-                f.write(data)
-            os.replace(tmp, name)
+        os.makedirs(os.path.dirname(file), exist_ok=True)
+        tmp = "%s.%d.%d.tmp" % (file, os.getpid(), threading.get_ident())
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, file)
     except OSError as e:
         _log.debug("cannot write the compile cache: %s", e)
+
+
+_python_checked = {}  # (path, kernel, mode, source) -> the names of the arrays it writes
+
+
+def _check_for_python(kernel, checked):
+    """On the python device: a kernel the compiler rejects is rejected with its errors
+    (``print`` allowed), when the native module is there to compile it. Returns whether the
+    kernel writes an array parameter, by name (every array, without the native module)."""
+    if _native is None:
+        return lambda name: True
+    path, source = _source_of(kernel)
+    key = (path, kernel.name, checked, source)
+    written = _python_checked.get(key)
+    if written is None:
+        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True)
+        if words is None:
+            raise CompileError(messages.rstrip())
+        entry = next(k for k in json.loads(reflection)["kernels"] if k["name"] == kernel.name)
+        written = _python_checked[key] = frozenset(b["name"] for b in entry["bindings"][1:] if not b["read_only"])
+    return lambda name: name in written
 
 
 # Arguments.
 
 _DTYPES = {f32: "float32", i32: "int32", u32: "uint32"}
 _CODES = {f32: "f", i32: "i", u32: "I", float: "f"}
+_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1)}
 
 
 def _scalar_of(elem):
@@ -251,6 +383,10 @@ def _elem_name(elem):
     return elem.name if isinstance(elem, VectorType) else repr(elem)
 
 
+def _kind(p):
+    return "%s[%s]" % ({1: "Array", 2: "Array2D", 3: "Array3D"}[p.dims], _elem_name(p.elem))
+
+
 def _numpy():
     import numpy
     return numpy
@@ -260,6 +396,110 @@ def _numpy_array_type():
     """``numpy.ndarray`` when NumPy is loaded (without importing it otherwise)."""
     np = sys.modules.get("numpy")
     return np.ndarray if np is not None else ()
+
+
+def _plain(value):
+    """A NumPy scalar (or 0-d array) as the Python number it holds; anything else as it is."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    item = getattr(value, "item", None)
+    if item is not None and getattr(value, "ndim", None) == 0:
+        return item()
+    return value
+
+
+def _number(name, ty, value):
+    """Argument ``name`` as a number of type ``ty`` (``f32``, ``i32``, ``u32`` or ``bool``):
+    the one rule of every device. Bools are no numbers (as in kernels), a float for an
+    integer is a ``TypeError`` (Python's ``int()`` says how it truncates), an integer out of
+    range an ``OverflowError``."""
+    v = _plain(value)
+    if ty is bool:
+        if isinstance(v, bool):
+            return v
+        raise TypeError("argument %s must be a bool, not %s" % (name, _shown(value)))
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError("argument %s must be a number (%r), not %s" % (name, ty, _shown(value)))
+    if ty is f32:
+        try:
+            return to_f32(v)
+        except OverflowError:
+            raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
+    if isinstance(v, float):
+        raise TypeError("argument %s is %r, a float, for an %r parameter: pass an int (int(x) truncates toward zero)" % (name, v, ty))
+    lo, hi = _RANGES[ty]
+    if not lo <= v <= hi:
+        raise OverflowError("argument %s is %d, which does not fit in %r (%d to %d)" % (name, v, ty, lo, hi))
+    return v
+
+
+def _shown(value):
+    text = repr(value)
+    return "%s %s" % (type(value).__name__, text if len(text) <= 40 else text[:40] + "…")
+
+
+def _vector(p, value):
+    """A vector argument's components, each by the rule of ``_number``."""
+    t = p.elem
+    if isinstance(value, Vector):
+        comps = value.tolist()
+    elif isinstance(value, (list, tuple)) or isinstance(value, _numpy_array_type()):
+        comps = list(value)
+    else:
+        raise TypeError("argument %r must be a %s (a vector, or %d numbers), not %s" % (p.name, t.name, t.size, _shown(value)))
+    if len(comps) != t.size:
+        raise TypeError("argument %r must be a %s (a vector, or %d numbers), not %d numbers" % (p.name, t.name, t.size, len(comps)))
+    scalar = f32 if t.scalar is float else t.scalar
+    return [_number("%r (component %d of a %s)" % (p.name, k, t.name), scalar, c) for k, c in enumerate(comps)]
+
+
+def _scalar_words(p, value):
+    """A scalar or vector argument as (struct format, values)."""
+    if p.kind == "vector":
+        return _CODES[_scalar_of(p.elem)] * p.elem.size, _vector(p, value)
+    v = _number(repr(p.name), p.elem, value)
+    if p.elem is bool:
+        return "I", [1 if v else 0]
+    return _CODES[p.elem], [v]
+
+
+def _count(what, n):
+    """A whole count (``operator.index``: ints and NumPy integers, never floats or bools)."""
+    if isinstance(n, bool):
+        raise TypeError("%s is a count, not the bool %r" % (what, n))
+    try:
+        return operator.index(n)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (what, _shown(n))) from None
+
+
+def _counts(what, value, lo, hi):
+    """One to three counts from an int or a sequence of them, each in ``lo..hi``."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError("%s is an int or one to three ints, not %s" % (what, _shown(value)))
+    try:
+        items = (operator.index(value),) if not isinstance(value, bool) else None
+    except TypeError:
+        items = None
+    if items is None:
+        if isinstance(value, bool):
+            raise TypeError("%s is an int or one to three ints, not %s" % (what, _shown(value)))
+        try:
+            items = tuple(value)
+        except TypeError:
+            raise TypeError("%s is an int or one to three ints, not %s" % (what, _shown(value))) from None
+        items = tuple(_count("%s[%d]" % (what, k), n) for k, n in enumerate(items))
+    if not 1 <= len(items) <= 3:
+        raise ValueError("%s has one to three axes, not %d" % (what, len(items)))
+    for k, n in enumerate(items):
+        if not lo <= n <= hi:
+            raise ValueError("%s[%d] is %d: it must be in %d..%d" % (what, k, n, lo, hi))
+    return items
+
+
+def _threads(threads):
+    t = _counts("threads", threads, 0, 0xFFFFFFFF)
+    return t + (1,) * (3 - len(t))
 
 
 class DeviceArray:
@@ -286,12 +526,13 @@ class DeviceArray:
         comps = (self.elem.size,) if isinstance(self.elem, VectorType) else ()
         return self.shape + comps
 
-    def numpy(self):
-        """The contents as a new NumPy array (vector elements as a last axis)."""
+    def numpy(self, timeout=None):
+        """The contents as a new NumPy array (vector elements as a last axis), once every
+        launch before has run (at most ``timeout`` seconds; default ``set_timeout``'s)."""
         np = _numpy()
         if self._host is not None:
             return self._host.copy()
-        data = self.device.native.read(self._buffer)
+        data = self.device.native.read(self._buffer, timeout=_limit(timeout))
         return np.frombuffer(data, dtype=self.dtype).reshape(self._np_shape()).copy()
 
     def __array__(self, dtype=None, copy=None):
@@ -300,17 +541,19 @@ class DeviceArray:
         return out if dtype is None else out.astype(dtype)
 
     def update(self, values):
-        """Replaces the contents with ``values`` (a NumPy array of the same shape)."""
+        """Replaces the contents with ``values`` (a NumPy array of the same shape), after the
+        launches asked for before."""
         arr = _as_numpy(values, self.elem, len(self.shape), "values")
         if arr.shape != self._np_shape():
             raise ValueError("values of shape %r for a device array of shape %r" % (arr.shape, self._np_shape()))
         if self._host is not None:
             self._host[...] = arr
         else:
-            self.device.native.write(self._buffer, arr.tobytes())
+            self.device.native.write(self._buffer, arr.tobytes(), timeout=_timeout)
 
     def __repr__(self):
-        return "DeviceArray(%s, shape=%r, on %s)" % (_elem_name(self.elem), self.shape, "python" if self._host is not None else self.device.name)
+        where = "python" if self._host is not None else self.device.label()
+        return "DeviceArray(%s, shape=%r, on %s)" % (_elem_name(self.elem), self.shape, where)
 
 
 def _elem_of(dtype, elem):
@@ -319,6 +562,10 @@ def _elem_of(dtype, elem):
     np = _numpy()
     if elem is None:
         elem = dtype
+    if elem is float:
+        elem = f32
+    elif elem is int:
+        elem = i32
     if isinstance(elem, VectorType) or elem in (f32, i32, u32):
         return elem
     try:
@@ -357,32 +604,19 @@ def array(values, dtype=None):
     dev = _current()
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=arr)
-    return DeviceArray(dev, elem, shape, buffer=dev.native.upload(arr.tobytes()))
+    return DeviceArray(dev, elem, shape, buffer=dev.native.upload(arr.tobytes(), timeout=_timeout))
 
 
 def zeros(shape, dtype=f32):
-    """A zeroed device array of ``shape`` (an int or a tuple) with element type ``dtype``."""
-    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    """A zeroed device array of ``shape`` (an int or a tuple of one to three ints; NumPy
+    integers too) with element type ``dtype``."""
+    shape = _counts("a shape", shape, 0, 2 ** 31 - 1)
     elem = _elem_of(None, dtype)
-    if not 1 <= len(shape) <= 3 or any(not isinstance(n, int) or n < 0 for n in shape):
-        raise ValueError("a shape is one to three non-negative ints, not %r" % (shape,))
     dev = _current()
     comps = (elem.size,) if isinstance(elem, VectorType) else ()
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_DTYPES[_scalar_of(elem)]))
-    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * math.prod(shape + comps)))
-
-
-def _threads(threads):
-    if isinstance(threads, int):
-        threads = (threads,)
-    try:
-        threads = tuple(threads)
-    except TypeError:
-        raise TypeError("threads is an int or one to three ints, not %r" % (threads,)) from None
-    if not 1 <= len(threads) <= 3 or any(isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= 0xFFFFFFFF for t in threads):
-        raise ValueError("threads is one to three ints in 0..2**32-1, not %r" % (threads,))
-    return threads + (1,) * (3 - len(threads))
+    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * math.prod(shape + comps), timeout=_timeout))
 
 
 class _HostArg:
@@ -392,7 +626,7 @@ class _HostArg:
         self.name, self.value, self.arr, self.buffer = name, value, arr, buffer
 
     def write_back(self, dev):
-        data = dev.native.read(self.buffer)
+        data = dev.native.read(self.buffer, timeout=_timeout)
         if isinstance(self.value, Array):
             elem = self.value.elem
             flat = struct.unpack("<%d%s" % (len(data) // 4, _CODES[_scalar_of(elem)]), data)
@@ -410,18 +644,19 @@ def _array_arg(dev, p, value):
     if isinstance(value, DeviceArray):
         _check_type(p, "an array", value.elem, len(value.shape))
         if value.device is not dev:
-            raise ValueError("argument %r lives on %r, not on the current device %r" % (p.name, value.device, dev))
+            where = "python" if value._host is not None else value.device.label()
+            raise ValueError("argument %r lives on %s, not on the current %s: read it back (.numpy()) and make a new array" % (p.name, where, dev.label()))
         return value._buffer, value.shape, None
     if isinstance(value, Array):
         _check_type(p, "an Array", value.elem, value.dims)
         flat = [c for v in value._data for c in v.tolist()] if isinstance(p.elem, VectorType) else value._data
         data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
-        buf = dev.native.upload(data)
+        buf = dev.native.upload(data, timeout=_timeout)
         return buf, tuple(value.shape), _HostArg(p.name, value, None, buf)
     shape = _numpy_shape(p, value)
     if not value.flags.c_contiguous:
         raise TypeError("argument %r must be C-contiguous (np.ascontiguousarray makes a copy that is)" % p.name)
-    buf = dev.native.upload(value.tobytes())
+    buf = dev.native.upload(value.tobytes(), timeout=_timeout)
     return buf, shape, _HostArg(p.name, value, value, buf)
 
 
@@ -443,7 +678,7 @@ def _numpy_shape(p, value):
         raise TypeError("argument %r must be a NumPy array, a device array or a spirthon.Array, not %s" % (p.name, type(value).__name__))
     want = _DTYPES[_scalar_of(p.elem)]
     if value.dtype != np.dtype(want):
-        raise TypeError("argument %r must be a %s array (for Array[%s]), not %s" % (p.name, want, _elem_name(p.elem), value.dtype))
+        raise TypeError("argument %r must be a %s array (for %s), not %s" % (p.name, want, _kind(p), value.dtype))
     comps = 1 if isinstance(p.elem, VectorType) else 0
     if value.ndim != p.dims + comps:
         raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims + comps, value.ndim))
@@ -452,29 +687,35 @@ def _numpy_shape(p, value):
     return tuple(value.shape[:-1] if comps else value.shape)
 
 
-def _scalar_words(p, value):
-    """A scalar or vector argument as (struct format, values), converted as kernels do."""
-    if p.kind == "vector":
+def _overlap(a, b):
+    """Whether two array arguments share memory: one ``Array`` or device array twice, or
+    NumPy arrays (views of one buffer) whose elements overlap."""
+    if a is b:
+        return True
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
         try:
-            comps = value.tolist() if isinstance(value, (Vector, _numpy_array_type())) else list(value)
-            v = element(p.elem, comps)
-        except (TypeError, ValueError):
-            raise TypeError("argument %r must be a %s (a vector, or %d numbers), not %r" % (p.name, p.elem.name, p.elem.size, value)) from None
-        return _CODES[p.elem.scalar] * p.elem.size, v.tolist()
-    if p.elem is bool:
-        return "I", [1 if value else 0]
-    return _CODES[p.elem], [_convert(p, value)]
+            return bool(np.shares_memory(a, b, max_work=10 ** 6))
+        except Exception:  # too hard to decide: count it as shared
+            return True
+    return False
 
 
-def _convert(p, value):
-    if not isinstance(value, (int, float)):
-        try:
-            value = value.item()  # a NumPy scalar
-        except AttributeError:
-            raise TypeError("argument %r must be a number, not %s" % (p.name, type(value).__name__)) from None
-    if p.elem is not f32 and isinstance(value, float):
-        raise TypeError("argument %r is %r, a float, for an %r parameter" % (p.name, value, p.elem))
-    return p.elem(value)
+def _check_aliases(arrays):
+    """No array the kernel writes shares memory with another array argument: a device
+    binds each argument as a buffer of its own (and the reference executor copies each), so
+    one's writes would silently replace or lose the other's."""
+    for k, (p, value, written) in enumerate(arrays):
+        for q, other, written_too in arrays[k + 1:]:
+            if (written or written_too) and _overlap(value, other):
+                w = p.name if written else q.name
+                if isinstance(value, DeviceArray):
+                    what = "the same device array"
+                elif isinstance(value, Array):
+                    what = "the same Array"
+                else:
+                    what = "NumPy arrays that share memory (one array, or overlapping views of one)"
+                raise ValueError("arguments %r and %r are %s, and the kernel writes %r: pass separate arrays (a copy: np.array(a), spirthon.array(a.numpy()))" % (p.name, q.name, what, w))
 
 
 class _Plan:
@@ -511,15 +752,21 @@ def _plan(kernel, checked):
     return plan
 
 
+def _bind(kernel, args, kwargs):
+    """The arguments in parameter order (a ``TypeError`` for a missing or unknown one)."""
+    if kwargs or len(args) != len(kernel.params):
+        bound = kernel.signature().bind(*args, **kwargs)
+        return [bound.arguments[p.name] for p in kernel.params]
+    return list(args)
+
+
 def launch(kernel, threads, args, kwargs, checked):
     """``kernel.launch`` on the current device."""
     dev = _current()
-    if dev is _PYTHON:
-        return _launch_python(kernel, threads, args, kwargs, checked)
     threads = _threads(threads)
-    if kwargs or len(args) != len(kernel.params):
-        bound = kernel.signature().bind(*args, **kwargs)
-        args = [bound.arguments[p.name] for p in kernel.params]
+    args = _bind(kernel, args, kwargs)
+    if dev is _PYTHON:
+        return _launch_python(kernel, threads, args, checked)
     plan = _plan(kernel, checked)
     m = plan.module
     pipeline = _pipeline(dev, m, kernel.name)
@@ -528,28 +775,31 @@ def launch(kernel, threads, args, kwargs, checked):
         fmt, vals = _scalar_words(p, args[k])
         if offset is not None:
             struct.pack_into("<" + fmt, uniform, offset, *vals)
+    _check_aliases([(p, args[k], written) for k, p, _, written in plan.arrays])
+    for k, p, _, written in plan.arrays:
+        if written and getattr(getattr(args[k], "flags", None), "writeable", True) is False:
+            raise ValueError("argument %r is a read-only NumPy array, but the kernel writes it (pass a writeable copy: np.array(x))" % p.name)
+        if not isinstance(args[k], (DeviceArray, Array)):
+            _numpy_shape(p, args[k])
     buffers = [None] * plan.bindings
     shapes = {}
     hosts = []
-    devices = {}
     for k, p, at, written in plan.arrays:
-        value = args[k]
-        if written and getattr(getattr(value, "flags", None), "writeable", True) is False:
-            raise ValueError("argument %r is a read-only NumPy array, but the kernel writes it (pass a writeable copy: np.array(x))" % p.name)
-        buf, shapes[k], host = _array_arg(dev, p, value)
+        buf, shapes[k], host = _array_arg(dev, p, args[k])
         if host is not None and written:
             hosts.append(host)
         if at is not None:
             buffers[at] = buf
-            if isinstance(value, DeviceArray):
-                _check_alias(devices, value, p.name, written)
     if plan.threads is not None:
         struct.pack_into("<3I", uniform, plan.threads, *threads)
     for k, axis, offset in plan.shapes:
         struct.pack_into("<i", uniform, offset, shapes[k][axis])
-    errors = dev.native.launch(pipeline, bytes(uniform), buffers, threads)
-    for h in hosts:
-        h.write_back(dev)
+    try:
+        errors = dev.native.launch(pipeline, bytes(uniform), buffers, threads, timeout=_timeout)
+        for h in hosts:
+            h.write_back(dev)
+    except TimeoutError as e:
+        raise TimeoutError("kernel `%s`: %s; the arrays it writes are not updated" % (kernel.name, e)) from None
     if errors is not None:
         groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
         failure = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
@@ -558,48 +808,54 @@ def launch(kernel, threads, args, kwargs, checked):
             raise CheckError.from_report(m.path, *failure)
 
 
-def _check_alias(seen, value, name, written):
-    """One device array bound twice, once where the kernel writes it: a device cannot bind a
-    buffer as read-only and writable in one launch."""
-    other = seen.get(id(value))
-    if other is not None and (written or other[1]):
-        raise ValueError("arguments %r and %r are the same device array, which the kernel writes through one of them: pass a copy (spirthon.array(a.numpy()))" % (other[0], name))
-    seen[id(value)] = (name, written)
-
-
 def _pipeline(dev, m, name):
     key = (id(m), name)
     p = dev.pipelines.get(key)
     if p is None:
         t = time.perf_counter()
         arrays = sorted(m.arrays.values())
-        p = dev.native.prepare(m.words, name, m.workgroup_size, arrays, m.uniform_size, m.checked)
+        p = dev.native.prepare(m.words, name, m.workgroup_size, arrays, m.uniform_size, m.checked, timeout=_timeout)
         dev.pipelines[key] = p
         _log.debug("prepared kernel %s on %s in %.1f ms", name, dev.name, (time.perf_counter() - t) * 1e3)
     return p
 
 
-def _launch_python(kernel, threads, args, kwargs, checked):
-    """A launch on the reference executor: NumPy and device arrays become ``Array`` values
-    for it, and take its results back."""
-    bound = kernel.signature().bind(*args, **kwargs)
+def _launch_python(kernel, threads, args, checked):
+    """A launch on the reference executor: the kernel checked by the compiler first, the
+    arguments by the GPU's rules, NumPy and device arrays as ``Array`` values for it, taking
+    its results back."""
+    written = _check_for_python(kernel, checked)
+    values = list(args)
+    arrays = []
     back = []
-    for p in kernel.params:
-        value = bound.arguments[p.name]
-        if p.kind != "array" or isinstance(value, Array):
+    for k, p in enumerate(kernel.params):
+        value = args[k]
+        if p.kind == "vector":
+            values[k] = p.elem(*_vector(p, value))
+            continue
+        if p.kind != "array":
+            values[k] = _number(repr(p.name), p.elem, value)
+            continue
+        arrays.append((p, value, True))
+        if isinstance(value, Array):
             continue
         host = value._host if isinstance(value, DeviceArray) else value
         if isinstance(value, DeviceArray) and value._host is None:
-            raise ValueError("argument %r lives on %s, not on the python device" % (p.name, value.device.name))
+            raise ValueError("argument %r lives on %s, not on the python device" % (p.name, value.device.label()))
         shape = _numpy_shape(p, host)
         comps = isinstance(p.elem, VectorType)
         flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
-        a = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
-        bound.arguments[p.name] = a
-        back.append((host, a))
+        values[k] = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
+        back.append((host, values[k]))
+    _check_aliases([(p, v, written(p.name)) for p, v, _ in arrays])
+    for p, v, _ in arrays:
+        if written(p.name) and getattr(getattr(v, "flags", None), "writeable", True) is False:
+            raise ValueError("argument %r is a read-only NumPy array, but the kernel writes it (pass a writeable copy: np.array(x))" % p.name)
     try:
-        kernel.reference_launch(threads, bound.args, bound.kwargs, checked)
+        kernel.reference_launch(threads, values, {}, checked)
     finally:
         np = _numpy() if back else None
         for host, a in back:
-            host[...] = np.array(a.tolist(), dtype=host.dtype).reshape(host.shape)
+            if host.flags.writeable:
+                host[...] = np.array(a.tolist(), dtype=host.dtype).reshape(host.shape)
+

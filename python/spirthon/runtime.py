@@ -46,7 +46,7 @@ import typing
 
 from .types import Array, _ArrayType, convert, element, f32, i32, u32
 from .vectors import Vector, VectorType, ivec3
-from . import typed, vectors
+from . import source, typed, vectors
 from .scalars import I32
 
 
@@ -54,12 +54,15 @@ class _Invocation:
     __slots__ = ("gid", "lid", "wid", "nwg", "lindex", "threads", "group", "key")
 
 
-_current = None
 _local = threading.local()
+# One launch at a time on the reference executor: launches from several Python threads take
+# turns (the executor runs one invocation at a time anyway), so that none sees another's
+# invocation, module refresh or checked-mode tables.
+_launching = threading.RLock()
 
 
 def _now():
-    inv = getattr(_local, "current", None) or _current
+    inv = getattr(_local, "current", None)
     if inv is None:
         raise RuntimeError("thread ids exist only while a kernel runs: call kernel.launch(...)")
     return inv
@@ -286,14 +289,17 @@ def func(fn):
     result = _converter(hints.get("return"))
     compiled = []
 
+    src = source.keep(fn)
+
     @functools.wraps(fn)
     def call(*args):
         if not compiled:
-            compiled.append(typed.compile_typed(fn, typed.module_globals(fn.__globals__, refresh=False)) or fn)
+            compiled.append(typed.compile_typed(fn, typed.module_globals(fn.__globals__, refresh=False), src) or fn)
         out = compiled[0](*[c(a) for c, a in zip(params, args)])
         return result(out)
 
     call.__spirthon_func__ = True
+    call.__spirthon_source__ = src
     return call
 
 
@@ -358,6 +364,8 @@ class Kernel:
         self.fn = fn
         self._compiled = None
         self.name = fn.__name__
+        # The file's text now: what every device runs (``spirthon.source``).
+        self.source = source.keep(fn)
         if isinstance(workgroup_size, int):
             workgroup_size = (workgroup_size,)
         self.workgroup_size = tuple(workgroup_size) + (1,) * (3 - len(workgroup_size))
@@ -422,22 +430,22 @@ class Kernel:
         ``AssertionError`` stops, the others run on, and ``CheckError`` reports the first
         failure; the module's constant tuples are checked as arrays are, for the launch (a
         negative index is out of range)."""
-        if not checked:
-            self._launch(threads, self.bind(args, kwargs), None)
-            return
-        failures = _Failures()
-        tables = self.fn.__globals__
-        saved = {n: v for n, v in tables.items() if _is_table(v)}
-        tables.update({n: _Table(n, v) for n, v in saved.items()})
-        try:
-            self._launch(threads, self.bind(args, kwargs), failures)
-        finally:
-            tables.update(saved)
-        if failures.count:
-            raise failures.error()
+        with _launching:
+            if not checked:
+                self._launch(threads, self.bind(args, kwargs), None)
+                return
+            failures = _Failures()
+            tables = self.fn.__globals__
+            saved = {n: v for n, v in tables.items() if _is_table(v)}
+            tables.update({n: _Table(n, v) for n, v in saved.items()})
+            try:
+                self._launch(threads, self.bind(args, kwargs), failures)
+            finally:
+                tables.update(saved)
+            if failures.count:
+                raise failures.error()
 
     def _launch(self, threads, values, failures):
-        global _current
         if isinstance(threads, int):
             threads = (threads,)
         threads = tuple(threads) + (1,) * (3 - len(threads))
@@ -447,7 +455,7 @@ class Kernel:
         fn = self._typed(typed.module_globals(self.fn.__globals__))
         # Shared by the invocations: the id functions hand out copies.
         nwg, size = ivec3(*groups), ivec3(*threads)
-        saved = _current
+        saved = getattr(_local, "current", None)
         try:
             for wz, wy, wx in itertools.product(range(groups[2]), range(groups[1]), range(groups[0])):
                 group = _Group(_Phases(wg[0] * wg[1] * wg[2]) if barriers else None)
@@ -470,16 +478,16 @@ class Kernel:
                     group.phases.run([functools.partial(self._invoke, fn, inv, values, failures) for inv in invs])
                 else:
                     for inv in invs:
-                        _current = inv
+                        _local.current = inv
                         self._run_one(fn, inv, values, failures)
         finally:
-            _current = saved
+            _local.current = saved
 
     def _typed(self, globals_):
         """The kernel's function compiled to run in kernel types (``spirthon.typed``), once
         per module namespace; the function itself when its source cannot be read."""
         if self._compiled is None or self._compiled[0] is not globals_:
-            self._compiled = (globals_, typed.compile_typed(self.fn, globals_) or self.fn)
+            self._compiled = (globals_, typed.compile_typed(self.fn, globals_, self.source) or self.fn)
         return self._compiled[1]
 
     def _run_one(self, fn, inv, values, failures):

@@ -25,12 +25,12 @@ sees the module's constants and funcs as they are when it runs.
 
 import ast
 import builtins
-import inspect
 import math
 import os
 import types
 
 from . import scalars, vectors
+from . import source as _source
 from .scalars import F32, I32, U32, LitF, LitI, literal, r32, to_type, value
 from .types import convert, f32, i32, _Scalar
 
@@ -451,14 +451,19 @@ def _literal_consts(code):
     return code.replace(co_consts=tuple(consts))
 
 
-def compile_typed(fn, globals_):
+def compile_typed(fn, globals_, src=None):
     """``fn`` compiled again from its source to compute in kernel types, with ``globals_``
     (from ``module_globals``) as its globals; ``None`` when its source cannot be read (the
-    caller runs ``fn`` itself)."""
-    try:
-        lines, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError):
+    caller runs ``fn`` itself). The source is ``src`` (``spirthon.source``), the text kept
+    when ``fn`` was defined; ``CompileError`` when that text no longer holds ``fn``'s code."""
+    if src is None:
         return None
+    if not _source.check(fn, src):
+        raise _source.changed(fn, src)
+    found = _source.block(fn, src)
+    if found is None:
+        return None
+    lines, first = found
     source = "".join(lines)
     indented = source[:1].isspace()
     if indented:

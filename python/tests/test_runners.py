@@ -238,6 +238,26 @@ class BothRunners(unittest.TestCase):
                 self.assertTrue(out.endswith(b"\n"))
                 json.loads(out)
 
+    def test_print_and_breakpoint_run_under_cpython_only(self):
+        path = scratch("debug.py", """from spirthon import kernel, Array, f32, global_id
+
+
+@kernel
+def k(x: Array[f32]):
+    i = global_id().x
+    print("x =", x[i])
+    if i > 100:
+        breakpoint()
+    x[i] = x[i] + 1.0
+""")
+        inputs = scratch("debug.json", '{"threads": [2], "args": {"x": [1.0, 2.0]}}')
+        code, out, err = cli(path, "--inputs", inputs)
+        self.assertEqual(code, 1)
+        self.assertIn("`print` does not run on the GPU", err)
+        code, out, err = cpython(path, "--inputs", inputs)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out.splitlines(), [b"x = 1.0", b"x = 2.0", b'{"kernel":"k","args":{"x":[2.0,3.0]}}'])
+
     def test_a_closed_stdout_ends_quietly(self):
         inputs = os.path.join(ROOT, "shaders", "saxpy.inputs.json")
         for run in (cli, cpython):

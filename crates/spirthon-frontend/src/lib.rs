@@ -39,8 +39,8 @@ pub struct Options {
     /// compiling in-process): its other imports are the CPU side's, not errors.
     pub host_imports: bool,
     /// The file is checked for the reference executor, which runs it under CPython:
-    /// `print(...)` statements are allowed there (they print on CPython only) and compile to
-    /// nothing. Everything else is held to the same rules.
+    /// `print(...)` and `breakpoint()` statements are allowed there (they debug on CPython
+    /// only) and compile to nothing. Everything else is held to the same rules.
     pub cpython: bool,
 }
 

@@ -212,7 +212,10 @@ impl Flags {
                 }
             }
             let taken = match &f.blocks[x].term {
-                Term::Branch(c, t, e) => self.value(ssa_in, f, *c, state).map(|c| if c { *t } else { *e }),
+                Term::Branch(c, t, e) => {
+                    self.value(ssa_in, f, *c, state)
+                        .map(|c| if c { *t } else { *e })
+                }
                 _ => None,
             };
             for &s in cfg.successors(x) {

@@ -6,18 +6,24 @@
 //! The surface is deliberately small and byte-oriented, so that the package stays readable
 //! Python and this module stays a thin shell over `spirthon` and `spirthon-runtime`:
 //! - `compile(source, path, kernel, checked)` → `(words, reflection, messages)`;
-//! - `Device(name)` with `alloc`, `upload`, `write`, `read`, `prepare`, `launch`, `finish`;
-//!   `adapters()` lists what `Device` can open;
+//! - `Device(name)` with `alloc`, `upload`, `write`, `read`, `prepare`, `launch`, `finish`,
+//!   each run on the device's own thread in call order and waited for interruptibly, with
+//!   an optional `timeout` in seconds; `adapters()` lists what `Device` can open;
+//! - `check(path, checked)` compiles a file as `spirthon run` does, for the CPython runner;
 //! - `report(errors, reflection, path, source, workgroups, workgroup_size)` gives a checked
 //!   launch's first failure, worded as `spirthon run --checked` words it and in parts.
 //!
 //! Long work (compiling, waiting for the device) releases the GIL.
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use spirthon_runtime::resident::{DeviceBuffer, Pipeline};
+use spirthon_runtime::worker::{DeviceThread, Pending, Waited};
 use spirthon_runtime::{Gpu, Interface, RunError, Shader};
 
 fn run_error(e: RunError) -> PyErr {
@@ -95,7 +101,7 @@ fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool) -> (u8, String
             Ok(s) => s,
             Err(spirthon::ReadError::Io(m)) => return (2, format!("error: {m}\n")),
             Err(spirthon::ReadError::NotUtf8 { shown: text, diagnostic }) => {
-                return (1, spirthon::render_diagnostics(&[diagnostic], &text, &shown, false))
+                return (1, spirthon::render_diagnostics(&[*diagnostic], &text, &shown, false))
             }
         };
         let opts = spirthon::CompileOptions {
@@ -152,10 +158,57 @@ fn report(
     )))
 }
 
-/// An open device.
+/// An open device, with the thread that runs every operation on it in call order
+/// (`spirthon_runtime::worker`). Each method waits for its operation in slices of
+/// [`SLICE`], with the GIL released: between slices a pending signal (Ctrl-C) raises, and
+/// past `timeout` seconds (`None`: no limit) a `TimeoutError` says what did not finish.
 #[pyclass(frozen, module = "spirthon._native")]
 struct Device {
-    gpu: Gpu,
+    thread: DeviceThread,
+}
+
+/// How often a wait looks for a signal.
+const SLICE: Duration = Duration::from_millis(100);
+
+/// Waits for `pending`, interruptibly and at most `timeout` seconds.
+fn wait<T: Send + 'static>(
+    py: Python<'_>,
+    mut pending: Pending<T>,
+    timeout: Option<f64>,
+    what: &dyn Fn() -> String,
+) -> PyResult<T> {
+    let limit = timeout.filter(|t| t.is_finite() && *t > 0.0);
+    let deadline = limit.map(|t| Instant::now() + Duration::from_secs_f64(t));
+    loop {
+        let slice = deadline.map_or(SLICE, |d| {
+            d.saturating_duration_since(Instant::now()).min(SLICE)
+        });
+        let (back, r) = py.detach(move || {
+            let r = pending.wait(slice);
+            (pending, r)
+        });
+        pending = back;
+        match r {
+            Ok(r) => return r.map_err(run_error),
+            Err(Waited::Lost) => {
+                return Err(PyRuntimeError::new_err(format!(
+                "internal error: {} ended without a result (a panic in the driver or in spirthon)",
+                what()
+            )))
+            }
+            Err(Waited::NotYet) => {
+                py.check_signals()?;
+                if let (Some(d), Some(t)) = (deadline, limit) {
+                    if Instant::now() >= d {
+                        return Err(PyTimeoutError::new_err(format!(
+                            "{} did not finish within {t} s; it still runs on the device, and later work on the device waits for it (raise the limit with spirthon.set_timeout(seconds), or None to wait forever)",
+                            what()
+                        )));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A storage buffer on a device.
@@ -175,7 +228,7 @@ impl Buffer {
 /// One kernel, compiled for a device.
 #[pyclass(frozen, module = "spirthon._native")]
 struct Kernel {
-    pipeline: Pipeline,
+    pipeline: Arc<Pipeline>,
 }
 
 #[pymethods]
@@ -189,51 +242,89 @@ impl Device {
         let gpu = py
             .detach(|| Gpu::open(name.as_deref()))
             .map_err(run_error)?;
-        Ok(Device { gpu })
+        let thread = DeviceThread::start(gpu).map_err(run_error)?;
+        Ok(Device { thread })
     }
 
     #[getter]
     fn name(&self) -> String {
-        self.gpu.name().to_string()
+        self.thread.gpu().name().to_string()
     }
 
     fn describe(&self) -> String {
-        self.gpu.describe()
+        self.thread.gpu().describe()
     }
 
-    /// A zeroed buffer of `nbytes` bytes.
-    fn alloc(&self, nbytes: u64) -> PyResult<Buffer> {
-        let buf = self.gpu.alloc(nbytes).map_err(run_error)?;
+    /// A zeroed buffer of `nbytes` bytes (made here: a new buffer is no one's to order).
+    #[pyo3(signature = (nbytes, timeout=None))]
+    fn alloc(&self, nbytes: u64, timeout: Option<f64>) -> PyResult<Buffer> {
+        let _ = timeout;
+        let buf = self.thread.gpu().alloc(nbytes).map_err(run_error)?;
         Ok(Buffer { buf })
     }
 
-    /// A buffer holding `data`.
-    fn upload(&self, data: &[u8]) -> PyResult<Buffer> {
-        let buf = self.gpu.upload(data).map_err(run_error)?;
+    /// A buffer holding `data`: made here, filled in the device thread's turn (before any
+    /// launch asked for later), without waiting.
+    #[pyo3(signature = (data, timeout=None))]
+    fn upload(&self, data: &[u8], timeout: Option<f64>) -> PyResult<Buffer> {
+        let _ = timeout;
+        let buf = self
+            .thread
+            .gpu()
+            .alloc(data.len() as u64)
+            .map_err(run_error)?;
+        let (into, data) = (buf.clone(), data.to_vec());
+        self.thread.post(move |g| {
+            let _ = g.write(&into, &data);
+        });
         Ok(Buffer { buf })
     }
 
-    /// Replaces a buffer's contents (same length).
-    fn write(&self, buffer: &Buffer, data: &[u8]) -> PyResult<()> {
-        self.gpu.write(&buffer.buf, data).map_err(run_error)
+    /// Replaces a buffer's contents (same length), after everything asked for before,
+    /// without waiting.
+    #[pyo3(signature = (buffer, data, timeout=None))]
+    fn write(&self, buffer: &Buffer, data: &[u8], timeout: Option<f64>) -> PyResult<()> {
+        let _ = timeout;
+        if data.len() as u64 != buffer.buf.len() {
+            return Err(PyValueError::new_err(format!(
+                "writing {} bytes to a device array of {} bytes",
+                data.len(),
+                buffer.buf.len()
+            )));
+        }
+        let (buf, data) = (buffer.buf.clone(), data.to_vec());
+        self.thread.post(move |g| {
+            let _ = g.write(&buf, &data);
+        });
+        Ok(())
     }
 
     /// A buffer's contents, once everything launched before has run.
-    fn read<'py>(&self, py: Python<'py>, buffer: &Buffer) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py
-            .detach(|| self.gpu.read(&buffer.buf))
-            .map_err(run_error)?;
+    #[pyo3(signature = (buffer, timeout=None))]
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        buffer: &Buffer,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let buf = buffer.buf.clone();
+        let p = self.thread.submit(move |g| g.read(&buf));
+        let bytes = wait(py, p, timeout, &|| {
+            "reading a device array back (after the launches before it)".into()
+        })?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     /// Waits until everything launched has run.
-    fn finish(&self, py: Python<'_>) -> PyResult<()> {
-        py.detach(|| self.gpu.finish()).map_err(run_error)
+    #[pyo3(signature = (timeout=None))]
+    fn finish(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        let p = self.thread.submit(|g| g.finish());
+        wait(py, p, timeout, &|| "the work launched on the device".into())
     }
 
     /// Compiles entry point `entry` of the SPIR-V module `words`: `arrays` lists each array
     /// binding and whether it is read-only, `uniform_size` is the uniform block's size.
-    #[pyo3(signature = (words, entry, workgroup_size, arrays, uniform_size, checked=false))]
+    #[pyo3(signature = (words, entry, workgroup_size, arrays, uniform_size, checked=false, timeout=None))]
     // A Python method with keyword arguments: one parameter per keyword reads best there.
     #[allow(clippy::too_many_arguments)]
     fn prepare(
@@ -245,30 +336,34 @@ impl Device {
         arrays: Vec<(u32, bool)>,
         uniform_size: u64,
         checked: bool,
+        timeout: Option<f64>,
     ) -> PyResult<Kernel> {
         let words = self::words(words)?;
+        let what = format!("preparing kernel `{entry}`");
         let interface = Interface {
             entry,
             uniform: true,
             arrays,
             checked,
         };
-        let pipeline = py
-            .detach(|| {
-                self.gpu.prepare(
-                    Shader::SpirV(&words),
-                    interface,
-                    workgroup_size,
-                    uniform_size,
-                )
-            })
-            .map_err(run_error)?;
-        Ok(Kernel { pipeline })
+        let p = self.thread.submit(move |g| {
+            g.prepare(
+                Shader::SpirV(&words),
+                interface,
+                workgroup_size,
+                uniform_size,
+            )
+        });
+        let pipeline = wait(py, p, timeout, &|| what.clone())?;
+        Ok(Kernel {
+            pipeline: Arc::new(pipeline),
+        })
     }
 
     /// Launches `kernel` over `threads` with the uniform block `uniform` and `arrays` in
-    /// binding order; returns a checked kernel's error words (after waiting), else `None`
-    /// at once.
+    /// binding order, once everything asked for before it is submitted; returns a checked
+    /// kernel's error words (after it ran), else `None` once submitted.
+    #[pyo3(signature = (kernel, uniform, arrays, threads, timeout=None))]
     fn launch(
         &self,
         py: Python<'_>,
@@ -276,12 +371,16 @@ impl Device {
         uniform: &[u8],
         arrays: Vec<PyRef<'_, Buffer>>,
         threads: [u32; 3],
+        timeout: Option<f64>,
     ) -> PyResult<Option<Vec<u32>>> {
-        let bufs: Vec<&DeviceBuffer> = arrays.iter().map(|b| &b.buf).collect();
-        let gpu = &self.gpu;
-        let pipeline = &kernel.pipeline;
-        py.detach(|| gpu.launch(pipeline, uniform, &bufs, threads))
-            .map_err(run_error)
+        let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
+        let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
+        let what = format!("the launch of `{}`", pipeline.interface().entry);
+        let p = self.thread.submit(move |g| {
+            let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
+            g.launch(&pipeline, &uniform, &refs, threads)
+        });
+        wait(py, p, timeout, &|| what.clone())
     }
 }
 

@@ -556,7 +556,10 @@ mod reader_tests {
         let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
         assert_eq!(
             err(&deep),
-            format!("lists and objects nested more than {MAX_DEPTH} levels deep at line 1 column {}", MAX_DEPTH + 1)
+            format!(
+                "lists and objects nested more than {MAX_DEPTH} levels deep at line 1 column {}",
+                MAX_DEPTH + 1
+            )
         );
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&ok).is_ok());

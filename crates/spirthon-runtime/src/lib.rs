@@ -18,6 +18,7 @@ mod adapter;
 pub mod inputs;
 pub mod json;
 pub mod resident;
+pub mod worker;
 
 pub use adapter::{adapters, quiet_vulkan_loader, INSTALL_HINT};
 

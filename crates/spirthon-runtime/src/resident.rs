@@ -19,7 +19,8 @@ use spirthon_ir::ErrorBuffer;
 
 use crate::{Gpu, Interface, Layouts, RunError, Shader};
 
-/// A storage buffer on the device.
+/// A storage buffer on the device (a handle: clones are the same buffer).
+#[derive(Clone)]
 pub struct DeviceBuffer {
     buf: wgpu::Buffer,
     len: u64,

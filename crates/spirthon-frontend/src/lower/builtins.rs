@@ -437,9 +437,11 @@ pub(super) fn whole_float(f: f64) -> Result<Lit, String> {
         return Err("cannot convert float NaN to integer (Python raises ValueError)".into());
     }
     if f.is_infinite() {
-        return Err("cannot convert float infinity to integer (Python raises OverflowError)".into());
+        return Err(
+            "cannot convert float infinity to integer (Python raises OverflowError)".into(),
+        );
     }
-    if f.abs() >= 9.223_372_036_854_775_808e18 {
+    if f.abs() >= 9_223_372_036_854_775_808.0 {
         return Err(format!(
             "the result is {f:.0}, an integer too large for 32 bits"
         ));

@@ -373,7 +373,11 @@ impl Lower<'_, '_> {
         let (gap, size) = match guard {
             StepGuard::None => return next,
             StepGuard::Literal(s) => {
-                let gap = if s > 0 { sub(self, stop, k) } else { sub(self, k, stop) };
+                let gap = if s > 0 {
+                    sub(self, stop, k)
+                } else {
+                    sub(self, k, stop)
+                };
                 (gap, self.konst(Const::U32(s.unsigned_abs() as u32)))
             }
             StepGuard::Runtime if ty == Ty::U32 => (sub(self, stop, k), step),

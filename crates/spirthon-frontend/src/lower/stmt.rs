@@ -71,8 +71,12 @@ impl Lower<'_, '_> {
     pub(super) fn expr_stmt(&mut self, e: ExprId) {
         let expr = self.ast.expr(e);
         match &expr.kind {
-            // Under CPython `print` debugs a kernel; the GPU has none (lowering says so).
-            ExprKind::Call { func, .. } if self.cx.cpython && self.is_builtin(*func, "print") => {}
+            // Under CPython `print` and `breakpoint` debug a kernel; the GPU has neither
+            // (lowering says so).
+            ExprKind::Call { func, .. }
+                if self.cx.cpython
+                    && (self.is_builtin(*func, "print")
+                        || self.is_builtin(*func, "breakpoint")) => {}
             ExprKind::Call { .. } => {
                 let _ = self.expr(e);
             }

@@ -109,7 +109,13 @@ fn blocks(module: &[ast::Stmt]) -> Option<Diagnostic> {
                 let r = s.range();
                 let start = u32::from(r.start());
                 // Point at the keyword (`for`, `while`, `with`).
-                let end = start + if matches!(s, ast::Stmt::While(_)) { 5 } else { 4 }.min(u32::from(r.end()) - start);
+                let end = start
+                    + if matches!(s, ast::Stmt::While(_)) {
+                        5
+                    } else {
+                        4
+                    }
+                    .min(u32::from(r.end()) - start);
                 return Some(
                     Diagnostic::error(Span::new(start, end), "too many statically nested blocks")
                         .with_note(format!(

@@ -1,0 +1,115 @@
+//! A device's own thread: every operation on a [`Gpu`] of the Python library runs there, one
+//! at a time, in the order the operations were asked for, and the caller waits for its
+//! result in slices, so that it can give up.
+//!
+//! Why a thread: a driver may block inside a submission until earlier work finishes (lavapipe
+//! does, in `vkQueueSubmit`), and a kernel may run for seconds or forever. A caller blocked
+//! there could neither be interrupted (Ctrl-C) nor time out; a caller waiting on a channel
+//! can ([`Pending::wait`]). Why one thread for all operations: order. A write to a buffer
+//! must not overtake a launch asked for before it, and a launch's uniform bytes and its
+//! submission must not interleave with another launch's (two Python threads launching one
+//! kernel each got the other's scalars when the uniform write was staged on one thread and
+//! the submission made on another).
+//!
+//! A job that panics (a driver bug) fails its own caller, not the thread: later jobs run.
+//! Work a caller gave up on still runs (the device cannot take it back); later jobs wait
+//! for it. Dropping the [`DeviceThread`] lets the thread end after its queued jobs, without
+//! waiting for it.
+
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::{Gpu, RunError};
+
+type Job = Box<dyn FnOnce(&Gpu) + Send>;
+
+/// A [`Gpu`] with the thread that runs its operations.
+pub struct DeviceThread {
+    gpu: Arc<Gpu>,
+    jobs: Mutex<Sender<Job>>,
+}
+
+/// A job's result, not yet there.
+pub struct Pending<T> {
+    rx: Receiver<Result<T, RunError>>,
+}
+
+/// Why a wait ended without a result.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Waited {
+    /// The slice passed; the job is still queued or running.
+    NotYet,
+    /// The job ended without a result: it panicked (a bug in the driver or here).
+    Lost,
+}
+
+impl DeviceThread {
+    /// Starts the thread of `gpu`.
+    pub fn start(gpu: Gpu) -> Result<DeviceThread, RunError> {
+        let gpu = Arc::new(gpu);
+        let (tx, rx) = mpsc::channel::<Job>();
+        let on_thread = Arc::clone(&gpu);
+        std::thread::Builder::new()
+            .name("spirthon-device".into())
+            .spawn(move || {
+                for job in rx {
+                    // A panicking job drops its result sender: its caller sees `Lost`.
+                    let _ =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&on_thread)));
+                }
+            })
+            .map_err(|e| RunError::Device(format!("cannot start the device thread: {e}")))?;
+        Ok(DeviceThread {
+            gpu,
+            jobs: Mutex::new(tx),
+        })
+    }
+
+    /// The device, for what needs no ordering (its name, its limits).
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Queues `job`, whose result no one waits for (a write with nothing to report): it runs
+    /// in its turn, and a later job's result comes after it.
+    pub fn post(&self, job: impl FnOnce(&Gpu) + Send + 'static) {
+        let sent = self
+            .jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(Box::new(job));
+        drop(sent);
+    }
+
+    /// Queues `job`; its result comes through the [`Pending`].
+    pub fn submit<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&Gpu) -> Result<T, RunError> + Send + 'static,
+    ) -> Pending<T> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let job: Job = Box::new(move |gpu| {
+            let _ = tx.send(job(gpu));
+        });
+        let sent = self
+            .jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(job);
+        // The thread only ends when the sender goes, so a send cannot fail while `self`
+        // lives; if it ever did, the caller sees `Lost`.
+        drop(sent);
+        Pending { rx }
+    }
+}
+
+impl<T> Pending<T> {
+    /// Waits at most `slice` for the result.
+    pub fn wait(&self, slice: Duration) -> Result<Result<T, RunError>, Waited> {
+        match self.rx.recv_timeout(slice) {
+            Ok(r) => Ok(r),
+            Err(RecvTimeoutError::Timeout) => Err(Waited::NotYet),
+            Err(RecvTimeoutError::Disconnected) => Err(Waited::Lost),
+        }
+    }
+}
