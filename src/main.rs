@@ -426,9 +426,15 @@ fn run(cli: &Cli) -> u8 {
                 _ => Target::Glsl,
             };
             let kernels = compiled.module.kernel_names();
-            match spirthon::translate::translate(&compiled.words, target, &kernels) {
+            let path = cli.file.display().to_string();
+            let origin = Some((&compiled.module, source.as_str(), path.as_str()));
+            match spirthon::translate::translate(&compiled.words, target, &kernels, origin) {
                 Ok(t) => t.into_bytes(),
-                Err(e) => {
+                Err(spirthon::translate::TranslateError::Unsupported(text)) => {
+                    say_raw!("{text}");
+                    return 1;
+                }
+                Err(spirthon::translate::TranslateError::Internal(e)) => {
                     say!("error: internal compiler error: {e}");
                     say!("note: this is a bug in spirthon; nothing was written");
                     return 101;

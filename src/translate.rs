@@ -3,8 +3,28 @@
 //! describes exactly the module the runtime runs. The binding layout is kept: WGSL keeps
 //! `@group(0) @binding(n)`, HLSL uses register `n` in space 0, MSL buffer slot `n`, and GLSL
 //! `binding = n`.
+//!
+//! Every output is a program its language's compilers accept (`tests/translate.rs` feeds
+//! each to one): where a back end writes something a target rejects, this module works
+//! around it, and where a target cannot express the kernel, [`translate`] refuses with a
+//! located reason that names the target.
+//!
+//! - A func whose end is unreachable (it ends in `while True:`) gets a `return` of a zero
+//!   value after its last loop: WGSL (and HLSL) require a function that returns a value to
+//!   end with a return statement, reachable or not.
+//! - WGSL: naga's explicit-type flag would name predeclared types (the result of
+//!   `atomicCompareExchangeWeak`) that WGSL cannot spell, so a module that has them is
+//!   written with inferred types.
+//! - GLSL 4.30: a component-wise select of integers or bools is `mix` with a `bvec`, which
+//!   needs `GL_EXT_shader_integer_mix` (core only from 4.50): the unit enables it when it
+//!   has one.
+//! - WGSL, GLSL 4.30 and HLSL have no atomic operations on floats (`atomic_add` on an
+//!   `Array[f32]`): refused at the call. MSL has them from 3.0, which a module with one is
+//!   written for (2.1 otherwise).
 
 use std::fmt::Write;
+
+use spirthon_ir::{Diagnostic, Module, Op, Ty};
 
 /// A target language.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -15,20 +35,68 @@ pub enum Target {
     Glsl,
 }
 
+impl Target {
+    fn name(self) -> &'static str {
+        match self {
+            Target::Wgsl => "WGSL",
+            Target::Msl => "MSL",
+            Target::Hlsl => "HLSL",
+            Target::Glsl => "GLSL",
+        }
+    }
+}
+
+/// Why a module has no text in a target.
+#[derive(Debug)]
+pub enum TranslateError {
+    /// The target cannot express the kernel: the rendered, located reason (exit status 1).
+    Unsupported(String),
+    /// A back end failed: a bug.
+    Internal(String),
+}
+
+/// The compiled file a module came from: its IR, source text and path, which locate a
+/// refusal.
+pub type Origin<'a> = (&'a Module, &'a str, &'a str);
+
 /// The module `words` in `target`; `kernels` names the entry points (GLSL writes one per
 /// kernel, one after the other, each headed by a comment).
-pub fn translate(words: &[u32], target: Target, kernels: &[&str]) -> Result<String, String> {
-    let (module, info) = spirthon_spirv::validate(words)?;
+pub fn translate(
+    words: &[u32],
+    target: Target,
+    kernels: &[&str],
+    origin: Option<Origin<'_>>,
+) -> Result<String, TranslateError> {
+    if let Some((m, source, path)) = origin {
+        if let Some(d) = unsupported(m, target) {
+            return Err(TranslateError::Unsupported(crate::render_diagnostics(
+                &[d],
+                source,
+                path,
+                false,
+            )));
+        }
+    }
+    let internal = TranslateError::Internal;
+    let (mut module, mut info) = spirthon_spirv::validate(words).map_err(internal)?;
+    if return_after_last_loop(&mut module) {
+        info = spirthon_spirv::check(&module).map_err(internal)?;
+    }
     match target {
-        Target::Wgsl => naga::back::wgsl::write_string(
-            &module,
-            &info,
-            naga::back::wgsl::WriterFlags::EXPLICIT_TYPES,
-        )
-        .map_err(|e| format!("naga's WGSL writer: {e}")),
+        Target::Wgsl => {
+            let flags = if module.special_types.predeclared_types.is_empty() {
+                naga::back::wgsl::WriterFlags::EXPLICIT_TYPES
+            } else {
+                naga::back::wgsl::WriterFlags::empty()
+            };
+            naga::back::wgsl::write_string(&module, &info, flags)
+                .map_err(|e| internal(format!("naga's WGSL writer: {e}")))
+        }
         Target::Msl => {
+            // Atomics on floats are MSL 3.0's; everything else is 2.1's.
+            let floats = origin.is_some_and(|(m, ..)| float_atomic(m).is_some());
             let options = naga::back::msl::Options {
-                lang_version: (2, 1),
+                lang_version: if floats { (3, 0) } else { (2, 1) },
                 ..Default::default()
             };
             naga::back::msl::write_string(
@@ -38,7 +106,7 @@ pub fn translate(words: &[u32], target: Target, kernels: &[&str]) -> Result<Stri
                 &naga::back::msl::PipelineOptions::default(),
             )
             .map(|(s, _)| s)
-            .map_err(|e| format!("naga's MSL writer: {e}"))
+            .map_err(|e| internal(format!("naga's MSL writer: {e}")))
         }
         Target::Hlsl => {
             let options = naga::back::hlsl::Options::default();
@@ -46,11 +114,101 @@ pub fn translate(words: &[u32], target: Target, kernels: &[&str]) -> Result<Stri
             let mut out = String::new();
             naga::back::hlsl::Writer::new(&mut out, &options, &pipeline)
                 .write(&module, &info, None)
-                .map_err(|e| format!("naga's HLSL writer: {e}"))?;
+                .map_err(|e| internal(format!("naga's HLSL writer: {e}")))?;
             Ok(out)
         }
-        Target::Glsl => glsl(&module, &info, kernels),
+        Target::Glsl => glsl(&module, &info, kernels).map_err(internal),
     }
+}
+
+/// The first atomic operation on floats in `m`: its span and its name (`add`).
+fn float_atomic(m: &Module) -> Option<(spirthon_ir::Span, &'static str)> {
+    m.functions.iter().find_map(|f| {
+        f.insts.iter().find_map(|i| match i.op {
+            Op::Atomic(op, _) if i.ty == Some(Ty::F32) => {
+                let name = spirthon_ir::AtomicOp::ALL
+                    .iter()
+                    .find(|(o, _)| *o == op)
+                    .map_or("add", |(_, n)| *n);
+                Some((i.span, name))
+            }
+            _ => None,
+        })
+    })
+}
+
+/// The first construct of `m` that `target` cannot express, located.
+fn unsupported(m: &Module, target: Target) -> Option<Diagnostic> {
+    if target == Target::Msl {
+        return None;
+    }
+    float_atomic(m).map(|(span, name)| {
+                    Diagnostic::error(
+                        span,
+                        format!("{} has no atomic operations on floats", target.name()),
+                    )
+                    .with_label(format!("`atomic_{name}` on an f32 array"))
+                    .with_note(
+                        "SPIR-V (the default) and MSL 3.0 express it; the atomics of WGSL, GLSL 4.30 and HLSL are integers",
+                    )
+    })
+}
+
+/// Appends `return <zero>` to each function that returns a value and whose body ends in a
+/// loop (its end unreachable, so our SPIR-V has no return there); whether any changed.
+fn return_after_last_loop(module: &mut naga::Module) -> bool {
+    let mut changed = false;
+    for (_, f) in module.functions.iter_mut() {
+        let Some(result) = &f.result else { continue };
+        let ends_in_loop = matches!(f.body.last(), Some(naga::Statement::Loop { .. }));
+        if ends_in_loop {
+            let zero = f.expressions.append(
+                naga::Expression::ZeroValue(result.ty),
+                naga::Span::UNDEFINED,
+            );
+            f.body.push(
+                naga::Statement::Return { value: Some(zero) },
+                naga::Span::UNDEFINED,
+            );
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Whether `module` selects integers or bools component-wise (GLSL's `mix` with a `bvec`).
+fn selects_ints_by_vector(module: &naga::Module, info: &naga::valid::ModuleInfo) -> bool {
+    let functions = module.functions.iter().map(|(h, f)| (f, &info[h])).chain(
+        module
+            .entry_points
+            .iter()
+            .enumerate()
+            .map(|(k, e)| (&e.function, info.get_entry_point(k))),
+    );
+    for (f, fi) in functions {
+        for (_, e) in f.expressions.iter() {
+            let naga::Expression::Select {
+                condition, accept, ..
+            } = *e
+            else {
+                continue;
+            };
+            let is_vector = |h: naga::Handle<naga::Expression>| {
+                matches!(
+                    fi[h].ty.inner_with(&module.types),
+                    naga::TypeInner::Vector { .. }
+                )
+            };
+            let float = matches!(
+                fi[accept].ty.inner_with(&module.types).scalar_kind(),
+                Some(naga::ScalarKind::Float)
+            );
+            if is_vector(condition) && !float {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn glsl(
@@ -68,6 +226,7 @@ fn glsl(
             options.binding_map.insert(rb, rb.binding as u8);
         }
     }
+    let integer_mix = selects_ints_by_vector(module, info);
     let mut all = String::new();
     for (k, name) in kernels.iter().enumerate() {
         let pipeline = naga::back::glsl::PipelineOptions {
@@ -86,6 +245,9 @@ fn glsl(
         )
         .and_then(|mut w| w.write().map(|_| ()))
         .map_err(|e| format!("naga's GLSL writer ({name}): {e}"))?;
+        if integer_mix {
+            out = enable_after_version(&out, "GL_EXT_shader_integer_mix");
+        }
         if kernels.len() > 1 {
             if k > 0 {
                 all.push('\n');
@@ -95,4 +257,16 @@ fn glsl(
         all.push_str(&out);
     }
     Ok(all)
+}
+
+/// `unit` with `#extension <ext> : require` after its `#version` line.
+fn enable_after_version(unit: &str, ext: &str) -> String {
+    match unit.find('\n') {
+        Some(end) if unit.starts_with("#version") => format!(
+            "{}\n#extension {ext} : require{}",
+            &unit[..end],
+            &unit[end..]
+        ),
+        _ => format!("#extension {ext} : require\n{unit}"),
+    }
 }

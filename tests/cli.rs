@@ -570,6 +570,29 @@ fn emits_other_shading_languages() {
     let out = spirthon(&[&histogram, "--emit", "wgsl"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("@group(0) @binding(2)"), "{text}");
+    // A target that cannot express the kernel says so at the line, naming itself.
+    let floats = common::root()
+        .join("tests/run/float_atomics.py")
+        .display()
+        .to_string();
+    for (emit, name, status) in [
+        ("wgsl", "WGSL", 1),
+        ("glsl", "GLSL", 1),
+        ("hlsl", "HLSL", 1),
+        ("msl", "", 0),
+    ] {
+        let out = spirthon(&[&floats, "--emit", emit]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(status), "{emit}: {err}");
+        if status == 1 {
+            assert!(
+                err.contains(&format!("{name} has no atomic operations on floats")),
+                "{err}"
+            );
+            assert!(err.contains("float_atomics.py:8:5"), "{err}");
+            assert!(out.stdout.is_empty());
+        }
+    }
 }
 
 #[test]

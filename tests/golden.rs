@@ -231,29 +231,6 @@ fn corpus_kernels_have_twins_and_inputs() {
     report(failures);
 }
 
-/// Every corpus kernel and run case translates to WGSL, MSL, HLSL and GLSL (`--emit`).
-#[test]
-fn every_kernel_translates_to_every_language() {
-    use spirthon::translate::{translate, Target};
-    let mut failures = Vec::new();
-    let mut files = kernels("shaders");
-    files.extend(kernels("tests/run"));
-    for path in files {
-        let shown = display_path(&path);
-        let (_, compiled) = compile(&path);
-        let Ok(c) = compiled else {
-            failures.push(format!("{shown} does not compile"));
-            continue;
-        };
-        for target in [Target::Wgsl, Target::Msl, Target::Hlsl, Target::Glsl] {
-            if let Err(e) = translate(&c.words, target, &c.module.kernel_names()) {
-                failures.push(format!("{shown} to {target:?}: {e}"));
-            }
-        }
-    }
-    report(failures);
-}
-
 /// `tests/kernels/host/NAME.py` is a program that launches its own kernels (the `spirthon`
 /// package compiles it in-process, with other imports left to the CPU side): it compiles
 /// that way and passes spirv-val, or its errors equal `NAME.stderr`. Compiled as a kernel

@@ -197,8 +197,9 @@ fn check_wgsl(gpu: &Gpu, py: &Path) -> Result<(), String> {
         &compiled.words,
         spirthon::translate::Target::Wgsl,
         &kernels,
+        None,
     )
-    .map_err(|e| format!("{shown}: --emit wgsl failed: {e}"))?;
+    .map_err(|e| format!("{shown}: --emit wgsl failed: {e:?}"))?;
     naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
         format!(
             "{shown}: the WGSL does not re-parse: {}",

@@ -135,6 +135,7 @@ fn workspace_root() -> std::path::PathBuf {
 
 fn test() -> Result<(), String> {
     ensure_tool("spirv-val", "spirv-tools")?;
+    ensure_tool("glslangValidator", "glslang-tools")?;
     ensure_lavapipe()?;
     run("cargo", &["test", "--workspace", "--all-targets"])?;
     python::native(false)?;

@@ -9,4 +9,4 @@ mod words;
 
 pub use disasm::disassemble;
 pub use emit::{emit, EmitError, EmitOptions};
-pub use validate::validate;
+pub use validate::{check, validate};

@@ -12,13 +12,18 @@ pub fn validate(words: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
     let module = naga::front::spv::Frontend::new(words.iter().copied(), &options)
         .parse()
         .map_err(|e| format!("naga's SPIR-V frontend rejected the module: {e}"))?;
+    let info = check(&module)?;
+    Ok((module, info))
+}
+
+/// Validates a naga module read from our SPIR-V (after a back end's adjustment, for one).
+pub fn check(module: &naga::Module) -> Result<naga::valid::ModuleInfo, String> {
     // `atomic_add` on an `Array[f32]` needs a device feature; the runtime checks the device.
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC,
     );
-    let info = validator
-        .validate(&module)
-        .map_err(|e| format!("naga's validator rejected the module: {:?}", e.into_inner()))?;
-    Ok((module, info))
+    validator
+        .validate(module)
+        .map_err(|e| format!("naga's validator rejected the module: {:?}", e.into_inner()))
 }

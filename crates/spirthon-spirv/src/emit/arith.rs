@@ -424,11 +424,21 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
         Fmod => {
             e.b.op(SOp::FRem, rt, out, &[args[0], args[1]])?;
         }
-        IsNan => {
-            e.b.op(SOp::IsNan, rt, out, &[args[0]])?;
-        }
-        IsInf => {
-            e.b.op(SOp::IsInf, rt, out, &[args[0]])?;
+        // By the bits: a driver may assume there are no NaNs or infinities (Vulkan without
+        // float controls lets it), and fold `OpIsNan` to false; the bits cannot be assumed
+        // away. WGSL has no `isNan` either, and naga writes these bit tests everywhere.
+        IsNan | IsInf => {
+            let ut = e.ty(with_scalar(t, Scalar::U32));
+            let bits = e.b.op(SOp::Bitcast, ut, None, &[args[0]])?;
+            let abs_mask = e.splat(Const::U32(0x7fff_ffff), with_scalar(t, Scalar::U32));
+            let inf = e.splat(Const::U32(0x7f80_0000), with_scalar(t, Scalar::U32));
+            let mag = e.b.op(SOp::BitwiseAnd, ut, None, &[bits, abs_mask])?;
+            let test = if mf == IsNan {
+                SOp::UGreaterThan
+            } else {
+                SOp::IEqual
+            };
+            e.b.op(test, rt, out, &[mag, inf])?;
         }
         Dot => {
             e.b.op(SOp::Dot, rt, out, &[args[0], args[1]])?;
