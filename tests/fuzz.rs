@@ -1,7 +1,9 @@
 //! In-process mutation fuzzing of the compiler. Every kernel file of the project (the corpus,
 //! the golden and run cases) is a seed; each mutant is the seed with a few random edits
 //! (lines deleted, duplicated, swapped, re-indented or spliced from another file; tokens
-//! inserted; numbers replaced by edge values) and must compile to one of two outcomes:
+//! inserted; numbers replaced by edge values; a loop's or branch's condition wrapped in
+//! conditional expressions, chained comparisons and `and`/`or`) and must compile to one of
+//! two outcomes:
 //! located errors, or a module that naga accepted and `spirv-val` accepts. A panic, an
 //! internal compiler error, a rejected module or a compile that takes more than ten seconds
 //! is a failure; the input is written to the temp directory and named in the report.
@@ -196,10 +198,11 @@ fn mutate(rng: &mut Rng, seed: &str, other: &str) -> String {
             lines.push(String::new());
         }
         let at = rng.below(lines.len());
-        match rng.below(13) {
+        match rng.below(14) {
             0 => {
                 lines.remove(at);
             }
+            13 => wrap_condition(rng, &mut lines, at),
             1 => {
                 let l = lines[at].clone();
                 lines.insert(at, l);
@@ -248,6 +251,44 @@ fn mutate(rng: &mut Rng, seed: &str, other: &str) -> String {
     let mut s = lines.join("\n");
     s.push('\n');
     s
+}
+
+/// Control flow inside a condition: the condition of the first `while`, `if` or `elif` at or
+/// after `at` becomes a conditional expression, a chained comparison or an `and`/`or` of
+/// itself (and sometimes the `if` becomes a `while`), so that loop conditions branch.
+fn wrap_condition(rng: &mut Rng, lines: &mut [String], at: usize) {
+    const TEMPLATES: &[&str] = &[
+        "({c}) and ({c} if {c} else {c})",
+        "({c} if {c} else False) or ({c})",
+        "not ({c} if not ({c}) else {c})",
+        "({c}) and (0 <= 1 < 2 or {c})",
+        "({c}) or (({c}) and ({c}))",
+        "(({c}) if ({c}) else ({c}) if ({c}) else ({c}))",
+    ];
+    let n = lines.len();
+    for k in (0..n).map(|k| (at + k) % n) {
+        let line = &lines[k];
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let Some(body) = trimmed.strip_suffix(':') else {
+            continue;
+        };
+        let (keyword, cond) = match ["while ", "if ", "elif "]
+            .iter()
+            .find_map(|kw| body.strip_prefix(kw).map(|c| (*kw, c)))
+        {
+            Some(found) => found,
+            None => continue,
+        };
+        let keyword = if keyword == "if " && rng.below(4) == 0 {
+            "while "
+        } else {
+            keyword
+        };
+        let wrapped = rng.pick(TEMPLATES).replace("{c}", cond);
+        lines[k] = format!("{indent}{keyword}{wrapped}:");
+        return;
+    }
 }
 
 fn char_boundary(s: &str, mut i: usize) -> usize {

@@ -7,13 +7,15 @@ SEED mod 6 (the reference executor computes in the kernel's types, so every kind
 with the GPU: ints exactly, floats within a few ULPs):
 0 expressions on i32 (// and % with both signs, shifts, and/or values, chained comparisons,
 conditional expressions); 1 control flow (nested if/elif/else, for and while with break,
-continue and else, early returns); 2 f32, u32 and bool values mixed, annotated constants,
+continue and else, while conditions that branch themselves, variables assigned before every
+break and in a loop's else, ranges whose counters would wrap past 2**31, early returns); 2 f32, u32 and bool values mixed, annotated constants,
 funcs over arrays, tuple assignment and mixed-type and/or tests; 3 vectors: ivec2/ivec4
 expressions (element-wise // and % with both signs, bitwise operators, broadcasting,
 swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) and vec2
 + - * with mix, abs and length; 4 f32 arithmetic on inputs that are not binary-exact, with
 literals and constants meeting f32 values and thresholds into ints (`float_kernel`); 5 u32
-and i32 hashing that overflows 32 bits (`hash_kernel`).
+and i32 hashing that overflows 32 bits (`hash_kernel`). Every kind sometimes spells array
+elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
 
 import json
@@ -92,6 +94,52 @@ def control_flow_kernel(rnd):
     def cond(vs):
         return "%s %s %s" % (expr(1, vs), rnd.choice(["<", "<=", ">", ">=", "==", "!="]), expr(1, vs))
 
+    def branching_cond(vs, c):
+        """A loop condition that is control flow itself: a conditional expression in a test,
+        `and`/`or` over array loads, a chained comparison with a load, `not` of either."""
+        load = "a[(i + %s) %% len(a)]" % c
+        return rnd.choice([
+            "(%s if %s else %s)" % (cond(vs), cond(vs), cond(vs)),
+            "(%s > %d or %s)" % (load, rnd.randint(-20, 20), cond(vs)),
+            "%d < %s < %d" % (rnd.randint(-40, 0), load, rnd.randint(0, 40)),
+            "not (%s > %d if %s else %s < %d)" % (c, rnd.randint(1, 3), cond(vs), c, rnd.randint(1, 4)),
+            "(%s and (%s if %s else %s))" % (cond(vs), cond(vs), cond(vs), cond(vs)),
+        ])
+
+    def limit_range(vs):
+        """A range whose counter would pass i32's limit if it wrapped."""
+        step = rnd.choice([2, 3, 5, 7, 1000000000])
+        k = rnd.random()
+        if k < 0.4:
+            return "range(%d, %d, %d)" % (2**31 - 1 - rnd.randint(5, 40), 2**31 - 1 - rnd.randint(0, 4), step)
+        if k < 0.7:
+            return "range(%d, %d, %d)" % (-(2**31) + rnd.randint(5, 40), -(2**31) + rnd.randint(0, 4), -step)
+        return "range(2147483600 + abs(%s) %% 40, 2147483647, abs(%s) %% 5 + 2)" % (rnd.choice(vs), rnd.choice(vs))
+
+    def loop_else(d, ind, vs):
+        """A variable assigned before a loop's every `break` and in its `else` (or the
+        `else` continues an enclosing loop), then used: assigned on every path to the use."""
+        p = "    " * ind
+        m, c, o = "m%d" % d, "c%d" % d, "o%d" % d
+        out = [p + "for %s in range(%d):" % (o, rnd.randint(1, 3))]
+        if rnd.random() < 0.5:
+            out.append(p + "    %s = 0" % c)
+            out.append(p + "    while %s < %d and %s:" % (c, rnd.randint(1, 4), branching_cond(vs, c)))
+            out.append(p + "        %s += 1" % c)
+        else:
+            out.append(p + "    for %s in range(%d):" % (c, rnd.randint(0, 4)))
+        out.append(p + "        if %s:" % cond(vs + [c]))
+        out.append(p + "            %s = %s" % (m, expr(2, vs + [c])))
+        out.append(p + "            break")
+        out.append(p + "    else:")
+        if rnd.random() < 0.5:
+            out.append(p + "        continue")
+        else:
+            out.append(p + "        %s = %s" % (m, expr(2, vs)))
+        name = rnd.choice(names)
+        out.append(p + "    %s = min(max(%s + %s, -%d), %d)" % (name, name, m, BOUND, BOUND))
+        return out
+
     def block(d, ind, vs, in_loop):
         out = []
         for _ in range(rnd.randint(1, 3)):
@@ -117,12 +165,19 @@ def control_flow_kernel(rnd):
             elif d > 0 and k < 0.45:
                 c = "c%d" % d
                 out.append(p + "%s = 0" % c)
-                out.append(p + "while %s < %d and %s:" % (c, rnd.randint(1, 5), cond(vs)))
+                test = branching_cond(vs, c) if rnd.random() < 0.5 else cond(vs)
+                out.append(p + "while %s < %d and %s:" % (c, rnd.randint(1, 5), test))
                 out.append(p + "    %s += 1" % c)
                 out += block(d - 1, ind + 1, vs + [c], True)
                 if rnd.random() < 0.4:
                     out.append(p + "else:")
                     out += block(d - 1, ind + 1, vs, in_loop)
+            elif d > 0 and k < 0.49 and rnd.random() < 0.5:
+                out += loop_else(d, ind, vs)
+            elif d > 0 and k < 0.49:
+                j = "r%d" % d
+                out.append(p + "for %s in %s:" % (j, limit_range(vs)))
+                out.append(p + "    z = min(max(z + %s %% 7, -%d), %d)" % (j, BOUND, BOUND))
             elif in_loop and k < 0.52:
                 out.append(p + "if %s:" % cond(vs))
                 out.append(p + "    " + rnd.choice(["break", "continue"]))
@@ -286,10 +341,10 @@ def float_kernel(rnd):
             return rnd.choice(["LIMIT", "GAIN", "SHIFT"])
         return rnd.choice(["%.3f", "%.1f", "%.5f"]) % rnd.uniform(-3, 3)
 
-    def fexpr(d, vs):
+    def fexpr(d, vs, powers=True):
         if d == 0 or rnd.random() < 0.25:
             return leaf(vs)
-        a, b = fexpr(d - 1, vs), fexpr(d - 1, vs)
+        a, b = fexpr(d - 1, vs, powers), fexpr(d - 1, vs, powers)
         k = rnd.random()
         if k < 0.35:
             return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*"]), b)
@@ -297,8 +352,10 @@ def float_kernel(rnd):
             return "(%s / (abs(%s) + 0.5))" % (a, b)
         if k < 0.55:
             return "(%s %s (abs(%s) + 0.25))" % (a, rnd.choice(["//", "%"]), b)
-        if k < 0.62:
+        if k < 0.62 and powers:
             return "(%s ** %d)" % (a, rnd.choice([2, 3]))
+        if k < 0.62:
+            return "(%s * %s)" % (a, b)
         if k < 0.72:
             return "%s(%s, %s)" % (rnd.choice(["min", "max"]), a, b)
         if k < 0.78:
@@ -330,11 +387,14 @@ def float_kernel(rnd):
     ]
     vs = vs + ["c", "t"]
     body.append("    for r in range(ROUNDS):")
-    body.append("        t = %s" % fexpr(2, vs))
+    body.append("        t = %s" % fexpr(2, vs, powers=False))
     body.append("        if %s %s %s:" % (fexpr(1, vs), rnd.choice(["<", ">"]), leaf(vs)))
     body.append("            a = a * %s + %s" % (leaf(vs), leaf(vs)))
     body.append("        else:")
-    body.append("            b = %s" % fexpr(2, vs))
+    # No powers in a value carried round the loop: cubing three times multiplies a
+    # one-ulp difference of the device's (lavapipe folds `2.678 - (x - 0.7)` into
+    # `3.378 - x`, NoContraction or not) by 27.
+    body.append("            b = %s" % fexpr(2, vs, powers=False))
     body.append("        t = max(min(t, 1000.0), -1000.0)")
     body.append("        a = max(min(a, 1000.0), -1000.0)")
     body.append("        b = max(min(b, 1000.0), -1000.0)")
@@ -570,6 +630,25 @@ def faulty(src, rnd):
     return "\n".join(lines)
 
 
+def spellings(src, rnd):
+    """The same kernel as Python programmers also write it: `Array[int]`/`Array[float]` for
+    some `Array[i32]`/`Array[f32]` parameters, and some arrays indexed by a `u32`."""
+    lines = src.split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("def k("):
+            line = re.sub(r"Array\[i32\]", lambda m: "Array[int]" if rnd.random() < 0.4 else m.group(0), line)
+            line = re.sub(r"Array\[f32\]", lambda m: "Array[float]" if rnd.random() < 0.4 else m.group(0), line)
+            lines[k] = line
+    src = "\n".join(lines)
+    if "    i = global_id().x\n" in src and rnd.random() < 0.3:
+        src = src.replace("    i = global_id().x\n", "    i = global_id().x\n    iu = u32(i)\n", 1)
+        src = re.sub(r"\b(a|out|y|z|out2|bits|x)\[i\]", lambda m: "%s[iu]" % m.group(1) if rnd.random() < 0.5 else m.group(0), src)
+        first = src.split("\n", 1)[0]
+        if not re.search(r"\bu32\b", first):
+            src = src.replace(first, first + ", u32", 1)
+    return src
+
+
 def main():
     seed, out_dir = int(sys.argv[1]), sys.argv[2]
     # A third argument `faulty`: an integer kernel (expression or control flow) that may
@@ -626,6 +705,7 @@ def main():
             "b": [rnd.randint(-40, 40) for _ in range(n)],
             "out": {"zeros": n},
         }}
+    src = spellings(src, rnd)
     with open(os.path.join(out_dir, "k%d.py" % seed), "w") as fh:
         fh.write(src)
     with open(os.path.join(out_dir, "k%d.inputs.json" % seed), "w") as fh:
