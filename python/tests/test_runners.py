@@ -238,6 +238,15 @@ class BothRunners(unittest.TestCase):
                 self.assertTrue(out.endswith(b"\n"))
                 json.loads(out)
 
+    def test_floats_print_alike_at_a_tie(self):
+        # 33.3515625 is halfway between 33.351562 and 33.351563: both runners pick the
+        # first in the same way (round half to even), as for every other float32.
+        path = scratch("ties.py", "from spirthon import kernel, Array, f32, global_id\n\n\n@kernel\ndef k(x: Array[f32], y: Array[f32]):\n    i = global_id().x\n    y[i] = x[i] * 1.0\n")
+        values = [33.3515625, 1e-45, 3.4028235e38, 0.1, 16777217.0, -0.0, 2.5e-7, 123456789.0, 0.3333333432674408]
+        inputs = scratch("ties.json", json.dumps({"threads": [len(values)], "args": {"x": values, "y": {"zeros": len(values)}}}))
+        code, out, _ = self.same(path, "--inputs", inputs, status=0)
+        self.assertIn(b"33.351562,", out)
+
     def test_print_and_breakpoint_run_under_cpython_only(self):
         path = scratch("debug.py", """from spirthon import kernel, Array, f32, global_id
 

@@ -443,15 +443,44 @@ fn nest(mut values: Vec<Value>, shape: &[u32]) -> Value {
     Value::Array(rows)
 }
 
+/// The shortest decimal that reads back as `f`, as the double nearest to it (which prints
+/// with those digits): of 1 to 9 significant digits, each rounded half to even, the first
+/// that reads back as `f` — exactly as `python3 -m spirthon run` chooses, so that the two
+/// print the same text also at a tie (33.3515625 is `33.351562`; the shortest-digits
+/// algorithm of `{:e}` gives `33.351563`).
+fn shortest_f32(f: f32) -> f64 {
+    for digits in 1..=9 {
+        let text = format!("{:.*e}", digits - 1, f as f64);
+        if let Ok(v) = text.parse::<f64>() {
+            if v as f32 == f {
+                return v;
+            }
+        }
+    }
+    f as f64
+}
+
+#[cfg(test)]
+#[test]
+fn floats_print_with_the_fewest_digits_rounded_half_to_even() {
+    for (f, want) in [
+        (33.351_562_5f32, "33.351562"),
+        (0.1, "0.1"),
+        (1e-45, "1e-45"),
+        (16_777_216.0, "16777216.0"),
+        (3.402_823_5e38, "3.4028235e+38"),
+        (-0.0, "-0.0"),
+    ] {
+        assert_eq!(crate::json::float_text(shortest_f32(f)), want);
+    }
+}
+
 fn float_json(f: f32) -> Value {
     if f.is_nan() {
         json!("nan")
     } else if f.is_infinite() {
         json!(if f > 0.0 { "inf" } else { "-inf" })
     } else {
-        // The shortest decimal that reads back as this f32, as a JSON number: the double
-        // nearest to it (Rust's parse rounds correctly), which prints with those digits.
-        let text = format!("{f:e}");
-        json!(text.parse::<f64>().unwrap_or(f as f64))
+        json!(shortest_f32(f))
     }
 }
