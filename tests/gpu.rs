@@ -387,7 +387,14 @@ fn faulty_case(gpu: &Gpu, py: &Path) -> Result<Option<bool>, String> {
         return Ok(None);
     };
     let out = cpython_checked(&shown, &inputs_path)?;
-    let cpython = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
+    // The runner prints the compiler's warnings first, as `spirthon run` does.
+    let stderr = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
+    let cpython = match stderr.rfind("\n\n") {
+        Some(at) if stderr[..at].starts_with("warning:") && !stderr[..at].contains("\nerror") => {
+            stderr[at + 2..].to_string()
+        }
+        _ => stderr,
+    };
     match ran.failure_report(&shown, &source) {
         Some(report) => {
             if out.status.code() != Some(1) || cpython != report {
