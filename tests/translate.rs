@@ -60,20 +60,24 @@ fn emit(py: &Path, c: &spirthon::Compiled, target: Target) -> Result<Option<Stri
     }
 }
 
+/// Every case's text in `target` (by the file's shown path), and the failures on the way;
+/// refusals are checked by `emit` and left out.
+fn outputs(target: Target) -> (Vec<(String, String)>, Vec<String>) {
+    let (mut texts, mut failures) = (Vec::new(), Vec::new());
+    for py in cases() {
+        match compiled(&py).and_then(|c| emit(&py, &c, target)) {
+            Ok(Some(text)) => texts.push((display_path(&py), text)),
+            Ok(None) => {}
+            Err(e) => failures.push(e),
+        }
+    }
+    (texts, failures)
+}
+
 #[test]
 fn wgsl_passes_nagas_front_end_and_validator() {
-    let mut failures = Vec::new();
-    for py in cases() {
-        let shown = display_path(&py);
-        let result = compiled(&py).and_then(|c| emit(&py, &c, Target::Wgsl));
-        let text = match result {
-            Ok(Some(t)) => t,
-            Ok(None) => continue,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
-        };
+    let (texts, mut failures) = outputs(Target::Wgsl);
+    for (shown, text) in texts {
         let module = match naga::front::wgsl::parse_str(&text) {
             Ok(m) => m,
             Err(e) => {
@@ -118,19 +122,9 @@ fn glsl_passes_glslang() {
     }
     let dir = std::env::temp_dir().join(format!("spirthon-glsl-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut failures = Vec::new();
+    let (texts, mut failures) = outputs(Target::Glsl);
     let mut units = 0;
-    for py in cases() {
-        let shown = display_path(&py);
-        let result = compiled(&py).and_then(|c| emit(&py, &c, Target::Glsl));
-        let text = match result {
-            Ok(Some(t)) => t,
-            Ok(None) => continue,
-            Err(e) => {
-                failures.push(e);
-                continue;
-            }
-        };
+    for (shown, text) in texts {
         // One translation unit per kernel, each headed by `// ---- kernel `name` ----`
         // when there are several.
         let parts: Vec<&str> = text
