@@ -143,14 +143,15 @@ fn unsupported(m: &Module, target: Target) -> Option<Diagnostic> {
         return None;
     }
     float_atomic(m).map(|(span, name)| {
-                    Diagnostic::error(
-                        span,
-                        format!("{} has no atomic operations on floats", target.name()),
-                    )
-                    .with_label(format!("`atomic_{name}` on an f32 array"))
-                    .with_note(
-                        "SPIR-V (the default) and MSL 3.0 express it; the atomics of WGSL, GLSL 4.30 and HLSL are integers",
-                    )
+        Diagnostic::error(
+            span,
+            format!("{} has no atomic operations on floats", target.name()),
+        )
+        .with_label(format!("`atomic_{name}` on an f32 array"))
+        .with_note(concat!(
+            "SPIR-V (the default) and MSL 3.0 express it; ",
+            "the atomics of WGSL, GLSL 4.30 and HLSL are integers"
+        ))
     })
 }
 

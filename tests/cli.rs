@@ -154,6 +154,17 @@ fn never_overwrites_an_input() {
     let r = spirthon(&[&s, "-o", &s]);
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("is the kernel file itself"));
+    // The same file by another name: a hard link is the same device and inode.
+    let hard = scratch("self_hard.py");
+    let _ = std::fs::remove_file(&hard);
+    std::fs::hard_link(&src, &hard).expect("hard link");
+    let r = spirthon(&[&s, "-o", &hard.display().to_string()]);
+    assert_eq!(
+        r.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
     let inputs = common::root().join("shaders/saxpy.inputs.json");
     let r = spirthon(&[
         "run",
