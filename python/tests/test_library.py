@@ -447,7 +447,9 @@ class Waiting(unittest.TestCase):
             self.skipTest("the launch finished within a second")
         self.assertTrue(out.startswith("timed out"), out + err)
         took = float(out.split()[2])
-        self.assertLess(took, 1.6)
+        # A second, then the next 100 ms slice (more on a loaded machine); the launch
+        # itself takes about a minute.
+        self.assertLess(took, 3.0)
         self.assertIn("`spin`", out)
         self.assertIn("within 1 s", out)
 
