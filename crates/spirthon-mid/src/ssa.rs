@@ -106,7 +106,7 @@ pub fn apply(
     }
 }
 
-/// "may be used before it is assigned", once per variable.
+/// "may be used before it is assigned", once per Python name, at its first such read.
 fn report_undefined(
     ssa_in: &spirthon_ssa::Function,
     use_spans: &[spirthon_ir::Span],
@@ -116,6 +116,7 @@ fn report_undefined(
     hidden_unassigned: &mut bool,
 ) {
     let mut reported = vec![false; f.vars.len()];
+    let mut names = std::collections::HashSet::new();
     let mut flags = None;
     for &u in ssa.maybe_undefined() {
         let (block, var) = ssa_in.use_site(u);
@@ -130,6 +131,11 @@ fn report_undefined(
         let name = &f.vars[var].name;
         if name.is_empty() {
             *hidden_unassigned = true;
+            continue;
+        }
+        // One Python name may stand for several variables (a local read before the
+        // assignment that types it); the error is the name's, once.
+        if !names.insert(name.as_str()) {
             continue;
         }
         diags.push(
@@ -162,7 +168,13 @@ impl Flags {
         let mut bit = vec![None; f.vars.len()];
         let mut next = 0u8;
         for (var, info) in f.vars.iter_enumerated() {
-            if next == 64 || !info.name.is_empty() || info.ty != Ty::BOOL {
+            // A variable SSA construction never saw (made after lowering gave up on an
+            // expression) has no definitions to track.
+            if next == 64
+                || !info.name.is_empty()
+                || info.ty != Ty::BOOL
+                || var.index() >= ssa_in.num_vars()
+            {
                 continue;
             }
             let defs = ssa_in.var_defs(var);

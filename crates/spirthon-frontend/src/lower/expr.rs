@@ -180,6 +180,8 @@ impl Lower<'_, '_> {
                 Diagnostic::error(span, format!("`{n}` may be used before it is assigned"))
                     .with_label(format!("`{n}` is not assigned on every path to here")),
             );
+            // One error for the name: its later reads before the assignment say no more.
+            self.poisoned.insert(n.to_string());
             return Ex::Err;
         }
         match self.m.globals.get(n) {
