@@ -124,6 +124,24 @@ fn checked_run(
         .map_err(|e| format!("{shown}: the checked GPU run failed: {e}"))
 }
 
+/// What the CPython runner printed on stderr after the compiler's warnings (which it prints
+/// first, as `spirthon run` does) and its note that the native module is not built (plain
+/// `cargo test` on a fresh clone; `cargo xtask test` builds the module first).
+fn runner_report(out: &std::process::Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("note: the native module is not built"))
+        .collect();
+    let stderr = stderr.join("\n").trim_end().to_string();
+    match stderr.rfind("\n\n") {
+        Some(at) if stderr[..at].starts_with("warning:") && !stderr[..at].contains("\nerror") => {
+            stderr[at + 2..].to_string()
+        }
+        _ => stderr,
+    }
+}
+
 /// `python3 -m spirthon run PY --checked` from the repository root.
 fn cpython_checked(py: &str, inputs: &Path) -> Result<std::process::Output, String> {
     Command::new("python3")
@@ -153,7 +171,7 @@ fn check_failure(gpu: &Gpu, py: &Path) -> Result<(), String> {
         .failure_report(&shown, &source)
         .ok_or_else(|| format!("{shown}: no check failed on the GPU"))?;
     let out = cpython_checked(&shown, &inputs_path)?;
-    let cpython_report = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
+    let cpython_report = runner_report(&out);
     if out.status.code() != Some(1) {
         return Err(format!(
             "{shown}: the reference executor exited with {:?}, not 1:\n{cpython_report}",
@@ -387,14 +405,7 @@ fn faulty_case(gpu: &Gpu, py: &Path) -> Result<Option<bool>, String> {
         return Ok(None);
     };
     let out = cpython_checked(&shown, &inputs_path)?;
-    // The runner prints the compiler's warnings first, as `spirthon run` does.
-    let stderr = String::from_utf8_lossy(&out.stderr).trim_end().to_string();
-    let cpython = match stderr.rfind("\n\n") {
-        Some(at) if stderr[..at].starts_with("warning:") && !stderr[..at].contains("\nerror") => {
-            stderr[at + 2..].to_string()
-        }
-        _ => stderr,
-    };
+    let cpython = runner_report(&out);
     match ran.failure_report(&shown, &source) {
         Some(report) => {
             if out.status.code() != Some(1) || cpython != report {

@@ -137,8 +137,10 @@ fn test() -> Result<(), String> {
     ensure_tool("spirv-val", "spirv-tools")?;
     ensure_tool("glslangValidator", "glslang-tools")?;
     ensure_lavapipe()?;
-    run("cargo", &["test", "--workspace", "--all-targets"])?;
+    // The native module first: the differential GPU tests run `python3 -m spirthon run`,
+    // which checks each kernel with the compiler through it, as a user's runs do.
     python::native(false)?;
+    run("cargo", &["test", "--workspace", "--all-targets"])?;
     let Some(python) = python::python_with_numpy()? else {
         return run(
             "python3",
