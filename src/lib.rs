@@ -169,22 +169,40 @@ pub enum ReadError {
     },
 }
 
+/// The bytes of `file` (named `path` in messages): at most `limit`, read no further (a
+/// device, a FIFO or `/dev/zero` stops there), else an error that `what` (`"a kernel file"`)
+/// can be no larger. The runners read their kernel files and run inputs so.
+pub fn read_bounded(
+    file: &std::path::Path,
+    path: &str,
+    limit: u64,
+    what: &str,
+) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "{path} is larger than {} MiB, more than {what} can be",
+            limit >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// What both runners print for a compiler bug (exit status 101).
+pub fn internal_error_text(e: &str) -> String {
+    format!("error: internal compiler error: {e}\nnote: this is a bug in spirthon; nothing was written\n")
+}
+
 /// Reads a kernel file as both runners do: at most [`MAX_SOURCE`] bytes, and UTF-8 as Python
 /// source is, with a located error at the first byte that is not. Old Mac line ends (a lone
 /// CR) become LF: the same length, so every offset still points at the same byte, and lines
 /// are counted as Python counts them. `path` is the file as messages name it.
 pub fn read_source(file: &std::path::Path, path: &str) -> Result<String, ReadError> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(file)
-        .and_then(|f| f.take(MAX_SOURCE + 1).read_to_end(&mut bytes))
-        .map_err(|e| ReadError::Io(format!("cannot read {path}: {e}")))?;
-    if bytes.len() as u64 > MAX_SOURCE {
-        return Err(ReadError::Io(format!(
-            "{path} is larger than {} MiB, more than a kernel file can be",
-            MAX_SOURCE >> 20
-        )));
-    }
+    let mut bytes = read_bounded(file, path, MAX_SOURCE, "a kernel file").map_err(ReadError::Io)?;
     for i in 0..bytes.len() {
         if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
             bytes[i] = b'\n';

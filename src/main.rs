@@ -257,8 +257,7 @@ fn compile_file(
             Err(1)
         }
         Err(CompileError::Internal(e)) => {
-            say!("error: internal compiler error: {e}");
-            say!("note: this is a bug in spirthon; nothing was written");
+            say_raw!("{}", spirthon::internal_error_text(&e));
             Err(101)
         }
     }
@@ -351,18 +350,9 @@ fn run_kernel(cli: &RunCli) -> u8 {
 /// messages are those of `python3 -m spirthon run`.
 fn read_inputs(path: &Path) -> Result<serde_json::Value, String> {
     use spirthon_runtime::json;
-    use std::io::Read;
     let shown = path.display();
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(json::MAX_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
-    if bytes.len() as u64 > json::MAX_BYTES {
-        return Err(format!(
-            "{shown} is larger than {} MiB, more than a run's inputs can be",
-            json::MAX_BYTES >> 20
-        ));
-    }
+    let bytes =
+        spirthon::read_bounded(path, &shown.to_string(), json::MAX_BYTES, "a run's inputs")?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         format!(
@@ -435,8 +425,7 @@ fn run(cli: &Cli) -> u8 {
                     return 1;
                 }
                 Err(spirthon::translate::TranslateError::Internal(e)) => {
-                    say!("error: internal compiler error: {e}");
-                    say!("note: this is a bug in spirthon; nothing was written");
+                    say_raw!("{}", spirthon::internal_error_text(&e));
                     return 101;
                 }
             }

@@ -549,7 +549,7 @@ class DeviceArray:
         if self._host is not None:
             self._host[...] = arr
         else:
-            self.device.native.write(self._buffer, arr.tobytes(), timeout=_timeout)
+            self.device.native.write(self._buffer, arr.tobytes())
 
     def __repr__(self):
         where = "python" if self._host is not None else self.device.label()
@@ -604,7 +604,7 @@ def array(values, dtype=None):
     dev = _current()
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=arr)
-    return DeviceArray(dev, elem, shape, buffer=dev.native.upload(arr.tobytes(), timeout=_timeout))
+    return DeviceArray(dev, elem, shape, buffer=dev.native.upload(arr.tobytes()))
 
 
 def zeros(shape, dtype=f32):
@@ -616,7 +616,7 @@ def zeros(shape, dtype=f32):
     comps = (elem.size,) if isinstance(elem, VectorType) else ()
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_DTYPES[_scalar_of(elem)]))
-    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * math.prod(shape + comps), timeout=_timeout))
+    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * math.prod(shape + comps)))
 
 
 class _HostArg:
@@ -638,26 +638,37 @@ class _HostArg:
             self.value[...] = np.frombuffer(data, dtype=self.arr.dtype).reshape(self.arr.shape)
 
 
-def _array_arg(dev, p, value):
-    """An array argument on the device: (buffer, shape, host argument or None). NumPy is
-    needed only for NumPy arrays and device arrays."""
+def _array_shape(dev, p, value):
+    """The shape of array argument ``value`` for parameter ``p`` on ``dev``, after checking
+    that it fits (a ``TypeError`` or ``ValueError`` naming ``p``). NumPy is needed only for
+    NumPy arrays and device arrays."""
     if isinstance(value, DeviceArray):
         _check_type(p, "an array", value.elem, len(value.shape))
         if value.device is not dev:
             where = "python" if value._host is not None else value.device.label()
             raise ValueError("argument %r lives on %s, not on the current %s: read it back (.numpy()) and make a new array" % (p.name, where, dev.label()))
-        return value._buffer, value.shape, None
+        return value.shape
     if isinstance(value, Array):
         _check_type(p, "an Array", value.elem, value.dims)
-        flat = [c for v in value._data for c in v.tolist()] if isinstance(p.elem, VectorType) else value._data
-        data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
-        buf = dev.native.upload(data, timeout=_timeout)
-        return buf, tuple(value.shape), _HostArg(p.name, value, None, buf)
+        return tuple(value.shape)
     shape = _numpy_shape(p, value)
     if not value.flags.c_contiguous:
         raise TypeError("argument %r must be C-contiguous (np.ascontiguousarray makes a copy that is)" % p.name)
-    buf = dev.native.upload(value.tobytes(), timeout=_timeout)
-    return buf, shape, _HostArg(p.name, value, value, buf)
+    return shape
+
+
+def _array_arg(dev, p, value):
+    """A checked array argument (``_array_shape``) on the device: (buffer, host argument or
+    None)."""
+    if isinstance(value, DeviceArray):
+        return value._buffer, None
+    if isinstance(value, Array):
+        flat = [c for v in value._data for c in v.tolist()] if isinstance(p.elem, VectorType) else value._data
+        data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
+        buf = dev.native.upload(data)
+        return buf, _HostArg(p.name, value, None, buf)
+    buf = dev.native.upload(value.tobytes())
+    return buf, _HostArg(p.name, value, value, buf)
 
 
 def _check_type(p, kind, elem, dims):
@@ -699,6 +710,16 @@ def _overlap(a, b):
         except Exception:  # too hard to decide: count it as shared
             return True
     return False
+
+
+def _check_arrays(arrays):
+    """The array arguments ``[(parameter, value, written)]`` before anything runs: none the
+    kernel writes shares memory with another (``_check_aliases``), or is a read-only NumPy
+    array."""
+    _check_aliases(arrays)
+    for p, v, written in arrays:
+        if written and getattr(getattr(v, "flags", None), "writeable", True) is False:
+            raise ValueError("argument %r is a read-only NumPy array, but the kernel writes it (pass a writeable copy: np.array(x))" % p.name)
 
 
 def _check_aliases(arrays):
@@ -775,17 +796,13 @@ def launch(kernel, threads, args, kwargs, checked):
         fmt, vals = _scalar_words(p, args[k])
         if offset is not None:
             struct.pack_into("<" + fmt, uniform, offset, *vals)
-    _check_aliases([(p, args[k], written) for k, p, _, written in plan.arrays])
-    for k, p, _, written in plan.arrays:
-        if written and getattr(getattr(args[k], "flags", None), "writeable", True) is False:
-            raise ValueError("argument %r is a read-only NumPy array, but the kernel writes it (pass a writeable copy: np.array(x))" % p.name)
-        if not isinstance(args[k], (DeviceArray, Array)):
-            _numpy_shape(p, args[k])
+    # Every array is checked before any is copied to the device.
+    _check_arrays([(p, args[k], written) for k, p, _, written in plan.arrays])
+    shapes = {k: _array_shape(dev, p, args[k]) for k, p, _, _ in plan.arrays}
     buffers = [None] * plan.bindings
-    shapes = {}
     hosts = []
     for k, p, at, written in plan.arrays:
-        buf, shapes[k], host = _array_arg(dev, p, args[k])
+        buf, host = _array_arg(dev, p, args[k])
         if host is not None and written:
             hosts.append(host)
         if at is not None:
@@ -836,7 +853,7 @@ def _launch_python(kernel, threads, args, checked):
         if p.kind != "array":
             values[k] = _number(repr(p.name), p.elem, value)
             continue
-        arrays.append((p, value, True))
+        arrays.append((p, value))
         if isinstance(value, Array):
             continue
         host = value._host if isinstance(value, DeviceArray) else value
@@ -847,10 +864,7 @@ def _launch_python(kernel, threads, args, checked):
         flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
         values[k] = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
         back.append((host, values[k]))
-    _check_aliases([(p, v, written(p.name)) for p, v, _ in arrays])
-    for p, v, _ in arrays:
-        if written(p.name) and getattr(getattr(v, "flags", None), "writeable", True) is False:
-            raise ValueError("argument %r is a read-only NumPy array, but the kernel writes it (pass a writeable copy: np.array(x))" % p.name)
+    _check_arrays([(p, v, written(p.name)) for p, v in arrays])
     try:
         kernel.reference_launch(threads, values, {}, checked)
     finally:

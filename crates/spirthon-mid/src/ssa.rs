@@ -2,7 +2,7 @@
 //! to a lowered function, and the two errors it finds in the source.
 //!
 //! - A variable read that no assignment reaches on some path: "`x` may be used before it is
-//!   assigned", once per variable, at its first such read. Paths follow Python's control
+//!   assigned", once per name, at its first such read. Paths follow Python's control
 //!   flow without evaluating conditions, except the lowering's own flags (a loop's "left by
 //!   `break`" flag, which decides whether its `else` clause runs): a branch on such a flag
 //!   goes only the way the flag's value on the path allows. So `m` assigned before every
@@ -213,14 +213,12 @@ impl Flags {
             if defines.iter().any(|&(d, _)| d == v) {
                 continue;
             }
+            // A tracked flag's every definition is a constant (`Flags::of`).
             let mut out = state;
             for &(d, o) in defines {
-                if let Some(k) = self.bit[d.index()] {
+                if let (Some(k), Some(c)) = (self.bit[d.index()], const_bool(f, o)) {
                     let m = 1u64 << k;
-                    match const_bool(f, o) {
-                        Some(c) => out = (out.0 | m, (out.1 & !m) | if c { m } else { 0 }),
-                        None => out = (out.0 & !m, out.1 & !m),
-                    }
+                    out = (out.0 | m, (out.1 & !m) | if c { m } else { 0 });
                 }
             }
             let taken = match &f.blocks[x].term {

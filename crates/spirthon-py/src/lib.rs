@@ -7,8 +7,9 @@
 //! Python and this module stays a thin shell over `spirthon` and `spirthon-runtime`:
 //! - `compile(source, path, kernel, checked)` → `(words, reflection, messages)`;
 //! - `Device(name)` with `alloc`, `upload`, `write`, `read`, `prepare`, `launch`, `finish`,
-//!   each run on the device's own thread in call order and waited for interruptibly, with
-//!   an optional `timeout` in seconds; `adapters()` lists what `Device` can open;
+//!   each run on the device's own thread in call order; those that return a result from
+//!   the device wait for it interruptibly, with an optional `timeout` in seconds; `adapters()`
+//!   lists what `Device` can open;
 //! - `check(path, checked)` compiles a file as `spirthon run` does, for the CPython runner;
 //! - `report(errors, reflection, path, source, workgroups, workgroup_size)` gives a checked
 //!   launch's first failure, worded as `spirthon run --checked` words it and in parts.
@@ -100,8 +101,14 @@ fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool) -> (u8, String
         let source = match spirthon::read_source(&path, &shown) {
             Ok(s) => s,
             Err(spirthon::ReadError::Io(m)) => return (2, format!("error: {m}\n")),
-            Err(spirthon::ReadError::NotUtf8 { shown: text, diagnostic }) => {
-                return (1, spirthon::render_diagnostics(&[*diagnostic], &text, &shown, false))
+            Err(spirthon::ReadError::NotUtf8 {
+                shown: text,
+                diagnostic,
+            }) => {
+                return (
+                    1,
+                    spirthon::render_diagnostics(&[*diagnostic], &text, &shown, false),
+                )
             }
         };
         let opts = spirthon::CompileOptions {
@@ -110,14 +117,14 @@ fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool) -> (u8, String
             ..Default::default()
         };
         match spirthon::compile(&source, &shown, &opts) {
-            Ok(c) => (0, spirthon::render_diagnostics(&c.warnings, &source, &shown, false)),
+            Ok(c) => (
+                0,
+                spirthon::render_diagnostics(&c.warnings, &source, &shown, false),
+            ),
             Err(spirthon::CompileError::Source(d)) => {
                 (1, spirthon::render_failure(&d, &source, &shown, false))
             }
-            Err(spirthon::CompileError::Internal(e)) => (
-                101,
-                format!("error: internal compiler error: {e}\nnote: this is a bug in spirthon; nothing was written\n"),
-            ),
+            Err(spirthon::CompileError::Internal(e)) => (101, spirthon::internal_error_text(&e)),
         }
     })
 }
@@ -256,18 +263,14 @@ impl Device {
     }
 
     /// A zeroed buffer of `nbytes` bytes (made here: a new buffer is no one's to order).
-    #[pyo3(signature = (nbytes, timeout=None))]
-    fn alloc(&self, nbytes: u64, timeout: Option<f64>) -> PyResult<Buffer> {
-        let _ = timeout;
+    fn alloc(&self, nbytes: u64) -> PyResult<Buffer> {
         let buf = self.thread.gpu().alloc(nbytes).map_err(run_error)?;
         Ok(Buffer { buf })
     }
 
     /// A buffer holding `data`: made here, filled in the device thread's turn (before any
     /// launch asked for later), without waiting.
-    #[pyo3(signature = (data, timeout=None))]
-    fn upload(&self, data: &[u8], timeout: Option<f64>) -> PyResult<Buffer> {
-        let _ = timeout;
+    fn upload(&self, data: &[u8]) -> PyResult<Buffer> {
         let buf = self
             .thread
             .gpu()
@@ -282,16 +285,8 @@ impl Device {
 
     /// Replaces a buffer's contents (same length), after everything asked for before,
     /// without waiting.
-    #[pyo3(signature = (buffer, data, timeout=None))]
-    fn write(&self, buffer: &Buffer, data: &[u8], timeout: Option<f64>) -> PyResult<()> {
-        let _ = timeout;
-        if data.len() as u64 != buffer.buf.len() {
-            return Err(PyValueError::new_err(format!(
-                "writing {} bytes to a device array of {} bytes",
-                data.len(),
-                buffer.buf.len()
-            )));
-        }
+    fn write(&self, buffer: &Buffer, data: &[u8]) -> PyResult<()> {
+        buffer.buf.fits(data).map_err(run_error)?;
         let (buf, data) = (buffer.buf.clone(), data.to_vec());
         self.thread.post(move |g| {
             let _ = g.write(&buf, &data);

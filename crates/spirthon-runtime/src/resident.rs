@@ -35,6 +35,18 @@ impl DeviceBuffer {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// Whether `data` can replace the contents: it has the buffer's length.
+    pub fn fits(&self, data: &[u8]) -> Result<(), RunError> {
+        if data.len() as u64 != self.len {
+            return Err(RunError::Input(format!(
+                "writing {} bytes to a device array of {} bytes",
+                data.len(),
+                self.len
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// One entry point, ready to launch.
@@ -83,13 +95,7 @@ impl Gpu {
 
     /// Replaces the contents of `b` with `data`, which has its length.
     pub fn write(&self, b: &DeviceBuffer, data: &[u8]) -> Result<(), RunError> {
-        if data.len() as u64 != b.len {
-            return Err(RunError::Input(format!(
-                "writing {} bytes to a device array of {} bytes",
-                data.len(),
-                b.len
-            )));
-        }
+        b.fits(data)?;
         self.write_padded(&b.buf, data);
         Ok(())
     }

@@ -74,12 +74,13 @@ impl DeviceThread {
     /// Queues `job`, whose result no one waits for (a write with nothing to report): it runs
     /// in its turn, and a later job's result comes after it.
     pub fn post(&self, job: impl FnOnce(&Gpu) + Send + 'static) {
-        let sent = self
+        // The thread only ends when the sender goes, so a send cannot fail while `self`
+        // lives; if it ever did, a waiting caller sees `Lost`.
+        let _ = self
             .jobs
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .send(Box::new(job));
-        drop(sent);
     }
 
     /// Queues `job`; its result comes through the [`Pending`].
@@ -88,17 +89,9 @@ impl DeviceThread {
         job: impl FnOnce(&Gpu) -> Result<T, RunError> + Send + 'static,
     ) -> Pending<T> {
         let (tx, rx) = mpsc::sync_channel(1);
-        let job: Job = Box::new(move |gpu| {
+        self.post(move |gpu| {
             let _ = tx.send(job(gpu));
         });
-        let sent = self
-            .jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .send(job);
-        // The thread only ends when the sender goes, so a send cannot fail while `self`
-        // lives; if it ever did, the caller sees `Lost`.
-        drop(sent);
         Pending { rx }
     }
 }

@@ -16,6 +16,8 @@ use rustpython_parser::lexer::lex;
 use rustpython_parser::{Mode, Tok};
 use spirthon_ir::{Diagnostic, Span};
 
+use super::{inner_bodies, Inner};
+
 /// CPython's tokenizer: brackets nest at most this deep.
 pub const MAX_BRACKETS: usize = 200;
 /// CPython's tokenizer: indentation levels are fewer than this.
@@ -71,68 +73,35 @@ fn blocks(module: &[ast::Stmt]) -> Option<Diagnostic> {
     let mut work: Vec<(&[ast::Stmt], usize)> = vec![(module, 0)];
     while let Some((stmts, depth)) = work.pop() {
         for s in stmts {
-            let (inner, nested): (Vec<&[ast::Stmt]>, Vec<&[ast::Stmt]>) = match s {
-                ast::Stmt::FunctionDef(f) => {
-                    work.push((&f.body, 0));
-                    continue;
+            for (body, inner) in inner_bodies(s) {
+                let depth = match inner {
+                    Inner::Scope => 0,
+                    Inner::Block => depth + 1,
+                    Inner::Plain => depth,
+                };
+                if inner == Inner::Block && depth > MAX_BLOCKS {
+                    return Some(too_many_blocks(s));
                 }
-                ast::Stmt::AsyncFunctionDef(f) => {
-                    work.push((&f.body, 0));
-                    continue;
-                }
-                ast::Stmt::ClassDef(c) => {
-                    work.push((&c.body, 0));
-                    continue;
-                }
-                ast::Stmt::For(f) => (vec![&f.body], vec![&f.orelse]),
-                ast::Stmt::AsyncFor(f) => (vec![&f.body], vec![&f.orelse]),
-                ast::Stmt::While(w) => (vec![&w.body], vec![&w.orelse]),
-                ast::Stmt::With(w) => (vec![&w.body], vec![]),
-                ast::Stmt::AsyncWith(w) => (vec![&w.body], vec![]),
-                ast::Stmt::If(i) => (vec![], vec![&i.body, &i.orelse]),
-                ast::Stmt::Try(t) => (
-                    vec![],
-                    handlers(&t.handlers)
-                        .chain([&t.body[..], &t.orelse, &t.finalbody])
-                        .collect(),
-                ),
-                ast::Stmt::TryStar(t) => (
-                    vec![],
-                    handlers(&t.handlers)
-                        .chain([&t.body[..], &t.orelse, &t.finalbody])
-                        .collect(),
-                ),
-                ast::Stmt::Match(m) => (vec![], m.cases.iter().map(|c| &c.body[..]).collect()),
-                _ => continue,
-            };
-            if !inner.is_empty() && depth + 1 > MAX_BLOCKS {
-                let r = s.range();
-                let start = u32::from(r.start());
-                // Point at the keyword (`for`, `while`, `with`).
-                let end = start
-                    + if matches!(s, ast::Stmt::While(_)) {
-                        5
-                    } else {
-                        4
-                    }
-                    .min(u32::from(r.end()) - start);
-                return Some(
-                    Diagnostic::error(Span::new(start, end), "too many statically nested blocks")
-                        .with_note(format!(
-                            "CPython 3.9 to 3.12 reject more than {MAX_BLOCKS} loops (and `with` blocks) nested in one function"
-                        ))
-                        .with_help("move the inner loops into a @func"),
-                );
+                work.push((body, depth));
             }
-            work.extend(inner.into_iter().map(|b| (b, depth + 1)));
-            work.extend(nested.into_iter().map(|b| (b, depth)));
         }
     }
     None
 }
 
-fn handlers(hs: &[ast::ExceptHandler]) -> impl Iterator<Item = &[ast::Stmt]> + '_ {
-    hs.iter().map(|h| match h {
-        ast::ExceptHandler::ExceptHandler(h) => &h.body[..],
-    })
+/// The error at the keyword of the loop or `with` one block too deep.
+fn too_many_blocks(s: &ast::Stmt) -> Diagnostic {
+    let r = s.range();
+    let start = u32::from(r.start());
+    let keyword = if matches!(s, ast::Stmt::While(_)) {
+        5
+    } else {
+        4
+    };
+    let end = start + keyword.min(u32::from(r.end()) - start);
+    Diagnostic::error(Span::new(start, end), "too many statically nested blocks")
+        .with_note(format!(
+            "CPython 3.9 to 3.12 reject more than {MAX_BLOCKS} loops (and `with` blocks) nested in one function"
+        ))
+        .with_help("move the inner loops into a @func")
 }

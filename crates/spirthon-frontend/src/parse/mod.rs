@@ -106,8 +106,58 @@ fn mentions_device(e: &ast::Expr) -> bool {
     is_device_decorator(e)
 }
 
-/// The `def`s that a statement holds below the top level (in a class, `if`, loop, `with` or
-/// `try`), found without recursion: (name, decorators, is async).
+/// How a statement list sits in the statement that holds it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Inner {
+    /// A `def`'s or class's body: a scope of its own.
+    Scope,
+    /// A loop's or `with`'s body: a block CPython's compiler counts toward its nesting limit.
+    Block,
+    /// Any other: an `if`'s branches, a loop's `else`, a `try`'s clauses, a `match` case.
+    Plain,
+}
+
+/// The statement lists directly inside `s`, each with how it sits there.
+fn inner_bodies(s: &ast::Stmt) -> Vec<(&[ast::Stmt], Inner)> {
+    use Inner::*;
+    match s {
+        ast::Stmt::FunctionDef(f) => vec![(&f.body, Scope)],
+        ast::Stmt::AsyncFunctionDef(f) => vec![(&f.body, Scope)],
+        ast::Stmt::ClassDef(c) => vec![(&c.body, Scope)],
+        ast::Stmt::If(i) => vec![(&i.body, Plain), (&i.orelse, Plain)],
+        ast::Stmt::For(f) => vec![(&f.body, Block), (&f.orelse, Plain)],
+        ast::Stmt::AsyncFor(f) => vec![(&f.body, Block), (&f.orelse, Plain)],
+        ast::Stmt::While(w) => vec![(&w.body, Block), (&w.orelse, Plain)],
+        ast::Stmt::With(w) => vec![(&w.body, Block)],
+        ast::Stmt::AsyncWith(w) => vec![(&w.body, Block)],
+        ast::Stmt::Try(t) => try_clauses(&t.body, &t.handlers, &t.orelse, &t.finalbody),
+        ast::Stmt::TryStar(t) => try_clauses(&t.body, &t.handlers, &t.orelse, &t.finalbody),
+        ast::Stmt::Match(m) => m.cases.iter().map(|c| (&c.body[..], Plain)).collect(),
+        _ => vec![],
+    }
+}
+
+/// A `try`'s clauses, each a plain statement list.
+fn try_clauses<'a>(
+    body: &'a [ast::Stmt],
+    handlers: &'a [ast::ExceptHandler],
+    orelse: &'a [ast::Stmt],
+    finalbody: &'a [ast::Stmt],
+) -> Vec<(&'a [ast::Stmt], Inner)> {
+    let mut v = vec![
+        (body, Inner::Plain),
+        (orelse, Inner::Plain),
+        (finalbody, Inner::Plain),
+    ];
+    for h in handlers {
+        let ast::ExceptHandler::ExceptHandler(h) = h;
+        v.push((&h.body[..], Inner::Plain));
+    }
+    v
+}
+
+/// The `def`s that a statement holds below the top level (in a class, `if`, loop, `with`,
+/// `try` or `match`), found without recursion: (name, decorators, is async).
 fn nested_defs(stmt: &ast::Stmt) -> Vec<(&ast::Identifier, &[ast::Expr], bool)> {
     let mut out = Vec::new();
     let mut work: Vec<&ast::Stmt> = match stmt {
@@ -115,33 +165,18 @@ fn nested_defs(stmt: &ast::Stmt) -> Vec<(&ast::Identifier, &[ast::Expr], bool)> 
         s => vec![s],
     };
     while let Some(s) = work.pop() {
-        let bodies: Vec<&[ast::Stmt]> = match s {
+        match s {
             ast::Stmt::FunctionDef(f) => {
                 out.push((&f.name, f.decorator_list.as_slice(), false));
-                vec![]
+                continue;
             }
             ast::Stmt::AsyncFunctionDef(f) => {
                 out.push((&f.name, f.decorator_list.as_slice(), true));
-                vec![]
+                continue;
             }
-            ast::Stmt::ClassDef(c) => vec![&c.body],
-            ast::Stmt::If(i) => vec![&i.body, &i.orelse],
-            ast::Stmt::For(f) => vec![&f.body, &f.orelse],
-            ast::Stmt::AsyncFor(f) => vec![&f.body, &f.orelse],
-            ast::Stmt::While(w) => vec![&w.body, &w.orelse],
-            ast::Stmt::With(w) => vec![&w.body],
-            ast::Stmt::AsyncWith(w) => vec![&w.body],
-            ast::Stmt::Try(t) => {
-                let mut v: Vec<&[ast::Stmt]> = vec![&t.body, &t.orelse, &t.finalbody];
-                for h in &t.handlers {
-                    let ast::ExceptHandler::ExceptHandler(h) = h;
-                    v.push(&h.body);
-                }
-                v
-            }
-            _ => vec![],
-        };
-        for b in bodies.into_iter().rev() {
+            _ => {}
+        }
+        for (b, _) in inner_bodies(s).into_iter().rev() {
             work.extend(b.iter().rev());
         }
     }
