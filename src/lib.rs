@@ -663,44 +663,21 @@ pub mod compare {
         Relative,
     }
 
-    /// The `math` and vector functions whose device results are not exact (Vulkan gives
-    /// them an error bound of ULPs that later arithmetic can magnify); a kernel that calls
-    /// one is compared within `Relative`, any other within `Ulps(ULPS)`.
-    const INEXACT: &[&str] = &[
-        "sin",
-        "cos",
-        "tan",
-        "asin",
-        "acos",
-        "atan",
-        "atan2",
-        "sinh",
-        "cosh",
-        "tanh",
-        "exp",
-        "exp2",
-        "log",
-        "log2",
-        "log10",
-        "pow",
-        "hypot",
-        "sqrt",
-        "length",
-        "distance",
-        "normalize",
-        "mix",
-        "smoothstep",
-        "dot",
-        "cross",
-    ];
+    /// Whether `word` names a function whose device results are not exact (the built-in
+    /// table's precision of it: Vulkan gives it an error bound of ULPs, or the module's own
+    /// stays within 4, and later arithmetic can magnify either); a kernel that calls one is
+    /// compared within `Relative`, any other within `Ulps(ULPS)`.
+    fn inexact(word: &str) -> bool {
+        spirthon_ir::library::inexact_names().any(|n| n == word)
+    }
 
     impl Tolerance {
         /// The tolerance for the kernel file `source`: `Relative` when it calls a function of
-        /// `INEXACT` or raises to a power that is not a literal int, else `Ulps(ULPS)`.
+        /// `inexact` or raises to a power that is not a literal int, else `Ulps(ULPS)`.
         pub fn for_source(source: &str) -> Tolerance {
             let mut inexact = source
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .any(|w| INEXACT.contains(&w));
+                .any(inexact);
             // `x ** y` with a float or run-time exponent is `pow`.
             inexact |= source.match_indices("**").any(|(at, _)| {
                 let rest = source[at + 2..].trim_start();

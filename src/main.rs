@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use spirthon::{CompileError, CompileOptions};
 
 /// A line on stderr. A closed stderr (`2>&1 | head -c 100`) is no reason to stop, let alone
@@ -98,12 +98,33 @@ struct Cli {
     /// `assert`, reported through a hidden error buffer (set 1, binding 0).
     #[arg(long)]
     checked: bool,
-    /// Use the device's own asin, acos, atan, atan2, log, log2, log10, exp, sinh, cosh, tanh,
-    /// hypot and pow (GLSL.std.450: Vulkan allows some of them thousands of ULP of error) instead
-    /// of the module's, which stay within a few ULP; OpFRem for fmod, float % and // instead of
-    /// the module's exact remainder; and let the driver fuse a * b + c (no NoContraction).
+    /// Use the device's math functions instead of the module's own (the list: `--help`).
     #[arg(long)]
     fast_math: bool,
+}
+
+/// `--fast-math`'s long help, from the built-in table: the functions it hands to the device.
+fn fast_math_help() -> String {
+    use spirthon_ir::library::{with_precision, Module, Precision};
+    let names: Vec<&str> = with_precision(Module::Math, Precision::Own).collect();
+    let always: Vec<&str> = with_precision(Module::Math, Precision::OwnAlways).collect();
+    format!(
+        "Use the device's own {} (GLSL.std.450: Vulkan allows some of them thousands of ULP of \
+         error) instead of the module's, which stay within a few ULP; OpFRem for fmod, float % \
+         and // instead of the module's exact remainder; and let the driver fuse a * b + c (no \
+         NoContraction). The module's own {} stay, as the device has no instruction for them.",
+        english_list(&names),
+        english_list(&always)
+    )
+}
+
+/// `a, b and c`.
+fn english_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// Runs a kernel on a Vulkan (or Metal) device with a run-JSON file.
@@ -166,7 +187,11 @@ fn main() -> ExitCode {
             Err(e) => usage_error(e),
         };
     }
-    match Cli::try_parse() {
+    let command = Cli::command().mut_arg("fast_math", |a| a.long_help(fast_math_help()));
+    match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => on_big_stack(move || run(&cli)),
         Err(e) => usage_error(e),
     }

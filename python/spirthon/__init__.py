@@ -37,15 +37,13 @@ from .gpu import (
     get_timeout,
 )
 
-__all__ = [
-    "Array", "Array2D", "Array3D", "f32", "i32", "u32", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2",
-    "uvec3", "uvec4", "kernel", "func", "Kernel", "global_id", "local_id", "workgroup_id",
-    "num_workgroups", "local_index", "shared_array", "barrier", "dot", "cross", "length",
-    "distance", "normalize", "clamp", "mix", "step", "smoothstep", "num_threads", "atomic_add",
-    "atomic_sub", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
-    "atomic_exchange", "atomic_compare_exchange", "DeadlockError", "CheckError",
-    "CompileError", "DeviceArray", "array", "zeros", "set_device", "device", "devices",
-    "synchronize", "set_timeout", "get_timeout",
+from . import _library
+
+# The kernel language's names (the compiler's table, ``_library.SPIRTHON``: a test checks
+# that each is imported above), then the library's own.
+__all__ = list(_library.SPIRTHON) + [
+    "Kernel", "DeadlockError", "CheckError", "CompileError", "DeviceArray", "array", "zeros",
+    "set_device", "device", "devices", "synchronize", "set_timeout", "get_timeout",
 ]
 
 __version__ = "0.1.0"

@@ -513,7 +513,7 @@ def kernel(fn=None, *, workgroup_size=64):
     return Kernel(fn, workgroup_size)
 
 
-# Checked mode (LANGUAGE.md "Checked mode"): the exceptions a check raises, and the report.
+# Checked mode (docs/language.md, "Checked mode"): the exceptions a check raises, and the report.
 
 _CHECKED = (IndexError, ZeroDivisionError, AssertionError)
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))

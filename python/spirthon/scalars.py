@@ -1,6 +1,6 @@
 """The values of the reference executor: numbers that compute as the compiled kernel does.
 
-A kernel's values have types (LANGUAGE.md "Types"), and the reference executor computes in
+A kernel's values have types (docs/language.md, "Types"), and the reference executor computes in
 them, so the same file gives the same numbers under CPython and on the GPU:
 
 - ``F32`` (a ``float``) holds a float32 value; every operation on it rounds its result to

@@ -29,7 +29,7 @@ import math
 import os
 import types
 
-from . import scalars, vectors
+from . import _library, scalars, vectors
 from . import source as _source
 from .scalars import F32, I32, U32, LitF, LitI, literal, r32, to_type, value
 from .types import convert, f32, i32, _Scalar
@@ -129,9 +129,9 @@ def _enumerate(items, start=0):
 # ``math`` on kernel values.
 
 
-def _math_fn(name, fn):
-    int_result = name in ("floor", "ceil", "trunc")
-    predicate = name in ("isnan", "isinf", "isfinite")
+def _math_fn(name, fn, typing):
+    int_result = typing == "float_to_int"
+    predicate = typing == "predicate"
 
     def shim(*args):
         if builtins.all(type(a) in (LitI, LitF, int, float) for a in args):
@@ -149,7 +149,19 @@ def _math_fn(name, fn):
     return shim
 
 
-_math_log = _math_fn("log", math.log)
+def _cbrt(x):
+    """``math.cbrt`` of CPython 3.11, for older ones: the real cube root, correctly rounded
+    to float32 once the kernel's result is (a Newton step in double precision from ``**``)."""
+    if x == 0.0 or not math.isfinite(x):
+        return x
+    a = abs(x)
+    y = a ** (1.0 / 3.0)
+    y -= (y * y * y - a) / (3.0 * y * y)
+    return math.copysign(y, x)
+
+
+# The `math` functions of CPython 3.11 that older ones lack.
+_SINCE_3_11 = {"exp2": lambda x: 2.0 ** x, "cbrt": _cbrt}
 
 
 def _log(x, base=None):
@@ -158,20 +170,18 @@ def _log(x, base=None):
     return _math_log(x) / _math_log(base)
 
 
+# ``math`` as kernel code sees it: every function and constant of the compiler's table
+# (``_library``), on float32 values.
 MATH = types.ModuleType("math", "math on a kernel's float32 values (spirthon.typed)")
-for _name in ("sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-              "tanh", "exp", "exp2" if hasattr(math, "exp2") else "", "log2", "log10", "pow",
-              "fabs", "floor", "ceil", "trunc", "copysign", "hypot", "fmod", "isnan", "isinf",
-              "isfinite"):
-    if _name:
-        setattr(MATH, _name, _math_fn(_name, getattr(math, _name)))
-if not hasattr(math, "exp2"):  # CPython 3.9 and 3.10
-    MATH.exp2 = _math_fn("exp2", lambda x: 2.0 ** x)
+for _name, (_least, _most, _typing, _precision) in _library.MATH.items():
+    _fn = getattr(math, _name, None) or _SINCE_3_11[_name]
+    setattr(MATH, _name, _math_fn(_name, _fn, "float" if _typing == "log" else _typing))
+_math_log = MATH.log
 MATH.log = _log
-for _name in ("pi", "e", "tau", "inf", "nan"):
-    setattr(MATH, _name, LitF(getattr(math, _name)))
-_BY_MATH_FN = {id(getattr(math, n)): getattr(MATH, n) for n in dir(MATH)
-               if not n.startswith("_") and callable(getattr(math, n, None))}
+for _name, _value in _library.MATH_CONSTANTS.items():
+    setattr(MATH, _name, LitF(_value))
+_BY_MATH_FN = {id(getattr(math, n)): getattr(MATH, n) for n in _library.MATH
+               if callable(getattr(math, n, None))}
 
 BUILTINS = {
     "int": i32, "float": f32, "len": _len, "range": _range, "enumerate": _enumerate,
@@ -232,7 +242,7 @@ def _folded_constants(source):
     except (OSError, SyntaxError, ValueError):
         return {}
     env = {"math": MATH}
-    env.update({n: getattr(MATH, n) for n in ("pi", "e", "tau", "inf", "nan")
+    env.update({n: getattr(MATH, n) for n in _library.MATH_CONSTANTS
                 if isinstance(source.get(n), float)})
     out = {}
     for stmt in tree.body:

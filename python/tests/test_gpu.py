@@ -545,6 +545,27 @@ def remainders(x: Array[f32], y: Array[f32], fm: Array[f32], md: Array[f32], fd:
     v[i] = vec2(x[i], -x[i]) % vec2(y[i], y[i])
 
 
+@kernel
+def special_functions(which: i32, x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    if which == 0:
+        out[i] = math.erf(x[i])
+    elif which == 1:
+        out[i] = math.erfc(x[i])
+    elif which == 2:
+        out[i] = math.expm1(x[i])
+    elif which == 3:
+        out[i] = math.log1p(x[i])
+    else:
+        out[i] = math.cbrt(x[i])
+
+
+def cbrt(x):
+    """CPython's math.cbrt (3.11), or the reference executor's where it has none."""
+    from spirthon import typed
+    return getattr(math, "cbrt", None)(x) if hasattr(math, "cbrt") else typed._cbrt(x)
+
+
 HALF = 0.5
 
 
@@ -690,6 +711,49 @@ class Math(unittest.TestCase):
                     self.assertTrue(math.isnan(got), "%r ** 0.5 = %r" % (a, got))
                 else:
                     self.assertEqual((got, math.copysign(1, got)), (want, 1.0), "%r ** 0.5" % a)
+
+    def test_special_functions_within_4_ulp(self):
+        """erf, erfc, expm1, log1p and cbrt are the module's own, on any device and under
+        --fast-math alike (the device has no instruction for them)."""
+        n = 4096
+        rng = np.random.default_rng(7)
+        wide = np.concatenate([np.linspace(-11, 11, n // 2), np.sign(rng.normal(size=n // 2)) * np.exp(rng.uniform(-103, 88, n // 2))]).astype(np.float32)
+        near_zero = np.concatenate([rng.uniform(-1, 3, n // 2), np.sign(rng.normal(size=n // 2)) * np.exp(rng.uniform(-100, 0, n // 2))]).astype(np.float32)
+        exponents = np.concatenate([rng.uniform(-3, 3, n // 2), rng.uniform(-110, 89, n // 2)]).astype(np.float32)
+        cases = [(0, math.erf, wide), (1, math.erfc, wide), (2, math.expm1, exponents),
+                 (3, math.log1p, near_zero[near_zero >= -1]), (4, cbrt, wide)]
+        for which, fn, x in cases:
+            out = np.zeros_like(x)
+            special_functions.launch(len(x), which, x, out)
+            want = []
+            for a in x.tolist():
+                try:
+                    want.append(fn(a))
+                except OverflowError:
+                    want.append(math.inf)
+            want = np.array(want).astype(np.float32)
+            self.assertTrue((np.isfinite(out) == np.isfinite(want)).all(), "function %d" % which)
+            finite = np.isfinite(want)
+            worst = int(ulp_distance(out[finite], want[finite]).max())
+            self.assertLessEqual(worst, 4, "function %d: %d ULP" % (which, worst))
+
+    def test_special_functions_of_special_operands(self):
+        vals = [0.0, -0.0, math.inf, -math.inf, math.nan, -1.0, -2.0, 1e-45, -1e-45, 3e38]
+        x = np.array(vals, dtype=np.float32)
+        for which, fn in enumerate([math.erf, math.erfc, math.expm1, math.log1p, cbrt]):
+            out = np.zeros_like(x)
+            special_functions.launch(len(x), which, x, out)
+            for a, got in zip(x.tolist(), out.tolist()):
+                try:
+                    want = float(np.float32(fn(a)))
+                except OverflowError:
+                    want = math.inf
+                except ValueError:  # CPython raises where IEEE arithmetic gives these
+                    want = -math.inf if a == -1.0 else math.nan
+                if math.isnan(want):
+                    self.assertTrue(math.isnan(got), "%d(%r) = %r" % (which, a, got))
+                else:
+                    self.assertEqual((got, math.copysign(1, got)), (want, math.copysign(1, want)), "%d(%r)" % (which, a))
 
     def test_atan2_of_zeros_and_infinities_as_c(self):
         vals = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, 1e-30, -1e30]

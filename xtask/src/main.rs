@@ -20,6 +20,7 @@ commands:
   fuzz     mutate every kernel file of the project for --minutes N (default 10; --seed S)
            and fail on any panic, internal error, hang or module spirv-val rejects; with
            --kernels N, then run N random kernels on the GPU against CPython
+  library  write python/spirthon/_library.py from the compiler's built-in table
   native   build the native Python module into python/spirthon (--release for speed)
   sizes    list the source files over 600 lines and the functions over 80 (of the
            workspace, or of the checkout given)
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Some("run-gpu") => run_gpu(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
         Some("native") => python::native_command(&args[1..]),
+        Some("library") => write_library(),
         Some("sizes") => sizes::sizes(
             &args
                 .get(1)
@@ -53,6 +55,17 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes the Python package's copy of the built-in table (spirthon-ir's `library`), which
+/// the reference executor and the package's exports read; spirthon-ir's tests fail while it
+/// is stale.
+fn write_library() -> Result<(), String> {
+    let path = workspace_root().join("python/spirthon/_library.py");
+    std::fs::write(&path, spirthon_ir::library::python_module())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
 }
 
 /// Runs a command in the workspace root, failing with its name if it fails.

@@ -1,6 +1,6 @@
 //! `cargo xtask sizes`: the Rust files over [`FILE_LIMIT`] lines and the functions over
 //! [`FN_LIMIT`] lines in the workspace's sources (tests and generated tables excluded), the
-//! limits of the project's style (DESIGN.md: small functions, one concern per file).
+//! limits of the project's style (docs/architecture.md, "Style": small functions, one concern per file).
 //!
 //! A function is found by its `fn` line and ends at the first later line that closes a brace
 //! at the same indentation (rustfmt's layout, which CI enforces).

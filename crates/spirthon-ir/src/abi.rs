@@ -1,4 +1,4 @@
-//! The binding ABI of a kernel (LANGUAGE.md, "Binding ABI"): what the emitter declares, the
+//! The binding ABI of a kernel (docs/language.md, "The binding ABI"): what the emitter declares, the
 //! runtime fills, `--emit reflect` describes and the tests check, written once.
 //!
 //! Binding 0 is a uniform block in std140 layout: the kernel's scalar and vector parameters

@@ -126,6 +126,16 @@ pub enum MathFn {
     Log2,
     Log10,
     Pow,
+    /// `exp(x) - 1`, precise near 0.
+    Expm1,
+    /// `log(1 + x)`, precise near 0.
+    Log1p,
+    /// The real cube root.
+    Cbrt,
+    /// The error function.
+    Erf,
+    /// `1 - erf(x)`, precise where `erf(x)` is near 1.
+    Erfc,
     /// `abs` on any numeric type.
     Abs,
     /// `min`/`max` of two operands of any numeric type.

@@ -1,4 +1,4 @@
-//! Checked mode (LANGUAGE.md, "Checked mode"): the run-time checks a `--checked` module
+//! Checked mode (docs/language.md, "Checked mode"): the run-time checks a `--checked` module
 //! makes, the hidden error buffer they report through, and the messages a failure prints,
 //! written once for the compiler, the reflection JSON and the runtime.
 //!

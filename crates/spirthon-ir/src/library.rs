@@ -1,16 +1,18 @@
 //! The built-in library, one row per name: the module it comes from, its arity, its typing
 //! rule, how it folds on literals (in `f64`, as CPython computes) and on device constants (in
-//! `f32`, only where the device gives the same bits), and how it is emitted (a GLSL.std.450
-//! extended instruction per operand type, or the emitter's own sequence). Name resolution and
-//! imports (`module`), arity checks, typing and literal folding (lowering), device folding
-//! (`spirthon-mid`'s `opt`) and emission (`spirthon-spirv`) all read this table.
+//! `f32`, only where the device gives the same bits), and who computes it on the device and
+//! how precisely ([`Precision`]). Name resolution and imports (`module`), arity checks, typing
+//! and literal folding (lowering), device folding (`spirthon-mid`'s `opt`), emission
+//! (`spirthon-spirv`, which maps a row's `MathFn` to its GLSL.std.450 instruction), the
+//! differential tests' tolerances, the `--fast-math` help and the Python package's
+//! `spirthon/_library.py` (written from [`python_module`] by `cargo xtask library`) all read
+//! this table: adding a function is a row here, its computation where the row says, and a test.
 //!
 //! Invariants: names are unique within a module; a row with `func: Some(f)` is the only row
-//! of its module for `f`; `glsl` numbers are GLSL.std.450 instruction numbers (the emitter's
-//! tests check them against rspirv's enum).
+//! of its module for `f`; every name the `spirthon` package exports for kernels has a row
+//! (`Typing::Name` for those kernel code does not call).
 
 use crate::cfg::MathFn;
-use crate::types::Scalar;
 
 /// The module a built-in comes from.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -38,6 +40,9 @@ pub enum Typing {
     Log,
     /// A constant of the module, not a function.
     Constant(f64),
+    /// A name of `spirthon` that kernel code does not call: a decorator (`kernel`), a type
+    /// for annotations (`Array`) or a vector type (whose calls lowering builds itself).
+    Name,
     /// Typed by lowering's own rule (`abs`, `min`, `max`, `round` keep ints as ints;
     /// conversions; `len`; the invocation ids).
     Own,
@@ -52,35 +57,51 @@ pub enum Host {
     Predicate(fn(f64) -> bool),
 }
 
-/// GLSL.std.450 instruction numbers per operand type; `None` where the emitter writes its own
-/// sequence (or the type does not occur).
+/// Who computes a function on the device, and how close to CPython's result (rounded to
+/// `f32`) it comes. The emitter reads it (the module's own helper or the device's
+/// instruction), and so do the differential tests (exact comparison or a tolerance), the
+/// `--fast-math` help and the Python package's generated table.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Glsl {
-    pub f32: Option<u32>,
-    pub i32: Option<u32>,
-    pub u32: Option<u32>,
+pub enum Precision {
+    /// Exact on every device: an instruction Vulkan requires to be exact (`floor`, `abs`,
+    /// `min`, …), a sequence over the bits (`copysign`, `isnan`), or no computation at all.
+    Exact,
+    /// The module's own, exact (`fmod`, from the bits); `--fast-math` takes the device's
+    /// instruction.
+    OwnExact,
+    /// The module's own, within 4 ULP on any device; `--fast-math` takes the device's
+    /// instruction (or a short sequence of them).
+    Own,
+    /// The module's own, within 4 ULP on any device, also under `--fast-math` (no device
+    /// instruction computes it).
+    OwnAlways,
+    /// The device's instruction, within the error Vulkan allows it.
+    Device,
 }
 
-impl Glsl {
-    const NONE: Glsl = Glsl {
-        f32: None,
-        i32: None,
-        u32: None,
-    };
-    const fn float(n: u32) -> Glsl {
-        Glsl {
-            f32: Some(n),
-            i32: None,
-            u32: None,
+impl Precision {
+    /// Whether the module computes the function itself, with or without `--fast-math`.
+    pub fn own(self, fast_math: bool) -> bool {
+        match self {
+            Precision::OwnExact | Precision::Own => !fast_math,
+            Precision::OwnAlways => true,
+            Precision::Exact | Precision::Device => false,
         }
     }
-    /// The instruction for operands of scalar type `s`.
-    pub fn for_scalar(self, s: Scalar) -> Option<u32> {
-        match s {
-            Scalar::F32 => self.f32,
-            Scalar::I32 => self.i32,
-            Scalar::U32 => self.u32,
-            Scalar::Bool => None,
+
+    /// Whether a device's result may differ from CPython's rounded to `f32`.
+    pub fn inexact(self) -> bool {
+        !matches!(self, Precision::Exact | Precision::OwnExact)
+    }
+
+    /// The name the Python package's table gives it.
+    pub fn python_name(self) -> &'static str {
+        match self {
+            Precision::Exact => "exact",
+            Precision::OwnExact => "own_exact",
+            Precision::Own => "own",
+            Precision::OwnAlways => "own_always",
+            Precision::Device => "device",
         }
     }
 }
@@ -99,10 +120,10 @@ pub struct Row {
     /// Folding of `f32` constants, where the device's result is exact (so equal); `None`
     /// from it leaves the call for run time (`fmod` by zero).
     pub device: Option<fn(f32, f32) -> Option<f32>>,
-    pub glsl: Glsl,
+    pub precision: Precision,
 }
 
-const fn math(name: &'static str, f: MathFn, arity: u8, host: Host, glsl: Option<u32>) -> Row {
+const fn math(name: &'static str, f: MathFn, arity: u8, host: Host, precision: Precision) -> Row {
     Row {
         name,
         module: Module::Math,
@@ -111,10 +132,7 @@ const fn math(name: &'static str, f: MathFn, arity: u8, host: Host, glsl: Option
         typing: Typing::Float,
         host,
         device: None,
-        glsl: match glsl {
-            Some(n) => Glsl::float(n),
-            None => Glsl::NONE,
-        },
+        precision,
     }
 }
 
@@ -127,7 +145,7 @@ const fn constant(name: &'static str, v: f64) -> Row {
         typing: Typing::Constant(v),
         host: Host::None,
         device: None,
-        glsl: Glsl::NONE,
+        precision: Precision::Exact,
     }
 }
 
@@ -141,7 +159,36 @@ const fn own(name: &'static str, module: Module, arity: u8) -> Row {
         typing: Typing::Own,
         host: Host::None,
         device: None,
-        glsl: Glsl::NONE,
+        precision: Precision::Exact,
+    }
+}
+
+/// A name of `spirthon` that is no function of kernel code (a decorator, a type).
+const fn name(name: &'static str) -> Row {
+    Row {
+        typing: Typing::Name,
+        ..own(name, Module::Spirthon, 0)
+    }
+}
+
+/// A built-in of Python's that lowering types by its own rule (`abs`, `min`, `max`, `round`
+/// keep ints as ints), exact on the device and folded there.
+const fn builtin(
+    name: &'static str,
+    f: MathFn,
+    arity: (u8, u8),
+    host: Host,
+    device: fn(f32, f32) -> Option<f32>,
+) -> Row {
+    Row {
+        name,
+        module: Module::Builtins,
+        func: Some(f),
+        arity,
+        typing: Typing::Own,
+        host,
+        device: Some(device),
+        precision: Precision::Exact,
     }
 }
 
@@ -157,140 +204,118 @@ const fn typed(mut r: Row, typing: Typing) -> Row {
 
 use Host::{Binary as B, Predicate as P, Unary as U};
 use MathFn::*;
+use Precision::{Device as Dev, Exact, Own as Mine, OwnAlways, OwnExact};
 
-/// Every built-in function and constant.
+/// Every built-in function and constant, and every other name `spirthon` exports.
 pub const LIBRARY: &[Row] = &[
-    math("sqrt", Sqrt, 1, U(f64::sqrt), Some(31)),
-    math("sin", Sin, 1, U(f64::sin), Some(13)),
-    math("cos", Cos, 1, U(f64::cos), Some(14)),
-    math("tan", Tan, 1, U(f64::tan), Some(15)),
-    math("asin", Asin, 1, U(f64::asin), Some(16)),
-    math("acos", Acos, 1, U(f64::acos), Some(17)),
-    math("atan", Atan, 1, U(f64::atan), Some(18)),
-    math("atan2", Atan2, 2, B(f64::atan2), Some(25)),
-    math("sinh", Sinh, 1, U(f64::sinh), Some(19)),
-    math("cosh", Cosh, 1, U(f64::cosh), Some(20)),
-    math("tanh", Tanh, 1, U(f64::tanh), Some(21)),
-    math("exp", Exp, 1, U(f64::exp), Some(27)),
-    math("exp2", Exp2, 1, U(f64::exp2), Some(29)),
+    math("sqrt", Sqrt, 1, U(f64::sqrt), Dev),
+    math("sin", Sin, 1, U(f64::sin), Dev),
+    math("cos", Cos, 1, U(f64::cos), Dev),
+    math("tan", Tan, 1, U(f64::tan), Dev),
+    math("asin", Asin, 1, U(f64::asin), Mine),
+    math("acos", Acos, 1, U(f64::acos), Mine),
+    math("atan", Atan, 1, U(f64::atan), Mine),
+    math("atan2", Atan2, 2, B(f64::atan2), Mine),
+    math("sinh", Sinh, 1, U(f64::sinh), Mine),
+    math("cosh", Cosh, 1, U(f64::cosh), Mine),
+    math("tanh", Tanh, 1, U(f64::tanh), Mine),
+    math("exp", Exp, 1, U(f64::exp), Mine),
+    math("exp2", Exp2, 1, U(f64::exp2), Dev),
+    math("expm1", Expm1, 1, U(f64::exp_m1), OwnAlways),
     typed(
         Row {
             arity: (1, 2),
-            ..math("log", Log, 1, U(f64::ln), Some(28))
+            ..math("log", Log, 1, U(f64::ln), Mine)
         },
         Typing::Log,
     ),
-    math("log2", Log2, 1, U(f64::log2), Some(30)),
-    math("log10", Log10, 1, U(f64::log10), None),
-    math("pow", Pow, 2, B(f64::powf), Some(26)),
+    math("log2", Log2, 1, U(f64::log2), Mine),
+    math("log10", Log10, 1, U(f64::log10), Mine),
+    math("log1p", Log1p, 1, U(f64::ln_1p), OwnAlways),
+    math("pow", Pow, 2, B(f64::powf), Mine),
+    math("cbrt", Cbrt, 1, U(f64::cbrt), OwnAlways),
+    math("erf", Erf, 1, U(libm::erf), OwnAlways),
+    math("erfc", Erfc, 1, U(libm::erfc), OwnAlways),
     // Emitted and folded as the built-in `abs` (below), which covers ints too.
-    math("fabs", Abs, 1, U(f64::abs), Some(4)),
+    math("fabs", Abs, 1, U(f64::abs), Exact),
     with_device(
         typed(
-            math("floor", Floor, 1, U(f64::floor), Some(8)),
+            math("floor", Floor, 1, U(f64::floor), Exact),
             Typing::FloatToInt,
         ),
         |x, _| Some(x.floor()),
     ),
     with_device(
         typed(
-            math("ceil", Ceil, 1, U(f64::ceil), Some(9)),
+            math("ceil", Ceil, 1, U(f64::ceil), Exact),
             Typing::FloatToInt,
         ),
         |x, _| Some(x.ceil()),
     ),
     with_device(
         typed(
-            math("trunc", Trunc, 1, U(f64::trunc), Some(3)),
+            math("trunc", Trunc, 1, U(f64::trunc), Exact),
             Typing::FloatToInt,
         ),
         |x, _| Some(x.trunc()),
     ),
     with_device(
-        math("copysign", Copysign, 2, B(f64::copysign), None),
+        math("copysign", Copysign, 2, B(f64::copysign), Exact),
         |x, y| Some(x.copysign(y)),
     ),
-    math("hypot", Hypot, 2, B(f64::hypot), None),
-    with_device(math("fmod", Fmod, 2, B(|a, b| a % b), None), |x, y| {
+    math("hypot", Hypot, 2, B(f64::hypot), Mine),
+    with_device(math("fmod", Fmod, 2, B(|a, b| a % b), OwnExact), |x, y| {
         (y != 0.0).then(|| x % y)
     }),
     typed(
-        math("isnan", IsNan, 1, P(f64::is_nan), None),
+        math("isnan", IsNan, 1, P(f64::is_nan), Exact),
         Typing::Predicate,
     ),
     typed(
-        math("isinf", IsInf, 1, P(f64::is_infinite), None),
+        math("isinf", IsInf, 1, P(f64::is_infinite), Exact),
         Typing::Predicate,
     ),
     Row {
         func: None,
         typing: Typing::IsFinite,
-        ..math("isfinite", IsNan, 1, P(f64::is_finite), None)
+        ..math("isfinite", IsNan, 1, P(f64::is_finite), Exact)
     },
     constant("pi", core::f64::consts::PI),
     constant("e", core::f64::consts::E),
     constant("tau", core::f64::consts::TAU),
     constant("inf", f64::INFINITY),
     constant("nan", f64::NAN),
-    Row {
-        name: "abs",
-        module: Module::Builtins,
-        func: Some(Abs),
-        arity: (1, 1),
-        typing: Typing::Own,
-        host: Host::None,
-        device: Some(|x, _| Some(x.abs())),
-        glsl: Glsl {
-            f32: Some(4),
-            i32: Some(5),
-            u32: Some(5),
-        },
-    },
-    Row {
-        name: "min",
-        module: Module::Builtins,
-        func: Some(Min),
-        arity: (1, u8::MAX),
-        typing: Typing::Own,
-        host: Host::None,
-        device: Some(|x, y| Some(x.min(y))),
-        glsl: Glsl {
-            f32: Some(37),
-            i32: Some(39),
-            u32: Some(38),
-        },
-    },
-    Row {
-        name: "max",
-        module: Module::Builtins,
-        func: Some(Max),
-        arity: (1, u8::MAX),
-        typing: Typing::Own,
-        host: Host::None,
-        device: Some(|x, y| Some(x.max(y))),
-        glsl: Glsl {
-            f32: Some(40),
-            i32: Some(42),
-            u32: Some(41),
-        },
-    },
-    Row {
-        name: "round",
-        module: Module::Builtins,
-        func: Some(RoundEven),
-        arity: (1, 2),
-        typing: Typing::Own,
-        host: Host::Unary(f64::round_ties_even),
-        device: Some(|x, _| Some(x.round_ties_even())),
-        glsl: Glsl::float(2),
-    },
+    builtin("abs", Abs, (1, 1), Host::None, |x, _| Some(x.abs())),
+    builtin("min", Min, (1, u8::MAX), Host::None, |x, y| Some(x.min(y))),
+    builtin("max", Max, (1, u8::MAX), Host::None, |x, y| Some(x.max(y))),
+    builtin(
+        "round",
+        RoundEven,
+        (1, 2),
+        Host::Unary(f64::round_ties_even),
+        |x, _| Some(x.round_ties_even()),
+    ),
     own("int", Module::Builtins, 1),
     own("float", Module::Builtins, 1),
     own("bool", Module::Builtins, 1),
     own("len", Module::Builtins, 1),
+    name("kernel"),
+    name("func"),
+    name("Array"),
+    name("Array2D"),
+    name("Array3D"),
     own("i32", Module::Spirthon, 1),
     own("u32", Module::Spirthon, 1),
     own("f32", Module::Spirthon, 1),
+    name("vec2"),
+    name("vec3"),
+    name("vec4"),
+    name("ivec2"),
+    name("ivec3"),
+    name("ivec4"),
+    name("uvec2"),
+    name("uvec3"),
+    name("uvec4"),
     own("global_id", Module::Spirthon, 0),
     own("local_id", Module::Spirthon, 0),
     own("workgroup_id", Module::Spirthon, 0),
@@ -308,21 +333,21 @@ pub const LIBRARY: &[Row] = &[
     own("atomic_xor", Module::Spirthon, 3),
     own("atomic_exchange", Module::Spirthon, 3),
     own("atomic_compare_exchange", Module::Spirthon, 4),
-    geometry("dot", Dot, 2, Glsl::NONE),
-    geometry("cross", Cross, 2, Glsl::float(68)),
-    geometry("length", Length, 1, Glsl::float(66)),
-    geometry("distance", Distance, 2, Glsl::float(67)),
-    geometry("normalize", Normalize, 1, Glsl::float(69)),
+    geometry("dot", Dot, 2, Dev),
+    geometry("cross", Cross, 2, Dev),
+    geometry("length", Length, 1, Dev),
+    geometry("distance", Distance, 2, Dev),
+    geometry("normalize", Normalize, 1, Dev),
     // `min(max(x, lo), hi)` in lowering: Python's result also when `lo > hi`.
     own("clamp", Module::Spirthon, 3),
-    geometry("mix", Mix, 3, Glsl::float(46)),
-    geometry("step", Step, 2, Glsl::float(48)),
-    geometry("smoothstep", SmoothStep, 3, Glsl::float(49)),
+    geometry("mix", Mix, 3, Dev),
+    geometry("step", Step, 2, Exact),
+    geometry("smoothstep", SmoothStep, 3, Dev),
 ];
 
 /// spirthon's vector and shading functions (typed by lowering's own rule: scalars and
 /// vectors, with scalar arguments broadcast).
-const fn geometry(name: &'static str, f: MathFn, arity: u8, glsl: Glsl) -> Row {
+const fn geometry(name: &'static str, f: MathFn, arity: u8, precision: Precision) -> Row {
     Row {
         name,
         module: Module::Spirthon,
@@ -331,7 +356,7 @@ const fn geometry(name: &'static str, f: MathFn, arity: u8, glsl: Glsl) -> Row {
         typing: Typing::Own,
         host: Host::None,
         device: None,
-        glsl,
+        precision,
     }
 }
 
@@ -356,6 +381,88 @@ pub fn names(module: Module) -> impl Iterator<Item = &'static str> {
         .iter()
         .filter(move |r| r.module == module)
         .map(|r| r.name)
+}
+
+/// The names of `module` computed with `precision`, in table order.
+pub fn with_precision(module: Module, precision: Precision) -> impl Iterator<Item = &'static str> {
+    LIBRARY
+        .iter()
+        .filter(move |r| r.module == module && r.precision == precision)
+        .map(|r| r.name)
+}
+
+/// The functions (of any module) whose device results may differ from CPython's rounded to
+/// `f32`, in table order.
+pub fn inexact_names() -> impl Iterator<Item = &'static str> {
+    LIBRARY
+        .iter()
+        .filter(|r| r.precision.inexact())
+        .map(|r| r.name)
+}
+
+/// The text of the Python package's `spirthon/_library.py`: this table as data, for the
+/// reference executor (`math` on float32 values), the package's exports and its tests.
+pub fn python_module() -> String {
+    use core::fmt::Write;
+    let mut out = String::from(
+        "\"\"\"The kernel language's built-in names, as the compiler's table has them.\n\n\
+         Written by `cargo xtask library` from crates/spirthon-ir/src/library.rs; do not edit\n\
+         (a test of that crate fails when this file is stale).\n\"\"\"\n\n",
+    );
+    let quoted = |names: &mut dyn Iterator<Item = &str>| -> String {
+        names.map(|n| format!("    {n:?},\n")).collect()
+    };
+    out.push_str(
+        "# `math` functions: name -> (fewest arguments, most arguments, typing, precision).\n\
+         # typing: \"float\" (float32 in, float32 out), \"float_to_int\" (an int out),\n\
+         # \"predicate\" (a bool out), \"log\" (`log(x[, base])`).\n\
+         # precision: \"exact\" (every device gives CPython's result rounded to float32),\n\
+         # \"own_exact\" (the compiler's own, exact), \"own\" (the compiler's own, within 4 ULP;\n\
+         # --fast-math takes the device's), \"own_always\" (the compiler's own, within 4 ULP,\n\
+         # also under --fast-math), \"device\" (the device's precision).\nMATH = {\n",
+    );
+    for r in LIBRARY.iter().filter(|r| r.module == Module::Math) {
+        let typing = match r.typing {
+            Typing::Float => "float",
+            Typing::FloatToInt => "float_to_int",
+            Typing::Predicate | Typing::IsFinite => "predicate",
+            Typing::Log => "log",
+            Typing::Constant(_) => continue,
+            Typing::Own | Typing::Name => unreachable!("math rows are typed as floats"),
+        };
+        let _ = writeln!(
+            out,
+            "    {:?}: ({}, {}, {typing:?}, {:?}),",
+            r.name,
+            r.arity.0,
+            r.arity.1,
+            r.precision.python_name()
+        );
+    }
+    out.push_str("}\n\n# `math` constants.\nMATH_CONSTANTS = {\n");
+    for r in LIBRARY {
+        if let Typing::Constant(v) = r.typing {
+            let v = if v.is_nan() {
+                "float(\"nan\")".to_string()
+            } else if v.is_infinite() {
+                "float(\"inf\")".to_string()
+            } else {
+                format!("{v:?}")
+            };
+            let _ = writeln!(out, "    {:?}: {v},", r.name);
+        }
+    }
+    out.push_str("}\n\n# Python's built-in functions kernels call.\nBUILTINS = (\n");
+    out += &quoted(&mut names(Module::Builtins));
+    out.push_str(")\n\n# Every name `spirthon` exports for kernel code.\nSPIRTHON = (\n");
+    out += &quoted(&mut names(Module::Spirthon));
+    out.push_str(
+        ")\n\n# The functions whose device results may differ from CPython's rounded to float32.\n\
+         INEXACT = (\n",
+    );
+    out += &quoted(&mut inexact_names());
+    out.push_str(")\n");
+    out
 }
 
 #[cfg(test)]
@@ -389,5 +496,44 @@ mod tests {
         assert_eq!(of(Abs).map(|r| r.name), Some("abs"));
         assert_eq!(of(Floor).map(|r| r.name), Some("floor"));
         assert!(names(Module::Math).any(|n| n == "tau"));
+    }
+
+    /// docs/language.md lists every `math` name of this table, in its order, and names each
+    /// function the module computes itself in its paragraph on precision.
+    #[test]
+    fn the_language_reference_lists_the_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/language.md");
+        let doc = std::fs::read_to_string(path).expect("docs/language.md");
+        let list = doc.split("- `math`: `").nth(1).expect("the `math` list");
+        let list = &list[..list.find('`').expect("its end")];
+        let listed: Vec<&str> = list.split_whitespace().collect();
+        assert_eq!(listed, names(Module::Math).collect::<Vec<_>>());
+        let start = doc
+            .find("**Precision of some `math` functions.**")
+            .expect("the paragraph");
+        let paragraph = &doc[start..start + doc[start..].find("\n- **").expect("its end")];
+        for p in [Precision::Own, Precision::OwnAlways, Precision::OwnExact] {
+            for name in with_precision(Module::Math, p) {
+                assert!(
+                    paragraph.contains(&format!("`{name}`"))
+                        || paragraph.contains(&format!("`math.{name}`")),
+                    "docs/language.md does not say that `{name}` is the module's own"
+                );
+            }
+        }
+    }
+
+    /// `python/spirthon/_library.py` is this table's current text.
+    #[test]
+    fn the_python_table_is_current() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../python/spirthon/_library.py"
+        );
+        let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            on_disk == python_module(),
+            "python/spirthon/_library.py is stale: run `cargo xtask library`"
+        );
     }
 }

@@ -129,7 +129,7 @@ impl Lower<'_, '_> {
     /// A call of a name that is no function here, with the import that would make it one.
     fn unknown_function(&mut self, name: &str, name_span: Span) {
         let d = match (self.m.globals.get(name), python_builtin(name)) {
-            (None, _) if crate::module::SPIRTHON_NAMES.contains(&name) => {
+            (None, _) if crate::module::is_spirthon_name(name) => {
                 Diagnostic::error(name_span, format!("unknown function `{name}`"))
                     .with_help(format!("import it: `from spirthon import {name}`"))
             }
@@ -334,6 +334,7 @@ impl Lower<'_, '_> {
         };
         if let Some(row) = library::lookup(library::Module::Spirthon, item) {
             let own_arity = row.func.is_some()
+                || row.typing == Typing::Name
                 || matches!(item, "clamp" | "barrier" | "num_threads" | "shared_array")
                 || item.starts_with("atomic_");
             if !own_arity && !self.arity(item, args, row.arity.0 as usize, span) {

@@ -149,7 +149,7 @@ impl ModuleInfo {
                     "int" => return Ok(Ann::Value(Ty::I32)),
                     "float" => return Ok(Ann::Value(Ty::F32)),
                     "bool" => return Ok(Ann::Value(Ty::BOOL)),
-                    _ if SPIRTHON_NAMES.contains(&n.as_str()) => {
+                    _ if super::is_spirthon_name(n) => {
                         return Err(
                             Diagnostic::error(expr.span, format!("`{n}` is not imported"))
                                 .with_help(format!("add `from spirthon import {n}`")),

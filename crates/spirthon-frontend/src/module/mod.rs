@@ -25,52 +25,11 @@ pub enum Lib {
     Math,
 }
 
-/// Everything `spirthon` exports (some of it for later language levels).
-pub const SPIRTHON_NAMES: &[&str] = &[
-    "kernel",
-    "func",
-    "Array",
-    "Array2D",
-    "Array3D",
-    "i32",
-    "u32",
-    "f32",
-    "vec2",
-    "vec3",
-    "vec4",
-    "ivec2",
-    "ivec3",
-    "ivec4",
-    "uvec2",
-    "uvec3",
-    "uvec4",
-    "global_id",
-    "local_id",
-    "workgroup_id",
-    "num_workgroups",
-    "local_index",
-    "num_threads",
-    "shared_array",
-    "barrier",
-    "atomic_add",
-    "atomic_sub",
-    "atomic_min",
-    "atomic_max",
-    "atomic_and",
-    "atomic_or",
-    "atomic_xor",
-    "atomic_exchange",
-    "atomic_compare_exchange",
-    "dot",
-    "cross",
-    "length",
-    "distance",
-    "normalize",
-    "clamp",
-    "mix",
-    "step",
-    "smoothstep",
-];
+/// Whether `name` is something `spirthon` exports for kernel code (spirthon-ir's built-in
+/// table).
+pub fn is_spirthon_name(name: &str) -> bool {
+    library::lookup(library::Module::Spirthon, name).is_some()
+}
 
 /// Whether `math.name` is in the kernel language (spirthon-ir's built-in table).
 pub fn is_math_name(name: &str) -> bool {
@@ -422,13 +381,9 @@ fn import_from(
     host_imports: bool,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let math_names: Vec<&str>;
     let (lib, known) = match module {
-        "spirthon" => (Lib::Spirthon, SPIRTHON_NAMES),
-        "math" => {
-            math_names = library::names(library::Module::Math).collect();
-            (Lib::Math, &math_names[..])
-        }
+        "spirthon" => (Lib::Spirthon, library::Module::Spirthon),
+        "math" => (Lib::Math, library::Module::Math),
         "__future__" => return,
         _ if host_imports => {
             for (_, alias, sp) in names {
@@ -443,11 +398,11 @@ fn import_from(
     };
     for (name, alias, sp) in names {
         if name == "*" {
-            for k in known {
+            for k in library::names(known) {
                 m.globals
                     .insert(k.to_string(), Global::Item(lib, k.to_string()));
             }
-        } else if known.contains(&name.as_str()) {
+        } else if library::lookup(known, name).is_some() {
             m.globals
                 .insert(alias.clone(), Global::Item(lib, name.clone()));
         } else if host_imports {

@@ -396,14 +396,13 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
     use MathFn::*;
     let out = Some(id);
     let glsl = e.glsl;
-    // One GLSL.std.450 instruction where spirthon-ir's built-in table names one for this
-    // operand type; the sequences below otherwise.
-    if !e.fast_math && super::accurate::math(e, mf, t, id, args)? {
+    // The module's own where the built-in table says so; else the device's GLSL.std.450
+    // instruction for this operand type, or the sequences below.
+    if super::accurate::math(e, mf, t, id, args)? {
         return Ok(());
     }
-    let gl = spirthon_ir::library::of(mf).and_then(|row| row.glsl.for_scalar(t.scalar()));
-    if let Some(g) = gl {
-        e.b.ext_inst(rt, out, glsl, g, args)?;
+    if let Some(g) = super::glsl::instruction(mf, t.scalar()) {
+        e.b.ext_inst(rt, out, glsl, g as u32, args)?;
         return Ok(());
     }
     match mf {

@@ -17,7 +17,7 @@
 //! undefined for negative operands), float `%` and `//` follow CPython's definitions, and
 //! float `!=` is unordered (`nan != nan`).
 //!
-//! What it does not do: optimize (the frontend folded and removed dead code), or check the
+//! What it does not do: optimize (the middle end folded and removed dead code), or check the
 //! result (module `validate` runs naga over it).
 
 use spirthon_ir::hash::{FastMap, FastSet};
@@ -32,6 +32,7 @@ use crate::words::Words;
 mod accurate;
 mod arith;
 mod checked;
+mod glsl;
 mod memory;
 
 use memory::{shape_members, uniform_load};
@@ -43,10 +44,10 @@ use arith::{binary, compare, convert, math};
 pub struct EmitOptions {
     /// Emit `OpName`s for kernels, parameters and Python variables.
     pub names: bool,
-    /// `--fast-math`: GLSL.std.450's `asin`, `acos`, `atan`, `atan2`, `log`, `log2`,
-    /// `log10`, `exp`, `sinh`, `cosh`, `tanh`, `hypot` and `pow` (the device's precision) instead of
-    /// the module's own (`accurate`, within a few ULP), `OpFRem` instead of the module's exact
-    /// remainder, and float `+ - *` without `NoContraction`.
+    /// `--fast-math`: the device's GLSL.std.450 instructions for the functions the built-in
+    /// table marks `Precision::Own` instead of the module's own (`accurate`, within a few
+    /// ULP), `OpFRem` instead of the module's exact remainder (`Precision::OwnExact`), and
+    /// float `+ - *` without `NoContraction`.
     pub fast_math: bool,
 }
 

@@ -1,55 +1,29 @@
 //! Emission on hand-built modules (each through naga's validator), and the built-in table's
-//! GLSL numbers.
+//! word on who computes each function.
 
-use rspirv::spirv::GlslStd450Op as G;
-use spirthon_ir::library::{Glsl, LIBRARY};
-use spirthon_ir::MathFn::*;
+use spirthon_ir::library::{Precision, LIBRARY};
+use spirthon_ir::Scalar;
 
-/// The built-in table's GLSL.std.450 numbers are the instructions their names say.
+/// A function the table leaves to the device has a device instruction (or, for `dot`,
+/// `OpDot`); one the module computes even under `--fast-math` has none (else the device's
+/// would do there); one that `--fast-math` hands to the device has an instruction or a
+/// short sequence of them (`log10`, `hypot`, `fmod` in `arith::math`).
 #[test]
-fn library_glsl_numbers_match_the_extended_instruction_set() {
+fn the_table_and_the_device_instructions_agree() {
     for row in LIBRARY {
         let Some(f) = row.func else { continue };
-        let want = |f32: Option<G>, i32: Option<G>, u32: Option<G>| Glsl {
-            f32: f32.map(|g| g as u32),
-            i32: i32.map(|g| g as u32),
-            u32: u32.map(|g| g as u32),
-        };
-        let expected = match f {
-            Sqrt => want(Some(G::Sqrt), None, None),
-            Sin => want(Some(G::Sin), None, None),
-            Cos => want(Some(G::Cos), None, None),
-            Tan => want(Some(G::Tan), None, None),
-            Asin => want(Some(G::Asin), None, None),
-            Acos => want(Some(G::Acos), None, None),
-            Atan => want(Some(G::Atan), None, None),
-            Atan2 => want(Some(G::Atan2), None, None),
-            Sinh => want(Some(G::Sinh), None, None),
-            Cosh => want(Some(G::Cosh), None, None),
-            Tanh => want(Some(G::Tanh), None, None),
-            Exp => want(Some(G::Exp), None, None),
-            Exp2 => want(Some(G::Exp2), None, None),
-            Log => want(Some(G::Log), None, None),
-            Log2 => want(Some(G::Log2), None, None),
-            Pow => want(Some(G::Pow), None, None),
-            Floor => want(Some(G::Floor), None, None),
-            Ceil => want(Some(G::Ceil), None, None),
-            Trunc => want(Some(G::Trunc), None, None),
-            RoundEven => want(Some(G::RoundEven), None, None),
-            Abs if row.name == "fabs" => want(Some(G::FAbs), None, None),
-            Abs => want(Some(G::FAbs), Some(G::SAbs), Some(G::SAbs)),
-            Min => want(Some(G::FMin), Some(G::SMin), Some(G::UMin)),
-            Max => want(Some(G::FMax), Some(G::SMax), Some(G::UMax)),
-            Cross => want(Some(G::Cross), None, None),
-            Length => want(Some(G::Length), None, None),
-            Distance => want(Some(G::Distance), None, None),
-            Normalize => want(Some(G::Normalize), None, None),
-            Mix => want(Some(G::FMix), None, None),
-            Step => want(Some(G::Step), None, None),
-            SmoothStep => want(Some(G::SmoothStep), None, None),
-            Log10 | Copysign | Hypot | Fmod | IsNan | IsInf | Dot => want(None, None, None),
-        };
-        assert_eq!(row.glsl, expected, "{}", row.name);
+        let device = super::glsl::instruction(f, Scalar::F32);
+        match row.precision {
+            Precision::Device => assert!(
+                device.is_some() || f == spirthon_ir::MathFn::Dot,
+                "{} is the device's but has no instruction",
+                row.name
+            ),
+            Precision::OwnAlways => {
+                assert!(device.is_none(), "{} has a device instruction", row.name)
+            }
+            Precision::Own | Precision::OwnExact | Precision::Exact => {}
+        }
     }
 }
 
