@@ -7,8 +7,10 @@ them, so the same file gives the same numbers under CPython and on the GPU:
   float32, as single-precision arithmetic does (``+ - * /`` computed in double precision and
   rounded once are exactly float32's correctly rounded results).
 - ``I32`` and ``U32`` (``int``\\ s) hold 32-bit integers; every operation wraps its result to
-  32 bits. Mixing the two is the compiler's error, and raises ``TypeError`` here; shift counts
-  may be either, the result having the left operand's type.
+  32 bits. Mixing the two is the compiler's error, and raises ``TypeError`` here (but ``/``
+  makes both float32 first, and comparisons compare the numbers); shift counts may be
+  either, the result having the left operand's type. The operator table both sides follow
+  is ``_library.BINARY`` (crates/spirthon-ir/src/operators.rs).
 - ``LitI`` and ``LitF`` are literals and module constants before they meet a typed value:
   Python's exact ints and double-precision floats, as the compiler folds them
   (spirthon_frontend::lit). A literal meeting a typed value takes its type (``h * 16777619``
@@ -323,11 +325,10 @@ def _int_class(cls, wrap):
         _install(cls, name, make(name, fn))
 
     def truediv(a, b):
+        # Both sides become float32 first, so an i32 and a u32 mix here, as in the compiler.
         y = _as_f32(b)
         if y is None:
             return NotImplemented
-        if type(b) is other:
-            raise _mixing(a, b)
         return F32(r32(r32(float(a)) / y))
 
     def rtruediv(a, b):

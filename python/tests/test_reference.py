@@ -158,6 +158,66 @@ def typed_values(x: Array[f32], flags: Array[i32], hashes: Array[u32], lcg: Arra
     ints[2] = len(x) * 2000000000
 
 
+class Operators(unittest.TestCase):
+    """The executor's values against the operator table the compiler follows
+    (``_library.BINARY``/``UNARY``, from crates/spirthon-ir/src/operators.rs): every operator
+    on every pair of operand kinds. Where the compiler accepts, the executor gives a result of
+    the same kind; where it refuses, the executor raises (or, see ``excused``, computes by
+    Python's own rules)."""
+
+    def operands(self):
+        from spirthon.scalars import F32, I32, U32, LitF, LitI
+        return {"i32": I32(5), "u32": U32(7), "f32": F32(1.5), "bool": True,
+                "int": LitI(3), "negint": LitI(-2), "float": LitF(2.5)}
+
+    @staticmethod
+    def kind(v):
+        from spirthon.scalars import F32, I32, U32, LitF, LitI
+        # CPython's complex result (a negative literal to a fractional power) is what the
+        # compiler refuses.
+        names = {I32: "i32", U32: "u32", F32: "f32", bool: "bool", LitI: "int", LitF: "float",
+                 complex: None}
+        return names.get(type(v), type(v).__name__)
+
+    @staticmethod
+    def excused(op, kinds):
+        """Refused by the compiler, computed here by Python's own rules: bools are Python's
+        bools (``True + 1``), a negative literal meets a u32 as Python's int does, and an
+        ``i32`` compares with a ``u32`` exactly. A launch compiles the kernel first, so the
+        compiler's refusal is what a user sees."""
+        return ("bool" in kinds or ("negint" in kinds and "u32" in kinds)
+                or (op in ("<", "<=", ">", ">=", "==", "!=") and set(kinds) == {"i32", "u32"}))
+
+    def test_every_operator_on_every_kind(self):
+        from spirthon import _library
+        values = self.operands()
+        disagree = []
+        for op, rows in _library.BINARY.items():
+            for a, row in rows.items():
+                for b, want in zip(_library.KINDS, row):
+                    expr = "a %s b" % op
+                    try:
+                        got = self.kind(eval(expr, {}, {"a": values[a], "b": values[b]}))
+                    except TypeError:
+                        got = None
+                    except ValueError:
+                        # CPython's error for these values (a negative shift count, a math
+                        # domain error): a constant fault the compiler refuses, or the IEEE
+                        # value the GPU gives (docs/language.md, "Errors").
+                        continue
+                    if got != want and not (want is None and self.excused(op, (a, b))):
+                        disagree.append("%s %s %s: table %s, executor %s" % (a, op, b, want, got))
+        for op, row in _library.UNARY.items():
+            for a, want in zip(_library.KINDS, row):
+                try:
+                    got = self.kind(eval("%s a" % op, {}, {"a": values[a]}))
+                except TypeError:
+                    got = None
+                if got != want and not (want is None and self.excused(op, (a,))):
+                    disagree.append("%s %s: table %s, executor %s" % (op, a, want, got))
+        self.assertEqual(disagree, [], "\n".join(disagree))
+
+
 class Typed(unittest.TestCase):
     """The reference executor computes in the kernel's types (spirthon.scalars)."""
 

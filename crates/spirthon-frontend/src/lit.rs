@@ -103,7 +103,7 @@ pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
             Div => Lit::Float(x as f64 / y as f64),
             FloorDiv => Lit::Int(pyarith::floor_div(x, y).ok_or_else(zero)?),
             Mod => Lit::Int(pyarith::modulo(x, y).ok_or_else(zero)?),
-            Pow if y < 0 => Lit::Float((x as f64).powf(y as f64)),
+            Pow if y < 0 => Lit::Float(float_power(x as f64, y as f64)?),
             Pow => Lit::Int(
                 u32::try_from(y)
                     .ok()
@@ -137,7 +137,7 @@ pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
         Div => x / y,
         FloorDiv => pyarith::float_floor_div(x, y),
         Mod => pyarith::float_mod(x, y),
-        Pow => x.powf(y),
+        Pow => float_power(x, y)?,
         _ => {
             return Err(format!(
                 "`{}` needs integer operands, not floats",
@@ -145,6 +145,25 @@ pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
             ))
         }
     }))
+}
+
+/// `x ** y` on float literals, or CPython's error: a negative base with a fractional
+/// exponent is a complex number, zero to a negative power raises `ZeroDivisionError`, and a
+/// finite result too big for a double raises `OverflowError`.
+fn float_power(x: f64, y: f64) -> Result<f64, String> {
+    if x < 0.0 && y.is_finite() && y.fract() != 0.0 {
+        return Err(format!(
+            "`({x:?}) ** {y:?}` is a complex number in Python, which kernels do not have"
+        ));
+    }
+    if x == 0.0 && y < 0.0 {
+        return Err("0.0 cannot be raised to a negative power".into());
+    }
+    let r = x.powf(y);
+    if r.is_infinite() && x.is_finite() && y.is_finite() {
+        return Err("constant expression overflows a float".into());
+    }
+    Ok(r)
 }
 
 pub fn unary(op: UnaryOp, a: Lit) -> Result<Lit, String> {

@@ -15,6 +15,7 @@ pub mod hash;
 pub mod index_vec;
 pub mod library;
 pub mod lowered;
+pub mod operators;
 pub mod print;
 pub mod pyarith;
 pub mod span;

@@ -461,8 +461,47 @@ pub fn python_module() -> String {
          INEXACT = (\n",
     );
     out += &quoted(&mut inexact_names());
-    out.push_str(")\n");
+    out.push_str(")\n\n");
+    operator_tables(&mut out);
     out
+}
+
+/// The operator table (`crate::operators`) as Python data, for the reference executor's
+/// tests.
+fn operator_tables(out: &mut String) {
+    use crate::operators::{binary, unary, KINDS};
+    use core::fmt::Write;
+    let result = |k: Option<crate::operators::Kind>| match k {
+        Some(k) => format!("{:?}", k.name()),
+        None => "None".to_string(),
+    };
+    out.push_str(
+        "# The operators' typing rules (crates/spirthon-ir/src/operators.rs), which the compiler\n\
+         # and the reference executor both follow. An operand is typed (\"i32\", \"u32\", \"f32\",\n\
+         # \"bool\") or a literal (\"int\", \"negint\" for a negative one, \"float\").\nKINDS = (",
+    );
+    let names: Vec<String> = KINDS.iter().map(|k| format!("{:?}", k.name())).collect();
+    out.push_str(&names.join(", "));
+    out.push_str(
+        ")\n\n# operator -> left kind -> the result for each right kind (in KINDS' order), None\n\
+         # where the language refuses it.\nBINARY = {\n",
+    );
+    for op in crate::operators::BINARY {
+        let _ = writeln!(out, "    {op:?}: {{");
+        for a in KINDS {
+            let row: Vec<String> = KINDS.iter().map(|&b| result(binary(op, a, b))).collect();
+            let _ = writeln!(out, "        {:?}: ({}),", a.name(), row.join(", "));
+        }
+        out.push_str("    },\n");
+    }
+    out.push_str(
+        "}\n\n# operator -> the result for each operand kind (in KINDS' order).\nUNARY = {\n",
+    );
+    for op in crate::operators::UNARY {
+        let row: Vec<String> = KINDS.iter().map(|&a| result(unary(op, a))).collect();
+        let _ = writeln!(out, "    {op:?}: ({}),", row.join(", "));
+    }
+    out.push_str("}\n");
 }
 
 #[cfg(test)]

@@ -439,8 +439,8 @@ impl Lower<'_, '_> {
             ExprKind::Name(n) => match self.m.globals.get(n) {
                 Some(g @ (Global::Table { .. } | Global::Rows { .. })) => (n.clone(), g.clone()),
                 Some(Global::Opaque { span, what }) => {
-                    let (span, what) = (*span, *what);
-                    self.opaque_use(n, table_span, span, what);
+                    let (span, what) = (*span, what.clone());
+                    self.opaque_use(n, table_span, span, &what);
                     return Some(Err(()));
                 }
                 _ if index.is_some() => {

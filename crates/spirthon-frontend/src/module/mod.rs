@@ -66,10 +66,10 @@ pub enum Global {
     },
     /// A kernel or func: an index into [`ModuleInfo::defs`].
     Def(usize),
-    /// A top-level name the kernel language cannot use.
+    /// A top-level name the kernel language cannot use: `what` it is.
     Opaque {
         span: Span,
-        what: &'static str,
+        what: std::borrow::Cow<'static, str>,
     },
     Module(Lib),
     Item(Lib, String),
@@ -275,8 +275,13 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                 }
             }
             Item::Opaque { name, span, what } => {
-                m.globals
-                    .insert(name.clone(), Global::Opaque { span: *span, what });
+                m.globals.insert(
+                    name.clone(),
+                    Global::Opaque {
+                        span: *span,
+                        what: (*what).into(),
+                    },
+                );
             }
             // Kernels and funcs are checked by name among themselves: a plain `def` or an
             // assignment of that name in between does not hide the first one.
@@ -303,7 +308,7 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                             def.name.clone(),
                             Global::Opaque {
                                 span: def.name_span,
-                                what: "a kernel or func with errors",
+                                what: "a kernel or func with errors".into(),
                             },
                         );
                     }
@@ -433,7 +438,7 @@ fn constant(
         return Some(
             table(m, ast, items, span, &|_: &str| false, &mut unused).unwrap_or(Global::Opaque {
                 span,
-                what: "a tuple whose numbers do not all fit 32 bits, or are not all finite",
+                what: "a tuple whose numbers do not all fit 32 bits, or are not all finite".into(),
             }),
         );
     }
@@ -460,12 +465,18 @@ fn constant(
             },
             Some(_) => Global::Opaque {
                 span,
-                what: "not a scalar constant",
+                what: "not a scalar constant".into(),
             },
         },
-        Ok(None) | Err(_) => Global::Opaque {
+        Ok(None) => Global::Opaque {
             span,
-            what: "not a constant expression",
+            what: "not a constant expression".into(),
+        },
+        // Python computes it (or raises) on the CPU; a kernel that uses it learns why it
+        // cannot.
+        Err(d) => Global::Opaque {
+            span,
+            what: format!("not a constant expression here ({})", d.message).into(),
         },
     })
 }
@@ -492,7 +503,7 @@ fn vector_constant(m: &ModuleInfo, ast: &Ast, value: ExprId, span: Span) -> Opti
     };
     let opaque = Some(Global::Opaque {
         span,
-        what: "a vector of other than constant numbers, one per component or one for all",
+        what: "a vector of other than constant numbers, one per component or one for all".into(),
     });
     if !keywords.is_empty() || !(args.len() == 1 || args.len() == n as usize) {
         return opaque;
@@ -525,7 +536,12 @@ pub(crate) fn table(
     is_local: &dyn Fn(&str) -> bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Global> {
-    let opaque = |what| Some(Global::Opaque { span, what });
+    let opaque = |what: &'static str| {
+        Some(Global::Opaque {
+            span,
+            what: what.into(),
+        })
+    };
     if let Some(rows) = rows(m, ast, items, span, is_local, diags) {
         return rows;
     }
@@ -585,7 +601,12 @@ fn rows(
         }
     }
     let width = cells.first()?.len();
-    let opaque = |what| Some(Some(Global::Opaque { span, what }));
+    let opaque = |what: &'static str| {
+        Some(Some(Global::Opaque {
+            span,
+            what: what.into(),
+        }))
+    };
     if !(1..=4).contains(&width) || cells.iter().any(|r| r.len() != width) {
         return opaque("a tuple of tuples of different lengths (or of more than four)");
     }
@@ -606,7 +627,7 @@ fn rows(
 fn host_name(span: Span) -> Global {
     Global::Opaque {
         span,
-        what: "imported for the CPU side of the program",
+        what: "imported for the CPU side of the program".into(),
     }
 }
 

@@ -1,0 +1,202 @@
+//! The typing rules of the operators on scalars, as one table: for each operator and each
+//! pair of operand kinds (a typed `i32`, `u32`, `f32` or `bool` value, or an int, negative
+//! int or float literal), the kind of the result, or `None` where the kernel language
+//! refuses it (docs/language.md, "Types" and "Expressions").
+//!
+//! The compiler (spirthon-frontend's lowering) and the reference executor
+//! (`python/spirthon/scalars.py`, which reads this table through the generated
+//! `_library.OPERATORS`) are both held to it by tests that enumerate every entry: the
+//! compiler's by compiling each expression (`tests/operators.rs`), the executor's by
+//! evaluating it (`python/tests/test_reference.py`). Vectors follow the same rules per
+//! component (`lower/vectors.rs`).
+//!
+//! Invariant: a result is a literal kind only when every operand is a literal (the
+//! expression folds, as CPython computes it); a typed operand makes the result typed. A
+//! literal result is `Int` or `Float`, never `NegInt`.
+
+use crate::types::Scalar;
+
+/// An operand's kind, as the rules see it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Typed(Scalar),
+    /// An int literal (or constant), not negative.
+    Int,
+    /// A negative int literal.
+    NegInt,
+    /// A float literal.
+    Float,
+}
+
+/// Every operand kind, in the order the tables list them.
+pub const KINDS: [Kind; 7] = [
+    Kind::Typed(Scalar::I32),
+    Kind::Typed(Scalar::U32),
+    Kind::Typed(Scalar::F32),
+    Kind::Typed(Scalar::Bool),
+    Kind::Int,
+    Kind::NegInt,
+    Kind::Float,
+];
+
+/// Every binary operator and comparison, by its Python spelling.
+pub const BINARY: [&str; 18] = [
+    "+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==",
+    "!=",
+];
+
+/// Every unary operator.
+pub const UNARY: [&str; 4] = ["-", "+", "~", "not"];
+
+impl Kind {
+    /// The name the generated Python table and the tests use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Typed(s) => s.name(),
+            Kind::Int => "int",
+            Kind::NegInt => "negint",
+            Kind::Float => "float",
+        }
+    }
+
+    fn literal(self) -> bool {
+        !matches!(self, Kind::Typed(_))
+    }
+
+    fn is(self, s: Scalar) -> bool {
+        self == Kind::Typed(s)
+    }
+
+    fn int_typed(self) -> bool {
+        self.is(Scalar::I32) || self.is(Scalar::U32)
+    }
+}
+
+const BOOL: Kind = Kind::Typed(Scalar::Bool);
+const F32: Kind = Kind::Typed(Scalar::F32);
+
+/// The result of `a op b`, or `None` where the language refuses it. `op` is one of
+/// [`BINARY`].
+pub fn binary(op: &str, a: Kind, b: Kind) -> Option<Kind> {
+    if a.literal() && b.literal() {
+        return literal_binary(op, a, b);
+    }
+    match op {
+        "+" | "-" | "*" | "//" | "%" => {
+            if a == BOOL || b == BOOL {
+                return None;
+            }
+            unify(a, b)
+        }
+        "/" => (a != BOOL && b != BOOL).then_some(F32),
+        "**" => power(a, b),
+        "<<" | ">>" => shift(a, b),
+        "&" | "|" | "^" => match unify(a, b)? {
+            k if k == F32 => None,
+            k => Some(k),
+        },
+        "==" | "!=" => unify(a, b).map(|_| BOOL),
+        "<" | "<=" | ">" | ">=" => match unify(a, b)? {
+            k if k == BOOL => None,
+            _ => Some(BOOL),
+        },
+        _ => None,
+    }
+}
+
+/// The type two operands meet in: a literal takes the typed operand's type (a float literal
+/// makes an int value float), int and float values meet in `f32`, `i32` and `u32` do not
+/// mix, bools meet only bools, and a negative literal does not become a `u32`.
+fn unify(a: Kind, b: Kind) -> Option<Kind> {
+    match (a, b) {
+        (Kind::Typed(x), Kind::Typed(y)) if x == y => Some(a),
+        (Kind::Typed(x), Kind::Typed(y)) => {
+            let int_float = |p: Scalar, q: Scalar| p.is_int() && q == Scalar::F32;
+            (int_float(x, y) || int_float(y, x)).then_some(F32)
+        }
+        (Kind::Typed(t), lit) | (lit, Kind::Typed(t)) => literal_meets(lit, t),
+        _ => None,
+    }
+}
+
+/// A literal meeting a value of type `t`.
+fn literal_meets(lit: Kind, t: Scalar) -> Option<Kind> {
+    match (lit, t) {
+        (_, Scalar::Bool) => None,
+        (Kind::Float, _) => Some(F32),
+        (Kind::NegInt, Scalar::U32) => None,
+        _ => Some(Kind::Typed(t)),
+    }
+}
+
+/// `a ** b`: a non-negative int literal exponent keeps the base's type (repeated
+/// multiplication), a negative one gives `f32`; `int ** int` with a run-time exponent is
+/// refused (Python's result type would depend on its sign); anything else is `f32`'s `pow`.
+fn power(a: Kind, b: Kind) -> Option<Kind> {
+    if a == BOOL || b == BOOL {
+        return None;
+    }
+    match b {
+        Kind::Int => Some(a),
+        Kind::NegInt => Some(F32),
+        _ if b.int_typed() && (a.int_typed() || matches!(a, Kind::Int | Kind::NegInt)) => None,
+        _ => Some(F32),
+    }
+}
+
+/// `a << b`, `a >> b`: integers only, the result the left operand's type (a literal on the
+/// left takes the count's); the count may be either int type.
+fn shift(a: Kind, b: Kind) -> Option<Kind> {
+    let t = match a {
+        Kind::Typed(_) => a,
+        Kind::Float => return None,
+        _ => b,
+    };
+    if !t.int_typed() {
+        return None;
+    }
+    let Kind::Typed(ts) = t else { return None };
+    if a.literal() && literal_meets(a, ts) != Some(t) {
+        return None;
+    }
+    match b {
+        Kind::Typed(_) => b.int_typed().then_some(t),
+        // A negative constant count: Python raises `ValueError` on every run.
+        Kind::NegInt => None,
+        lit => literal_meets(lit, ts).filter(|k| *k == t),
+    }
+}
+
+/// Both operands literals: CPython's result kind (folded); `None` where CPython raises
+/// `TypeError` for these kinds (floats in bitwise operators and shifts) or `ValueError` (a
+/// negative shift count), or gives a complex number (the literal kinds stand for the values
+/// of the tests: a negative int, a fractional float).
+fn literal_binary(op: &str, a: Kind, b: Kind) -> Option<Kind> {
+    let float = a == Kind::Float || b == Kind::Float;
+    match op {
+        "/" => Some(Kind::Float),
+        // A negative base to a fractional power is complex in Python.
+        "**" if a == Kind::NegInt && b == Kind::Float => None,
+        "**" if b == Kind::NegInt => Some(Kind::Float),
+        "<<" | ">>" if float || b == Kind::NegInt => None,
+        "&" | "|" | "^" if float => None,
+        "<" | "<=" | ">" | ">=" | "==" | "!=" => Some(BOOL),
+        _ if float => Some(Kind::Float),
+        _ => Some(Kind::Int),
+    }
+}
+
+/// The result of `op a` (`-`, `+`, `~`, `not`), or `None` where the language refuses it.
+/// A literal's result is a literal (its sign is not a kind of its own among results).
+pub fn unary(op: &str, a: Kind) -> Option<Kind> {
+    match (op, a) {
+        ("not", _) => Some(BOOL),
+        (_, k) if k == BOOL => None,
+        ("-" | "+", Kind::Int | Kind::NegInt) => Some(Kind::Int),
+        ("-" | "+", k) => Some(k),
+        ("~", Kind::Float) => None,
+        ("~", Kind::Int | Kind::NegInt) => Some(Kind::Int),
+        ("~", k) => k.int_typed().then_some(k),
+        _ => None,
+    }
+}
