@@ -385,7 +385,13 @@ pub fn reflect_json(m: &IrModule, source: &str) -> String {
                 .members()
                 .map(|(name, ty, offset, hidden)| json!({"name": name, "type": type_name(ty), "offset": offset, "hidden": hidden}))
                 .collect();
-            bindings.push(json!({"binding": 0, "name": "params", "kind": "uniform", "size": u.size(), "fields": fields}));
+            // The hidden members again as data, so that a host need not parse their names.
+            let shapes: Vec<_> = u
+                .shapes
+                .iter()
+                .map(|f| json!({"array": m.arrays[f.array].name, "axis": f.axis, "offset": f.offset}))
+                .collect();
+            bindings.push(json!({"binding": 0, "name": "params", "kind": "uniform", "size": u.size(), "fields": fields, "threads": u.threads, "shapes": shapes}));
             for &a in &ep.arrays {
                 let arr = &m.arrays[a];
                 bindings.push(json!({"binding": arr.binding, "name": arr.name, "kind": "storage", "type": type_name(arr.elem), "read_only": !arr.written}));

@@ -114,10 +114,41 @@ fn reflect_describes_the_binding_abi() {
     assert_eq!(b[0]["fields"][0]["offset"], 0);
     assert_eq!(b[0]["fields"][1]["name"], "threads");
     assert_eq!(b[0]["fields"][1]["offset"], 16);
+    assert_eq!(b[0]["fields"][1]["hidden"], true);
+    assert_eq!(b[0]["threads"], 16);
+    assert_eq!(b[0]["shapes"], serde_json::json!([]));
     assert_eq!(b[1]["name"], "x");
     assert_eq!(b[1]["read_only"], true);
     assert_eq!(b[2]["name"], "y");
     assert_eq!(b[2]["read_only"], false);
+}
+
+/// The hidden members of the uniform block are data of their own in the reflection: the
+/// offset of `threads`, and each shape axis by array, axis and offset.
+#[test]
+fn reflect_gives_the_hidden_members_as_data() {
+    let file = common::root().join("tests/run/arrays_2d.py");
+    let r = spirthon(&[file.to_str().unwrap(), "--emit", "reflect"]);
+    assert_eq!(r.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    let u = &v["kernels"][0]["bindings"][0];
+    let fields = u["fields"].as_array().expect("fields");
+    let shapes = u["shapes"].as_array().expect("shapes");
+    assert!(!shapes.is_empty());
+    for s in shapes {
+        let name = format!("{}.shape[{}]", s["array"].as_str().unwrap(), s["axis"]);
+        let field = fields
+            .iter()
+            .find(|f| f["name"] == name.as_str())
+            .expect(&name);
+        assert_eq!(field["offset"], s["offset"]);
+        assert_eq!(field["hidden"], true);
+    }
+    let threads = fields
+        .iter()
+        .find(|f| f["name"] == "threads")
+        .expect("threads");
+    assert_eq!(threads["offset"], u["threads"]);
 }
 
 #[test]

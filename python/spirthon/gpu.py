@@ -222,7 +222,9 @@ class _Module:
             raise ValueError("a workgroup size has three numbers")
         uniform = entry["bindings"][0]
         self.uniform_size = int(uniform["size"])
-        self.fields = {f["name"]: (f["type"], int(f["offset"])) for f in uniform["fields"]}
+        self.fields = {f["name"]: (f["type"], int(f["offset"])) for f in uniform["fields"] if not f["hidden"]}
+        self.threads = int(uniform["threads"])
+        self.shapes = [(s["array"], int(s["axis"]), int(s["offset"])) for s in uniform["shapes"]]
         self.arrays = {b["name"]: (int(b["binding"]), bool(b["read_only"])) for b in entry["bindings"][1:]}
         self.checked = "checks" in info
 
@@ -757,12 +759,8 @@ class _Plan:
             else:
                 self.scalars.append((k, p, m.fields[p.name][1] if p.name in m.fields else None))
         index = {p.name: k for k, p in enumerate(kernel.params)}
-        self.threads = m.fields["threads"][1] if "threads" in m.fields else None
-        self.shapes = []
-        for name, (_, offset) in m.fields.items():
-            if ".shape[" in name:
-                array_name, axis = name[:-1].split(".shape[")
-                self.shapes.append((index[array_name], int(axis), offset))
+        self.threads = m.threads
+        self.shapes = [(index[array], axis, offset) for array, axis, offset in m.shapes]
 
 
 def _plan(kernel, checked):
