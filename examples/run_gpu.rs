@@ -9,6 +9,10 @@
 //! (target <= 1.05). With `--bench --checked` the comparison is checked mode against the
 //! unchecked module instead: the dispatch-time cost of the checks.
 
+/// The differential tests' comparison (test support, shared).
+#[path = "../tests/common/compare.rs"]
+mod compare;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -131,12 +135,12 @@ fn one(gpu: &Gpu, root: &Path, py: &Path, bench: bool, checked: bool) -> Result<
     if let Some(report) = ran.failure_report(&name, &source) {
         return Err(report.replace('\n', " "));
     }
-    let reference = spirthon::run::cpython(&root.join("python"), py, &inputs_path)?;
-    let tol = spirthon::compare::Tolerance::for_source(&source);
-    let err = spirthon::compare::outputs(&ran.output, &reference, tol)?;
+    let reference = compare::cpython(&root.join("python"), py, &inputs_path)?;
+    let tol = compare::Tolerance::for_source(&source);
+    let err = compare::outputs(&ran.output, &reference, tol)?;
     let err = match tol {
-        spirthon::compare::Tolerance::Ulps(_) => format!("{err} ULP"),
-        spirthon::compare::Tolerance::Relative => format!("{err:.2e} rel"),
+        compare::Tolerance::Ulps(_) => format!("{err} ULP"),
+        compare::Tolerance::Relative => format!("{err:.2e} rel"),
     };
     if !bench {
         let ms = ran.dispatch.as_secs_f64() * 1e3;

@@ -2,7 +2,7 @@
 //! run on a Vulkan device (lavapipe in CI), run under CPython by the reference executor
 //! (`python3 -m spirthon run`), and the two outputs compared: ints exactly, floats within 4
 //! float32 ULPs, or, for kernels that call functions computed to the device's precision
-//! (`spirthon::compare::Tolerance::for_source`), within relative 1e-4 (absolute floor 1e-5).
+//! (`compare::Tolerance::for_source`), within relative 1e-4 (absolute floor 1e-5).
 //!
 //! A second test does the same on random kernels from `tests/fuzz/gen_kernel.py`.
 //!
@@ -16,8 +16,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::compare::Tolerance;
 use common::*;
-use spirthon::compare::Tolerance;
 use spirthon::run::{Gpu, RunError};
 
 fn require_gpu() -> bool {
@@ -81,9 +81,9 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     portable(&compiled.words, &shown)?;
     let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
         .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
-    let reference = spirthon::run::cpython(&root().join("python"), py, &inputs_path)?;
+    let reference = compare::cpython(&root().join("python"), py, &inputs_path)?;
     let tol = Tolerance::for_source(&source);
-    let worst = spirthon::compare::outputs(&ran.output, &reference, tol)
+    let worst = compare::outputs(&ran.output, &reference, tol)
         .map_err(|e| format!("{shown}: GPU and CPython disagree ({tol:?}): {e}"))?;
     if std::env::var_os("SPIRTHON_SHOW_ERRORS").is_some() {
         eprintln!("{shown}: {tol:?}, worst {worst}");
@@ -96,7 +96,7 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
             "{shown}: a check failed in checked mode:\n{report}"
         ));
     }
-    spirthon::compare::outputs(&ran.output, &reference, tol)
+    compare::outputs(&ran.output, &reference, tol)
         .map_err(|e| format!("{shown}: checked mode and CPython disagree: {e}"))?;
     Ok(())
 }
@@ -230,7 +230,7 @@ fn check_wgsl(gpu: &Gpu, py: &Path) -> Result<(), String> {
         .run(spirthon_runtime::Shader::Wgsl(&wgsl), &spv.plan.launch, 0)
         .map_err(|e| format!("{shown}: the WGSL run failed: {e}"))?;
     let from_wgsl = spirthon_runtime::inputs::output(&spv.plan, &outcome);
-    spirthon::compare::outputs(&from_wgsl, &spv.output, Tolerance::for_source(&source))
+    compare::outputs(&from_wgsl, &spv.output, Tolerance::for_source(&source))
         .map_err(|e| format!("{shown}: the WGSL and SPIR-V paths disagree: {e}"))?;
     Ok(())
 }
@@ -422,7 +422,7 @@ fn faulty_case(gpu: &Gpu, py: &Path) -> Result<Option<bool>, String> {
             }
             let reference: serde_json::Value = serde_json::from_slice(&out.stdout)
                 .map_err(|e| format!("the reference executor printed bad JSON: {e}"))?;
-            spirthon::compare::outputs(&ran.output, &reference, Tolerance::for_source(&source))
+            compare::outputs(&ran.output, &reference, Tolerance::for_source(&source))
                 .map_err(|e| format!("GPU and CPython disagree: {e}"))?;
             Ok(Some(false))
         }

@@ -1,0 +1,70 @@
+//! Running a compiled kernel on a device with the run JSON (`spirthon run`): the launch
+//! its inputs plan, the dispatch, and the output object with a checked run's failure.
+
+use serde_json::Value;
+pub use spirthon_runtime::{Gpu, RunError, Shader};
+
+/// A run's output object and timings.
+pub struct Ran {
+    pub output: Value,
+    pub dispatch: std::time::Duration,
+    pub plan: spirthon_runtime::inputs::Plan,
+    /// A checked run's first failure (see [`spirthon_ir::checks`]).
+    pub failure: Option<spirthon_ir::Failure>,
+    /// The module's check sites, to report `failure` with.
+    pub checks: Vec<spirthon_ir::CheckSite>,
+}
+
+impl Ran {
+    /// A checked run's first failure as `spirthon run --checked` reports it (`path` and
+    /// `source` are the kernel file's).
+    pub fn failure_report(&self, path: &str, source: &str) -> Option<String> {
+        let l = &self.plan.launch;
+        let f = self.failure.as_ref()?;
+        Some(f.report(&self.checks, path, source, l.workgroups(), l.workgroup_size))
+    }
+}
+
+/// The launch of the kernel that `inputs` (or `kernel`) names: checks the inputs
+/// without touching the GPU stack.
+pub fn plan(
+    compiled: &crate::Compiled,
+    inputs: &Value,
+    kernel: Option<&str>,
+) -> Result<spirthon_runtime::inputs::Plan, RunError> {
+    let ep = spirthon_runtime::inputs::entry_point(&compiled.module, inputs, kernel)?;
+    spirthon_runtime::inputs::plan(&compiled.module, ep, inputs)
+}
+
+/// Runs a planned launch of a compiled file on `gpu`. `repeat` extra dispatches time the
+/// kernel (the fastest is reported).
+pub fn run_plan(
+    gpu: &Gpu,
+    compiled: &crate::Compiled,
+    plan: spirthon_runtime::inputs::Plan,
+    repeat: usize,
+) -> Result<Ran, RunError> {
+    let outcome = gpu.run(Shader::SpirV(&compiled.words), &plan.launch, repeat)?;
+    Ok(Ran {
+        output: spirthon_runtime::inputs::output(&plan, &outcome),
+        dispatch: outcome.dispatch,
+        plan,
+        failure: outcome
+            .errors
+            .as_deref()
+            .and_then(spirthon_ir::Failure::decode),
+        checks: compiled.module.checks.clone(),
+    })
+}
+
+/// [`plan`], then [`run_plan`].
+pub fn run_compiled(
+    gpu: &Gpu,
+    compiled: &crate::Compiled,
+    inputs: &Value,
+    kernel: Option<&str>,
+    repeat: usize,
+) -> Result<Ran, RunError> {
+    let plan = plan(compiled, inputs, kernel)?;
+    run_plan(gpu, compiled, plan, repeat)
+}
