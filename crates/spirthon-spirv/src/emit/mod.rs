@@ -572,26 +572,15 @@ impl<'f> FnState<'f> {
         }
         let id = self.values[v.index()];
         let args: smallvec::SmallVec<[Word; 4]> = inst.args.iter().map(|&a| self.r(e, a)).collect();
-        let operand = |k: usize| -> R<Ty> {
-            let a = inst
-                .args
-                .get(k)
-                .ok_or_else(|| EmitError(format!("{:?} lacks operand {k}", inst.op)))?;
-            Ok(f.ty_of(*a))
-        };
+        let operand = |k: usize| operand_ty(f, inst, k);
         let out = Some(id);
-        if let Op::Store(_) | Op::Call(_) = inst.op {
-            return self.effect(e, inst.op, inst.ty, &args, id, operand);
-        }
-        if let Op::Fail = inst.op {
-            return self.fail(e, &args);
-        }
-        if let Op::Barrier = inst.op {
-            // Workgroup execution scope and memory scope; acquire-release ordering of
-            // workgroup memory and of buffers, as CUDA's `__syncthreads()` orders both.
-            let wg = e.konst(Const::U32(2));
-            let semantics = e.konst(Const::U32(0x8 | 0x40 | 0x100));
-            return e.b.void(SOp::ControlBarrier, &[wg, wg, semantics]);
+        match inst.op {
+            Op::Store(_) | Op::Call(_) => {
+                return self.effect(e, inst.op, inst.ty, &args, id, operand)
+            }
+            Op::Fail => return self.fail(e, &args),
+            Op::Barrier => return barrier(e),
+            _ => {}
         }
         let t = inst
             .ty
@@ -614,18 +603,7 @@ impl<'f> FnState<'f> {
                 let s = operand(0)?.scalar();
                 compare(e, op, s, rt, Some(id), args[0], args[1])?;
             }
-            Op::Select => {
-                // SPIR-V before 1.4 selects vectors with a vector of conditions.
-                let c = match t {
-                    Ty::Vector(_, n) => {
-                        let bv = e.ty(Ty::Vector(Scalar::Bool, n));
-                        let conds = vec![args[0]; n as usize];
-                        e.b.op(SOp::CompositeConstruct, bv, None, &conds)?
-                    }
-                    Ty::Scalar(_) => args[0],
-                };
-                e.b.op(SOp::Select, rt, out, &[c, args[1], args[2]])?;
-            }
+            Op::Select => select(e, t, rt, id, &args)?,
             Op::Convert => {
                 let from = operand(0)?.scalar();
                 convert(e, from, t, rt, id, args[0])?;
@@ -635,25 +613,10 @@ impl<'f> FnState<'f> {
                 let p = self.element(e, a, args[0], t)?;
                 e.b.op(SOp::Load, rt, out, &[p])?;
             }
-            Op::ArrayLen(a) if self.g.direct.contains_key(&a) => {
-                let len = m.arrays[a].known_len().unwrap_or(0);
-                let c = e.konst(Const::I32(len as i32));
-                e.b.op(SOp::CopyObject, rt, out, &[c])?;
-            }
-            Op::ArrayLen(a) => {
-                let u = e.ty(Ty::U32);
-                let n =
-                    e.b.op(SOp::ArrayLength, u, None, &[self.g.arrays[a.index()], 0])?;
-                e.b.op(SOp::Bitcast, rt, out, &[n])?;
-            }
+            Op::ArrayLen(a) => self.array_len(e, m, a, rt, id)?,
             Op::Builtin(bi) => {
                 let var = self.g.builtins[&bi];
-                let ut = match t {
-                    Ty::Vector(_, n) => e.ty(Ty::Vector(Scalar::U32, n)),
-                    _ => e.ty(Ty::U32),
-                };
-                let raw = e.b.op(SOp::Load, ut, None, &[var])?;
-                e.b.op(SOp::Bitcast, rt, out, &[raw])?;
+                builtin_load(e, var, t, rt, id)?;
             }
             Op::Extract(i) => {
                 e.b.op(SOp::CompositeExtract, rt, out, &[args[0], i])?;
@@ -669,14 +632,7 @@ impl<'f> FnState<'f> {
             }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
             Op::LaunchSize => self.launch_size(e, rt, id)?,
-            Op::ArrayShape(a, axis) => {
-                let (var, member) = *self
-                    .g
-                    .shapes
-                    .get(&(a, axis))
-                    .ok_or_else(|| EmitError(format!("no shape {axis} of array {a:?}")))?;
-                uniform_load(e, var, member, rt, out)?;
-            }
+            Op::ArrayShape(a, axis) => self.array_shape(e, a, axis, rt, id)?,
             Op::Atomic(op, a) => self.atomic(e, op, a, t, id, &args)?,
         }
         if let Some(var) = inst.var {
@@ -685,6 +641,78 @@ impl<'f> FnState<'f> {
         }
         Ok(())
     }
+}
+
+impl FnState<'_> {
+    /// `len(a)`: a constant for an array of known length (workgroup memory), else the
+    /// storage buffer's run-time length.
+    fn array_len(&self, e: &mut Emitter, m: &Module, a: ArrayId, rt: Word, id: Word) -> R<()> {
+        if self.g.direct.contains_key(&a) {
+            let len = m.arrays[a].known_len().unwrap_or(0);
+            let c = e.konst(Const::I32(len as i32));
+            e.b.op(SOp::CopyObject, rt, Some(id), &[c])?;
+            return Ok(());
+        }
+        let u = e.ty(Ty::U32);
+        let n =
+            e.b.op(SOp::ArrayLength, u, None, &[self.g.arrays[a.index()], 0])?;
+        e.b.op(SOp::Bitcast, rt, Some(id), &[n])?;
+        Ok(())
+    }
+
+    /// Axis `axis` of a multi-dimensional array's shape, from its hidden uniform member.
+    fn array_shape(&self, e: &mut Emitter, a: ArrayId, axis: u32, rt: Word, id: Word) -> R<()> {
+        let (var, member) = *self
+            .g
+            .shapes
+            .get(&(a, axis))
+            .ok_or_else(|| EmitError(format!("no shape {axis} of array {a:?}")))?;
+        uniform_load(e, var, member, rt, Some(id))?;
+        Ok(())
+    }
+}
+
+/// The type of operand `k` of `inst`.
+fn operand_ty(f: &Function<Ref>, inst: &Inst<Ref>, k: usize) -> R<Ty> {
+    let a = inst
+        .args
+        .get(k)
+        .ok_or_else(|| EmitError(format!("{:?} lacks operand {k}", inst.op)))?;
+    Ok(f.ty_of(*a))
+}
+
+/// `barrier()`: workgroup execution scope and memory scope; acquire-release ordering of
+/// workgroup memory and of buffers, as CUDA's `__syncthreads()` orders both.
+fn barrier(e: &mut Emitter) -> R<()> {
+    let wg = e.konst(Const::U32(2));
+    let semantics = e.konst(Const::U32(0x8 | 0x40 | 0x100));
+    e.b.void(SOp::ControlBarrier, &[wg, wg, semantics])
+}
+
+/// `c ? a : b` into `id` (`args` = `[c, a, b]`); SPIR-V before 1.4 selects vectors with a
+/// vector of conditions.
+fn select(e: &mut Emitter, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
+    let c = match t {
+        Ty::Vector(_, n) => {
+            let bv = e.ty(Ty::Vector(Scalar::Bool, n));
+            let conds = vec![args[0]; n as usize];
+            e.b.op(SOp::CompositeConstruct, bv, None, &conds)?
+        }
+        Ty::Scalar(_) => args[0],
+    };
+    e.b.op(SOp::Select, rt, Some(id), &[c, args[1], args[2]])?;
+    Ok(())
+}
+
+/// An invocation id (`global_id()`, …) into `id`: the built-in variable's `u32`s as `t`.
+fn builtin_load(e: &mut Emitter, var: Word, t: Ty, rt: Word, id: Word) -> R<()> {
+    let ut = match t {
+        Ty::Vector(_, n) => e.ty(Ty::Vector(Scalar::U32, n)),
+        _ => e.ty(Ty::U32),
+    };
+    let raw = e.b.op(SOp::Load, ut, None, &[var])?;
+    e.b.op(SOp::Bitcast, rt, Some(id), &[raw])?;
+    Ok(())
 }
 
 /// The successors of emitted block `b`; `loop_of` maps each continue block of a reachable

@@ -104,7 +104,6 @@ fn log2_times(f: &mut F<'_>, m: Word, e: Word, y: Word) -> R<(Word, Word)> {
     let (ut, it, ft) = (f.ut, f.e.ty(Ty::I32), f.ft);
     let glsl = f.e.glsl;
     let zero_i = f.ci(0);
-    let half = f.c(0.5);
     // The table entry: `k = floor((m - 0.75)·128)`, `r = m - c_k` (both exact).
     let three_quarters = f.c(0.75);
     let steps = f.c(128.0);
@@ -156,6 +155,15 @@ fn log2_times(f: &mut F<'_>, m: Word, e: Word, y: Word) -> R<(Word, Word)> {
         f.mul(yl, log_high)?,
         f.mul(y, rest)?,
     ];
+    fixed_point_sum(f, terms)
+}
+
+/// The sum of `terms` as a whole number (a float) and a fraction in `[-0.5, 0.5)`: their
+/// whole parts added as floats, their fractions as 29-bit fixed-point integers (both exact,
+/// in whatever order a driver adds them).
+fn fixed_point_sum(f: &mut F<'_>, terms: [Word; 5]) -> R<(Word, Word)> {
+    let ut = f.ut;
+    let half = f.c(0.5);
     let mut whole = f.c(0.0);
     let mut fixed = f.cu(0);
     let two29 = f.c(536_870_912.0);
