@@ -411,8 +411,35 @@ impl Lower<'_, '_> {
     /// `for w in TABLE:` or `for k, w in enumerate(TABLE):` over a constant tuple: how the
     /// loop binds its targets; `None` when `iter` is no such form (a `range`, or an error).
     fn table_iter(&mut self, target: ExprId, iter: ExprId) -> Option<Result<Binder, ()>> {
+        let Ok((table_expr, index)) = self.table_form(target, iter)? else {
+            return Some(Err(()));
+        };
+        let Ok((n, global)) = self.table_named(table_expr, index.is_some())? else {
+            return Some(Err(()));
+        };
+        let (index, value) = match index {
+            Some((k, v)) => (Some(k), v),
+            None => (None, target),
+        };
+        let Ok((columns, len)) = self.table_columns(table_expr, &n, global, value)? else {
+            return Some(Err(()));
+        };
+        Some(Ok(Binder::Table {
+            columns,
+            index,
+            len,
+        }))
+    }
+
+    /// The tuple `iter` loops over and, for `enumerate`, its index and value targets.
+    #[allow(clippy::type_complexity)]
+    fn table_form(
+        &mut self,
+        target: ExprId,
+        iter: ExprId,
+    ) -> Option<Result<(ExprId, Option<(ExprId, ExprId)>), ()>> {
         let e = self.ast.expr(iter);
-        let (table_expr, index) = match &e.kind {
+        Some(Ok(match &e.kind {
             ExprKind::Name(n) if !self.is_local(n) => (iter, None),
             ExprKind::Tuple(_) => (iter, None),
             ExprKind::Call { func, args, .. } if matches!(&self.ast.expr(*func).kind, ExprKind::Name(n) if n == "enumerate" && !self.is_local(n)) =>
@@ -433,9 +460,18 @@ impl Lower<'_, '_> {
                 }
             }
             _ => return None,
-        };
+        }))
+    }
+
+    /// The constant tuple `table_expr` names (a module constant, or one written in place),
+    /// with the name its tables take.
+    fn table_named(
+        &mut self,
+        table_expr: ExprId,
+        enumerated: bool,
+    ) -> Option<Result<(String, Global), ()>> {
         let table_span = self.ast.expr(table_expr).span;
-        let (n, global) = match &self.ast.expr(table_expr).kind {
+        Some(Ok(match &self.ast.expr(table_expr).kind {
             ExprKind::Name(n) => match self.m.globals.get(n) {
                 Some(g @ (Global::Table { .. } | Global::Rows { .. })) => (n.clone(), g.clone()),
                 Some(Global::Opaque { span, what }) => {
@@ -443,7 +479,7 @@ impl Lower<'_, '_> {
                     self.opaque_use(n, table_span, span, &what);
                     return Some(Err(()));
                 }
-                _ if index.is_some() => {
+                _ if enumerated => {
                     self.error(
                         table_span,
                         "`enumerate` works on a constant tuple here (a module-level one, or one written in place)",
@@ -483,16 +519,23 @@ impl Lower<'_, '_> {
                 );
                 return Some(Err(()));
             }
-        };
-        let (index, value) = match index {
-            Some((k, v)) => (Some(k), v),
-            None => (None, target),
-        };
+        }))
+    }
+
+    /// The tables of `global`'s columns, each with the target it binds, and its length.
+    #[allow(clippy::type_complexity)]
+    fn table_columns(
+        &mut self,
+        table_expr: ExprId,
+        n: &str,
+        global: Global,
+        value: ExprId,
+    ) -> Option<Result<(Vec<(ArrayId, ExprId)>, u32), ()>> {
         let shown = match self.ast.expr(table_expr).kind {
-            ExprKind::Name(_) => n.clone(),
+            ExprKind::Name(_) => n.to_string(),
             _ => "T".to_string(),
         };
-        let columns = match global {
+        Some(Ok(match global {
             Global::Table { items, elem, .. } => {
                 if !matches!(self.ast.expr(value).kind, ExprKind::Name(_)) {
                     let msg = format!("each item of `{shown}` is one number: loop with `for x in {shown}:`, or `for k, x in enumerate({shown}):`");
@@ -500,7 +543,7 @@ impl Lower<'_, '_> {
                     return Some(Err(()));
                 }
                 let len = items.len() as u32;
-                (vec![(self.cx.table(&n, &items, elem), value)], len)
+                (vec![(self.cx.table(n, &items, elem), value)], len)
             }
             Global::Rows { columns, .. } => {
                 let targets: Option<Vec<ExprId>> = match &self.ast.expr(value).kind {
@@ -524,17 +567,11 @@ impl Lower<'_, '_> {
                 let tables = columns
                     .iter()
                     .enumerate()
-                    .map(|(k, (items, elem))| self.cx.column_table(&n, k, items, *elem))
+                    .map(|(k, (items, elem))| self.cx.column_table(n, k, items, *elem))
                     .collect::<Vec<_>>();
                 (tables.into_iter().zip(targets).collect(), len)
             }
             _ => return None,
-        };
-        let (columns, len) = columns;
-        Some(Ok(Binder::Table {
-            columns,
-            index,
-            len,
         }))
     }
 
