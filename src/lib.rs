@@ -99,8 +99,16 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
             d.extend(warnings.iter().cloned());
             source_error(d)
         }
-        spirthon_mid::MidError::Invalid { after, message } => {
-            CompileError::Internal(format!("the IR is invalid after {after}: {message}"))
+        spirthon_mid::MidError::Invalid {
+            after,
+            message,
+            span,
+        } => {
+            let at = span.map_or(String::new(), |sp| {
+                let (line, col) = spirthon_ir::LineIndex::new(source).line_col(source, sp.start);
+                format!(" (at {path}:{line}:{col})")
+            });
+            CompileError::Internal(format!("the IR is invalid after {after}: {message}{at}"))
         }
     })?;
     phases.push(("ssa", t.elapsed()));

@@ -11,8 +11,11 @@
 //! [`MidError::Invalid`] naming the pass: a compiler bug caught where it happens, not in
 //! naga or the driver.
 //!
-//! Analyses live beside the IR, not in it: [`dominators`] computes the dominator tree of a
-//! function when a pass or a printer needs one.
+//! Analyses live beside the IR, not in it: each function's [`Analyses`] computes its
+//! dominator tree when a pass or the verifier first asks, and keeps it until a pass changes
+//! the CFG and says so (as cranelift's `Context` keeps the CFG and dominator tree), so the
+//! passes and the verifier between them share one. [`dominators`] computes one afresh, for
+//! printers and tests.
 
 pub mod checks;
 pub mod opt;
@@ -33,11 +36,54 @@ use spirthon_ssa::{Cfg, DomTree};
 pub enum MidError {
     /// The source has errors (lowering's, and those SSA construction and folding found).
     Source(Vec<Diagnostic>),
-    /// A pass broke an IR invariant: a compiler bug.
+    /// A pass broke an IR invariant: a compiler bug, found at `span` when the verifier knows
+    /// the instruction.
     Invalid {
         after: &'static str,
         message: String,
+        span: Option<spirthon_ir::Span>,
     },
+}
+
+/// A function's analyses, computed on first use and kept while the CFG stays as it was. A
+/// pass that changes the CFG says so ([`Analyses::cfg_changed`]); in case one does not, the
+/// tree is also kept with a fingerprint of the edges and reachability it was computed from,
+/// and recomputed when they differ, so a stale tree is never handed out.
+#[derive(Default)]
+pub struct Analyses {
+    dom: Option<(u64, DomTree)>,
+}
+
+impl Analyses {
+    /// `f`'s dominator tree, computed now if the CFG changed since it was last computed.
+    pub fn dominators(&mut self, f: &Function<Ref>) -> &DomTree {
+        let now = cfg_fingerprint(f);
+        if self.dom.as_ref().is_none_or(|(was, _)| *was != now) {
+            self.dom = Some((now, dominators(f)));
+        }
+        &self.dom.as_ref().expect("computed above").1
+    }
+
+    /// A pass changed `f`'s blocks, edges or reachability: what was computed is stale.
+    pub fn cfg_changed(&mut self) {
+        self.dom = None;
+    }
+}
+
+/// A hash of `f`'s reachable blocks and their successors: what the dominator tree depends on.
+fn cfg_fingerprint(f: &Function<Ref>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = spirthon_ir::hash::FxHasher::default();
+    f.blocks.len().hash(&mut h);
+    for (b, block) in f.blocks.iter_enumerated() {
+        if f.reachable[b] {
+            b.index().hash(&mut h);
+            for s in block.term.successors() {
+                s.index().hash(&mut h);
+            }
+        }
+    }
+    h.finish()
 }
 
 /// Runs every pass over a lowered program.
@@ -67,27 +113,31 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         return Err(MidError::Invalid {
             after: "SSA construction",
             message: "a value the lowering introduced may be read before it is assigned".into(),
+            span: None,
         });
     }
-    check_all(&functions, "SSA construction")?;
+    let mut analyses: Vec<Analyses> = functions.iter().map(|_| Analyses::default()).collect();
+    check_all(&functions, &mut analyses, "SSA construction")?;
     let pure = opt::pure_functions(&functions);
-    for f in &mut functions {
-        let dom = dominators(f);
-        opt::optimize(f, &dom, &pure);
+    // Optimisation substitutes and removes instructions; it keeps every block and edge.
+    for (f, a) in functions.iter_mut().zip(&mut analyses) {
+        opt::optimize(f, a.dominators(f), &pure);
     }
-    check_all(&functions, "optimisation")?;
+    check_all(&functions, &mut analyses, "optimisation")?;
     if checked_mode {
         // After value numbering, so that a guard's `len(x)` and the check's are one value.
-        for (i, f) in functions.iter_mut().enumerate() {
+        for (i, (f, a)) in functions.iter_mut().zip(&mut analyses).enumerate() {
             let group = kernels
                 .iter()
                 .find(|k| k.function.index() == i)
                 .map(|k| k.workgroup_size);
-            if ranges::prune_checks(f, &dominators(f), group) > 0 {
-                opt::optimize(f, &dominators(f), &pure);
+            if ranges::prune_checks(f, a.dominators(f), group) > 0 {
+                // Each proven check's branch became a jump: the failing block is gone.
+                a.cfg_changed();
+                opt::optimize(f, a.dominators(f), &pure);
             }
         }
-        check_all(&functions, "bounds-check elimination")?;
+        check_all(&functions, &mut analyses, "bounds-check elimination")?;
     }
     for f in &functions {
         diags.extend(checks::constant_faults(f, &arrays));
@@ -116,14 +166,19 @@ pub fn run(p: Program) -> Result<Module, MidError> {
 }
 
 /// The IR verifier over every function, when debug assertions are on.
-fn check_all(functions: &[Function<Ref>], after: &'static str) -> Result<(), MidError> {
+fn check_all(
+    functions: &[Function<Ref>],
+    analyses: &mut [Analyses],
+    after: &'static str,
+) -> Result<(), MidError> {
     if !cfg!(debug_assertions) {
         return Ok(());
     }
-    for f in functions {
-        verify::verify(f).map_err(|message| MidError::Invalid {
+    for (f, a) in functions.iter().zip(analyses) {
+        verify::verify_with(f, a.dominators(f)).map_err(|v| MidError::Invalid {
             after,
-            message: format!("function `{}`: {message}", f.name),
+            message: format!("function `{}`: {}", f.name, v.message),
+            span: v.span,
         })?;
     }
     Ok(())
@@ -138,4 +193,30 @@ pub fn dominators(f: &Function<Ref>) -> DomTree {
         }
     }
     DomTree::compute(&Cfg::from_edges(f.blocks.len(), Block::new(0), &edges))
+}
+
+#[cfg(test)]
+mod tests {
+    use spirthon_ir::{Const, Op, Term, Ty};
+
+    use super::Analyses;
+    use crate::testing::Fb;
+
+    /// The kept tree follows the CFG even when a pass does not say it changed it.
+    #[test]
+    fn the_dominator_tree_follows_a_changed_cfg() {
+        let mut fb = Fb::new(Some(Ty::I32));
+        let [e, t, f, j] = [fb.block(), fb.block(), fb.block(), fb.block()];
+        let c = fb.konst(e, Const::Bool(true));
+        fb.term(e, Term::Branch(c, t, f));
+        let x = fb.inst(t, Op::Param(0), Some(Ty::I32), &[]);
+        fb.term(t, Term::Jump(j));
+        fb.term(f, Term::Jump(j));
+        fb.term(j, Term::Return(Some(x)));
+        let mut a = Analyses::default();
+        assert_eq!(a.dominators(&fb.f).idom(j), Some(e));
+        fb.f.blocks[e].term = Term::Jump(t);
+        fb.f.reachable[f] = false;
+        assert_eq!(a.dominators(&fb.f).idom(j), Some(t));
+    }
 }

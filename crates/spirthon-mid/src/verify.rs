@@ -13,21 +13,46 @@
 //! What it does not check: operation typing beyond the above (lowering inserts conversions;
 //! naga and spirv-val check the emitted module).
 
-use spirthon_ir::{Block, Function, Op, Ref, Term, Ty};
+use spirthon_ir::{Block, Function, Op, Ref, Span, Term, Ty};
 use spirthon_ssa::DomTree;
 
 /// Where a value is defined: its block and its position there (phis at -1).
 type Site = (Block, i64);
 
-/// `Ok` when `f` keeps every invariant; otherwise the first violation found.
-pub fn verify(f: &Function<Ref>) -> Result<(), String> {
+/// A broken invariant: what, and the source of the instruction it was found at (none for a
+/// terminator, a phi or the function's tables).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Violation {
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl From<String> for Violation {
+    fn from(message: String) -> Self {
+        Violation {
+            message,
+            span: None,
+        }
+    }
+}
+
+impl From<&str> for Violation {
+    fn from(message: &str) -> Self {
+        message.to_string().into()
+    }
+}
+
+/// `Ok` when `f` keeps every invariant; otherwise the first violation found. Computes the
+/// dominator tree itself; [`verify_with`] takes one the caller keeps.
+pub fn verify(f: &Function<Ref>) -> Result<(), Violation> {
+    verify_with(f, &crate::dominators(f))
+}
+
+/// [`verify`] with `f`'s dominator tree `dom`.
+pub fn verify_with(f: &Function<Ref>, dom: &DomTree) -> Result<(), Violation> {
     let n = f.blocks.len();
     if f.reachable.len() != n {
-        return Err(format!(
-            "{} blocks but {} reachability flags",
-            n,
-            f.reachable.len()
-        ));
+        return Err(format!("{} blocks but {} reachability flags", n, f.reachable.len()).into());
     }
     if f.order.first().is_some_and(|b| b.index() != 0) {
         return Err("the block order does not start at the entry".into());
@@ -35,11 +60,10 @@ pub fn verify(f: &Function<Ref>) -> Result<(), String> {
     let mut listed = vec![false; n];
     for &b in &f.order {
         if b.index() >= n || std::mem::replace(&mut listed[b.index()], true) {
-            return Err(format!("block order lists {b} twice or out of range"));
+            return Err(format!("block order lists {b} twice or out of range").into());
         }
     }
     let sites = placement(f)?;
-    let dom = crate::dominators(f);
     let preds = predecessors(f)?;
     for (b, block) in f.blocks.iter_enumerated() {
         if !f.reachable[b] {
@@ -48,18 +72,21 @@ pub fn verify(f: &Function<Ref>) -> Result<(), String> {
         let here = b;
         for (k, &v) in block.insts.iter().enumerate() {
             for &a in &f.insts[v].args {
-                check_use(f, &sites, &dom, a, (here, k as i64))?;
+                check_use(f, &sites, dom, a, (here, k as i64)).map_err(|message| Violation {
+                    message,
+                    span: Some(f.insts[v].span),
+                })?;
             }
         }
         match &block.term {
-            Term::Open => return Err(format!("{here} is reachable but not terminated")),
+            Term::Open => return Err(format!("{here} is reachable but not terminated").into()),
             Term::Branch(c, _, _) => {
-                check_use(f, &sites, &dom, *c, (here, i64::MAX))?;
+                check_use(f, &sites, dom, *c, (here, i64::MAX))?;
                 if f.ty_of(*c) != Ty::BOOL {
-                    return Err(format!("{here} branches on a {}", f.ty_of(*c).name()));
+                    return Err(format!("{here} branches on a {}", f.ty_of(*c).name()).into());
                 }
             }
-            Term::Return(Some(r)) => check_use(f, &sites, &dom, *r, (here, i64::MAX))?,
+            Term::Return(Some(r)) => check_use(f, &sites, dom, *r, (here, i64::MAX))?,
             _ => {}
         }
     }
@@ -72,16 +99,18 @@ pub fn verify(f: &Function<Ref>) -> Result<(), String> {
                 return Err(format!(
                     "phi p{i} of {} has an argument from {pred}, not a predecessor",
                     p.block
-                ));
+                )
+                .into());
             }
             if f.ty_of(a) != p.ty {
                 return Err(format!(
                     "phi p{i} of type {} has an argument of type {}",
                     p.ty.name(),
                     f.ty_of(a).name()
-                ));
+                )
+                .into());
             }
-            check_use(f, &sites, &dom, a, (pred, i64::MAX))?;
+            check_use(f, &sites, dom, a, (pred, i64::MAX))?;
         }
     }
     Ok(())

@@ -19,7 +19,9 @@ fn diamond() -> (Fb, [spirthon_ir::Block; 4], [Ref; 3]) {
 }
 
 fn error_of(fb: &Fb) -> String {
-    verify(&fb.f).expect_err("the verifier accepts a broken function")
+    verify(&fb.f)
+        .expect_err("the verifier accepts a broken function")
+        .message
 }
 
 #[test]
@@ -44,6 +46,28 @@ fn a_use_before_its_definition_in_one_block_is_caught() {
     fb.term(e, Term::Return(Some(sum)));
     fb.f.blocks[e].insts.reverse();
     assert!(error_of(&fb).contains("does not dominate"));
+}
+
+/// A violation found at an instruction carries its source, so the internal error names the
+/// line; one found at a terminator has none.
+#[test]
+fn a_violation_at_an_instruction_is_located() {
+    let mut fb = Fb::new(Some(Ty::I32));
+    let e = fb.block();
+    let one = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
+    let sum = fb.inst(e, Op::Binary(BinOp::Add), Some(Ty::I32), &[one, one]);
+    fb.term(e, Term::Return(Some(sum)));
+    let Ref::Inst(v) = sum else { unreachable!() };
+    fb.f.insts[v].span = spirthon_ir::Span::new(7, 12);
+    fb.f.blocks[e].insts.reverse();
+    let found = verify(&fb.f).expect_err("a use before its definition");
+    assert_eq!(found.span, Some(spirthon_ir::Span::new(7, 12)));
+    let (mut fb, [_, _, _, j], [x, ..]) = diamond();
+    fb.term(j, Term::Return(Some(x)));
+    assert_eq!(
+        verify(&fb.f).expect_err("a use it does not dominate").span,
+        None
+    );
 }
 
 #[test]
