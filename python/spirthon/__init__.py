@@ -21,22 +21,22 @@ The pure-Python part needs the standard library only (CPython 3.9 or newer); Num
 need NumPy.
 """
 
-from .types import Array, Array2D, Array3D, f32, i32, u32
+from .types import f32, i32, u32
+from .arrays import Array, Array2D, Array3D
 from .vectors import (
     vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4,
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
 )
+from .api import kernel, func, Kernel
 from .runtime import (
-    kernel, func, Kernel, global_id, local_id, workgroup_id, num_workgroups, local_index,
-    num_threads, shared_array, barrier, atomic_add, atomic_sub, atomic_min, atomic_max,
-    atomic_and, atomic_or, atomic_xor, atomic_exchange, atomic_compare_exchange, DeadlockError,
-    CheckError,
+    global_id, local_id, workgroup_id, num_workgroups, local_index, num_threads, shared_array,
+    barrier, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
+    atomic_exchange, atomic_compare_exchange,
 )
+from .errors import CheckError, CompileError, DeadlockError
 from .gpu import (
-    CompileError, DeviceArray, array, zeros, set_device, device, devices, synchronize, set_timeout,
-    get_timeout,
+    DeviceArray, array, zeros, set_device, device, devices, synchronize, set_timeout, get_timeout,
 )
-
 from . import _library
 
 # The kernel language's names (the compiler's table, ``_library.SPIRTHON``: a test checks

@@ -20,9 +20,9 @@ import sys
 
 from . import runjson
 from .runjson import InputError
-from .runtime import CheckError, Kernel
-from .types import Array, f32
-from .vectors import VectorType
+from .api import Kernel
+from .errors import CheckError
+from .arrays import Array
 
 #: The most bytes a kernel file may have (as the compiler reads it).
 MAX_SOURCE = 64 << 20

@@ -42,8 +42,9 @@ import threading
 import time
 
 from . import source as _source
-from .source import CompileError
-from .types import Array, element, f32, i32, u32, to_f32
+from .errors import CheckError, CompileError
+from .arrays import Array, element
+from .types import f32, i32, u32, to_f32
 from .vectors import Vector, VectorType
 
 try:
@@ -819,7 +820,6 @@ def launch(kernel, threads, args, kwargs, checked):
         groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
         failure = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
         if failure is not None:
-            from .runtime import CheckError
             raise CheckError.from_report(m.path, *failure)
 
 

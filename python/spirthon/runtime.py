@@ -25,7 +25,8 @@ trivially atomic.
 
 ``kernel.launch`` comes here on the ``"python"`` device (``spirthon.set_device``), and
 ``python3 -m spirthon run`` always does; ``Kernel.reference_launch`` runs here whatever the
-device.
+device. This module does not import the launch path (``spirthon.gpu``) or the API
+(``spirthon.api``): they call it.
 
 Checked mode (``launch_checked``, ``run --checked``): an invocation that raises
 ``IndexError``, ``ZeroDivisionError`` or ``AssertionError`` stops there and the others run on
@@ -35,19 +36,18 @@ the count, in the words ``spirthon run --checked`` prints.
 """
 
 import functools
-import inspect
 import itertools
 import linecache
 import os
 import re
 import sys
 import threading
-import typing
 
-from .types import Array, _ArrayType, convert, element, f32, i32, u32
-from .vectors import Vector, VectorType, ivec3
-from . import source, typed, vectors
+from . import typed, vectors
+from .arrays import Array
+from .errors import CheckError, DeadlockError
 from .scalars import I32
+from .vectors import Vector, ivec3
 
 
 class _Invocation:
@@ -141,10 +141,6 @@ atomic_or = _atomic(lambda old, v: old | v)
 atomic_xor = _atomic(lambda old, v: old ^ v)
 atomic_exchange = _atomic(lambda old, v: v)
 atomic_compare_exchange = _atomic(lambda old, expected, v: v if old == expected else old)
-
-
-class DeadlockError(RuntimeError):
-    """Some invocations of a workgroup wait at a barrier that others never reach."""
 
 
 class _Abort(BaseException):
@@ -276,241 +272,92 @@ def _calls_barrier(fn, seen=None):
     return any(getattr(g.get(n), "__spirthon_func__", False) and _calls_barrier(g[n], seen) for n in names)
 
 
-def func(fn):
-    """Marks a device function. Under CPython it is the function, run in the kernel's types
-    (``spirthon.typed``): its arguments and result are converted to their annotated types as
-    the compiled func converts them (a ``-> u32`` hash returns what the GPU returns; an int
-    passed to an ``f32`` parameter becomes float32), and vector arguments are copies (vectors
-    are values in kernels: a func changing a component of its parameter does not change the
-    caller's vector)."""
-    _per_component_min_max(fn)
-    hints = _annotations(fn)
-    params = [_converter(hints.get(n)) for n in inspect.signature(fn).parameters]
-    result = _converter(hints.get("return"))
-    compiled = []
-
-    src = source.keep(fn)
-
-    @functools.wraps(fn)
-    def call(*args):
-        if not compiled:
-            compiled.append(typed.compile_typed(fn, typed.module_globals(fn.__globals__, refresh=False), src) or fn)
-        out = compiled[0](*[c(a) for c, a in zip(params, args)])
-        return result(out)
-
-    call.__spirthon_func__ = True
-    call.__spirthon_source__ = src
-    return call
-
-
-def _converter(ann):
-    """The conversion of a value annotated ``ann`` when it enters or leaves a func."""
-    scalar = {int: i32, i32: i32, u32: u32, float: f32, f32: f32}.get(ann) if not isinstance(ann, tuple) else None
-    if scalar is not None:
-        return lambda v: convert(scalar, v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
-    items = ann if isinstance(ann, tuple) else (typing.get_args(ann) if typing.get_origin(ann) is tuple else None)
-    if items:
-        each = [_converter(a) for a in items]
-        return lambda v: tuple(c(x) for c, x in zip(each, v)) if isinstance(v, tuple) and len(v) == len(each) else v
-    return _copy
-
-
 def _copy(value):
     return Vector(value.type, value.tolist()) if isinstance(value, Vector) else value
 
 
-def _annotations(fn):
-    try:
-        return typing.get_type_hints(fn)
-    except Exception:
-        return dict(getattr(fn, "__annotations__", {}))
 
-
-class Param:
-    __slots__ = ("name", "kind", "elem", "dims")
-
-    def __init__(self, name, kind, elem):
-        self.name, self.kind, self.elem = name, kind, elem
-        self.dims = 1
-
-
-def _param(name, ann):
-    if isinstance(ann, _ArrayType):
-        if isinstance(ann.elem, VectorType) and ann.elem.size == 3:
-            raise TypeError("parameter %r: `%r` has no portable storage layout; use Array[%s] and ignore the fourth component"
-                            % (name, ann, ann.elem.name.replace("3", "4")))
-        p = Param(name, "array", ann.elem)
-        p.dims = ann.dims
-        return p
-    if ann is int or ann is i32:
-        return Param(name, "scalar", i32)
-    if ann is float or ann is f32:
-        return Param(name, "scalar", f32)
-    if ann is u32:
-        return Param(name, "scalar", u32)
-    if ann is bool:
-        return Param(name, "scalar", bool)
-    if isinstance(ann, VectorType):
-        return Param(name, "vector", ann)
-    raise TypeError("parameter %r has an unsupported annotation %r" % (name, ann))
-
-
-class Kernel:
-    """A ``@kernel``: ``kernel.launch(threads, *args, **kwargs)`` runs it."""
-
-    def __init__(self, fn, workgroup_size):
-        functools.update_wrapper(self, fn)
-        _per_component_min_max(fn)
-        self.fn = fn
-        self._compiled = None
-        self.name = fn.__name__
-        # The file's text now: what every device runs (``spirthon.source``).
-        self.source = source.keep(fn)
-        if isinstance(workgroup_size, int):
-            workgroup_size = (workgroup_size,)
-        self.workgroup_size = tuple(workgroup_size) + (1,) * (3 - len(workgroup_size))
-        hints = _annotations(fn)
-        self._signature = inspect.signature(fn)
-        self.params = [_param(n, hints.get(n)) for n in self._signature.parameters]
-
-    def __call__(self, *args, **kwargs):
-        raise TypeError("a kernel runs through %s.launch(threads, ...)" % self.name)
-
-    def bind(self, args, kwargs):
-        """The arguments in parameter order, scalars converted to their declared types."""
-        bound = self.signature().bind(*args, **kwargs)
-        out = []
-        for p in self.params:
-            value = bound.arguments[p.name]
-            if p.kind == "array":
-                if not isinstance(value, Array):
-                    raise TypeError("argument %r must be an Array(%r, ...)" % (p.name, p.elem))
-                if value.elem is not p.elem:
-                    raise TypeError("argument %r must be an Array of %r, not of %r" % (p.name, p.elem, value.elem))
-                if value.dims != p.dims:
-                    raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims, value.dims))
-                if value.name is None:
-                    value.name = p.name
-                out.append(value)
-            elif p.elem is bool:
-                out.append(bool(value))
-            elif p.kind == "vector":
-                out.append(element(p.elem, value))
-            else:
-                out.append(convert(p.elem, value))
-        return out
-
-    def signature(self):
-        """The kernel function's ``inspect.Signature``."""
-        return self._signature
-
-    def __getitem__(self, threads):
-        """``kernel[threads](*args)``: ``kernel.launch(threads, *args)`` in the spelling of
-        Numba-CUDA and Warp."""
-        return functools.partial(self.launch, threads)
-
-    def launch(self, threads, /, *args, **kwargs):
-        """Runs one invocation per thread (``threads``: an int or one to three ints) on the
-        current device (``spirthon.set_device``): a GPU through the native module, or the
-        CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
-        values; those the kernel writes are updated in place."""
-        from . import gpu
-        gpu.launch(self, threads, args, kwargs, False)
-
-    def launch_checked(self, threads, /, *args, **kwargs):
-        """``launch`` in checked mode: an invocation that fails an index, division or assert
-        check stops, the others run on, and then ``CheckError`` reports the first failure
-        (lowest workgroup, then invocation) as ``spirthon run --checked`` does."""
-        from . import gpu
-        gpu.launch(self, threads, args, kwargs, True)
-
-    def reference_launch(self, threads, args, kwargs, checked=False):
-        """A launch on the CPython reference executor, whatever the current device. In
-        checked mode an invocation that raises ``IndexError``, ``ZeroDivisionError`` or
-        ``AssertionError`` stops, the others run on, and ``CheckError`` reports the first
-        failure; the module's constant tuples are checked as arrays are, for the launch (a
-        negative index is out of range)."""
-        with _launching:
-            if not checked:
-                self._launch(threads, self.bind(args, kwargs), None)
-                return
-            failures = _Failures()
-            tables = self.fn.__globals__
-            saved = {n: v for n, v in tables.items() if _is_table(v)}
-            tables.update({n: _Table(n, v) for n, v in saved.items()})
-            try:
-                self._launch(threads, self.bind(args, kwargs), failures)
-            finally:
-                tables.update(saved)
-            if failures.count:
-                raise failures.error()
-
-    def _launch(self, threads, values, failures):
-        if isinstance(threads, int):
-            threads = (threads,)
-        threads = tuple(threads) + (1,) * (3 - len(threads))
-        wg = self.workgroup_size
-        groups = tuple(-(-t // w) for t, w in zip(threads, wg))
-        barriers = _calls_barrier(self.fn)
-        fn = self._typed(typed.module_globals(self.fn.__globals__))
-        # Shared by the invocations: the id functions hand out copies.
-        nwg, size = ivec3(*groups), ivec3(*threads)
-        saved = getattr(_local, "current", None)
+def reference_launch(kernel, threads, args, kwargs, checked=False):
+    """A launch on the CPython reference executor, whatever the current device. In
+    checked mode an invocation that raises ``IndexError``, ``ZeroDivisionError`` or
+    ``AssertionError`` stops, the others run on, and ``CheckError`` reports the first
+    failure; the module's constant tuples are checked as arrays are, for the launch (a
+    negative index is out of range)."""
+    with _launching:
+        if not checked:
+            _launch(kernel, threads, kernel.bind(args, kwargs), None)
+            return
+        failures = _Failures()
+        tables = kernel.fn.__globals__
+        saved = {n: v for n, v in tables.items() if _is_table(v)}
+        tables.update({n: _Table(n, v) for n, v in saved.items()})
         try:
-            for wz, wy, wx in itertools.product(range(groups[2]), range(groups[1]), range(groups[0])):
-                group = _Group(_Phases(wg[0] * wg[1] * wg[2]) if barriers else None)
-                wid = ivec3(wx, wy, wz)
-                invs = []
-                for lz, ly, lx in itertools.product(range(wg[2]), range(wg[1]), range(wg[0])):
-                    gx, gy, gz = wx * wg[0] + lx, wy * wg[1] + ly, wz * wg[2] + lz
-                    # The implicit guard; a kernel with barriers has none.
-                    if not barriers and (gx >= threads[0] or gy >= threads[1] or gz >= threads[2]):
-                        continue
-                    inv = _Invocation()
-                    inv.nwg, inv.threads, inv.wid = nwg, size, wid
-                    inv.gid = Vector(ivec3, [I32(gx), I32(gy), I32(gz)])
-                    inv.lid = Vector(ivec3, [I32(lx), I32(ly), I32(lz)])
-                    inv.lindex = I32((lz * wg[1] + ly) * wg[0] + lx)
-                    inv.group = group
-                    inv.key = (wx + groups[0] * (wy + groups[1] * wz)) * (wg[0] * wg[1] * wg[2]) + inv.lindex
-                    invs.append(inv)
-                if barriers:
-                    group.phases.run([functools.partial(self._invoke, fn, inv, values, failures) for inv in invs])
-                else:
-                    for inv in invs:
-                        _local.current = inv
-                        self._run_one(fn, inv, values, failures)
+            _launch(kernel, threads, kernel.bind(args, kwargs), failures)
         finally:
-            _local.current = saved
-
-    def _typed(self, globals_):
-        """The kernel's function compiled to run in kernel types (``spirthon.typed``), once
-        per module namespace; the function itself when its source cannot be read."""
-        if self._compiled is None or self._compiled[0] is not globals_:
-            self._compiled = (globals_, typed.compile_typed(self.fn, globals_, self.source) or self.fn)
-        return self._compiled[1]
-
-    def _run_one(self, fn, inv, values, failures):
-        # Each invocation gets its own copy of a vector parameter.
-        if failures is None:
-            return fn(*[_copy(v) for v in values])
-        try:
-            fn(*[_copy(v) for v in values])
-        except _CHECKED as e:
-            failures.add(inv.key, inv, e)
-            if inv.group.phases is not None:
-                inv.group.phases.failed.add(inv.lindex)
-
-    def _invoke(self, fn, inv, values, failures):
-        _local.current = inv
-        self._run_one(fn, inv, values, failures)
+            tables.update(saved)
+        if failures.count:
+            raise failures.error()
 
 
-def kernel(fn=None, *, workgroup_size=64):
-    """Marks a kernel: ``@kernel`` or ``@kernel(workgroup_size=N | (X, Y) | (X, Y, Z))``."""
-    if fn is None:
-        return lambda f: Kernel(f, workgroup_size)
-    return Kernel(fn, workgroup_size)
+def _launch(kernel, threads, values, failures):
+    if isinstance(threads, int):
+        threads = (threads,)
+    threads = tuple(threads) + (1,) * (3 - len(threads))
+    wg = kernel.workgroup_size
+    groups = tuple(-(-t // w) for t, w in zip(threads, wg))
+    barriers = _calls_barrier(kernel.fn)
+    fn = _typed(kernel, typed.module_globals(kernel.fn.__globals__))
+    # Shared by the invocations: the id functions hand out copies.
+    nwg, size = ivec3(*groups), ivec3(*threads)
+    saved = getattr(_local, "current", None)
+    try:
+        for wz, wy, wx in itertools.product(range(groups[2]), range(groups[1]), range(groups[0])):
+            group = _Group(_Phases(wg[0] * wg[1] * wg[2]) if barriers else None)
+            wid = ivec3(wx, wy, wz)
+            invs = []
+            for lz, ly, lx in itertools.product(range(wg[2]), range(wg[1]), range(wg[0])):
+                gx, gy, gz = wx * wg[0] + lx, wy * wg[1] + ly, wz * wg[2] + lz
+                # The implicit guard; a kernel with barriers has none.
+                if not barriers and (gx >= threads[0] or gy >= threads[1] or gz >= threads[2]):
+                    continue
+                inv = _Invocation()
+                inv.nwg, inv.threads, inv.wid = nwg, size, wid
+                inv.gid = Vector(ivec3, [I32(gx), I32(gy), I32(gz)])
+                inv.lid = Vector(ivec3, [I32(lx), I32(ly), I32(lz)])
+                inv.lindex = I32((lz * wg[1] + ly) * wg[0] + lx)
+                inv.group = group
+                inv.key = (wx + groups[0] * (wy + groups[1] * wz)) * (wg[0] * wg[1] * wg[2]) + inv.lindex
+                invs.append(inv)
+            if barriers:
+                group.phases.run([functools.partial(_invoke, fn, inv, values, failures) for inv in invs])
+            else:
+                for inv in invs:
+                    _local.current = inv
+                    _run_one(fn, inv, values, failures)
+    finally:
+        _local.current = saved
+
+def _typed(kernel, globals_):
+    """The kernel's function compiled to run in kernel types (``spirthon.typed``), once
+    per module namespace; the function itself when its source cannot be read."""
+    if kernel._compiled is None or kernel._compiled[0] is not globals_:
+        kernel._compiled = (globals_, typed.compile_typed(kernel.fn, globals_, kernel.source) or kernel.fn)
+    return kernel._compiled[1]
+
+def _run_one(fn, inv, values, failures):
+    # Each invocation gets its own copy of a vector parameter.
+    if failures is None:
+        return fn(*[_copy(v) for v in values])
+    try:
+        fn(*[_copy(v) for v in values])
+    except _CHECKED as e:
+        failures.add(inv.key, inv, e)
+        if inv.group.phases is not None:
+            inv.group.phases.failed.add(inv.lindex)
+
+def _invoke(fn, inv, values, failures):
+    _local.current = inv
+    _run_one(fn, inv, values, failures)
 
 
 # Checked mode (docs/language.md, "Checked mode"): the exceptions a check raises, and the report.
@@ -545,54 +392,6 @@ class _Table(tuple):
             wrap = "; negative indices do not wrap" if k < 0 else ""
             raise IndexError("index %d out of range for '%s' (len %d%s)" % (k, self.name, len(self), wrap))
         return super().__getitem__(k)
-
-
-class CheckError(Exception):
-    """A checked launch failed. ``str(e)`` is the report ``spirthon run --checked`` prints
-    (the first failure, by lowest workgroup then invocation, with its line and column, then
-    which invocation it was and how many failed); ``error`` is the first failure's exception
-    (``None`` when a GPU lost its record among too many failures) and ``count`` the number of
-    failing invocations."""
-
-    lost = None  # the device's report, when it lost the first failure's record
-
-    def __init__(self, error, count, where, invocation):
-        self.error = error
-        self.count = count
-        self.filename, self.line, self.column = where
-        self.invocation = invocation
-        super().__init__(self.report())
-
-    @classmethod
-    def from_report(cls, path, text, count, located, invocation):
-        """The error of a checked GPU launch, from the parts the native module gives:
-        the report's text, the failure count, ``(message, line, column)`` (``None`` when
-        the record was lost) and the invocation's ids."""
-        e = cls.__new__(cls)
-        e.count, e.invocation = count, invocation
-        e.filename, e.line, e.column = path, 0, 0
-        e.error, e.lost = None, text
-        if located is not None:
-            message, e.line, e.column = located
-            kind, _, detail = message.partition(": ")
-            exc_type = {"IndexError": IndexError, "ZeroDivisionError": ZeroDivisionError}.get(kind, AssertionError)
-            e.error = exc_type(detail) if detail else exc_type()
-            e.lost = None
-        Exception.__init__(e, e.report())
-        return e
-
-    def report(self, path=None):
-        """The report, naming the kernel file ``path`` as given (default: as loaded)."""
-        if self.lost is not None:
-            return self.lost  # the device lost the first failure's record: its own words
-        filename = self.filename
-        if path is not None and os.path.exists(path) and os.path.exists(filename) and os.path.samefile(path, filename):
-            filename = path
-        text = type(self.error).__name__
-        if str(self.error):
-            text += ": %s" % self.error
-        others = "the only failing invocation" if self.count == 1 else "the first of %d failing invocations" % self.count
-        return "%s at %s:%d:%d\n  in invocation %s: %s" % (text, filename, self.line, self.column, self.invocation, others)
 
 
 def _where(exc):

@@ -16,10 +16,7 @@ to before the text is used, and refuses a mismatch.
 import inspect
 import linecache
 
-
-class CompileError(Exception):
-    """A kernel did not compile: ``str(e)`` is the compiler's message, with the file and
-    line of each error."""
+from .errors import CompileError  # noqa: F401 (raised here; its home is errors)
 
 
 def changed(fn, src):

@@ -158,6 +158,41 @@ def typed_values(x: Array[f32], flags: Array[i32], hashes: Array[u32], lcg: Arra
     ints[2] = len(x) * 2000000000
 
 
+class Layering(unittest.TestCase):
+    """The package's modules import one another one way (docs/architecture.md): the API
+    (``api``) uses the launch path (``gpu``) and the reference executor (``runtime``), which
+    do not use it or each other; arrays use vectors, which use the scalar types. An import
+    inside a function counts as well."""
+
+    BELOW = {
+        "errors": set(),
+        "scalars": set(),
+        "types": {"scalars"},
+        "vectors": {"scalars", "types"},
+        "arrays": {"scalars", "types", "vectors"},
+        "source": {"errors"},
+        "typed": {"_library", "scalars", "types", "vectors", "source", "errors"},
+        "runtime": {"typed", "vectors", "arrays", "errors", "scalars", "types", "source"},
+        "gpu": {"source", "errors", "arrays", "types", "vectors", "scalars", "_native"},
+        "runjson": {"types", "vectors", "scalars"},
+    }
+
+    def test_imports_go_one_way(self):
+        import ast
+        package = os.path.join(HERE, "..", "spirthon")
+        wrong = []
+        for name, allowed in self.BELOW.items():
+            with open(os.path.join(package, name + ".py")) as fh:
+                tree = ast.parse(fh.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    used = [node.module] if node.module else [a.name for a in node.names]
+                    for u in used:
+                        if u.split(".")[0] not in allowed:
+                            wrong.append("%s imports %s" % (name, u))
+        self.assertEqual(wrong, [])
+
+
 class Operators(unittest.TestCase):
     """The executor's values against the operator table the compiler follows
     (``_library.BINARY``/``UNARY``, from crates/spirthon-ir/src/operators.rs): every operator

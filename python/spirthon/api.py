@@ -1,0 +1,172 @@
+"""The kernel language's decorators and launches: ``@kernel`` gives a ``Kernel``, whose
+``launch`` runs it on the current device (``spirthon.gpu``, which hands the ``"python"``
+device to the reference executor, ``spirthon.runtime``); ``@func`` marks a device function,
+which runs in the kernel's types under CPython.
+
+Imports go one way: this module uses ``gpu`` and ``runtime``; neither uses it.
+"""
+
+import functools
+import inspect
+import typing
+
+from . import gpu, runtime, source, typed
+from .arrays import Array, _ArrayType, element
+from .runtime import _copy, _per_component_min_max
+from .types import convert, f32, i32, u32
+from .vectors import VectorType
+
+
+def func(fn):
+    """Marks a device function. Under CPython it is the function, run in the kernel's types
+    (``spirthon.typed``): its arguments and result are converted to their annotated types as
+    the compiled func converts them (a ``-> u32`` hash returns what the GPU returns; an int
+    passed to an ``f32`` parameter becomes float32), and vector arguments are copies (vectors
+    are values in kernels: a func changing a component of its parameter does not change the
+    caller's vector)."""
+    _per_component_min_max(fn)
+    hints = _annotations(fn)
+    params = [_converter(hints.get(n)) for n in inspect.signature(fn).parameters]
+    result = _converter(hints.get("return"))
+    compiled = []
+
+    src = source.keep(fn)
+
+    @functools.wraps(fn)
+    def call(*args):
+        if not compiled:
+            compiled.append(typed.compile_typed(fn, typed.module_globals(fn.__globals__, refresh=False), src) or fn)
+        out = compiled[0](*[c(a) for c, a in zip(params, args)])
+        return result(out)
+
+    call.__spirthon_func__ = True
+    call.__spirthon_source__ = src
+    return call
+
+
+def _converter(ann):
+    """The conversion of a value annotated ``ann`` when it enters or leaves a func."""
+    scalar = {int: i32, i32: i32, u32: u32, float: f32, f32: f32}.get(ann) if not isinstance(ann, tuple) else None
+    if scalar is not None:
+        return lambda v: convert(scalar, v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    items = ann if isinstance(ann, tuple) else (typing.get_args(ann) if typing.get_origin(ann) is tuple else None)
+    if items:
+        each = [_converter(a) for a in items]
+        return lambda v: tuple(c(x) for c, x in zip(each, v)) if isinstance(v, tuple) and len(v) == len(each) else v
+    return _copy
+
+
+def _annotations(fn):
+    try:
+        return typing.get_type_hints(fn)
+    except Exception:
+        return dict(getattr(fn, "__annotations__", {}))
+
+
+class Param:
+    __slots__ = ("name", "kind", "elem", "dims")
+
+    def __init__(self, name, kind, elem):
+        self.name, self.kind, self.elem = name, kind, elem
+        self.dims = 1
+
+
+def _param(name, ann):
+    if isinstance(ann, _ArrayType):
+        if isinstance(ann.elem, VectorType) and ann.elem.size == 3:
+            raise TypeError("parameter %r: `%r` has no portable storage layout; use Array[%s] and ignore the fourth component"
+                            % (name, ann, ann.elem.name.replace("3", "4")))
+        p = Param(name, "array", ann.elem)
+        p.dims = ann.dims
+        return p
+    if ann is int or ann is i32:
+        return Param(name, "scalar", i32)
+    if ann is float or ann is f32:
+        return Param(name, "scalar", f32)
+    if ann is u32:
+        return Param(name, "scalar", u32)
+    if ann is bool:
+        return Param(name, "scalar", bool)
+    if isinstance(ann, VectorType):
+        return Param(name, "vector", ann)
+    raise TypeError("parameter %r has an unsupported annotation %r" % (name, ann))
+
+
+class Kernel:
+    """A ``@kernel``: ``kernel.launch(threads, *args, **kwargs)`` runs it."""
+
+    def __init__(self, fn, workgroup_size):
+        functools.update_wrapper(self, fn)
+        _per_component_min_max(fn)
+        self.fn = fn
+        self._compiled = None
+        self.name = fn.__name__
+        # The file's text now: what every device runs (``spirthon.source``).
+        self.source = source.keep(fn)
+        if isinstance(workgroup_size, int):
+            workgroup_size = (workgroup_size,)
+        self.workgroup_size = tuple(workgroup_size) + (1,) * (3 - len(workgroup_size))
+        hints = _annotations(fn)
+        self._signature = inspect.signature(fn)
+        self.params = [_param(n, hints.get(n)) for n in self._signature.parameters]
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("a kernel runs through %s.launch(threads, ...)" % self.name)
+
+    def bind(self, args, kwargs):
+        """The arguments in parameter order, scalars converted to their declared types."""
+        bound = self.signature().bind(*args, **kwargs)
+        out = []
+        for p in self.params:
+            value = bound.arguments[p.name]
+            if p.kind == "array":
+                if not isinstance(value, Array):
+                    raise TypeError("argument %r must be an Array(%r, ...)" % (p.name, p.elem))
+                if value.elem is not p.elem:
+                    raise TypeError("argument %r must be an Array of %r, not of %r" % (p.name, p.elem, value.elem))
+                if value.dims != p.dims:
+                    raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims, value.dims))
+                if value.name is None:
+                    value.name = p.name
+                out.append(value)
+            elif p.elem is bool:
+                out.append(bool(value))
+            elif p.kind == "vector":
+                out.append(element(p.elem, value))
+            else:
+                out.append(convert(p.elem, value))
+        return out
+
+    def signature(self):
+        """The kernel function's ``inspect.Signature``."""
+        return self._signature
+
+    def __getitem__(self, threads):
+        """``kernel[threads](*args)``: ``kernel.launch(threads, *args)`` in the spelling of
+        Numba-CUDA and Warp."""
+        return functools.partial(self.launch, threads)
+
+    def launch(self, threads, /, *args, **kwargs):
+        """Runs one invocation per thread (``threads``: an int or one to three ints) on the
+        current device (``spirthon.set_device``): a GPU through the native module, or the
+        CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
+        values; those the kernel writes are updated in place."""
+        gpu.launch(self, threads, args, kwargs, False)
+
+    def launch_checked(self, threads, /, *args, **kwargs):
+        """``launch`` in checked mode: an invocation that fails an index, division or assert
+        check stops, the others run on, and then ``CheckError`` reports the first failure
+        (lowest workgroup, then invocation) as ``spirthon run --checked`` does."""
+        gpu.launch(self, threads, args, kwargs, True)
+
+    def reference_launch(self, threads, args, kwargs, checked=False):
+        """A launch on the CPython reference executor, whatever the current device
+        (``spirthon.runtime.reference_launch``)."""
+        runtime.reference_launch(self, threads, args, kwargs, checked)
+
+
+def kernel(fn=None, *, workgroup_size=64):
+    """Marks a kernel: ``@kernel`` or ``@kernel(workgroup_size=N | (X, Y) | (X, Y, Z))``."""
+    if fn is None:
+        return lambda f: Kernel(f, workgroup_size)
+    return Kernel(fn, workgroup_size)
