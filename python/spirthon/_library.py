@@ -327,3 +327,14 @@ UNARY = {
     "~": ("i32", "u32", None, None, "int", "int", None),
     "not": ("bool", "bool", "bool", "bool", "bool", "bool", "bool"),
 }
+
+# The words of a checked launch's report (crates/spirthon-ir/src/checks.rs), with
+# str.format fields.
+CHECK_REPORT = {
+    "report": "{head}\n  in invocation {ids}: {others}",
+    "located": "{message} at {path}:{line}:{col}",
+    "lost": "a check failed (its record was overwritten by later failures)",
+    "only": "the only failing invocation",
+    "first_of": "the first of {count} failing invocations",
+    "ids": "global_id ({gx}, {gy}, {gz}), workgroup_id ({wx}, {wy}, {wz}), local_id ({lx}, {ly}, {lz})",
+}

@@ -1,8 +1,11 @@
 """The exceptions of spirthon's Python side, which every other module may raise: a kernel
 that does not compile, a checked launch that failed, a barrier some invocations never
-reach. This module imports nothing of the package."""
+reach. Of the package it imports only the generated table (the report's words are the
+compiler's)."""
 
 import os
+
+from . import _library
 
 
 class CompileError(Exception):
@@ -54,8 +57,10 @@ class CheckError(Exception):
         text = type(self.error).__name__
         if str(self.error):
             text += ": %s" % self.error
-        others = "the only failing invocation" if self.count == 1 else "the first of %d failing invocations" % self.count
-        return "%s at %s:%d:%d\n  in invocation %s: %s" % (text, filename, self.line, self.column, self.invocation, others)
+        words = _library.CHECK_REPORT
+        head = words["located"].format(message=text, path=filename, line=self.line, col=self.column)
+        others = words["only"] if self.count == 1 else words["first_of"].format(count=self.count)
+        return words["report"].format(head=head, ids=self.invocation, others=others)
 
 
 class DeadlockError(RuntimeError):

@@ -43,7 +43,7 @@ import re
 import sys
 import threading
 
-from . import typed, vectors
+from . import _library, typed, vectors
 from .arrays import Array
 from .errors import CheckError, DeadlockError
 from .scalars import I32
@@ -431,6 +431,7 @@ class _Failures:
 
     def error(self):
         _, inv, exc, where = self.first
-        ids = "global_id (%d, %d, %d), workgroup_id (%d, %d, %d), local_id (%d, %d, %d)" % (
-            tuple(inv.gid.tolist()) + tuple(inv.wid.tolist()) + tuple(inv.lid.tolist()))
+        values = tuple(inv.gid.tolist()) + tuple(inv.wid.tolist()) + tuple(inv.lid.tolist())
+        names = ("gx", "gy", "gz", "wx", "wy", "wz", "lx", "ly", "lz")
+        ids = _library.CHECK_REPORT["ids"].format(**dict(zip(names, values)))
         return CheckError(exc, self.count, where, ids)

@@ -139,7 +139,8 @@ impl Failure {
     }
 
     /// The report `run --checked` prints: the first failure as Python words it, located,
-    /// then which invocation it was and how many failed.
+    /// then which invocation it was and how many failed ([`words`], which the reference
+    /// executor's report uses too).
     pub fn report(
         &self,
         sites: &[CheckSite],
@@ -149,16 +150,28 @@ impl Failure {
         size: [u32; 3],
     ) -> String {
         let head = match self.located(sites, source) {
-            Some((message, line, col)) => format!("{message} at {path}:{line}:{col}"),
-            None => "a check failed (its record was overwritten by later failures)".to_string(),
+            Some((message, line, col)) => words::fill(
+                words::LOCATED,
+                &[
+                    ("message", message),
+                    ("path", path.to_string()),
+                    ("line", line.to_string()),
+                    ("col", col.to_string()),
+                ],
+            ),
+            None => words::LOST.to_string(),
         };
         let others = match self.count {
-            1 => "the only failing invocation".to_string(),
-            n => format!("the first of {n} failing invocations"),
+            1 => words::ONLY.to_string(),
+            n => words::fill(words::FIRST_OF, &[("count", n.to_string())]),
         };
-        format!(
-            "{head}\n  in invocation {}: {others}",
-            self.invocation_ids(groups, size)
+        words::fill(
+            words::REPORT,
+            &[
+                ("head", head),
+                ("ids", self.invocation_ids(groups, size)),
+                ("others", others),
+            ],
         )
     }
 
@@ -176,10 +189,66 @@ impl Failure {
     pub fn invocation_ids(&self, groups: [u32; 3], size: [u32; 3]) -> String {
         let (wg, local) = self.invocation(groups, size);
         let global: Vec<u32> = (0..3).map(|k| wg[k] * size[k] + local[k]).collect();
-        format!(
-            "global_id ({}, {}, {}), workgroup_id ({}, {}, {}), local_id ({}, {}, {})",
-            global[0], global[1], global[2], wg[0], wg[1], wg[2], local[0], local[1], local[2]
-        )
+        let names = ["gx", "gy", "gz", "wx", "wy", "wz", "lx", "ly", "lz"];
+        let values = global.iter().chain(&wg).chain(&local);
+        let fields: Vec<(&str, String)> =
+            names.into_iter().zip(values.map(u32::to_string)).collect();
+        words::fill(words::IDS, &fields)
+    }
+}
+
+/// The words of a checked launch's report, as templates with `{name}` fields (Python's
+/// `str.format` syntax): `spirthon run --checked`, the native module and the reference
+/// executor (through the generated `_library.CHECK_REPORT`) all print them.
+pub mod words {
+    /// The whole report.
+    pub const REPORT: &str = "{head}\n  in invocation {ids}: {others}";
+    /// Its first line, for a failure whose record survived.
+    pub const LOCATED: &str = "{message} at {path}:{line}:{col}";
+    /// Its first line, when later failures overwrote the first one's record.
+    pub const LOST: &str = "a check failed (its record was overwritten by later failures)";
+    /// How many failed: one.
+    pub const ONLY: &str = "the only failing invocation";
+    /// How many failed: more than one.
+    pub const FIRST_OF: &str = "the first of {count} failing invocations";
+    /// The invocation's ids.
+    pub const IDS: &str = "global_id ({gx}, {gy}, {gz}), workgroup_id ({wx}, {wy}, {wz}), local_id ({lx}, {ly}, {lz})";
+    /// Every template, by the name the Python table gives it.
+    pub const ALL: [(&str, &str); 6] = [
+        ("report", REPORT),
+        ("located", LOCATED),
+        ("lost", LOST),
+        ("only", ONLY),
+        ("first_of", FIRST_OF),
+        ("ids", IDS),
+    ];
+
+    /// `template` with each `{name}` of `fields` replaced by its value, in one pass over the
+    /// template (a value is never searched for fields: an assert's message may hold braces).
+    pub fn fill(template: &str, fields: &[(&str, String)]) -> String {
+        let mut out = String::with_capacity(template.len());
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let field = after.find('}').and_then(|close| {
+                let name = &after[..close];
+                let value = fields.iter().find(|(n, _)| *n == name)?;
+                Some((close, &value.1))
+            });
+            match field {
+                Some((close, value)) => {
+                    out.push_str(value);
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
     }
 }
 
@@ -246,5 +315,19 @@ mod tests {
         );
         assert!(r.contains("global_id (5, 0, 0)"), "{r}");
         assert!(r.contains("the first of 3 failing invocations"), "{r}");
+    }
+
+    /// A field's value is not searched for fields: an assert message with braces stays.
+    #[test]
+    fn the_report_keeps_braces_of_a_message() {
+        let got = words::fill(
+            words::REPORT,
+            &[
+                ("head", "AssertionError: {ids}".into()),
+                ("ids", "X".into()),
+                ("others", "Y".into()),
+            ],
+        );
+        assert_eq!(got, "AssertionError: {ids}\n  in invocation X: Y");
     }
 }

@@ -463,6 +463,14 @@ pub fn python_module() -> String {
     out += &quoted(&mut inexact_names());
     out.push_str(")\n\n");
     operator_tables(&mut out);
+    out.push_str(
+        "\n# The words of a checked launch's report (crates/spirthon-ir/src/checks.rs), with\n\
+         # str.format fields.\nCHECK_REPORT = {\n",
+    );
+    for (name, template) in crate::checks::words::ALL {
+        let _ = writeln!(out, "    {name:?}: {template:?},");
+    }
+    out.push_str("}\n");
     out
 }
 
