@@ -227,65 +227,24 @@ impl Lower<'_, '_> {
         orelse: &[StmtId],
         span: Span,
     ) {
-        let t = self.ast.expr(target);
-        let binder = match self.table_iter(target, iter) {
-            Some(Ok(b)) => b,
-            Some(Err(())) => return,
-            None => match &t.kind {
-                ExprKind::Name(name) => Binder::Name(name.clone()),
-                _ => {
-                    self.error(
-                        t.span,
-                        "a `for` loop over a `range` takes one variable name",
-                    );
-                    return;
-                }
-            },
+        let Some((binder, args)) = self.for_binder(target, iter) else {
+            return;
         };
-        let args = match binder {
-            Binder::Name(_) => self.range_args(iter),
-            Binder::Table { len, .. } => Some(RangeArgs {
-                start: self.konst(Const::I32(0)),
-                stop: self.konst(Const::I32(len as i32)),
-                step: Step::One,
-                ty: Ty::I32,
-            }),
-        };
-        let Some(RangeArgs {
+        let RangeArgs {
             start,
             stop,
             step,
             ty,
-        }) = args
-        else {
-            return;
-        };
+        } = args;
         let counter = self.new_var("", ty, span);
         self.def(counter, start);
         let exit = self.loop_exit(body, orelse, true);
         let (header, cont, merge) = self.open_loop();
         let k = self.read(counter, span);
-        let c = match step {
-            Step::One | Step::Literal(..) => {
-                let up = !matches!(step, Step::Literal(_, s) if s < 0);
-                let op = if up { CmpOp::Lt } else { CmpOp::Gt };
-                self.val(Op::Cmp(op), Ty::BOOL, [k, stop], span)
-            }
-            Step::Runtime(step) => {
-                // The sign of the step is known at run time only; a zero step runs nothing.
-                let zero = self.konst(Const::zero(ty.scalar()));
-                let up = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [step, zero], span);
-                let down = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [step, zero], span);
-                let lt = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [k, stop], span);
-                let gt = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [k, stop], span);
-                let a = self.val(Op::Binary(BinOp::And), Ty::BOOL, [up, lt], span);
-                let b = self.val(Op::Binary(BinOp::And), Ty::BOOL, [down, gt], span);
-                self.val(Op::Binary(BinOp::Or), Ty::BOOL, [a, b], span)
-            }
-        };
+        let c = self.range_continues(k, stop, step, ty, span);
         let body_b = self.new_block();
         self.terminate(Term::Branch(c, body_b, Self::exit_target(exit, merge)));
-        let tspan = t.span;
+        let tspan = self.ast.expr(target).span;
         let guard = match step {
             Step::One => StepGuard::None,
             Step::Literal(_, s) if !self.may_pass_limit(stop, s, ty) => StepGuard::None,
@@ -330,6 +289,65 @@ impl Lower<'_, '_> {
                 l.def(counter, next);
             },
         );
+    }
+
+    /// How a `for` loop binds its target (a `range` counter, or a constant tuple's items)
+    /// and the range its counter runs over (a tuple's indices); `None` after an error.
+    fn for_binder(&mut self, target: ExprId, iter: ExprId) -> Option<(Binder, RangeArgs)> {
+        let t = self.ast.expr(target);
+        let binder = match self.table_iter(target, iter) {
+            Some(Ok(b)) => b,
+            Some(Err(())) => return None,
+            None => match &t.kind {
+                ExprKind::Name(name) => Binder::Name(name.clone()),
+                _ => {
+                    self.error(
+                        t.span,
+                        "a `for` loop over a `range` takes one variable name",
+                    );
+                    return None;
+                }
+            },
+        };
+        let args = match binder {
+            Binder::Name(_) => self.range_args(iter)?,
+            Binder::Table { len, .. } => RangeArgs {
+                start: self.konst(Const::I32(0)),
+                stop: self.konst(Const::I32(len as i32)),
+                step: Step::One,
+                ty: Ty::I32,
+            },
+        };
+        Some((binder, args))
+    }
+
+    /// Whether counter `k` is still short of `stop` in the step's direction; a step known
+    /// only at run time is tested for its sign, and a zero step runs nothing.
+    fn range_continues(
+        &mut self,
+        k: Operand,
+        stop: Operand,
+        step: Step,
+        ty: Ty,
+        span: Span,
+    ) -> Operand {
+        match step {
+            Step::One | Step::Literal(..) => {
+                let up = !matches!(step, Step::Literal(_, s) if s < 0);
+                let op = if up { CmpOp::Lt } else { CmpOp::Gt };
+                self.val(Op::Cmp(op), Ty::BOOL, [k, stop], span)
+            }
+            Step::Runtime(step) => {
+                let zero = self.konst(Const::zero(ty.scalar()));
+                let up = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [step, zero], span);
+                let down = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [step, zero], span);
+                let lt = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [k, stop], span);
+                let gt = self.val(Op::Cmp(CmpOp::Gt), Ty::BOOL, [k, stop], span);
+                let a = self.val(Op::Binary(BinOp::And), Ty::BOOL, [up, lt], span);
+                let b = self.val(Op::Binary(BinOp::And), Ty::BOOL, [down, gt], span);
+                self.val(Op::Binary(BinOp::Or), Ty::BOOL, [a, b], span)
+            }
+        }
     }
 
     /// Whether a counter on the near side of `stop` may pass the type's limit when `step` is
