@@ -250,8 +250,9 @@ def _per_component_min_max(fn):
 
 
 def _calls_barrier(fn, seen=None):
-    """Whether ``fn`` names ``barrier`` (called, or as ``spirthon.barrier``), itself or through
-    the ``@func``s of its module that it names."""
+    """Whether ``fn`` names ``barrier`` (called, as ``spirthon.barrier``, or under another
+    name it was imported as: ``from spirthon import barrier as sync``), itself or through
+    the ``@func``s of its module that it names, as the compiler resolves the names."""
     seen = set() if seen is None else seen
     fn = getattr(fn, "__wrapped__", fn)
     if id(fn) in seen:
@@ -266,9 +267,9 @@ def _calls_barrier(fn, seen=None):
         c = work.pop()
         names.update(c.co_names)
         work.extend(k for k in c.co_consts if hasattr(k, "co_names"))
-    if "barrier" in names:
-        return True
     g = getattr(fn, "__globals__", {})
+    if "barrier" in names or any(g.get(n) is barrier for n in names):
+        return True
     return any(getattr(g.get(n), "__spirthon_func__", False) and _calls_barrier(g[n], seen) for n in names)
 
 

@@ -379,6 +379,7 @@ class Launch(unittest.TestCase):
 from spirthon import (  # noqa: E402
     DeadlockError, atomic_add, barrier, ivec2, shared_array, vec2, vec3, dot, normalize,
 )
+from spirthon import barrier as sync  # noqa: E402
 
 
 @kernel(workgroup_size=4)
@@ -399,6 +400,15 @@ def early_return(out: Array[i32]):
         return
     barrier()
     out[lid] = 1
+
+
+@kernel(workgroup_size=8)
+def reverse_synced(out: Array[i32], hits: Array[i32]):
+    tile = shared_array(i32, 8)
+    i = local_id().x
+    tile[i] = i
+    sync()
+    out[i] = tile[7 - i]
 
 
 @kernel(workgroup_size=4)
@@ -423,6 +433,11 @@ class Workgroups(unittest.TestCase):
             ref(early_return, 4, Array(i32, 4))
         self.assertIn("invocations 0, 1, 3", str(cm.exception))
         self.assertIn("never reach", str(cm.exception))
+
+    def test_a_barrier_imported_under_another_name(self):
+        out, hits = Array(i32, 8), Array(i32, 8)
+        ref(reverse_synced, 8, out, hits)
+        self.assertEqual(out.tolist(), [7, 6, 5, 4, 3, 2, 1, 0])
 
     def test_invocations_at_different_barriers_are_a_deadlock(self):
         with self.assertRaises(DeadlockError) as cm:
