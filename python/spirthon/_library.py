@@ -338,3 +338,6 @@ CHECK_REPORT = {
     "first_of": "the first of {count} failing invocations",
     "ids": "global_id ({gx}, {gy}, {gz}), workgroup_id ({wx}, {wy}, {wz}), local_id ({lx}, {ly}, {lz})",
 }
+
+# The most threads a launch may ask for per axis (crates/spirthon-ir/src/abi.rs).
+MAX_THREADS_PER_AXIS = 4294967295

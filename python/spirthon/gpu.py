@@ -41,6 +41,7 @@ import sys
 import threading
 import time
 
+from . import _library
 from . import source as _source
 from .errors import CheckError, CompileError
 from .arrays import Array, element
@@ -501,7 +502,7 @@ def _counts(what, value, lo, hi):
 
 
 def _threads(threads):
-    t = _counts("threads", threads, 0, 0xFFFFFFFF)
+    t = _counts("threads", threads, 0, _library.MAX_THREADS_PER_AXIS)
     return t + (1,) * (3 - len(t))
 
 

@@ -17,6 +17,7 @@ import json
 import math
 import re
 
+from . import _library
 from .types import f32, i32, u32, to_f32
 from .vectors import VectorType
 
@@ -375,8 +376,8 @@ def threads_of(v):
         w = _as_u64(x)
         if w is None:
             raise InputError("\"threads\"[%d] is %s, but a count of threads is an integer (written without a point or an exponent)" % (i, text(x)))
-        if w > 0xFFFFFFFF:
-            raise InputError("\"threads\"[%d] is %d, more than a launch can have (at most %d per axis)" % (i, w, 0xFFFFFFFF))
+        if w > _library.MAX_THREADS_PER_AXIS:
+            raise InputError("\"threads\"[%d] is %d, more than a launch can have (at most %d per axis)" % (i, w, _library.MAX_THREADS_PER_AXIS))
         t[i] = w
     return tuple(t)
 

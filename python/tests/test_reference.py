@@ -173,8 +173,8 @@ class Layering(unittest.TestCase):
         "source": {"errors"},
         "typed": {"_library", "scalars", "types", "vectors", "source", "errors"},
         "runtime": {"_library", "typed", "vectors", "arrays", "errors", "scalars", "types", "source"},
-        "gpu": {"source", "errors", "arrays", "types", "vectors", "scalars", "_native"},
-        "runjson": {"types", "vectors", "scalars"},
+        "gpu": {"_library", "source", "errors", "arrays", "types", "vectors", "scalars", "_native"},
+        "runjson": {"_library", "types", "vectors", "scalars"},
     }
 
     def test_imports_go_one_way(self):

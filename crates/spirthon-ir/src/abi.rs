@@ -43,6 +43,11 @@ pub struct UniformLayout {
     pub threads: u32,
 }
 
+/// The most threads a launch may ask for per axis: the hidden `threads` member holds them as
+/// a `uvec3`. Every runner checks a launch against it (the run JSON, the Python library,
+/// through the generated `_library.MAX_THREADS_PER_AXIS`).
+pub const MAX_THREADS_PER_AXIS: u32 = u32::MAX;
+
 impl UniformLayout {
     /// The hidden launch-size member's name (in reflection and debug names).
     pub const THREADS_NAME: &'static str = "threads";

@@ -470,7 +470,12 @@ pub fn python_module() -> String {
     for (name, template) in crate::checks::words::ALL {
         let _ = writeln!(out, "    {name:?}: {template:?},");
     }
-    out.push_str("}\n");
+    let _ = write!(
+        out,
+        "}}\n\n# The most threads a launch may ask for per axis (crates/spirthon-ir/src/abi.rs).\n\
+         MAX_THREADS_PER_AXIS = {}\n",
+        crate::abi::MAX_THREADS_PER_AXIS
+    );
     out
 }
 

@@ -148,12 +148,12 @@ fn threads(v: Option<&Value>) -> Result<[u32; 3], RunError> {
                 crate::json::text(x)
             ));
         };
+        let max = spirthon_ir::abi::MAX_THREADS_PER_AXIS;
         match u32::try_from(w) {
-            Ok(w) => t[i] = w,
-            Err(_) => {
+            Ok(w) if w <= max => t[i] = w,
+            _ => {
                 return err(format!(
-                    "\"threads\"[{i}] is {w}, more than a launch can have (at most {} per axis)",
-                    u32::MAX
+                    "\"threads\"[{i}] is {w}, more than a launch can have (at most {max} per axis)"
                 ))
             }
         }
