@@ -197,22 +197,15 @@ pub fn dominators(f: &Function<Ref>) -> DomTree {
 
 #[cfg(test)]
 mod tests {
-    use spirthon_ir::{Const, Op, Term, Ty};
+    use spirthon_ir::Term;
 
     use super::Analyses;
-    use crate::testing::Fb;
+    use crate::testing::diamond;
 
     /// The kept tree follows the CFG even when a pass does not say it changed it.
     #[test]
     fn the_dominator_tree_follows_a_changed_cfg() {
-        let mut fb = Fb::new(Some(Ty::I32));
-        let [e, t, f, j] = [fb.block(), fb.block(), fb.block(), fb.block()];
-        let c = fb.konst(e, Const::Bool(true));
-        fb.term(e, Term::Branch(c, t, f));
-        let x = fb.inst(t, Op::Param(0), Some(Ty::I32), &[]);
-        fb.term(t, Term::Jump(j));
-        fb.term(f, Term::Jump(j));
-        fb.term(j, Term::Return(Some(x)));
+        let (mut fb, [e, t, f, j], _) = diamond();
         let mut a = Analyses::default();
         assert_eq!(a.dominators(&fb.f).idom(j), Some(e));
         fb.f.blocks[e].term = Term::Jump(t);

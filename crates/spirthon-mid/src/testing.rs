@@ -68,3 +68,18 @@ impl Fb {
         Ref::Phi(p)
     }
 }
+
+/// `if c: x = p0 else: y = p1; return phi(x, y)`, and the blocks for the caller to break.
+pub fn diamond() -> (Fb, [spirthon_ir::Block; 4], [Ref; 3]) {
+    let mut fb = Fb::new(Some(Ty::I32));
+    let [e, t, f, j] = [fb.block(), fb.block(), fb.block(), fb.block()];
+    let c = fb.konst(e, Const::Bool(true));
+    fb.term(e, Term::Branch(c, t, f));
+    let x = fb.inst(t, Op::Param(0), Some(Ty::I32), &[]);
+    fb.term(t, Term::Jump(j));
+    let y = fb.inst(f, Op::Param(1), Some(Ty::I32), &[]);
+    fb.term(f, Term::Jump(j));
+    let p = fb.phi(j, Ty::I32, &[(t, x), (f, y)]);
+    fb.term(j, Term::Return(Some(p)));
+    (fb, [e, t, f, j], [x, y, p])
+}

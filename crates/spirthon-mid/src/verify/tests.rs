@@ -1,22 +1,7 @@
 use spirthon_ir::{BinOp, Const, Op, Phi, Ref, Term, Ty};
 
 use super::verify;
-use crate::testing::Fb;
-
-/// `if c: x = p0 else: y = p1; return phi(x, y)`, and the blocks for the caller to break.
-fn diamond() -> (Fb, [spirthon_ir::Block; 4], [Ref; 3]) {
-    let mut fb = Fb::new(Some(Ty::I32));
-    let [e, t, f, j] = [fb.block(), fb.block(), fb.block(), fb.block()];
-    let c = fb.konst(e, Const::Bool(true));
-    fb.term(e, Term::Branch(c, t, f));
-    let x = fb.inst(t, Op::Param(0), Some(Ty::I32), &[]);
-    fb.term(t, Term::Jump(j));
-    let y = fb.inst(f, Op::Param(1), Some(Ty::I32), &[]);
-    fb.term(f, Term::Jump(j));
-    let p = fb.phi(j, Ty::I32, &[(t, x), (f, y)]);
-    fb.term(j, Term::Return(Some(p)));
-    (fb, [e, t, f, j], [x, y, p])
-}
+use crate::testing::{diamond, Fb};
 
 fn error_of(fb: &Fb) -> String {
     verify(&fb.f)
@@ -37,14 +22,20 @@ fn a_use_its_definition_does_not_dominate_is_caught() {
     assert!(error_of(&fb).contains("does not dominate"));
 }
 
-#[test]
-fn a_use_before_its_definition_in_one_block_is_caught() {
+/// `sum = one + one` placed before `one` in one block; the sum's value.
+fn use_before_definition() -> (Fb, Ref) {
     let mut fb = Fb::new(Some(Ty::I32));
     let e = fb.block();
     let one = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
     let sum = fb.inst(e, Op::Binary(BinOp::Add), Some(Ty::I32), &[one, one]);
     fb.term(e, Term::Return(Some(sum)));
     fb.f.blocks[e].insts.reverse();
+    (fb, sum)
+}
+
+#[test]
+fn a_use_before_its_definition_in_one_block_is_caught() {
+    let (fb, _) = use_before_definition();
     assert!(error_of(&fb).contains("does not dominate"));
 }
 
@@ -52,14 +43,9 @@ fn a_use_before_its_definition_in_one_block_is_caught() {
 /// line; one found at a terminator has none.
 #[test]
 fn a_violation_at_an_instruction_is_located() {
-    let mut fb = Fb::new(Some(Ty::I32));
-    let e = fb.block();
-    let one = fb.inst(e, Op::Param(0), Some(Ty::I32), &[]);
-    let sum = fb.inst(e, Op::Binary(BinOp::Add), Some(Ty::I32), &[one, one]);
-    fb.term(e, Term::Return(Some(sum)));
+    let (mut fb, sum) = use_before_definition();
     let Ref::Inst(v) = sum else { unreachable!() };
     fb.f.insts[v].span = spirthon_ir::Span::new(7, 12);
-    fb.f.blocks[e].insts.reverse();
     let found = verify(&fb.f).expect_err("a use before its definition");
     assert_eq!(found.span, Some(spirthon_ir::Span::new(7, 12)));
     let (mut fb, [_, _, _, j], [x, ..]) = diamond();

@@ -178,8 +178,7 @@ pub(super) fn exp(f: &mut F<'_>, x: Word) -> R<Word> {
 /// where `g · exp(…)` would round twice.
 pub(super) fn exp_parts(f: &mut F<'_>, x: Word, lo: Option<Word>, factor: Option<Word>) -> R<Word> {
     let (n, r) = exp_reduce(f, x, lo)?;
-    let z = f.mul(r, r)?;
-    let p = f.horner(
+    let pz = f.expm1_series(
         r,
         &[
             1.987_569_1e-4,
@@ -190,8 +189,6 @@ pub(super) fn exp_parts(f: &mut F<'_>, x: Word, lo: Option<Word>, factor: Option
             0.5,
         ],
     )?;
-    let pz = f.mul(p, z)?;
-    let pz = f.add(pz, r)?;
     let p = match factor {
         None => {
             let one = f.c(1.0);
@@ -240,8 +237,7 @@ pub(super) fn exp_reduce(f: &mut F<'_>, x: Word, lo: Option<Word>) -> R<(Word, W
 /// most 1 ULP on a sweep; `±0` and NaN are themselves, `-inf` gives `-1`.
 pub(super) fn expm1(f: &mut F<'_>, x: Word) -> R<Word> {
     let (n, r) = exp_reduce(f, x, None)?;
-    let z = f.mul(r, r)?;
-    let q = f.horner(
+    let p = f.expm1_series(
         r,
         &[
             2.481_281_3e-5,
@@ -253,8 +249,6 @@ pub(super) fn expm1(f: &mut F<'_>, x: Word) -> R<Word> {
             0.5,
         ],
     )?;
-    let qz = f.mul(q, z)?;
-    let p = f.add(qz, r)?;
     let it = f.e.ty(Ty::I32);
     let ni = f.e.b.op(SOp::ConvertFToS, it, None, &[n])?;
     // Near: 2^n·p + (2^n - 1), with 2^n from the bits for n >= -126 (below, 2^n - 1 is -1).

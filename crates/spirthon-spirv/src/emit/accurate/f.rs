@@ -180,6 +180,25 @@ impl<'e> F<'e> {
         self.add(t, x)
     }
 
+    /// `r + r²·P(r)`, `P` by Horner's rule over `coeffs`: `e^r - 1` on a reduced argument
+    /// (`exp` and `expm1` with their coefficients).
+    pub(super) fn expm1_series(&mut self, r: Word, coeffs: &[f32]) -> R<Word> {
+        let z = self.mul(r, r)?;
+        let p = self.horner(r, coeffs)?;
+        let pz = self.mul(p, z)?;
+        self.add(pz, r)
+    }
+
+    /// `x` cut to its 12 most significant bits (the low 12 bits of the significand cleared),
+    /// so that products of two such are exact in `f32`.
+    pub(super) fn high_bits(&mut self, x: Word) -> R<Word> {
+        let ut = self.ut;
+        let bits = self.e.b.op(SOp::Bitcast, ut, None, &[x])?;
+        let mask = self.cu(0xffff_f000);
+        let high = self.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, mask])?;
+        self.op(SOp::Bitcast, &[high])
+    }
+
     /// `coeffs[0] * z^(n-1) + … + coeffs[n-1]`, by Horner's rule.
     pub(super) fn horner(&mut self, z: Word, coeffs: &[f32]) -> R<Word> {
         let mut acc = self.c(coeffs[0]);

@@ -101,7 +101,7 @@ fn split_exponent(f: &mut F<'_>, x: Word) -> R<(Word, Word, Word)> {
 /// `[-0.5, 0.5)`: its five terms' whole parts added as floats and their fractions as 29-bit
 /// fixed-point integers, both exact.
 fn log2_times(f: &mut F<'_>, m: Word, e: Word, y: Word) -> R<(Word, Word)> {
-    let (ut, it, ft) = (f.ut, f.e.ty(Ty::I32), f.ft);
+    let (it, ft) = (f.e.ty(Ty::I32), f.ft);
     let glsl = f.e.glsl;
     let zero_i = f.ci(0);
     // The table entry: `k = floor((m - 0.75)·128)`, `r = m - c_k` (both exact).
@@ -141,10 +141,7 @@ fn log2_times(f: &mut F<'_>, m: Word, e: Word, y: Word) -> R<(Word, Word)> {
     let q = f.horner(z, &series)?;
     let p = f.mul(z, q)?;
     // The five terms of `w`; `y = yh + yl`, each with at most 12 significant bits.
-    let yb = f.e.b.op(SOp::Bitcast, ut, None, &[y])?;
-    let high_mask = f.cu(0xffff_f000);
-    let yhb = f.e.b.op(SOp::BitwiseAnd, ut, None, &[yb, high_mask])?;
-    let yh = f.op(SOp::Bitcast, &[yhb])?;
+    let yh = f.high_bits(y)?;
     let yl = f.sub(y, yh)?;
     let e_f = f.op(SOp::ConvertSToF, &[e])?;
     let rest = f.add(log_low, p)?;

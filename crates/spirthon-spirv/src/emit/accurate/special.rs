@@ -208,11 +208,7 @@ pub(super) fn erfc_far(f: &mut F<'_>, a: Word) -> R<Word> {
         let m = f.mul(g, u)?;
         g = f.add(m, c)?;
     }
-    let ut = f.ut;
-    let bits = f.e.b.op(SOp::Bitcast, ut, None, &[a])?;
-    let mask = f.cu(0xffff_f000);
-    let hbits = f.e.b.op(SOp::BitwiseAnd, ut, None, &[bits, mask])?;
-    let h = f.op(SOp::Bitcast, &[hbits])?;
+    let h = f.high_bits(a)?;
     let hh = f.mul(h, h)?;
     let hi = f.op(SOp::FNegate, &[hh])?;
     let diff = f.sub(a, h)?;
