@@ -46,59 +46,14 @@ impl Lower<'_, '_> {
         if !self.arity("shared_array", args, 2, span) {
             return;
         }
-        let elem = match self.m.annotation(self.ast, args[0]) {
-            Ok(crate::module::Ann::Value(t)) if t.scalar() != Scalar::Bool => t,
-            Ok(_) => {
-                self.error(
-                    self.ast.expr(args[0]).span,
-                    "a shared array's element type is `i32`, `u32`, `f32` or a vector",
-                );
-                return;
-            }
-            Err(d) => {
-                self.cx.diags.push(d);
-                return;
-            }
+        let Some(elem) = self.shared_array_elem(args[0]) else {
+            return;
         };
-        // `N`, or `(H, W)` / `(D, H, W)` for a row-major two- or three-dimensional array.
-        let parts: Vec<ExprId> = match &self.ast.expr(args[1]).kind {
-            ExprKind::Tuple(items) if (2..=3).contains(&items.len()) => items.clone(),
-            _ => vec![args[1]],
+        let Some(shape) = self.shared_array_shape(args[1]) else {
+            return;
         };
-        let mut shape = Vec::new();
-        for &p in &parts {
-            match self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n)) {
-                Ok(Some(Lit::Int(n))) if (1..=i32::MAX as i64).contains(&n) => shape.push(n as u64),
-                Ok(_) => {
-                    self.cx.diags.push(
-                        Diagnostic::error(
-                            self.ast.expr(p).span,
-                            "a shared array's size must be a positive integer constant",
-                        )
-                        .with_note("workgroup memory is allocated before the kernel runs")
-                        .with_help("use a literal or a module-level constant such as `TILE = 256`, or a tuple of them (`(TILE, TILE + 1)`) for a two- or three-dimensional array"),
-                    );
-                    return;
-                }
-                Err(d) => {
-                    self.cx.diags.push(d);
-                    return;
-                }
-            }
-        }
         let len = shape.iter().fold(1u64, |a, &n| a.saturating_mul(n));
-        let used: u64 = self
-            .cx
-            .arrays
-            .iter()
-            .filter_map(|a| a.workgroup.map(|n| n as u64 * a.elem.size() as u64))
-            .sum();
-        let bytes = len.saturating_mul(elem.size() as u64);
-        if used.saturating_add(bytes) > MAX_SHARED_BYTES {
-            self.cx.diags.push(
-                Diagnostic::error(span, format!("this shared array takes {bytes} bytes; with the others the kernel would need {}", used.saturating_add(bytes)))
-                    .with_note(format!("a kernel may use at most {MAX_SHARED_BYTES} bytes of workgroup memory (Vulkan guarantees 16384)")),
-            );
+        if !self.fits_workgroup_memory(len, elem, span) {
             return;
         }
         let id = ArrayId(self.cx.arrays.len() as u32);
@@ -114,6 +69,75 @@ impl Lower<'_, '_> {
             ..GlobalArray::buffer(name.clone(), elem, 0)
         });
         self.locals.insert(name.clone(), Local::Array(id));
+    }
+
+    /// A shared array's element type, from `shared_array`'s first argument.
+    fn shared_array_elem(&mut self, arg: ExprId) -> Option<Ty> {
+        match self.m.annotation(self.ast, arg) {
+            Ok(crate::module::Ann::Value(t)) if t.scalar() != Scalar::Bool => Some(t),
+            Ok(_) => {
+                self.error(
+                    self.ast.expr(arg).span,
+                    "a shared array's element type is `i32`, `u32`, `f32` or a vector",
+                );
+                None
+            }
+            Err(d) => {
+                self.cx.diags.push(d);
+                None
+            }
+        }
+    }
+
+    /// A shared array's shape: `N`, or `(H, W)` / `(D, H, W)` for a row-major two- or
+    /// three-dimensional array, each a positive integer constant.
+    fn shared_array_shape(&mut self, arg: ExprId) -> Option<Vec<u64>> {
+        let parts: Vec<ExprId> = match &self.ast.expr(arg).kind {
+            ExprKind::Tuple(items) if (2..=3).contains(&items.len()) => items.clone(),
+            _ => vec![arg],
+        };
+        let mut shape = Vec::new();
+        for &p in &parts {
+            match self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n)) {
+                Ok(Some(Lit::Int(n))) if (1..=i32::MAX as i64).contains(&n) => shape.push(n as u64),
+                Ok(_) => {
+                    self.cx.diags.push(
+                        Diagnostic::error(
+                            self.ast.expr(p).span,
+                            "a shared array's size must be a positive integer constant",
+                        )
+                        .with_note("workgroup memory is allocated before the kernel runs")
+                        .with_help("use a literal or a module-level constant such as `TILE = 256`, or a tuple of them (`(TILE, TILE + 1)`) for a two- or three-dimensional array"),
+                    );
+                    return None;
+                }
+                Err(d) => {
+                    self.cx.diags.push(d);
+                    return None;
+                }
+            }
+        }
+        Some(shape)
+    }
+
+    /// Whether `len` more elements of `elem` fit the kernel's workgroup memory beside the
+    /// shared arrays it already has; an error at `span` if not.
+    fn fits_workgroup_memory(&mut self, len: u64, elem: Ty, span: Span) -> bool {
+        let used: u64 = self
+            .cx
+            .arrays
+            .iter()
+            .filter_map(|a| a.workgroup.map(|n| n as u64 * a.elem.size() as u64))
+            .sum();
+        let bytes = len.saturating_mul(elem.size() as u64);
+        if used.saturating_add(bytes) <= MAX_SHARED_BYTES {
+            return true;
+        }
+        self.cx.diags.push(
+            Diagnostic::error(span, format!("this shared array takes {bytes} bytes; with the others the kernel would need {}", used.saturating_add(bytes)))
+                .with_note(format!("a kernel may use at most {MAX_SHARED_BYTES} bytes of workgroup memory (Vulkan guarantees 16384)")),
+        );
+        false
     }
 
     /// `barrier()`.
