@@ -166,58 +166,8 @@ impl Lower<'_, '_> {
         let mut ops = Vec::new();
         let mut arrays = Vec::new();
         let mut ok = true;
-        for (p, &(ex, sp)) in sig.params.iter().zip(&exs) {
-            match p.kind {
-                ParamKind::Value(t) => {
-                    if let Ex::Array(a) = ex {
-                        let g = &self.cx.arrays[a.index()];
-                        let found = array_type_name(g.elem, g.dims);
-                        let msg = format!(
-                            "parameter `{}` of `{}` takes one {t}, but this is an {found}",
-                            p.name, sig.name
-                        );
-                        self.cx.diags.push(Diagnostic::error(sp, msg).with_help(
-                            "pass one element (`a[i]`), or declare the parameter `Array[...]`",
-                        ));
-                        ok = false;
-                        continue;
-                    }
-                    let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
-                    match self.coerce(ex, t, sp, &what) {
-                        Some(o) => ops.push(o),
-                        None => ok = false,
-                    }
-                }
-                ParamKind::Array(t, dims) => match ex {
-                    Ex::Array(a)
-                        if self.cx.arrays[a.index()].elem == t
-                            && self.cx.arrays[a.index()].dims == dims =>
-                    {
-                        arrays.push(a)
-                    }
-                    Ex::Array(a) => {
-                        let g = &self.cx.arrays[a.index()];
-                        let (want, found) =
-                            (array_type_name(t, dims), array_type_name(g.elem, g.dims));
-                        self.error(
-                            sp,
-                            format!(
-                                "parameter `{}` of `{}` is an {want}, but this is an {found}",
-                                p.name, sig.name
-                            ),
-                        );
-                        ok = false;
-                    }
-                    Ex::Err => ok = false,
-                    _ => {
-                        self.error(
-                            sp,
-                            format!("parameter `{}` of `{}` needs an array", p.name, sig.name),
-                        );
-                        ok = false;
-                    }
-                },
-            }
+        for (k, &(ex, sp)) in exs.iter().enumerate() {
+            ok &= self.func_arg(d, k, ex, sp, &mut ops, &mut arrays);
         }
         if !ok {
             return Ex::Err;
@@ -237,5 +187,69 @@ impl Lower<'_, '_> {
             (Some(t), None) => Ex::Val(Operand::Value(v), t),
             (None, _) => Ex::Void,
         }
+    }
+    /// Argument `ex` (at `sp`) of a call of func `d`, for its parameter `k`: a value converted
+    /// into `ops`, or an array of the parameter's type into `arrays`; `false` after an error.
+    fn func_arg(
+        &mut self,
+        d: usize,
+        k: usize,
+        ex: Ex,
+        sp: Span,
+        ops: &mut Vec<Operand>,
+        arrays: &mut Vec<ArrayId>,
+    ) -> bool {
+        let m = self.m;
+        let (sig, p) = (&m.defs[d], &m.defs[d].params[k]);
+        match p.kind {
+            ParamKind::Value(t) => {
+                if let Ex::Array(a) = ex {
+                    let g = &self.cx.arrays[a.index()];
+                    let found = array_type_name(g.elem, g.dims);
+                    let msg = format!(
+                        "parameter `{}` of `{}` takes one {t}, but this is an {found}",
+                        p.name, sig.name
+                    );
+                    self.cx.diags.push(Diagnostic::error(sp, msg).with_help(
+                        "pass one element (`a[i]`), or declare the parameter `Array[...]`",
+                    ));
+                    return false;
+                }
+                let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
+                match self.coerce(ex, t, sp, &what) {
+                    Some(o) => ops.push(o),
+                    None => return false,
+                }
+            }
+            ParamKind::Array(t, dims) => match ex {
+                Ex::Array(a)
+                    if self.cx.arrays[a.index()].elem == t
+                        && self.cx.arrays[a.index()].dims == dims =>
+                {
+                    arrays.push(a)
+                }
+                Ex::Array(a) => {
+                    let g = &self.cx.arrays[a.index()];
+                    let (want, found) = (array_type_name(t, dims), array_type_name(g.elem, g.dims));
+                    self.error(
+                        sp,
+                        format!(
+                            "parameter `{}` of `{}` is an {want}, but this is an {found}",
+                            p.name, sig.name
+                        ),
+                    );
+                    return false;
+                }
+                Ex::Err => return false,
+                _ => {
+                    self.error(
+                        sp,
+                        format!("parameter `{}` of `{}` needs an array", p.name, sig.name),
+                    );
+                    return false;
+                }
+            },
+        }
+        true
     }
 }
