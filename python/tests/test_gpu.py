@@ -349,6 +349,11 @@ class PythonDevice(unittest.TestCase):
         np.testing.assert_array_equal(out, out_gpu)
         np.testing.assert_array_equal(signed, signed_gpu)
 
+    def test_every_listed_device_opens_by_its_listed_name(self):
+        for name in spirthon.devices():
+            spirthon.set_device(name)
+            self.assertEqual(spirthon.device(), name)
+
     def test_devices_lists_python_last(self):
         self.assertEqual(spirthon.devices()[-1], "python")
         self.assertGreaterEqual(len(spirthon.devices()), 2)

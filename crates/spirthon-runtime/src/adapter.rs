@@ -36,7 +36,8 @@ pub const INSTALL_HINT: &str = "install a Vulkan driver; with no GPU, Mesa's lav
 
 impl Gpu {
     /// Opens the first hardware adapter, else a CPU implementation (lavapipe); with
-    /// `name`, the first adapter whose name contains it (case-insensitive).
+    /// `name`, the first adapter whose name as [`adapters`] lists it contains it
+    /// (case-insensitive).
     pub fn open(name: Option<&str>) -> Result<Gpu, RunError> {
         let mut adapters = all_adapters();
         if adapters.is_empty() {
@@ -47,7 +48,8 @@ impl Gpu {
         if let Some(n) = name {
             let n = n.to_lowercase();
             let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
-            adapters.retain(|a| a.get_info().name.to_lowercase().contains(&n));
+            // As `adapters()` lists it (the kind and backend too), or any part of that.
+            adapters.retain(|a| describe(&a.get_info()).to_lowercase().contains(&n));
             if adapters.is_empty() {
                 return Err(RunError::NoAdapter(format!(
                     "no adapter name contains {n:?}; found: {}",
