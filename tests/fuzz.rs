@@ -52,6 +52,8 @@ impl Rng {
 
 /// Tokens a mutation may insert: the language's keywords, operators and edge values.
 const TOKENS: &[&str] = &[
+    " := ",
+    "(w := ",
     "if ",
     "elif ",
     "else:",
@@ -198,11 +200,12 @@ fn mutate(rng: &mut Rng, seed: &str, other: &str) -> String {
             lines.push(String::new());
         }
         let at = rng.below(lines.len());
-        match rng.below(14) {
+        match rng.below(15) {
             0 => {
                 lines.remove(at);
             }
             13 => wrap_condition(rng, &mut lines, at),
+            14 => walrus_assignment(rng, &mut lines, at),
             1 => {
                 let l = lines[at].clone();
                 lines.insert(at, l);
@@ -287,6 +290,35 @@ fn wrap_condition(rng: &mut Rng, lines: &mut [String], at: usize) {
         };
         let wrapped = rng.pick(TEMPLATES).replace("{c}", cond);
         lines[k] = format!("{indent}{keyword}{wrapped}:");
+        return;
+    }
+}
+
+/// An assignment expression: the first plain assignment `name = value` at or after `at`
+/// assigns through `:=` as well (to itself, to a new local, or inside a condition that
+/// always holds), so that walruses meet every kind of value and place.
+fn walrus_assignment(rng: &mut Rng, lines: &mut [String], at: usize) {
+    const TEMPLATES: &[&str] = &[
+        "{n} = ({n} := ({v}))",
+        "{n} = (w := ({v})) if True else w",
+        "{n} = ({v}) if (w := 0) == 0 else w",
+    ];
+    let n = lines.len();
+    for k in (0..n).map(|k| (at + k) % n) {
+        let line = &lines[k];
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let Some((name, value)) = trimmed.split_once(" = ") else {
+            continue;
+        };
+        if indent.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rewritten = rng
+            .pick(TEMPLATES)
+            .replace("{n}", name)
+            .replace("{v}", value);
+        lines[k] = format!("{indent}{rewritten}");
         return;
     }
 }

@@ -10,8 +10,8 @@ line or a column:
    constant array). ``math`` and the names imported from it compute on float32 values and
    round their results (``math.floor``, ``ceil`` and ``trunc`` give ``I32``s); on literals
    alone they are Python's, as the compiler folds them.
-2. An assignment to a local name keeps the type the local already has
-   (``x = scalars.to_type(x, value)``), and the first one gives a literal its own type, so
+2. An assignment to a local name (``x = v``, or ``(x := v)``) keeps the type the local
+   already has (``x = scalars.to_type(x, value)``), and the first one gives a literal its own type, so
    ``state = 12345`` then ``state = state * 1103515245 + 12345`` wraps as an ``I32``. To read
    the type a local holds before its first assignment, each local starts as a ``_Unset`` that
    raises ``UnboundLocalError`` when used, as CPython would. ``x: f32 = v`` converts.
@@ -397,6 +397,14 @@ class _Typing(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.target, ast.Name):
             self._note(node.target.id)
+        return node
+
+    def visit_NamedExpr(self, node):
+        # `(x := v)` assigns as `x = v` does: the value kept in the local's type, and the
+        # expression's value is the local's.
+        self.generic_visit(node)
+        self._note(node.target.id)
+        node.value = _at(_call("_spirthon_keep", ast.Name(node.target.id, ast.Load()), node.value), node.value)
         return node
 
     def visit_Subscript(self, node):

@@ -81,6 +81,10 @@ def control_flow_kernel(rnd):
             return rnd.choice(vs + [str(rnd.randint(-5, 9))])
         a, b = expr(d - 1, vs), expr(d - 1, vs)
         k = rnd.random()
+        if k < 0.06:
+            # An assignment expression: `w` takes the (bounded) value wherever Python
+            # evaluates it, and the expression is that value.
+            return "(w := min(max(%s, -%d), %d))" % (a, BOUND, BOUND)
         if k < 0.5:
             return "(%s %s %s)" % (a, rnd.choice(["+", "-", "^", "&", "|"]), b)
         if k < 0.65:
@@ -197,7 +201,8 @@ def control_flow_kernel(rnd):
                 out.append(p + "%s = min(max(%s, -%d), %d)" % (name, name, BOUND, BOUND))
         return out
 
-    return ["    x = a[i]", "    y = b[i]", "    z = 0"] + block(3, 1, list(names), False) + ["    out[i] = x * 3 + y * 5 + z"]
+    return (["    x = a[i]", "    y = b[i]", "    z = 0", "    w = 0"] + block(3, 1, list(names) + ["w"], False)
+            + ["    out[i] = x * 3 + y * 5 + z + w * 7"])
 
 
 def mixed_kernel(rnd):

@@ -87,6 +87,8 @@ pub enum ExprKind {
     /// `body if test else orelse`, stored as `(test, body, orelse)`.
     IfExp(ExprId, ExprId, ExprId),
     Tuple(Vec<ExprId>),
+    /// `(name := value)`, stored as `(target, value)`: the target is a `Name` node.
+    Walrus(ExprId, ExprId),
     /// A construct that was rejected with a diagnostic already.
     Error,
 }
@@ -96,7 +98,7 @@ macro_rules! each_child {
     ($kind:expr, $f:ident, $iter:ident, $($r:tt)+) => {
         match $kind {
             ExprKind::Attr(a, _) | ExprKind::Unary(_, a) => $f(a),
-            ExprKind::Subscript(a, b) | ExprKind::Binary(_, a, b) => {
+            ExprKind::Subscript(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Walrus(a, b) => {
                 $f(a);
                 $f(b);
             }
@@ -457,6 +459,7 @@ fn expr_label(kind: &ExprKind) -> String {
         }
         ExprKind::IfExp(..) => "ifexp (test, body, else)".into(),
         ExprKind::Tuple(_) => "tuple".into(),
+        ExprKind::Walrus(..) => "walrus (target, value)".into(),
         ExprKind::Error => "<error>".into(),
     }
 }

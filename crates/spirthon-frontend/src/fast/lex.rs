@@ -88,7 +88,9 @@ pub(super) enum K {
     Bin(BinaryOp),
     Aug(BinaryOp),
     Cmp(CmpOp),
-    /// An operator with no place in this subset (`{`, `;`, `:=`, `@=`, `...`, `!`…).
+    /// `:=`.
+    Walrus,
+    /// An operator with no place in this subset (`{`, `;`, `@=`, `...`, `!`…).
     Other,
 }
 
@@ -356,7 +358,8 @@ pub(super) fn operator(s: &[u8]) -> Option<(K, usize)> {
         (b'=', b'=', _) => (K::Cmp(CmpOp::Eq), 2),
         (b'!', b'=', _) => (K::Cmp(CmpOp::Ne), 2),
         (b'-', b'>', _) => (K::Arrow, 2),
-        (b':', b'=', _) | (b'@', b'=', _) => (K::Other, 2),
+        (b':', b'=', _) => (K::Walrus, 2),
+        (b'@', b'=', _) => (K::Other, 2),
         (b'+' | b'-' | b'*' | b'/' | b'%' | b'|' | b'^' | b'&', b'=', _) => {
             let op = match c {
                 b'+' => B::Add,

@@ -730,6 +730,20 @@ impl Parser<'_> {
         self.node(kind, t.start, t.end)
     }
 
+    /// `name := test` (an assignment expression, which this subset reads in parentheses
+    /// only: elsewhere the reference parser decides), or a `test`.
+    fn named_test(&mut self) -> Option<ExprId> {
+        if self.peek() != K::Name || self.peek_at(1) != K::Walrus {
+            return self.test();
+        }
+        let t = self.bump();
+        let target = self.node(ExprKind::Name(self.text(t).to_string()), t.start, t.end)?;
+        self.bump();
+        let value = self.test()?;
+        let end = self.prev_end();
+        self.node(ExprKind::Walrus(target, value), t.start, end)
+    }
+
     /// `()` and `(a, b)` are tuples spanning their parentheses; `(a)` is `a`, spanning `a`.
     fn parenthesized(&mut self) -> Option<ExprId> {
         let start = self.bump().start;
@@ -737,7 +751,7 @@ impl Parser<'_> {
         let mut elts = Vec::new();
         let mut comma = false;
         while self.peek() != K::RParen {
-            elts.push(self.test()?);
+            elts.push(self.named_test()?);
             comma = self.eat(K::Comma);
             if !comma {
                 break;

@@ -28,7 +28,8 @@ impl Lower<'_, '_> {
         let mut work = vec![e];
         while let Some(e) = work.pop() {
             match &self.ast.expr(e).kind {
-                ExprKind::Subscript(..) => return false,
+                // An assignment happens only where Python evaluates it.
+                ExprKind::Subscript(..) | ExprKind::Walrus(..) => return false,
                 ExprKind::Binary(BinaryOp::FloorDiv | BinaryOp::Mod, ..) if self.cx.checked => {
                     return false
                 }
@@ -155,6 +156,7 @@ impl Lower<'_, '_> {
             ExprKind::BoolOp(is_and, values) => self.bool_op(*is_and, values, span, false),
             ExprKind::Compare(left, rest) => self.compare_chain(*left, rest, span),
             ExprKind::IfExp(test, body, orelse) => self.if_exp(*test, *body, *orelse, span),
+            ExprKind::Walrus(target, value) => self.walrus(*target, *value),
             ExprKind::Tuple(_) => {
                 self.error(
                     span,
@@ -164,6 +166,23 @@ impl Lower<'_, '_> {
             }
             ExprKind::Error => Ex::Err,
         }
+    }
+
+    /// `(name := value)`: an assignment to `name` as `name = value` makes it (the type rules
+    /// of a local's assignments), whose value is then the name's.
+    fn walrus(&mut self, target: ExprId, value: ExprId) -> Ex {
+        let x = self.expr(value);
+        if matches!(x, Ex::Err) {
+            return Ex::Err;
+        }
+        let errors = |l: &Self| l.cx.diags.iter().filter(|d| d.is_error()).count();
+        let before = errors(self);
+        self.assign_to(target, x, self.ast.expr(value).span);
+        if errors(self) > before {
+            // The assignment was refused: the name's old value is no value of this.
+            return Ex::Err;
+        }
+        self.expr(target)
     }
 
     pub(super) fn name(&mut self, n: &str, span: Span) -> Ex {

@@ -351,7 +351,8 @@ pub fn array_type_name(elem: Ty, dims: u32) -> String {
     }
 }
 
-/// Every name bound by an assignment or a `for` anywhere in the def's body.
+/// Every name bound by an assignment, a `for` or an assignment expression (`:=`) anywhere
+/// in the def's body.
 fn assigned_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
     let mut out: FastSet<String> = def.params.iter().map(|p| p.name.clone()).collect();
     let mut targets = Vec::new();
@@ -362,6 +363,11 @@ fn assigned_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
                 targets.push(*t)
             }
             _ => {}
+        }
+    }
+    for e in def.exprs.clone() {
+        if let ExprKind::Walrus(t, _) = ast.exprs[e as usize].kind {
+            targets.push(t);
         }
     }
     while let Some(t) = targets.pop() {

@@ -304,6 +304,14 @@ impl Lower<'_, '_> {
                     }
                 }
             }
+            for e in def.exprs.clone() {
+                if let ExprKind::Walrus(t, v) = self.ast.exprs[e as usize].kind {
+                    if let (ExprKind::Name(n), true) = (&self.ast.expr(t).kind, mentions(v, &names))
+                    {
+                        names.insert(n.clone());
+                    }
+                }
+            }
             if names.len() == before {
                 break;
             }

@@ -700,6 +700,8 @@ impl Convert {
                 ExprKind::IfExp(self.expr(&i.test), self.expr(&i.body), self.expr(&i.orelse))
             }
             E::Tuple(t) => ExprKind::Tuple(self.exprs(&t.elts)),
+            // The grammar makes the target a name.
+            E::NamedExpr(n) => ExprKind::Walrus(self.expr(&n.target), self.expr(&n.value)),
             other => {
                 let what = match other {
                     E::List(_) => "lists are",
@@ -709,7 +711,6 @@ impl Convert {
                         "comprehensions are"
                     }
                     E::Lambda(_) => "lambdas are",
-                    E::NamedExpr(_) => "assignment expressions (`:=`) are",
                     E::Await(_) => "`await` is",
                     E::Yield(_) | E::YieldFrom(_) => "`yield` is",
                     E::JoinedStr(_) | E::FormattedValue(_) => "f-strings are",
