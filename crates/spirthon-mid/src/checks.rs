@@ -1,5 +1,6 @@
 //! Checks that need folded constants: faults that the program is certain to commit whenever
-//! it reaches an instruction, found after [`crate::opt::optimize`] has folded what it can.
+//! it reaches an instruction, found before [`crate::opt::optimize`] (dead code included: an
+//! unused `r = x // 0` still raises in Python) and after it has folded what it can.
 //!
 //! - An integer `//` or `%` whose divisor is the constant 0. Python raises
 //!   `ZeroDivisionError` there; a literal `7 // 0` is already a compile error, and a divisor

@@ -2,10 +2,14 @@
 //! SSA module that every backend and the runtime read out.
 //!
 //! ```text
-//! Program --ssa::apply--> Function<Ref> --opt::optimize-->
+//! Program --ssa::apply--> Function<Ref> --checks::constant_faults--> --opt::optimize-->
 //!         [--ranges::prune_checks--> --opt::optimize--> in checked mode] --checks::constant_faults-->
 //!         --written::mark_written--> Module (with each kernel's UniformLayout)
 //! ```
+//! Constant faults are looked for twice: before optimisation, so that one in code whose
+//! result nothing reads is still reported (Python raises there), and after it, for the
+//! constants folding makes; each is reported once.
+//!
 //! Each pass returns diagnostics instead of printing. Under `debug_assertions` (so in every
 //! test) [`verify::verify`] checks each function after every pass and a violation is an
 //! [`MidError::Invalid`] naming the pass: a compiler bug caught where it happens, not in
@@ -118,6 +122,12 @@ pub fn run(p: Program) -> Result<Module, MidError> {
     }
     let mut analyses: Vec<Analyses> = functions.iter().map(|_| Analyses::default()).collect();
     check_all(&functions, &mut analyses, "SSA construction")?;
+    // Faults with constant operands, before dead code goes: Python raises at `r = x // 0`
+    // even when `r` is never read. After folding (below) the ones constants reach.
+    let mut faults: Vec<Diagnostic> = functions
+        .iter()
+        .flat_map(|f| checks::constant_faults(f, &arrays))
+        .collect();
     let pure = opt::pure_functions(&functions);
     // Optimisation substitutes and removes instructions; it keeps every block and edge.
     for (f, a) in functions.iter_mut().zip(&mut analyses) {
@@ -140,8 +150,14 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         check_all(&functions, &mut analyses, "bounds-check elimination")?;
     }
     for f in &functions {
-        diags.extend(checks::constant_faults(f, &arrays));
+        faults.extend(checks::constant_faults(f, &arrays));
         written::mark_written(f, &mut arrays);
+    }
+    for d in faults {
+        let seen = |e: &Diagnostic| e.primary.span == d.primary.span && e.message == d.message;
+        if !diags.iter().any(seen) {
+            diags.push(d);
+        }
     }
     if !diags.is_empty() {
         return Err(MidError::Source(diags));
