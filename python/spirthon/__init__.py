@@ -21,20 +21,20 @@ The pure-Python part needs the standard library only (CPython 3.9 or newer); Num
 need NumPy.
 """
 
-from .types import f32, i32, u32
-from .arrays import Array, Array2D, Array3D
-from .vectors import (
+from .types import f32, i32, u32  # noqa: F401 (exported: __all__ below)
+from .arrays import Array, Array2D, Array3D  # noqa: F401
+from .vectors import (  # noqa: F401
     vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4,
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
 )
-from .api import kernel, func, Kernel
-from .runtime import (
+from .api import kernel, func, Kernel  # noqa: F401
+from .runtime import (  # noqa: F401
     global_id, local_id, workgroup_id, num_workgroups, local_index, num_threads, shared_array,
     barrier, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
     atomic_exchange, atomic_compare_exchange,
 )
-from .errors import CheckError, CompileError, DeadlockError
-from .gpu import (
+from .errors import CheckError, CompileError, DeadlockError  # noqa: F401
+from .gpu import (  # noqa: F401
     DeviceArray, array, zeros, set_device, device, devices, synchronize, set_timeout, get_timeout,
 )
 from . import _library
