@@ -52,6 +52,10 @@ impl Rng {
 
 /// Tokens a mutation may insert: the language's keywords, operators and edge values.
 const TOKENS: &[&str] = &[
+    "match ",
+    "case ",
+    "case _:",
+    " | ",
     " := ",
     "(w := ",
     "if ",

@@ -348,6 +348,8 @@ class _Typing(ast.NodeTransformer):
         args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
         params = {a.arg for a in args}
         self.assigned = params | {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        # A `case` capture (`case other:`, `case 1 | 2 as x:`) assigns its name too.
+        self.assigned |= {n.name for n in ast.walk(node) if type(n).__name__ == "MatchAs" and n.name}
         node.decorator_list = []
         node.returns = None
         for a in args:

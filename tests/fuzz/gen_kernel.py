@@ -149,6 +149,21 @@ def control_flow_kernel(rnd):
         for _ in range(rnd.randint(1, 3)):
             k = rnd.random()
             p = "    " * ind
+            if d > 0 and rnd.random() < 0.1:
+                # `match` over a bounded int: literals, alternatives, a guarded capture
+                # (bound before its guard runs) and a default, tried in order.
+                m = "m%d" % d
+                out.append(p + "match %s %% 5 - 2:" % expr(1, vs))
+                out.append(p + "    case %d:" % rnd.randint(-2, 2))
+                out += block(d - 1, ind + 2, vs, in_loop)
+                out.append(p + "    case %d | %d:" % (rnd.randint(-2, 0), rnd.randint(1, 2)))
+                out += block(d - 1, ind + 2, vs, in_loop)
+                out.append(p + "    case %s if %s > %d:" % (m, m, rnd.randint(-2, 1)))
+                out += block(d - 1, ind + 2, vs + [m], in_loop)
+                if rnd.random() < 0.6:
+                    out.append(p + "    case _:")
+                    out += block(d - 1, ind + 2, vs, in_loop)
+                continue
             if d > 0 and k < 0.2:
                 out.append(p + "if %s:" % cond(vs))
                 out += block(d - 1, ind + 1, vs, in_loop)

@@ -168,6 +168,10 @@ pub enum StmtKind {
     Pass,
     /// `assert test` or `assert test, "message"` (the message a string literal).
     Assert(ExprId, Option<String>),
+    /// `match subject:` as the parser gives it: `subject` is assigned to the hidden local
+    /// named by the first (a `Name` no Python name can be), then the `If` chain (the last)
+    /// tries the cases over it in order, as Python does.
+    Match(ExprId, ExprId, StmtId),
     /// A rejected statement, already reported.
     Error,
 }
@@ -413,6 +417,12 @@ fn dump_stmt(ast: &Ast, s: StmtId, depth: usize, out: &mut String) {
         StmtKind::Break => out.push_str(&head("break")),
         StmtKind::Continue => out.push_str(&head("continue")),
         StmtKind::Pass => out.push_str(&head("pass")),
+        StmtKind::Match(t, subject, chain) => {
+            out.push_str(&head("match"));
+            dump_expr(ast, *t, depth + 1, out);
+            dump_expr(ast, *subject, depth + 1, out);
+            body("cases", std::slice::from_ref(chain), out);
+        }
         StmtKind::Error => out.push_str(&head("<error>")),
     }
 }

@@ -55,12 +55,19 @@ fn agree(source: &str, what: &str) -> bool {
     true
 }
 
+/// Whether `text` has a statement the fast path leaves to the reference parser: `match`,
+/// whose translation into the kernel AST is written once, there.
+fn left_to_the_reference(text: &str) -> bool {
+    text.lines().any(|l| l.trim_start().starts_with("match "))
+}
+
 #[test]
 fn fast_path_reads_every_corpus_and_ok_kernel_as_the_reference_does() {
     for dir in ["shaders", "tests/kernels/ok", "tests/run"] {
         for (path, text) in python_files(dir) {
+            let taken = agree(&text, &path.display().to_string());
             assert!(
-                agree(&text, &path.display().to_string()),
+                taken || (dir != "shaders" && left_to_the_reference(&text)),
                 "the fast path gave up on {}",
                 path.display()
             );

@@ -359,9 +359,10 @@ fn assigned_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
     for s in def.stmts.clone() {
         match &ast.stmts[s as usize].kind {
             StmtKind::Assign(ts, _) => targets.extend(ts.iter().copied()),
-            StmtKind::AugAssign(t, ..) | StmtKind::AnnAssign(t, ..) | StmtKind::For(t, ..) => {
-                targets.push(*t)
-            }
+            StmtKind::AugAssign(t, ..)
+            | StmtKind::AnnAssign(t, ..)
+            | StmtKind::For(t, ..)
+            | StmtKind::Match(t, ..) => targets.push(*t),
             _ => {}
         }
     }

@@ -49,7 +49,32 @@ impl Lower<'_, '_> {
             StmtKind::Return(v) => self.return_stmt(*v, span),
             StmtKind::Pass | StmtKind::Error => {}
             StmtKind::Assert(test, message) => self.assert_stmt(*test, message.clone()),
+            StmtKind::Match(target, subject, chain) => self.match_stmt(*target, *subject, *chain),
         }
+    }
+
+    /// `match subject:`: the subject, an `i32` or a `u32`, is evaluated once into the hidden
+    /// local `target`, then the parser's `if` chain over it tries the cases.
+    fn match_stmt(&mut self, target: ExprId, subject: ExprId, chain: StmtId) {
+        let at = self.ast.expr(subject).span;
+        let x = self.expr(subject);
+        match x {
+            Ex::Val(_, Ty::Scalar(Scalar::I32 | Scalar::U32)) | Ex::Lit(Lit::Int(_)) => {}
+            Ex::Err => return,
+            _ => {
+                let found = match x {
+                    Ex::Val(_, t) => t.to_string(),
+                    _ => "this".to_string(),
+                };
+                self.cx.diags.push(
+                    Diagnostic::error(at, format!("`match` in a kernel works on an `i32` or a `u32`, not {found}"))
+                        .with_help("convert the subject with `int(...)`, or test other values with `if`/`elif`"),
+                );
+                return;
+            }
+        }
+        self.assign_to(target, x, at);
+        self.stmt(chain);
     }
 
     /// Outside checked mode an assertion is type-checked only, as `python -O` skips it: its

@@ -501,6 +501,7 @@ impl Convert {
                 a.value.as_ref().map(|v| self.expr(v)),
             ),
             S::If(i) => self.if_chain(i),
+            S::Match(m) => self.match_stmt(m, sp),
             S::While(w) => {
                 StmtKind::While(self.expr(&w.test), self.body(&w.body), self.body(&w.orelse))
             }
@@ -539,7 +540,6 @@ impl Convert {
                     S::ClassDef(_) => "classes are",
                     S::Delete(_) => "`del` is",
                     S::With(_) => "`with` is",
-                    S::Match(_) => "`match` is",
                     S::Raise(_) => "`raise` is",
                     S::Try(_) | S::TryStar(_) => "`try` is",
                     S::Import(_) | S::ImportFrom(_) => "imports inside a kernel are",
@@ -576,6 +576,136 @@ impl Convert {
             orelse = vec![self.ast.add_stmt(kind, span(links[k].range))];
         }
         unreachable!("a chain has at least one link")
+    }
+
+    /// `match subject:` over an integer, with integer literal patterns (negative ones and `|`
+    /// alternatives too), `as` bindings, guards, and a last `case _:` or capture: the
+    /// subject goes into a hidden local, and the cases become an `if`/`elif`/`else` chain
+    /// over it, tried in order as Python tries them. A capture binds before its guard runs.
+    fn match_stmt(&mut self, m: &ast::StmtMatch, sp: Span) -> StmtKind {
+        let subject = self.expr(&m.subject);
+        let at = span(m.subject.range());
+        let hidden = format!("match@{}", sp.start);
+        let target = self.ast.add_expr(ExprKind::Name(hidden.clone()), at);
+        let mut links: Vec<(Option<ExprId>, Vec<StmtId>, Span)> = Vec::new();
+        for (k, case) in m.cases.iter().enumerate() {
+            let Some((literals, bind)) = self.case_pattern(&case.pattern) else {
+                return StmtKind::Error;
+            };
+            let pattern_span = span(case.pattern.range());
+            let irrefutable = literals.is_empty() && case.guard.is_none();
+            if irrefutable && k + 1 < m.cases.len() {
+                let what = match &bind {
+                    Some((name, _)) => format!("name capture '{name}'"),
+                    None => "wildcard".to_string(),
+                };
+                self.error(
+                    pattern_span,
+                    format!("{what} makes remaining patterns unreachable"),
+                );
+                return StmtKind::Error;
+            }
+            let subject_at = |p: &mut Self| p.ast.add_expr(ExprKind::Name(hidden.clone()), at);
+            let mut tests = Vec::new();
+            if !literals.is_empty() {
+                let compares: Vec<ExprId> = literals
+                    .iter()
+                    .map(|&lit| {
+                        let s = subject_at(self);
+                        let lsp = self.ast.expr(lit).span;
+                        self.ast
+                            .add_expr(ExprKind::Compare(s, vec![(CmpOp::Eq, lit)]), lsp)
+                    })
+                    .collect();
+                tests.push(match compares[..] {
+                    [one] => one,
+                    _ => self
+                        .ast
+                        .add_expr(ExprKind::BoolOp(false, compares), pattern_span),
+                });
+            }
+            let mut body = Vec::new();
+            if let Some((name, nsp)) = &bind {
+                let t = self.ast.add_expr(ExprKind::Name(name.clone()), *nsp);
+                let s = subject_at(self);
+                if case.guard.is_some() {
+                    // `(name := subject) == subject`: the binding, before the guard.
+                    let w = self.ast.add_expr(ExprKind::Walrus(t, s), *nsp);
+                    let s2 = subject_at(self);
+                    tests.push(
+                        self.ast
+                            .add_expr(ExprKind::Compare(w, vec![(CmpOp::Eq, s2)]), *nsp),
+                    );
+                } else {
+                    body.push(self.ast.add_stmt(StmtKind::Assign(vec![t], s), *nsp));
+                }
+            }
+            if let Some(g) = &case.guard {
+                tests.push(self.expr(g));
+            }
+            body.extend(self.body(&case.body));
+            let test = match tests[..] {
+                [] => None,
+                [one] => Some(one),
+                _ => Some(
+                    self.ast
+                        .add_expr(ExprKind::BoolOp(true, tests), pattern_span),
+                ),
+            };
+            let end = case
+                .body
+                .last()
+                .map_or(pattern_span.end, |b| span(b.range()).end);
+            links.push((test, body, Span::new(pattern_span.start, end)));
+        }
+        // Innermost first: each case is the `else` of the one before it.
+        let mut orelse: Vec<StmtId> = Vec::new();
+        for (test, body, lsp) in links.into_iter().rev() {
+            orelse = match test {
+                None => body,
+                Some(t) => vec![self.ast.add_stmt(StmtKind::If(t, body, orelse), lsp)],
+            };
+        }
+        let chain = match orelse[..] {
+            [one] if matches!(self.ast.stmt(one).kind, StmtKind::If(..)) => one,
+            // Only the last case, and it always holds: `if True:` around its body.
+            _ => {
+                let always = self.ast.add_expr(ExprKind::Bool(true), at);
+                self.ast
+                    .add_stmt(StmtKind::If(always, orelse, Vec::new()), sp)
+            }
+        };
+        StmtKind::Match(target, subject, chain)
+    }
+
+    /// A case's pattern as the integer literals it matches (none for `_` or a capture) and
+    /// the name it binds; `None` after an error that says which forms work.
+    #[allow(clippy::type_complexity)]
+    fn case_pattern(&mut self, p: &ast::Pattern) -> Option<(Vec<ExprId>, Option<(String, Span)>)> {
+        use ast::Pattern as P;
+        let (inner, bind) = match p {
+            P::MatchAs(a) => (
+                a.pattern.as_deref(),
+                a.name.as_ref().map(|n| (n.to_string(), span(p.range()))),
+            ),
+            other => (Some(other), None),
+        };
+        let mut literals = Vec::new();
+        let mut work: Vec<&P> = inner.into_iter().collect();
+        while let Some(p) = work.pop() {
+            match p {
+                P::MatchValue(v) if is_int_pattern(&v.value) => literals.push(self.expr(&v.value)),
+                P::MatchOr(o) => work.extend(o.patterns.iter().rev()),
+                _ => {
+                    self.push_diag(
+                        Diagnostic::error(span(p.range()), "this pattern is not supported in kernels")
+                            .with_help("a kernel's `case` is an integer literal (`case 3:`, `case -1:`), alternatives of them (`case 1 | 2:`), either bound with `as`, `_`, or a name that binds the value (`case other:`); each may have an `if` guard"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some((literals, bind))
     }
 
     fn expr(&mut self, e: &ast::Expr) -> ExprId {
@@ -783,4 +913,13 @@ fn binary_op(op: &ast::Operator) -> Option<BinaryOp> {
         ast::Operator::BitAnd => BinaryOp::BitAnd,
         ast::Operator::MatMult => return None,
     })
+}
+
+/// Whether a `case` value is an integer literal, or a negative one.
+fn is_int_pattern(e: &ast::Expr) -> bool {
+    let int = |e: &ast::Expr| matches!(e, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Int(_)));
+    match e {
+        ast::Expr::UnaryOp(u) => matches!(u.op, ast::UnaryOp::USub) && int(&u.operand),
+        other => int(other),
+    }
 }
