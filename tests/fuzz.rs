@@ -272,30 +272,19 @@ fn wrap_condition(rng: &mut Rng, lines: &mut [String], at: usize) {
         "({c}) or (({c}) and ({c}))",
         "(({c}) if ({c}) else ({c}) if ({c}) else ({c}))",
     ];
-    let n = lines.len();
-    for k in (0..n).map(|k| (at + k) % n) {
-        let line = &lines[k];
-        let trimmed = line.trim_start();
-        let indent = &line[..line.len() - trimmed.len()];
-        let Some(body) = trimmed.strip_suffix(':') else {
-            continue;
-        };
-        let (keyword, cond) = match ["while ", "if ", "elif "]
+    rewrite_first(lines, at, |_, line| {
+        let body = line.strip_suffix(':')?;
+        let (keyword, cond) = ["while ", "if ", "elif "]
             .iter()
-            .find_map(|kw| body.strip_prefix(kw).map(|c| (*kw, c)))
-        {
-            Some(found) => found,
-            None => continue,
-        };
+            .find_map(|kw| body.strip_prefix(kw).map(|c| (*kw, c)))?;
         let keyword = if keyword == "if " && rng.below(4) == 0 {
             "while "
         } else {
             keyword
         };
         let wrapped = rng.pick(TEMPLATES).replace("{c}", cond);
-        lines[k] = format!("{indent}{keyword}{wrapped}:");
-        return;
-    }
+        Some(format!("{keyword}{wrapped}:"))
+    });
 }
 
 /// An assignment expression: the first plain assignment `name = value` at or after `at`
@@ -307,23 +296,35 @@ fn walrus_assignment(rng: &mut Rng, lines: &mut [String], at: usize) {
         "{n} = (w := ({v})) if True else w",
         "{n} = ({v}) if (w := 0) == 0 else w",
     ];
+    rewrite_first(lines, at, |indent, line| {
+        let (name, value) = line.split_once(" = ")?;
+        if indent.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        Some(
+            rng.pick(TEMPLATES)
+                .replace("{n}", name)
+                .replace("{v}", value),
+        )
+    });
+}
+
+/// The first line at or after `at` (going round) that `rewrite` takes, given its indentation
+/// and the rest, becomes the indentation and what `rewrite` gives.
+fn rewrite_first(
+    lines: &mut [String],
+    at: usize,
+    mut rewrite: impl FnMut(&str, &str) -> Option<String>,
+) {
     let n = lines.len();
     for k in (0..n).map(|k| (at + k) % n) {
         let line = &lines[k];
         let trimmed = line.trim_start();
         let indent = &line[..line.len() - trimmed.len()];
-        let Some((name, value)) = trimmed.split_once(" = ") else {
-            continue;
-        };
-        if indent.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            continue;
+        if let Some(new) = rewrite(indent, trimmed) {
+            lines[k] = format!("{indent}{new}");
+            return;
         }
-        let rewritten = rng
-            .pick(TEMPLATES)
-            .replace("{n}", name)
-            .replace("{v}", value);
-        lines[k] = format!("{indent}{rewritten}");
-        return;
     }
 }
 
