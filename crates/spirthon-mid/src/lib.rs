@@ -31,7 +31,7 @@ pub mod written;
 #[cfg(test)]
 mod testing;
 
-use spirthon_ir::lowered::Program;
+use spirthon_ir::lowered::{KernelDecl, Program};
 use spirthon_ir::{Block, Diagnostic, EntryPoint, Function, Module, Ref};
 use spirthon_ssa::{Cfg, DomTree};
 
@@ -135,32 +135,22 @@ pub fn run(p: Program) -> Result<Module, MidError> {
     }
     check_all(&functions, &mut analyses, "optimisation")?;
     if checked_mode {
-        // After value numbering, so that a guard's `len(x)` and the check's are one value.
-        for (i, (f, a)) in functions.iter_mut().zip(&mut analyses).enumerate() {
-            let group = kernels
-                .iter()
-                .find(|k| k.function.index() == i)
-                .map(|k| k.workgroup_size);
-            if ranges::prune_checks(f, a.dominators(f), group) > 0 {
-                // Each proven check's branch became a jump: the failing block is gone.
-                a.cfg_changed();
-                opt::optimize(f, a.dominators(f), &pure);
-            }
-        }
+        prune_checks(&mut functions, &mut analyses, &kernels, &pure);
         check_all(&functions, &mut analyses, "bounds-check elimination")?;
     }
     for f in &functions {
         faults.extend(checks::constant_faults(f, &arrays));
         written::mark_written(f, &mut arrays);
     }
-    for d in faults {
-        let seen = |e: &Diagnostic| e.primary.span == d.primary.span && e.message == d.message;
-        if !diags.iter().any(seen) {
-            diags.push(d);
-        }
-    }
-    if !diags.is_empty() {
-        return Err(MidError::Source(diags));
+    // Most faults are found both times: each once, in source order (no other errors are
+    // left at this point: they stopped the run above).
+    faults.sort_by(|a, b| {
+        let key = |d: &Diagnostic| (d.primary.span.start, d.primary.span.end);
+        key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
+    });
+    faults.dedup_by(|a, b| a.primary.span == b.primary.span && a.message == b.message);
+    if !faults.is_empty() {
+        return Err(MidError::Source(faults));
     }
     let entry_points = kernels
         .iter()
@@ -179,6 +169,28 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         checked: checked_mode,
         checks,
     })
+}
+
+/// Checked mode's bounds-check elimination over every function, after value numbering (so
+/// that a guard's `len(x)` and the check's are one value), and optimisation again where it
+/// removed a check.
+fn prune_checks(
+    functions: &mut [Function<Ref>],
+    analyses: &mut [Analyses],
+    kernels: &[KernelDecl],
+    pure: &[bool],
+) {
+    for (i, (f, a)) in functions.iter_mut().zip(analyses).enumerate() {
+        let group = kernels
+            .iter()
+            .find(|k| k.function.index() == i)
+            .map(|k| k.workgroup_size);
+        if ranges::prune_checks(f, a.dominators(f), group) > 0 {
+            // Each proven check's branch became a jump: the failing block is gone.
+            a.cfg_changed();
+            opt::optimize(f, a.dominators(f), pure);
+        }
+    }
 }
 
 /// The IR verifier over every function, when debug assertions are on.
