@@ -57,21 +57,25 @@ impl Lower<'_, '_> {
     /// local `target`, then the parser's `if` chain over it tries the cases.
     fn match_stmt(&mut self, target: ExprId, subject: ExprId, chain: StmtId) {
         let at = self.ast.expr(subject).span;
-        let x = self.expr(subject);
+        let x = match self.expr(subject) {
+            x @ (Ex::Lit(Lit::Int(_)) | Ex::Err) => x,
+            // An array, a tuple or nothing is reported as no value; other literals take
+            // their own type.
+            other => match self.value(other, at) {
+                Some((o, t)) => Ex::Val(o, t),
+                None => return,
+            },
+        };
         match x {
-            Ex::Val(_, Ty::Scalar(Scalar::I32 | Scalar::U32)) | Ex::Lit(Lit::Int(_)) => {}
             Ex::Err => return,
-            _ => {
-                let found = match x {
-                    Ex::Val(_, t) => t.to_string(),
-                    _ => "this".to_string(),
-                };
+            Ex::Val(_, t) if !matches!(t, Ty::Scalar(Scalar::I32 | Scalar::U32)) => {
                 self.cx.diags.push(
-                    Diagnostic::error(at, format!("`match` in a kernel works on an `i32` or a `u32`, not {found}"))
+                    Diagnostic::error(at, format!("`match` in a kernel works on an `i32` or a `u32`, not {t}"))
                         .with_help("convert the subject with `int(...)`, or test other values with `if`/`elif`"),
                 );
                 return;
             }
+            _ => {}
         }
         self.assign_to(target, x, at);
         self.stmt(chain);

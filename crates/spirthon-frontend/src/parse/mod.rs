@@ -605,58 +605,7 @@ impl Convert {
                 );
                 return StmtKind::Error;
             }
-            let subject_at = |p: &mut Self| p.ast.add_expr(ExprKind::Name(hidden.clone()), at);
-            let mut tests = Vec::new();
-            if !literals.is_empty() {
-                let compares: Vec<ExprId> = literals
-                    .iter()
-                    .map(|&lit| {
-                        let s = subject_at(self);
-                        let lsp = self.ast.expr(lit).span;
-                        self.ast
-                            .add_expr(ExprKind::Compare(s, vec![(CmpOp::Eq, lit)]), lsp)
-                    })
-                    .collect();
-                tests.push(match compares[..] {
-                    [one] => one,
-                    _ => self
-                        .ast
-                        .add_expr(ExprKind::BoolOp(false, compares), pattern_span),
-                });
-            }
-            let mut body = Vec::new();
-            if let Some((name, nsp)) = &bind {
-                let t = self.ast.add_expr(ExprKind::Name(name.clone()), *nsp);
-                let s = subject_at(self);
-                if case.guard.is_some() {
-                    // `(name := subject) == subject`: the binding, before the guard.
-                    let w = self.ast.add_expr(ExprKind::Walrus(t, s), *nsp);
-                    let s2 = subject_at(self);
-                    tests.push(
-                        self.ast
-                            .add_expr(ExprKind::Compare(w, vec![(CmpOp::Eq, s2)]), *nsp),
-                    );
-                } else {
-                    body.push(self.ast.add_stmt(StmtKind::Assign(vec![t], s), *nsp));
-                }
-            }
-            if let Some(g) = &case.guard {
-                tests.push(self.expr(g));
-            }
-            body.extend(self.body(&case.body));
-            let test = match tests[..] {
-                [] => None,
-                [one] => Some(one),
-                _ => Some(
-                    self.ast
-                        .add_expr(ExprKind::BoolOp(true, tests), pattern_span),
-                ),
-            };
-            let end = case
-                .body
-                .last()
-                .map_or(pattern_span.end, |b| span(b.range()).end);
-            links.push((test, body, Span::new(pattern_span.start, end)));
+            links.push(self.case_link(case, literals, bind, &hidden, at));
         }
         // Innermost first: each case is the `else` of the one before it.
         let mut orelse: Vec<StmtId> = Vec::new();
@@ -676,6 +625,72 @@ impl Convert {
             }
         };
         StmtKind::Match(target, subject, chain)
+    }
+
+    /// One case as a link of the chain: its test over the hidden subject (`None` when it
+    /// always holds), its body (after the capture's binding, when it binds without a guard)
+    /// and its span.
+    fn case_link(
+        &mut self,
+        case: &ast::MatchCase,
+        literals: Vec<ExprId>,
+        bind: Option<(String, Span)>,
+        hidden: &str,
+        at: Span,
+    ) -> (Option<ExprId>, Vec<StmtId>, Span) {
+        let pattern_span = span(case.pattern.range());
+        let subject_at = |p: &mut Self| p.ast.add_expr(ExprKind::Name(hidden.to_string()), at);
+        let mut tests = Vec::new();
+        if !literals.is_empty() {
+            let compares: Vec<ExprId> = literals
+                .iter()
+                .map(|&lit| {
+                    let s = subject_at(self);
+                    let lsp = self.ast.expr(lit).span;
+                    self.ast
+                        .add_expr(ExprKind::Compare(s, vec![(CmpOp::Eq, lit)]), lsp)
+                })
+                .collect();
+            tests.push(match compares[..] {
+                [one] => one,
+                _ => self
+                    .ast
+                    .add_expr(ExprKind::BoolOp(false, compares), pattern_span),
+            });
+        }
+        let mut body = Vec::new();
+        if let Some((name, nsp)) = &bind {
+            let t = self.ast.add_expr(ExprKind::Name(name.clone()), *nsp);
+            let s = subject_at(self);
+            if case.guard.is_some() {
+                // `(name := subject) == subject`: the binding, before the guard.
+                let w = self.ast.add_expr(ExprKind::Walrus(t, s), *nsp);
+                let s2 = subject_at(self);
+                tests.push(
+                    self.ast
+                        .add_expr(ExprKind::Compare(w, vec![(CmpOp::Eq, s2)]), *nsp),
+                );
+            } else {
+                body.push(self.ast.add_stmt(StmtKind::Assign(vec![t], s), *nsp));
+            }
+        }
+        if let Some(g) = &case.guard {
+            tests.push(self.expr(g));
+        }
+        body.extend(self.body(&case.body));
+        let test = match tests[..] {
+            [] => None,
+            [one] => Some(one),
+            _ => Some(
+                self.ast
+                    .add_expr(ExprKind::BoolOp(true, tests), pattern_span),
+            ),
+        };
+        let end = case
+            .body
+            .last()
+            .map_or(pattern_span.end, |b| span(b.range()).end);
+        (test, body, Span::new(pattern_span.start, end))
     }
 
     /// A case's pattern as the integer literals it matches (none for `_` or a capture) and
