@@ -55,18 +55,6 @@ MATH_CONSTANTS = {
     "nan": float("nan"),
 }
 
-# Python's built-in functions kernels call.
-BUILTINS = (
-    "abs",
-    "min",
-    "max",
-    "round",
-    "int",
-    "float",
-    "bool",
-    "len",
-)
-
 # Every name `spirthon` exports for kernel code.
 SPIRTHON = (
     "kernel",
@@ -111,40 +99,6 @@ SPIRTHON = (
     "clamp",
     "mix",
     "step",
-    "smoothstep",
-)
-
-# The functions whose device results may differ from CPython's rounded to float32.
-INEXACT = (
-    "sqrt",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinh",
-    "cosh",
-    "tanh",
-    "exp",
-    "exp2",
-    "expm1",
-    "log",
-    "log2",
-    "log10",
-    "log1p",
-    "pow",
-    "cbrt",
-    "erf",
-    "erfc",
-    "hypot",
-    "dot",
-    "cross",
-    "length",
-    "distance",
-    "normalize",
-    "mix",
     "smoothstep",
 )
 

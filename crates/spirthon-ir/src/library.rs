@@ -409,9 +409,6 @@ pub fn python_module() -> String {
          Written by `cargo xtask library` from crates/spirthon-ir/src/library.rs; do not edit\n\
          (a test of that crate fails when this file is stale).\n\"\"\"\n\n",
     );
-    let quoted = |names: &mut dyn Iterator<Item = &str>| -> String {
-        names.map(|n| format!("    {n:?},\n")).collect()
-    };
     out.push_str(
         "# `math` functions: name -> (fewest arguments, most arguments, typing, precision).\n\
          # typing: \"float\" (float32 in, float32 out), \"float_to_int\" (an int out),\n\
@@ -452,15 +449,10 @@ pub fn python_module() -> String {
             let _ = writeln!(out, "    {:?}: {v},", r.name);
         }
     }
-    out.push_str("}\n\n# Python's built-in functions kernels call.\nBUILTINS = (\n");
-    out += &quoted(&mut names(Module::Builtins));
-    out.push_str(")\n\n# Every name `spirthon` exports for kernel code.\nSPIRTHON = (\n");
-    out += &quoted(&mut names(Module::Spirthon));
-    out.push_str(
-        ")\n\n# The functions whose device results may differ from CPython's rounded to float32.\n\
-         INEXACT = (\n",
-    );
-    out += &quoted(&mut inexact_names());
+    out.push_str("}\n\n# Every name `spirthon` exports for kernel code.\nSPIRTHON = (\n");
+    for n in names(Module::Spirthon) {
+        let _ = writeln!(out, "    {n:?},");
+    }
     out.push_str(")\n\n");
     operator_tables(&mut out);
     out.push_str(
