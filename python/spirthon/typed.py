@@ -368,11 +368,7 @@ class _Typing(ast.NodeTransformer):
             return node
         target = node.targets[0]
         if isinstance(target, ast.Name):
-            self._note(target.id)
-            # `_` is Python's throwaway name: it takes each value as it is (a new variable
-            # in the compiled kernel when the type changes).
-            if target.id != "_":
-                node.value = _at(_call("_spirthon_keep", ast.Name(target.id, ast.Load()), node.value), node.value)
+            node.value = self._assigned_to(target.id, node.value)
         elif isinstance(target, (ast.Tuple, ast.List)) and not builtins.any(isinstance(e, ast.Starred) for e in target.elts):
             olds = []
             for e in target.elts:
@@ -402,12 +398,19 @@ class _Typing(ast.NodeTransformer):
         return node
 
     def visit_NamedExpr(self, node):
-        # `(x := v)` assigns as `x = v` does: the value kept in the local's type, and the
-        # expression's value is the local's.
+        # `(x := v)` assigns as `x = v` does, and the expression's value is the local's.
         self.generic_visit(node)
-        self._note(node.target.id)
-        node.value = _at(_call("_spirthon_keep", ast.Name(node.target.id, ast.Load()), node.value), node.value)
+        node.value = self._assigned_to(node.target.id, node.value)
         return node
+
+    def _assigned_to(self, name, value):
+        """``value`` as an assignment to the local ``name`` stores it: kept in the local's
+        type. ``_`` is Python's throwaway name: it takes each value as it is (a new variable
+        in the compiled kernel when the type changes)."""
+        self._note(name)
+        if name == "_":
+            return value
+        return _at(_call("_spirthon_keep", ast.Name(name, ast.Load()), value), value)
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
