@@ -36,7 +36,7 @@ fn run_error(e: RunError) -> PyErr {
 
 /// SPIR-V words from little-endian bytes.
 fn words(bytes: &[u8]) -> PyResult<Vec<u32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(PyValueError::new_err(
             "a SPIR-V module is a whole number of 32-bit words",
         ));
@@ -94,8 +94,10 @@ fn compile<'py>(
 /// `python3 -m spirthon run` (with `print` allowed, see `CompileOptions::cpython`):
 /// `(status, text)`, the exit status `spirthon run` would end with at this point (0 when the
 /// file compiles) and what it prints on stderr (the errors, or a clean file's warnings).
+/// `program`: the file is a program (`--program`), its other imports the CPU side's.
 #[pyfunction]
-fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool) -> (u8, String) {
+#[pyo3(signature = (path, checked, program=false))]
+fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool, program: bool) -> (u8, String) {
     py.detach(|| {
         let shown = path.display().to_string();
         let source = match spirthon::read_source(&path, &shown) {
@@ -113,6 +115,7 @@ fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool) -> (u8, String
         };
         let opts = spirthon::CompileOptions {
             checked,
+            host_imports: program,
             cpython: true,
             ..Default::default()
         };

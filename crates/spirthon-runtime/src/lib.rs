@@ -436,7 +436,7 @@ impl Gpu {
         if data.is_empty() {
             return;
         }
-        if data.len() % 4 == 0 {
+        if data.len().is_multiple_of(4) {
             self.queue.write_buffer(buf, 0, data);
         } else {
             let mut padded = data.to_vec();

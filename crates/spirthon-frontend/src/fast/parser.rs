@@ -314,6 +314,9 @@ impl Parser<'_> {
             K::Kw(Kw::For) => {
                 self.bump();
                 let target = self.target_list()?;
+                if !self.is_target(target, true) {
+                    return None;
+                }
                 self.expect(K::Kw(Kw::In))?;
                 let iter = self.test_list()?;
                 self.expect(K::Colon)?;
@@ -420,14 +423,20 @@ impl Parser<'_> {
                     targets.push(value);
                     value = self.test_list()?;
                 }
+                if !targets.iter().all(|&t| self.is_target(t, true)) {
+                    return None;
+                }
                 StmtKind::Assign(targets, value)
             }
             K::Aug(op) => {
+                if !self.is_target(first, false) {
+                    return None;
+                }
                 self.bump();
                 StmtKind::AugAssign(first, op, self.test_list()?)
             }
             K::Colon => {
-                if matches!(self.ast.expr(first).kind, ExprKind::Tuple(_)) {
+                if !self.is_target(first, false) {
                     return None;
                 }
                 self.bump();
@@ -440,6 +449,20 @@ impl Parser<'_> {
             }
             _ => StmtKind::Expr(first),
         })
+    }
+
+    /// Whether Python can assign to `e`: a name, an attribute or an element, or (where
+    /// `tuples`) a tuple of such. Anything else is a syntax error, left to the reference.
+    fn is_target(&self, e: ExprId, tuples: bool) -> bool {
+        let mut work = vec![e];
+        while let Some(e) = work.pop() {
+            match &self.ast.expr(e).kind {
+                ExprKind::Name(_) | ExprKind::Attr(..) | ExprKind::Subscript(..) => {}
+                ExprKind::Tuple(elts) if tuples => work.extend(elts.iter().copied()),
+                _ => return false,
+            }
+        }
+        true
     }
 
     // ---- expressions ----------------------------------------------------------------

@@ -1,22 +1,27 @@
-//! Python source to the restricted AST. This is the only module that imports
-//! `rustpython_parser`.
+//! Python source to the restricted AST. This is the only module that imports Ruff's Python
+//! parser (`ruff_python_parser`), which reads the grammar of CPython 3.9 to 3.14: PEP 701
+//! f-strings, PEP 695 type parameters and `type` aliases, template strings, `except A, B:`.
 //!
 //! [`parse`] first tries the fast path (module `fast`), a hand-written parser for the part of
 //! Python kernel files are made of, which builds the identical AST about ten times faster or
-//! gives up; then the reference path here, over rustpython-parser, which handles everything
-//! else and produces every diagnostic.
+//! gives up; then the reference path here, which handles everything else and produces every
+//! diagnostic. A file is read with the newest grammar: syntax newer than the Python that
+//! runs the program is that Python's to refuse when it imports the file.
 //!
 //! It rejects every construct the kernel language does not have, inside `@kernel` and `@func`
 //! bodies, with a diagnostic at the construct, and keeps going so that one run reports
 //! several errors. Top-level code outside kernels is kept only as far as the compiler needs
 //! it (imports, constants, decorated defs); the rest is CPU-side Python and is ignored.
 //!
-//! Nesting deeper than [`MAX_BLOCK_DEPTH`] blocks or [`MAX_EXPR_DEPTH`] expressions is an
-//! error (CPython limits indentation to 100 levels too), so that every later walk over the
-//! tree has bounded depth.
+//! Nesting deeper than [`MAX_BLOCK_DEPTH`] blocks or [`MAX_EXPR_DEPTH`] expressions in a
+//! kernel is an error (CPython limits indentation to 100 levels too), so that every later
+//! walk over the tree has bounded depth. The parser's own tree may be deeper (it holds the
+//! whole file); it is converted and dropped on a stack sized from the file's tokens (module
+//! `limits`), so no input overflows the stack.
 
-use rustpython_parser::ast::{self, Ranged};
-use rustpython_parser::Mode;
+use ruff_python_ast::{self as ast, PythonVersion};
+use ruff_python_parser::{Mode, ParseOptions};
+use ruff_text_size::{Ranged, TextRange};
 use spirthon_ir::cfg::CmpOp;
 use spirthon_ir::{Diagnostic, Span};
 
@@ -42,21 +47,45 @@ pub fn parse(source: &str, path: &str) -> Result<(Ast, Vec<Diagnostic>), Vec<Dia
     }
 }
 
-/// [`parse`] through rustpython-parser alone: the reference the fast path (module `fast`)
+/// [`parse`] through the reference parser alone: the reference the fast path (module `fast`)
 /// must agree with, and the path for every file the fast path gives up on.
 pub fn parse_reference(
     source: &str,
-    path: &str,
+    _path: &str,
 ) -> Result<(Ast, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let module = match rustpython_parser::parse(source, Mode::Module, path) {
-        Ok(ast::Mod::Module(m)) => m,
-        Ok(_) => unreachable!("Mode::Module gives a module"),
-        Err(e) => return Err(vec![syntax::syntax_error(&e, source)]),
+    if let Some(d) = limits::refuse_before_parsing(source) {
+        return Err(vec![d]);
+    }
+    let options = ParseOptions::from(Mode::Module).with_target_version(PythonVersion::PY314);
+    // Unchecked: a tree comes back even for a file with errors, so that it is dropped below,
+    // on a stack deep enough for it, rather than inside the parser.
+    let parsed = ruff_python_parser::parse_unchecked(source, options);
+    let depth = limits::depth_bound(parsed.tokens());
+    stacker::grow(limits::stack_size(&depth), move || {
+        let result = convert(source, &parsed, depth);
+        drop(parsed);
+        result
+    })
+}
+
+/// The diagnostics and AST of a parsed file: its first syntax error, or the first of
+/// CPython's limits it goes past, or the converted AST.
+fn convert(
+    source: &str,
+    parsed: &ruff_python_parser::Parsed<ast::Mod>,
+    depth: limits::Depth,
+) -> Result<(Ast, Vec<Diagnostic>), Vec<Diagnostic>> {
+    if let Some(d) = syntax::first_error(parsed, source) {
+        return Err(vec![d]);
+    }
+    let ast::Mod::Module(module) = parsed.syntax() else {
+        unreachable!("Mode::Module gives a module")
     };
-    if let Some(d) = limits::check(source, &module.body) {
+    if let Some(d) = limits::check(&depth, &module.body) {
         return Err(vec![d]);
     }
     let mut cx = Convert {
+        source,
         ast: Ast::default(),
         diags: Vec::new(),
         stmt_depth: 0,
@@ -70,11 +99,42 @@ pub fn parse_reference(
     Ok((cx.ast, cx.diags))
 }
 
-fn span(r: rustpython_parser::text_size::TextRange) -> Span {
+/// A `*args` or `**kwargs` parameter from its name, as CPython places it.
+fn param_span(p: &ast::Parameter) -> Span {
+    Span::new(p.name.range.start().into(), p.range.end().into())
+}
+
+fn span(r: TextRange) -> Span {
     Span::new(r.start().into(), r.end().into())
 }
 
-struct Convert {
+/// Where a `def` or `class` statement starts: at its keyword (`async def`'s `async`), after
+/// its decorators, which the parser's range includes.
+fn def_start(source: &str, name: &ast::Identifier, keyword: &str) -> u32 {
+    let before = source[..usize::from(name.range.start())]
+        .trim_end_matches([' ', '\t', '\\', '\n', '\r', '\x0c']);
+    let mut at = before.len().saturating_sub(keyword.len());
+    if keyword == "def" {
+        let head = source[..at].trim_end_matches([' ', '\t', '\\', '\n', '\r', '\x0c']);
+        if head.ends_with("async") {
+            at = head.len() - 5;
+        }
+    }
+    at as u32
+}
+
+/// A statement's span: a decorated `def` or `class` from its keyword, as CPython places it.
+fn stmt_span(source: &str, s: &ast::Stmt) -> Span {
+    let (name, keyword, range) = match s {
+        ast::Stmt::FunctionDef(f) if !f.decorator_list.is_empty() => (&f.name, "def", f.range),
+        ast::Stmt::ClassDef(c) if !c.decorator_list.is_empty() => (&c.name, "class", c.range),
+        other => return span(other.range()),
+    };
+    Span::new(def_start(source, name, keyword), range.end().into())
+}
+
+struct Convert<'s> {
+    source: &'s str,
     ast: Ast,
     diags: Vec<Diagnostic>,
     stmt_depth: u32,
@@ -84,8 +144,8 @@ struct Convert {
     quiet: bool,
 }
 
-fn is_device_decorator(e: &ast::Expr) -> bool {
-    let target = match e {
+fn is_device_decorator(d: &ast::Decorator) -> bool {
+    let target = match &d.expression {
         ast::Expr::Call(c) => &*c.func,
         other => other,
     };
@@ -98,12 +158,16 @@ fn is_device_decorator(e: &ast::Expr) -> bool {
 
 /// Whether `e` names `kernel`/`func` anywhere along a chain of calls (`@kernel()()`): a
 /// decorator a spirthon user meant, well-formed or not.
-fn mentions_device(e: &ast::Expr) -> bool {
-    let mut e = e;
+fn mentions_device(d: &ast::Decorator) -> bool {
+    let mut e = &d.expression;
     while let ast::Expr::Call(c) = e {
         e = &c.func;
     }
-    is_device_decorator(e)
+    match e {
+        ast::Expr::Name(n) => matches!(n.id.as_str(), "kernel" | "func"),
+        ast::Expr::Attribute(a) => matches!(a.attr.as_str(), "kernel" | "func"),
+        _ => false,
+    }
 }
 
 /// How a statement list sits in the statement that holds it.
@@ -122,34 +186,27 @@ fn inner_bodies(s: &ast::Stmt) -> Vec<(&[ast::Stmt], Inner)> {
     use Inner::*;
     match s {
         ast::Stmt::FunctionDef(f) => vec![(&f.body, Scope)],
-        ast::Stmt::AsyncFunctionDef(f) => vec![(&f.body, Scope)],
         ast::Stmt::ClassDef(c) => vec![(&c.body, Scope)],
-        ast::Stmt::If(i) => vec![(&i.body, Plain), (&i.orelse, Plain)],
+        ast::Stmt::If(i) => std::iter::once((&i.body[..], Plain))
+            .chain(i.elif_else_clauses.iter().map(|c| (&c.body[..], Plain)))
+            .collect(),
         ast::Stmt::For(f) => vec![(&f.body, Block), (&f.orelse, Plain)],
-        ast::Stmt::AsyncFor(f) => vec![(&f.body, Block), (&f.orelse, Plain)],
         ast::Stmt::While(w) => vec![(&w.body, Block), (&w.orelse, Plain)],
         ast::Stmt::With(w) => vec![(&w.body, Block)],
-        ast::Stmt::AsyncWith(w) => vec![(&w.body, Block)],
-        ast::Stmt::Try(t) => try_clauses(&t.body, &t.handlers, &t.orelse, &t.finalbody),
-        ast::Stmt::TryStar(t) => try_clauses(&t.body, &t.handlers, &t.orelse, &t.finalbody),
+        ast::Stmt::Try(t) => try_clauses(t),
         ast::Stmt::Match(m) => m.cases.iter().map(|c| (&c.body[..], Plain)).collect(),
         _ => vec![],
     }
 }
 
 /// A `try`'s clauses, each a plain statement list.
-fn try_clauses<'a>(
-    body: &'a [ast::Stmt],
-    handlers: &'a [ast::ExceptHandler],
-    orelse: &'a [ast::Stmt],
-    finalbody: &'a [ast::Stmt],
-) -> Vec<(&'a [ast::Stmt], Inner)> {
+fn try_clauses(t: &ast::StmtTry) -> Vec<(&[ast::Stmt], Inner)> {
     let mut v = vec![
-        (body, Inner::Plain),
-        (orelse, Inner::Plain),
-        (finalbody, Inner::Plain),
+        (&t.body[..], Inner::Plain),
+        (&t.orelse[..], Inner::Plain),
+        (&t.finalbody[..], Inner::Plain),
     ];
-    for h in handlers {
+    for h in &t.handlers {
         let ast::ExceptHandler::ExceptHandler(h) = h;
         v.push((&h.body[..], Inner::Plain));
     }
@@ -158,23 +215,16 @@ fn try_clauses<'a>(
 
 /// The `def`s that a statement holds below the top level (in a class, `if`, loop, `with`,
 /// `try` or `match`), found without recursion: (name, decorators, is async).
-fn nested_defs(stmt: &ast::Stmt) -> Vec<(&ast::Identifier, &[ast::Expr], bool)> {
+fn nested_defs(stmt: &ast::Stmt) -> Vec<(&ast::Identifier, &[ast::Decorator], bool)> {
     let mut out = Vec::new();
     let mut work: Vec<&ast::Stmt> = match stmt {
-        ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) => return out,
+        ast::Stmt::FunctionDef(_) => return out,
         s => vec![s],
     };
     while let Some(s) = work.pop() {
-        match s {
-            ast::Stmt::FunctionDef(f) => {
-                out.push((&f.name, f.decorator_list.as_slice(), false));
-                continue;
-            }
-            ast::Stmt::AsyncFunctionDef(f) => {
-                out.push((&f.name, f.decorator_list.as_slice(), true));
-                continue;
-            }
-            _ => {}
+        if let ast::Stmt::FunctionDef(f) = s {
+            out.push((&f.name, &f.decorator_list[..], f.is_async));
+            continue;
         }
         for (b, _) in inner_bodies(s).into_iter().rev() {
             work.extend(b.iter().rev());
@@ -183,7 +233,7 @@ fn nested_defs(stmt: &ast::Stmt) -> Vec<(&ast::Identifier, &[ast::Expr], bool)> 
     out
 }
 
-impl Convert {
+impl Convert<'_> {
     fn error(&mut self, span: Span, message: impl Into<String>) {
         if !self.quiet {
             self.diags.push(Diagnostic::error(span, message));
@@ -245,6 +295,23 @@ impl Convert {
                     self.top_assign(n.id.to_string(), Some(ann), v, span(a.range));
                 }
             }
+            ast::Stmt::FunctionDef(f) if f.is_async => {
+                match f.decorator_list.iter().find(|d| mentions_device(d)) {
+                    Some(d) => self.push_diag(
+                        Diagnostic::error(
+                            span(d.expression.range()),
+                            format!("`{}` cannot be `async`", f.name),
+                        )
+                        .with_label("a kernel or func runs on the GPU, where nothing awaits")
+                        .with_help("remove `async`"),
+                    ),
+                    None => self.ast.items.push(Item::Opaque {
+                        name: f.name.to_string(),
+                        span: stmt_span(self.source, stmt),
+                        what: "an async function",
+                    }),
+                }
+            }
             ast::Stmt::FunctionDef(f) if self.malformed_decorator(&f.decorator_list) => {}
             ast::Stmt::FunctionDef(f) => {
                 if f.decorator_list.iter().any(is_device_decorator) {
@@ -253,28 +320,14 @@ impl Convert {
                 } else {
                     self.ast.items.push(Item::Opaque {
                         name: f.name.to_string(),
-                        span: span(f.range),
+                        span: stmt_span(self.source, stmt),
                         what: "a plain Python function (not a @func)",
                     });
                 }
             }
-            ast::Stmt::AsyncFunctionDef(f) if f.decorator_list.iter().any(mentions_device) => {
-                let d = f.decorator_list.iter().find(|d| mentions_device(d));
-                let at = d.map_or(span(f.range), |d| span(d.range()));
-                self.push_diag(
-                    Diagnostic::error(at, format!("`{}` cannot be `async`", f.name))
-                        .with_label("a kernel or func runs on the GPU, where nothing awaits")
-                        .with_help("remove `async`"),
-                );
-            }
-            ast::Stmt::AsyncFunctionDef(f) => self.ast.items.push(Item::Opaque {
-                name: f.name.to_string(),
-                span: span(f.range),
-                what: "an async function",
-            }),
             ast::Stmt::ClassDef(c) => self.ast.items.push(Item::Opaque {
                 name: c.name.to_string(),
-                span: span(c.range),
+                span: stmt_span(self.source, stmt),
                 what: "a class",
             }),
             // Everything else at top level is CPU-side Python: ignored.
@@ -285,7 +338,7 @@ impl Convert {
 
     /// A decorator that names `kernel`/`func` but is not `@kernel`, `@kernel(...)` (or the
     /// same for `func`) is an error at the decorator; true when there was one.
-    fn malformed_decorator(&mut self, decorators: &[ast::Expr]) -> bool {
+    fn malformed_decorator(&mut self, decorators: &[ast::Decorator]) -> bool {
         let Some(d) = decorators
             .iter()
             .find(|d| mentions_device(d) && !is_device_decorator(d))
@@ -293,9 +346,12 @@ impl Convert {
             return false;
         };
         self.push_diag(
-            Diagnostic::error(span(d.range()), "this is not a spirthon decorator")
-                .with_label("a call of a call")
-                .with_help("write `@kernel`, `@kernel(workgroup_size=...)` or `@func`"),
+            Diagnostic::error(
+                span(d.expression.range()),
+                "this is not a spirthon decorator",
+            )
+            .with_label("a call of a call")
+            .with_help("write `@kernel`, `@kernel(workgroup_size=...)` or `@func`"),
         );
         true
     }
@@ -307,7 +363,7 @@ impl Convert {
             if let Some(d) = decorators.iter().find(|d| mentions_device(d)) {
                 self.push_diag(
                     Diagnostic::error(
-                        span(d.range()),
+                        span(d.expression.range()),
                         format!("`{name}` must be defined at the top level of the file"),
                     )
                     .with_label("a kernel or func inside a class or a block")
@@ -361,25 +417,29 @@ impl Convert {
 
     fn func_def(&mut self, f: &ast::StmtFunctionDef) -> FuncDef {
         let (e0, s0) = (self.ast.exprs.len() as u32, self.ast.stmts.len() as u32);
-        let decorators = f.decorator_list.iter().map(|d| self.expr(d)).collect();
-        let start: u32 = f.range.start().into();
+        let decorators = f
+            .decorator_list
+            .iter()
+            .map(|d| self.expr(&d.expression))
+            .collect();
+        let start = def_start(self.source, &f.name, "def");
         let name_span = Span::new(start, start + 4 + f.name.as_str().len() as u32);
-        let args = &f.args;
+        let args = &f.parameters;
         if let Some(v) = &args.vararg {
             self.error(
-                span(v.range),
+                param_span(v),
                 "`*args` is not supported in kernels and funcs",
             );
         }
         if let Some(k) = &args.kwarg {
             self.error(
-                span(k.range),
+                param_span(k),
                 "`**kwargs` is not supported in kernels and funcs",
             );
         }
         for k in &args.kwonlyargs {
             self.error(
-                span(k.def.range),
+                span(k.parameter.range),
                 "keyword-only parameters are not supported: funcs take arguments by position",
             );
         }
@@ -391,11 +451,11 @@ impl Convert {
                     "default parameter values are not supported in kernels and funcs",
                 );
             }
-            let annotation = a.def.annotation.as_ref().map(|e| self.expr(e));
+            let annotation = a.parameter.annotation.as_ref().map(|e| self.expr(e));
             params.push(Param {
-                name: a.def.arg.to_string(),
+                name: a.parameter.name.to_string(),
                 annotation,
-                span: span(a.def.range),
+                span: span(a.parameter.range),
             });
         }
         let returns = f.returns.as_ref().map(|e| self.expr(e));
@@ -461,7 +521,7 @@ impl Convert {
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> StmtId {
-        let sp = span(s.range());
+        let sp = stmt_span(self.source, s);
         if !self.deeper(sp, true) {
             self.shallower(true);
             return self.ast.add_stmt(StmtKind::Error, sp);
@@ -505,7 +565,7 @@ impl Convert {
             S::While(w) => {
                 StmtKind::While(self.expr(&w.test), self.body(&w.body), self.body(&w.orelse))
             }
-            S::For(f) => StmtKind::For(
+            S::For(f) if !f.is_async => StmtKind::For(
                 self.expr(&f.target),
                 self.expr(&f.iter),
                 self.body(&f.body),
@@ -519,12 +579,7 @@ impl Convert {
                 let test = self.expr(&a.test);
                 let message = match a.msg.as_deref() {
                     None => None,
-                    Some(ast::Expr::Constant(c)) if matches!(c.value, ast::Constant::Str(_)) => {
-                        match &c.value {
-                            ast::Constant::Str(m) => Some(m.to_string()),
-                            _ => None,
-                        }
-                    }
+                    Some(ast::Expr::StringLiteral(m)) => Some(m.value.to_str().to_string()),
                     Some(other) => {
                         let sp = span(other.range());
                         self.error(sp, "an assert message must be a string literal");
@@ -535,13 +590,15 @@ impl Convert {
             }
             other => {
                 let what = match other {
+                    S::FunctionDef(f) if f.is_async => "`async` is",
+                    S::For(_) => "`async` is",
+                    S::With(w) if w.is_async => "`async` is",
                     S::FunctionDef(_) => "nested function definitions are",
-                    S::AsyncFunctionDef(_) | S::AsyncFor(_) | S::AsyncWith(_) => "`async` is",
                     S::ClassDef(_) => "classes are",
                     S::Delete(_) => "`del` is",
                     S::With(_) => "`with` is",
                     S::Raise(_) => "`raise` is",
-                    S::Try(_) | S::TryStar(_) => "`try` is",
+                    S::Try(_) => "`try` is",
                     S::Import(_) | S::ImportFrom(_) => "imports inside a kernel are",
                     S::Global(_) => "`global` is",
                     S::Nonlocal(_) => "`nonlocal` is",
@@ -554,26 +611,31 @@ impl Convert {
         }
     }
 
-    /// An `if` and its `elif` links (each an `If` alone in the `else` of the one before),
-    /// converted in a loop and without a level of nesting per link, so that a long chain is
+    /// An `if` and its `elif` clauses, as the AST holds them: each `elif` an `If` alone in
+    /// the `else` of the one before, its span running to the end of the whole statement.
+    /// Converted in a loop and without a level of nesting per link, so that a long chain is
     /// neither deep recursion nor "too deeply nested". The inner `If`s are added innermost
     /// first and the outermost is left to the caller, as a recursive conversion would.
     fn if_chain(&mut self, first: &ast::StmtIf) -> StmtKind {
-        let mut links = vec![first];
-        while let [ast::Stmt::If(next)] = links[links.len() - 1].orelse.as_slice() {
-            links.push(next);
+        let end: u32 = first.range.end().into();
+        let mut converted = vec![(self.expr(&first.test), self.body(&first.body))];
+        let mut starts = vec![u32::from(first.range.start())];
+        let mut orelse = Vec::new();
+        for clause in &first.elif_else_clauses {
+            match &clause.test {
+                Some(test) => {
+                    converted.push((self.expr(test), self.body(&clause.body)));
+                    starts.push(clause.range.start().into());
+                }
+                None => orelse = self.body(&clause.body),
+            }
         }
-        let mut converted = Vec::with_capacity(links.len());
-        for link in &links {
-            converted.push((self.expr(&link.test), self.body(&link.body)));
-        }
-        let mut orelse = self.body(&links[links.len() - 1].orelse);
         for (k, (test, body)) in converted.into_iter().enumerate().rev() {
             let kind = StmtKind::If(test, body, orelse);
             if k == 0 {
                 return kind;
             }
-            orelse = vec![self.ast.add_stmt(kind, span(links[k].range))];
+            orelse = vec![self.ast.add_stmt(kind, Span::new(starts[k], end))];
         }
         unreachable!("a chain has at least one link")
     }
@@ -747,21 +809,21 @@ impl Convert {
         // string arguments need no error of their own.
         let print = matches!(&*c.func, E::Name(n) if n.id.as_str() == "print");
         let mut args = Vec::new();
-        for a in &c.args {
+        for a in &c.arguments.args {
             match a {
                 E::Starred(st) => {
                     self.error(span(st.range), "`*` unpacking in calls is not supported");
                     let sp = span(st.range);
                     args.push(self.ast.add_expr(ExprKind::Error, sp));
                 }
-                E::Constant(k) if print && matches!(k.value, ast::Constant::Str(_)) => {
+                E::StringLiteral(k) if print => {
                     args.push(self.ast.add_expr(ExprKind::Error, span(k.range)));
                 }
                 _ => args.push(self.expr(a)),
             }
         }
         let mut keywords = Vec::new();
-        for k in &c.keywords {
+        for k in &c.arguments.keywords {
             match &k.arg {
                 Some(name) => {
                     let value = self.expr(&k.value);
@@ -784,7 +846,12 @@ impl Convert {
     fn expr_kind(&mut self, e: &ast::Expr, sp: Span) -> ExprKind {
         use ast::Expr as E;
         match e {
-            E::Constant(c) => self.constant(&c.value, sp),
+            E::NumberLiteral(_)
+            | E::BooleanLiteral(_)
+            | E::NoneLiteral(_)
+            | E::StringLiteral(_)
+            | E::BytesLiteral(_)
+            | E::EllipsisLiteral(_) => self.literal(e, sp),
             E::Name(n) => ExprKind::Name(n.id.to_string()),
             E::Attribute(a) => ExprKind::Attr(self.expr(&a.value), a.attr.to_string()),
             E::Subscript(s) => {
@@ -820,7 +887,7 @@ impl Convert {
             E::Compare(c) => {
                 let left = self.expr(&c.left);
                 let mut rest = Vec::new();
-                for (op, right) in c.ops.iter().zip(&c.comparators) {
+                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
                     let op = match op {
                         ast::CmpOp::Eq => CmpOp::Eq,
                         ast::CmpOp::NotEq => CmpOp::Ne,
@@ -841,24 +908,25 @@ impl Convert {
                 }
                 ExprKind::Compare(left, rest)
             }
-            E::IfExp(i) => {
+            E::If(i) => {
                 ExprKind::IfExp(self.expr(&i.test), self.expr(&i.body), self.expr(&i.orelse))
             }
             E::Tuple(t) => ExprKind::Tuple(self.exprs(&t.elts)),
             // The grammar makes the target a name.
-            E::NamedExpr(n) => ExprKind::Walrus(self.expr(&n.target), self.expr(&n.value)),
+            E::Named(n) => ExprKind::Walrus(self.expr(&n.target), self.expr(&n.value)),
             other => {
                 let what = match other {
                     E::List(_) => "lists are",
                     E::Dict(_) => "dicts are",
                     E::Set(_) => "sets are",
-                    E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => {
+                    E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::Generator(_) => {
                         "comprehensions are"
                     }
                     E::Lambda(_) => "lambdas are",
                     E::Await(_) => "`await` is",
                     E::Yield(_) | E::YieldFrom(_) => "`yield` is",
-                    E::JoinedStr(_) | E::FormattedValue(_) => "f-strings are",
+                    E::FString(_) => "f-strings are",
+                    E::TString(_) => "template strings are",
                     E::Starred(_) => "`*` unpacking is",
                     _ => "this expression is",
                 };
@@ -872,32 +940,37 @@ impl Convert {
         }
     }
 
-    fn constant(&mut self, c: &ast::Constant, sp: Span) -> ExprKind {
-        match c {
-            ast::Constant::Bool(b) => ExprKind::Bool(*b),
-            ast::Constant::None => ExprKind::None,
-            ast::Constant::Float(f) => ExprKind::Float(*f),
-            ast::Constant::Int(i) => match i.to_string().parse::<i64>() {
-                Ok(v) if v <= u32::MAX as i64 => ExprKind::Int(v),
-                _ => {
-                    self.push_diag(
-                        Diagnostic::error(sp, "integer literal too large: integers are 32-bit")
-                            .with_label("does not fit in 32 bits")
-                            .with_note("literals up to 2**31 - 1 are i32, up to 2**32 - 1 are u32"),
-                    );
+    fn literal(&mut self, e: &ast::Expr, sp: Span) -> ExprKind {
+        use ast::{Expr as E, Number};
+        match e {
+            E::BooleanLiteral(b) => ExprKind::Bool(b.value),
+            E::NoneLiteral(_) => ExprKind::None,
+            E::NumberLiteral(n) => match &n.value {
+                Number::Float(f) => ExprKind::Float(*f),
+                Number::Int(i) => match i.as_i64() {
+                    Some(v) if v <= u32::MAX as i64 => ExprKind::Int(v),
+                    _ => {
+                        self.push_diag(
+                            Diagnostic::error(sp, "integer literal too large: integers are 32-bit")
+                                .with_label("does not fit in 32 bits")
+                                .with_note(
+                                    "literals up to 2**31 - 1 are i32, up to 2**32 - 1 are u32",
+                                ),
+                        );
+                        ExprKind::Error
+                    }
+                },
+                Number::Complex { .. } => {
+                    self.error(sp, "complex numbers are not supported in kernels");
                     ExprKind::Error
                 }
             },
-            ast::Constant::Str(_) => {
+            E::StringLiteral(_) => {
                 self.error(sp, "strings are not supported in kernels");
                 ExprKind::Error
             }
-            ast::Constant::Bytes(_) => {
+            E::BytesLiteral(_) => {
                 self.error(sp, "bytes are not supported in kernels");
-                ExprKind::Error
-            }
-            ast::Constant::Complex { .. } => {
-                self.error(sp, "complex numbers are not supported in kernels");
                 ExprKind::Error
             }
             _ => {
@@ -909,7 +982,7 @@ impl Convert {
 }
 
 fn is_string_stmt(s: &ast::Stmt) -> bool {
-    matches!(s, ast::Stmt::Expr(e) if matches!(&*e.value, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))))
+    matches!(s, ast::Stmt::Expr(e) if e.value.is_string_literal_expr())
 }
 
 fn binary_op(op: &ast::Operator) -> Option<BinaryOp> {
@@ -932,7 +1005,7 @@ fn binary_op(op: &ast::Operator) -> Option<BinaryOp> {
 
 /// Whether a `case` value is an integer literal, or a negative one.
 fn is_int_pattern(e: &ast::Expr) -> bool {
-    let int = |e: &ast::Expr| matches!(e, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Int(_)));
+    let int = |e: &ast::Expr| matches!(e, ast::Expr::NumberLiteral(n) if matches!(n.value, ast::Number::Int(_)));
     match e {
         ast::Expr::UnaryOp(u) => matches!(u.op, ast::UnaryOp::USub) && int(&u.operand),
         other => int(other),

@@ -1,116 +1,114 @@
 //! Syntax errors from the reference parser, in CPython's words and at CPython's place where
-//! they differ from rustpython-parser's: an unclosed bracket at the bracket, a bad character
-//! or unmatched bracket at itself, `expected ':'`, and so on.
+//! they differ from the parser's: an unclosed bracket at the bracket, a bad character at
+//! itself, `expected ':'`, and so on. Only the first error of a file is reported, as
+//! CPython reports only the first.
 
-use rustpython_parser::lexer::LexicalErrorType;
-use rustpython_parser::{ParseError, ParseErrorType};
+use ruff_python_ast::token::{TokenKind as K, Tokens};
+use ruff_python_ast::Mod;
+use ruff_python_parser::{LexicalErrorType as L, ParseErrorType as P, Parsed};
+use ruff_text_size::Ranged;
 use spirthon_ir::{Diagnostic, Span};
 
-/// The diagnostic for a file the reference parser rejects.
-pub(super) fn syntax_error(e: &ParseError, source: &str) -> Diagnostic {
-    let at = u32::from(e.offset).min(source.len() as u32);
+/// The diagnostic for the first error in `parsed`, if it has one: a syntax error, or syntax
+/// that no Python since 3.9 accepts (the parser reads the newest grammar, and says so).
+pub(super) fn first_error(parsed: &Parsed<Mod>, source: &str) -> Option<Diagnostic> {
+    let Some(e) = parsed.errors().iter().min_by_key(|e| e.location.start()) else {
+        return parsed.unsupported_syntax_errors().first().map(|u| {
+            Diagnostic::error(
+                span_at(source, u.range.start().into()),
+                format!("invalid syntax: {}", lowercase_first(&u.to_string())),
+            )
+        });
+    };
+    let at = u32::from(e.location.start()).min(source.len() as u32);
     // A parser error (not a bad character) with a bracket still open before it:
     // CPython's words, at the bracket rather than where the parser gave up.
-    let lexical = matches!(
-        &e.error,
-        ParseErrorType::Lexical(l) if !matches!(l, LexicalErrorType::Eof)
-    );
-    let open =
-        unclosed_bracket(source).filter(|&(open, _)| open < at || at as usize >= source.len());
+    let lexical = matches!(&e.error, P::Lexical(l) if !matches!(l, L::Eof));
+    let open = unclosed_bracket(parsed.tokens())
+        .filter(|&(open, _)| open < at || at as usize >= source.trim_end().len());
     if let (false, Some((open, c))) = (lexical, open) {
-        return Diagnostic::error(
+        return Some(Diagnostic::error(
             Span::new(open, open + 1),
             format!("invalid syntax: '{c}' was never closed"),
-        );
+        ));
+    }
+    if let Some((at, c)) = unmatched_bracket(parsed.tokens()).filter(|&(u, _)| u <= at) {
+        return Some(Diagnostic::error(
+            Span::new(at, at + 1),
+            format!("invalid syntax: unmatched '{c}'"),
+        ));
     }
     let message = syntax_message(&e.error, source, at as usize);
-    // The lexer reports a bad character or bracket just after it: point at it.
-    let at = match &e.error {
-        ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) => {
-            back_over(source, at, *tok)
-        }
-        ParseErrorType::Lexical(LexicalErrorType::NestingError) => {
-            match source[..at as usize].chars().next_back() {
-                Some(c @ (')' | ']' | '}')) => back_over(source, at, c),
-                _ => at,
-            }
-        }
-        _ => at,
-    };
-    // Point at the offending character; at a line end, at the end of the line.
+    Some(Diagnostic::error(
+        span_at(source, at),
+        format!("invalid syntax: {message}"),
+    ))
+}
+
+/// One character at `at`; at a line end, the empty span there.
+fn span_at(source: &str, at: u32) -> Span {
     let end = match source[at as usize..].chars().next() {
         Some('\n' | '\r') | None => at,
         Some(c) => at + c.len_utf8() as u32,
     };
-    Diagnostic::error(Span::new(at, end), format!("invalid syntax: {message}"))
+    Span::new(at, end)
 }
 
-/// The innermost bracket still open at the end of `source`, and its offset; strings and
-/// comments are skipped (a string left open is the lexer's own error).
-fn unclosed_bracket(source: &str) -> Option<(u32, char)> {
-    let b = source.as_bytes();
-    let mut open: Vec<(usize, u8)> = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            q @ (b'\'' | b'"') => {
-                let triple = b[i..].starts_with(&[q, q, q]);
-                i += if triple { 3 } else { 1 };
-                while i < b.len() {
-                    if b[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if triple && b[i..].starts_with(&[q, q, q]) {
-                        i += 2;
-                        break;
-                    }
-                    if !triple && (b[i] == q || b[i] == b'\n') {
-                        break;
-                    }
-                    i += 1;
-                }
-            }
-            c @ (b'(' | b'[' | b'{') => open.push((i, c)),
-            b')' | b']' | b'}' => {
+/// The innermost bracket still open at the end of the tokens, and its offset.
+fn unclosed_bracket(tokens: &Tokens) -> Option<(u32, char)> {
+    let mut open: Vec<(u32, char)> = Vec::new();
+    for tok in tokens.iter() {
+        let c = match tok.kind() {
+            K::Lpar => '(',
+            K::Lsqb => '[',
+            K::Lbrace => '{',
+            K::Rpar | K::Rsqb | K::Rbrace => {
                 open.pop();
+                continue;
             }
+            _ => continue,
+        };
+        open.push((tok.start().into(), c));
+    }
+    open.last().copied()
+}
+
+/// The first closing bracket that closes nothing, and its offset.
+fn unmatched_bracket(tokens: &Tokens) -> Option<(u32, char)> {
+    let mut open = 0usize;
+    for tok in tokens.iter() {
+        match tok.kind() {
+            K::Lpar | K::Lsqb | K::Lbrace => open += 1,
+            K::Rpar | K::Rsqb | K::Rbrace if open == 0 => {
+                let c = match tok.kind() {
+                    K::Rpar => ')',
+                    K::Rsqb => ']',
+                    _ => '}',
+                };
+                return Some((tok.start().into(), c));
+            }
+            K::Rpar | K::Rsqb | K::Rbrace => open -= 1,
             _ => {}
         }
-        i += 1;
     }
-    open.last().map(|&(at, c)| (at as u32, c as char))
+    None
 }
 
 /// The parser's message in the words CPython uses where they differ; `at` is the byte
-/// offset the parser stopped at.
-/// `at` moved back over `c` when the text before it ends with `c`.
-fn back_over(source: &str, at: u32, c: char) -> u32 {
-    if source[..at as usize].ends_with(c) {
-        at - c.len_utf8() as u32
-    } else {
-        at
-    }
-}
-
-fn syntax_message(e: &ParseErrorType, source: &str, at: usize) -> String {
-    use rustpython_parser::lexer::LexicalErrorType as L;
-    use rustpython_parser::Tok;
+/// offset of the error.
+fn syntax_message(e: &P, source: &str, at: usize) -> String {
     let at = at.min(source.len());
     // The file ends right after a line that opens a block (`def k():` as its last line).
     if at >= source.trim_end().len() && source.trim_end().ends_with(':') {
         return "expected an indented block: the file ends after a line that opens one".into();
     }
+    let at_line_end = matches!(source[at..].chars().next(), Some('\n' | '\r') | None);
     match e {
-        ParseErrorType::Eof | ParseErrorType::Lexical(L::Eof) => {
-            "unexpected end of file (is a bracket left open?)".into()
-        }
-        ParseErrorType::UnrecognizedToken(Tok::Newline, _) => {
+        P::Lexical(L::Eof) => "unexpected end of file (is a bracket left open?)".into(),
+        P::ExpectedToken {
+            expected: K::Colon, ..
+        } => "expected ':'".into(),
+        P::ExpectedExpression | P::ExpectedToken { .. } | P::OtherError(_) if at_line_end => {
             let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
             let line = source[line_start..at].trim();
             let first = line
@@ -126,29 +124,54 @@ fn syntax_message(e: &ParseErrorType, source: &str, at: usize) -> String {
                 "unexpected end of line".into()
             }
         }
-        ParseErrorType::UnrecognizedToken(tok, None) if *tok != Tok::Indent => {
-            format!("unexpected {tok}")
-        }
-        ParseErrorType::Lexical(L::UnrecognizedToken { tok }) if tok.is_control() => {
+        P::Lexical(L::UnrecognizedToken { tok }) if tok.is_control() => {
             format!("invalid non-printable character U+{:04X}", *tok as u32)
         }
-        ParseErrorType::Lexical(L::UnrecognizedToken { tok }) => {
+        P::Lexical(L::UnrecognizedToken { tok }) => {
             format!("invalid character '{tok}' (U+{:04X})", *tok as u32)
         }
-        ParseErrorType::Lexical(L::NestingError) => match source[..at].chars().next_back() {
-            Some(c @ (')' | ']' | '}')) => format!("unmatched '{c}'"),
-            _ => "unmatched bracket".into(),
-        },
-        ParseErrorType::Lexical(L::StringError) => "unterminated string literal".into(),
-        ParseErrorType::InvalidToken => "invalid token".into(),
-        other => {
-            let text = other.to_string();
-            let text = text.trim_start_matches("invalid syntax. Got ");
-            match text.trim_start_matches("invalid syntax. ") {
-                "EOL while scanning string literal" => "unterminated string literal".into(),
-                "Invalid Token" => "invalid token".into(),
-                t => t.to_string(),
-            }
+        P::Lexical(L::UnclosedStringError | L::StringError) => "unterminated string literal".into(),
+        P::Lexical(L::IndentationError) => {
+            "unindent does not match any outer indentation level".into()
         }
+        P::UnexpectedIndentation => "unexpected indent".into(),
+        P::Lexical(L::LineContinuationError) => {
+            "unexpected character after line continuation character".into()
+        }
+        P::PositionalAfterKeywordArgument => "positional argument follows keyword argument".into(),
+        P::NonDefaultParamAfterDefaultParam => {
+            "parameter without a default follows parameter with a default".into()
+        }
+        // `expected '('`, as CPython quotes a token.
+        P::ExpectedToken { expected, .. } => {
+            format!("expected {}", expected.to_string().replace('`', "'"))
+        }
+        // Where no statement can start: the word or character there, as CPython shows it.
+        P::OtherError(m) if m == "Expected a statement" => unexpected(source, at),
+        other => lowercase_first(&other.to_string()),
+    }
+}
+
+/// `unexpected 'else'`: the word, or else the character, at `at`.
+fn unexpected(source: &str, at: usize) -> String {
+    let rest = &source[at..];
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    match (word.is_empty(), rest.chars().next()) {
+        (false, _) => format!("unexpected '{word}'"),
+        (true, Some(c)) if !c.is_whitespace() => format!("unexpected '{c}'"),
+        _ => "expected a statement".into(),
+    }
+}
+
+/// `Expected an expression` as `expected an expression`, following the words after
+/// `invalid syntax:`.
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_lowercase().chain(c).collect(),
+        None => String::new(),
     }
 }
