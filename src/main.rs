@@ -101,6 +101,10 @@ struct Cli {
     /// Use the device's math functions instead of the module's own (the list: `--help`).
     #[arg(long)]
     fast_math: bool,
+    /// The file is a program, not only a kernel file: its imports of other modules
+    /// (`import numpy as np`) are the CPU side's, as when `kernel.launch` compiles it.
+    #[arg(long)]
+    program: bool,
 }
 
 /// `--fast-math`'s long help, from the built-in table: the functions it hands to the device.
@@ -155,6 +159,10 @@ struct RunCli {
     /// The device's own math functions (see `spirthon --help`).
     #[arg(long)]
     fast_math: bool,
+    /// The file is a program, not only a kernel file: its imports of other modules
+    /// (`import numpy as np`) are the CPU side's, as when `kernel.launch` compiles it.
+    #[arg(long)]
+    program: bool,
     /// Give up when the device has not finished (the driver's compile and the dispatch)
     /// after this many seconds; 0 waits forever (also SPIRTHON_TIMEOUT).
     #[arg(
@@ -301,6 +309,7 @@ fn run_kernel(cli: &RunCli) -> u8 {
     let opts = CompileOptions {
         checked: cli.checked,
         fast_math: cli.fast_math,
+        host_imports: cli.program,
         ..CompileOptions::default()
     };
     let (compiled, source) = match compile_file(&cli.file, &opts, false) {
@@ -409,7 +418,7 @@ fn run(cli: &Cli) -> u8 {
         names: !cli.strip,
         keep_cfg: cli.emit == Emit::Cfg,
         checked: cli.checked,
-        host_imports: false,
+        host_imports: cli.program,
         fast_math: cli.fast_math,
         cpython: false,
     };

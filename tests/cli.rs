@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn spirthon(args: &[&str]) -> Output {
@@ -764,4 +764,40 @@ fn run_inputs_are_bounded() {
     assert_eq!(r.status.code(), Some(2));
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("larger than 64 MiB"), "{err}");
+}
+
+#[test]
+fn todays_python_around_kernels_compiles_as_a_program() {
+    // tests/modern/: PEP 701 f-strings, PEP 695, template strings, `except A, B:`, `match`
+    // and walrus, async helpers and classes, beside kernels (tests/gpu.rs runs them).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modern");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6);
+    for (k, file) in files.iter().enumerate() {
+        let f = file.to_str().unwrap();
+        let out = scratch(&format!("modern{k}.spv"));
+        let r = spirthon(&["--program", f, "-o", out.to_str().unwrap()]);
+        assert!(
+            r.status.success(),
+            "{f}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        assert!(std::fs::metadata(&out).unwrap().len() > 100);
+        // As a kernel file for the command line, its imports of NumPy are refused, and the
+        // note names the flag.
+        let r = spirthon(&[f, "-o", out.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        if std::fs::read_to_string(file)
+            .unwrap()
+            .contains("import numpy")
+        {
+            assert_eq!(r.status.code(), Some(1), "{f}");
+            assert!(err.contains("--program"), "{f}: {err}");
+        }
+    }
 }

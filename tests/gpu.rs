@@ -274,6 +274,80 @@ fn gpu_agrees_with_cpython_on_every_kernel() {
     check_all(&cases, |py| check(&gpu, py));
 }
 
+/// Whether `python3` here can run a file of `tests/modern/`: it is as new as the file's
+/// first line asks (`# requires Python 3.N`), and has NumPy when the file imports it.
+fn python3_runs(source: &str) -> Result<bool, String> {
+    let minor: u32 = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# requires Python 3."))
+        .and_then(|m| m.trim().parse().ok())
+        .ok_or("the first line must be '# requires Python 3.N'")?;
+    let out = Command::new("python3")
+        .args(["-c", "import sys; print(sys.version_info[1])"])
+        .output()
+        .map_err(|e| format!("cannot run python3: {e}"))?;
+    let have: u32 = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .map_err(|_| "python3 did not say its version")?;
+    let numpy = || {
+        Command::new("python3")
+            .args(["-c", "import numpy"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    Ok(have >= minor && (!source.contains("import numpy") || numpy()))
+}
+
+/// A file of `tests/modern/` (today's Python around its kernels) compiled as a program,
+/// as `kernel.launch` and `--program` compile it, run on the device, and compared with its
+/// `.expected.json`, and with the CPython executor where `python3` can run the file.
+fn check_modern(gpu: &Gpu, py: &Path) -> Result<(), String> {
+    let shown = display_path(py);
+    let source = std::fs::read_to_string(py).map_err(|e| format!("{shown}: {e}"))?;
+    let read = |path: PathBuf| -> Result<serde_json::Value, String> {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", display_path(&path)))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", display_path(&path)))
+    };
+    let inputs_path = inputs_of(py);
+    let inputs = read(inputs_path.clone())?;
+    let expected = read(py.with_extension("expected.json"))?;
+    let opts = spirthon::CompileOptions {
+        host_imports: true,
+        ..Default::default()
+    };
+    let compiled = spirthon::compile(&source, &shown, &opts).map_err(|e| match e {
+        spirthon::CompileError::Source(d) => format!(
+            "{shown} does not compile:\n{}",
+            spirthon::render_diagnostics(&d, &source, &shown, false)
+        ),
+        e => format!("{shown} does not compile: {e:?}"),
+    })?;
+    spirv_val(&compiled.words, &shown)?;
+    let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
+        .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
+    let tol = Tolerance::for_source(&source);
+    compare::outputs(&ran.output, &expected, tol)
+        .map_err(|e| format!("{shown}: the GPU and the expected output disagree: {e}"))?;
+    if python3_runs(&source).map_err(|e| format!("{shown}: {e}"))? {
+        let reference =
+            compare::cpython_with(&root().join("python"), py, &inputs_path, &["--program"])?;
+        compare::outputs(&ran.output, &reference, tol)
+            .map_err(|e| format!("{shown}: GPU and CPython disagree: {e}"))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn modern_files_run_on_the_device() {
+    let Some(gpu) = gpu() else { return };
+    let cases = kernels("tests/modern");
+    assert!(cases.len() >= 6, "expected the corpus in tests/modern");
+    check_all(&cases, |py| check_modern(&gpu, py));
+}
+
 /// Random kernels (`tests/fuzz/gen_kernel.py`): integer expressions with Python's `//`, `%`,
 /// shifts, `and`/`or` values and chained comparisons, and nested control flow with `break`,
 /// `continue`, loop `else` and early returns. `SPIRTHON_FUZZ_CASES` sets how many (default

@@ -83,9 +83,10 @@ def _same_file(a, b):
         return False
 
 
-def check_source(path, checked):
+def check_source(path, checked, program=False):
     """Reads and compiles ``path`` as ``spirthon run`` does, for its errors: printed as the
-    compiler prints them, with its exit status. Without the native module, the file is only
+    compiler prints them, with its exit status. ``program``: the file is a program, its
+    other imports the CPU side's (``--program``). Without the native module, the file is only
     read, and a note says that it is not checked."""
     try:
         from . import _native
@@ -93,7 +94,7 @@ def check_source(path, checked):
         _read(path, MAX_SOURCE, "a kernel file")
         _say("note: the native module is not built (%s), so the kernel is not checked against the compiler's rules; `pip install .` in spirthon's repository builds it" % e)
         return
-    status, text = _native.check(path, checked)
+    status, text = _native.check(path, checked, program)
     if text:
         try:
             sys.stderr.write(text)
@@ -202,12 +203,13 @@ def main(argv=None):
     r.add_argument("--kernel")
     r.add_argument("--out")
     r.add_argument("--checked", action="store_true", help="stop a kernel invocation at a failed bounds, division or assert check and report the first failure")
+    r.add_argument("--program", action="store_true", help="the file is a program, not only a kernel file: its imports of other modules are the CPU side's")
     a = parser.parse_args(argv)
     try:
         for given in (a.file, a.inputs):
             if a.out is not None and a.out != "-" and _same_file(a.out, given):
                 raise InputError("--out %s is an input of the run; nothing was written" % given)
-        check_source(a.file, a.checked)
+        check_source(a.file, a.checked, a.program)
         inputs = read_inputs(a.inputs)
         out = run(a.file, inputs, a.kernel, a.checked)
         write_output(None if a.out in (None, "-") else a.out, runjson.text(out) + "\n")

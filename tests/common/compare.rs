@@ -200,8 +200,19 @@ pub fn cpython(
     py: &std::path::Path,
     inputs: &std::path::Path,
 ) -> Result<Value, String> {
+    cpython_with(python_dir, py, inputs, &[])
+}
+
+/// [`cpython`] with more arguments for `python3 -m spirthon run` (`--program`).
+pub fn cpython_with(
+    python_dir: &std::path::Path,
+    py: &std::path::Path,
+    inputs: &std::path::Path,
+    extra: &[&str],
+) -> Result<Value, String> {
     let out = std::process::Command::new("python3")
         .args(["-m", "spirthon", "run"])
+        .args(extra)
         .arg(py)
         .arg("--inputs")
         .arg(inputs)

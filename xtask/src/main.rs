@@ -165,7 +165,15 @@ fn test() -> Result<(), String> {
     run(
         &python.to_string_lossy(),
         &["-m", "unittest", "discover", "-s", "python/tests"],
-    )
+    )?;
+    // And again on the newest Python here, when it is newer (the module is abi3).
+    if let Some(newest) = python::newest_python_with_numpy() {
+        run(
+            &newest.to_string_lossy(),
+            &["-m", "unittest", "discover", "-s", "python/tests"],
+        )?;
+    }
+    Ok(())
 }
 
 /// Mesa's lavapipe (a Vulkan implementation on the CPU) when no Vulkan driver is installed.

@@ -65,14 +65,64 @@ fn succeeds(program: &Path, args: &[&str]) -> bool {
 /// pip) when missing. `None` when that cannot be done outside CI, where the tests that need
 /// NumPy then skip.
 pub fn python_with_numpy() -> Result<Option<PathBuf>, String> {
-    let dir = workspace_root().join("target").join("pyenv");
-    let python = venv_python(&dir);
+    venv_with_numpy("python3", &workspace_root().join("target").join("pyenv"))
+}
+
+/// The newest CPython on this machine when it is newer than `python3` (pyenv's versions,
+/// or `python3.N` on the path), with a virtual environment with NumPy for it in
+/// `target/pyenv-3.N`: the Python tests run there too, so that the library is tried on
+/// current Python. `None` when there is none, or it cannot be set up (a warning).
+pub fn newest_python_with_numpy() -> Option<PathBuf> {
+    let version = |python: &str| -> Option<(u32, u32)> {
+        let out = Command::new(python)
+            .args(["-c", "import sys; print(*sys.version_info[:2])"])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())?;
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let mut parts = text.split_whitespace().map(|p| p.parse().ok());
+        Some((parts.next()??, parts.next()??))
+    };
+    let default = version("python3")?;
+    let pyenv = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pyenv")))
+        .map(|root| root.join("versions"));
+    let mut candidates: Vec<String> = (default.1 + 1..=20)
+        .map(|minor| format!("python3.{minor}"))
+        .collect();
+    if let Some(entries) = pyenv.and_then(|d| std::fs::read_dir(d).ok()) {
+        for e in entries.flatten() {
+            let python = e.path().join("bin").join("python3");
+            candidates.push(python.to_string_lossy().to_string());
+        }
+    }
+    let (newest, (major, minor)) = candidates
+        .into_iter()
+        .filter_map(|c| version(&c).map(|v| (c, v)))
+        .filter(|(_, v)| *v > default)
+        .max_by_key(|(_, v)| *v)?;
+    let dir = workspace_root()
+        .join("target")
+        .join(format!("pyenv-{major}.{minor}"));
+    match venv_with_numpy(&newest, &dir) {
+        Ok(python) => python,
+        Err(e) => {
+            eprintln!("warning: Python {major}.{minor} is here but {e}; its tests are left out");
+            None
+        }
+    }
+}
+
+/// A virtual environment made by `base` in `dir`, with NumPy.
+fn venv_with_numpy(base: &str, dir: &Path) -> Result<Option<PathBuf>, String> {
+    let python = venv_python(dir);
     let dir_text = dir.to_string_lossy().to_string();
     if !python.exists() {
-        let make = || run("python3", &["-m", "venv", &dir_text]);
+        let make = || run(base, &["-m", "venv", &dir_text]);
         if make().is_err() {
             apt_install("python3-venv", "the NumPy tests")?;
-            let _ = std::fs::remove_dir_all(&dir);
+            let _ = std::fs::remove_dir_all(dir);
             if let Err(e) = make() {
                 return give_up(format!("cannot create a virtual environment: {e}"));
             }

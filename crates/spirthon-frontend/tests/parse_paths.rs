@@ -1,4 +1,4 @@
-//! The parser's fast path (`fast::parse`) against the reference path over rustpython-parser
+//! The parser's fast path (`fast::parse`) against the reference path over Ruff's parser
 //! (`parse::parse_reference`): wherever the fast path accepts a file, the reference path must
 //! accept it too, without diagnostics, and build the identical AST (nodes, arena order,
 //! spans). Checked on every Python file in the repository and on mutations of each (bytes
@@ -73,6 +73,41 @@ fn fast_path_reads_every_corpus_and_ok_kernel_as_the_reference_does() {
             );
         }
     }
+}
+
+/// Every Python file under `dir`, at any depth (walked with a stack).
+fn python_files_under(dir: &str) -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    let mut work = vec![repo().join(dir)];
+    while let Some(d) = work.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                work.push(p);
+            } else if p.extension().is_some_and(|x| x == "py") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                files.push((p, text));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_python_file_of_the_project_is_read_alike_or_left_to_the_reference() {
+    // Kernel files, the corpus in today's Python (tests/modern/), test programs, examples,
+    // the fuzzers' generators: whatever the fast path takes, it takes as the reference does.
+    let (mut files, mut taken) = (0, 0);
+    for dir in ["tests", "shaders", "examples", "python"] {
+        for (path, text) in python_files_under(dir) {
+            files += 1;
+            taken += agree(&text, &path.display().to_string()) as usize;
+        }
+    }
+    eprintln!("the fast path took {taken} of {files} files");
+    assert!(files > 250 && taken > 100, "{taken} of {files}");
 }
 
 #[test]

@@ -633,7 +633,7 @@ fn host_name(span: Span) -> Global {
 
 fn bad_import(span: Span, module: &str) -> Diagnostic {
     Diagnostic::error(span, format!("`{module}` cannot be imported in a kernel file"))
-        .with_note("kernel files may import only `spirthon` and `math`; put CPU-side imports under `if __name__ == \"__main__\":`")
+        .with_note("kernel files may import only `spirthon` and `math`; put CPU-side imports under `if __name__ == \"__main__\":`, or compile the file as a program (`--program`), as `kernel.launch` does")
 }
 
 /// Rejects direct and mutual recursion, at a call that closes a cycle.
