@@ -7,7 +7,8 @@
 //! by run. Targets (summed over the corpus, and over the kernels of the language's vectors,
 //! tuples, 2-D arrays, workgroup memory and atomics on a line of their own): compile time
 //! <= 1.0x naga's, words <= 1.0x naga's. naga writes no `OpName`s, so "stripped" (spirthon
-//! without them, `--strip`) is the like-for-like word count. Then a scale table: generated files
+//! without them, `--strip`) is the like-for-like word count. Then how many files the
+//! parser's fast path takes and both parse paths' times (the rest fall back). Then a scale table: generated files
 //! far larger than any kernel (a 40,000-link `elif` chain, 12,000 loops in one kernel, 120
 //! kernels of 100 `while` loops with `break`/`continue`/`else`), each compiled whole with its
 //! phases, to show that compile time stays linear (target: the 12,000 loops under 0.5 s).
@@ -163,7 +164,49 @@ fn main() {
         });
     }
     print_table(&rows, full);
+    parse_paths(&files, iters);
     scale(full);
+}
+
+/// How many files the parser's fast path takes (the rest fall back to the reference path,
+/// Ruff's parser), and both paths' parse times summed over the corpus and over the files of
+/// `tests/modern/` (today's Python around kernels, which only the reference path reads).
+fn parse_paths(corpus: &[PathBuf], iters: usize) {
+    let modern_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/modern");
+    let mut modern: Vec<PathBuf> = std::fs::read_dir(&modern_dir)
+        .expect("tests/modern/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    modern.sort();
+    println!("\nparse paths: median µs summed over the files");
+    println!("| files          | files | fast path takes | fast path µs | reference µs |");
+    println!("|----------------|------:|----------------:|-------------:|-------------:|");
+    for (what, files) in [("shaders/", corpus), ("tests/modern/", &modern[..])] {
+        let (mut taken, mut fast, mut reference) = (0, 0.0, 0.0);
+        for py in files {
+            let src = std::fs::read_to_string(py).expect("source");
+            let time = |f: &dyn Fn() -> bool| {
+                let runs = (0..iters.max(3))
+                    .map(|_| {
+                        let t = Instant::now();
+                        std::hint::black_box(f());
+                        t.elapsed()
+                    })
+                    .collect();
+                us(median(runs))
+            };
+            if spirthon_frontend::fast::parse(&src).is_some() {
+                taken += 1;
+                fast += time(&|| spirthon_frontend::fast::parse(&src).is_some());
+            }
+            reference += time(&|| spirthon_frontend::parse::parse_reference(&src, "x.py").is_ok());
+        }
+        println!(
+            "| {what:<14} | {:>5} | {taken:>15} | {fast:>12.1} | {reference:>12.1} |",
+            files.len()
+        );
+    }
 }
 
 /// A kernel with an `if`/`elif` chain of `links` links on one value.

@@ -3,7 +3,7 @@
 //! f-strings, PEP 695 type parameters and `type` aliases, template strings, `except A, B:`.
 //!
 //! [`parse`] first tries the fast path (module `fast`), a hand-written parser for the part of
-//! Python kernel files are made of, which builds the identical AST about ten times faster or
+//! Python kernel files are made of, which builds the identical AST about four times faster or
 //! gives up; then the reference path here, which handles everything else and produces every
 //! diagnostic. A file is read with the newest grammar: syntax newer than the Python that
 //! runs the program is that Python's to refuse when it imports the file.
