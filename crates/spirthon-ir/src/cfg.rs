@@ -312,18 +312,28 @@ pub enum Term<O> {
     Open,
     Jump(Block),
     Branch(O, Block, Block),
+    /// A `match` over an integer: to the block of the case whose value is the selector's
+    /// (an `i32` or a `u32`; each value the bits of one, listed once), else to the default
+    /// (the first block). Several values may share a block.
+    Switch(O, Block, Vec<(u32, Block)>),
     Return(Option<O>),
     Unreachable,
 }
 
 impl<O> Term<O> {
+    /// The blocks this one may go to, each once (a switch's cases may share a block).
     pub fn successors(&self) -> impl Iterator<Item = Block> + '_ {
-        let (a, b) = match *self {
-            Term::Jump(t) => (Some(t), None),
-            Term::Branch(_, t, e) => (Some(t), Some(e)),
-            _ => (None, None),
+        let (a, b, cases): (_, _, &[(u32, Block)]) = match self {
+            Term::Jump(t) => (Some(*t), None, &[]),
+            Term::Branch(_, t, e) => (Some(*t), Some(*e), &[]),
+            Term::Switch(_, d, cases) => (Some(*d), None, cases),
+            _ => (None, None, &[]),
         };
-        a.into_iter().chain(b)
+        let later = cases.iter().enumerate().filter_map(move |(k, &(_, c))| {
+            let seen = Some(c) == a || cases[..k].iter().any(|&(_, p)| p == c);
+            (!seen).then_some(c)
+        });
+        a.into_iter().chain(b).chain(later)
     }
 }
 

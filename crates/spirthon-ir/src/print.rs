@@ -128,6 +128,10 @@ fn print_with<O: Copy>(f: &Function<O>, opnd: impl Fn(&O) -> String) -> String {
             Term::Open => "open".to_string(),
             Term::Jump(t) => format!("jump {t}"),
             Term::Branch(c, t, e) => format!("branch {}, {t}, {e}", opnd(c)),
+            Term::Switch(c, d, cases) => {
+                let cases: Vec<String> = cases.iter().map(|(v, b)| format!("{v}: {b}")).collect();
+                format!("switch {}, default {d}, [{}]", opnd(c), cases.join(", "))
+            }
             Term::Return(None) => "return".to_string(),
             Term::Return(Some(r)) => format!("return {}", opnd(r)),
             Term::Unreachable => "unreachable".to_string(),

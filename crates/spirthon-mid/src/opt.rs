@@ -230,7 +230,7 @@ fn fold(f: &mut Function<Ref>) {
 
 fn substitute_term(t: &mut Term<Ref>, s: impl Fn(Ref) -> Ref) {
     match t {
-        Term::Branch(c, ..) => *c = s(*c),
+        Term::Branch(c, ..) | Term::Switch(c, ..) => *c = s(*c),
         Term::Return(Some(r)) => *r = s(*r),
         _ => {}
     }
@@ -445,7 +445,7 @@ fn remove_dead(f: &mut Function<Ref>, pure: &[bool]) {
             }
         }
         match block.term {
-            Term::Branch(c, ..) => work.push(c),
+            Term::Branch(c, ..) | Term::Switch(c, ..) => work.push(c),
             Term::Return(Some(r)) => work.push(r),
             _ => {}
         }

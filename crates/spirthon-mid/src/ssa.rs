@@ -72,6 +72,7 @@ pub fn apply(
                 Term::Open | Term::Unreachable => Term::Unreachable,
                 Term::Jump(t) => Term::Jump(*t),
                 Term::Branch(c, t, e) => Term::Branch(resolve(*c), *t, *e),
+                Term::Switch(c, d, cases) => Term::Switch(resolve(*c), *d, cases.clone()),
                 Term::Return(r) => Term::Return(r.map(resolve)),
             },
         })

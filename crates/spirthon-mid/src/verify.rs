@@ -13,7 +13,7 @@
 //! What it does not check: operation typing beyond the above (lowering inserts conversions;
 //! naga and spirv-val check the emitted module).
 
-use spirthon_ir::{Block, Function, Op, Ref, Span, Term, Ty};
+use spirthon_ir::{Block, Function, Merge, Op, Ref, Span, Term, Ty};
 use spirthon_ssa::DomTree;
 
 /// Where a value is defined: its block and its position there (phis at -1).
@@ -84,6 +84,20 @@ pub fn verify_with(f: &Function<Ref>, dom: &DomTree) -> Result<(), Violation> {
                 check_use(f, &sites, dom, *c, (here, i64::MAX))?;
                 if f.ty_of(*c) != Ty::BOOL {
                     return Err(format!("{here} branches on a {}", f.ty_of(*c).name()).into());
+                }
+            }
+            Term::Switch(c, _, cases) => {
+                check_use(f, &sites, dom, *c, (here, i64::MAX))?;
+                if !matches!(f.ty_of(*c), Ty::I32 | Ty::U32) {
+                    return Err(format!("{here} switches on a {}", f.ty_of(*c).name()).into());
+                }
+                for (k, (v, _)) in cases.iter().enumerate() {
+                    if cases[..k].iter().any(|(w, _)| w == v) {
+                        return Err(format!("{here} switches on the value {v} twice").into());
+                    }
+                }
+                if !matches!(block.merge, Merge::Selection(_)) {
+                    return Err(format!("{here} switches without a selection merge").into());
                 }
             }
             Term::Return(Some(r)) => check_use(f, &sites, dom, *r, (here, i64::MAX))?,

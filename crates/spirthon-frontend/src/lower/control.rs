@@ -26,6 +26,91 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// The cases of a `match` (its `if`/`elif` chain over the hidden subject `hidden`, as the
+    /// parser builds it) that a switch can take: the leading links whose test only compares
+    /// the subject with integer literals (`case 1 | -2:`), each value once and of the
+    /// subject's type, as (values as the subject's bits, number of links). `None` when fewer
+    /// than two values lead, or a body has a `break`/`continue` for an enclosing loop (which
+    /// would leave the switch for the loop, a branch naga's translators do not all take).
+    pub(super) fn switch_cases(
+        &self,
+        chain: StmtId,
+        hidden: &str,
+        subject: Scalar,
+    ) -> Option<(Vec<Vec<u32>>, usize)> {
+        let (links, orelse) = self.ast.if_chain(chain);
+        if links.iter().any(|l| has_jump(self.ast, l.body, true))
+            || has_jump(self.ast, orelse, true)
+        {
+            return None;
+        }
+        let mut seen: FastSet<u32> = FastSet::default();
+        let mut cases = Vec::new();
+        for link in &links {
+            let Some(values) = case_values(self.ast, link.test, hidden) else {
+                break;
+            };
+            let bits: Option<Vec<u32>> = values
+                .iter()
+                .map(|&v| match subject {
+                    Scalar::I32 => i32::try_from(v).ok().map(|v| v as u32),
+                    _ => u32::try_from(v).ok(),
+                })
+                .collect();
+            match bits {
+                Some(bits) if bits.iter().all(|b| !seen.contains(b)) => {
+                    seen.extend(bits.iter().copied());
+                    cases.push(bits);
+                }
+                _ => break,
+            }
+        }
+        let n = cases.len();
+        (seen.len() >= 2).then_some((cases, n))
+    }
+
+    /// A `match` as a switch: one selection construct whose cases are the leading literal
+    /// cases ([`Self::switch_cases`]); the rest of the chain (guards, captures, `case _:`)
+    /// runs in its default, tried in order as Python tries them.
+    pub(super) fn switch_chain(
+        &mut self,
+        selector: Operand,
+        chain: StmtId,
+        cases: (Vec<Vec<u32>>, usize),
+    ) {
+        let (values, taken) = cases;
+        let (links, orelse) = self.ast.if_chain(chain);
+        let targets: Vec<Block> = links[..taken].iter().map(|_| self.new_block()).collect();
+        let default = self.new_block();
+        let merge = self.new_block();
+        let table = values
+            .iter()
+            .zip(&targets)
+            .flat_map(|(vs, &t)| vs.iter().map(move |&v| (v, t)))
+            .collect();
+        self.set_merge(Merge::Selection(merge));
+        self.terminate(Term::Switch(selector, default, table));
+        for (link, &target) in links[..taken].iter().zip(&targets) {
+            self.switch(target);
+            self.stmts(link.body);
+            self.jump(merge);
+        }
+        self.switch(default);
+        let rest = &links[taken..];
+        match rest.is_empty() {
+            true => self.stmts(orelse),
+            false
+                if rest.len() > FLAT_CHAIN
+                    && !rest.iter().any(|l| has_jump(self.ast, l.body, true)) =>
+            {
+                self.flat_chain(rest, orelse)
+            }
+            false => self.nested_chain(rest, orelse),
+        }
+        self.jump(merge);
+        self.switch(merge);
+    }
+
     pub(super) fn nested_chain(&mut self, links: &[IfLink<'_>], orelse: &[StmtId]) {
         let mut merges = Vec::with_capacity(links.len());
         for (k, &IfLink { test, body, .. }) in links.iter().enumerate() {
@@ -711,4 +796,32 @@ impl Lower<'_, '_> {
         }
         self.terminate_dead(Term::Return(None));
     }
+}
+
+/// The integers a `case`'s test compares the hidden subject `hidden` with, when that is all
+/// it does: `hidden == 3`, or an `or` of such (`case 1 | -2:`).
+fn case_values(ast: &Ast, test: ExprId, hidden: &str) -> Option<Vec<i64>> {
+    let compares = match &ast.expr(test).kind {
+        ExprKind::BoolOp(false, items) => items.clone(),
+        ExprKind::Compare(..) => vec![test],
+        _ => return None,
+    };
+    let literal = |e: ExprId| match &ast.expr(e).kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(UnaryOp::Neg, inner) => match ast.expr(*inner).kind {
+            ExprKind::Int(v) => Some(-v),
+            _ => None,
+        },
+        _ => None,
+    };
+    compares
+        .iter()
+        .map(|&c| match &ast.expr(c).kind {
+            ExprKind::Compare(s, rest) => match (&ast.expr(*s).kind, &rest[..]) {
+                (ExprKind::Name(n), [(CmpOp::Eq, lit)]) if n == hidden => literal(*lit),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }

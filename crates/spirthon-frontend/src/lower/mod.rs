@@ -436,6 +436,7 @@ fn has_jump(ast: &Ast, body: &[StmtId], continues: bool) -> bool {
                 StmtKind::Break => return true,
                 StmtKind::Continue if continues => return true,
                 StmtKind::If(_, a, b) => work.extend([a.as_slice(), b.as_slice()]),
+                StmtKind::Match(_, _, chain) => work.push(std::slice::from_ref(chain)),
                 // A jump inside a nested loop's body belongs to that loop; one in its `else`
                 // is ours.
                 StmtKind::While(_, _, e) | StmtKind::For(_, _, _, e) => work.push(e),

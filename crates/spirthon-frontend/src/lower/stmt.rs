@@ -78,7 +78,22 @@ impl Lower<'_, '_> {
             _ => {}
         }
         self.assign_to(target, x, at);
-        self.stmt(chain);
+        let selector = match x {
+            Ex::Val(o, Ty::Scalar(s)) => Some((o, s)),
+            _ => None,
+        };
+        let hidden = match &self.ast.expr(target).kind {
+            ExprKind::Name(n) => n.as_str(),
+            _ => unreachable!("the parser names the hidden subject"),
+        };
+        match selector.and_then(|(o, s)| self.switch_cases(chain, hidden, s).map(|c| (o, c))) {
+            Some((o, cases)) => {
+                let outer = std::mem::replace(&mut self.stmt_span, self.ast.stmt(chain).span);
+                self.switch_chain(o, chain, cases);
+                self.stmt_span = outer;
+            }
+            None => self.stmt(chain),
+        }
     }
 
     /// Outside checked mode an assertion is type-checked only, as `python -O` skips it: its

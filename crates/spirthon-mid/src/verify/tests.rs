@@ -117,3 +117,34 @@ fn a_constant_outside_every_block_is_module_level() {
     fb.f.blocks[e].insts.clear();
     assert_eq!(verify(&fb.f), Ok(()));
 }
+
+/// The diamond's entry as a switch on an `i32` (to `f` for 1 and 2, else `t`), merging at
+/// the join.
+fn switch_diamond(selector: Const, cases: Vec<(u32, spirthon_ir::Block)>) -> Fb {
+    let (mut fb, [e, t, _, j], _) = diamond();
+    let s = fb.konst(e, selector);
+    fb.term(e, Term::Switch(s, t, cases));
+    fb.f.blocks[e].merge = spirthon_ir::Merge::Selection(j);
+    fb
+}
+
+#[test]
+fn a_switch_on_an_integer_with_distinct_values_and_a_merge_passes() {
+    let f = diamond().1[2];
+    assert_eq!(
+        verify(&switch_diamond(Const::I32(3), vec![(1, f), (2, f)]).f),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_bad_switch_is_caught() {
+    let f = diamond().1[2];
+    let on_bool = switch_diamond(Const::Bool(true), vec![(1, f)]);
+    assert!(error_of(&on_bool).contains("switches on a bool"));
+    let twice = switch_diamond(Const::U32(3), vec![(1, f), (1, f)]);
+    assert!(error_of(&twice).contains("the value 1 twice"));
+    let mut unmerged = switch_diamond(Const::I32(3), vec![(1, f)]);
+    unmerged.f.blocks[diamond().1[0]].merge = spirthon_ir::Merge::None;
+    assert!(error_of(&unmerged).contains("without a selection merge"));
+}

@@ -522,6 +522,13 @@ impl<'f> FnState<'f> {
                     e.b.terminate(SOp::BranchConditional, &[c, t, f])?;
                 }
             }
+            Term::Switch(c, d, cases) => {
+                let mut operands = vec![self.r(e, *c), self.labels[d.index()]];
+                for &(value, target) in cases {
+                    operands.extend([value, self.labels[target.index()]]);
+                }
+                e.b.terminate(SOp::Switch, &operands)?;
+            }
             Term::Return(None) => e.b.terminate(SOp::Return, &[])?,
             Term::Return(Some(r)) => {
                 let v = self.r(e, *r);
