@@ -16,27 +16,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.dirname(HERE)
 CORPUS = os.path.join(os.path.dirname(PACKAGE), "tests", "modern")
 sys.path.insert(0, PACKAGE)
+sys.path.insert(0, HERE)
 
-from spirthon import gpu  # noqa: E402
+# The same requirement as the library's tests: the native module and NumPy, or a skip
+# (a failure under SPIRTHON_REQUIRE_NATIVE=1).
+import test_library  # noqa: E402
 
-try:
-    import numpy  # noqa: F401
-except ImportError:
-    numpy = None
-
-REQUIRED = os.environ.get("SPIRTHON_REQUIRE_NATIVE") == "1"
-
-
-def setUpModule():
-    missing = None
-    if gpu._native is None:
-        missing = "the native module is not built (%s)" % gpu._NATIVE_ERROR
-    elif numpy is None:
-        missing = "NumPy is not installed"
-    if missing and REQUIRED:
-        raise RuntimeError("SPIRTHON_REQUIRE_NATIVE=1 but %s" % missing)
-    if missing:
-        raise unittest.SkipTest(missing)
+setUpModule = test_library.setUpModule
 
 
 def corpus():
