@@ -289,6 +289,73 @@ fn hostile_nesting_gives_a_clean_result() {
     );
 }
 
+#[test]
+fn input_far_past_cpythons_limits_is_refused_never_a_crash() {
+    // Trees far deeper than the stack allows if walked or dropped recursively: each is a
+    // clean, located error (the parser grows its stack; the rest is refused or sized).
+    let n = 100_000;
+    let cases = [
+        (
+            format!("x = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+            "too many nested parentheses",
+        ),
+        (
+            format!("x = {}1{}\n", "[".repeat(n), "]".repeat(n - 1)),
+            "too many nested parentheses",
+        ),
+        (
+            format!("x = {}1{}\n", "f\"{".repeat(n), "}\"".repeat(n)),
+            "too many nested parentheses",
+        ),
+        (format!("x = {}1\n", "-".repeat(n)), "too complex to parse"),
+        (
+            format!("x = {}1\n", "not ".repeat(n)),
+            "too complex to parse",
+        ),
+        (
+            format!("x = {}1\n", "lambda: ".repeat(n)),
+            "too complex to parse",
+        ),
+        (
+            format!("x = 1{}\n", "**1".repeat(n)),
+            "too complex to parse",
+        ),
+        (
+            format!("x = {}1\n", "1 if 1 else ".repeat(n)),
+            "too complex to parse",
+        ),
+        (format!("x = {}1\n", "1+".repeat(n)), "too complex to parse"),
+        (format!("x = f{}\n", ".a".repeat(n)), "too complex to parse"),
+    ];
+    for (k, (body, message)) in cases.iter().enumerate() {
+        let file = write(
+            &format!("deep{k}.py"),
+            &format!("from spirthon import kernel\n{body}"),
+        );
+        let r = spirthon(&[&file, "-o", &scratch("deep.spv").display().to_string()]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(1), "case {k}: {err}");
+        assert!(
+            err.contains(message) && err.contains(":2:"),
+            "case {k}: {err}"
+        );
+    }
+    // Deep but within CPython's limits: read, and the file's lack of a kernel is the error.
+    for body in [
+        format!("x = {}1\n", "-".repeat(5_000)),
+        format!("x = {}1\n", "lambda: ".repeat(2_000)),
+        format!("x = [{}]\n", vec!["-1"; 50_000].join(", ")),
+    ] {
+        let file = write(
+            "deep_ok.py",
+            &format!("from spirthon import kernel\n{body}"),
+        );
+        let r = spirthon(&[&file, "-o", &scratch("deep.spv").display().to_string()]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.contains("has no `@kernel`"), "{err}");
+    }
+}
+
 /// An `elif` chain of `n` links over `v`, each assigning `r` (which has no earlier value:
 /// the chain's `else` makes it definitely assigned), indented by `indent` levels.
 fn elif_chain(n: usize, indent: usize, extra: &str) -> String {

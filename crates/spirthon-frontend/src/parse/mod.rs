@@ -113,7 +113,10 @@ fn span(r: TextRange) -> Span {
 fn def_start(source: &str, name: &ast::Identifier, keyword: &str) -> u32 {
     let before = source[..usize::from(name.range.start())]
         .trim_end_matches([' ', '\t', '\\', '\n', '\r', '\x0c']);
-    let mut at = before.len().saturating_sub(keyword.len());
+    if !before.ends_with(keyword) {
+        return name.range.start().into();
+    }
+    let mut at = before.len() - keyword.len();
     if keyword == "def" {
         let head = source[..at].trim_end_matches([' ', '\t', '\\', '\n', '\r', '\x0c']);
         if head.ends_with("async") {
