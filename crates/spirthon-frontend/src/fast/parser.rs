@@ -219,6 +219,10 @@ impl Parser<'_> {
         let mut params = Vec::new();
         while self.peek() != K::RParen {
             let (pname, t) = self.name()?;
+            // A parameter named twice is CPython's error: the reference path reports it.
+            if params.iter().any(|p: &Param| p.name == pname) {
+                return None;
+            }
             let annotation = if self.eat(K::Colon) {
                 Some(self.test()?)
             } else {

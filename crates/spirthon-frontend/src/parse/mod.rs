@@ -28,6 +28,7 @@ use spirthon_ir::{Diagnostic, Span};
 use crate::ast::*;
 
 mod limits;
+mod semantic;
 mod syntax;
 
 /// How deep blocks may nest (CPython's own limit on indentation levels).
@@ -82,6 +83,9 @@ fn convert(
         unreachable!("Mode::Module gives a module")
     };
     if let Some(d) = limits::check(&depth, &module.body) {
+        return Err(vec![d]);
+    }
+    if let Some(d) = semantic::first_error(&module.body) {
         return Err(vec![d]);
     }
     let mut cx = Convert {
