@@ -11,6 +11,7 @@ import inspect
 import typing
 
 from . import gpu, runtime, source, typed
+from .errors import CompileError
 from .arrays import Array, _ArrayType, element
 from .runtime import _copy, _per_component_min_max
 from .types import convert, f32, i32, u32
@@ -151,13 +152,29 @@ class Kernel:
         current device (``spirthon.set_device``): a GPU through the native module, or the
         CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
         values; those the kernel writes are updated in place."""
+        self._refuse_rebound()
         gpu.launch(self, threads, args, kwargs, False)
 
     def launch_checked(self, threads, /, *args, **kwargs):
         """``launch`` in checked mode: an invocation that fails an index, division or assert
         check stops, the others run on, and then ``CheckError`` reports the first failure
         (lowest workgroup, then invocation) as ``spirthon run --checked`` does."""
+        self._refuse_rebound()
         gpu.launch(self, threads, args, kwargs, True)
+
+    def _refuse_rebound(self):
+        """A kernel runs with its module's constants as the file writes them (the compiler
+        reads the text, and the executor folds it alike): one that the program has since
+        bound to another value is refused on every device, rather than run with a value
+        the program no longer has."""
+        rebound = typed.rebound_constants(self.fn, self.source)
+        if rebound:
+            name, written, now = rebound[0]
+            raise CompileError(
+                "%s: `%s` is %r now, but kernel `%s` uses the module's constants as the file "
+                "writes them (%r); pass a value that changes as a kernel parameter"
+                % (self.fn.__code__.co_filename, name, now, self.name, written)
+            )
 
     def reference_launch(self, threads, args, kwargs, checked=False):
         """A launch on the CPython reference executor, whatever the current device

@@ -25,6 +25,7 @@ sees the module's constants and funcs as they are when it runs.
 
 import ast
 import builtins
+import dis
 import math
 import os
 import types
@@ -267,6 +268,115 @@ def _folded_constants(source):
         env[name] = literal(int(rounded) if isinstance(rounded, int) else float(rounded))
     _FOLDED[path] = (stamp, out)
     return out
+
+
+# The module constants as a kernel's source text gives them, evaluated as CPython evaluated
+# them at import (by ``id`` of the ``Source``, beside it): what the compiler compiled with.
+_AS_WRITTEN = {}
+
+_WRITTEN_TYPES = (int, float, bool, tuple)
+
+
+def _as_written(tree, path):
+    """The file's top-level constants (numbers, bools and tuples of them) in order, each
+    evaluated as CPython evaluated it, from ``math`` and the constants before it; a
+    constant whose expression needs anything else is left out."""
+    env = {"math": math}
+    out = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name, expr = stmt.targets[0].id, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            name, expr = stmt.target.id, stmt.value
+        else:
+            continue
+        try:
+            v = eval(compile(ast.Expression(expr), path, "eval"), {"__builtins__": {}}, env)
+        except Exception:
+            v = None
+        if not _written_constant(v):
+            env.pop(name, None)
+            out.pop(name, None)
+            continue
+        env[name] = out[name] = v
+    return out
+
+
+def _written_constant(v):
+    work = [v]
+    while work:
+        x = work.pop()
+        if type(x) not in _WRITTEN_TYPES:
+            return False
+        if type(x) is tuple:
+            work.extend(x)
+    return True
+
+
+def _same(a, b):
+    """``a`` and ``b`` are one constant: the same types and values (NaN is itself)."""
+    work = [(a, b)]
+    while work:
+        x, y = work.pop()
+        if type(x) is not type(y):
+            return False
+        if type(x) is tuple:
+            if builtins.len(x) != builtins.len(y):
+                return False
+            work.extend(builtins.zip(x, y))
+        elif not (x == y or (x != x and y != y)):
+            return False
+    return True
+
+
+def rebound_constants(fn, src):
+    """The module constants kernel function ``fn`` uses (itself or through its module's
+    ``@func``s) whose value now is not the one its source text ``src`` (a ``Source``, the
+    text it was imported and is compiled from) gives them: ``[(name, as written, now)]``."""
+    if src is None:
+        return []
+    g = getattr(fn, "__globals__", {})
+    entry = _AS_WRITTEN.get(id(src))
+    if entry is None or entry[0] is not src:
+        try:
+            tree = ast.parse(src.text, src.path)
+        except (SyntaxError, ValueError):
+            tree = ast.Module(body=[], type_ignores=[])
+        entry = _AS_WRITTEN[id(src)] = (src, _as_written(tree, src.path))
+    written = entry[1]
+    if not written:
+        return []
+    cached = _USED.get(id(fn))
+    if cached is None or cached[0] is not fn:
+        cached = _USED[id(fn)] = (fn, _names_used(fn))
+    return [(n, written[n], g.get(n)) for n in sorted(cached[1])
+            if n in written and n in g and not _same(written[n], g[n])]
+
+
+# The global names each kernel function uses (by ``id``, beside the function itself).
+_USED = {}
+
+
+def _names_used(fn):
+    """The global names ``fn`` reads (its bytecode's global loads, not its attribute
+    names), itself and through the ``@func``s of its module that it names."""
+    names, seen, work = set(), set(), [fn]
+    while work:
+        f = work.pop()
+        f = getattr(f, "__wrapped__", f)
+        code = getattr(f, "__code__", None)
+        if code is None or id(f) in seen:
+            continue
+        seen.add(id(f))
+        codes = [code]
+        while codes:
+            c = codes.pop()
+            names.update(i.argval for i in dis.get_instructions(c)
+                         if i.opname in ("LOAD_GLOBAL", "LOAD_NAME"))
+            codes.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+        fg = getattr(f, "__globals__", {})
+        work.extend(fg[n] for n in names if getattr(fg.get(n), "__spirthon_func__", False))
+    return names
 
 
 def _scalar_of(ann):

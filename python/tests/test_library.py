@@ -260,6 +260,71 @@ class EditedFiles(unittest.TestCase):
         np.testing.assert_array_equal(out, [0, 0, 0, 0])
 
 
+REBOUND = """
+from spirthon import kernel, func, Array, f32, global_id
+
+SCALE = 2.0
+TABLE = (1.0, 2.0)
+UNUSED = 7
+
+
+@func
+def weight(i: int) -> f32:
+    return TABLE[i % 2]
+
+
+@kernel
+def scaled(x: Array[f32]):
+    i = global_id().x
+    x[i] = SCALE * weight(i)
+"""
+
+
+class ReboundConstants(unittest.TestCase):
+    """A kernel is compiled with its module's constants as the file writes them; a program
+    that binds one to another value afterwards gets an error on every device, never the
+    file's value on the GPU and the new one on the executor."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        sys.path.insert(0, self.dir)
+        with open(os.path.join(self.dir, "rebound_kernels.py"), "w") as f:
+            f.write(REBOUND)
+        sys.modules.pop("rebound_kernels", None)
+        self.mod = importlib.import_module("rebound_kernels")
+
+    def tearDown(self):
+        sys.path.remove(self.dir)
+        sys.modules.pop("rebound_kernels", None)
+        spirthon.set_device(None)
+
+    def test_a_rebound_constant_is_refused_on_every_device(self):
+        for name, value in (("SCALE", 3.0), ("TABLE", (5.0, 6.0)), ("SCALE", 2)):
+            for device in (None, "python"):
+                with self.subTest(name=name, value=value, device=device):
+                    spirthon.set_device(device)
+                    old = getattr(self.mod, name)
+                    setattr(self.mod, name, value)
+                    x = np.zeros(4, dtype=np.float32)
+                    try:
+                        with self.assertRaises(CompileError) as e:
+                            self.mod.scaled.launch(4, x)
+                    finally:
+                        setattr(self.mod, name, old)
+                    self.assertIn("`%s` is %r now" % (name, value), str(e.exception))
+                    np.testing.assert_array_equal(x, [0, 0, 0, 0])
+
+    def test_constants_as_written_or_unused_ones_changed_run_alike(self):
+        self.mod.UNUSED = 8
+        self.mod.TABLE = (1.0, 2.0)  # another tuple, the same value
+        for device in (None, "python"):
+            with self.subTest(device=device):
+                spirthon.set_device(device)
+                x = np.zeros(4, dtype=np.float32)
+                self.mod.scaled.launch(4, x)
+                np.testing.assert_array_equal(x, [2, 4, 2, 4])
+
+
 class Arguments(unittest.TestCase):
     def test_a_float_for_any_integer_is_one_error(self):
         out = np.zeros(4, dtype=np.int32)
