@@ -274,7 +274,7 @@ def _folded_constants(source):
 # them at import (by ``id`` of the ``Source``, beside it): what the compiler compiled with.
 _AS_WRITTEN = {}
 
-_WRITTEN_TYPES = (int, float, bool, tuple)
+_WRITTEN_TYPES = (int, float, bool, tuple, list)
 
 
 def _as_written(tree, path):
@@ -294,7 +294,7 @@ def _as_written(tree, path):
             v = eval(compile(ast.Expression(expr), path, "eval"), {"__builtins__": {}}, env)
         except Exception:
             v = None
-        if not _written_constant(v):
+        if not _written_constant(v) or (type(v) is list and not _numbers_or_rows(v)):
             env.pop(name, None)
             out.pop(name, None)
             continue
@@ -308,7 +308,7 @@ def _written_constant(v):
         x = work.pop()
         if type(x) not in _WRITTEN_TYPES:
             return False
-        if type(x) is tuple:
+        if type(x) in (tuple, list):
             work.extend(x)
     return True
 
@@ -320,7 +320,7 @@ def _same(a, b):
         x, y = work.pop()
         if type(x) is not type(y):
             return False
-        if type(x) is tuple:
+        if type(x) in (tuple, list):
             if builtins.len(x) != builtins.len(y):
                 return False
             work.extend(builtins.zip(x, y))
@@ -388,7 +388,10 @@ def _scalar_of(ann):
 
 
 def _constant(v, ann):
-    """A module-level value as kernel code sees it."""
+    """A module-level value as kernel code sees it: a list of numbers (or of rows) is a
+    constant table as a tuple is."""
+    if type(v) is list and _numbers_or_rows(v):
+        v = tuple(tuple(r) if type(r) is list else r for r in v)
     t = type(v)
     if t is int or t is float:
         scalar = _scalar_of(ann)
@@ -399,6 +402,16 @@ def _constant(v, ann):
         rows = _rows(v)
         return v if rows is None else rows
     return _other_constant(v)
+
+
+def _numbers_or_rows(v):
+    """Whether list ``v`` is a table as the compiler reads one: numbers, or rows (lists or
+    tuples) of numbers; another list (``[]``, of strings) stays the CPU side's list."""
+    def numbers(r):
+        return builtins.len(r) > 0 and builtins.all(
+            type(x) in (int, float) for x in r)
+    return numbers(v) or (builtins.len(v) > 0 and builtins.all(
+        type(r) in (tuple, list) and numbers(r) for r in v))
 
 
 def _rows(v):

@@ -265,6 +265,7 @@ from spirthon import kernel, func, Array, f32, global_id
 
 SCALE = 2.0
 TABLE = (1.0, 2.0)
+OFFSETS = [0.5, 1.5]
 UNUSED = 7
 
 
@@ -276,7 +277,7 @@ def weight(i: int) -> f32:
 @kernel
 def scaled(x: Array[f32]):
     i = global_id().x
-    x[i] = SCALE * weight(i)
+    x[i] = SCALE * weight(i) + OFFSETS[i % 2]
 """
 
 
@@ -314,6 +315,16 @@ class ReboundConstants(unittest.TestCase):
                     self.assertIn("`%s` is %r now" % (name, value), str(e.exception))
                     np.testing.assert_array_equal(x, [0, 0, 0, 0])
 
+    def test_a_list_constant_changed_in_place_is_refused(self):
+        self.mod.OFFSETS[1] = 9.0
+        for device in (None, "python"):
+            with self.subTest(device=device):
+                spirthon.set_device(device)
+                with self.assertRaises(CompileError) as e:
+                    self.mod.scaled.launch(4, np.zeros(4, dtype=np.float32))
+                self.assertIn("`OFFSETS` is [0.5, 9.0] now", str(e.exception))
+        self.mod.OFFSETS[1] = 1.5
+
     def test_constants_as_written_or_unused_ones_changed_run_alike(self):
         self.mod.UNUSED = 8
         self.mod.TABLE = (1.0, 2.0)  # another tuple, the same value
@@ -322,7 +333,7 @@ class ReboundConstants(unittest.TestCase):
                 spirthon.set_device(device)
                 x = np.zeros(4, dtype=np.float32)
                 self.mod.scaled.launch(4, x)
-                np.testing.assert_array_equal(x, [2, 4, 2, 4])
+                np.testing.assert_array_equal(x, [2.5, 5.5, 2.5, 5.5])
 
 
 class Arguments(unittest.TestCase):

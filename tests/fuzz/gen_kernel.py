@@ -352,13 +352,20 @@ def float_kernel(rnd):
         "SHIFT = %s" % rnd.choice(["1e-3", "0.7", "3.3"]),
         "ROUNDS = %d" % rnd.randint(1, 4),
     ]
+    # Constant tables: a list or a tuple of numbers, and of rows (tuples or lists), read at a
+    # run-time index and a row's item at a constant one.
+    taps = ", ".join(rnd.choice(["0.25", "0.5", "1.0 / 3.0", "-0.75", "2"]) for _ in range(3))
+    consts.append("TAPS = " + (rnd.choice(["[%s]", "(%s,)"]) % taps))
+    row = rnd.choice(["(%s, %s)", "[%s, %s]"])
+    rows = ", ".join(row % (rnd.choice(["0.1", "-1.5", "3"]), rnd.choice(["2.5", "-0.3", "1"])) for _ in range(2))
+    consts.append("OFFS = " + (rnd.choice(["[%s]", "(%s,)"]) % rows))
 
     def leaf(vs):
         k = rnd.random()
         if k < 0.55:
             return rnd.choice(vs)
         if k < 0.75:
-            return rnd.choice(["LIMIT", "GAIN", "SHIFT"])
+            return rnd.choice(["LIMIT", "GAIN", "SHIFT", "TAPS[i % 3]", "OFFS[i % 2][1]", "OFFS[i % 2][-2]"])
         return rnd.choice(["%.3f", "%.1f", "%.5f"]) % rnd.uniform(-3, 3)
 
     def fexpr(d, vs, powers=True):

@@ -1,6 +1,6 @@
 from spirthon import kernel, func, Array, f32, i32, u32, global_id
 
-TABLE = [1.0, 2.0, 3.0]
+TABLE = {"a": 1.0, "b": 2.0}
 
 
 @kernel

@@ -51,6 +51,7 @@ pub fn parse(source: &str) -> Option<Ast> {
         ast,
         nesting: 0,
         loops: 0,
+        lists: false,
     };
     p.file()?;
     Some(p.ast)

@@ -18,6 +18,8 @@ pub(super) struct Parser<'s> {
     /// Loops around the statement being parsed (CPython rejects more than 20 in one
     /// function; the reference path says so).
     pub(super) loops: u32,
+    /// Reading a module constant's value, where a list is a constant table as a tuple is.
+    pub(super) lists: bool,
 }
 
 impl Parser<'_> {
@@ -190,7 +192,10 @@ impl Parser<'_> {
             None
         };
         self.expect(K::Assign)?;
-        let value = self.test_list()?;
+        self.lists = true;
+        let value = self.test_list();
+        self.lists = false;
+        let value = value?;
         let span = Span::new(first.start, self.prev_end());
         self.expect(K::Newline)?;
         self.ast.items.push(Item::Assign {
@@ -751,6 +756,7 @@ impl Parser<'_> {
             K::Kw(Kw::False) => ExprKind::Bool(false),
             K::Kw(Kw::None) => ExprKind::None,
             K::LParen => return self.parenthesized(),
+            K::LBracket if self.lists => return self.list_display(),
             _ => return None,
         };
         self.bump();
@@ -772,6 +778,23 @@ impl Parser<'_> {
     }
 
     /// `()` and `(a, b)` are tuples spanning their parentheses; `(a)` is `a`, spanning `a`.
+    /// `[a, b, ...]` in a module constant: the tuple of its items, as the reference path
+    /// reads it there.
+    fn list_display(&mut self) -> Option<ExprId> {
+        let start = self.bump().start;
+        self.enter()?;
+        let mut elts = Vec::new();
+        while self.peek() != K::RBracket {
+            elts.push(self.test()?);
+            if !self.eat(K::Comma) {
+                break;
+            }
+        }
+        let end = self.expect(K::RBracket)?.end;
+        self.leave();
+        self.node(ExprKind::Tuple(elts), start, end)
+    }
+
     fn parenthesized(&mut self) -> Option<ExprId> {
         let start = self.bump().start;
         self.enter()?;

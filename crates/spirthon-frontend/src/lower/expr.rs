@@ -110,6 +110,9 @@ impl Lower<'_, '_> {
                 if let Ex::Val(o, t @ Ty::Vector(..)) = b {
                     return self.vector_item(o, t, index, span);
                 }
+                if let Ex::Tuple(o, tt) = b {
+                    return self.indexed_tuple(o, tt, index, span);
+                }
                 let Some(a) = self.array_from(b, base_span) else {
                     return Ex::Err;
                 };

@@ -153,28 +153,79 @@ impl Lower<'_, '_> {
             self.error(span, msg);
             return self.poison_targets(targets);
         }
-        let carrier = tt.carrier();
-        let mut next = 0u32;
-        for (&target, &t) in targets.iter().zip(tt.items()) {
-            let mut comps = Vec::new();
-            for _ in 0..t.components() {
-                let c = match carrier {
-                    Ty::Vector(s, _) => self.val(Op::Extract(next), Ty::Scalar(s), [o], span),
-                    Ty::Scalar(_) => o,
-                };
-                next += 1;
-                let s = t.scalar();
-                comps.push(match (tt.packed(), s) {
-                    (false, _) | (true, Scalar::U32) => c,
-                    (true, Scalar::F32) => self.val(Op::Bitcast, Ty::F32, [c], span),
-                    (true, _) => self.val(Op::Convert, Ty::Scalar(s), [c], span),
-                });
-            }
-            let v = match t {
-                Ty::Vector(..) => self.val(Op::Construct, t, comps, span),
-                Ty::Scalar(_) => comps[0],
-            };
+        for (k, &target) in targets.iter().enumerate() {
+            let (v, t) = self.tuple_item(o, tt, k, span);
             self.assign_to(target, Ex::Val(v, t), span);
+        }
+    }
+
+    /// Item `k` of a tuple value `o` of type `tt`, and its type.
+    pub(super) fn tuple_item(
+        &mut self,
+        o: Operand,
+        tt: TupleTy,
+        k: usize,
+        span: Span,
+    ) -> (Operand, Ty) {
+        let carrier = tt.carrier();
+        let t = tt.items()[k];
+        let first: u32 = tt.items()[..k].iter().map(|i| i.components()).sum();
+        let mut comps = Vec::new();
+        for next in first..first + t.components() {
+            let c = match carrier {
+                Ty::Vector(s, _) => self.val(Op::Extract(next), Ty::Scalar(s), [o], span),
+                Ty::Scalar(_) => o,
+            };
+            let s = t.scalar();
+            comps.push(match (tt.packed(), s) {
+                (false, _) | (true, Scalar::U32) => c,
+                (true, Scalar::F32) => self.val(Op::Bitcast, Ty::F32, [c], span),
+                (true, _) => self.val(Op::Convert, Ty::Scalar(s), [c], span),
+            });
+        }
+        let v = match t {
+            Ty::Vector(..) => self.val(Op::Construct, t, comps, span),
+            Ty::Scalar(_) => comps[0],
+        };
+        (v, t)
+    }
+
+    /// `t[k]` of a tuple value (a row of a table of tuples, `C[q][0]`, or a func's result):
+    /// the item, for a constant `k` (counting from the end when negative, as Python's).
+    pub(super) fn indexed_tuple(
+        &mut self,
+        o: Operand,
+        tt: TupleTy,
+        index: ExprId,
+        span: Span,
+    ) -> Ex {
+        let is_local = |n: &str| self.is_local(n);
+        let n = tt.items().len();
+        match self.m.const_eval(self.ast, index, &is_local) {
+            Ok(Some(Lit::Int(k))) => match lit::sequence_index(k, n) {
+                Some(k) => {
+                    let (v, t) = self.tuple_item(o, tt, k, span);
+                    Ex::Val(v, t)
+                }
+                None => {
+                    self.error(
+                        self.ast.expr(index).span,
+                        format!(
+                            "tuple index {k} out of range: the {} has {n} items",
+                            tt.name()
+                        ),
+                    );
+                    Ex::Err
+                }
+            },
+            Err(_) => Ex::Err,
+            _ => {
+                self.cx.diags.push(
+                    Diagnostic::error(self.ast.expr(index).span, "a tuple is indexed with a constant")
+                        .with_help("index a tuple with a literal or a module constant (`row[0]`); for an index known only at run time, make the rows a table per column"),
+                );
+                Ex::Err
+            }
         }
     }
 }

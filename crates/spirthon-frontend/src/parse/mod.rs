@@ -96,6 +96,7 @@ fn convert(
         expr_depth: 0,
         too_deep: false,
         quiet: false,
+        lists_as_tuples: false,
     };
     for stmt in &module.body {
         cx.top_level(stmt);
@@ -149,6 +150,9 @@ struct Convert<'s> {
     too_deep: bool,
     /// Converting a top-level value that may be CPU-only Python: record no diagnostics.
     quiet: bool,
+    /// Converting a module constant's value: a list of numbers (or of tuples, or lists) is a
+    /// constant table as a tuple is.
+    lists_as_tuples: bool,
 }
 
 fn is_device_decorator(d: &ast::Decorator) -> bool {
@@ -401,7 +405,9 @@ impl Convert<'_> {
     ) {
         let quiet = std::mem::replace(&mut self.quiet, true);
         let before = self.ast.exprs.len();
+        self.lists_as_tuples = true;
         let value_id = self.expr(value);
+        self.lists_as_tuples = false;
         self.quiet = quiet;
         let rejected = self.ast.exprs[before..]
             .iter()
@@ -919,6 +925,7 @@ impl Convert<'_> {
                 ExprKind::IfExp(self.expr(&i.test), self.expr(&i.body), self.expr(&i.orelse))
             }
             E::Tuple(t) => ExprKind::Tuple(self.exprs(&t.elts)),
+            E::List(l) if self.lists_as_tuples => ExprKind::Tuple(self.exprs(&l.elts)),
             // The grammar makes the target a name.
             E::Named(n) => ExprKind::Walrus(self.expr(&n.target), self.expr(&n.value)),
             other => {
