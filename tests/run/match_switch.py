@@ -1,6 +1,6 @@
 """`match` compiled to a switch: many literal cases over an `i32` (negative ones and the
 extremes), a `u32` subject with values past 2**31, a value repeated in a later case (only
-its first case takes it), literal cases before a guard and a capture (which run in the
+its first case takes it) or within one (`9 | 9`), literal cases before a guard and a capture (which run in the
 switch's default, in order), a loop inside a case whose `break` is its own, a `match`
 inside a case, and a case that returns from a func."""
 from spirthon import kernel, func, Array, i32, u32, global_id
@@ -19,6 +19,8 @@ def classify(x: i32) -> i32:
             return 103
         case 1 | 3:
             return 104
+        case 9 | 9:
+            return 106
         case 7 if x > 100:
             return 105
         case n if n > 1000:

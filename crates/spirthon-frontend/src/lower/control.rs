@@ -58,7 +58,10 @@ impl Lower<'_, '_> {
                 })
                 .collect();
             match bits {
-                Some(bits) if bits.iter().all(|b| !seen.contains(b)) => {
+                Some(mut bits) if bits.iter().all(|b| !seen.contains(b)) => {
+                    // `case 1 | 1:` names one value once in the table.
+                    bits.sort_unstable();
+                    bits.dedup();
                     seen.extend(bits.iter().copied());
                     cases.push(bits);
                 }
