@@ -77,13 +77,7 @@ fn naga_compile(src: &str) -> ([Duration; 3], Vec<u32>) {
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
     let iters = if full { 300 } else { 3 };
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("shaders/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
-        .collect();
-    files.sort();
+    let files = python_files("shaders");
     let mut rows = Vec::new();
     for py in &files {
         let name = py
@@ -168,17 +162,23 @@ fn main() {
     scale(full);
 }
 
+/// The `.py` files of the repository's directory `dir`, sorted.
+fn python_files(dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir))
+            .unwrap_or_else(|e| panic!("{dir}/: {e}"))
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "py"))
+            .collect();
+    files.sort();
+    files
+}
+
 /// How many files the parser's fast path takes (the rest fall back to the reference path,
 /// Ruff's parser), and both paths' parse times summed over the corpus and over the files of
 /// `tests/modern/` (today's Python around kernels, which only the reference path reads).
 fn parse_paths(corpus: &[PathBuf], iters: usize) {
-    let modern_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/modern");
-    let mut modern: Vec<PathBuf> = std::fs::read_dir(&modern_dir)
-        .expect("tests/modern/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "py"))
-        .collect();
-    modern.sort();
+    let modern = python_files("tests/modern");
     println!("\nparse paths: median µs summed over the files");
     println!("| files          | files | fast path takes | fast path µs | reference µs |");
     println!("|----------------|------:|----------------:|-------------:|-------------:|");

@@ -290,7 +290,7 @@ def reference_launch(kernel, threads, args, kwargs, checked=False):
             return
         failures = _Failures()
         tables = kernel.fn.__globals__
-        saved = {n: v for n, v in tables.items() if _is_table(v)}
+        saved = {n: v for n, v in tables.items() if typed.is_table(v)}
         tables.update({n: _Table(n, [tuple(r) if type(r) is list else r for r in v])
                        for n, v in saved.items()})
         try:
@@ -366,18 +366,6 @@ def _invoke(fn, inv, values, failures):
 
 _CHECKED = (IndexError, ZeroDivisionError, AssertionError)
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
-
-
-def _is_table(v):
-    """Whether ``v`` is a constant tuple (or list) of numbers, or of equal-length tuples of
-    them (a kernel indexes it as an array, or as one array per column)."""
-    def numbers(t):
-        return len(t) > 0 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in t)
-    if type(v) not in (tuple, list) or not v:
-        return False
-    if numbers(v):
-        return True
-    return all(type(r) in (tuple, list) and len(r) == len(v[0]) and numbers(r) for r in v)
 
 
 class _Table(tuple):

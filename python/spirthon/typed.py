@@ -246,13 +246,8 @@ def _folded_constants(source):
     env.update({n: getattr(MATH, n) for n in _library.MATH_CONSTANTS
                 if isinstance(source.get(n), float)})
     out = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            name, expr, ann = stmt.targets[0].id, stmt.value, None
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            name, expr, ann = stmt.target.id, stmt.value, source.get("__annotations__", {}).get(stmt.target.id)
-        else:
-            continue
+    for name, expr, annotated in _constant_assignments(tree):
+        ann = source.get("__annotations__", {}).get(name) if annotated else None
         try:
             v = eval(_literal_consts(compile(ast.Expression(expr), path, "eval")), {"__builtins__": {}}, env)
         except Exception:
@@ -283,18 +278,12 @@ def _as_written(tree, path):
     constant whose expression needs anything else is left out."""
     env = {"math": math}
     out = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            name, expr = stmt.targets[0].id, stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            name, expr = stmt.target.id, stmt.value
-        else:
-            continue
+    for name, expr, _ in _constant_assignments(tree):
         try:
             v = eval(compile(ast.Expression(expr), path, "eval"), {"__builtins__": {}}, env)
         except Exception:
             v = None
-        if not _written_constant(v) or (type(v) is list and not _numbers_or_rows(v)):
+        if not _written_constant(v) or (type(v) is list and not is_table(v)):
             env.pop(name, None)
             out.pop(name, None)
             continue
@@ -379,6 +368,16 @@ def _names_used(fn):
     return names
 
 
+def _constant_assignments(tree):
+    """The top-level ``NAME = expr`` and ``NAME: T = expr`` of a module, in order: (name,
+    expression, whether annotated)."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            yield stmt.targets[0].id, stmt.value, False
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            yield stmt.target.id, stmt.value, True
+
+
 def _scalar_of(ann):
     """The scalar type a module constant's annotation names (``int`` is ``i32``, ``float``
     ``f32``), or ``None``."""
@@ -390,7 +389,7 @@ def _scalar_of(ann):
 def _constant(v, ann):
     """A module-level value as kernel code sees it: a list of numbers (or of rows) is a
     constant table as a tuple is."""
-    if type(v) is list and _numbers_or_rows(v):
+    if type(v) is list and is_table(v):
         v = tuple(tuple(r) if type(r) is list else r for r in v)
     t = type(v)
     if t is int or t is float:
@@ -404,14 +403,19 @@ def _constant(v, ann):
     return _other_constant(v)
 
 
-def _numbers_or_rows(v):
-    """Whether list ``v`` is a table as the compiler reads one: numbers, or rows (lists or
-    tuples) of numbers; another list (``[]``, of strings) stays the CPU side's list."""
-    def numbers(r):
-        return builtins.len(r) > 0 and builtins.all(
-            type(x) in (int, float) for x in r)
-    return numbers(v) or (builtins.len(v) > 0 and builtins.all(
-        type(r) in (tuple, list) and numbers(r) for r in v))
+def is_table(v):
+    """Whether ``v`` is a constant tuple (or list) of numbers, or of equal-length tuples (or
+    lists) of them: a table as the compiler reads one (a kernel indexes it as an array, or
+    as one array per column). Another list (``[]``, of strings) stays the CPU side's."""
+    def numbers(t):
+        return builtins.len(t) > 0 and builtins.all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in t)
+    if type(v) not in (tuple, list) or not v:
+        return False
+    if numbers(v):
+        return True
+    return builtins.all(type(r) in (tuple, list) and builtins.len(r) == builtins.len(v[0])
+                        and numbers(r) for r in v)
 
 
 def _rows(v):

@@ -16,13 +16,18 @@ impl Lower<'_, '_> {
     /// an enclosing loop stays nested (and is bounded by the depth limit).
     pub(super) fn if_stmt(&mut self, s: StmtId) {
         let (links, orelse) = self.ast.if_chain(s);
+        self.chain(&links, orelse);
+    }
+
+    /// Links of an `if`/`elif` chain and its `else`, nested or flat ([`Self::if_stmt`]).
+    fn chain(&mut self, links: &[IfLink<'_>], orelse: &[StmtId]) {
         let flat = links.len() > FLAT_CHAIN
             && !links.iter().any(|l| has_jump(self.ast, l.body, true))
             && !has_jump(self.ast, orelse, true);
         if flat {
-            self.flat_chain(&links, orelse);
+            self.flat_chain(links, orelse);
         } else {
-            self.nested_chain(&links, orelse);
+            self.nested_chain(links, orelse);
         }
     }
 
@@ -99,16 +104,9 @@ impl Lower<'_, '_> {
             self.jump(merge);
         }
         self.switch(default);
-        let rest = &links[taken..];
-        match rest.is_empty() {
-            true => self.stmts(orelse),
-            false
-                if rest.len() > FLAT_CHAIN
-                    && !rest.iter().any(|l| has_jump(self.ast, l.body, true)) =>
-            {
-                self.flat_chain(rest, orelse)
-            }
-            false => self.nested_chain(rest, orelse),
+        match &links[taken..] {
+            [] => self.stmts(orelse),
+            rest => self.chain(rest, orelse),
         }
         self.jump(merge);
         self.switch(merge);

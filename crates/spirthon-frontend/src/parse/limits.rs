@@ -252,12 +252,13 @@ fn blocks(module: &[ast::Stmt]) -> Option<Diagnostic> {
     while let Some((stmts, depth)) = work.pop() {
         for s in stmts {
             for (body, inner) in inner_bodies(s) {
+                let block = matches!(inner, Inner::Loop | Inner::With);
                 let depth = match inner {
-                    Inner::Scope => 0,
-                    Inner::Block => depth + 1,
-                    Inner::Plain => depth,
+                    Inner::Function | Inner::Class => 0,
+                    _ if block => depth + 1,
+                    _ => depth,
                 };
-                if inner == Inner::Block && depth > MAX_BLOCKS {
+                if block && depth > MAX_BLOCKS {
                     return Some(too_many_blocks(s));
                 }
                 work.push((body, depth));

@@ -156,14 +156,9 @@ struct Convert<'s> {
 }
 
 fn is_device_decorator(d: &ast::Decorator) -> bool {
-    let target = match &d.expression {
-        ast::Expr::Call(c) => &*c.func,
-        other => other,
-    };
-    match target {
-        ast::Expr::Name(n) => matches!(n.id.as_str(), "kernel" | "func"),
-        ast::Expr::Attribute(a) => matches!(a.attr.as_str(), "kernel" | "func"),
-        _ => false,
+    match &d.expression {
+        ast::Expr::Call(c) => names_device(&c.func),
+        other => names_device(other),
     }
 }
 
@@ -174,6 +169,11 @@ fn mentions_device(d: &ast::Decorator) -> bool {
     while let ast::Expr::Call(c) = e {
         e = &c.func;
     }
+    names_device(e)
+}
+
+/// `kernel` or `func`, as a name or an attribute (`spirthon.kernel`).
+fn names_device(e: &ast::Expr) -> bool {
     match e {
         ast::Expr::Name(n) => matches!(n.id.as_str(), "kernel" | "func"),
         ast::Expr::Attribute(a) => matches!(a.attr.as_str(), "kernel" | "func"),
@@ -184,10 +184,14 @@ fn mentions_device(d: &ast::Decorator) -> bool {
 /// How a statement list sits in the statement that holds it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Inner {
-    /// A `def`'s or class's body: a scope of its own.
-    Scope,
-    /// A loop's or `with`'s body: a block CPython's compiler counts toward its nesting limit.
-    Block,
+    /// A `def`'s body: a scope of its own.
+    Function,
+    /// A class's body: a scope of its own.
+    Class,
+    /// A loop's body: a block CPython's compiler counts toward its nesting limit.
+    Loop,
+    /// A `with`'s body: such a block too.
+    With,
     /// Any other: an `if`'s branches, a loop's `else`, a `try`'s clauses, a `match` case.
     Plain,
 }
@@ -196,14 +200,14 @@ enum Inner {
 fn inner_bodies(s: &ast::Stmt) -> Vec<(&[ast::Stmt], Inner)> {
     use Inner::*;
     match s {
-        ast::Stmt::FunctionDef(f) => vec![(&f.body, Scope)],
-        ast::Stmt::ClassDef(c) => vec![(&c.body, Scope)],
+        ast::Stmt::FunctionDef(f) => vec![(&f.body, Function)],
+        ast::Stmt::ClassDef(c) => vec![(&c.body, Class)],
         ast::Stmt::If(i) => std::iter::once((&i.body[..], Plain))
             .chain(i.elif_else_clauses.iter().map(|c| (&c.body[..], Plain)))
             .collect(),
-        ast::Stmt::For(f) => vec![(&f.body, Block), (&f.orelse, Plain)],
-        ast::Stmt::While(w) => vec![(&w.body, Block), (&w.orelse, Plain)],
-        ast::Stmt::With(w) => vec![(&w.body, Block)],
+        ast::Stmt::For(f) => vec![(&f.body, Loop), (&f.orelse, Plain)],
+        ast::Stmt::While(w) => vec![(&w.body, Loop), (&w.orelse, Plain)],
+        ast::Stmt::With(w) => vec![(&w.body, With)],
         ast::Stmt::Try(t) => try_clauses(t),
         ast::Stmt::Match(m) => m.cases.iter().map(|c| (&c.body[..], Plain)).collect(),
         _ => vec![],

@@ -11,7 +11,7 @@ use ruff_python_ast::{self as ast};
 use ruff_text_size::Ranged;
 use spirthon_ir::{Diagnostic, Span};
 
-use super::{is_device_decorator, mentions_device, span};
+use super::{inner_bodies, mentions_device, span, Inner};
 
 /// Where a statement list sits: in a function's body, in a loop's body (within the same
 /// function or class body), or at module level.
@@ -93,53 +93,32 @@ fn refused(at: Span, message: String) -> Diagnostic {
     Diagnostic::error(at, message).with_note("CPython refuses to compile a file with this")
 }
 
-/// The statement lists inside `s` to walk, each with where it sits. A kernel's or func's
-/// body is left to lowering.
-fn inner<'a>(s: &'a ast::Stmt, at: Where) -> Vec<(&'a [ast::Stmt], Where)> {
-    let same = |b: &'a [ast::Stmt]| (b, at);
-    let looped = Where {
-        loop_body: true,
-        ..at
-    };
-    match s {
-        ast::Stmt::FunctionDef(f) => {
-            let device = f
-                .decorator_list
-                .iter()
-                .any(|d| is_device_decorator(d) || mentions_device(d));
-            if device {
-                return Vec::new();
-            }
-            let body = Where {
-                function: true,
-                loop_body: false,
-                module: false,
-            };
-            vec![(&f.body[..], body)]
+/// The statement lists inside `s` to walk ([`inner_bodies`]), each with where it sits. A
+/// kernel's or func's body is left to lowering.
+fn inner(s: &ast::Stmt, at: Where) -> Vec<(&[ast::Stmt], Where)> {
+    if let ast::Stmt::FunctionDef(f) = s {
+        if f.decorator_list.iter().any(mentions_device) {
+            return Vec::new();
         }
-        ast::Stmt::ClassDef(c) => {
-            let body = Where {
-                function: false,
-                loop_body: false,
-                module: false,
-            };
-            vec![(&c.body[..], body)]
-        }
-        ast::Stmt::For(f) => vec![(&f.body[..], looped), same(&f.orelse)],
-        ast::Stmt::While(w) => vec![(&w.body[..], looped), same(&w.orelse)],
-        ast::Stmt::If(i) => std::iter::once(same(&i.body))
-            .chain(i.elif_else_clauses.iter().map(|c| same(&c.body)))
-            .collect(),
-        ast::Stmt::With(w) => vec![same(&w.body)],
-        ast::Stmt::Match(m) => m.cases.iter().map(|c| same(&c.body)).collect(),
-        ast::Stmt::Try(t) => {
-            let mut v = vec![same(&t.body), same(&t.orelse), same(&t.finalbody)];
-            for h in &t.handlers {
-                let ast::ExceptHandler::ExceptHandler(h) = h;
-                v.push(same(&h.body));
-            }
-            v
-        }
-        _ => Vec::new(),
     }
+    inner_bodies(s)
+        .into_iter()
+        .map(|(body, how)| {
+            let scope = |function| Where {
+                function,
+                loop_body: false,
+                module: false,
+            };
+            let here = match how {
+                Inner::Function => scope(true),
+                Inner::Class => scope(false),
+                Inner::Loop => Where {
+                    loop_body: true,
+                    ..at
+                },
+                Inner::With | Inner::Plain => at,
+            };
+            (body, here)
+        })
+        .collect()
 }

@@ -24,15 +24,15 @@ pub(super) fn first_error(parsed: &Parsed<Mod>, source: &str) -> Option<Diagnost
     // A parser error (not a bad character) with a bracket still open before it:
     // CPython's words, at the bracket rather than where the parser gave up.
     let lexical = matches!(&e.error, P::Lexical(l) if !matches!(l, L::Eof));
-    let open = unclosed_bracket(parsed.tokens())
-        .filter(|&(open, _)| open < at || at as usize >= source.trim_end().len());
+    let (unclosed, unmatched) = brackets(parsed.tokens());
+    let open = unclosed.filter(|&(open, _)| open < at || at as usize >= source.trim_end().len());
     if let (false, Some((open, c))) = (lexical, open) {
         return Some(Diagnostic::error(
             Span::new(open, open + 1),
             format!("invalid syntax: '{c}' was never closed"),
         ));
     }
-    if let Some((at, c)) = unmatched_bracket(parsed.tokens()).filter(|&(u, _)| u <= at) {
+    if let Some((at, c)) = unmatched.filter(|&(u, _)| u <= at) {
         return Some(Diagnostic::error(
             Span::new(at, at + 1),
             format!("invalid syntax: unmatched '{c}'"),
@@ -54,44 +54,34 @@ fn span_at(source: &str, at: u32) -> Span {
     Span::new(at, end)
 }
 
-/// The innermost bracket still open at the end of the tokens, and its offset.
-fn unclosed_bracket(tokens: &Tokens) -> Option<(u32, char)> {
+/// The brackets of the tokens: the innermost one still open at their end, and the first
+/// closing one that closes nothing, each with its offset.
+#[allow(clippy::type_complexity)]
+fn brackets(tokens: &Tokens) -> (Option<(u32, char)>, Option<(u32, char)>) {
     let mut open: Vec<(u32, char)> = Vec::new();
+    let mut unmatched = None;
     for tok in tokens.iter() {
+        let at = u32::from(tok.start());
         let c = match tok.kind() {
             K::Lpar => '(',
             K::Lsqb => '[',
             K::Lbrace => '{',
             K::Rpar | K::Rsqb | K::Rbrace => {
-                open.pop();
+                if open.pop().is_none() && unmatched.is_none() {
+                    let c = match tok.kind() {
+                        K::Rpar => ')',
+                        K::Rsqb => ']',
+                        _ => '}',
+                    };
+                    unmatched = Some((at, c));
+                }
                 continue;
             }
             _ => continue,
         };
-        open.push((tok.start().into(), c));
+        open.push((at, c));
     }
-    open.last().copied()
-}
-
-/// The first closing bracket that closes nothing, and its offset.
-fn unmatched_bracket(tokens: &Tokens) -> Option<(u32, char)> {
-    let mut open = 0usize;
-    for tok in tokens.iter() {
-        match tok.kind() {
-            K::Lpar | K::Lsqb | K::Lbrace => open += 1,
-            K::Rpar | K::Rsqb | K::Rbrace if open == 0 => {
-                let c = match tok.kind() {
-                    K::Rpar => ')',
-                    K::Rsqb => ']',
-                    _ => '}',
-                };
-                return Some((tok.start().into(), c));
-            }
-            K::Rpar | K::Rsqb | K::Rbrace => open -= 1,
-            _ => {}
-        }
-    }
-    None
+    (open.last().copied(), unmatched)
 }
 
 /// The parser's message in the words CPython uses where they differ; `at` is the byte
