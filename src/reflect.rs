@@ -64,6 +64,7 @@ fn checks_json(m: &IrModule, source: &str) -> serde_json::Value {
                         site["axis"] = json!(k);
                     }
                 }
+                CheckKind::VectorIndex { vector } => site["vector"] = json!(vector),
                 CheckKind::ZeroDivision { modulo } => {
                     site["operator"] = json!(if *modulo { "%" } else { "//" })
                 }
@@ -105,6 +106,9 @@ pub fn checks_from_reflection(reflection: &str) -> Result<Vec<spirthon_ir::Check
                 Some("index") => CheckKind::Index {
                     array: text(s, "array").unwrap_or_default(),
                     axis: s["axis"].as_u64().map(|k| k as u32),
+                },
+                Some("vector_index") => CheckKind::VectorIndex {
+                    vector: text(s, "vector").unwrap_or_default(),
                 },
                 Some("zero_division") => CheckKind::ZeroDivision {
                     modulo: s["operator"] == "%",

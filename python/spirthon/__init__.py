@@ -30,7 +30,7 @@ from .vectors import (  # noqa: F401
 from .api import kernel, func, Kernel  # noqa: F401
 from .runtime import (  # noqa: F401
     global_id, local_id, workgroup_id, num_workgroups, local_index, num_threads, shared_array,
-    barrier, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
+    local_array, barrier, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
     atomic_exchange, atomic_compare_exchange,
 )
 from .errors import CheckError, CompileError, DeadlockError  # noqa: F401

@@ -81,6 +81,7 @@ SPIRTHON = (
     "local_index",
     "num_threads",
     "shared_array",
+    "local_array",
     "barrier",
     "atomic_add",
     "atomic_sub",

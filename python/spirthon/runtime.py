@@ -19,7 +19,8 @@ deadlock it would be on the GPU. Such a kernel has no implicit launch guard: eve
 of every workgroup runs, as on the GPU.
 
 ``shared_array(T, n)`` gives every invocation of a workgroup the same array (one per call
-site), zero-filled (on the GPU its contents start undefined). The atomics read, change and
+site), zero-filled (on the GPU its contents start undefined). ``local_array(T, n)`` gives a
+new zero-filled array each time it runs, as the GPU zeroes its private array there. The atomics read, change and
 write one element and return the old value; one invocation runs at a time, so they are
 trivially atomic.
 
@@ -96,6 +97,17 @@ def num_threads():
     return _copy(_now().threads)
 
 
+def _fixed_array(elem, size, caller):
+    """A zero-filled array of ``size`` (an int, or ``(H, W)`` / ``(D, H, W)`` for a row-major
+    multi-dimensional one), named after the variable the caller's line assigns it to, as the
+    compiler names it."""
+    target = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=", linecache.getline(caller.f_code.co_filename, caller.f_lineno))
+    name = target.group(1) if target else None
+    if isinstance(size, tuple):
+        return Array(elem, None, name=name, shape=size)
+    return Array(elem, size, name=name)
+
+
 def shared_array(elem, size):
     """The workgroup's array for this call site: every invocation of a workgroup gets the same."""
     inv = _now()
@@ -103,15 +115,14 @@ def shared_array(elem, size):
     key = (caller.f_code, caller.f_lineno)
     arrays = inv.group.shared
     if key not in arrays:
-        # Named after the variable it is assigned to, as the compiler names it.
-        target = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=", linecache.getline(caller.f_code.co_filename, caller.f_lineno))
-        name = target.group(1) if target else None
-        if isinstance(size, tuple):
-            # `(H, W)` or `(D, H, W)`: a row-major multi-dimensional array, `a[i, j]`.
-            arrays[key] = Array(elem, None, name=name, shape=size)
-        else:
-            arrays[key] = Array(elem, size, name=name)
+        arrays[key] = _fixed_array(elem, size, caller)
     return arrays[key]
+
+
+def local_array(elem, size):
+    """A new zero-filled array of the invocation's own, each time the call runs."""
+    _now()
+    return _fixed_array(elem, size, sys._getframe(1))
 
 
 def barrier():

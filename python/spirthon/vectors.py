@@ -39,6 +39,10 @@ class VectorType:
     def __repr__(self):
         return self.name
 
+    def with_article(self):
+        """The name with its indefinite article, as the compiler writes it: "an ivec3"."""
+        return ("an " if self.name[0] in "if" else "a ") + self.name
+
     def component(self, value):
         """``value`` as one component of this type (an int promotes to a float component; a
         float never becomes an int one implicitly)."""
@@ -118,7 +122,7 @@ class Vector:
         if isinstance(k, bool) or not isinstance(k, int):
             raise TypeError("a vector is indexed with an int, not %s" % type(k).__name__)
         if not -self.type.size <= k < self.type.size:
-            raise IndexError("index %d is out of range for a %s" % (k, self.type.name))
+            raise IndexError("index %d out of range for %s" % (k, self.type.with_article()))
         return k % self.type.size
 
     def __getitem__(self, k):

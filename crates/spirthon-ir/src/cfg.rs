@@ -221,6 +221,12 @@ pub enum Op {
     Bitcast,
     /// `args = [vector, scalar]`: the vector with component `n` replaced.
     Insert(u32),
+    /// `args = [vector, index]`: the component at a run-time `i32` index in `0..n` (an
+    /// index outside it gives whatever the device gives; checked mode tests it first).
+    ExtractAt,
+    /// `args = [vector, index, scalar]`: the vector with the component at a run-time index
+    /// replaced.
+    InsertAt,
     Call(FuncId),
     /// Whether this invocation's global id lies outside the launch size (the kernel's hidden
     /// `threads` uniform) on some axis: a `bool`.
@@ -233,6 +239,9 @@ pub enum Op {
     ArrayShape(ArrayId, u32),
     /// `barrier()`: workgroup execution and workgroup memory barrier; no result.
     Barrier,
+    /// Zeroes every element of a local array (`local_array(T, N)` where it runs); no
+    /// result, no operands.
+    Clear(ArrayId),
     /// An atomic read-modify-write of an element: `args = [index, value]`, or `[index,
     /// expected, value]` for `CompareExchange`; the result is the element's old value.
     Atomic(AtomicOp, ArrayId),
@@ -286,7 +295,7 @@ impl Op {
     pub fn has_effect(self) -> bool {
         matches!(
             self,
-            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..) | Op::Fail
+            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..) | Op::Fail | Op::Clear(_)
         )
     }
 }
@@ -452,27 +461,40 @@ impl Function<Ref> {
     }
 }
 
+/// Where a module array lives.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Memory {
+    /// A kernel's `Array[T]` parameter: a storage buffer at the array's binding.
+    Buffer,
+    /// A `shared_array` in workgroup memory: its element count (the product of its axes for
+    /// a two- or three-dimensional one). No binding.
+    Workgroup(u32),
+    /// A `local_array` in private memory, one per invocation: its element count. No
+    /// binding; [`Op::Clear`] zeroes it where the program creates it.
+    Local(u32),
+    /// A module-level constant tuple or list indexed at run time: a read-only array with
+    /// these elements. No binding.
+    Constant(Vec<Const>),
+}
+
 /// An array of the module: a kernel's storage buffer (`Array[T]` parameter), a
-/// `shared_array` in workgroup memory, or a constant tuple indexed at run time.
+/// `shared_array` in workgroup memory, a `local_array` in private memory, or a constant
+/// table.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GlobalArray {
     pub name: String,
     pub elem: Ty,
-    /// The descriptor binding of a storage buffer (unused for workgroup arrays).
+    /// The descriptor binding of a storage buffer (unused for the others).
     pub binding: u32,
     /// Whether the kernel or any function it calls stores into it.
     pub written: bool,
-    /// `Some(len)` for a `shared_array` in workgroup memory, which has no binding: its
-    /// element count (the product of its axes for a two- or three-dimensional one).
-    pub workgroup: Option<u32>,
-    /// The length of each axis of a multi-dimensional `shared_array` (`dims` of them), known
-    /// at compile time; empty otherwise.
+    pub memory: Memory,
+    /// The length of each axis of a multi-dimensional shared or local array (`dims` of
+    /// them), known at compile time; empty otherwise.
     pub fixed_shape: Vec<u32>,
-    /// `Some(values)` for a module-level constant tuple indexed at run time: a read-only
-    /// array with these elements, which has no binding.
-    pub constant: Option<Vec<Const>>,
     /// 1, or 2 or 3 for an `Array2D` / `Array3D` buffer (row-major; its shape travels in
-    /// the kernel's uniform block) or a multi-dimensional `shared_array` (`fixed_shape`).
+    /// the kernel's uniform block) or a multi-dimensional shared or local array
+    /// (`fixed_shape`).
     pub dims: u32,
 }
 
@@ -484,14 +506,13 @@ impl GlobalArray {
             elem,
             binding,
             written: false,
-            workgroup: None,
+            memory: Memory::Buffer,
             fixed_shape: Vec::new(),
-            constant: None,
             dims: 1,
         }
     }
-    /// The length of axis `k` when the compiler knows it: a shared array's or a constant
-    /// table's (axis 0 of one dimension: the element count).
+    /// The length of axis `k` when the compiler knows it: a shared or local array's or a
+    /// constant table's (axis 0 of one dimension: the element count).
     pub fn known_axis(&self, k: u32) -> Option<u32> {
         match self.fixed_shape.get(k as usize) {
             Some(&n) => Some(n),
@@ -499,14 +520,34 @@ impl GlobalArray {
             None => None,
         }
     }
-    /// The element count when the compiler knows it (shared arrays and constant tables).
+    /// The element count when the compiler knows it (all but buffers).
     pub fn known_len(&self) -> Option<u32> {
-        self.workgroup
-            .or_else(|| self.constant.as_ref().map(|v| v.len() as u32))
+        match &self.memory {
+            Memory::Buffer => None,
+            Memory::Workgroup(n) | Memory::Local(n) => Some(*n),
+            Memory::Constant(v) => Some(v.len() as u32),
+        }
     }
     /// Whether the array is a descriptor binding (a kernel's `Array[T]` parameter).
     pub fn is_buffer(&self) -> bool {
-        self.workgroup.is_none() && self.constant.is_none()
+        self.memory == Memory::Buffer
+    }
+    /// The items of a constant table.
+    pub fn constant(&self) -> Option<&[Const]> {
+        match &self.memory {
+            Memory::Constant(v) => Some(v),
+            _ => None,
+        }
+    }
+    /// What the array is, in an error message: "a shared array", "a local array", "a
+    /// constant tuple", "an array".
+    pub fn kind(&self) -> &'static str {
+        match self.memory {
+            Memory::Buffer => "an array",
+            Memory::Workgroup(_) => "a shared array",
+            Memory::Local(_) => "a local array",
+            Memory::Constant(_) => "a constant tuple",
+        }
     }
 }
 

@@ -23,6 +23,9 @@ use crate::span::{LineIndex, Span};
 pub enum CheckKind {
     /// `0 <= index < len` for an array access (`axis` of a multi-dimensional array).
     Index { array: String, axis: Option<u32> },
+    /// `-n <= index < n` for a vector's component at a run-time index (`vector`: the
+    /// vector's type, `ivec3`).
+    VectorIndex { vector: String },
     /// A nonzero divisor of integer `//` (`modulo: false`) or `%`.
     ZeroDivision { modulo: bool },
     /// `assert test` or `assert test, "message"`.
@@ -43,6 +46,7 @@ impl CheckSite {
     pub fn kind_name(&self) -> &'static str {
         match self.kind {
             CheckKind::Index { .. } => "index",
+            CheckKind::VectorIndex { .. } => "vector_index",
             CheckKind::ZeroDivision { .. } => "zero_division",
             CheckKind::Assert { .. } => "assert",
         }
@@ -63,6 +67,10 @@ impl CheckSite {
                     ""
                 };
                 format!("IndexError: index {index} out of range for {of} (len {len}{wrap})")
+            }
+            CheckKind::VectorIndex { vector } => {
+                let what = crate::types::with_article(vector);
+                format!("IndexError: index {index} out of range for {what}")
             }
             CheckKind::ZeroDivision { modulo: false } => {
                 "ZeroDivisionError: integer division or modulo by zero".to_string()

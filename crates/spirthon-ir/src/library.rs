@@ -323,6 +323,7 @@ pub const LIBRARY: &[Row] = &[
     own("local_index", Module::Spirthon, 0),
     own("num_threads", Module::Spirthon, 0),
     own("shared_array", Module::Spirthon, 2),
+    own("local_array", Module::Spirthon, 2),
     own("barrier", Module::Spirthon, 0),
     own("atomic_add", Module::Spirthon, 3),
     own("atomic_sub", Module::Spirthon, 3),

@@ -85,13 +85,7 @@ impl Ty {
     }
     /// The type's name with its indefinite article: "a vec3", "an ivec3", "an f32".
     pub fn with_article(self) -> String {
-        let name = self.name();
-        let article = if name.starts_with(['i', 'f']) {
-            "an"
-        } else {
-            "a"
-        };
-        format!("{article} {name}")
+        with_article(&self.name())
     }
     /// The vector type that a spirthon name spells (`vec2`, `ivec3`, `uvec4`, …).
     pub fn vector_named(name: &str) -> Option<Ty> {
@@ -130,6 +124,16 @@ impl core::fmt::Display for Ty {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.name())
     }
+}
+
+/// A type's name with its indefinite article: "a vec3", "an ivec3", "an f32".
+pub fn with_article(name: &str) -> String {
+    let article = if name.starts_with(['i', 'f']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
 }
 
 /// A scalar constant. Floats are kept as bits so constants hash and compare exactly.

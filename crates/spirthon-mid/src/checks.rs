@@ -74,11 +74,7 @@ fn constant_index(f: &Function<Ref>, inst: &Inst<Ref>, a: &GlobalArray) -> Optio
     };
     let array = &a.name;
     if let Some(len) = a.known_len().filter(|&n| i >= 0 && i as u32 >= n) {
-        let what = if a.workgroup.is_some() {
-            "a shared array"
-        } else {
-            "a constant tuple"
-        };
+        let what = a.kind();
         return Some(
             Diagnostic::error(
                 inst.span,
@@ -90,7 +86,7 @@ fn constant_index(f: &Function<Ref>, inst: &Inst<Ref>, a: &GlobalArray) -> Optio
     if i >= 0 {
         return None;
     }
-    if let Some(len) = a.constant.as_ref().map(Vec::len) {
+    if let Some(len) = a.constant().map(<[Const]>::len) {
         return Some(
             Diagnostic::error(inst.span, format!("index {i} is out of range for `{array}`"))
                 .with_label(format!("`{array}` is a constant tuple of {len} elements"))

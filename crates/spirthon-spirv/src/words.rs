@@ -329,6 +329,13 @@ impl Words {
         id
     }
 
+    /// `OpConstantNull`: the zero value of any type.
+    pub(crate) fn constant_null(&mut self, ty: Word) -> Word {
+        let id = self.id();
+        push(&mut self.globals, Op::ConstantNull, &[ty, id], &[]);
+        id
+    }
+
     /// A module-level `OpUndef`.
     pub(crate) fn undef(&mut self, ty: Word) -> Word {
         let id = self.id();

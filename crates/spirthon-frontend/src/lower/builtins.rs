@@ -335,7 +335,7 @@ impl Lower<'_, '_> {
         if let Some(row) = library::lookup(library::Module::Spirthon, item) {
             let own_arity = row.func.is_some()
                 || row.typing == Typing::Name
-                || matches!(item, "clamp" | "barrier" | "num_threads" | "shared_array")
+                || matches!(item, "clamp" | "barrier" | "num_threads" | "shared_array" | "local_array")
                 || item.starts_with("atomic_");
             if !own_arity && !self.arity(item, args, row.arity.0 as usize, span) {
                 return Ex::Err;
@@ -348,6 +348,13 @@ impl Lower<'_, '_> {
                 self.cx.diags.push(
                     Diagnostic::error(span, "`shared_array(...)` must be assigned to a name: `tile = shared_array(f32, 256)`")
                         .with_note("a shared array is created once per workgroup, at the top level of a kernel body"),
+                );
+                return Ex::Err;
+            }
+            "local_array" => {
+                self.cx.diags.push(
+                    Diagnostic::error(span, "`local_array(...)` must be assigned to a name: `stack = local_array(i32, 64)`")
+                        .with_note("a local array is an invocation's own array, created by an assignment statement"),
                 );
                 return Ex::Err;
             }

@@ -159,6 +159,30 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// Checks that a vector's run-time index `k` (of type `kt`), `at` once wrapped, names one
+    /// of the components of vector type `t`.
+    pub(super) fn check_vector_index(&mut self, k: Operand, kt: Ty, at: Operand, t: Ty, span: Span) {
+        if !self.cx.checked {
+            return;
+        }
+        let n = t.components();
+        let un = self.konst(Const::U32(n));
+        // One unsigned comparison: a wrapped index still negative is a huge `u32`.
+        let u = match kt.scalar() {
+            Scalar::U32 => k,
+            _ => self.val(Op::Convert, Ty::U32, [at], span),
+        };
+        let ok = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [u, un], span);
+        let site = self.site(CheckKind::VectorIndex { vector: t.name() }, span);
+        let site = self.konst(Const::U32(site));
+        let si = match kt.scalar() {
+            Scalar::U32 => self.val(Op::Convert, Ty::I32, [k], span),
+            _ => k,
+        };
+        let len = self.konst(Const::I32(n as i32));
+        self.guard(ok, [site, si, len], span);
+    }
+
     /// Checks that the divisor `y` (an `i32` or `u32`) of `//` or `%` at `span` is not zero.
     pub(super) fn check_divisor(&mut self, y: Operand, t: Ty, modulo: bool, span: Span) {
         if !self.cx.checked || !t.scalar().is_int() {

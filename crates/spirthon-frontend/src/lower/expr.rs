@@ -117,7 +117,7 @@ impl Lower<'_, '_> {
                     return Ex::Err;
                 };
                 // `TABLE[k]` with a constant `k` in range is the item itself.
-                if self.cx.arrays[a.index()].constant.is_some() {
+                if self.cx.arrays[a.index()].constant().is_some() {
                     let is_local = |n: &str| self.is_local(n);
                     if let Ok(Some(l)) = self.m.const_eval(self.ast, e, &is_local) {
                         return Ex::Lit(l);
@@ -195,6 +195,16 @@ impl Lower<'_, '_> {
             None => {}
         }
         if self.poisoned.contains(n) {
+            return Ex::Err;
+        }
+        if let Some(&created) = self.scoped_out.get(n) {
+            self.cx.diags.push(
+                Diagnostic::error(span, format!("`{n}` is a local array created inside a block that has ended"))
+                    .with_label("used here, after that block")
+                    .with_secondary(created, "created here: usable only to the end of this block")
+                    .with_help(format!("create `{n}` before the `if` or the loop that uses it after")),
+            );
+            self.poisoned.insert(n.to_string());
             return Ex::Err;
         }
         if self.assigned.contains(n) {

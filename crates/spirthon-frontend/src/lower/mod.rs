@@ -89,7 +89,7 @@ impl<'a> Ctx<'a> {
         let id = ArrayId(self.arrays.len() as u32);
         let values = items.iter().filter_map(|l| l.to_const(elem).ok()).collect();
         self.arrays.push(GlobalArray {
-            constant: Some(values),
+            memory: Memory::Constant(values),
             ..GlobalArray::buffer(name.to_string(), Ty::Scalar(elem), 0)
         });
         self.tables.insert(name.to_string(), id);
@@ -264,6 +264,11 @@ struct Lower<'c, 'a> {
     threads: Option<Operand>,
     /// Checked mode: the length of each axis of each buffer, read at the function's entry.
     lens: FastMap<(ArrayId, u32), Operand>,
+    /// The local arrays of the statement lists being lowered, innermost last: name and
+    /// target span.
+    local_arrays: Vec<(String, Span)>,
+    /// Local arrays whose statement list has ended, by name: where each was created.
+    scoped_out: FastMap<String, Span>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -308,6 +313,8 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         def_index,
         threads: None,
         lens: FastMap::default(),
+        local_arrays: Vec::new(),
+        scoped_out: FastMap::default(),
     };
     let entry = l.new_block();
     l.switch(entry);

@@ -4,9 +4,16 @@
 use super::*;
 
 impl Lower<'_, '_> {
+    /// A statement list. The local arrays created in it are usable to its end: later their
+    /// names say where they were created (see `name`).
     pub(super) fn stmts(&mut self, body: &[StmtId]) {
+        let mark = self.local_arrays.len();
         for &s in body {
             self.stmt(s);
+        }
+        for (name, span) in self.local_arrays.split_off(mark) {
+            self.locals.remove(&name);
+            self.scoped_out.insert(name, span);
         }
     }
 
@@ -136,9 +143,10 @@ impl Lower<'_, '_> {
         let value_expr = self.ast.expr(value);
         if let (ExprKind::Call { func, args, .. }, [target]) = (&value_expr.kind, targets) {
             let is_local = |n: &str| self.is_local(n);
-            if self.m.lib_item(self.ast, *func, &is_local) == Some((Lib::Spirthon, "shared_array"))
-            {
-                return self.shared_array_stmt(*target, value, args);
+            if let Some((Lib::Spirthon, item)) = self.m.lib_item(self.ast, *func, &is_local) {
+                if let Some(kind) = workgroup::Fixed::named(item) {
+                    return self.fixed_array_stmt(kind, *target, value, args);
+                }
             }
         }
         // `x0, y0, x1, y1 = BOX` with a module's constant tuple: its items, typed as its
@@ -298,7 +306,7 @@ impl Lower<'_, '_> {
     /// Reports a change of a constant tuple; whether `a` is one.
     pub(super) fn read_only_table(&mut self, a: ArrayId, span: Span) -> bool {
         let arr = &self.cx.arrays[a.index()];
-        if arr.constant.is_none() {
+        if arr.constant().is_none() {
             return false;
         }
         let d = Diagnostic::error(
@@ -482,12 +490,8 @@ impl Lower<'_, '_> {
                 }
             }
             ExprKind::Subscript(base, index) if self.vector_var(*base).is_some() => {
-                let (base, index) = (*base, *index);
-                let cur = self.expr(target);
-                let rhs = self.expr(value);
-                let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
-                if !matches!(r, Ex::Err) {
-                    self.assign_vector_item(base, index, r, t.span, span);
+                if let Some(var) = self.vector_var(*base) {
+                    self.aug_assign_vector_item(var, *index, op, value, t.span, span);
                 }
             }
             ExprKind::Subscript(base, index) => {

@@ -12,6 +12,13 @@ use super::*;
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
+/// The component `v[k]` names: a constant one, or an `i32` in `0..n` computed at run time.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Slot {
+    Const(u32),
+    At(Operand),
+}
+
 impl Lower<'_, '_> {
     /// A vector of `t` with `x` in every component.
     pub(super) fn splat(&mut self, x: Operand, t: Ty, span: Span) -> Operand {
@@ -130,17 +137,19 @@ impl Lower<'_, '_> {
         Ex::Val(self.val(Op::Construct, rt, comps, span), rt)
     }
 
-    /// The component that `v[index]` names: `index` a constant, negative ones counting from
-    /// the end as for a Python tuple.
-    pub(super) fn vector_index(&mut self, t: Ty, index: ExprId) -> Option<u32> {
+    /// The component that `v[index]` names for a vector of type `t`: a constant `index`
+    /// (negative ones counting from the end, as for a Python tuple; one out of range is an
+    /// error), or a run-time `i32`/`u32` one, wrapped the same way when negative and, in
+    /// checked mode, tested to lie in `-n..n` (else `IndexError`, reported at `span`).
+    pub(super) fn vector_slot(&mut self, t: Ty, index: ExprId, span: Span) -> Option<Slot> {
         let n = t.components() as i64;
         let sp = self.ast.expr(index).span;
-        match self
-            .m
-            .const_eval(self.ast, index, &|v: &str| self.is_local(v))
+        if let Ok(Some(Lit::Int(k))) =
+            self.m
+                .const_eval(self.ast, index, &|v: &str| self.is_local(v))
         {
-            Ok(Some(Lit::Int(k))) => match lit::sequence_index(k, n as usize) {
-                Some(i) => Some(i as u32),
+            return match lit::sequence_index(k, n as usize) {
+                Some(i) => Some(Slot::Const(i as u32)),
                 None => {
                     self.error(
                         sp,
@@ -151,22 +160,54 @@ impl Lower<'_, '_> {
                     );
                     None
                 }
-            },
-            _ => {
+            };
+        }
+        let x = self.expr(index);
+        let (k, kt) = match x {
+            Ex::Err => return None,
+            Ex::Val(o, kt @ Ty::Scalar(Scalar::I32 | Scalar::U32)) => (o, kt),
+            other => {
+                let found = match other {
+                    Ex::Val(_, t) => t.name(),
+                    Ex::Lit(Lit::Bool(_)) => "bool".to_string(),
+                    Ex::Lit(_) => "float".to_string(),
+                    _ => "no number".to_string(),
+                };
                 self.cx.diags.push(
-                    Diagnostic::error(sp, "a vector is indexed with a constant")
-                        .with_help("use `.x`, `.y`, `.z`, `.w`, or `v[0]` … `v[3]`; for a run-time choice, `v.x if k == 0 else v.y`"),
+                    Diagnostic::error(sp, format!("a vector is indexed with an int, not {found}"))
+                        .with_help("index with an `i32` or a `u32`: `v[int(k)]`"),
                 );
-                None
+                return None;
             }
+        };
+        let len = self.konst(Const::I32(n as i32));
+        let at = match kt.scalar() {
+            // A `u32` never counts from the end.
+            Scalar::U32 => self.val(Op::Convert, Ty::I32, [k], sp),
+            _ => {
+                let zero = self.konst(Const::I32(0));
+                let neg = self.val(Op::Cmp(CmpOp::Lt), Ty::BOOL, [k, zero], sp);
+                let up = self.val(Op::Binary(BinOp::Add), Ty::I32, [k, len], sp);
+                self.val(Op::Select, Ty::I32, [neg, up, k], sp)
+            }
+        };
+        self.check_vector_index(k, kt, at, t, span);
+        Some(Slot::At(at))
+    }
+
+    /// `v[k]`: a component, at a constant or run-time index.
+    pub(super) fn vector_item(&mut self, o: Operand, t: Ty, index: ExprId, span: Span) -> Ex {
+        match self.vector_slot(t, index, span) {
+            Some(slot) => Ex::Val(self.slot_read(o, t, slot, span), Ty::Scalar(t.scalar())),
+            None => Ex::Err,
         }
     }
 
-    /// `v[k]` with a constant `k`: a component.
-    pub(super) fn vector_item(&mut self, o: Operand, t: Ty, index: ExprId, span: Span) -> Ex {
-        match self.vector_index(t, index) {
-            Some(i) => Ex::Val(self.component(o, t, i, span), Ty::Scalar(t.scalar())),
-            None => Ex::Err,
+    /// Component `slot` of vector `o` of type `t`.
+    pub(super) fn slot_read(&mut self, o: Operand, t: Ty, slot: Slot, span: Span) -> Operand {
+        match slot {
+            Slot::Const(i) => self.component(o, t, i, span),
+            Slot::At(k) => self.val(Op::ExtractAt, Ty::Scalar(t.scalar()), [o, k], span),
         }
     }
 
@@ -184,10 +225,34 @@ impl Lower<'_, '_> {
             return false;
         };
         let t = self.var_ty(var);
-        if let Some(i) = self.vector_index(t, index) {
-            self.insert_component(var, i, ex, target_span, value_span);
+        if let Some(slot) = self.vector_slot(t, index, target_span) {
+            self.insert_component(var, slot, ex, target_span, value_span);
         }
         true
+    }
+
+    /// `v[k] op= value` for a local vector `v`: `k` evaluated once, then the component read,
+    /// the operator applied and the component written, as CPython does.
+    pub(super) fn aug_assign_vector_item(
+        &mut self,
+        var: Var,
+        index: ExprId,
+        op: BinaryOp,
+        value: ExprId,
+        target_span: Span,
+        span: Span,
+    ) {
+        let t = self.var_ty(var);
+        let Some(slot) = self.vector_slot(t, index, target_span) else {
+            return;
+        };
+        let v = self.read(var, target_span);
+        let cur = Ex::Val(self.slot_read(v, t, slot, target_span), Ty::Scalar(t.scalar()));
+        let rhs = self.expr(value);
+        let r = self.binary(op, cur, rhs, target_span, self.ast.expr(value).span, span);
+        if !matches!(r, Ex::Err) {
+            self.insert_component(var, slot, r, target_span, span);
+        }
     }
 
     /// The local vector variable that `e` names, if it names one.
@@ -204,7 +269,7 @@ impl Lower<'_, '_> {
     /// A new value of vector variable `var` with component `i` replaced by `ex`. An error
     /// when the variable takes part in a plain copy: under CPython `w = v` makes two names for
     /// one vector object, so the assignment would change both there, and one on the GPU.
-    fn insert_component(&mut self, var: Var, i: u32, ex: Ex, target_span: Span, value_span: Span) {
+    fn insert_component(&mut self, var: Var, slot: Slot, ex: Ex, target_span: Span, value_span: Span) {
         let t = self.var_ty(var);
         let name = self.f.vars[var].name.clone();
         if self.copies.contains(&name) {
@@ -220,7 +285,10 @@ impl Lower<'_, '_> {
             return;
         };
         let cur = self.read(var, target_span);
-        let new = self.val(Op::Insert(i), t, [cur, c], target_span);
+        let new = match slot {
+            Slot::Const(i) => self.val(Op::Insert(i), t, [cur, c], target_span),
+            Slot::At(k) => self.val(Op::InsertAt, t, [cur, k, c], target_span),
+        };
         self.def(var, new);
     }
 
@@ -274,7 +342,7 @@ impl Lower<'_, '_> {
             self.error(target_span, msg);
             return;
         };
-        self.insert_component(var, i as u32, ex, target_span, value_span);
+        self.insert_component(var, Slot::Const(i as u32), ex, target_span, value_span);
     }
 
     /// Brings a vector and a vector or scalar to one vector type: a scalar is converted to

@@ -1,9 +1,15 @@
-//! Workgroup memory, synchronisation and atomics: `shared_array(T, N)`, `barrier()`, the
-//! `atomic_*` functions, and the launch size `num_threads()`; and the rule that a kernel that
-//! reaches a barrier (itself or through the funcs it calls) gets no implicit launch guard.
+//! Workgroup and private memory, synchronisation and atomics: `shared_array(T, N)`,
+//! `local_array(T, N)`, `barrier()`, the `atomic_*` functions, and the launch size
+//! `num_threads()`; and the rule that a kernel that reaches a barrier (itself or through the
+//! funcs it calls) gets no implicit launch guard.
 //!
-//! A shared array is a module array with a length and no binding ([`GlobalArray::workgroup`]):
-//! loads, stores, `len()`, atomics and passing it to a func work as for a buffer.
+//! A shared or local array is a module array with a length and no binding
+//! ([`Memory::Workgroup`], [`Memory::Local`]): loads, stores, `len()` and passing it to a func
+//! work as for a buffer, atomics on shared arrays too. A local array is a module variable in
+//! private memory, which is per invocation; funcs cannot recurse, so one variable per
+//! `local_array` call of each function instance is never live twice. `Op::Clear` zeroes it
+//! where the call runs, so it starts as the reference executor's does, and the name is
+//! usable to the end of the statement list it was created in (`Lower::stmts`).
 
 use super::*;
 use spirthon_ir::AtomicOp;
@@ -12,14 +18,56 @@ use spirthon_ir::AtomicOp;
 /// guarantees 16 KiB).
 const MAX_SHARED_BYTES: u64 = 32 * 1024;
 
+/// The most one `local_array` may hold: 16 KiB per invocation.
+const MAX_LOCAL_BYTES: u64 = 16 * 1024;
+
+/// The two arrays a function body creates: `shared_array` (one per workgroup) and
+/// `local_array` (one per invocation).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Fixed {
+    Shared,
+    Local,
+}
+
+impl Fixed {
+    pub(super) fn named(item: &str) -> Option<Fixed> {
+        match item {
+            "shared_array" => Some(Fixed::Shared),
+            "local_array" => Some(Fixed::Local),
+            _ => None,
+        }
+    }
+    /// The function that creates it.
+    pub(super) fn call(self) -> &'static str {
+        match self {
+            Fixed::Shared => "shared_array",
+            Fixed::Local => "local_array",
+        }
+    }
+    /// What it is called in a message.
+    fn what(self) -> &'static str {
+        match self {
+            Fixed::Shared => "shared array",
+            Fixed::Local => "local array",
+        }
+    }
+}
+
 impl Lower<'_, '_> {
     /// `name = shared_array(T, N)` (or `(H, W)`, `(D, H, W)`), a statement at the top level
-    /// of a kernel body.
-    pub(super) fn shared_array_stmt(&mut self, target: ExprId, call: ExprId, args: &[ExprId]) {
+    /// of a kernel body; `name = local_array(T, N)` anywhere in a kernel or func body, usable
+    /// to the end of the statement list it stands in and zeroed each time it runs.
+    pub(super) fn fixed_array_stmt(
+        &mut self,
+        kind: Fixed,
+        target: ExprId,
+        call: ExprId,
+        args: &[ExprId],
+    ) {
         let span = self.ast.expr(call).span;
         let t = self.ast.expr(target);
         let top_level = self.sig.is_kernel && self.open.is_empty() && self.loops.is_empty();
-        if !top_level {
+        if kind == Fixed::Shared && !top_level {
             let where_ = if self.sig.is_kernel {
                 "inside a loop or a branch"
             } else {
@@ -32,34 +80,43 @@ impl Lower<'_, '_> {
             );
             return;
         }
+        let what = kind.what();
         let ExprKind::Name(name) = &t.kind else {
-            self.error(t.span, "a shared array must be assigned to a plain name");
+            self.error(t.span, format!("a {what} must be assigned to a plain name"));
             return;
         };
         if self.locals.contains_key(name) {
             self.error(
                 t.span,
-                format!("`{name}` is already defined; a shared array needs a name of its own"),
+                format!("`{name}` is already defined; a {what} needs a name of its own"),
             );
             return;
         }
-        if !self.arity("shared_array", args, 2, span) {
+        if !self.arity(kind.call(), args, 2, span) {
             return;
         }
-        let Some(elem) = self.shared_array_elem(args[0]) else {
+        let Some(elem) = self.fixed_array_elem(kind, args[0]) else {
             return;
         };
-        let Some(shape) = self.shared_array_shape(args[1]) else {
+        let Some(shape) = self.fixed_array_shape(kind, args[1]) else {
             return;
         };
         let len = shape.iter().fold(1u64, |a, &n| a.saturating_mul(n));
-        if !self.fits_workgroup_memory(len, elem, span) {
+        let fits = match kind {
+            Fixed::Shared => self.fits_workgroup_memory(len, elem, span),
+            Fixed::Local => self.fits_private_memory(len, elem, span),
+        };
+        if !fits {
             return;
         }
         let id = ArrayId(self.cx.arrays.len() as u32);
         let dims = shape.len() as u32;
+        let len = len as u32;
         self.cx.arrays.push(GlobalArray {
-            workgroup: Some(len as u32),
+            memory: match kind {
+                Fixed::Shared => Memory::Workgroup(len),
+                Fixed::Local => Memory::Local(len),
+            },
             fixed_shape: if dims > 1 {
                 shape.iter().map(|&n| n as u32).collect()
             } else {
@@ -69,16 +126,23 @@ impl Lower<'_, '_> {
             ..GlobalArray::buffer(name.clone(), elem, 0)
         });
         self.locals.insert(name.clone(), Local::Array(id));
+        if kind == Fixed::Local {
+            self.emit(Op::Clear(id), None, [], span);
+            self.local_arrays.push((name.clone(), t.span));
+        }
     }
 
-    /// A shared array's element type, from `shared_array`'s first argument.
-    fn shared_array_elem(&mut self, arg: ExprId) -> Option<Ty> {
+    /// A shared or local array's element type, from the creating call's first argument.
+    fn fixed_array_elem(&mut self, kind: Fixed, arg: ExprId) -> Option<Ty> {
         match self.m.annotation(self.ast, arg) {
             Ok(crate::module::Ann::Value(t)) if t.scalar() != Scalar::Bool => Some(t),
             Ok(_) => {
                 self.error(
                     self.ast.expr(arg).span,
-                    "a shared array's element type is `i32`, `u32`, `f32` or a vector",
+                    format!(
+                        "a {}'s element type is `i32`, `u32`, `f32` or a vector",
+                        kind.what()
+                    ),
                 );
                 None
             }
@@ -89,9 +153,9 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// A shared array's shape: `N`, or `(H, W)` / `(D, H, W)` for a row-major two- or
-    /// three-dimensional array, each a positive integer constant.
-    fn shared_array_shape(&mut self, arg: ExprId) -> Option<Vec<u64>> {
+    /// A shared or local array's shape: `N`, or `(H, W)` / `(D, H, W)` for a row-major two-
+    /// or three-dimensional array, each a positive integer constant.
+    fn fixed_array_shape(&mut self, kind: Fixed, arg: ExprId) -> Option<Vec<u64>> {
         let parts: Vec<ExprId> = match &self.ast.expr(arg).kind {
             ExprKind::Tuple(items) if (2..=3).contains(&items.len()) => items.clone(),
             _ => vec![arg],
@@ -101,12 +165,16 @@ impl Lower<'_, '_> {
             match self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n)) {
                 Ok(Some(Lit::Int(n))) if (1..=i32::MAX as i64).contains(&n) => shape.push(n as u64),
                 Ok(_) => {
+                    let note = match kind {
+                        Fixed::Shared => "workgroup memory is allocated before the kernel runs",
+                        Fixed::Local => "each invocation's private memory is allocated before the kernel runs",
+                    };
                     self.cx.diags.push(
                         Diagnostic::error(
                             self.ast.expr(p).span,
-                            "a shared array's size must be a positive integer constant",
+                            format!("a {}'s size must be a positive integer constant", kind.what()),
                         )
-                        .with_note("workgroup memory is allocated before the kernel runs")
+                        .with_note(note)
                         .with_help("use a literal or a module-level constant such as `TILE = 256`, or a tuple of them (`(TILE, TILE + 1)`) for a two- or three-dimensional array"),
                     );
                     return None;
@@ -120,6 +188,21 @@ impl Lower<'_, '_> {
         Some(shape)
     }
 
+    /// Whether a local array of `len` elements of `elem` is small enough; an error at
+    /// `span` if not.
+    fn fits_private_memory(&mut self, len: u64, elem: Ty, span: Span) -> bool {
+        let bytes = len.saturating_mul(elem.size() as u64);
+        if bytes <= MAX_LOCAL_BYTES {
+            return true;
+        }
+        self.cx.diags.push(
+            Diagnostic::error(span, format!("this local array takes {bytes} bytes, more than the {MAX_LOCAL_BYTES} one may take"))
+                .with_note("every invocation holds its own copy: devices keep large ones in slow scratch memory")
+                .with_help("share one among the workgroup with `shared_array`, or keep the data in an `Array` parameter"),
+        );
+        false
+    }
+
     /// Whether `len` more elements of `elem` fit the kernel's workgroup memory beside the
     /// shared arrays it already has; an error at `span` if not.
     fn fits_workgroup_memory(&mut self, len: u64, elem: Ty, span: Span) -> bool {
@@ -127,7 +210,10 @@ impl Lower<'_, '_> {
             .cx
             .arrays
             .iter()
-            .filter_map(|a| a.workgroup.map(|n| n as u64 * a.elem.size() as u64))
+            .filter_map(|a| match a.memory {
+                Memory::Workgroup(n) => Some(n as u64 * a.elem.size() as u64),
+                _ => None,
+            })
             .sum();
         let bytes = len.saturating_mul(elem.size() as u64);
         if used.saturating_add(bytes) <= MAX_SHARED_BYTES {
@@ -201,6 +287,15 @@ impl Lower<'_, '_> {
             }
         };
         if self.read_only_table(a, base_span) {
+            return Ex::Err;
+        }
+        if let Memory::Local(_) = self.cx.arrays[a.index()].memory {
+            let arr = self.cx.arrays[a.index()].name.clone();
+            self.cx.diags.push(
+                Diagnostic::error(base_span, format!("`{name}` works on a buffer or a shared array, but this is the local array `{arr}`"))
+                    .with_note("a local array belongs to one invocation: no other one can change it meanwhile")
+                    .with_help(format!("update the element directly: `old = {arr}[i]; {arr}[i] = ...`")),
+            );
             return Ex::Err;
         }
         let elem = self.cx.arrays[a.index()].elem;

@@ -144,7 +144,15 @@ impl Emitter {
     /// `NonWritable` unless written), a `shared_array` in workgroup memory, or a constant
     /// tuple in private memory, initialized with its items.
     pub(super) fn array_variable(&mut self, a: &GlobalArray) -> Word {
-        if let Some(values) = &a.constant {
+        if let Memory::Local(len) = a.memory {
+            // A `local_array`: a fixed-size array in private memory, zeroed by `Op::Clear`.
+            let at = self.fixed_array(a.elem, len);
+            let p = self.b.type_pointer(StorageClass::Private, at);
+            let var = self.b.variable(p, StorageClass::Private);
+            self.name(var, &a.name);
+            return var;
+        }
+        if let Some(values) = a.constant() {
             // A constant tuple: a private array initialized with its elements.
             let et = self.ty(a.elem);
             let n = self.konst(Const::U32(values.len() as u32));
@@ -156,11 +164,9 @@ impl Emitter {
             self.name(var, &a.name);
             return var;
         }
-        if let Some(len) = a.workgroup {
+        if let Memory::Workgroup(len) = a.memory {
             // A `shared_array`: a fixed-size array in workgroup memory.
-            let et = self.ty(a.elem);
-            let n = self.konst(Const::U32(len));
-            let at = self.b.type_array(et, n);
+            let at = self.fixed_array(a.elem, len);
             let p = self.b.type_pointer(StorageClass::Workgroup, at);
             let var = self.b.variable(p, StorageClass::Workgroup);
             self.name(var, &a.name);
@@ -177,6 +183,13 @@ impl Emitter {
         }
         self.name(var, &a.name);
         var
+    }
+
+    /// The type of an array of `len` elements of `elem`.
+    pub(super) fn fixed_array(&mut self, elem: Ty, len: u32) -> Word {
+        let et = self.ty(elem);
+        let n = self.konst(Const::U32(len));
+        self.b.type_array(et, n)
     }
 
     /// The Input variable of every thread-id builtin the module reads.

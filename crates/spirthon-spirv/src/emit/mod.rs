@@ -253,10 +253,10 @@ impl Emitter {
         let direct = m
             .arrays
             .iter_enumerated()
-            .filter_map(|(i, a)| match (&a.workgroup, &a.constant) {
-                (Some(_), _) => Some((i, StorageClass::Workgroup)),
-                (_, Some(_)) => Some((i, StorageClass::Private)),
-                _ => None,
+            .filter_map(|(i, a)| match a.memory {
+                Memory::Buffer => None,
+                Memory::Workgroup(_) => Some((i, StorageClass::Workgroup)),
+                Memory::Local(_) | Memory::Constant(_) => Some((i, StorageClass::Private)),
             })
             .collect();
         let shapes = shape_members(m, &uniform_of);
@@ -587,6 +587,7 @@ impl<'f> FnState<'f> {
             }
             Op::Fail => return self.fail(e, &args),
             Op::Barrier => return barrier(e),
+            Op::Clear(a) => return self.clear(e, m, a),
             _ => {}
         }
         let t = inst
@@ -594,7 +595,7 @@ impl<'f> FnState<'f> {
             .ok_or_else(|| EmitError(format!("{:?} has no result type", inst.op)))?;
         let rt = e.ty(t);
         match inst.op {
-            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Fail => {}
+            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Fail | Op::Clear(_) => {}
             Op::Failed => self.failed(e, rt, id)?,
             Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
@@ -637,6 +638,12 @@ impl<'f> FnState<'f> {
             Op::Insert(i) => {
                 e.b.op(SOp::CompositeInsert, rt, out, &[args[1], args[0], i])?;
             }
+            Op::ExtractAt => {
+                e.b.op(SOp::VectorExtractDynamic, rt, out, &[args[0], args[1]])?;
+            }
+            Op::InsertAt => {
+                e.b.op(SOp::VectorInsertDynamic, rt, out, &[args[0], args[2], args[1]])?;
+            }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
             Op::LaunchSize => self.launch_size(e, rt, id)?,
             Op::ArrayShape(a, axis) => self.array_shape(e, a, axis, rt, id)?,
@@ -651,6 +658,17 @@ impl<'f> FnState<'f> {
 }
 
 impl FnState<'_> {
+    /// `local_array(T, N)` where it runs: the array's zero value stored over it.
+    fn clear(&mut self, e: &mut Emitter, m: &Module, a: ArrayId) -> R<()> {
+        let g = &m.arrays[a];
+        let len = g
+            .known_len()
+            .ok_or_else(|| EmitError(format!("clearing `{}`, which has no length", g.name)))?;
+        let at = e.fixed_array(g.elem, len);
+        let zero = e.b.constant_null(at);
+        e.b.void(SOp::Store, &[self.g.arrays[a.index()], zero])
+    }
+
     /// `len(a)`: a constant for an array of known length (workgroup memory), else the
     /// storage buffer's run-time length.
     fn array_len(&self, e: &mut Emitter, m: &Module, a: ArrayId, rt: Word, id: Word) -> R<()> {
