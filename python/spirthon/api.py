@@ -74,9 +74,6 @@ class Param:
 
 def _param(name, ann):
     if isinstance(ann, _ArrayType):
-        if isinstance(ann.elem, VectorType) and ann.elem.size == 3:
-            raise TypeError("parameter %r: `%r` has no portable storage layout; use Array[%s] and ignore the fourth component"
-                            % (name, ann, ann.elem.name.replace("3", "4")))
         p = Param(name, "array", ann.elem)
         p.dims = ann.dims
         return p

@@ -29,9 +29,7 @@ _KIND = {1: "Array", 2: "Array2D", 3: "Array3D"}
 def _array_type(elem, dims):
     # ``float`` and ``int`` are ``f32`` and ``i32`` in annotations, as for scalars.
     elem = f32 if elem is float else i32 if elem is int else elem
-    # A 3-vector element has no storage layout: only a func's one-dimensional parameter,
-    # which takes a ``shared_array(vec3, N)``, may have one (kernels reject it).
-    if isinstance(elem, VectorType) and (elem.size != 3 or dims == 1):
+    if isinstance(elem, VectorType):
         return _ArrayType(elem, dims)
     if elem not in (i32, u32, f32):
         raise TypeError("an %s element must be i32, u32, f32 or a 2- or 4-component vector, not %r" % (_KIND[dims], elem))

@@ -55,21 +55,19 @@ class Types(unittest.TestCase):
         with self.assertRaises(TypeError):
             a[1] = 1.5
 
-    def test_vec3_arrays_only_for_funcs(self):
-        """A func may take a shared ``Array[vec3]``; a kernel's buffer of 3-vectors, or a
-        two-dimensional one anywhere, is a TypeError, as the compiler rejects them."""
+    def test_vec3_arrays(self):
+        """A func may take a shared ``Array[vec3]``, and a kernel a buffer of 3-vectors, one-
+        or two-dimensional, given as NumPy's ``(N, 3)`` or lists of three numbers."""
         from spirthon import Array2D, vec3
 
         out = Array(f32, 4)
         ref(shared_points, 4, out)
         self.assertEqual([out[k] for k in range(4)], [3.0] * 4)
-        with self.assertRaises(TypeError) as e:
-            @kernel
-            def bad(points: Array[vec3]):
-                pass
-        self.assertIn("Array[vec4]", str(e.exception))
-        with self.assertRaises(TypeError):
-            Array2D[vec3]
+        self.assertEqual(repr(Array2D[vec3]), "Array2D[vec3]")
+        pts = Array(vec3, [[1, 2, 3], [4, 5, 6]])
+        ys = Array(f32, 2)
+        ref(second_components, 2, pts, ys)
+        self.assertEqual([ys[0], ys[1]], [2.0, 5.0])
 
     def test_negative_indices_are_out_of_bounds(self):
         a = Array(f32, 4, name="x")
@@ -78,6 +76,12 @@ class Types(unittest.TestCase):
         self.assertIn("'x'", str(e.exception))
         with self.assertRaises(IndexError):
             a[4] = 1.0
+
+
+@kernel
+def second_components(points: Array[vec3], ys: Array[f32]):
+    i = global_id().x
+    ys[i] = points[i].y
 
 
 @func

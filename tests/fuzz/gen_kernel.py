@@ -581,18 +581,25 @@ def vector_kernel(rnd):
         "    r = ivec4(%s)" % iv(3),
         "    r.%s = %s" % (rnd.choice("xyzw"), rnd.choice(["p.x", "q.w * 2", "r.y - 1"])),
         "    r[%d] += %d" % (rnd.randint(-4, 3), rnd.randint(-9, 9)),
+        # A run-time index in -4..3 (negative ones count from the end) and a local array.
+        "    j = %s %% 4 - %d" % (rnd.choice(["p.x", "q.y", "r.z", "(p.w + q.x)"]), rnd.randint(0, 4)),
+        "    r[j] %s= %s" % (rnd.choice(["+", "-", "*", ""]), rnd.choice(["q[j]", "p[3 - j % 4]", "r[-1 - j % 4]"])),
+        "    s = local_array(i32, %d)" % rnd.choice([4, 8]),
+        "    for m in range(len(s)):",
+        "        s[m] = r[m %% 4] * (m + %d)" % rnd.randint(-2, 2),
+        "    s[%s %% len(s)] -= p[j]" % rnd.choice(["q.z", "r.x", "j"]),
     ]
     if rnd.random() < 0.5:
         body.append("    if r == %s:" % iv(1))
         body.append("        r = ivec4(%s)" % iv(2))
     body += [
         "    out[i] = %s" % iv(3),
-        "    red[i] = dot(r, %s) + r.x" % iv(2),
+        "    red[i] = dot(r, %s) + r.x + s[%s %% len(s)]" % (iv(2), rnd.choice(["p.y", "j", "r.w"])),
         "    h = %s" % fv(3),
         "    fo[i] = vec4(h, length(%s), h.x)" % fv(2),
     ]
     head = [
-        "from spirthon import kernel, Array, f32, i32, vec2, vec4, ivec4, global_id, dot, length, mix, clamp",
+        "from spirthon import kernel, Array, f32, i32, vec2, vec4, ivec4, global_id, dot, length, mix, clamp, local_array",
         "",
         "",
         "@kernel",

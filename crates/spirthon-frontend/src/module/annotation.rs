@@ -99,9 +99,8 @@ impl ModuleInfo {
         }
     }
 
-    /// `Array[T]`, `Array2D[T]`, `Array3D[T]`: `T` a number type or a vector. A 3-vector
-    /// element has no storage layout ([`vec3_storage`]): only a func's one-dimensional array
-    /// parameter, which a `shared_array(vec3, N)` is passed to, may have one.
+    /// `Array[T]`, `Array2D[T]`, `Array3D[T]`: `T` a number type or a vector (a buffer of
+    /// 3-vectors is packed, 12 bytes an element: see the emitter).
     fn array_annotation(&self, ast: &Ast, elem: ExprId, dims: u32) -> Result<Ann, Diagnostic> {
         let kind = ["Array", "Array2D", "Array3D"][dims as usize - 1];
         let sp = ast.expr(elem).span;
@@ -201,18 +200,4 @@ impl ModuleInfo {
             .with_help("types come from spirthon: `from spirthon import f32, Array`")),
         }
     }
-}
-
-/// The error for a 3-vector element where storage needs a layout: a kernel's array
-/// parameter, or a multi-dimensional one (`kind` is `Array`, `Array2D` or `Array3D`).
-pub fn vec3_storage(kind: &str, t: Ty, span: Span) -> Diagnostic {
-    Diagnostic::error(span, format!("`{kind}[{t}]` has no portable storage layout"))
-        .with_note(format!(
-            "{} takes 12 bytes but aligns to 16 in a storage buffer, so the layout of such arrays differs between Vulkan, Metal and NumPy",
-            t.with_article()
-        ))
-        .with_help(format!(
-            "use `{kind}[{}]` and ignore the fourth component, or three scalar arrays",
-            t.name().replace('3', "4")
-        ))
 }

@@ -14,7 +14,7 @@ pub(super) fn signature(
     let Some((is_kernel, workgroup_size)) = kind else {
         return Err(diags);
     };
-    let params = param_sigs(m, ast, def, is_kernel, &mut diags);
+    let params = param_sigs(m, ast, def, &mut diags);
     let mut ret_tuple = None;
     let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
         None | Some((_, Ok(Ann::None))) => None,
@@ -112,7 +112,6 @@ fn param_sigs(
     m: &ModuleInfo,
     ast: &Ast,
     def: &FuncDef,
-    is_kernel: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<ParamSig> {
     let mut params = Vec::new();
@@ -136,15 +135,6 @@ fn param_sigs(
                 kind: ParamKind::Value(t),
                 span: p.span,
             }),
-            // A buffer of 3-vectors has no portable layout; a func may take a shared one.
-            Ok(Ann::Array(t @ Ty::Vector(_, 3), dims)) if is_kernel || dims > 1 => {
-                let kind = ["Array", "Array2D", "Array3D"][dims as usize - 1];
-                let elem = match &ast.expr(a).kind {
-                    ExprKind::Subscript(_, index) => ast.expr(*index).span,
-                    _ => ast.expr(a).span,
-                };
-                diags.push(annotation::vec3_storage(kind, t, elem));
-            }
             Ok(Ann::Array(t, dims)) => params.push(ParamSig {
                 name: p.name.clone(),
                 kind: ParamKind::Array(t, dims),

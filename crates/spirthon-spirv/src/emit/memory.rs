@@ -31,6 +31,78 @@ impl FnState<'_> {
         Ok(())
     }
 
+    /// Whether array `a` with elements of `t` is a packed buffer of 3-vectors: three scalars
+    /// per element, 12 bytes apart as in NumPy's `(N, 3)` and Warp's arrays (std430 would
+    /// give them 16), so each access is three.
+    pub(super) fn packed(&self, a: ArrayId, t: Ty) -> bool {
+        !self.g.direct.contains_key(&a) && t.components() == 3
+    }
+
+    /// Pointers to the three components of element `index` (of type `it`) of the packed
+    /// buffer `a` of 3-vectors of type `t`: scalars `3 * index + k`.
+    pub(super) fn packed_components(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        t: Ty,
+    ) -> R<[Word; 3]> {
+        let s = Ty::Scalar(t.scalar());
+        let itw = e.ty(it);
+        let k = |n: u32| match it.scalar() {
+            Scalar::U32 => Const::U32(n),
+            _ => Const::I32(n as i32),
+        };
+        let three = e.konst(k(3));
+        let base = e.b.op(SOp::IMul, itw, None, &[index, three])?;
+        let mut out = [0; 3];
+        for (n, p) in out.iter_mut().enumerate() {
+            let at = match n {
+                0 => base,
+                _ => {
+                    let c = e.konst(k(n as u32));
+                    e.b.op(SOp::IAdd, itw, None, &[base, c])?
+                }
+            };
+            *p = self.element(e, a, at, s)?;
+        }
+        Ok(out)
+    }
+
+    /// `a[index]` of type `t` into `out`, three loads for a packed buffer of 3-vectors.
+    pub(super) fn load(&mut self, e: &mut Emitter, a: ArrayId, index: Word, it: Ty, t: Ty, out: Word) -> R<()> {
+        let rt = e.ty(t);
+        if self.packed(a, t) {
+            let st = e.ty(Ty::Scalar(t.scalar()));
+            let ps = self.packed_components(e, a, index, it, t)?;
+            let mut comps = [0; 3];
+            for (c, p) in comps.iter_mut().zip(ps) {
+                *c = e.b.op(SOp::Load, st, None, &[p])?;
+            }
+            e.b.op(SOp::CompositeConstruct, rt, Some(out), &comps)?;
+            return Ok(());
+        }
+        let p = self.element(e, a, index, t)?;
+        e.b.op(SOp::Load, rt, Some(out), &[p])?;
+        Ok(())
+    }
+
+    /// `a[index] = value` of type `t`, three stores for a packed buffer of 3-vectors.
+    pub(super) fn store(&mut self, e: &mut Emitter, a: ArrayId, index: Word, it: Ty, t: Ty, value: Word) -> R<()> {
+        if self.packed(a, t) {
+            let st = e.ty(Ty::Scalar(t.scalar()));
+            let ps = self.packed_components(e, a, index, it, t)?;
+            for (n, p) in ps.into_iter().enumerate() {
+                let c = e.b.op(SOp::CompositeExtract, st, None, &[value, n as u32])?;
+                e.b.void(SOp::Store, &[p, c])?;
+            }
+            return Ok(());
+        }
+        let p = self.element(e, a, index, t)?;
+        e.b.void(SOp::Store, &[p, value])
+    }
+
     /// A pointer to element `index` of array `a`: through the Block struct's member 0 for a
     /// storage buffer, straight into a workgroup array.
     pub(super) fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {

@@ -300,12 +300,17 @@ impl Emitter {
         if let Some(&s) = self.array_structs.get(&(elem, written)) {
             return s;
         }
-        let et = self.ty(elem);
+        // std430: a 2-vector is 8 bytes, a 4-vector 16; 3-vectors are packed, three scalars
+        // of 4 bytes each (see `FnState::packed`).
+        let stored = match elem {
+            Ty::Vector(s, 3) => Ty::Scalar(s),
+            t => t,
+        };
+        let et = self.ty(stored);
         let rt = self.b.type_runtime_array(et);
         if self.decorated_arrays.insert(rt) {
-            // std430: a 2-vector is 8 bytes, a 4-vector 16 (`Array[vec3]` is rejected).
             self.b
-                .decorate(rt, spirv::Decoration::ArrayStride, &[elem.size()]);
+                .decorate(rt, spirv::Decoration::ArrayStride, &[stored.size()]);
         }
         let st = self.b.type_struct(&[rt]);
         self.b.decorate(st, spirv::Decoration::Block, &[]);
@@ -550,11 +555,7 @@ impl<'f> FnState<'f> {
         operand: impl Fn(usize) -> R<Ty>,
     ) -> R<()> {
         match op {
-            Op::Store(a) => {
-                let t = operand(1)?;
-                let p = self.element(e, a, args[0], t)?;
-                e.b.void(SOp::Store, &[p, args[1]])?;
-            }
+            Op::Store(a) => self.store(e, a, args[0], operand(0)?, operand(1)?, args[1])?,
             Op::Call(callee) => {
                 let fid = self.g.functions[callee.index()];
                 let ret = match ty {
@@ -617,10 +618,7 @@ impl<'f> FnState<'f> {
                 convert(e, from, t, rt, id, args[0])?;
             }
             Op::Math(mf) => math(e, mf, t, rt, id, &args)?,
-            Op::Load(a) => {
-                let p = self.element(e, a, args[0], t)?;
-                e.b.op(SOp::Load, rt, out, &[p])?;
-            }
+            Op::Load(a) => self.load(e, a, args[0], operand(0)?, t, id)?,
             Op::ArrayLen(a) => self.array_len(e, m, a, rt, id)?,
             Op::Builtin(bi) => {
                 let var = self.g.builtins[&bi];
@@ -679,8 +677,12 @@ impl FnState<'_> {
             return Ok(());
         }
         let u = e.ty(Ty::U32);
-        let n =
+        let mut n =
             e.b.op(SOp::ArrayLength, u, None, &[self.g.arrays[a.index()], 0])?;
+        if self.packed(a, m.arrays[a].elem) {
+            let three = e.konst(Const::U32(3));
+            n = e.b.op(SOp::UDiv, u, None, &[n, three])?;
+        }
         e.b.op(SOp::Bitcast, rt, Some(id), &[n])?;
         Ok(())
     }
