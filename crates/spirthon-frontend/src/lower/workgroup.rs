@@ -299,18 +299,7 @@ impl Lower<'_, '_> {
             return Ex::Err;
         }
         let elem = self.cx.arrays[a.index()].elem;
-        let is_buffer = self.cx.arrays[a.index()].is_buffer();
-        let float_add = elem == Ty::F32 && op == AtomicOp::Add && is_buffer;
-        if !elem.as_scalar().is_some_and(Scalar::is_int) && !float_add {
-            let arr = self.cx.arrays[a.index()].name.clone();
-            let mut d = Diagnostic::error(
-                base_span,
-                format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
-            );
-            if elem == Ty::F32 {
-                d = d.with_note("on floats only `atomic_add` on an `Array[f32]` parameter exists (it needs the device feature shaderBufferFloat32AtomicAdd)")
-                    .with_help("for a shared array, reduce with `barrier()` steps, or accumulate fixed-point values in an `i32` array");
-            }
+        if let Some(d) = self.atomic_refusal(op, name, a, base_span) {
             self.cx.diags.push(d);
             return Ex::Err;
         }
@@ -333,7 +322,7 @@ impl Lower<'_, '_> {
         let Some(index) = self.index(a, args[1]) else {
             return Ex::Err;
         };
-        let mut ops = vec![index.flat];
+        let mut ops: Vec<Operand> = vec![index.flat];
         for &v in &args[2..] {
             let x = self.expr(v);
             let what = format!("an operand of `{name}` on an Array[{elem}]");
@@ -343,8 +332,47 @@ impl Lower<'_, '_> {
             }
         }
         self.check_index(a, &index, span);
+        // On floats `atomic_sub` is the add of the negated value (the same bits: IEEE
+        // defines `x - y` as `x + (-y)`), since the device has only a float add.
+        let op = match (op, elem.scalar()) {
+            (AtomicOp::Sub, Scalar::F32) => {
+                ops[1] = self.val(Op::Unary(UnOp::Neg), elem, [ops[1]], span);
+                AtomicOp::Add
+            }
+            _ => op,
+        };
         let v = self.emit(Op::Atomic(op, a), Some(elem), ops, span);
         Ex::Val(Operand::Value(v), elem)
+    }
+
+    /// Why atomic `op` (called `name`) cannot work on array `a`, if it cannot: every
+    /// operation works on `i32`/`u32` elements; `atomic_add` and `atomic_sub` also on `f32`
+    /// buffers (the device's float add) and on vectors of those, one atomic per component.
+    fn atomic_refusal(&self, op: AtomicOp, name: &str, a: ArrayId, at: Span) -> Option<Diagnostic> {
+        let g = &self.cx.arrays[a.index()];
+        let (elem, arr) = (g.elem, &g.name);
+        let s = elem.scalar();
+        let add_or_sub = matches!(op, AtomicOp::Add | AtomicOp::Sub);
+        if s == Scalar::F32 && add_or_sub && !g.is_buffer() {
+            return Some(
+                Diagnostic::error(at, format!("`{name}` on floats works on an `Array` parameter, but `{arr}` is {}", g.kind()))
+                    .with_note("devices add floats atomically in buffers only (shaderBufferFloat32AtomicAdd)")
+                    .with_help("reduce a shared array with `barrier()` steps, or accumulate fixed-point values in an `i32` one"),
+            );
+        }
+        if elem.as_scalar().is_some_and(Scalar::is_int) || (add_or_sub && s != Scalar::Bool) {
+            return None;
+        }
+        let mut d = Diagnostic::error(
+            at,
+            format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
+        );
+        if elem.components() > 1 {
+            d = d.with_note("on vectors `atomic_add` and `atomic_sub` work, one atomic per component");
+        } else if s == Scalar::F32 {
+            d = d.with_note("on floats `atomic_add` and `atomic_sub` exist, on `Array[f32]` parameters (they need the device feature shaderBufferFloat32AtomicAdd)");
+        }
+        Some(d)
     }
 
     /// Whether a kernel body looks guarded: some comparison involves a thread id or the launch

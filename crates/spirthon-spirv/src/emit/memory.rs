@@ -2,7 +2,7 @@
 //! shapes stored there), pointers to array elements (through a storage buffer's Block struct,
 //! or straight into a workgroup or private array), and atomics.
 
-use spirthon_ir::hash::FastMap;
+use spirthon_ir::hash::{FastMap, FastSet};
 
 use rspirv::spirv::{self, Op as SOp, StorageClass, Word};
 
@@ -31,55 +31,55 @@ impl FnState<'_> {
         Ok(())
     }
 
-    /// Whether array `a` with elements of `t` is a packed buffer of 3-vectors: three scalars
-    /// per element, 12 bytes apart as in NumPy's `(N, 3)` and Warp's arrays (std430 would
-    /// give them 16), so each access is three.
-    pub(super) fn packed(&self, a: ArrayId, t: Ty) -> bool {
-        !self.g.direct.contains_key(&a) && t.components() == 3
+    /// Whether the elements of array `a` are stored as their components (see
+    /// [`scalarized_arrays`]), so each access to one is one per component.
+    pub(super) fn scalarized(&self, a: ArrayId) -> bool {
+        self.g.scalarized.contains(&a)
     }
 
-    /// Pointers to the three components of element `index` (of type `it`) of the packed
-    /// buffer `a` of 3-vectors of type `t`: scalars `3 * index + k`.
-    pub(super) fn packed_components(
+    /// Pointers to the components of element `index` (of type `it`) of the scalarized array
+    /// `a` of vectors of type `t`: scalars `n * index + k`.
+    pub(super) fn component_pointers(
         &mut self,
         e: &mut Emitter,
         a: ArrayId,
         index: Word,
         it: Ty,
         t: Ty,
-    ) -> R<[Word; 3]> {
+    ) -> R<Vec<Word>> {
         let s = Ty::Scalar(t.scalar());
+        let n = t.components();
         let itw = e.ty(it);
         let k = |n: u32| match it.scalar() {
             Scalar::U32 => Const::U32(n),
             _ => Const::I32(n as i32),
         };
-        let three = e.konst(k(3));
-        let base = e.b.op(SOp::IMul, itw, None, &[index, three])?;
-        let mut out = [0; 3];
-        for (n, p) in out.iter_mut().enumerate() {
-            let at = match n {
+        let width = e.konst(k(n));
+        let base = e.b.op(SOp::IMul, itw, None, &[index, width])?;
+        let mut out = Vec::with_capacity(n as usize);
+        for c in 0..n {
+            let at = match c {
                 0 => base,
                 _ => {
-                    let c = e.konst(k(n as u32));
+                    let c = e.konst(k(c));
                     e.b.op(SOp::IAdd, itw, None, &[base, c])?
                 }
             };
-            *p = self.element(e, a, at, s)?;
+            out.push(self.element(e, a, at, s)?);
         }
         Ok(out)
     }
 
-    /// `a[index]` of type `t` into `out`, three loads for a packed buffer of 3-vectors.
+    /// `a[index]` of type `t` into `out`: one load per component for a scalarized array.
     pub(super) fn load(&mut self, e: &mut Emitter, a: ArrayId, index: Word, it: Ty, t: Ty, out: Word) -> R<()> {
         let rt = e.ty(t);
-        if self.packed(a, t) {
+        if self.scalarized(a) {
             let st = e.ty(Ty::Scalar(t.scalar()));
-            let ps = self.packed_components(e, a, index, it, t)?;
-            let mut comps = [0; 3];
-            for (c, p) in comps.iter_mut().zip(ps) {
-                *c = e.b.op(SOp::Load, st, None, &[p])?;
-            }
+            let comps = self
+                .component_pointers(e, a, index, it, t)?
+                .into_iter()
+                .map(|p| e.b.op(SOp::Load, st, None, &[p]))
+                .collect::<R<Vec<Word>>>()?;
             e.b.op(SOp::CompositeConstruct, rt, Some(out), &comps)?;
             return Ok(());
         }
@@ -88,11 +88,11 @@ impl FnState<'_> {
         Ok(())
     }
 
-    /// `a[index] = value` of type `t`, three stores for a packed buffer of 3-vectors.
+    /// `a[index] = value` of type `t`: one store per component for a scalarized array.
     pub(super) fn store(&mut self, e: &mut Emitter, a: ArrayId, index: Word, it: Ty, t: Ty, value: Word) -> R<()> {
-        if self.packed(a, t) {
+        if self.scalarized(a) {
             let st = e.ty(Ty::Scalar(t.scalar()));
-            let ps = self.packed_components(e, a, index, it, t)?;
+            let ps = self.component_pointers(e, a, index, it, t)?;
             for (n, p) in ps.into_iter().enumerate() {
                 let c = e.b.op(SOp::CompositeExtract, st, None, &[value, n as u32])?;
                 e.b.void(SOp::Store, &[p, c])?;
@@ -137,16 +137,61 @@ impl FnState<'_> {
     }
 
     /// An atomic read-modify-write of element `args[0]` of `a`, into `id`.
+    /// An atomic on element `args[0]` (of type `it`) of array `a`, whose elements are `t`:
+    /// one instruction, or one per component of a vector (whose old values make the result).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn atomic(
         &mut self,
         e: &mut Emitter,
         op: AtomicOp,
         a: ArrayId,
+        it: Ty,
         t: Ty,
         id: Word,
         args: &[Word],
     ) -> R<()> {
-        let p = self.element(e, a, args[0], t)?;
+        let Ty::Vector(s, n) = t else {
+            let p = self.element(e, a, args[0], t)?;
+            return self.atomic_at(e, op, a, p, t, id, args);
+        };
+        let st = Ty::Scalar(s);
+        let stw = e.ty(st);
+        // Every array with atomics on vector elements is scalarized: naga (and WGSL) have
+        // atomic scalars only, not atomic components of a vector.
+        if !self.scalarized(a) {
+            return Err(EmitError(format!("an atomic on the vectors of array {}, which is not scalarized", a.0)));
+        }
+        let pointers = self.component_pointers(e, a, args[0], it, t)?;
+        let mut olds = Vec::with_capacity(n as usize);
+        for (k, p) in pointers.into_iter().enumerate() {
+            let parts: Vec<Word> = args[1..]
+                .iter()
+                .map(|&v| e.b.op(SOp::CompositeExtract, stw, None, &[v, k as u32]))
+                .collect::<R<_>>()?;
+            let mut operands = vec![args[0]];
+            operands.extend(parts);
+            let old = e.b.id();
+            self.atomic_at(e, op, a, p, st, old, &operands)?;
+            olds.push(old);
+        }
+        let rt = e.ty(t);
+        e.b.op(SOp::CompositeConstruct, rt, Some(id), &olds)?;
+        Ok(())
+    }
+
+    /// An atomic on the scalar of type `t` at pointer `p` into array `a`: `args[1..]` the
+    /// value (and, before it, the expected value of a compare-exchange).
+    #[allow(clippy::too_many_arguments)]
+    fn atomic_at(
+        &mut self,
+        e: &mut Emitter,
+        op: AtomicOp,
+        a: ArrayId,
+        p: Word,
+        t: Ty,
+        id: Word,
+        args: &[Word],
+    ) -> R<()> {
         let rt = e.ty(t);
         // Device scope for a buffer, workgroup scope for a shared array; relaxed ordering
         // (`barrier()` orders memory).
@@ -215,7 +260,12 @@ impl Emitter {
     /// The variable of a module array: a storage buffer at its binding (its Block struct
     /// `NonWritable` unless written), a `shared_array` in workgroup memory, or a constant
     /// tuple in private memory, initialized with its items.
-    pub(super) fn array_variable(&mut self, a: &GlobalArray) -> Word {
+    pub(super) fn array_variable(&mut self, a: &GlobalArray, scalarized: bool) -> Word {
+        // A scalarized array stores `n` scalars per element of `n` components.
+        let (elem, per) = match a.elem {
+            Ty::Vector(s, n) if scalarized => (Ty::Scalar(s), n as u32),
+            t => (t, 1),
+        };
         if let Memory::Local(len) = a.memory {
             // A `local_array`: a fixed-size array in private memory, zeroed by `Op::Clear`.
             let at = self.fixed_array(a.elem, len);
@@ -238,13 +288,13 @@ impl Emitter {
         }
         if let Memory::Workgroup(len) = a.memory {
             // A `shared_array`: a fixed-size array in workgroup memory.
-            let at = self.fixed_array(a.elem, len);
+            let at = self.fixed_array(elem, len * per);
             let p = self.b.type_pointer(StorageClass::Workgroup, at);
             let var = self.b.variable(p, StorageClass::Workgroup);
             self.name(var, &a.name);
             return var;
         }
-        let st = self.array_struct(a.elem, a.written);
+        let st = self.array_struct(elem, a.written);
         let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
         let var = self.b.variable(p, StorageClass::StorageBuffer);
         self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);
@@ -308,6 +358,26 @@ impl Emitter {
         }
         builtins
     }
+}
+
+/// The arrays whose elements are stored as their components, `n` scalars per element of
+/// `n` components: buffers of 3-vectors (packed, 12 bytes an element, as NumPy's `(N, 3)`;
+/// std430 would give them 16), and arrays of vectors with atomics (naga and WGSL have no
+/// atomic vector components; 2- and 4-vectors keep their std430 layout, which has no
+/// padding). Local arrays and constant tables are never scalarized.
+pub(super) fn scalarized_arrays(m: &Module) -> FastSet<ArrayId> {
+    let mut out: FastSet<ArrayId> = m
+        .arrays
+        .iter_enumerated()
+        .filter(|(_, a)| a.is_buffer() && a.elem.components() == 3)
+        .map(|(i, _)| i)
+        .collect();
+    for inst in m.functions.iter().flat_map(|f| f.insts.iter()) {
+        if let (Op::Atomic(_, a), Some(Ty::Vector(..))) = (inst.op, inst.ty) {
+            out.insert(a);
+        }
+    }
+    out
 }
 
 /// Per axis of each multi-dimensional array: its kernel's uniform block and struct member.

@@ -72,6 +72,8 @@ struct Globals {
     /// The arrays in workgroup memory (`shared_array`s) and in private memory (constant
     /// tables), with their storage class: no Block struct around them.
     direct: FastMap<ArrayId, StorageClass>,
+    /// The arrays stored as their vectors' components (see `memory::scalarized_arrays`).
+    scalarized: FastSet<ArrayId>,
     /// Per axis of a multi-dimensional array: its kernel's uniform block and member.
     shapes: FastMap<(ArrayId, u32), (Word, u32)>,
     /// Per array: its StorageBuffer variable.
@@ -111,7 +113,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         .functions
         .iter()
         .flat_map(|f| f.insts.iter())
-        .any(|i| matches!(i.op, Op::Atomic(..)) && i.ty == Some(Ty::F32));
+        .any(|i| matches!(i.op, Op::Atomic(..)) && i.ty.map(Ty::scalar) == Some(Scalar::F32));
     if float_atomics {
         b.capability(spirv::Capability::AtomicFloat32AddEXT);
         b.extension("SPV_EXT_shader_atomic_float_add");
@@ -243,7 +245,12 @@ impl Emitter {
 
     fn globals(&mut self, m: &Module) -> R<Globals> {
         let builtins = self.builtin_variables(m);
-        let arrays = m.arrays.iter().map(|a| self.array_variable(a)).collect();
+        let scalarized = memory::scalarized_arrays(m);
+        let arrays = m
+            .arrays
+            .iter_enumerated()
+            .map(|(i, a)| self.array_variable(a, scalarized.contains(&i)))
+            .collect();
         let mut uniform_of = FastMap::default();
         for ep in &m.entry_points {
             let var = self.uniform_block(&ep.uniform);
@@ -265,6 +272,7 @@ impl Emitter {
             checks,
             builtins,
             direct,
+            scalarized,
             shapes,
             arrays,
             uniform_of,
@@ -300,17 +308,13 @@ impl Emitter {
         if let Some(&s) = self.array_structs.get(&(elem, written)) {
             return s;
         }
-        // std430: a 2-vector is 8 bytes, a 4-vector 16; 3-vectors are packed, three scalars
-        // of 4 bytes each (see `FnState::packed`).
-        let stored = match elem {
-            Ty::Vector(s, 3) => Ty::Scalar(s),
-            t => t,
-        };
-        let et = self.ty(stored);
+        // std430: a 2-vector is 8 bytes, a 4-vector 16 (a scalarized array comes here as
+        // its scalar).
+        let et = self.ty(elem);
         let rt = self.b.type_runtime_array(et);
         if self.decorated_arrays.insert(rt) {
             self.b
-                .decorate(rt, spirv::Decoration::ArrayStride, &[stored.size()]);
+                .decorate(rt, spirv::Decoration::ArrayStride, &[elem.size()]);
         }
         let st = self.b.type_struct(&[rt]);
         self.b.decorate(st, spirv::Decoration::Block, &[]);
@@ -645,7 +649,7 @@ impl<'f> FnState<'f> {
             Op::OutsideLaunch => self.outside_launch(e, id)?,
             Op::LaunchSize => self.launch_size(e, rt, id)?,
             Op::ArrayShape(a, axis) => self.array_shape(e, a, axis, rt, id)?,
-            Op::Atomic(op, a) => self.atomic(e, op, a, t, id, &args)?,
+            Op::Atomic(op, a) => self.atomic(e, op, a, operand(0)?, t, id, &args)?,
         }
         if let Some(var) = inst.var {
             let name = &f.vars[var].name;
@@ -679,9 +683,9 @@ impl FnState<'_> {
         let u = e.ty(Ty::U32);
         let mut n =
             e.b.op(SOp::ArrayLength, u, None, &[self.g.arrays[a.index()], 0])?;
-        if self.packed(a, m.arrays[a].elem) {
-            let three = e.konst(Const::U32(3));
-            n = e.b.op(SOp::UDiv, u, None, &[n, three])?;
+        if self.scalarized(a) {
+            let per = e.konst(Const::U32(m.arrays[a].elem.components()));
+            n = e.b.op(SOp::UDiv, u, None, &[n, per])?;
         }
         e.b.op(SOp::Bitcast, rt, Some(id), &[n])?;
         Ok(())
