@@ -27,6 +27,9 @@ from .vectors import (  # noqa: F401
     vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4,
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
 )
+from .matrices import (  # noqa: F401
+    mat22, mat33, mat44, transpose, determinant, inverse, outer, diag, identity,
+)
 from .api import kernel, func, Kernel  # noqa: F401
 from .runtime import (  # noqa: F401
     global_id, local_id, workgroup_id, num_workgroups, local_index, num_threads, shared_array,

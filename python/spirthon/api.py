@@ -15,6 +15,7 @@ from .errors import CompileError
 from .arrays import Array, _ArrayType, element
 from .runtime import _copy, _per_component_min_max
 from .types import convert, f32, i32, u32
+from .matrices import MatrixType
 from .vectors import VectorType
 
 
@@ -85,7 +86,7 @@ def _param(name, ann):
         return Param(name, "scalar", u32)
     if ann is bool:
         return Param(name, "scalar", bool)
-    if isinstance(ann, VectorType):
+    if isinstance(ann, (VectorType, MatrixType)):
         return Param(name, "vector", ann)
     raise TypeError("parameter %r has an unsupported annotation %r" % (name, ann))
 

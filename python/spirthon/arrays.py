@@ -9,6 +9,7 @@ copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in 
 
 from .scalars import I32
 from .types import convert, f32, i32, u32
+from .matrices import Matrix, MatrixType
 from .vectors import Vector, VectorType
 
 
@@ -29,7 +30,7 @@ _KIND = {1: "Array", 2: "Array2D", 3: "Array3D"}
 def _array_type(elem, dims):
     # ``float`` and ``int`` are ``f32`` and ``i32`` in annotations, as for scalars.
     elem = f32 if elem is float else i32 if elem is int else elem
-    if isinstance(elem, VectorType):
+    if isinstance(elem, (VectorType, MatrixType)):
         return _ArrayType(elem, dims)
     if elem not in (i32, u32, f32):
         raise TypeError("an %s element must be i32, u32, f32 or a 2- or 4-component vector, not %r" % (_KIND[dims], elem))
@@ -62,9 +63,20 @@ class Array3D(metaclass=_Array3DMeta):
 
 def element(elem, value):
     """``value`` as an element of an ``Array(elem)``: a number converted, or a vector (or a
-    list of its components) copied with each component stored as the component type."""
+    list of its components) copied with each component stored as the component type; a
+    matrix (or a list of its entries, flat or as rows) copied likewise."""
+    if isinstance(elem, MatrixType):
+        if isinstance(value, Matrix):
+            if value.type is not elem:
+                raise TypeError("cannot store a %s into an Array[%s]" % (value.type.name, elem.name))
+            return elem(value)
+        if isinstance(value, (list, tuple)) and len(value) == elem.n and all(isinstance(r, (list, tuple)) for r in value):
+            value = [x for r in value for x in r]
+        if isinstance(value, (list, tuple)) and len(value) == elem.size:
+            return elem(*value)
+        raise TypeError("an element of an Array[%s] is a %s, not %r" % (elem.name, elem.name, value))
     if not isinstance(elem, VectorType):
-        if isinstance(value, Vector):
+        if isinstance(value, (Vector, Matrix)):
             raise TypeError("cannot store a %s into an Array[%r]" % (value.type.name, elem))
         return convert(elem, value)
     if isinstance(value, Vector):
@@ -91,7 +103,7 @@ class Array(metaclass=_ArrayMeta):
         self.name = name
         if values is None or isinstance(values, int):
             n = values if shape is None else _product(shape)
-            zero = [0] * elem.size if isinstance(elem, VectorType) else 0
+            zero = [0] * elem.size if isinstance(elem, (VectorType, MatrixType)) else 0
             values = [zero] * n
         self._data = [element(elem, v) for v in values]
         self.shape = tuple(I32(s) for s in ((len(self._data),) if shape is None else shape))
@@ -133,7 +145,11 @@ class Array(metaclass=_ArrayMeta):
 
     def __getitem__(self, index):
         value = self._data[self._flat(index)]
-        return Vector(value.type, value.tolist()) if isinstance(value, Vector) else value
+        if isinstance(value, Vector):
+            return Vector(value.type, value.tolist())
+        if isinstance(value, Matrix):
+            return value.type(value)
+        return value
 
     def __setitem__(self, index, value):
         flat = self._flat(index)
@@ -143,7 +159,7 @@ class Array(metaclass=_ArrayMeta):
 
     def tolist(self):
         """The elements (vectors as lists), nested by the shape."""
-        return _nest([v.tolist() if isinstance(v, Vector) else v for v in self._data], self.shape)
+        return _nest([v.tolist() if isinstance(v, (Vector, Matrix)) else v for v in self._data], self.shape)
 
     def __iter__(self):
         raise TypeError("kernels index arrays one element at a time")

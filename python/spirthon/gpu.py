@@ -46,6 +46,7 @@ from . import source as _source
 from .errors import CheckError, CompileError
 from .arrays import Array, element
 from .types import f32, i32, u32, to_f32
+from .matrices import Matrix, MatrixType
 from .vectors import Vector, VectorType
 
 try:
@@ -378,13 +379,34 @@ _RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1)}
 
 def _scalar_of(elem):
     """The scalar type of an array element type."""
+    if isinstance(elem, MatrixType):
+        return f32
     if isinstance(elem, VectorType):
         return f32 if elem.scalar is float else elem.scalar
     return elem
 
 
 def _elem_name(elem):
-    return elem.name if isinstance(elem, VectorType) else repr(elem)
+    return elem.name if isinstance(elem, (VectorType, MatrixType)) else repr(elem)
+
+
+def _elem_axes(elem):
+    """The trailing NumPy axes of one element: none for a number, the components of a
+    vector, the rows and columns of a matrix."""
+    if isinstance(elem, MatrixType):
+        return (elem.n, elem.n)
+    if isinstance(elem, VectorType):
+        return (elem.size,)
+    return ()
+
+
+def _flat(v):
+    """An element's numbers, in storage order (a matrix's row by row)."""
+    if isinstance(v, Matrix):
+        return [x for row in v.tolist() for x in row]
+    if isinstance(v, Vector):
+        return v.tolist()
+    return [v]
 
 
 def _kind(p):
@@ -457,8 +479,24 @@ def _vector(p, value):
     return [_number("%r (component %d of a %s)" % (p.name, k, t.name), scalar, c) for k, c in enumerate(comps)]
 
 
+def _matrix(p, value):
+    """A matrix argument's entries, row-major: a matrix, its rows, or all its numbers."""
+    t = p.elem
+    if isinstance(value, Matrix) and value.type is t:
+        return [_number("%r (an entry of a %s)" % (p.name, t.name), f32, x) for x in _flat(value)]
+    rows = value.tolist() if isinstance(value, _numpy_array_type()) else value
+    if isinstance(rows, (list, tuple)) and len(rows) == t.n and all(isinstance(r, (list, tuple)) and len(r) == t.n for r in rows):
+        return [_number("%r (an entry of a %s)" % (p.name, t.name), f32, x) for r in rows for x in r]
+    raise TypeError("argument %r must be a %s (a matrix, or %d rows of %d numbers), not %s" % (p.name, t.name, t.n, t.n, _shown(value)))
+
+
 def _scalar_words(p, value):
-    """A scalar or vector argument as (struct format, values)."""
+    """A scalar or vector argument as (struct format, values); a matrix's rows are 16 bytes
+    apart in the uniform block (std140)."""
+    if isinstance(p.elem, MatrixType):
+        n = p.elem.n
+        pad = "%dx" % (16 - 4 * n) if n < 4 else ""
+        return pad.join(["f" * n] * n), _matrix(p, value)
     if p.kind == "vector":
         return _CODES[_scalar_of(p.elem)] * p.elem.size, _vector(p, value)
     v = _number(repr(p.name), p.elem, value)
@@ -527,8 +565,7 @@ class DeviceArray:
         return self.shape[0]
 
     def _np_shape(self):
-        comps = (self.elem.size,) if isinstance(self.elem, VectorType) else ()
-        return self.shape + comps
+        return self.shape + _elem_axes(self.elem)
 
     def numpy(self, timeout=None):
         """The contents as a new NumPy array (vector elements as a last axis), once every
@@ -570,7 +607,7 @@ def _elem_of(dtype, elem):
         elem = f32
     elif elem is int:
         elem = i32
-    if isinstance(elem, VectorType) or elem in (f32, i32, u32):
+    if isinstance(elem, (VectorType, MatrixType)) or elem in (f32, i32, u32):
         return elem
     try:
         name = np.dtype(elem).name
@@ -585,7 +622,7 @@ def _elem_of(dtype, elem):
 def _as_numpy(values, elem, dims, what):
     np = _numpy()
     arr = np.ascontiguousarray(values, dtype=_DTYPES[_scalar_of(elem)])
-    want = dims + (1 if isinstance(elem, VectorType) else 0)
+    want = dims + len(_elem_axes(elem))
     if arr.ndim != want:
         raise ValueError("%s: %d dimensions for an array of %s, %d expected" % (what, arr.ndim, _elem_name(elem), want))
     return arr
@@ -600,9 +637,10 @@ def array(values, dtype=None):
         raise TypeError("spirthon.array(values, dtype): name the element type for values that are not a NumPy array")
     elem = _elem_of(getattr(values, "dtype", None), dtype)
     arr = np.array(values, dtype=_DTYPES[_scalar_of(elem)], order="C")
-    shape = arr.shape[:-1] if isinstance(elem, VectorType) else arr.shape
-    if isinstance(elem, VectorType) and (arr.ndim < 2 or arr.shape[-1] != elem.size):
-        raise ValueError("an array of %s needs a last axis of %d components, not shape %r" % (elem.name, elem.size, arr.shape))
+    axes = _elem_axes(elem)
+    shape = arr.shape[:arr.ndim - len(axes)]
+    if axes and (arr.ndim <= len(axes) or arr.shape[-len(axes):] != axes):
+        raise ValueError("an array of %s needs last axes %r, not shape %r" % (elem.name, axes, arr.shape))
     if not 1 <= len(shape) <= 3:
         raise ValueError("arrays have one to three dimensions, not %d" % len(shape))
     dev = _current()
@@ -617,7 +655,7 @@ def zeros(shape, dtype=f32):
     shape = _counts("a shape", shape, 0, 2 ** 31 - 1)
     elem = _elem_of(None, dtype)
     dev = _current()
-    comps = (elem.size,) if isinstance(elem, VectorType) else ()
+    comps = _elem_axes(elem)
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_DTYPES[_scalar_of(elem)]))
     return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * math.prod(shape + comps)))
@@ -634,7 +672,7 @@ class _HostArg:
         if isinstance(self.value, Array):
             elem = self.value.elem
             flat = struct.unpack("<%d%s" % (len(data) // 4, _CODES[_scalar_of(elem)]), data)
-            if isinstance(elem, VectorType):
+            if isinstance(elem, (VectorType, MatrixType)):
                 flat = [flat[k:k + elem.size] for k in range(0, len(flat), elem.size)]
             self.value._data = [element(elem, v) for v in flat]
         else:
@@ -667,7 +705,7 @@ def _array_arg(dev, p, value):
     if isinstance(value, DeviceArray):
         return value._buffer, None
     if isinstance(value, Array):
-        flat = [c for v in value._data for c in v.tolist()] if isinstance(p.elem, VectorType) else value._data
+        flat = [c for v in value._data for c in _flat(v)]
         data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
         buf = dev.native.upload(data)
         return buf, _HostArg(p.name, value, None, buf)
@@ -694,12 +732,12 @@ def _numpy_shape(p, value):
     want = _DTYPES[_scalar_of(p.elem)]
     if value.dtype != np.dtype(want):
         raise TypeError("argument %r must be a %s array (for %s), not %s" % (p.name, want, _kind(p), value.dtype))
-    comps = 1 if isinstance(p.elem, VectorType) else 0
-    if value.ndim != p.dims + comps:
-        raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims + comps, value.ndim))
-    if comps and value.shape[-1] != p.elem.size:
-        raise TypeError("argument %r: an array of %s needs a last axis of %d, not %d" % (p.name, p.elem.name, p.elem.size, value.shape[-1]))
-    return tuple(value.shape[:-1] if comps else value.shape)
+    axes = _elem_axes(p.elem)
+    if value.ndim != p.dims + len(axes):
+        raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims + len(axes), value.ndim))
+    if axes and value.shape[p.dims:] != axes:
+        raise TypeError("argument %r: an array of %s needs last axes %r, not %r" % (p.name, p.elem.name, axes, value.shape[p.dims:]))
+    return tuple(value.shape[:p.dims])
 
 
 def _overlap(a, b):
@@ -859,7 +897,7 @@ def _launch_python(kernel, threads, args, checked):
         if isinstance(value, DeviceArray) and value._host is None:
             raise ValueError("argument %r lives on %s, not on the python device" % (p.name, value.device.label()))
         shape = _numpy_shape(p, host)
-        comps = isinstance(p.elem, VectorType)
+        comps = isinstance(p.elem, (VectorType, MatrixType))
         flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
         values[k] = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
         back.append((host, values[k]))

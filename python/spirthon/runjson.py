@@ -19,7 +19,8 @@ import re
 
 from . import _library
 from .types import f32, i32, u32, to_f32
-from .vectors import VectorType
+from .matrices import MatrixType
+from .vectors import TYPES as VECTORS, VectorType
 
 MAX_DEPTH = 128
 MAX_BYTES = 64 << 20
@@ -383,7 +384,7 @@ def threads_of(v):
 
 
 def _type_name(t):
-    return t.name if isinstance(t, VectorType) else repr(t)
+    return t.name if isinstance(t, (VectorType, MatrixType)) else repr(t)
 
 
 def _scalar(name, s, v, allow_bool):
@@ -420,7 +421,13 @@ def _scalar(name, s, v, allow_bool):
 
 
 def _value(name, t, v, allow_bool):
-    """A scalar, or a vector's components (a JSON list of them)."""
+    """A scalar, a vector's components (a JSON list of them), or a matrix's entries (a list of
+    its rows), row-major."""
+    if isinstance(t, MatrixType):
+        row = VECTORS["vec%d" % t.n]
+        if isinstance(v, list) and len(v) == t.n:
+            return [x for k, r in enumerate(v) for x in _value("%s[%d]" % (name, k), row, r, False)]
+        raise InputError("argument `%s`: a %s is a list of %d rows of %d numbers, found %s" % (name, t.name, t.n, t.n, short(v)))
     if not isinstance(t, VectorType):
         return _scalar(name, t, v, allow_bool)
     if isinstance(v, list) and len(v) == t.size:

@@ -48,6 +48,7 @@ from . import _library, typed, vectors
 from .arrays import Array
 from .errors import CheckError, DeadlockError
 from .scalars import I32
+from .matrices import Matrix
 from .vectors import Vector, ivec3
 
 
@@ -285,7 +286,11 @@ def _calls_barrier(fn, seen=None):
 
 
 def _copy(value):
-    return Vector(value.type, value.tolist()) if isinstance(value, Vector) else value
+    if isinstance(value, Vector):
+        return Vector(value.type, value.tolist())
+    if isinstance(value, Matrix):
+        return value.type(value)
+    return value
 
 
 

@@ -30,7 +30,7 @@ import math
 import os
 import types
 
-from . import _library, scalars, vectors
+from . import _library, matrices, scalars, vectors
 from . import source as _source
 from .scalars import F32, I32, U32, LitF, LitI, literal, r32, to_type, value
 from .types import convert, f32, i32, _Scalar
@@ -81,7 +81,7 @@ def annotated(ann, v):
     """``x: T = v``: ``v`` converted to ``T``."""
     if isinstance(ann, _Scalar):
         return convert(ann, v)
-    if isinstance(ann, vectors.VectorType):
+    if isinstance(ann, (vectors.VectorType, matrices.MatrixType)):
         return ann(v)
     if ann is bool:
         return bool(v)

@@ -27,6 +27,8 @@ pub enum BinaryOp {
     BitOr,
     BitXor,
     BitAnd,
+    /// `@`: the matrix product.
+    MatMul,
 }
 
 impl BinaryOp {
@@ -44,6 +46,7 @@ impl BinaryOp {
             BinaryOp::BitOr => "|",
             BinaryOp::BitXor => "^",
             BinaryOp::BitAnd => "&",
+            BinaryOp::MatMul => "@",
         }
     }
 }

@@ -92,6 +92,9 @@ pub fn sequence_index(k: i64, len: usize) -> Option<usize> {
 
 pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
     use BinaryOp::*;
+    if op == MatMul {
+        return Err("`@` multiplies matrices and vectors, not numbers".into());
+    }
     if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
         let big = || TOO_BIG.to_string();
         let zero = || "division by zero in a constant expression".to_string();
@@ -124,6 +127,7 @@ pub fn binary(op: BinaryOp, a: Lit, b: Lit) -> Result<Lit, String> {
             BitOr => Lit::Int(x | y),
             BitAnd => Lit::Int(x & y),
             BitXor => Lit::Int(x ^ y),
+            MatMul => unreachable!("refused above"),
         });
     }
     let (x, y) = (a.as_f64(), b.as_f64());

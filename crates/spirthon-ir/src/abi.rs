@@ -70,7 +70,7 @@ impl UniformLayout {
             .into_iter()
             .map(|(name, ty)| {
                 let at = offset.next_multiple_of(ty.align());
-                offset = at + ty.size();
+                offset = at + ty.uniform_size();
                 UniformField {
                     name,
                     ty,

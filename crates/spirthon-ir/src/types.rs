@@ -26,13 +26,17 @@ impl Scalar {
     }
 }
 
-/// The type of a value: a scalar or a vector of 2 to 4 scalars. (Past 4 components, up to
-/// 16, a "vector" is the carrier of a tuple a func returns: it is only built, returned and
-/// taken apart, and is emitted as an array.)
+/// The type of a value: a scalar, a vector of 2 to 4 scalars, or a square `f32` matrix.
+/// (Past 4 components, up to 16, a "vector" is the carrier of a tuple a func returns: it is
+/// only built, returned and taken apart, and is emitted as an array.)
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Ty {
     Scalar(Scalar),
     Vector(Scalar, u8),
+    /// `mat22`, `mat33`, `mat44`: `n` rows of `n` `f32`s, row-major as NumPy and Warp hold
+    /// them. A value is its `n * n` entries in row-major order (emitted as an array of
+    /// them); lowering takes it apart and builds it entry by entry.
+    Matrix(u8),
 }
 
 impl Ty {
@@ -45,42 +49,73 @@ impl Ty {
     pub fn scalar(self) -> Scalar {
         match self {
             Ty::Scalar(s) | Ty::Vector(s, _) => s,
+            Ty::Matrix(_) => Scalar::F32,
         }
     }
     pub fn as_scalar(self) -> Option<Scalar> {
         match self {
             Ty::Scalar(s) => Some(s),
-            Ty::Vector(..) => None,
+            Ty::Vector(..) | Ty::Matrix(_) => None,
         }
     }
     pub fn is(self, s: Scalar) -> bool {
         self == Ty::Scalar(s)
     }
-    /// The component count: 1 for a scalar.
+    /// The component count: 1 for a scalar, the entries of a matrix.
     pub fn components(self) -> u32 {
         match self {
             Ty::Scalar(_) => 1,
             Ty::Vector(_, n) => n as u32,
+            Ty::Matrix(n) => n as u32 * n as u32,
         }
     }
-    /// The size in bytes in a buffer or uniform block (a bool is stored as a `u32`).
+    /// The size in bytes of an array element, packed (a bool is stored as a `u32`; a matrix
+    /// is its entries, NumPy's `(n, n)` `float32`).
     pub fn size(self) -> u32 {
         4 * self.components()
     }
     /// The alignment in a std140 uniform block and of a std430 array element: a `vec3`
-    /// aligns as a `vec4`.
+    /// aligns as a `vec4`, a matrix as its rows do in std140 (16).
     pub fn align(self) -> u32 {
-        match self.components() {
-            1 => 4,
-            2 => 8,
-            _ => 16,
+        match self {
+            Ty::Matrix(_) => 16,
+            _ => match self.components() {
+                1 => 4,
+                2 => 8,
+                _ => 16,
+            },
         }
     }
-    /// The type with the same shape and component type `s`.
+    /// The size in a std140 uniform block: a matrix's rows are 16 bytes apart there.
+    pub fn uniform_size(self) -> u32 {
+        match self {
+            Ty::Matrix(n) => 16 * n as u32,
+            t => t.size(),
+        }
+    }
+    /// Where component `k` of a value of this type lies in a uniform block, from its start:
+    /// a matrix's rows are 16 bytes apart there (std140), other components 4.
+    pub fn uniform_word_offset(self, k: u32) -> u32 {
+        match self {
+            Ty::Matrix(n) => 16 * (k / n as u32) + 4 * (k % n as u32),
+            _ => 4 * k,
+        }
+    }
+    /// The type with the same shape and component type `s` (a matrix stays `f32`).
     pub fn with_scalar(self, s: Scalar) -> Ty {
         match self {
             Ty::Scalar(_) => Ty::Scalar(s),
             Ty::Vector(_, n) => Ty::Vector(s, n),
+            Ty::Matrix(n) => Ty::Matrix(n),
+        }
+    }
+    /// The matrix type a spirthon name spells (`mat22`, `mat33`, `mat44`).
+    pub fn matrix_named(name: &str) -> Option<Ty> {
+        match name {
+            "mat22" => Some(Ty::Matrix(2)),
+            "mat33" => Some(Ty::Matrix(3)),
+            "mat44" => Some(Ty::Matrix(4)),
+            _ => None,
         }
     }
     /// The type's name with its indefinite article: "a vec3", "an ivec3", "an f32".
@@ -106,6 +141,7 @@ impl Ty {
     pub fn name(self) -> String {
         match self {
             Ty::Scalar(s) => s.name().to_string(),
+            Ty::Matrix(n) => format!("mat{n}{n}"),
             Ty::Vector(s, n) if n > 4 => format!("{}[{n}]", s.name()),
             Ty::Vector(s, n) => {
                 let p = match s {

@@ -174,9 +174,9 @@ fn uniform_bytes(
             return err(format!("argument `{}` is missing", u.name));
         };
         let words = value_bits(&u.name, u.ty, v, true)?;
-        let at = u.offset as usize;
         for (k, w) in words.iter().enumerate() {
-            bytes[at + 4 * k..at + 4 * k + 4].copy_from_slice(&w.to_le_bytes());
+            let at = (u.offset + u.ty.uniform_word_offset(k as u32)) as usize;
+            bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
         }
     }
     for s in &layout.shapes {
@@ -207,6 +207,19 @@ fn value_bits(name: &str, t: Ty, v: &Value, allow_bool: bool) -> Result<Vec<u32>
             .enumerate()
             .map(|(k, x)| scalar_bits(&format!("{name}[{k}]"), s, x, false))
             .collect(),
+        // A matrix: a list of its rows, each a list of numbers.
+        (Ty::Matrix(m), Value::Array(rows)) if rows.len() == m as usize => {
+            let mut words = Vec::with_capacity(n);
+            for (r, row) in rows.iter().enumerate() {
+                let rt = Ty::Vector(Scalar::F32, m);
+                words.extend(value_bits(&format!("{name}[{r}]"), rt, row, false)?);
+            }
+            Ok(words)
+        }
+        (Ty::Matrix(m), _) => err(format!(
+            "argument `{name}`: a {t} is a list of {m} rows of {m} numbers, found {}",
+            short(v)
+        )),
         _ => err(format!(
             "argument `{name}`: a {t} is a list of {n} numbers, found {}",
             short(v)
@@ -419,6 +432,11 @@ pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
             .map(|e| match elem {
                 Ty::Scalar(_) => word(e),
                 Ty::Vector(..) => Value::Array(e.chunks_exact(4).map(word).collect()),
+                Ty::Matrix(n) => Value::Array(
+                    e.chunks_exact(4 * *n as usize)
+                        .map(|row| Value::Array(row.chunks_exact(4).map(word).collect()))
+                        .collect(),
+                ),
             })
             .collect();
         args.insert(name.clone(), nest(values, shape));

@@ -58,6 +58,10 @@ impl Lower<'_, '_> {
         match x {
             Ex::Lit(Lit::Int(i)) => Ex::Lit(Lit::Int(i.abs())),
             Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Float(f.abs())),
+            Ex::Val(_, Ty::Matrix(_)) => {
+                self.error(sp, "`abs` needs a number or a vector, not a matrix");
+                Ex::Err
+            }
             Ex::Val(_, t) if t.scalar() == Scalar::U32 => x,
             Ex::Val(o, t) if t.scalar() != Scalar::Bool => {
                 Ex::Val(self.val(Op::Math(MathFn::Abs), t, [o], span), t)
@@ -362,6 +366,12 @@ impl Lower<'_, '_> {
         }
         if let Some(op) = spirthon_ir::AtomicOp::named(item) {
             return self.atomic_call(op, item, args, span);
+        }
+        if let Some(t) = Ty::matrix_named(item) {
+            return self.matrix_ctor(t, args, span);
+        }
+        if matches!(item, "transpose" | "determinant" | "inverse" | "outer" | "diag" | "identity") {
+            return self.matrix_call(item, args, span);
         }
         if let Some(t) = Ty::vector_named(item) {
             if args.is_empty() {

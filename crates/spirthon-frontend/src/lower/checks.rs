@@ -32,11 +32,9 @@ impl Lower<'_, '_> {
     fn fail_return(&mut self, span: Span) -> Term<Operand> {
         match self.f.ret {
             None => Term::Return(None),
-            Some(Ty::Scalar(s)) => Term::Return(Some(self.konst(Const::zero(s)))),
-            Some(t @ Ty::Vector(s, n)) => {
-                let z = self.konst(Const::zero(s));
-                let v = self.val(Op::Construct, t, vec![z; n as usize], span);
-                Term::Return(Some(v))
+            Some(t) => {
+                let z = self.konst(Const::zero(t.scalar()));
+                Term::Return(Some(self.splat(z, t, span)))
             }
         }
     }

@@ -110,6 +110,9 @@ impl Lower<'_, '_> {
                 if let Ex::Val(o, t @ Ty::Vector(..)) = b {
                     return self.vector_item(o, t, index, span);
                 }
+                if let Ex::Val(o, Ty::Matrix(n)) = b {
+                    return self.matrix_item(o, n, index, span);
+                }
                 if let Ex::Tuple(o, tt) = b {
                     return self.indexed_tuple(o, tt, index, span);
                 }

@@ -40,6 +40,7 @@ mod coerce;
 mod control;
 mod expr;
 mod geometry;
+mod matrices;
 mod ops;
 mod stmt;
 mod tuples;
@@ -133,6 +134,10 @@ impl Ex {
     fn is_vector(&self) -> bool {
         matches!(self, Ex::Val(_, Ty::Vector(..)))
     }
+    /// Whether this is a matrix value.
+    fn is_matrix(&self) -> bool {
+        matches!(self, Ex::Val(_, Ty::Matrix(_)))
+    }
 }
 
 /// The IR operation of a binary operator; `None` for `**`, which lowering expands.
@@ -149,7 +154,7 @@ fn ir_binop(op: BinaryOp) -> Option<BinOp> {
         BinaryOp::BitXor => BinOp::BitXor,
         BinaryOp::Shl => BinOp::Shl,
         BinaryOp::Shr => BinOp::Shr,
-        BinaryOp::Pow => return None,
+        BinaryOp::Pow | BinaryOp::MatMul => return None,
     })
 }
 

@@ -18,6 +18,12 @@ impl Lower<'_, '_> {
             Ex::Val(o, t @ Ty::Vector(..)) if op != UnaryOp::Not => {
                 self.vector_unary(op, o, t, span)
             }
+            Ex::Val(o, Ty::Matrix(n)) if op == UnaryOp::Neg => self.matrix_negate(o, n, span),
+            Ex::Val(o, t @ Ty::Matrix(_)) if op == UnaryOp::Pos => Ex::Val(o, t),
+            Ex::Val(_, t @ Ty::Matrix(_)) => {
+                self.error(span, format!("a unary operator other than `-` and `+` does not apply to {}", t.with_article()));
+                Ex::Err
+            }
             _ if op == UnaryOp::Not => match self.truthy(x, span) {
                 Some(b) => Ex::Val(
                     self.val(Op::Unary(UnOp::Not), Ty::BOOL, [b], span),
@@ -73,6 +79,9 @@ impl Lower<'_, '_> {
                     Ex::Err
                 }
             };
+        }
+        if op == BinaryOp::MatMul || a.is_matrix() || b.is_matrix() {
+            return self.matrix_binary(op, a, b, a_span, b_span, span);
         }
         if a.is_vector() || b.is_vector() {
             return self.vector_binary(op, a, b, a_span, b_span, span);
@@ -277,10 +286,7 @@ impl Lower<'_, '_> {
         result.unwrap_or_else(|| {
             // `x ** 0` is one, in every component of a vector.
             let c = self.konst(one);
-            match t {
-                Ty::Vector(..) => self.splat(c, t, span),
-                Ty::Scalar(_) => c,
-            }
+            self.splat(c, t, span)
         })
     }
 

@@ -264,7 +264,9 @@ impl Lower<'_, '_> {
             ExprKind::Name(n) => self.assign_name(n, ex, t.span, value_span, None),
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
-                if self.assign_vector_item(base, index, ex, t.span, value_span) {
+                if self.assign_vector_item(base, index, ex, t.span, value_span)
+                    || self.assign_matrix_item(base, index, ex, t.span, value_span)
+                {
                     return;
                 }
                 let Some(a) = self.array_of(base) else { return };
@@ -362,10 +364,7 @@ impl Lower<'_, '_> {
                     // add "may be used before it is assigned" (nothing is compiled).
                     None => {
                         let zero = self.konst(Const::zero(ty.scalar()));
-                        let o = match ty {
-                            Ty::Vector(..) => self.splat(zero, ty, value_span),
-                            Ty::Scalar(_) => zero,
-                        };
+                        let o = self.splat(zero, ty, value_span);
                         self.def(var, o);
                     }
                 }
@@ -492,6 +491,17 @@ impl Lower<'_, '_> {
             ExprKind::Subscript(base, index) if self.vector_var(*base).is_some() => {
                 if let Some(var) = self.vector_var(*base) {
                     self.aug_assign_vector_item(var, *index, op, value, t.span, span);
+                }
+            }
+            ExprKind::Subscript(base, index) if self.matrix_var(*base) => {
+                // `m[i, j] += x`: the entry, the operator, the entry written back (the index
+                // evaluated for each, as for a matrix it is constants or locals in practice).
+                let (base, index) = (*base, *index);
+                let cur = self.expr(target);
+                let rhs = self.expr(value);
+                let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
+                if !matches!(r, Ex::Err) {
+                    self.assign_matrix_item(base, index, r, t.span, span);
                 }
             }
             ExprKind::Subscript(base, index) => {

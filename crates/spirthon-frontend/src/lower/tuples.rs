@@ -48,14 +48,14 @@ impl Lower<'_, '_> {
             let o = self.coerce(ex, t, sp, &what)?;
             for k in 0..t.components() {
                 let c = match t {
-                    Ty::Vector(s, _) => self.val(Op::Extract(k), Ty::Scalar(s), [o], sp),
                     Ty::Scalar(_) => o,
+                    _ => self.val(Op::Extract(k), Ty::Scalar(t.scalar()), [o], sp),
                 };
                 comps.push(self.carried(tt, t.scalar(), c, sp));
             }
         }
         Some(match tt.carrier() {
-            c @ Ty::Vector(..) => self.val(Op::Construct, c, comps, vspan),
+            c @ (Ty::Vector(..) | Ty::Matrix(_)) => self.val(Op::Construct, c, comps, vspan),
             Ty::Scalar(_) => comps[0],
         })
     }
@@ -121,7 +121,7 @@ impl Lower<'_, '_> {
         }
         Some(Ex::Tuple(
             match tt.carrier() {
-                c @ Ty::Vector(..) => self.val(Op::Construct, c, comps, span),
+                c @ (Ty::Vector(..) | Ty::Matrix(_)) => self.val(Op::Construct, c, comps, span),
                 Ty::Scalar(_) => comps[0],
             },
             tt,
@@ -173,8 +173,8 @@ impl Lower<'_, '_> {
         let mut comps = Vec::new();
         for next in first..first + t.components() {
             let c = match carrier {
-                Ty::Vector(s, _) => self.val(Op::Extract(next), Ty::Scalar(s), [o], span),
                 Ty::Scalar(_) => o,
+                _ => self.val(Op::Extract(next), Ty::Scalar(carrier.scalar()), [o], span),
             };
             let s = t.scalar();
             comps.push(match (tt.packed(), s) {
@@ -184,8 +184,8 @@ impl Lower<'_, '_> {
             });
         }
         let v = match t {
-            Ty::Vector(..) => self.val(Op::Construct, t, comps, span),
             Ty::Scalar(_) => comps[0],
+            _ => self.val(Op::Construct, t, comps, span),
         };
         (v, t)
     }

@@ -20,8 +20,11 @@ pub(super) enum Slot {
 }
 
 impl Lower<'_, '_> {
-    /// A vector of `t` with `x` in every component.
+    /// A value of `t` with `x` in every component (`x` itself for a scalar `t`).
     pub(super) fn splat(&mut self, x: Operand, t: Ty, span: Span) -> Operand {
+        if let Ty::Scalar(_) = t {
+            return x;
+        }
         let n = t.components() as usize;
         self.val(Op::Construct, t, vec![x; n], span)
     }

@@ -360,14 +360,17 @@ impl Lower<'_, '_> {
                     .with_help("reduce a shared array with `barrier()` steps, or accumulate fixed-point values in an `i32` one"),
             );
         }
-        if elem.as_scalar().is_some_and(Scalar::is_int) || (add_or_sub && s != Scalar::Bool) {
+        let matrix = matches!(elem, Ty::Matrix(_));
+        if elem.as_scalar().is_some_and(Scalar::is_int) || (add_or_sub && s != Scalar::Bool && !matrix) {
             return None;
         }
         let mut d = Diagnostic::error(
             at,
             format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
         );
-        if elem.components() > 1 {
+        if matrix {
+            d = d.with_note("matrices have no atomics: update the entries of an `Array[f32]` with `atomic_add`");
+        } else if elem.components() > 1 {
             d = d.with_note("on vectors `atomic_add` and `atomic_sub` work, one atomic per component");
         } else if s == Scalar::F32 {
             d = d.with_note("on floats `atomic_add` and `atomic_sub` exist, on `Array[f32]` parameters (they need the device feature shaderBufferFloat32AtomicAdd)");

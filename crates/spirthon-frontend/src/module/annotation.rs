@@ -181,7 +181,9 @@ impl ModuleInfo {
         }
         let item = self.lib_item(ast, e, &no_local);
         if let Some(t) =
-            item.and_then(|(lib, v)| (lib == Lib::Spirthon).then(|| Ty::vector_named(v))?)
+            item.and_then(|(lib, v)| {
+                (lib == Lib::Spirthon).then(|| Ty::vector_named(v).or_else(|| Ty::matrix_named(v)))?
+            })
         {
             return Ok(Ann::Value(t));
         }

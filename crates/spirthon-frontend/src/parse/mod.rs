@@ -1017,7 +1017,7 @@ fn binary_op(op: &ast::Operator) -> Option<BinaryOp> {
         ast::Operator::BitOr => BinaryOp::BitOr,
         ast::Operator::BitXor => BinaryOp::BitXor,
         ast::Operator::BitAnd => BinaryOp::BitAnd,
-        ast::Operator::MatMult => return None,
+        ast::Operator::MatMult => BinaryOp::MatMul,
     })
 }
 

@@ -20,6 +20,21 @@ impl FnState<'_> {
             return Ok(());
         };
         let st = e.storage_ty(t);
+        let member = n;
+        if let Ty::Matrix(n) = t {
+            // Its rows, 16 bytes apart (std140), entry by entry into the row-major value.
+            let rows = uniform_load(e, *var, member, st, None)?;
+            let ft = e.ty(Ty::F32);
+            let mut entries = Vec::with_capacity(t.components() as usize);
+            for r in 0..n as u32 {
+                for c in 0..n as u32 {
+                    entries.push(e.b.op(SOp::CompositeExtract, ft, None, &[rows, r, c])?);
+                }
+            }
+            let rt = e.ty(t);
+            e.b.op(SOp::CompositeConstruct, rt, Some(id), &entries)?;
+            return Ok(());
+        }
         if t == Ty::BOOL {
             let raw = uniform_load(e, *var, n, st, None)?;
             let zero = e.konst(Const::U32(0));
@@ -263,7 +278,9 @@ impl Emitter {
     pub(super) fn array_variable(&mut self, a: &GlobalArray, scalarized: bool) -> Word {
         // A scalarized array stores `n` scalars per element of `n` components.
         let (elem, per) = match a.elem {
-            Ty::Vector(s, n) if scalarized => (Ty::Scalar(s), n as u32),
+            t @ (Ty::Vector(..) | Ty::Matrix(_)) if scalarized => {
+                (Ty::Scalar(t.scalar()), t.components())
+            }
             t => (t, 1),
         };
         if let Memory::Local(len) = a.memory {
@@ -362,14 +379,16 @@ impl Emitter {
 
 /// The arrays whose elements are stored as their components, `n` scalars per element of
 /// `n` components: buffers of 3-vectors (packed, 12 bytes an element, as NumPy's `(N, 3)`;
-/// std430 would give them 16), and arrays of vectors with atomics (naga and WGSL have no
+/// std430 would give them 16) and of matrices (NumPy's `(N, n, n)`), and arrays of vectors with atomics (naga and WGSL have no
 /// atomic vector components; 2- and 4-vectors keep their std430 layout, which has no
 /// padding). Local arrays and constant tables are never scalarized.
 pub(super) fn scalarized_arrays(m: &Module) -> FastSet<ArrayId> {
     let mut out: FastSet<ArrayId> = m
         .arrays
         .iter_enumerated()
-        .filter(|(_, a)| a.is_buffer() && a.elem.components() == 3)
+        .filter(|(_, a)| {
+            a.is_buffer() && (a.elem.components() == 3 || matches!(a.elem, Ty::Matrix(_)))
+        })
         .map(|(i, _)| i)
         .collect();
     for inst in m.functions.iter().flat_map(|f| f.insts.iter()) {

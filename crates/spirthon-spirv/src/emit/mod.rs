@@ -199,6 +199,12 @@ impl Emitter {
                 let len = self.konst(Const::U32(n as u32));
                 self.b.type_array(c, len)
             }
+            // A matrix is its entries, row-major, as an array (see `Ty::Matrix`).
+            Ty::Matrix(_) => {
+                let c = self.scalar_ty(Scalar::F32);
+                let len = self.konst(Const::U32(t.components()));
+                self.b.type_array(c, len)
+            }
             Ty::Vector(s, n) => {
                 let c = self.scalar_ty(s);
                 self.b.type_vector(c, n as u32)
@@ -210,6 +216,16 @@ impl Emitter {
     fn storage_ty(&mut self, t: Ty) -> Word {
         match t {
             Ty::Scalar(Scalar::Bool) => self.ty(Ty::U32),
+            // A matrix in a uniform block: its rows, 16 bytes apart (std140).
+            Ty::Matrix(n) => {
+                let row = self.ty(Ty::Vector(Scalar::F32, n));
+                let len = self.konst(Const::U32(n as u32));
+                let at = self.b.type_array(row, len);
+                if self.decorated_arrays.insert(at) {
+                    self.b.decorate(at, spirv::Decoration::ArrayStride, &[16]);
+                }
+                at
+            }
             other => self.ty(other),
         }
     }
@@ -724,6 +740,19 @@ fn barrier(e: &mut Emitter) -> R<()> {
 /// vector of conditions.
 fn select(e: &mut Emitter, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
     let c = match t {
+        // An array (a matrix, a tuple's carrier): one select per component.
+        Ty::Matrix(_) | Ty::Vector(_, 5..) => {
+            let st = e.ty(Ty::Scalar(t.scalar()));
+            let comps = (0..t.components())
+                .map(|k| {
+                    let a = e.b.op(SOp::CompositeExtract, st, None, &[args[1], k])?;
+                    let b = e.b.op(SOp::CompositeExtract, st, None, &[args[2], k])?;
+                    e.b.op(SOp::Select, st, None, &[args[0], a, b])
+                })
+                .collect::<R<Vec<Word>>>()?;
+            e.b.op(SOp::CompositeConstruct, rt, Some(id), &comps)?;
+            return Ok(());
+        }
         Ty::Vector(_, n) => {
             let bv = e.ty(Ty::Vector(Scalar::Bool, n));
             let conds = vec![args[0]; n as usize];

@@ -1,0 +1,503 @@
+//! Matrices: `mat22 mat33 mat44` (square, `f32`, row-major as NumPy and Warp hold them),
+//! their constructors, entries and rows (`m[i, j]`, `m[i]`), `@` with matrices and vectors,
+//! `*` and `/` by a number, `+ -` of two, and `transpose determinant inverse outer diag
+//! identity`.
+//!
+//! A matrix value is its `n * n` entries in row-major order ([`Ty::Matrix`]). Everything here
+//! takes it apart into entries (`Op::Extract`) and builds the result entry by entry
+//! (`Op::Construct`) with the scalar `f32` operations, in a fixed order that the reference
+//! executor (`spirthon/matrices.py`) repeats operation for operation, so both give the same
+//! bits (the float operations are not contracted: see the emitter). Each sum runs left to
+//! right over `k`: `(a[i,0]*b[0,j] + a[i,1]*b[1,j]) + a[i,2]*b[2,j]`. A determinant expands
+//! along the first row (a 4×4 one over 3×3 minors of the last three rows), and `inverse` is
+//! the adjugate's entries each divided by the determinant (a singular matrix gives the
+//! IEEE result on the GPU and `ZeroDivisionError` under CPython, as any float division by
+//! zero).
+
+use super::vectors::Slot;
+use super::*;
+
+impl Lower<'_, '_> {
+    /// The entries of matrix `o` (size `n`), row-major.
+    fn entries(&mut self, o: Operand, n: u8, span: Span) -> Vec<Operand> {
+        (0..n as u32 * n as u32)
+            .map(|k| self.val(Op::Extract(k), Ty::F32, [o], span))
+            .collect()
+    }
+
+    /// The matrix of size `n` with these entries, row-major.
+    fn matrix(&mut self, n: u8, entries: Vec<Operand>, span: Span) -> Ex {
+        let t = Ty::Matrix(n);
+        Ex::Val(self.val(Op::Construct, t, entries, span), t)
+    }
+
+    fn fmul(&mut self, a: Operand, b: Operand, span: Span) -> Operand {
+        self.val(Op::Binary(BinOp::Mul), Ty::F32, [a, b], span)
+    }
+
+    fn fadd(&mut self, a: Operand, b: Operand, span: Span) -> Operand {
+        self.val(Op::Binary(BinOp::Add), Ty::F32, [a, b], span)
+    }
+
+    fn fsub(&mut self, a: Operand, b: Operand, span: Span) -> Operand {
+        self.val(Op::Binary(BinOp::Sub), Ty::F32, [a, b], span)
+    }
+
+    /// `x[0]*y[0] + x[1]*y[1] + …`, summed left to right.
+    fn dot_entries(&mut self, x: &[Operand], y: &[Operand], span: Span) -> Operand {
+        let mut s = self.fmul(x[0], y[0], span);
+        for k in 1..x.len() {
+            let p = self.fmul(x[k], y[k], span);
+            s = self.fadd(s, p, span);
+        }
+        s
+    }
+
+    /// `mat33(r0, r1, r2)` from rows (vectors of `n` floats), `mat33(a, b, …)` from all
+    /// `n * n` numbers, or `mat33(m)` copying a matrix of the same size.
+    pub(super) fn matrix_ctor(&mut self, t: Ty, args: &[ExprId], span: Span) -> Ex {
+        self.matrix_entries(t, args, span).unwrap_or(Ex::Err)
+    }
+
+    fn matrix_entries(&mut self, t: Ty, args: &[ExprId], span: Span) -> Option<Ex> {
+        let Ty::Matrix(n) = t else { return None };
+        let exs = self.args(args);
+        if exs.iter().any(|(x, _)| matches!(x, Ex::Err)) {
+            return None;
+        }
+        if let [(Ex::Val(o, Ty::Matrix(m)), _)] = exs[..] {
+            if m == n {
+                return Some(Ex::Val(o, t));
+            }
+        }
+        let row = Ty::Vector(Scalar::F32, n);
+        let what = format!("a row of a {t}");
+        let mut entries = Vec::new();
+        if exs.len() == n as usize && exs.iter().all(|(x, _)| x.is_vector()) {
+            for &(x, sp) in &exs {
+                let o = self.coerce(x, row, sp, &what)?;
+                for k in 0..n as u32 {
+                    entries.push(self.val(Op::Extract(k), Ty::F32, [o], sp));
+                }
+            }
+            return Some(self.matrix(n, entries, span));
+        }
+        if exs.len() == (n as usize) * (n as usize) {
+            let what = format!("an entry of a {t}");
+            for &(x, sp) in &exs {
+                entries.push(self.coerce(x, Ty::F32, sp, &what)?);
+            }
+            return Some(self.matrix(n, entries, span));
+        }
+        self.cx.diags.push(
+            Diagnostic::error(span, format!("`{t}` takes {n} rows or {} numbers, but these are {} arguments", n * n, exs.len()))
+                .with_help(format!("`{t}(vec{n}(...), …)` row by row, or every entry in row-major order; `identity({n})` and `diag(v)` make the usual ones")),
+        );
+        None
+    }
+
+    /// `m[i, j]` (an entry) or `m[i]` (a row, as a vector) of a matrix of size `n`; each index
+    /// a constant or a run-time int, negative ones counting from the end as for a vector.
+    pub(super) fn matrix_item(&mut self, o: Operand, n: u8, index: ExprId, span: Span) -> Ex {
+        let row_t = Ty::Vector(Scalar::F32, n);
+        if let ExprKind::Tuple(items) = &self.ast.expr(index).kind {
+            let [i, j] = items[..] else {
+                self.error(self.ast.expr(index).span, format!("a mat{n}{n} is indexed `m[i, j]` (an entry) or `m[i]` (a row)"));
+                return Ex::Err;
+            };
+            let (Some(si), Some(sj)) = (self.matrix_slot(n, i, span), self.matrix_slot(n, j, span)) else {
+                return Ex::Err;
+            };
+            let row = self.matrix_row(o, n, si, span);
+            return Ex::Val(self.slot_read(row, row_t, sj, span), Ty::F32);
+        }
+        let Some(si) = self.matrix_slot(n, index, span) else {
+            return Ex::Err;
+        };
+        Ex::Val(self.matrix_row(o, n, si, span), row_t)
+    }
+
+    /// The index `e` into a matrix of size `n`, checked as a vector's of `n` components (its
+    /// rows, or a row's entries) is; a constant one out of range is an error that names the
+    /// matrix.
+    fn matrix_slot(&mut self, n: u8, e: ExprId, span: Span) -> Option<Slot> {
+        if let Ok(Some(Lit::Int(k))) = self.m.const_eval(self.ast, e, &|v: &str| self.is_local(v)) {
+            if lit::sequence_index(k, n as usize).is_none() {
+                let sp = self.ast.expr(e).span;
+                self.error(sp, format!("index {k} is out of range for a mat{n}{n} ({n} rows of {n} entries)"));
+                return None;
+            }
+        }
+        self.vector_slot(Ty::Vector(Scalar::F32, n), e, span)
+    }
+
+    /// Row `slot` of matrix `o`, a vector: at a run-time index, each entry picked from the
+    /// rows by `Op::ExtractAt` over the column.
+    fn matrix_row(&mut self, o: Operand, n: u8, slot: Slot, span: Span) -> Operand {
+        let row_t = Ty::Vector(Scalar::F32, n);
+        let es = self.entries(o, n, span);
+        let n = n as usize;
+        let comps: Vec<Operand> = match slot {
+            Slot::Const(i) => es[i as usize * n..(i as usize + 1) * n].to_vec(),
+            Slot::At(k) => (0..n)
+                .map(|c| {
+                    let column: Vec<Operand> = (0..n).map(|r| es[r * n + c]).collect();
+                    let col = self.val(Op::Construct, row_t, column, span);
+                    self.val(Op::ExtractAt, Ty::F32, [col, k], span)
+                })
+                .collect(),
+        };
+        self.val(Op::Construct, row_t, comps, span)
+    }
+
+    /// Whether `e` names a local matrix variable.
+    pub(super) fn matrix_var(&self, e: ExprId) -> bool {
+        match &self.ast.expr(e).kind {
+            ExprKind::Name(n) => matches!(
+                self.locals.get(n).copied(),
+                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Matrix(_))
+            ),
+            _ => false,
+        }
+    }
+
+    /// `m[i, j] = x` or `m[i] = v` (a row) for a local matrix `m`; whether `base` is one.
+    pub(super) fn assign_matrix_item(
+        &mut self,
+        base: ExprId,
+        index: ExprId,
+        ex: Ex,
+        target_span: Span,
+        value_span: Span,
+    ) -> bool {
+        let ExprKind::Name(name) = &self.ast.expr(base).kind else {
+            return false;
+        };
+        let Some(Local::Var(var)) = self.locals.get(name).copied() else {
+            return false;
+        };
+        let Ty::Matrix(n) = self.var_ty(var) else {
+            return false;
+        };
+        let name = name.clone();
+        if self.copies.contains(&name) {
+            self.cx.diags.push(
+                Diagnostic::error(target_span, format!("assigning into `{name}`, which is copied from or to another name, would change both names' matrix under CPython"))
+                    .with_note("in kernels a matrix is a value; under CPython `w = m` gives one matrix object two names")
+                    .with_help(format!("make the copy a new matrix: `{name} = mat{n}{n}(...)` of the other name")),
+            );
+            return true;
+        }
+        let row_t = Ty::Vector(Scalar::F32, n);
+        let (rows, entry) = match &self.ast.expr(index).kind {
+            ExprKind::Tuple(items) if items.len() == 2 => (items[0], Some(items[1])),
+            _ => (index, None),
+        };
+        let Some(si) = self.matrix_slot(n, rows, target_span) else {
+            return true;
+        };
+        let sj = match entry {
+            Some(j) => match self.matrix_slot(n, j, target_span) {
+                Some(s) => Some(s),
+                None => return true,
+            },
+            None => None,
+        };
+        let (want, what) = match sj {
+            Some(_) => (Ty::F32, format!("assigned to an entry of a {}", Ty::Matrix(n))),
+            None => (row_t, format!("assigned to a row of a {}", Ty::Matrix(n))),
+        };
+        let Some(v) = self.coerce(ex, want, value_span, &what) else {
+            return true;
+        };
+        let cur = self.read(var, target_span);
+        let mut es = self.entries(cur, n, target_span);
+        let nn = n as usize;
+        // The new row: the value, or the old row with one entry replaced.
+        let new_row = match sj {
+            None => v,
+            Some(sj) => {
+                let old = self.matrix_row(cur, n, si, target_span);
+                match sj {
+                    Slot::Const(c) => self.val(Op::Insert(c), row_t, [old, v], target_span),
+                    Slot::At(k) => self.val(Op::InsertAt, row_t, [old, k, v], target_span),
+                }
+            }
+        };
+        for r in 0..nn {
+            let take = match si {
+                Slot::Const(i) if i as usize == r => None,
+                Slot::Const(_) => continue,
+                Slot::At(k) => Some(k),
+            };
+            for c in 0..nn {
+                let fresh = self.val(Op::Extract(c as u32), Ty::F32, [new_row], target_span);
+                es[r * nn + c] = match take {
+                    None => fresh,
+                    Some(k) => {
+                        let rr = self.konst(Const::I32(r as i32));
+                        let here = self.val(Op::Cmp(CmpOp::Eq), Ty::BOOL, [k, rr], target_span);
+                        self.val(Op::Select, Ty::F32, [here, fresh, es[r * nn + c]], target_span)
+                    }
+                };
+            }
+        }
+        let new = self.val(Op::Construct, Ty::Matrix(n), es, target_span);
+        self.def(var, new);
+        true
+    }
+
+    /// A binary operator with a matrix operand, or `@`.
+    pub(super) fn matrix_binary(
+        &mut self,
+        op: BinaryOp,
+        a: Ex,
+        b: Ex,
+        a_span: Span,
+        b_span: Span,
+        span: Span,
+    ) -> Ex {
+        if matches!(a, Ex::Err) || matches!(b, Ex::Err) {
+            return Ex::Err;
+        }
+        let sym = op.symbol();
+        let (Some((x, xt)), Some((y, yt))) = (self.value(a, a_span), self.value(b, b_span)) else {
+            return Ex::Err;
+        };
+        let number = |t: Ty| t.as_scalar().is_some_and(Scalar::is_numeric);
+        match (op, xt, yt) {
+            (BinaryOp::MatMul, Ty::Matrix(n), Ty::Matrix(m)) if n == m => {
+                let (ea, eb) = (self.entries(x, n, span), self.entries(y, n, span));
+                let nn = n as usize;
+                let mut out = Vec::with_capacity(nn * nn);
+                for i in 0..nn {
+                    for j in 0..nn {
+                        let row: Vec<Operand> = ea[i * nn..(i + 1) * nn].to_vec();
+                        let col: Vec<Operand> = (0..nn).map(|k| eb[k * nn + j]).collect();
+                        out.push(self.dot_entries(&row, &col, span));
+                    }
+                }
+                self.matrix(n, out, span)
+            }
+            (BinaryOp::MatMul, Ty::Matrix(n), Ty::Vector(Scalar::F32, m)) if n == m => {
+                let ea = self.entries(x, n, span);
+                let nn = n as usize;
+                let v: Vec<Operand> = (0..n as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [y], span)).collect();
+                let comps: Vec<Operand> = (0..nn)
+                    .map(|i| {
+                        let row: Vec<Operand> = ea[i * nn..(i + 1) * nn].to_vec();
+                        self.dot_entries(&row, &v, span)
+                    })
+                    .collect();
+                Ex::Val(self.val(Op::Construct, yt, comps, span), yt)
+            }
+            (BinaryOp::MatMul, Ty::Vector(Scalar::F32, m), Ty::Matrix(n)) if n == m => {
+                let eb = self.entries(y, n, span);
+                let nn = n as usize;
+                let v: Vec<Operand> = (0..n as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [x], span)).collect();
+                let comps: Vec<Operand> = (0..nn)
+                    .map(|j| {
+                        let col: Vec<Operand> = (0..nn).map(|k| eb[k * nn + j]).collect();
+                        self.dot_entries(&v, &col, span)
+                    })
+                    .collect();
+                Ex::Val(self.val(Op::Construct, xt, comps, span), xt)
+            }
+            (BinaryOp::Add | BinaryOp::Sub, Ty::Matrix(n), Ty::Matrix(m)) if n == m => {
+                let (ea, eb) = (self.entries(x, n, span), self.entries(y, n, span));
+                let out = ea
+                    .iter()
+                    .zip(&eb)
+                    .map(|(&p, &q)| match op {
+                        BinaryOp::Add => self.fadd(p, q, span),
+                        _ => self.fsub(p, q, span),
+                    })
+                    .collect();
+                self.matrix(n, out, span)
+            }
+            (BinaryOp::Mul, Ty::Matrix(n), s) | (BinaryOp::Mul, s, Ty::Matrix(n)) if number(s) => {
+                let (m, k, m_first) = if let Ty::Matrix(_) = xt { (x, y, true) } else { (y, x, false) };
+                let k = if s == Ty::F32 { k } else { self.val(Op::Convert, Ty::F32, [k], span) };
+                let out = self
+                    .entries(m, n, span)
+                    .into_iter()
+                    .map(|e| if m_first { self.fmul(e, k, span) } else { self.fmul(k, e, span) })
+                    .collect();
+                self.matrix(n, out, span)
+            }
+            (BinaryOp::Div, Ty::Matrix(n), s) if number(s) => {
+                let k = if s == Ty::F32 { y } else { self.val(Op::Convert, Ty::F32, [y], span) };
+                let out = self
+                    .entries(x, n, span)
+                    .into_iter()
+                    .map(|e| self.val(Op::Binary(BinOp::Div), Ty::F32, [e, k], span))
+                    .collect();
+                self.matrix(n, out, span)
+            }
+            _ => {
+                let help = match op {
+                    BinaryOp::Mul if matches!((xt, yt), (Ty::Matrix(_), Ty::Matrix(_) | Ty::Vector(..)) | (Ty::Vector(..), Ty::Matrix(_))) => {
+                        "the matrix product is `@` (`m @ v`, `a @ b`, `v @ m`); `*` multiplies by a number".to_string()
+                    }
+                    BinaryOp::MatMul => "`@` multiplies two matrices of one size, a matrix and a vector of its size (`m @ v`), or a vector and a matrix (`v @ m`)".to_string(),
+                    _ => format!("matrices take `@`, `+` and `-` with a matrix of their size, and `*` and `/` by a number; `{sym}` is not one of them"),
+                };
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("`{sym}` cannot combine {} and {}", xt.with_article(), yt.with_article()))
+                        .with_help(help),
+                );
+                Ex::Err
+            }
+        }
+    }
+
+    /// `-m` (each entry negated) and `+m`.
+    pub(super) fn matrix_negate(&mut self, o: Operand, n: u8, span: Span) -> Ex {
+        let out = self
+            .entries(o, n, span)
+            .into_iter()
+            .map(|e| self.val(Op::Unary(UnOp::Neg), Ty::F32, [e], span))
+            .collect();
+        self.matrix(n, out, span)
+    }
+
+    /// `transpose determinant inverse outer diag identity`.
+    pub(super) fn matrix_call(&mut self, item: &str, args: &[ExprId], span: Span) -> Ex {
+        if item == "identity" {
+            return self.identity(args[0], span);
+        }
+        let exs = self.args(args);
+        if exs.iter().any(|(x, _)| matches!(x, Ex::Err)) {
+            return Ex::Err;
+        }
+        let (x, sp) = exs[0];
+        let Some((o, t)) = self.value(x, sp) else {
+            return Ex::Err;
+        };
+        match (item, t) {
+            ("transpose", Ty::Matrix(n)) => {
+                let es = self.entries(o, n, span);
+                let nn = n as usize;
+                let out = (0..nn * nn).map(|k| es[(k % nn) * nn + k / nn]).collect();
+                self.matrix(n, out, span)
+            }
+            ("determinant", Ty::Matrix(n)) => {
+                let es = self.entries(o, n, span);
+                Ex::Val(self.det(&es, n as usize, span), Ty::F32)
+            }
+            ("inverse", Ty::Matrix(n)) => {
+                let es = self.entries(o, n, span);
+                let nn = n as usize;
+                let d = self.det(&es, nn, span);
+                let mut out = Vec::with_capacity(nn * nn);
+                for i in 0..nn {
+                    for j in 0..nn {
+                        // The adjugate's (i, j) entry: the cofactor of (j, i).
+                        let c = self.cofactor(&es, nn, j, i, span);
+                        out.push(self.val(Op::Binary(BinOp::Div), Ty::F32, [c, d], span));
+                    }
+                }
+                self.matrix(n, out, span)
+            }
+            ("diag", Ty::Vector(Scalar::F32, n)) if n >= 2 => {
+                let zero = self.konst(Const::f32(0.0));
+                let nn = n as usize;
+                let out = (0..nn * nn)
+                    .map(|k| match k % (nn + 1) {
+                        0 => self.val(Op::Extract((k / (nn + 1)) as u32), Ty::F32, [o], span),
+                        _ => zero,
+                    })
+                    .collect();
+                self.matrix(n, out, span)
+            }
+            ("outer", Ty::Vector(Scalar::F32, n)) if n >= 2 => {
+                let (y, ysp) = exs[1];
+                let Some((p, pt)) = self.value(y, ysp) else {
+                    return Ex::Err;
+                };
+                if pt != t {
+                    self.error(ysp, format!("`outer` takes two vectors of one size, but these are {t} and {pt}"));
+                    return Ex::Err;
+                }
+                let nn = n as usize;
+                let u: Vec<Operand> = (0..nn as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [o], span)).collect();
+                let v: Vec<Operand> = (0..nn as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [p], span)).collect();
+                let mut out = Vec::with_capacity(nn * nn);
+                for i in 0..nn {
+                    for j in 0..nn {
+                        out.push(self.fmul(u[i], v[j], span));
+                    }
+                }
+                self.matrix(n, out, span)
+            }
+            _ => {
+                let want = match item {
+                    "diag" | "outer" => "a float vector (`vec2`, `vec3`, `vec4`)",
+                    _ => "a matrix (`mat22`, `mat33`, `mat44`)",
+                };
+                self.error(sp, format!("`{item}` takes {want}, not {}", t.with_article()));
+                Ex::Err
+            }
+        }
+    }
+
+    /// `identity(n)`: the `n`×`n` identity, `n` a constant 2, 3 or 4.
+    fn identity(&mut self, arg: ExprId, span: Span) -> Ex {
+        let n = match self.m.const_eval(self.ast, arg, &|v: &str| self.is_local(v)) {
+            Ok(Some(Lit::Int(n))) if (2..=4).contains(&n) => n as u8,
+            _ => {
+                self.error(self.ast.expr(arg).span, "`identity(n)` takes a constant size: 2, 3 or 4");
+                return Ex::Err;
+            }
+        };
+        let (zero, one) = (self.konst(Const::f32(0.0)), self.konst(Const::f32(1.0)));
+        let nn = n as usize;
+        let out = (0..nn * nn).map(|k| if k % (nn + 1) == 0 { one } else { zero }).collect();
+        self.matrix(n, out, span)
+    }
+
+    /// The determinant of the `n`×`n` entries `es` (row-major): along the first row,
+    /// `e[0,0]·C00 + e[0,1]·C01 + …` left to right, with each cofactor signed.
+    fn det(&mut self, es: &[Operand], n: usize, span: Span) -> Operand {
+        if n == 2 {
+            let a = self.fmul(es[0], es[3], span);
+            let b = self.fmul(es[1], es[2], span);
+            return self.fsub(a, b, span);
+        }
+        let mut s: Option<Operand> = None;
+        for j in 0..n {
+            let minor = self.minor_det(es, n, 0, j, span);
+            let term = self.fmul(es[j], minor, span);
+            s = Some(match (s, j % 2) {
+                (None, _) => term,
+                (Some(acc), 0) => self.fadd(acc, term, span),
+                (Some(acc), _) => self.fsub(acc, term, span),
+            });
+        }
+        s.unwrap_or(es[0])
+    }
+
+    /// The determinant of the minor without row `r` and column `c`.
+    fn minor_det(&mut self, es: &[Operand], n: usize, r: usize, c: usize, span: Span) -> Operand {
+        let mut m = Vec::with_capacity((n - 1) * (n - 1));
+        for i in (0..n).filter(|&i| i != r) {
+            for j in (0..n).filter(|&j| j != c) {
+                m.push(es[i * n + j]);
+            }
+        }
+        if n - 1 == 1 {
+            return m[0];
+        }
+        self.det(&m, n - 1, span)
+    }
+
+    /// The cofactor of entry `(r, c)`: the minor's determinant, negated where `r + c` is odd.
+    fn cofactor(&mut self, es: &[Operand], n: usize, r: usize, c: usize, span: Span) -> Operand {
+        let m = self.minor_det(es, n, r, c, span);
+        if (r + c) % 2 == 0 {
+            m
+        } else {
+            self.val(Op::Unary(UnOp::Neg), Ty::F32, [m], span)
+        }
+    }
+}

@@ -1,0 +1,275 @@
+"""Matrices under CPython: ``mat22 mat33 mat44`` (square, float32 entries, row-major as NumPy
+and Warp hold them) and ``transpose determinant inverse outer diag identity``.
+
+Each operation computes what the compiled kernel computes, in the same order, each step
+rounded to float32: a sum over ``k`` runs left to right, ``(a[i,0]*b[0,j] + a[i,1]*b[1,j]) +
+a[i,2]*b[2,j]``; a determinant expands along the first row (a 4×4 one over the 3×3 minors of
+its last three rows); ``inverse`` divides each entry of the adjugate by the determinant
+(``ZeroDivisionError`` for a singular matrix, as any float division by zero under CPython).
+
+A matrix is mutable (``m[i, j] = x``, ``m[i] = row``) as in kernels, where it is a value:
+``w = m`` copies it there, so the compiler rejects assigning into a name that takes part in
+such a copy, as for vectors.
+"""
+
+from .scalars import F32
+from .types import convert, f32
+from .vectors import Vector, VectorType, TYPES as _VECTORS
+
+
+class MatrixType:
+    """``mat22``, ``mat33``, ``mat44``: the size."""
+
+    __slots__ = ("name", "n")
+
+    def __init__(self, n):
+        self.name, self.n = "mat%d%d" % (n, n), n
+
+    @property
+    def size(self):
+        """The entry count, as a vector type's ``size`` is its component count."""
+        return self.n * self.n
+
+    def __repr__(self):
+        return self.name
+
+    def with_article(self):
+        return "a " + self.name
+
+    def __call__(self, *args):
+        n = self.n
+        if len(args) == 1 and isinstance(args[0], Matrix) and args[0].type is self:
+            return Matrix(self, list(args[0]._e))
+        row = _VECTORS["vec%d" % n]
+        if len(args) == n and all(isinstance(a, Vector) for a in args):
+            entries = []
+            for a in args:
+                if a.type is not row:
+                    raise TypeError("a row of a %s is a %s, not a %s" % (self.name, row.name, a.type.name))
+                entries.extend(a._c)
+            return Matrix(self, entries)
+        if len(args) == n * n:
+            return Matrix(self, [row.component(a) for a in args])
+        raise TypeError("%s takes %d rows or %d numbers, but these are %d arguments" % (self.name, n, n * n, len(args)))
+
+
+mat22, mat33, mat44 = MatrixType(2), MatrixType(3), MatrixType(4)
+TYPES = {"mat22": mat22, "mat33": mat33, "mat44": mat44}
+
+
+def _index(k, n, what):
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError("a matrix is indexed with ints, not %s" % type(k).__name__)
+    if not -n <= k < n:
+        raise IndexError("index %d out of range for %s" % (k, what))
+    return k % n
+
+
+def _dot(x, y):
+    s = x[0] * y[0]
+    for k in range(1, len(x)):
+        s = s + x[k] * y[k]
+    return s
+
+
+def _f32(x):
+    return x if isinstance(x, F32) else convert(f32, x)
+
+
+class Matrix:
+    """A matrix value: its type and its entries, row-major (``F32``s)."""
+
+    __slots__ = ("type", "_e")
+
+    def __init__(self, mtype, entries):
+        self.type = mtype
+        self._e = [_f32(x) for x in entries]
+
+    def _row(self, i):
+        n = self.type.n
+        return self._e[i * n:(i + 1) * n]
+
+    def __getitem__(self, k):
+        n = self.type.n
+        row = _VECTORS["vec%d" % n]
+        if isinstance(k, tuple):
+            if len(k) != 2:
+                raise IndexError("a %s is indexed m[i, j] or m[i]" % self.type.name)
+            i = _index(k[0], n, row.with_article())
+            j = _index(k[1], n, row.with_article())
+            return self._e[i * n + j]
+        i = _index(k, n, row.with_article())
+        return Vector(row, list(self._row(i)))
+
+    def __setitem__(self, k, value):
+        n = self.type.n
+        row = _VECTORS["vec%d" % n]
+        if isinstance(k, tuple):
+            if len(k) != 2:
+                raise IndexError("a %s is indexed m[i, j] or m[i]" % self.type.name)
+            i = _index(k[0], n, row.with_article())
+            j = _index(k[1], n, row.with_article())
+            self._e[i * n + j] = row.component(value)
+            return
+        i = _index(k, n, row.with_article())
+        if not isinstance(value, Vector) or value.type is not row:
+            raise TypeError("a row of a %s is a %s" % (self.type.name, row.name))
+        self._e[i * n:(i + 1) * n] = list(value._c)
+
+    def __matmul__(self, other):
+        n = self.type.n
+        if isinstance(other, Matrix) and other.type is self.type:
+            cols = [[other._e[k * n + j] for k in range(n)] for j in range(n)]
+            return Matrix(self.type, [_dot(self._row(i), cols[j]) for i in range(n) for j in range(n)])
+        if isinstance(other, Vector) and other.type is _VECTORS["vec%d" % n]:
+            return Vector(other.type, [_dot(self._row(i), other._c) for i in range(n)])
+        return NotImplemented
+
+    def __rmatmul__(self, other):
+        n = self.type.n
+        if isinstance(other, Vector) and other.type is _VECTORS["vec%d" % n]:
+            cols = [[self._e[k * n + j] for k in range(n)] for j in range(n)]
+            return Vector(other.type, [_dot(other._c, cols[j]) for j in range(n)])
+        return NotImplemented
+
+    def _number(self, x, op):
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise TypeError("%s cannot combine a %s and %r" % (op, self.type.name, x))
+        return _f32(x)
+
+    def __mul__(self, k):
+        if isinstance(k, (Matrix, Vector)):
+            raise TypeError("the matrix product is @; * multiplies a matrix by a number")
+        k = self._number(k, "*")
+        return Matrix(self.type, [e * k for e in self._e])
+
+    def __rmul__(self, k):
+        if isinstance(k, Vector):
+            raise TypeError("the matrix product is @; * multiplies a matrix by a number")
+        k = self._number(k, "*")
+        return Matrix(self.type, [k * e for e in self._e])
+
+    def __truediv__(self, k):
+        k = self._number(k, "/")
+        return Matrix(self.type, [e / k for e in self._e])
+
+    def _same(self, other, op):
+        if not isinstance(other, Matrix) or other.type is not self.type:
+            raise TypeError("%s needs two %ss" % (op, self.type.name))
+        return other._e
+
+    def __add__(self, other):
+        return Matrix(self.type, [a + b for a, b in zip(self._e, self._same(other, "+"))])
+
+    def __sub__(self, other):
+        return Matrix(self.type, [a - b for a, b in zip(self._e, self._same(other, "-"))])
+
+    def __neg__(self):
+        return Matrix(self.type, [-e for e in self._e])
+
+    def __pos__(self):
+        return Matrix(self.type, list(self._e))
+
+    def __bool__(self):
+        raise TypeError("a %s has no truth value in kernels" % self.type.name)
+
+    __hash__ = None
+
+    def __eq__(self, other):
+        raise TypeError("matrices are not compared with == in kernels: compare entries")
+
+    __ne__ = __eq__
+
+    def tolist(self):
+        n = self.type.n
+        return [[float(x) for x in self._row(i)] for i in range(n)]
+
+    def __repr__(self):
+        return "%s(%s)" % (self.type.name, ", ".join(repr(float(x)) for x in self._e))
+
+
+def _matrix(m, fn):
+    if not isinstance(m, Matrix):
+        raise TypeError("%s takes a matrix (mat22, mat33, mat44), not %r" % (fn, m))
+    return m
+
+
+def transpose(m):
+    n = _matrix(m, "transpose").type.n
+    return Matrix(m.type, [m._e[(k % n) * n + k // n] for k in range(n * n)])
+
+
+def _det(e, n):
+    if n == 2:
+        return e[0] * e[3] - e[1] * e[2]
+    s = None
+    for j in range(n):
+        term = e[j] * _minor_det(e, n, 0, j)
+        if s is None:
+            s = term
+        elif j % 2 == 0:
+            s = s + term
+        else:
+            s = s - term
+    return s
+
+
+def _minor_det(e, n, r, c):
+    m = [e[i * n + j] for i in range(n) if i != r for j in range(n) if j != c]
+    if n - 1 == 1:
+        return m[0]
+    return _det(m, n - 1)
+
+
+def determinant(m):
+    _matrix(m, "determinant")
+    return _det(m._e, m.type.n)
+
+
+def inverse(m):
+    _matrix(m, "inverse")
+    n, e = m.type.n, m._e
+    d = _det(e, n)
+    out = []
+    for i in range(n):
+        for j in range(n):
+            c = _minor_det(e, n, j, i)
+            if (i + j) % 2:
+                c = -c
+            out.append(c / d)
+    return Matrix(m.type, out)
+
+
+def _float_vector(v, fn):
+    if not isinstance(v, Vector) or v.type.scalar is not float:
+        raise TypeError("%s takes a float vector (vec2, vec3, vec4), not %r" % (fn, v))
+    return v
+
+
+def outer(u, v):
+    _float_vector(u, "outer")
+    _float_vector(v, "outer")
+    if u.type is not v.type:
+        raise TypeError("outer takes two vectors of one size")
+    n = u.type.size
+    return Matrix(TYPES["mat%d%d" % (n, n)], [u._c[i] * v._c[j] for i in range(n) for j in range(n)])
+
+
+def diag(v):
+    _float_vector(v, "diag")
+    n = v.type.size
+    return Matrix(TYPES["mat%d%d" % (n, n)], [v._c[k // (n + 1)] if k % (n + 1) == 0 else 0.0 for k in range(n * n)])
+
+
+def identity(n):
+    if n not in (2, 3, 4):
+        raise ValueError("identity(n) takes 2, 3 or 4")
+    return Matrix(TYPES["mat%d%d" % (n, n)], [1.0 if k % (n + 1) == 0 else 0.0 for k in range(n * n)])
+
+
+def is_matrix_type(t):
+    return isinstance(t, MatrixType)
+
+
+__all__ = ["MatrixType", "Matrix", "mat22", "mat33", "mat44", "transpose", "determinant",
+           "inverse", "outer", "diag", "identity", "VectorType"]
