@@ -1,5 +1,5 @@
 """One step of an n-body simulation: each body sums the softened gravity of all others.
-Positions carry the mass in `.w` (`Array[vec4]`: a vec3 array has no portable layout)."""
+Positions carry the mass in `.w` (`Array[vec4]`), so one load brings a body."""
 from spirthon import kernel, Array, f32, i32, vec3, vec4, global_id, dot
 
 SOFTENING = 0.01

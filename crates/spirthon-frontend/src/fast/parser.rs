@@ -639,14 +639,24 @@ impl Parser<'_> {
     fn binary_level(&mut self, min: u8) -> Option<ExprId> {
         let start = self.tok().start;
         let mut left = self.factor()?;
-        while let K::Bin(op) = self.peek() {
+        loop {
+            let op = match self.peek() {
+                K::Bin(op) => op,
+                // `@` in an expression: the matrix product (a decorator starts a line).
+                K::At => BinaryOp::MatMul,
+                _ => break,
+            };
             let level = match op {
                 BinaryOp::BitOr => 0,
                 BinaryOp::BitXor => 1,
                 BinaryOp::BitAnd => 2,
                 BinaryOp::Shl | BinaryOp::Shr => 3,
                 BinaryOp::Add | BinaryOp::Sub => 4,
-                BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Mod => 5,
+                BinaryOp::Mul
+                | BinaryOp::Div
+                | BinaryOp::FloorDiv
+                | BinaryOp::Mod
+                | BinaryOp::MatMul => 5,
                 _ => break,
             };
             if level < min {
@@ -655,9 +665,6 @@ impl Parser<'_> {
             self.bump();
             let right = self.binary_level(level + 1)?;
             left = self.node(ExprKind::Binary(op, left, right), start, self.prev_end())?;
-        }
-        if self.peek() == K::At {
-            return None; // matrix multiplication
         }
         Some(left)
     }
