@@ -609,6 +609,50 @@ def vector_kernel(rnd):
     return "\n".join(head + body) + "\n"
 
 
+def matrix_kernel(rnd):
+    """Matrices and packed 3-vector arrays on quarter-integer values, small enough that every
+    product and sum is exact in f32 (so a driver's reassociation cannot change a bit):
+    products with `@` both ways, `transpose`, `outer`, `diag`, `identity`, entries and rows
+    read and assigned at run-time indices, and `determinant`."""
+    def mexpr(d):
+        if d == 0 or rnd.random() < 0.25:
+            return rnd.choice(["m", "transpose(m)", "identity(3)", "outer(p, p)", "diag(p)",
+                               "mat33(p, p * 2.0, vec3(1.0))", "mat33(%s)" % ", ".join(
+                                   str(rnd.randint(-4, 4) / 4) for _ in range(9))])
+        a, b = mexpr(d - 1), mexpr(d - 1)
+        k = rnd.random()
+        if k < 0.3:
+            return "(%s @ %s)" % (a, b)
+        if k < 0.55:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-"]), b)
+        if k < 0.7:
+            return "(%s * %s)" % (a, rnd.choice(["0.5", "2.0", "-1.0", "2"]))
+        if k < 0.85:
+            return "transpose(%s)" % a
+        return "(-%s)" % a
+
+    body = [
+        "    m = a[i]",
+        "    p = b[i]",
+        "    n = %s" % mexpr(2),
+        "    j = %s %% 4 - %d" % (rnd.choice(["i", "int(p.x * 4.0)", "i * 7"]), rnd.randint(0, 3)),
+        "    n[j %% 3, (j + 1) %% 3] %s= p[j %% 3]" % rnd.choice(["+", "-", ""]),
+        "    n[%s] = %s" % (rnd.choice(["j % 3", "-1", "0"]), rnd.choice(["p", "n[1] * 0.5", "m[j % 3]"])),
+        "    out[i] = n",
+        "    v[i] = %s" % rnd.choice(["n @ p", "p @ n", "n[j % 3] + m @ p", "(n @ m) @ (p * 0.5)"]),
+        "    s[i] = determinant(%s) + n[j %% 3][(j + 2) %% 3]" % mexpr(1),
+    ]
+    head = [
+        "from spirthon import kernel, Array, f32, vec3, mat33, global_id, transpose, outer, diag, identity, determinant",
+        "",
+        "",
+        "@kernel",
+        "def k(a: Array[mat33], b: Array[vec3], out: Array[mat33], v: Array[vec3], s: Array[f32]):",
+        "    i = global_id().x",
+    ]
+    return "\n".join(head + body) + "\n"
+
+
 def shared_kernel(rnd):
     """Checked mode's bounds-check elimination: a shared array indexed by expressions of
     `local_id()` and loop counters, some always in range and some not (the compiler may drop
@@ -688,7 +732,7 @@ def main():
     # A third argument `faulty`: an integer kernel (expression or control flow) that may
     # fail checks (see `faulty`).
     fault = len(sys.argv) > 3 and sys.argv[3] == "faulty"
-    kind = seed % 3 if fault else seed % 6
+    kind = seed % 3 if fault else seed % 7
     rnd = random.Random(seed)
     n = 48
     if fault and kind == 2:
@@ -697,6 +741,14 @@ def main():
             "a": [rnd.randint(-40, 40) for _ in range(n)],
             "b": [0] * n,
             "out": {"zeros": n},
+        }}
+    elif kind == 6:
+        src = matrix_kernel(rnd)
+        quarter = lambda: rnd.randint(-8, 8) / 4
+        inputs = {"threads": [n], "args": {
+            "a": [[[quarter() for _ in range(3)] for _ in range(3)] for _ in range(n)],
+            "b": [[quarter() for _ in range(3)] for _ in range(n)],
+            "out": {"zeros": n}, "v": {"zeros": n}, "s": {"zeros": n},
         }}
     elif kind == 4:
         src = float_kernel(rnd)
