@@ -24,11 +24,12 @@ need NumPy.
 from .types import f32, i32, u32  # noqa: F401 (exported: __all__ below)
 from .arrays import Array, Array2D, Array3D  # noqa: F401
 from .vectors import (  # noqa: F401
-    vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4,
+    vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4, quat,
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
 )
 from .matrices import (  # noqa: F401
-    mat22, mat33, mat44, transpose, determinant, inverse, outer, diag, identity,
+    mat22, mat33, mat44, transpose, determinant, inverse, outer, diag, identity, quat_identity,
+    quat_inverse, quat_from_axis_angle, quat_rotate, quat_rotate_inv, quat_to_matrix,
 )
 from .api import kernel, func, Kernel  # noqa: F401
 from .runtime import (  # noqa: F401

@@ -1,5 +1,8 @@
 """Matrices under CPython: ``mat22 mat33 mat44`` (square, float32 entries, row-major as NumPy
-and Warp hold them) and ``transpose determinant inverse outer diag identity``.
+and Warp hold them) and ``transpose determinant inverse outer diag identity``; and the
+quaternion functions ``quat_identity quat_inverse quat_from_axis_angle quat_rotate
+quat_rotate_inv quat_to_matrix`` (a ``quat`` itself is a vector type of ``spirthon.vectors``
+whose ``*`` is the Hamilton product).
 
 Each operation computes what the compiled kernel computes, in the same order, each step
 rounded to float32: a sum over ``k`` runs left to right, ``(a[i,0]*b[0,j] + a[i,1]*b[1,j]) +
@@ -12,9 +15,11 @@ A matrix is mutable (``m[i, j] = x``, ``m[i] = row``) as in kernels, where it is
 such a copy, as for vectors.
 """
 
-from .scalars import F32
+import math
+
+from .scalars import F32, r32
 from .types import convert, f32
-from .vectors import Vector, VectorType, TYPES as _VECTORS
+from .vectors import Vector, quat, TYPES as _VECTORS
 
 
 class MatrixType:
@@ -267,9 +272,72 @@ def identity(n):
     return Matrix(TYPES["mat%d%d" % (n, n)], [1.0 if k % (n + 1) == 0 else 0.0 for k in range(n * n)])
 
 
-def is_matrix_type(t):
-    return isinstance(t, MatrixType)
+def _quat(q, fn):
+    if not isinstance(q, Vector) or q.type is not quat:
+        raise TypeError("%s takes a quat, not %r" % (fn, q))
+    return q._c
+
+
+def _vec3(v, fn):
+    if not isinstance(v, Vector) or v.type is not _VECTORS["vec3"]:
+        raise TypeError("%s takes a vec3, not %r" % (fn, v))
+    return v._c
+
+
+def quat_identity():
+    return quat(0.0, 0.0, 0.0, 1.0)
+
+
+def quat_inverse(q):
+    x, y, z, w = _quat(q, "quat_inverse")
+    return Vector(quat, [-x, -y, -z, w])
+
+
+def quat_from_axis_angle(axis, angle):
+    """The rotation by ``angle`` about ``axis`` (not normalized, as in Warp)."""
+    a = _vec3(axis, "quat_from_axis_angle")
+    h = _f32(angle) * _f32(0.5)
+    # As kernel code's `math.cos` and `math.sin`: on the float32 value, rounded to float32
+    # (the GPU's own are within the device's precision of these).
+    w = F32(r32(math.cos(float(h))))
+    s = F32(r32(math.sin(float(h))))
+    return Vector(quat, [a[0] * s, a[1] * s, a[2] * s, w])
+
+
+def _rotate(q, v, inverse):
+    """Warp's ``v*(2w² - 1) ± cross(u, v)*w*2 + u*dot(u, v)*2`` with ``u = q.xyz``, in the
+    compiler's order."""
+    x, y, z, w = q
+    two, one = _f32(2.0), _f32(1.0)
+    c = w * w * two - one
+    u = (x, y, z)
+    cross = [u[i] * v[j] - u[j] * v[i] for i, j in ((1, 2), (2, 0), (0, 1))]
+    dot = u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+    out = []
+    for k in range(3):
+        a = v[k] * c
+        b = cross[k] * w * two
+        s = a - b if inverse else a + b
+        out.append(s + u[k] * dot * two)
+    return out
+
+
+def quat_rotate(q, v):
+    return Vector(_VECTORS["vec3"], _rotate(_quat(q, "quat_rotate"), _vec3(v, "quat_rotate"), False))
+
+
+def quat_rotate_inv(q, v):
+    return Vector(_VECTORS["vec3"], _rotate(_quat(q, "quat_rotate_inv"), _vec3(v, "quat_rotate_inv"), True))
+
+
+def quat_to_matrix(q):
+    """The rotation matrix of ``q``: its columns are the rotated basis vectors."""
+    c = _quat(q, "quat_to_matrix")
+    z, o = _f32(0.0), _f32(1.0)
+    cols = [_rotate(c, e, False) for e in ((o, z, z), (z, o, z), (z, z, o))]
+    return Matrix(mat33, [cols[k % 3][k // 3] for k in range(9)])
 
 
 __all__ = ["MatrixType", "Matrix", "mat22", "mat33", "mat44", "transpose", "determinant",
-           "inverse", "outer", "diag", "identity", "VectorType"]
+           "inverse", "outer", "diag", "identity", "quat_identity", "quat_inverse",
+           "quat_from_axis_angle", "quat_rotate", "quat_rotate_inv", "quat_to_matrix"]

@@ -84,7 +84,22 @@ def _types():
     return out
 
 
+class QuatType(VectorType):
+    """``quat``: a rotation quaternion ``(x, y, z, w)``, ``w`` the real part, as Warp holds
+    it. A vector of four floats whose ``*`` with another quat is the Hamilton product."""
+
+    __slots__ = ()
+
+    def __call__(self, *args):
+        if len(args) == 2 and isinstance(args[0], Vector) and args[0].type.size == 3:
+            return Vector(self, [self.component(c) for c in args[0]._c] + [self.component(args[1])])
+        if len(args) == 1 and not isinstance(args[0], Vector):
+            raise TypeError("quat takes four numbers (x, y, z, w), a vec3 and w, or a quat")
+        return VectorType.__call__(self, *args)
+
+
 TYPES = _types()
+quat = QuatType("quat", float, 4)
 vec2, vec3, vec4 = TYPES["vec2"], TYPES["vec3"], TYPES["vec4"]
 ivec2, ivec3, ivec4 = TYPES["ivec2"], TYPES["ivec3"], TYPES["ivec4"]
 uvec2, uvec3, uvec4 = TYPES["uvec2"], TYPES["uvec3"], TYPES["uvec4"]
@@ -203,15 +218,31 @@ def _pair(a, b, op):
     return (a._c, c, vt) if va else (c, b._c, vt)
 
 
+def _hamilton(a, b):
+    """The Hamilton product of quats ``a`` and ``b``, in the compiler's order (Warp's
+    formula, each sum left to right)."""
+    ax, ay, az, aw = a._c
+    bx, by, bz, bw = b._c
+    return Vector(quat, [
+        aw * bx + bw * ax + ay * bz - by * az,
+        aw * by + bw * ay + az * bx - bz * ax,
+        aw * bz + bw * az + ax * by - bx * ay,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ])
+
+
 def _binary(fn, op, float_result=False, ints_only=False):
     def forward(a, b):
+        if op == "mul" and isinstance(a, Vector) and isinstance(b, Vector) and a.type is quat and b.type is quat:
+            return _hamilton(a, b)
         x, y, vt = _pair(a, b, op)
         if x is NotImplemented:
             return NotImplemented
         if ints_only and vt.scalar is float:
             raise TypeError("%s needs integer vectors, not %s" % (op, vt.name))
         if float_result:
-            return Vector(_type_of(float, vt.size), [fn(p, q) for p, q in zip(x, y)])
+            rt = vt if vt.scalar is float else _type_of(float, vt.size)
+            return Vector(rt, [fn(p, q) for p, q in zip(x, y)])
         if vt.scalar is float:
             return Vector(vt, [fn(p, q) for p, q in zip(x, y)])
         return Vector(vt, [convert(vt.scalar, fn(p, q)) for p, q in zip(x, y)])
@@ -348,7 +379,8 @@ def normalize(v):
     size = _norm(c)
     if n == 0:
         return c[0] / size
-    return Vector(_type_of(float, n), [x / size for x in c])
+    rt = quat if isinstance(v, Vector) and v.type is quat else _type_of(float, n)
+    return Vector(rt, [x / size for x in c])
 
 
 def _float_vector(v):

@@ -37,6 +37,9 @@ pub enum Ty {
     /// them. A value is its `n * n` entries in row-major order (emitted as an array of
     /// them); lowering takes it apart and builds it entry by entry.
     Matrix(u8),
+    /// `quat`: a rotation quaternion `(x, y, z, w)` as Warp holds it, four `f32`s (emitted
+    /// as a `vec4`); `*` of two is the Hamilton product, which lowering writes out.
+    Quat,
 }
 
 impl Ty {
@@ -49,13 +52,13 @@ impl Ty {
     pub fn scalar(self) -> Scalar {
         match self {
             Ty::Scalar(s) | Ty::Vector(s, _) => s,
-            Ty::Matrix(_) => Scalar::F32,
+            Ty::Matrix(_) | Ty::Quat => Scalar::F32,
         }
     }
     pub fn as_scalar(self) -> Option<Scalar> {
         match self {
             Ty::Scalar(s) => Some(s),
-            Ty::Vector(..) | Ty::Matrix(_) => None,
+            Ty::Vector(..) | Ty::Matrix(_) | Ty::Quat => None,
         }
     }
     pub fn is(self, s: Scalar) -> bool {
@@ -67,6 +70,7 @@ impl Ty {
             Ty::Scalar(_) => 1,
             Ty::Vector(_, n) => n as u32,
             Ty::Matrix(n) => n as u32 * n as u32,
+            Ty::Quat => 4,
         }
     }
     /// The size in bytes of an array element, packed (a bool is stored as a `u32`; a matrix
@@ -107,6 +111,16 @@ impl Ty {
             Ty::Scalar(_) => Ty::Scalar(s),
             Ty::Vector(_, n) => Ty::Vector(s, n),
             Ty::Matrix(n) => Ty::Matrix(n),
+            Ty::Quat => Ty::Quat,
+        }
+    }
+    /// The vector shape the device holds a value in: a vector's, or a quaternion's four
+    /// `f32`s.
+    pub fn as_vector(self) -> Option<(Scalar, u8)> {
+        match self {
+            Ty::Vector(s, n) => Some((s, n)),
+            Ty::Quat => Some((Scalar::F32, 4)),
+            _ => None,
         }
     }
     /// The matrix type a spirthon name spells (`mat22`, `mat33`, `mat44`).
@@ -142,6 +156,7 @@ impl Ty {
         match self {
             Ty::Scalar(s) => s.name().to_string(),
             Ty::Matrix(n) => format!("mat{n}{n}"),
+            Ty::Quat => "quat".to_string(),
             Ty::Vector(s, n) if n > 4 => format!("{}[{n}]", s.name()),
             Ty::Vector(s, n) => {
                 let p = match s {

@@ -202,10 +202,10 @@ fn value_bits(name: &str, t: Ty, v: &Value, allow_bool: bool) -> Result<Vec<u32>
     let n = t.components() as usize;
     match (t, v) {
         (Ty::Scalar(s), _) => Ok(vec![scalar_bits(name, s, v, allow_bool)?]),
-        (Ty::Vector(s, _), Value::Array(items)) if items.len() == n => items
+        (Ty::Vector(..) | Ty::Quat, Value::Array(items)) if items.len() == n => items
             .iter()
             .enumerate()
-            .map(|(k, x)| scalar_bits(&format!("{name}[{k}]"), s, x, false))
+            .map(|(k, x)| scalar_bits(&format!("{name}[{k}]"), t.scalar(), x, false))
             .collect(),
         // A matrix: a list of its rows, each a list of numbers.
         (Ty::Matrix(m), Value::Array(rows)) if rows.len() == m as usize => {
@@ -431,7 +431,7 @@ pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
             .chunks_exact(elem.size() as usize)
             .map(|e| match elem {
                 Ty::Scalar(_) => word(e),
-                Ty::Vector(..) => Value::Array(e.chunks_exact(4).map(word).collect()),
+                Ty::Vector(..) | Ty::Quat => Value::Array(e.chunks_exact(4).map(word).collect()),
                 Ty::Matrix(n) => Value::Array(
                     e.chunks_exact(4 * *n as usize)
                         .map(|row| Value::Array(row.chunks_exact(4).map(word).collect()))

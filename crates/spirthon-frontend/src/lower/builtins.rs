@@ -339,7 +339,10 @@ impl Lower<'_, '_> {
         if let Some(row) = library::lookup(library::Module::Spirthon, item) {
             let own_arity = row.func.is_some()
                 || row.typing == Typing::Name
-                || matches!(item, "clamp" | "barrier" | "num_threads" | "shared_array" | "local_array")
+                || matches!(
+                    item,
+                    "clamp" | "barrier" | "num_threads" | "shared_array" | "local_array"
+                )
                 || item.starts_with("atomic_");
             if !own_arity && !self.arity(item, args, row.arity.0 as usize, span) {
                 return Ex::Err;
@@ -367,10 +370,19 @@ impl Lower<'_, '_> {
         if let Some(op) = spirthon_ir::AtomicOp::named(item) {
             return self.atomic_call(op, item, args, span);
         }
+        if item == "quat" {
+            return self.quat_ctor(args, span);
+        }
+        if item.starts_with("quat_") {
+            return self.quat_call(item, args, span);
+        }
         if let Some(t) = Ty::matrix_named(item) {
             return self.matrix_ctor(t, args, span);
         }
-        if matches!(item, "transpose" | "determinant" | "inverse" | "outer" | "diag" | "identity") {
+        if matches!(
+            item,
+            "transpose" | "determinant" | "inverse" | "outer" | "diag" | "identity"
+        ) {
             return self.matrix_call(item, args, span);
         }
         if let Some(t) = Ty::vector_named(item) {

@@ -159,7 +159,14 @@ impl Lower<'_, '_> {
 
     /// Checks that a vector's run-time index `k` (of type `kt`), `at` once wrapped, names one
     /// of the components of vector type `t`.
-    pub(super) fn check_vector_index(&mut self, k: Operand, kt: Ty, at: Operand, t: Ty, span: Span) {
+    pub(super) fn check_vector_index(
+        &mut self,
+        k: Operand,
+        kt: Ty,
+        at: Operand,
+        t: Ty,
+        span: Span,
+    ) {
         if !self.cx.checked {
             return;
         }

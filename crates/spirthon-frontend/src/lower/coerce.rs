@@ -153,13 +153,16 @@ impl Lower<'_, '_> {
         b_span: Span,
         op: &str,
     ) -> Option<(Operand, Operand, Ty)> {
-        if let Some((at, t)) = [(a, a_span), (b, b_span)].iter().find_map(|&(x, sp)| match x {
-            Ex::Val(_, t @ Ty::Matrix(_)) => Some((sp, t)),
-            _ => None,
-        }) {
+        if let Some((at, t)) = [(a, a_span), (b, b_span)]
+            .iter()
+            .find_map(|&(x, sp)| match x {
+                Ex::Val(_, t @ (Ty::Matrix(_) | Ty::Quat)) => Some((sp, t)),
+                _ => None,
+            })
+        {
             self.cx.diags.push(
                 Diagnostic::error(at, format!("{op} does not take {}", t.with_article()))
-                    .with_help("matrices take `@`, `+`, `-`, `*` and `/` by a number, and the matrix functions; compare or combine their entries (`m[i, j]`)"),
+                    .with_help("matrices and quats take their own operators and functions; compare or combine their entries (`m[i, j]`, `q.w`)"),
             );
             return None;
         }

@@ -107,7 +107,7 @@ impl Lower<'_, '_> {
                 }
                 let base_span = self.ast.expr(base).span;
                 let b = self.expr(base);
-                if let Ex::Val(o, t @ Ty::Vector(..)) = b {
+                if let Ex::Val(o, t @ (Ty::Vector(..) | Ty::Quat)) = b {
                     return self.vector_item(o, t, index, span);
                 }
                 if let Ex::Val(o, Ty::Matrix(n)) = b {
@@ -202,10 +202,18 @@ impl Lower<'_, '_> {
         }
         if let Some(&created) = self.scoped_out.get(n) {
             self.cx.diags.push(
-                Diagnostic::error(span, format!("`{n}` is a local array created inside a block that has ended"))
-                    .with_label("used here, after that block")
-                    .with_secondary(created, "created here: usable only to the end of this block")
-                    .with_help(format!("create `{n}` before the `if` or the loop that uses it after")),
+                Diagnostic::error(
+                    span,
+                    format!("`{n}` is a local array created inside a block that has ended"),
+                )
+                .with_label("used here, after that block")
+                .with_secondary(
+                    created,
+                    "created here: usable only to the end of this block",
+                )
+                .with_help(format!(
+                    "create `{n}` before the `if` or the loop that uses it after"
+                )),
             );
             self.poisoned.insert(n.to_string());
             return Ex::Err;
@@ -286,7 +294,7 @@ impl Lower<'_, '_> {
         }
         let b = self.expr(base);
         match b {
-            Ex::Val(o, t @ Ty::Vector(..)) => self.swizzle(o, t, attr, span),
+            Ex::Val(o, t @ (Ty::Vector(..) | Ty::Quat)) => self.swizzle(o, t, attr, span),
             Ex::Err => Ex::Err,
             Ex::Array(a) if attr == "shape" && self.cx.arrays[a.index()].dims > 1 => {
                 let dims = self.cx.arrays[a.index()].dims;

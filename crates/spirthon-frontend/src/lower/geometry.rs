@@ -26,6 +26,34 @@ impl Lower<'_, '_> {
             return Ex::Err;
         }
         let name = row.name;
+        // A quaternion is a `vec4` to `dot`, `length` and `normalize` (whose result is a
+        // quaternion again); the other functions do not take one.
+        if let Some(&(_, sp)) = exs.iter().find(|(x, _)| x.is_quat()) {
+            if !matches!(name, "dot" | "length" | "normalize") {
+                self.error(
+                    sp,
+                    format!("`{name}` does not take a quat (`dot`, `length` and `normalize` do)"),
+                );
+                return Ex::Err;
+            }
+            let quat_in = exs[0].0.is_quat();
+            let exs: Vec<(Ex, Span)> = exs
+                .iter()
+                .map(|&(x, sp)| (self.quat_as_vec4(x, sp), sp))
+                .collect();
+            let r = self.geometry_on(row, &exs, span);
+            return if quat_in && name == "normalize" {
+                self.vec4_as_quat(r, span)
+            } else {
+                r
+            };
+        }
+        self.geometry_on(row, &exs, span)
+    }
+
+    /// `geometry_call` once the arguments are lowered.
+    fn geometry_on(&mut self, row: &library::Row, exs: &[(Ex, Span)], span: Span) -> Ex {
+        let name = row.name;
         if name == "cross" {
             let v3 = |x: &Ex| matches!(x, Ex::Val(_, Ty::Vector(_, 3)));
             if let Some(&(_, sp)) = exs.iter().find(|(x, _)| !v3(x)) {
@@ -34,8 +62,8 @@ impl Lower<'_, '_> {
             }
         }
         match name {
-            "clamp" => return self.clamp(&exs, span),
-            "dot" => return self.dot(&exs, span),
+            "clamp" => return self.clamp(exs, span),
+            "dot" => return self.dot(exs, span),
             _ => {}
         }
         let Some(f) = row.func else {
@@ -57,7 +85,7 @@ impl Lower<'_, '_> {
             _ => Self::float_ty(&exs[main].0),
         };
         let mut ops = Vec::new();
-        for &(x, sp) in &exs {
+        for &(x, sp) in exs {
             let x = match x {
                 Ex::Val(o, xt @ Ty::Vector(s, _)) if s.is_int() => {
                     let ft = xt.with_scalar(Scalar::F32);

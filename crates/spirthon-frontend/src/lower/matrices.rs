@@ -102,10 +102,14 @@ impl Lower<'_, '_> {
         let row_t = Ty::Vector(Scalar::F32, n);
         if let ExprKind::Tuple(items) = &self.ast.expr(index).kind {
             let [i, j] = items[..] else {
-                self.error(self.ast.expr(index).span, format!("a mat{n}{n} is indexed `m[i, j]` (an entry) or `m[i]` (a row)"));
+                self.error(
+                    self.ast.expr(index).span,
+                    format!("a mat{n}{n} is indexed `m[i, j]` (an entry) or `m[i]` (a row)"),
+                );
                 return Ex::Err;
             };
-            let (Some(si), Some(sj)) = (self.matrix_slot(n, i, span), self.matrix_slot(n, j, span)) else {
+            let (Some(si), Some(sj)) = (self.matrix_slot(n, i, span), self.matrix_slot(n, j, span))
+            else {
                 return Ex::Err;
             };
             let row = self.matrix_row(o, n, si, span);
@@ -124,7 +128,10 @@ impl Lower<'_, '_> {
         if let Ok(Some(Lit::Int(k))) = self.m.const_eval(self.ast, e, &|v: &str| self.is_local(v)) {
             if lit::sequence_index(k, n as usize).is_none() {
                 let sp = self.ast.expr(e).span;
-                self.error(sp, format!("index {k} is out of range for a mat{n}{n} ({n} rows of {n} entries)"));
+                self.error(
+                    sp,
+                    format!("index {k} is out of range for a mat{n}{n} ({n} rows of {n} entries)"),
+                );
                 return None;
             }
         }
@@ -204,7 +211,10 @@ impl Lower<'_, '_> {
             None => None,
         };
         let (want, what) = match sj {
-            Some(_) => (Ty::F32, format!("assigned to an entry of a {}", Ty::Matrix(n))),
+            Some(_) => (
+                Ty::F32,
+                format!("assigned to an entry of a {}", Ty::Matrix(n)),
+            ),
             None => (row_t, format!("assigned to a row of a {}", Ty::Matrix(n))),
         };
         let Some(v) = self.coerce(ex, want, value_span, &what) else {
@@ -237,7 +247,12 @@ impl Lower<'_, '_> {
                     Some(k) => {
                         let rr = self.konst(Const::I32(r as i32));
                         let here = self.val(Op::Cmp(CmpOp::Eq), Ty::BOOL, [k, rr], target_span);
-                        self.val(Op::Select, Ty::F32, [here, fresh, es[r * nn + c]], target_span)
+                        self.val(
+                            Op::Select,
+                            Ty::F32,
+                            [here, fresh, es[r * nn + c]],
+                            target_span,
+                        )
                     }
                 };
             }
@@ -282,7 +297,9 @@ impl Lower<'_, '_> {
             (BinaryOp::MatMul, Ty::Matrix(n), Ty::Vector(Scalar::F32, m)) if n == m => {
                 let ea = self.entries(x, n, span);
                 let nn = n as usize;
-                let v: Vec<Operand> = (0..n as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [y], span)).collect();
+                let v: Vec<Operand> = (0..n as u32)
+                    .map(|k| self.val(Op::Extract(k), Ty::F32, [y], span))
+                    .collect();
                 let comps: Vec<Operand> = (0..nn)
                     .map(|i| {
                         let row: Vec<Operand> = ea[i * nn..(i + 1) * nn].to_vec();
@@ -294,7 +311,9 @@ impl Lower<'_, '_> {
             (BinaryOp::MatMul, Ty::Vector(Scalar::F32, m), Ty::Matrix(n)) if n == m => {
                 let eb = self.entries(y, n, span);
                 let nn = n as usize;
-                let v: Vec<Operand> = (0..n as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [x], span)).collect();
+                let v: Vec<Operand> = (0..n as u32)
+                    .map(|k| self.val(Op::Extract(k), Ty::F32, [x], span))
+                    .collect();
                 let comps: Vec<Operand> = (0..nn)
                     .map(|j| {
                         let col: Vec<Operand> = (0..nn).map(|k| eb[k * nn + j]).collect();
@@ -316,17 +335,35 @@ impl Lower<'_, '_> {
                 self.matrix(n, out, span)
             }
             (BinaryOp::Mul, Ty::Matrix(n), s) | (BinaryOp::Mul, s, Ty::Matrix(n)) if number(s) => {
-                let (m, k, m_first) = if let Ty::Matrix(_) = xt { (x, y, true) } else { (y, x, false) };
-                let k = if s == Ty::F32 { k } else { self.val(Op::Convert, Ty::F32, [k], span) };
+                let (m, k, m_first) = if let Ty::Matrix(_) = xt {
+                    (x, y, true)
+                } else {
+                    (y, x, false)
+                };
+                let k = if s == Ty::F32 {
+                    k
+                } else {
+                    self.val(Op::Convert, Ty::F32, [k], span)
+                };
                 let out = self
                     .entries(m, n, span)
                     .into_iter()
-                    .map(|e| if m_first { self.fmul(e, k, span) } else { self.fmul(k, e, span) })
+                    .map(|e| {
+                        if m_first {
+                            self.fmul(e, k, span)
+                        } else {
+                            self.fmul(k, e, span)
+                        }
+                    })
                     .collect();
                 self.matrix(n, out, span)
             }
             (BinaryOp::Div, Ty::Matrix(n), s) if number(s) => {
-                let k = if s == Ty::F32 { y } else { self.val(Op::Convert, Ty::F32, [y], span) };
+                let k = if s == Ty::F32 {
+                    y
+                } else {
+                    self.val(Op::Convert, Ty::F32, [y], span)
+                };
                 let out = self
                     .entries(x, n, span)
                     .into_iter()
@@ -343,8 +380,15 @@ impl Lower<'_, '_> {
                     _ => format!("matrices take `@`, `+` and `-` with a matrix of their size, and `*` and `/` by a number; `{sym}` is not one of them"),
                 };
                 self.cx.diags.push(
-                    Diagnostic::error(span, format!("`{sym}` cannot combine {} and {}", xt.with_article(), yt.with_article()))
-                        .with_help(help),
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`{sym}` cannot combine {} and {}",
+                            xt.with_article(),
+                            yt.with_article()
+                        ),
+                    )
+                    .with_help(help),
                 );
                 Ex::Err
             }
@@ -416,12 +460,21 @@ impl Lower<'_, '_> {
                     return Ex::Err;
                 };
                 if pt != t {
-                    self.error(ysp, format!("`outer` takes two vectors of one size, but these are {t} and {pt}"));
+                    self.error(
+                        ysp,
+                        format!(
+                            "`outer` takes two vectors of one size, but these are {t} and {pt}"
+                        ),
+                    );
                     return Ex::Err;
                 }
                 let nn = n as usize;
-                let u: Vec<Operand> = (0..nn as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [o], span)).collect();
-                let v: Vec<Operand> = (0..nn as u32).map(|k| self.val(Op::Extract(k), Ty::F32, [p], span)).collect();
+                let u: Vec<Operand> = (0..nn as u32)
+                    .map(|k| self.val(Op::Extract(k), Ty::F32, [o], span))
+                    .collect();
+                let v: Vec<Operand> = (0..nn as u32)
+                    .map(|k| self.val(Op::Extract(k), Ty::F32, [p], span))
+                    .collect();
                 let mut out = Vec::with_capacity(nn * nn);
                 for i in 0..nn {
                     for j in 0..nn {
@@ -435,7 +488,10 @@ impl Lower<'_, '_> {
                     "diag" | "outer" => "a float vector (`vec2`, `vec3`, `vec4`)",
                     _ => "a matrix (`mat22`, `mat33`, `mat44`)",
                 };
-                self.error(sp, format!("`{item}` takes {want}, not {}", t.with_article()));
+                self.error(
+                    sp,
+                    format!("`{item}` takes {want}, not {}", t.with_article()),
+                );
                 Ex::Err
             }
         }
@@ -443,16 +499,24 @@ impl Lower<'_, '_> {
 
     /// `identity(n)`: the `n`×`n` identity, `n` a constant 2, 3 or 4.
     fn identity(&mut self, arg: ExprId, span: Span) -> Ex {
-        let n = match self.m.const_eval(self.ast, arg, &|v: &str| self.is_local(v)) {
+        let n = match self
+            .m
+            .const_eval(self.ast, arg, &|v: &str| self.is_local(v))
+        {
             Ok(Some(Lit::Int(n))) if (2..=4).contains(&n) => n as u8,
             _ => {
-                self.error(self.ast.expr(arg).span, "`identity(n)` takes a constant size: 2, 3 or 4");
+                self.error(
+                    self.ast.expr(arg).span,
+                    "`identity(n)` takes a constant size: 2, 3 or 4",
+                );
                 return Ex::Err;
             }
         };
         let (zero, one) = (self.konst(Const::f32(0.0)), self.konst(Const::f32(1.0)));
         let nn = n as usize;
-        let out = (0..nn * nn).map(|k| if k % (nn + 1) == 0 { one } else { zero }).collect();
+        let out = (0..nn * nn)
+            .map(|k| if k % (nn + 1) == 0 { one } else { zero })
+            .collect();
         self.matrix(n, out, span)
     }
 
@@ -494,7 +558,7 @@ impl Lower<'_, '_> {
     /// The cofactor of entry `(r, c)`: the minor's determinant, negated where `r + c` is odd.
     fn cofactor(&mut self, es: &[Operand], n: usize, r: usize, c: usize, span: Span) -> Operand {
         let m = self.minor_det(es, n, r, c, span);
-        if (r + c) % 2 == 0 {
+        if (r + c).is_multiple_of(2) {
             m
         } else {
             self.val(Op::Unary(UnOp::Neg), Ty::F32, [m], span)

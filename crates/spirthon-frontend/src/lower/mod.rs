@@ -42,6 +42,7 @@ mod expr;
 mod geometry;
 mod matrices;
 mod ops;
+mod quats;
 mod stmt;
 mod tuples;
 mod vectors;
@@ -137,6 +138,10 @@ impl Ex {
     /// Whether this is a matrix value.
     fn is_matrix(&self) -> bool {
         matches!(self, Ex::Val(_, Ty::Matrix(_)))
+    }
+    /// Whether this is a quaternion value.
+    fn is_quat(&self) -> bool {
+        matches!(self, Ex::Val(_, Ty::Quat))
     }
 }
 

@@ -19,9 +19,16 @@ impl Lower<'_, '_> {
                 self.vector_unary(op, o, t, span)
             }
             Ex::Val(o, Ty::Matrix(n)) if op == UnaryOp::Neg => self.matrix_negate(o, n, span),
-            Ex::Val(o, t @ Ty::Matrix(_)) if op == UnaryOp::Pos => Ex::Val(o, t),
-            Ex::Val(_, t @ Ty::Matrix(_)) => {
-                self.error(span, format!("a unary operator other than `-` and `+` does not apply to {}", t.with_article()));
+            Ex::Val(o, Ty::Quat) if op == UnaryOp::Neg => self.quat_negate(o, span),
+            Ex::Val(o, t @ (Ty::Matrix(_) | Ty::Quat)) if op == UnaryOp::Pos => Ex::Val(o, t),
+            Ex::Val(_, t @ (Ty::Matrix(_) | Ty::Quat)) if op != UnaryOp::Not => {
+                self.error(
+                    span,
+                    format!(
+                        "a unary operator other than `-` and `+` does not apply to {}",
+                        t.with_article()
+                    ),
+                );
                 Ex::Err
             }
             _ if op == UnaryOp::Not => match self.truthy(x, span) {
@@ -79,6 +86,9 @@ impl Lower<'_, '_> {
                     Ex::Err
                 }
             };
+        }
+        if a.is_quat() || b.is_quat() {
+            return self.quat_binary(op, a, b, a_span, b_span, span);
         }
         if op == BinaryOp::MatMul || a.is_matrix() || b.is_matrix() {
             return self.matrix_binary(op, a, b, a_span, b_span, span);

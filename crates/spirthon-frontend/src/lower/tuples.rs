@@ -55,7 +55,9 @@ impl Lower<'_, '_> {
             }
         }
         Some(match tt.carrier() {
-            c @ (Ty::Vector(..) | Ty::Matrix(_)) => self.val(Op::Construct, c, comps, vspan),
+            c @ (Ty::Vector(..) | Ty::Matrix(_) | Ty::Quat) => {
+                self.val(Op::Construct, c, comps, vspan)
+            }
             Ty::Scalar(_) => comps[0],
         })
     }
@@ -121,7 +123,9 @@ impl Lower<'_, '_> {
         }
         Some(Ex::Tuple(
             match tt.carrier() {
-                c @ (Ty::Vector(..) | Ty::Matrix(_)) => self.val(Op::Construct, c, comps, span),
+                c @ (Ty::Vector(..) | Ty::Matrix(_) | Ty::Quat) => {
+                    self.val(Op::Construct, c, comps, span)
+                }
                 Ty::Scalar(_) => comps[0],
             },
             tt,

@@ -147,9 +147,9 @@ impl Lower<'_, '_> {
     pub(super) fn vector_slot(&mut self, t: Ty, index: ExprId, span: Span) -> Option<Slot> {
         let n = t.components() as i64;
         let sp = self.ast.expr(index).span;
-        if let Ok(Some(Lit::Int(k))) =
-            self.m
-                .const_eval(self.ast, index, &|v: &str| self.is_local(v))
+        if let Ok(Some(Lit::Int(k))) = self
+            .m
+            .const_eval(self.ast, index, &|v: &str| self.is_local(v))
         {
             return match lit::sequence_index(k, n as usize) {
                 Some(i) => Some(Slot::Const(i as u32)),
@@ -250,7 +250,10 @@ impl Lower<'_, '_> {
             return;
         };
         let v = self.read(var, target_span);
-        let cur = Ex::Val(self.slot_read(v, t, slot, target_span), Ty::Scalar(t.scalar()));
+        let cur = Ex::Val(
+            self.slot_read(v, t, slot, target_span),
+            Ty::Scalar(t.scalar()),
+        );
         let rhs = self.expr(value);
         let r = self.binary(op, cur, rhs, target_span, self.ast.expr(value).span, span);
         if !matches!(r, Ex::Err) {
@@ -262,7 +265,9 @@ impl Lower<'_, '_> {
     pub(super) fn vector_var(&self, e: ExprId) -> Option<Var> {
         match &self.ast.expr(e).kind {
             ExprKind::Name(n) => match self.locals.get(n).copied() {
-                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Vector(..)) => Some(v),
+                Some(Local::Var(v)) if matches!(self.var_ty(v), Ty::Vector(..) | Ty::Quat) => {
+                    Some(v)
+                }
                 _ => None,
             },
             _ => None,
@@ -272,7 +277,14 @@ impl Lower<'_, '_> {
     /// A new value of vector variable `var` with component `i` replaced by `ex`. An error
     /// when the variable takes part in a plain copy: under CPython `w = v` makes two names for
     /// one vector object, so the assignment would change both there, and one on the GPU.
-    fn insert_component(&mut self, var: Var, slot: Slot, ex: Ex, target_span: Span, value_span: Span) {
+    fn insert_component(
+        &mut self,
+        var: Var,
+        slot: Slot,
+        ex: Ex,
+        target_span: Span,
+        value_span: Span,
+    ) {
         let t = self.var_ty(var);
         let name = self.f.vars[var].name.clone();
         if self.copies.contains(&name) {

@@ -167,7 +167,9 @@ impl Lower<'_, '_> {
                 Ok(_) => {
                     let note = match kind {
                         Fixed::Shared => "workgroup memory is allocated before the kernel runs",
-                        Fixed::Local => "each invocation's private memory is allocated before the kernel runs",
+                        Fixed::Local => {
+                            "each invocation's private memory is allocated before the kernel runs"
+                        }
                     };
                     self.cx.diags.push(
                         Diagnostic::error(
@@ -360,8 +362,10 @@ impl Lower<'_, '_> {
                     .with_help("reduce a shared array with `barrier()` steps, or accumulate fixed-point values in an `i32` one"),
             );
         }
-        let matrix = matches!(elem, Ty::Matrix(_));
-        if elem.as_scalar().is_some_and(Scalar::is_int) || (add_or_sub && s != Scalar::Bool && !matrix) {
+        let matrix = matches!(elem, Ty::Matrix(_) | Ty::Quat);
+        if elem.as_scalar().is_some_and(Scalar::is_int)
+            || (add_or_sub && s != Scalar::Bool && !matrix)
+        {
             return None;
         }
         let mut d = Diagnostic::error(
@@ -369,9 +373,11 @@ impl Lower<'_, '_> {
             format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
         );
         if matrix {
-            d = d.with_note("matrices have no atomics: update the entries of an `Array[f32]` with `atomic_add`");
+            d = d.with_note("matrices and quats have no atomics: update the entries of an `Array[f32]` with `atomic_add`");
         } else if elem.components() > 1 {
-            d = d.with_note("on vectors `atomic_add` and `atomic_sub` work, one atomic per component");
+            d = d.with_note(
+                "on vectors `atomic_add` and `atomic_sub` work, one atomic per component",
+            );
         } else if s == Scalar::F32 {
             d = d.with_note("on floats `atomic_add` and `atomic_sub` exist, on `Array[f32]` parameters (they need the device feature shaderBufferFloat32AtomicAdd)");
         }

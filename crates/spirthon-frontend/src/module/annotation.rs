@@ -180,11 +180,13 @@ impl ModuleInfo {
             ));
         }
         let item = self.lib_item(ast, e, &no_local);
-        if let Some(t) =
-            item.and_then(|(lib, v)| {
-                (lib == Lib::Spirthon).then(|| Ty::vector_named(v).or_else(|| Ty::matrix_named(v)))?
-            })
-        {
+        if let Some(t) = item.and_then(|(lib, v)| {
+            (lib == Lib::Spirthon).then(|| {
+                Ty::vector_named(v)
+                    .or_else(|| Ty::matrix_named(v))
+                    .or((v == "quat").then_some(Ty::Quat))
+            })?
+        }) {
             return Ok(Ann::Value(t));
         }
         match item {

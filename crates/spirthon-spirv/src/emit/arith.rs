@@ -126,9 +126,9 @@ pub(super) fn shift(
 
 /// `t`'s shape (scalar, or vector of its size) with components of type `s`.
 fn with_scalar(t: Ty, s: Scalar) -> Ty {
-    match t {
-        Ty::Vector(_, n) => Ty::Vector(s, n),
-        _ => Ty::Scalar(s),
+    match t.as_vector() {
+        Some((_, n)) => Ty::Vector(s, n),
+        None => Ty::Scalar(s),
     }
 }
 

@@ -86,7 +86,15 @@ impl FnState<'_> {
     }
 
     /// `a[index]` of type `t` into `out`: one load per component for a scalarized array.
-    pub(super) fn load(&mut self, e: &mut Emitter, a: ArrayId, index: Word, it: Ty, t: Ty, out: Word) -> R<()> {
+    pub(super) fn load(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        t: Ty,
+        out: Word,
+    ) -> R<()> {
         let rt = e.ty(t);
         if self.scalarized(a) {
             let st = e.ty(Ty::Scalar(t.scalar()));
@@ -104,12 +112,21 @@ impl FnState<'_> {
     }
 
     /// `a[index] = value` of type `t`: one store per component for a scalarized array.
-    pub(super) fn store(&mut self, e: &mut Emitter, a: ArrayId, index: Word, it: Ty, t: Ty, value: Word) -> R<()> {
+    pub(super) fn store(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        t: Ty,
+        value: Word,
+    ) -> R<()> {
         if self.scalarized(a) {
             let st = e.ty(Ty::Scalar(t.scalar()));
             let ps = self.component_pointers(e, a, index, it, t)?;
             for (n, p) in ps.into_iter().enumerate() {
-                let c = e.b.op(SOp::CompositeExtract, st, None, &[value, n as u32])?;
+                let c =
+                    e.b.op(SOp::CompositeExtract, st, None, &[value, n as u32])?;
                 e.b.void(SOp::Store, &[p, c])?;
             }
             return Ok(());
@@ -174,7 +191,10 @@ impl FnState<'_> {
         // Every array with atomics on vector elements is scalarized: naga (and WGSL) have
         // atomic scalars only, not atomic components of a vector.
         if !self.scalarized(a) {
-            return Err(EmitError(format!("an atomic on the vectors of array {}, which is not scalarized", a.0)));
+            return Err(EmitError(format!(
+                "an atomic on the vectors of array {}, which is not scalarized",
+                a.0
+            )));
         }
         let pointers = self.component_pointers(e, a, args[0], it, t)?;
         let mut olds = Vec::with_capacity(n as usize);

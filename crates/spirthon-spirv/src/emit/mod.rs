@@ -209,6 +209,8 @@ impl Emitter {
                 let c = self.scalar_ty(s);
                 self.b.type_vector(c, n as u32)
             }
+            // A quaternion is held as a `vec4` (the same type id).
+            Ty::Quat => self.ty(Ty::Vector(Scalar::F32, 4)),
         }
     }
 
@@ -234,7 +236,7 @@ impl Emitter {
     /// vector `t` (of `c`'s scalar type) otherwise.
     fn splat(&mut self, c: Const, t: Ty) -> Word {
         let one = self.konst(c);
-        let Ty::Vector(_, n) = t else {
+        let Some((_, n)) = t.as_vector() else {
             return one;
         };
         let vt = self.ty(Ty::Vector(c.ty().scalar(), n));
@@ -660,7 +662,12 @@ impl<'f> FnState<'f> {
                 e.b.op(SOp::VectorExtractDynamic, rt, out, &[args[0], args[1]])?;
             }
             Op::InsertAt => {
-                e.b.op(SOp::VectorInsertDynamic, rt, out, &[args[0], args[2], args[1]])?;
+                e.b.op(
+                    SOp::VectorInsertDynamic,
+                    rt,
+                    out,
+                    &[args[0], args[2], args[1]],
+                )?;
             }
             Op::OutsideLaunch => self.outside_launch(e, id)?,
             Op::LaunchSize => self.launch_size(e, rt, id)?,
@@ -753,7 +760,8 @@ fn select(e: &mut Emitter, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
             e.b.op(SOp::CompositeConstruct, rt, Some(id), &comps)?;
             return Ok(());
         }
-        Ty::Vector(_, n) => {
+        Ty::Vector(..) | Ty::Quat => {
+            let n = t.components() as u8;
             let bv = e.ty(Ty::Vector(Scalar::Bool, n));
             let conds = vec![args[0]; n as usize];
             e.b.op(SOp::CompositeConstruct, bv, None, &conds)?
