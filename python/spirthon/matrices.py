@@ -94,29 +94,28 @@ class Matrix:
         n = self.type.n
         return self._e[i * n:(i + 1) * n]
 
-    def __getitem__(self, k):
+    def _at(self, k):
+        """``(row type, row, column or None)`` of the index ``m[i, j]`` or ``m[i]``."""
         n = self.type.n
         row = _VECTORS["vec%d" % n]
         if isinstance(k, tuple):
             if len(k) != 2:
                 raise IndexError("a %s is indexed m[i, j] or m[i]" % self.type.name)
-            i = _index(k[0], n, row.with_article())
-            j = _index(k[1], n, row.with_article())
-            return self._e[i * n + j]
-        i = _index(k, n, row.with_article())
+            return row, _index(k[0], n, row.with_article()), _index(k[1], n, row.with_article())
+        return row, _index(k, n, row.with_article()), None
+
+    def __getitem__(self, k):
+        row, i, j = self._at(k)
+        if j is not None:
+            return self._e[i * self.type.n + j]
         return Vector(row, list(self._row(i)))
 
     def __setitem__(self, k, value):
+        row, i, j = self._at(k)
         n = self.type.n
-        row = _VECTORS["vec%d" % n]
-        if isinstance(k, tuple):
-            if len(k) != 2:
-                raise IndexError("a %s is indexed m[i, j] or m[i]" % self.type.name)
-            i = _index(k[0], n, row.with_article())
-            j = _index(k[1], n, row.with_article())
+        if j is not None:
             self._e[i * n + j] = row.component(value)
             return
-        i = _index(k, n, row.with_article())
         if not isinstance(value, Vector) or value.type is not row:
             raise TypeError("a row of a %s is a %s" % (self.type.name, row.name))
         self._e[i * n:(i + 1) * n] = list(value._c)

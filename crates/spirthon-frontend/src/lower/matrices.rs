@@ -272,13 +272,10 @@ impl Lower<'_, '_> {
         b_span: Span,
         span: Span,
     ) -> Ex {
-        if matches!(a, Ex::Err) || matches!(b, Ex::Err) {
-            return Ex::Err;
-        }
-        let sym = op.symbol();
-        let (Some((x, xt)), Some((y, yt))) = (self.value(a, a_span), self.value(b, b_span)) else {
+        let Some(((x, xt), (y, yt))) = self.operands(a, b, a_span, b_span) else {
             return Ex::Err;
         };
+        let sym = op.symbol();
         let number = |t: Ty| t.as_scalar().is_some_and(Scalar::is_numeric);
         match (op, xt, yt) {
             (BinaryOp::MatMul, Ty::Matrix(n), Ty::Matrix(m)) if n == m => {
@@ -340,11 +337,7 @@ impl Lower<'_, '_> {
                 } else {
                     (y, x, false)
                 };
-                let k = if s == Ty::F32 {
-                    k
-                } else {
-                    self.val(Op::Convert, Ty::F32, [k], span)
-                };
+                let k = self.as_float(k, s, span);
                 let out = self
                     .entries(m, n, span)
                     .into_iter()
@@ -359,11 +352,7 @@ impl Lower<'_, '_> {
                 self.matrix(n, out, span)
             }
             (BinaryOp::Div, Ty::Matrix(n), s) if number(s) => {
-                let k = if s == Ty::F32 {
-                    y
-                } else {
-                    self.val(Op::Convert, Ty::F32, [y], span)
-                };
+                let k = self.as_float(y, s, span);
                 let out = self
                     .entries(x, n, span)
                     .into_iter()

@@ -69,6 +69,30 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// Both operands of a matrix or quaternion operator as values; `None` when either is
+    /// already reported (or reported now).
+    pub(super) fn operands(
+        &mut self,
+        a: Ex,
+        b: Ex,
+        a_span: Span,
+        b_span: Span,
+    ) -> Option<((Operand, Ty), (Operand, Ty))> {
+        if matches!(a, Ex::Err) || matches!(b, Ex::Err) {
+            return None;
+        }
+        Some((self.value(a, a_span)?, self.value(b, b_span)?))
+    }
+
+    /// A number operand of type `t` as an `f32` (an int converted).
+    pub(super) fn as_float(&mut self, o: Operand, t: Ty, span: Span) -> Operand {
+        if t == Ty::F32 {
+            o
+        } else {
+            self.val(Op::Convert, Ty::F32, [o], span)
+        }
+    }
+
     pub(super) fn binary(
         &mut self,
         op: BinaryOp,

@@ -83,21 +83,11 @@ impl Lower<'_, '_> {
         b_span: Span,
         span: Span,
     ) -> Ex {
-        if matches!(a, Ex::Err) || matches!(b, Ex::Err) {
+        let Some(((x, xt), (y, yt))) = self.operands(a, b, a_span, b_span) else {
             return Ex::Err;
-        }
+        };
         let sym = op.symbol();
-        let (Some((x, xt)), Some((y, yt))) = (self.value(a, a_span), self.value(b, b_span)) else {
-            return Ex::Err;
-        };
         let number = |t: Ty| t.as_scalar().is_some_and(Scalar::is_numeric);
-        let as_f32 = |l: &mut Self, o: Operand, t: Ty| {
-            if t == Ty::F32 {
-                o
-            } else {
-                l.val(Op::Convert, Ty::F32, [o], span)
-            }
-        };
         match (op, xt, yt) {
             (BinaryOp::Mul, Ty::Quat, Ty::Quat) => {
                 let (p, q) = (self.parts(x, 4, span), self.parts(y, 4, span));
@@ -115,7 +105,7 @@ impl Lower<'_, '_> {
                 self.quat_of(out, span)
             }
             (BinaryOp::Mul, Ty::Quat, s) if number(s) => {
-                let k = as_f32(self, y, s);
+                let k = self.as_float(y, s, span);
                 let p = self.parts(x, 4, span);
                 let out = p
                     .into_iter()
@@ -124,7 +114,7 @@ impl Lower<'_, '_> {
                 self.quat_of(out, span)
             }
             (BinaryOp::Mul, s, Ty::Quat) if number(s) => {
-                let k = as_f32(self, x, s);
+                let k = self.as_float(x, s, span);
                 let p = self.parts(y, 4, span);
                 let out = p
                     .into_iter()
@@ -133,7 +123,7 @@ impl Lower<'_, '_> {
                 self.quat_of(out, span)
             }
             (BinaryOp::Div, Ty::Quat, s) if number(s) => {
-                let k = as_f32(self, y, s);
+                let k = self.as_float(y, s, span);
                 let p = self.parts(x, 4, span);
                 let out = p
                     .into_iter()
