@@ -885,7 +885,8 @@ def _launch_python(kernel, threads, args, checked):
     for k, p in enumerate(kernel.params):
         value = args[k]
         if p.kind == "vector":
-            values[k] = p.elem(*_vector(p, value))
+            comps = _matrix(p, value) if isinstance(p.elem, MatrixType) else _vector(p, value)
+            values[k] = p.elem(*comps)
             continue
         if p.kind != "array":
             values[k] = _number(repr(p.name), p.elem, value)

@@ -19,8 +19,9 @@ sys.path.insert(0, PACKAGE)
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, CheckError, CompileError, f32, i32, u32, vec2, vec4, kernel, func, global_id,
-    local_id, barrier, shared_array, atomic_add,
+    Array, Array2D, CheckError, CompileError, f32, i32, u32, vec2, vec3, vec4, kernel, func,
+    global_id, local_id, barrier, shared_array, atomic_add, mat22, mat33, quat, quat_rotate,
+    local_array, transpose,
 )
 from spirthon import gpu  # noqa: E402
 
@@ -330,9 +331,44 @@ class DeviceArrays(unittest.TestCase):
         np.testing.assert_array_equal(bitonic_sort(values), np.sort(values))
 
 
+@kernel
+def moved(R: mat33, S: mat22, q: quat, p: Array[vec3], ms: Array[mat33], qs: Array[quat],
+          out: Array[vec3], prods: Array[mat33], flat: Array[f32]):
+    i = global_id().x
+    out[i] = R @ p[i] + quat_rotate(q * qs[i], p[i])
+    prods[i] = ms[i] @ transpose(R)
+    t = local_array(f32, 4)
+    t[i % 4] = (S @ p[i].xy).y
+    flat[i] = t[i % 4] + S[1, 0]
+
+
 class PythonDevice(unittest.TestCase):
     def tearDown(self):
         spirthon.set_device(None)
+
+    def test_matrices_quats_and_packed_vec3_arrays_from_numpy(self):
+        """A matrix parameter (its rows 16 bytes apart in the uniform block), a quat, and
+        NumPy's (N, 3), (N, 3, 3) and (N, 4) arrays, on the GPU and the python device; the
+        values are quarters, so every result is exact and both give the same bits."""
+        rng = np.random.default_rng(5)
+        quarters = lambda *shape: (rng.integers(-8, 9, size=shape) / 4).astype(np.float32)  # noqa: E731
+        n = 40
+        args = [quarters(3, 3), np.array([[1, 2], [3, 4]], np.float32), quarters(4), quarters(n, 3),
+                quarters(n, 3, 3), quarters(n, 4)]
+        results = []
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            outs = [np.zeros((n, 3), np.float32), np.zeros((n, 3, 3), np.float32), np.zeros(n, np.float32)]
+            moved.launch(n, *args, *outs)
+            results.append(outs)
+        for gpu_out, py_out in zip(*results):
+            np.testing.assert_array_equal(gpu_out, py_out)
+        R, ms = args[0], args[4]
+        np.testing.assert_array_equal(results[0][1], ms @ R.T)
+        np.testing.assert_array_equal(results[0][2], args[3][:, 0] * 3 + args[3][:, 1] * 4 + 3)
+        with self.assertRaises(TypeError) as e:
+            moved.launch(n, np.zeros((2, 3), np.float32), *args[1:], *results[0])
+        self.assertIn("'R'", str(e.exception))
 
     def test_the_python_device_gives_the_same_results(self):
         values = np.random.default_rng(3).integers(-50, 50, size=32).astype(np.int32)
