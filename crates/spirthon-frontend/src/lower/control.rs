@@ -518,6 +518,21 @@ impl Lower<'_, '_> {
         let Ok((table_expr, index)) = self.table_form(target, iter)? else {
             return Some(Err(()));
         };
+        if let Some(items) = self.runtime_items(table_expr) {
+            let (index, value) = match index {
+                Some((k, v)) => (Some(k), v),
+                None => (None, target),
+            };
+            let span = self.ast.expr(table_expr).span;
+            let Some(a) = self.runtime_tuple(&items, value, span) else {
+                return Some(Err(()));
+            };
+            return Some(Ok(Binder::Table {
+                columns: vec![(a, value)],
+                index,
+                len: items.len() as u32,
+            }));
+        }
         let Ok((n, global)) = self.table_named(table_expr, index.is_some())? else {
             return Some(Err(()));
         };
@@ -533,6 +548,68 @@ impl Lower<'_, '_> {
             index,
             len,
         }))
+    }
+
+    /// The items of a tuple written in place that is not a constant table (some item is
+    /// computed at run time, `for v in (a, b + 1):`); `None` for anything else.
+    fn runtime_items(&self, table_expr: ExprId) -> Option<Vec<ExprId>> {
+        let ExprKind::Tuple(items) = &self.ast.expr(table_expr).kind else {
+            return None;
+        };
+        let is_local = |n: &str| self.is_local(n);
+        let constant = |i: ExprId| {
+            matches!(
+                self.m.const_eval(self.ast, i, &is_local),
+                Ok(Some(Lit::Int(_) | Lit::Float(_)))
+            )
+        };
+        let nested = |i: ExprId| matches!(self.ast.expr(i).kind, ExprKind::Tuple(_));
+        if items.is_empty() || items.iter().any(|&i| nested(i)) || items.iter().all(|&i| constant(i)) {
+            return None;
+        }
+        Some(items.clone())
+    }
+
+    /// `for v in (a, b, c):` over values computed at run time: the items, evaluated once in
+    /// order before the loop as Python does, stored into a hidden local array of their type
+    /// (the first value's; the others converted as an assignment would convert them), which
+    /// the loop then reads as it reads a constant table. The loop target `value` takes part
+    /// in a copy: under CPython it names the item's own object, so a component assignment
+    /// to it would change the item there.
+    fn runtime_tuple(&mut self, items: &[ExprId], value: ExprId, span: Span) -> Option<ArrayId> {
+        let exs = self.args(items);
+        if exs.iter().any(|(x, _)| matches!(x, Ex::Err)) {
+            return None;
+        }
+        let t = match exs.iter().find_map(|(x, _)| match x {
+            Ex::Val(_, t) => Some(*t),
+            _ => None,
+        }) {
+            Some(t) => t,
+            None => self.value(exs[0].0, exs[0].1)?.1,
+        };
+        if t.scalar() == Scalar::Bool || matches!(exs[0].0, Ex::Array(_) | Ex::Tuple(..) | Ex::Void) {
+            self.cx.diags.push(
+                Diagnostic::error(span, "a `for` loop over values computed at run time takes numbers, vectors, matrices or quats")
+                    .with_help("loop over indices, `for k in range(n):`, and pick each value"),
+            );
+            return None;
+        }
+        let id = ArrayId(self.cx.arrays.len() as u32);
+        self.cx.arrays.push(GlobalArray {
+            memory: Memory::Local(items.len() as u32),
+            ..GlobalArray::buffer(format!("tuple@{}", span.start), t, 0)
+        });
+        let what = format!("an item of a tuple of {t}s that a `for` loop runs over");
+        for (k, &(x, sp)) in exs.iter().enumerate() {
+            let o = self.coerce(x, t, sp, &what)?;
+            let at = self.konst(Const::I32(k as i32));
+            self.emit(Op::Store(id), None, [at, o], sp);
+        }
+        if let ExprKind::Name(n) = &self.ast.expr(value).kind {
+            self.copies.insert(n.clone());
+        }
+        Some(id)
     }
 
     /// The tuple `iter` loops over and, for `enumerate`, its index and value targets.
