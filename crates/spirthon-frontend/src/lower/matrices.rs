@@ -17,6 +17,14 @@
 use super::vectors::Slot;
 use super::*;
 
+/// What an assignment into a matrix stores: a value, or `op` applied to the entry (or row)
+/// and the expression (`m[i, j] += x`).
+#[derive(Copy, Clone)]
+pub(super) enum Assigned {
+    Value(Ex),
+    Aug(BinaryOp, ExprId),
+}
+
 impl Lower<'_, '_> {
     /// The entries of matrix `o` (size `n`), row-major.
     fn entries(&mut self, o: Operand, n: u8, span: Span) -> Vec<Operand> {
@@ -173,7 +181,7 @@ impl Lower<'_, '_> {
         &mut self,
         base: ExprId,
         index: ExprId,
-        ex: Ex,
+        value: Assigned,
         target_span: Span,
         value_span: Span,
     ) -> bool {
@@ -217,10 +225,27 @@ impl Lower<'_, '_> {
             ),
             None => (row_t, format!("assigned to a row of a {}", Ty::Matrix(n))),
         };
+        let cur = self.read(var, target_span);
+        let ex = match value {
+            Assigned::Value(ex) => ex,
+            // `m[i, j] op= x`: the indices once, then the entry (or row), then `x`.
+            Assigned::Aug(op, x) => {
+                let row = self.matrix_row(cur, n, si, target_span);
+                let old = match sj {
+                    Some(sj) => Ex::Val(self.slot_read(row, row_t, sj, target_span), Ty::F32),
+                    None => Ex::Val(row, row_t),
+                };
+                let rhs = self.expr(x);
+                let xs = self.ast.expr(x).span;
+                match self.binary(op, old, rhs, target_span, xs, value_span) {
+                    Ex::Err => return true,
+                    r => r,
+                }
+            }
+        };
         let Some(v) = self.coerce(ex, want, value_span, &what) else {
             return true;
         };
-        let cur = self.read(var, target_span);
         let mut es = self.entries(cur, n, target_span);
         let nn = n as usize;
         // The new row: the value, or the old row with one entry replaced.

@@ -265,7 +265,13 @@ impl Lower<'_, '_> {
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
                 if self.assign_vector_item(base, index, ex, t.span, value_span)
-                    || self.assign_matrix_item(base, index, ex, t.span, value_span)
+                    || self.assign_matrix_item(
+                        base,
+                        index,
+                        matrices::Assigned::Value(ex),
+                        t.span,
+                        value_span,
+                    )
                 {
                     return;
                 }
@@ -494,15 +500,8 @@ impl Lower<'_, '_> {
                 }
             }
             ExprKind::Subscript(base, index) if self.matrix_var(*base) => {
-                // `m[i, j] += x`: the entry, the operator, the entry written back (the index
-                // evaluated for each, as for a matrix it is constants or locals in practice).
-                let (base, index) = (*base, *index);
-                let cur = self.expr(target);
-                let rhs = self.expr(value);
-                let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
-                if !matches!(r, Ex::Err) {
-                    self.assign_matrix_item(base, index, r, t.span, span);
-                }
+                let aug = matrices::Assigned::Aug(op, value);
+                self.assign_matrix_item(*base, *index, aug, t.span, span);
             }
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
