@@ -90,6 +90,7 @@ pub fn translate(
                 naga::back::wgsl::WriterFlags::empty()
             };
             naga::back::wgsl::write_string(&module, &info, flags)
+                .map(|text| entry_names_kept(text, kernels))
                 .map_err(|e| internal(format!("naga's WGSL writer: {e}")))
         }
         Target::Msl => {
@@ -119,6 +120,25 @@ pub fn translate(
         }
         Target::Glsl => glsl(&module, &info, kernels).map_err(internal),
     }
+}
+
+/// `text` (naga's WGSL) with each kernel's entry point under the kernel's own name. naga's
+/// namer appends `_` to every name that ends in a digit (`lbm_d2q9` is written
+/// `lbm_d2q9_`), so that its own numbered names (`lbm_d2q9_1`) never collide; the bare name
+/// is then used nowhere else, and WGSL allows it, so the entry point's declaration takes it
+/// back and a host finds the kernel by its name. (A name that is a WGSL keyword keeps
+/// naga's suffix: it cannot be written as it is.)
+fn entry_names_kept(mut text: String, kernels: &[&str]) -> String {
+    for name in kernels {
+        if !name.ends_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let renamed = format!("\nfn {name}_(");
+        if let Some(at) = text.find(&renamed) {
+            text.replace_range(at..at + renamed.len(), &format!("\nfn {name}("));
+        }
+    }
+    text
 }
 
 /// The first atomic operation on floats in `m`: its span and its name (`add`).
