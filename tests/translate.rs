@@ -105,10 +105,14 @@ fn wgsl_passes_nagas_front_end_and_validator() {
 fn wgsl_entry_points_keep_the_kernels_names() {
     let source = "from spirthon import kernel, Array, f32, global_id\n\n\n@kernel\ndef step2(x: Array[f32]):\n    x[global_id().x] += 1.0\n\n\n@kernel\ndef d2q9(x: Array[f32]):\n    x[global_id().x] *= 2.0\n";
     let c = spirthon::compile(source, "names.py", &Default::default()).expect("compiles");
-    let wgsl = translate(&c.words, Target::Wgsl, &c.module.kernel_names(), None)
-        .expect("translates");
+    let wgsl =
+        translate(&c.words, Target::Wgsl, &c.module.kernel_names(), None).expect("translates");
     let module = naga::front::wgsl::parse_str(&wgsl).expect("parses");
-    let mut names: Vec<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
+    let mut names: Vec<&str> = module
+        .entry_points
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
     names.sort();
     assert_eq!(names, ["d2q9", "step2"], "{wgsl}");
 }

@@ -564,7 +564,10 @@ impl Lower<'_, '_> {
             )
         };
         let nested = |i: ExprId| matches!(self.ast.expr(i).kind, ExprKind::Tuple(_));
-        if items.is_empty() || items.iter().any(|&i| nested(i)) || items.iter().all(|&i| constant(i)) {
+        if items.is_empty()
+            || items.iter().any(|&i| nested(i))
+            || items.iter().all(|&i| constant(i))
+        {
             return None;
         }
         Some(items.clone())
@@ -588,7 +591,8 @@ impl Lower<'_, '_> {
             Some(t) => t,
             None => self.value(exs[0].0, exs[0].1)?.1,
         };
-        if t.scalar() == Scalar::Bool || matches!(exs[0].0, Ex::Array(_) | Ex::Tuple(..) | Ex::Void) {
+        if t.scalar() == Scalar::Bool || matches!(exs[0].0, Ex::Array(_) | Ex::Tuple(..) | Ex::Void)
+        {
             self.cx.diags.push(
                 Diagnostic::error(span, "a `for` loop over values computed at run time takes numbers, vectors, matrices or quats")
                     .with_help("loop over indices, `for k in range(n):`, and pick each value"),
