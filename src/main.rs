@@ -453,7 +453,17 @@ fn run(cli: &Cli) -> u8 {
             let path = cli.file.display().to_string();
             let origin = Some((&compiled.module, source.as_str(), path.as_str()));
             match spirthon::translate::translate(&compiled.words, target, &kernels, origin) {
-                Ok(t) => t.into_bytes(),
+                Ok(t) => {
+                    if target == Target::Wgsl {
+                        for k in &kernels {
+                            let entry = spirthon::translate::wgsl_entry_name(k);
+                            if entry != *k {
+                                say!("note: kernel `{k}` is the entry point `{entry}` in this WGSL: `{k}` is a WGSL keyword or built-in name");
+                            }
+                        }
+                    }
+                    t.into_bytes()
+                }
                 Err(spirthon::translate::TranslateError::Unsupported(text)) => {
                     say_raw!("{text}");
                     return 1;

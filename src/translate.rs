@@ -122,12 +122,23 @@ pub fn translate(
     }
 }
 
+/// The name kernel `kernel`'s entry point has in the WGSL: its own, or with naga's trailing
+/// `_` when it is a WGSL keyword, a reserved word or a built-in name (`filter`, `step`).
+pub fn wgsl_entry_name(kernel: &str) -> String {
+    use naga::keywords::wgsl::{BUILTIN_IDENTIFIERS, RESERVED};
+    if RESERVED.contains(&kernel) || BUILTIN_IDENTIFIERS.contains(&kernel) {
+        format!("{kernel}_")
+    } else {
+        kernel.to_string()
+    }
+}
+
 /// `text` (naga's WGSL) with each kernel's entry point under the kernel's own name. naga's
 /// namer appends `_` to every name that ends in a digit (`lbm_d2q9` is written
 /// `lbm_d2q9_`), so that its own numbered names (`lbm_d2q9_1`) never collide; the bare name
 /// is then used nowhere else, and WGSL allows it, so the entry point's declaration takes it
-/// back and a host finds the kernel by its name. (A name that is a WGSL keyword keeps
-/// naga's suffix: it cannot be written as it is.)
+/// back and a host finds the kernel by its name. (A name that is a WGSL keyword or built-in name
+/// keeps naga's suffix: see [`wgsl_entry_name`].)
 fn entry_names_kept(mut text: String, kernels: &[&str]) -> String {
     for name in kernels {
         if !name.ends_with(|c: char| c.is_ascii_digit()) {

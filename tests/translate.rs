@@ -115,6 +115,22 @@ fn wgsl_entry_points_keep_the_kernels_names() {
         .collect();
     names.sort();
     assert_eq!(names, ["d2q9", "step2"], "{wgsl}");
+    // A keyword or built-in name keeps naga's `_`, and `wgsl_entry_name` says so.
+    let source = source
+        .replace("def step2", "def step")
+        .replace("def d2q9", "def filter");
+    let c = spirthon::compile(&source, "names.py", &Default::default()).expect("compiles");
+    let wgsl =
+        translate(&c.words, Target::Wgsl, &c.module.kernel_names(), None).expect("translates");
+    let module = naga::front::wgsl::parse_str(&wgsl).expect("parses");
+    for k in c.module.kernel_names() {
+        let entry = spirthon::translate::wgsl_entry_name(k);
+        assert!(entry.ends_with('_'), "{k} is a WGSL name");
+        assert!(
+            module.entry_points.iter().any(|e| e.name == entry),
+            "{entry}: {wgsl}"
+        );
+    }
 }
 
 /// Whether `glslangValidator` runs here (required under CI).
