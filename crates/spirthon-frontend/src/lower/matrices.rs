@@ -28,9 +28,7 @@ pub(super) enum Assigned {
 impl Lower<'_, '_> {
     /// The entries of matrix `o` (size `n`), row-major.
     fn entries(&mut self, o: Operand, n: u8, span: Span) -> Vec<Operand> {
-        (0..n as u32 * n as u32)
-            .map(|k| self.val(Op::Extract(k), Ty::F32, [o], span))
-            .collect()
+        self.components(o, Ty::Matrix(n), span)
     }
 
     /// The matrix of size `n` with these entries, row-major.
@@ -39,24 +37,12 @@ impl Lower<'_, '_> {
         Ex::Val(self.val(Op::Construct, t, entries, span), t)
     }
 
-    fn fmul(&mut self, a: Operand, b: Operand, span: Span) -> Operand {
-        self.val(Op::Binary(BinOp::Mul), Ty::F32, [a, b], span)
-    }
-
-    fn fadd(&mut self, a: Operand, b: Operand, span: Span) -> Operand {
-        self.val(Op::Binary(BinOp::Add), Ty::F32, [a, b], span)
-    }
-
-    fn fsub(&mut self, a: Operand, b: Operand, span: Span) -> Operand {
-        self.val(Op::Binary(BinOp::Sub), Ty::F32, [a, b], span)
-    }
-
     /// `x[0]*y[0] + x[1]*y[1] + …`, summed left to right.
     fn dot_entries(&mut self, x: &[Operand], y: &[Operand], span: Span) -> Operand {
-        let mut s = self.fmul(x[0], y[0], span);
+        let mut s = self.fop(BinOp::Mul, x[0], y[0], span);
         for k in 1..x.len() {
-            let p = self.fmul(x[k], y[k], span);
-            s = self.fadd(s, p, span);
+            let p = self.fop(BinOp::Mul, x[k], y[k], span);
+            s = self.fop(BinOp::Add, s, p, span);
         }
         s
     }
@@ -84,9 +70,7 @@ impl Lower<'_, '_> {
         if exs.len() == n as usize && exs.iter().all(|(x, _)| x.is_vector()) {
             for &(x, sp) in &exs {
                 let o = self.coerce(x, row, sp, &what)?;
-                for k in 0..n as u32 {
-                    entries.push(self.val(Op::Extract(k), Ty::F32, [o], sp));
-                }
+                entries.extend(self.components(o, row, sp));
             }
             return Some(self.matrix(n, entries, span));
         }
@@ -120,13 +104,15 @@ impl Lower<'_, '_> {
             else {
                 return Ex::Err;
             };
-            let row = self.matrix_row(o, n, si, span);
+            let es = self.entries(o, n, span);
+            let row = self.matrix_row(&es, n, si, span);
             return Ex::Val(self.slot_read(row, row_t, sj, span), Ty::F32);
         }
         let Some(si) = self.matrix_slot(n, index, span) else {
             return Ex::Err;
         };
-        Ex::Val(self.matrix_row(o, n, si, span), row_t)
+        let es = self.entries(o, n, span);
+        Ex::Val(self.matrix_row(&es, n, si, span), row_t)
     }
 
     /// The index `e` into a matrix of size `n`, checked as a vector's of `n` components (its
@@ -146,11 +132,10 @@ impl Lower<'_, '_> {
         self.vector_slot(Ty::Vector(Scalar::F32, n), e, span)
     }
 
-    /// Row `slot` of matrix `o`, a vector: at a run-time index, each entry picked from the
-    /// rows by `Op::ExtractAt` over the column.
-    fn matrix_row(&mut self, o: Operand, n: u8, slot: Slot, span: Span) -> Operand {
+    /// Row `slot` of the matrix of size `n` with entries `es`, a vector: at a run-time index,
+    /// each entry picked from the rows by `Op::ExtractAt` over the column.
+    fn matrix_row(&mut self, es: &[Operand], n: u8, slot: Slot, span: Span) -> Operand {
         let row_t = Ty::Vector(Scalar::F32, n);
-        let es = self.entries(o, n, span);
         let n = n as usize;
         let comps: Vec<Operand> = match slot {
             Slot::Const(i) => es[i as usize * n..(i as usize + 1) * n].to_vec(),
@@ -226,14 +211,18 @@ impl Lower<'_, '_> {
             None => (row_t, format!("assigned to a row of a {}", Ty::Matrix(n))),
         };
         let cur = self.read(var, target_span);
+        let mut es = self.entries(cur, n, target_span);
+        // The row assigned into: an entry assignment keeps its other entries, and `op=` reads
+        // the entry or row first (a whole row's plain assignment leaves it unused, for
+        // folding to drop).
+        let old_row = self.matrix_row(&es, n, si, target_span);
         let ex = match value {
             Assigned::Value(ex) => ex,
             // `m[i, j] op= x`: the indices once, then the entry (or row), then `x`.
             Assigned::Aug(op, x) => {
-                let row = self.matrix_row(cur, n, si, target_span);
                 let old = match sj {
-                    Some(sj) => Ex::Val(self.slot_read(row, row_t, sj, target_span), Ty::F32),
-                    None => Ex::Val(row, row_t),
+                    Some(sj) => Ex::Val(self.slot_read(old_row, row_t, sj, target_span), Ty::F32),
+                    None => Ex::Val(old_row, row_t),
                 };
                 let rhs = self.expr(x);
                 let xs = self.ast.expr(x).span;
@@ -246,18 +235,12 @@ impl Lower<'_, '_> {
         let Some(v) = self.coerce(ex, want, value_span, &what) else {
             return true;
         };
-        let mut es = self.entries(cur, n, target_span);
         let nn = n as usize;
         // The new row: the value, or the old row with one entry replaced.
         let new_row = match sj {
             None => v,
-            Some(sj) => {
-                let old = self.matrix_row(cur, n, si, target_span);
-                match sj {
-                    Slot::Const(c) => self.val(Op::Insert(c), row_t, [old, v], target_span),
-                    Slot::At(k) => self.val(Op::InsertAt, row_t, [old, k, v], target_span),
-                }
-            }
+            Some(Slot::Const(c)) => self.val(Op::Insert(c), row_t, [old_row, v], target_span),
+            Some(Slot::At(k)) => self.val(Op::InsertAt, row_t, [old_row, k, v], target_span),
         };
         for r in 0..nn {
             let take = match si {
@@ -319,9 +302,7 @@ impl Lower<'_, '_> {
             (BinaryOp::MatMul, Ty::Matrix(n), Ty::Vector(Scalar::F32, m)) if n == m => {
                 let ea = self.entries(x, n, span);
                 let nn = n as usize;
-                let v: Vec<Operand> = (0..n as u32)
-                    .map(|k| self.val(Op::Extract(k), Ty::F32, [y], span))
-                    .collect();
+                let v = self.components(y, yt, span);
                 let comps: Vec<Operand> = (0..nn)
                     .map(|i| {
                         let row: Vec<Operand> = ea[i * nn..(i + 1) * nn].to_vec();
@@ -333,9 +314,7 @@ impl Lower<'_, '_> {
             (BinaryOp::MatMul, Ty::Vector(Scalar::F32, m), Ty::Matrix(n)) if n == m => {
                 let eb = self.entries(y, n, span);
                 let nn = n as usize;
-                let v: Vec<Operand> = (0..n as u32)
-                    .map(|k| self.val(Op::Extract(k), Ty::F32, [x], span))
-                    .collect();
+                let v = self.components(x, xt, span);
                 let comps: Vec<Operand> = (0..nn)
                     .map(|j| {
                         let col: Vec<Operand> = (0..nn).map(|k| eb[k * nn + j]).collect();
@@ -350,8 +329,8 @@ impl Lower<'_, '_> {
                     .iter()
                     .zip(&eb)
                     .map(|(&p, &q)| match op {
-                        BinaryOp::Add => self.fadd(p, q, span),
-                        _ => self.fsub(p, q, span),
+                        BinaryOp::Add => self.fop(BinOp::Add, p, q, span),
+                        _ => self.fop(BinOp::Sub, p, q, span),
                     })
                     .collect();
                 self.matrix(n, out, span)
@@ -368,9 +347,9 @@ impl Lower<'_, '_> {
                     .into_iter()
                     .map(|e| {
                         if m_first {
-                            self.fmul(e, k, span)
+                            self.fop(BinOp::Mul, e, k, span)
                         } else {
-                            self.fmul(k, e, span)
+                            self.fop(BinOp::Mul, k, e, span)
                         }
                     })
                     .collect();
@@ -483,16 +462,11 @@ impl Lower<'_, '_> {
                     return Ex::Err;
                 }
                 let nn = n as usize;
-                let u: Vec<Operand> = (0..nn as u32)
-                    .map(|k| self.val(Op::Extract(k), Ty::F32, [o], span))
-                    .collect();
-                let v: Vec<Operand> = (0..nn as u32)
-                    .map(|k| self.val(Op::Extract(k), Ty::F32, [p], span))
-                    .collect();
+                let (u, v) = (self.components(o, t, span), self.components(p, pt, span));
                 let mut out = Vec::with_capacity(nn * nn);
                 for i in 0..nn {
                     for j in 0..nn {
-                        out.push(self.fmul(u[i], v[j], span));
+                        out.push(self.fop(BinOp::Mul, u[i], v[j], span));
                     }
                 }
                 self.matrix(n, out, span)
@@ -538,18 +512,18 @@ impl Lower<'_, '_> {
     /// `e[0,0]·C00 + e[0,1]·C01 + …` left to right, with each cofactor signed.
     fn det(&mut self, es: &[Operand], n: usize, span: Span) -> Operand {
         if n == 2 {
-            let a = self.fmul(es[0], es[3], span);
-            let b = self.fmul(es[1], es[2], span);
-            return self.fsub(a, b, span);
+            let a = self.fop(BinOp::Mul, es[0], es[3], span);
+            let b = self.fop(BinOp::Mul, es[1], es[2], span);
+            return self.fop(BinOp::Sub, a, b, span);
         }
         let mut s: Option<Operand> = None;
         for j in 0..n {
             let minor = self.minor_det(es, n, 0, j, span);
-            let term = self.fmul(es[j], minor, span);
+            let term = self.fop(BinOp::Mul, es[j], minor, span);
             s = Some(match (s, j % 2) {
                 (None, _) => term,
-                (Some(acc), 0) => self.fadd(acc, term, span),
-                (Some(acc), _) => self.fsub(acc, term, span),
+                (Some(acc), 0) => self.fop(BinOp::Add, acc, term, span),
+                (Some(acc), _) => self.fop(BinOp::Sub, acc, term, span),
             });
         }
         s.unwrap_or(es[0])

@@ -84,6 +84,11 @@ impl Lower<'_, '_> {
         Some((self.value(a, a_span)?, self.value(b, b_span)?))
     }
 
+    /// The `f32` operation `a op b`.
+    pub(super) fn fop(&mut self, op: BinOp, a: Operand, b: Operand, span: Span) -> Operand {
+        self.val(Op::Binary(op), Ty::F32, [a, b], span)
+    }
+
     /// A number operand of type `t` as an `f32` (an int converted).
     pub(super) fn as_float(&mut self, o: Operand, t: Ty, span: Span) -> Operand {
         if t == Ty::F32 {

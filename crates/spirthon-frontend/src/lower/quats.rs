@@ -16,19 +16,8 @@ use super::*;
 type Parts = Vec<Operand>;
 
 impl Lower<'_, '_> {
-    /// The four components of quaternion (or any 4-component value) `o`.
-    fn parts(&mut self, o: Operand, n: u32, span: Span) -> Parts {
-        (0..n)
-            .map(|k| self.val(Op::Extract(k), Ty::F32, [o], span))
-            .collect()
-    }
-
     fn quat_of(&mut self, parts: Parts, span: Span) -> Ex {
         Ex::Val(self.val(Op::Construct, Ty::Quat, parts, span), Ty::Quat)
-    }
-
-    fn f(&mut self, op: BinOp, a: Operand, b: Operand, span: Span) -> Operand {
-        self.val(Op::Binary(op), Ty::F32, [a, b], span)
     }
 
     /// `quat(x, y, z, w)`, `quat(v, w)` (a `vec3` and the real part), or `quat(q)` (a copy;
@@ -42,14 +31,14 @@ impl Lower<'_, '_> {
         match exs[..] {
             [(Ex::Val(o, Ty::Quat), _)] => Ex::Val(o, Ty::Quat),
             [(Ex::Val(o, Ty::Vector(Scalar::F32, 4)), sp)] => {
-                let p = self.parts(o, 4, sp);
+                let p = self.components(o, Ty::Vector(Scalar::F32, 4), sp);
                 self.quat_of(p, span)
             }
             [(Ex::Val(v, Ty::Vector(Scalar::F32, 3)), vsp), (w, wsp)] => {
                 let Some(w) = self.coerce(w, Ty::F32, wsp, what) else {
                     return Ex::Err;
                 };
-                let mut p = self.parts(v, 3, vsp);
+                let mut p = self.components(v, Ty::Vector(Scalar::F32, 3), vsp);
                 p.push(w);
                 self.quat_of(p, span)
             }
@@ -90,44 +79,50 @@ impl Lower<'_, '_> {
         let number = |t: Ty| t.as_scalar().is_some_and(Scalar::is_numeric);
         match (op, xt, yt) {
             (BinaryOp::Mul, Ty::Quat, Ty::Quat) => {
-                let (p, q) = (self.parts(x, 4, span), self.parts(y, 4, span));
+                let (p, q) = (
+                    self.components(x, Ty::Quat, span),
+                    self.components(y, Ty::Quat, span),
+                );
                 let out = self.hamilton(&p, &q, span);
                 self.quat_of(out, span)
             }
             (BinaryOp::Add | BinaryOp::Sub, Ty::Quat, Ty::Quat) => {
-                let (p, q) = (self.parts(x, 4, span), self.parts(y, 4, span));
+                let (p, q) = (
+                    self.components(x, Ty::Quat, span),
+                    self.components(y, Ty::Quat, span),
+                );
                 let bop = if op == BinaryOp::Add {
                     BinOp::Add
                 } else {
                     BinOp::Sub
                 };
-                let out = (0..4).map(|k| self.f(bop, p[k], q[k], span)).collect();
+                let out = (0..4).map(|k| self.fop(bop, p[k], q[k], span)).collect();
                 self.quat_of(out, span)
             }
             (BinaryOp::Mul, Ty::Quat, s) if number(s) => {
                 let k = self.as_float(y, s, span);
-                let p = self.parts(x, 4, span);
+                let p = self.components(x, Ty::Quat, span);
                 let out = p
                     .into_iter()
-                    .map(|c| self.f(BinOp::Mul, c, k, span))
+                    .map(|c| self.fop(BinOp::Mul, c, k, span))
                     .collect();
                 self.quat_of(out, span)
             }
             (BinaryOp::Mul, s, Ty::Quat) if number(s) => {
                 let k = self.as_float(x, s, span);
-                let p = self.parts(y, 4, span);
+                let p = self.components(y, Ty::Quat, span);
                 let out = p
                     .into_iter()
-                    .map(|c| self.f(BinOp::Mul, k, c, span))
+                    .map(|c| self.fop(BinOp::Mul, k, c, span))
                     .collect();
                 self.quat_of(out, span)
             }
             (BinaryOp::Div, Ty::Quat, s) if number(s) => {
                 let k = self.as_float(y, s, span);
-                let p = self.parts(x, 4, span);
+                let p = self.components(x, Ty::Quat, span);
                 let out = p
                     .into_iter()
-                    .map(|c| self.f(BinOp::Div, c, k, span))
+                    .map(|c| self.fop(BinOp::Div, c, k, span))
                     .collect();
                 self.quat_of(out, span)
             }
@@ -162,29 +157,29 @@ impl Lower<'_, '_> {
         let (bx, by, bz, bw) = (b[0], b[1], b[2], b[3]);
         // `p0*q0 + p1*q1 + p2*q2 - p3*q3` for the three imaginary parts, left to right.
         let term = |l: &mut Self, [p0, q0, p1, q1, p2, q2, p3, q3]: [Operand; 8]| {
-            let s = l.f(BinOp::Mul, p0, q0, span);
-            let t = l.f(BinOp::Mul, p1, q1, span);
-            let s = l.f(BinOp::Add, s, t, span);
-            let t = l.f(BinOp::Mul, p2, q2, span);
-            let s = l.f(BinOp::Add, s, t, span);
-            let t = l.f(BinOp::Mul, p3, q3, span);
-            l.f(BinOp::Sub, s, t, span)
+            let s = l.fop(BinOp::Mul, p0, q0, span);
+            let t = l.fop(BinOp::Mul, p1, q1, span);
+            let s = l.fop(BinOp::Add, s, t, span);
+            let t = l.fop(BinOp::Mul, p2, q2, span);
+            let s = l.fop(BinOp::Add, s, t, span);
+            let t = l.fop(BinOp::Mul, p3, q3, span);
+            l.fop(BinOp::Sub, s, t, span)
         };
         let x = term(self, [aw, bx, bw, ax, ay, bz, by, az]);
         let y = term(self, [aw, by, bw, ay, az, bx, bz, ax]);
         let z = term(self, [aw, bz, bw, az, ax, by, bx, ay]);
         // `a.w*b.w - a.x*b.x - a.y*b.y - a.z*b.z`.
-        let mut w = self.f(BinOp::Mul, aw, bw, span);
+        let mut w = self.fop(BinOp::Mul, aw, bw, span);
         for (p, q) in [(ax, bx), (ay, by), (az, bz)] {
-            let t = self.f(BinOp::Mul, p, q, span);
-            w = self.f(BinOp::Sub, w, t, span);
+            let t = self.fop(BinOp::Mul, p, q, span);
+            w = self.fop(BinOp::Sub, w, t, span);
         }
         vec![x, y, z, w]
     }
 
     /// `-q`, `+q`.
     pub(super) fn quat_negate(&mut self, o: Operand, span: Span) -> Ex {
-        let p = self.parts(o, 4, span);
+        let p = self.components(o, Ty::Quat, span);
         let out = p
             .into_iter()
             .map(|c| self.val(Op::Unary(UnOp::Neg), Ty::F32, [c], span))
@@ -213,7 +208,7 @@ impl Lower<'_, '_> {
                 let Some(q) = want(self, 0, Ty::Quat) else {
                     return Ex::Err;
                 };
-                let p = self.parts(q, 4, span);
+                let p = self.components(q, Ty::Quat, span);
                 let mut out: Parts = p[..3]
                     .iter()
                     .map(|&c| self.val(Op::Unary(UnOp::Neg), Ty::F32, [c], span))
@@ -226,13 +221,13 @@ impl Lower<'_, '_> {
                     return Ex::Err;
                 };
                 let half = self.konst(Const::f32(0.5));
-                let h = self.f(BinOp::Mul, angle, half, span);
+                let h = self.fop(BinOp::Mul, angle, half, span);
                 let w = self.val(Op::Math(MathFn::Cos), Ty::F32, [h], span);
                 let s = self.val(Op::Math(MathFn::Sin), Ty::F32, [h], span);
                 let mut out: Parts = self
-                    .parts(axis, 3, span)
+                    .components(axis, Ty::Vector(Scalar::F32, 3), span)
                     .into_iter()
-                    .map(|c| self.f(BinOp::Mul, c, s, span))
+                    .map(|c| self.fop(BinOp::Mul, c, s, span))
                     .collect();
                 out.push(w);
                 self.quat_of(out, span)
@@ -241,7 +236,10 @@ impl Lower<'_, '_> {
                 let (Some(q), Some(v)) = (want(self, 0, Ty::Quat), want(self, 1, v3)) else {
                     return Ex::Err;
                 };
-                let (q, v) = (self.parts(q, 4, span), self.parts(v, 3, span));
+                let (q, v) = (
+                    self.components(q, Ty::Quat, span),
+                    self.components(v, Ty::Vector(Scalar::F32, 3), span),
+                );
                 let r = self.rotate(&q, &v, item == "quat_rotate_inv", span);
                 Ex::Val(self.val(Op::Construct, v3, r, span), v3)
             }
@@ -249,7 +247,7 @@ impl Lower<'_, '_> {
                 let Some(q) = want(self, 0, Ty::Quat) else {
                     return Ex::Err;
                 };
-                let q = self.parts(q, 4, span);
+                let q = self.components(q, Ty::Quat, span);
                 let (z, one) = (self.konst(Const::f32(0.0)), self.konst(Const::f32(1.0)));
                 // Columns: the rotated basis vectors.
                 let cols: Vec<Parts> = [[one, z, z], [z, one, z], [z, z, one]]
@@ -271,34 +269,34 @@ impl Lower<'_, '_> {
     fn rotate(&mut self, q: &[Operand], v: &[Operand], inverse: bool, span: Span) -> Parts {
         let (x, y, z, w) = (q[0], q[1], q[2], q[3]);
         let (two, one) = (self.konst(Const::f32(2.0)), self.konst(Const::f32(1.0)));
-        let ww = self.f(BinOp::Mul, w, w, span);
-        let ww2 = self.f(BinOp::Mul, ww, two, span);
-        let c = self.f(BinOp::Sub, ww2, one, span);
+        let ww = self.fop(BinOp::Mul, w, w, span);
+        let ww2 = self.fop(BinOp::Mul, ww, two, span);
+        let c = self.fop(BinOp::Sub, ww2, one, span);
         let u = [x, y, z];
         let mut cross = Vec::with_capacity(3);
         for (i, j) in [(1, 2), (2, 0), (0, 1)] {
-            let a = self.f(BinOp::Mul, u[i], v[j], span);
-            let b = self.f(BinOp::Mul, u[j], v[i], span);
-            cross.push(self.f(BinOp::Sub, a, b, span));
+            let a = self.fop(BinOp::Mul, u[i], v[j], span);
+            let b = self.fop(BinOp::Mul, u[j], v[i], span);
+            cross.push(self.fop(BinOp::Sub, a, b, span));
         }
-        let d0 = self.f(BinOp::Mul, u[0], v[0], span);
-        let d1 = self.f(BinOp::Mul, u[1], v[1], span);
-        let d = self.f(BinOp::Add, d0, d1, span);
-        let d2 = self.f(BinOp::Mul, u[2], v[2], span);
-        let dot = self.f(BinOp::Add, d, d2, span);
+        let d0 = self.fop(BinOp::Mul, u[0], v[0], span);
+        let d1 = self.fop(BinOp::Mul, u[1], v[1], span);
+        let d = self.fop(BinOp::Add, d0, d1, span);
+        let d2 = self.fop(BinOp::Mul, u[2], v[2], span);
+        let dot = self.fop(BinOp::Add, d, d2, span);
         (0..3)
             .map(|k| {
-                let a = self.f(BinOp::Mul, v[k], c, span);
-                let b = self.f(BinOp::Mul, cross[k], w, span);
-                let b = self.f(BinOp::Mul, b, two, span);
+                let a = self.fop(BinOp::Mul, v[k], c, span);
+                let b = self.fop(BinOp::Mul, cross[k], w, span);
+                let b = self.fop(BinOp::Mul, b, two, span);
                 let s = if inverse {
-                    self.f(BinOp::Sub, a, b, span)
+                    self.fop(BinOp::Sub, a, b, span)
                 } else {
-                    self.f(BinOp::Add, a, b, span)
+                    self.fop(BinOp::Add, a, b, span)
                 };
-                let e = self.f(BinOp::Mul, u[k], dot, span);
-                let e = self.f(BinOp::Mul, e, two, span);
-                self.f(BinOp::Add, s, e, span)
+                let e = self.fop(BinOp::Mul, u[k], dot, span);
+                let e = self.fop(BinOp::Mul, e, two, span);
+                self.fop(BinOp::Add, s, e, span)
             })
             .collect()
     }
@@ -309,7 +307,7 @@ impl Lower<'_, '_> {
         match x {
             Ex::Val(o, Ty::Quat) => {
                 let v4 = Ty::Vector(Scalar::F32, 4);
-                let p = self.parts(o, 4, span);
+                let p = self.components(o, Ty::Quat, span);
                 Ex::Val(self.val(Op::Construct, v4, p, span), v4)
             }
             other => other,
@@ -320,7 +318,7 @@ impl Lower<'_, '_> {
     pub(super) fn vec4_as_quat(&mut self, x: Ex, span: Span) -> Ex {
         match x {
             Ex::Val(o, Ty::Vector(Scalar::F32, 4)) => {
-                let p = self.parts(o, 4, span);
+                let p = self.components(o, Ty::Vector(Scalar::F32, 4), span);
                 self.quat_of(p, span)
             }
             other => other,

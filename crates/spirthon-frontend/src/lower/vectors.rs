@@ -34,6 +34,13 @@ impl Lower<'_, '_> {
         self.val(Op::Extract(i), Ty::Scalar(t.scalar()), [o], span)
     }
 
+    /// Every component of `o` of type `t`, in order (a matrix's entries row by row).
+    pub(super) fn components(&mut self, o: Operand, t: Ty, span: Span) -> Vec<Operand> {
+        (0..t.components())
+            .map(|i| self.component(o, t, i, span))
+            .collect()
+    }
+
     /// `vec3(x, y, z)`, `vec3(v2, z)`, `vec3(1.0)`, `vec3(iv3)`: the components of the
     /// arguments in order, each converted as it would be assigned to one component; one
     /// scalar is splatted, and one vector of the same size is converted component-wise
