@@ -12,8 +12,8 @@ import typing
 
 from . import gpu, runtime, source, typed
 from .errors import CompileError
-from .arrays import Array, _ArrayType, element
-from .runtime import _copy, _per_component_min_max
+from .arrays import Array, _ArrayType, copied, element
+from .runtime import _per_component_min_max
 from .types import convert, f32, i32, u32
 from .matrices import MatrixType
 from .vectors import VectorType
@@ -55,7 +55,7 @@ def _converter(ann):
     if items:
         each = [_converter(a) for a in items]
         return lambda v: tuple(c(x) for c, x in zip(each, v)) if isinstance(v, tuple) and len(v) == len(each) else v
-    return _copy
+    return copied
 
 
 def _annotations(fn):

@@ -91,6 +91,16 @@ def element(elem, value):
     return Vector(elem, [convert(scalar, c) for c in comps])
 
 
+def copied(value):
+    """``value`` as kernels pass it on: a vector or matrix copied (it is a value there), a
+    number as it is."""
+    if isinstance(value, Vector):
+        return Vector(value.type, value.tolist())
+    if isinstance(value, Matrix):
+        return value.type(value)
+    return value
+
+
 class Array(metaclass=_ArrayMeta):
     """A storage buffer: ``Array(f32, [1.0, 2.0])`` or ``Array(i32, 16)`` (zeros); with
     ``shape=(h, w)`` (or three ints) a row-major multi-dimensional one, ``values`` flat (or
@@ -144,12 +154,7 @@ class Array(metaclass=_ArrayMeta):
         return repr(self.name) if self.name else ""
 
     def __getitem__(self, index):
-        value = self._data[self._flat(index)]
-        if isinstance(value, Vector):
-            return Vector(value.type, value.tolist())
-        if isinstance(value, Matrix):
-            return value.type(value)
-        return value
+        return copied(self._data[self._flat(index)])
 
     def __setitem__(self, index, value):
         flat = self._flat(index)

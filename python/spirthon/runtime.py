@@ -45,10 +45,9 @@ import sys
 import threading
 
 from . import _library, typed, vectors
-from .arrays import Array
+from .arrays import Array, copied
 from .errors import CheckError, DeadlockError
 from .scalars import I32
-from .matrices import Matrix
 from .vectors import Vector, ivec3
 
 
@@ -75,19 +74,19 @@ def _now():
 
 
 def global_id():
-    return _copy(_now().gid)
+    return copied(_now().gid)
 
 
 def local_id():
-    return _copy(_now().lid)
+    return copied(_now().lid)
 
 
 def workgroup_id():
-    return _copy(_now().wid)
+    return copied(_now().wid)
 
 
 def num_workgroups():
-    return _copy(_now().nwg)
+    return copied(_now().nwg)
 
 
 def local_index():
@@ -95,7 +94,7 @@ def local_index():
 
 
 def num_threads():
-    return _copy(_now().threads)
+    return copied(_now().threads)
 
 
 def _fixed_array(elem, size, caller):
@@ -285,14 +284,6 @@ def _calls_barrier(fn, seen=None):
     return any(getattr(g.get(n), "__spirthon_func__", False) and _calls_barrier(g[n], seen) for n in names)
 
 
-def _copy(value):
-    if isinstance(value, Vector):
-        return Vector(value.type, value.tolist())
-    if isinstance(value, Matrix):
-        return value.type(value)
-    return value
-
-
 
 def reference_launch(kernel, threads, args, kwargs, checked=False):
     """A launch on the CPython reference executor, whatever the current device. In
@@ -365,9 +356,9 @@ def _typed(kernel, globals_):
 def _run_one(fn, inv, values, failures):
     # Each invocation gets its own copy of a vector parameter.
     if failures is None:
-        return fn(*[_copy(v) for v in values])
+        return fn(*[copied(v) for v in values])
     try:
-        fn(*[_copy(v) for v in values])
+        fn(*[copied(v) for v in values])
     except _CHECKED as e:
         failures.add(inv.key, inv, e)
         if inv.group.phases is not None:
