@@ -168,8 +168,29 @@ fn float_atomic(m: &Module) -> Option<(spirthon_ir::Span, &'static str)> {
     })
 }
 
+/// The first value of `m` computed in `f64`, located.
+fn first_f64(m: &Module) -> Option<spirthon_ir::Span> {
+    m.functions.iter().find_map(|f| {
+        f.insts
+            .iter()
+            .find(|i| i.ty.is_some_and(|t| t.scalar() == spirthon_ir::Scalar::F64))
+            .map(|i| i.span)
+    })
+}
+
 /// The first construct of `m` that `target` cannot express, located.
 fn unsupported(m: &Module, target: Target) -> Option<Diagnostic> {
+    if matches!(target, Target::Wgsl | Target::Msl) {
+        if let Some(span) = first_f64(m) {
+            return Some(
+                Diagnostic::error(span, format!("{} has no f64", target.name()))
+                    .with_label("an f64 value")
+                    .with_note(
+                        "SPIR-V (the default), HLSL and GLSL express f64; WGSL and Metal have no double-precision type",
+                    ),
+            );
+        }
+    }
     if target == Target::Msl {
         return None;
     }

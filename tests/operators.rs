@@ -15,6 +15,7 @@ fn operand(k: Kind) -> &'static str {
         Kind::Typed(Scalar::U32) => "tu",
         Kind::Typed(Scalar::F32) => "tf",
         Kind::Typed(Scalar::Bool) => "tb",
+        Kind::Typed(Scalar::F64) => "td",
         Kind::Int => "3",
         Kind::NegInt => "(-2)",
         Kind::Float => "2.5",
@@ -25,8 +26,8 @@ fn operand(k: Kind) -> &'static str {
 /// else the type of the local `r` it is assigned to, and whether an instruction computes it
 /// (`false` when it folded to a literal).
 fn compiled(expr: &str) -> Result<(Ty, bool), String> {
-    let head = "from spirthon import kernel, Array, i32, u32, f32\n\n@kernel\n\
-                def k(ti: i32, tu: u32, tf: f32, out: Array[i32]):\n    tb = ti > 0\n    r = ";
+    let head = "from spirthon import kernel, Array, i32, u32, f32, f64\n\n@kernel\n\
+                def k(ti: i32, tu: u32, tf: f32, td: f64, out: Array[i32]):\n    tb = ti > 0\n    r = ";
     // `r` is used, so that no pass removes it before the middle end's checks.
     let source = format!("{head}{expr}\n    out[0] = 1 if r else 0\n");
     // The whole compiler decides acceptance (the middle end refuses some constant faults);
@@ -103,7 +104,7 @@ fn the_compiler_follows_the_operator_table() {
             check(expr, unary(op, a), &[a], op, &mut failures);
         }
     }
-    assert_eq!(cases, 18 * 49 + 4 * 7);
+    assert_eq!(cases, 18 * KINDS.len().pow(2) + 4 * KINDS.len());
     assert!(
         failures.is_empty(),
         "{} of {cases} disagree:\n{}",

@@ -130,8 +130,9 @@ def _signature(k):
 
 
 def json_value(x):
-    """A JSON value for an array element: non-finite floats as strings, and f32 values as
-    the shortest decimal that reads back as the same f32 (as `spirthon run` prints them)."""
+    """A JSON value for an array element: non-finite floats as strings, f32 values as the
+    shortest decimal that reads back as the same f32 and f64 values as the shortest that
+    reads back as the same double (as `spirthon run` prints them)."""
     if isinstance(x, list):
         return [json_value(c) for c in x]
     if not isinstance(x, float):
@@ -140,6 +141,9 @@ def json_value(x):
         return "nan"
     if x in (float("inf"), float("-inf")):
         return "inf" if x > 0 else "-inf"
+    from .scalars import F64
+    if type(x) is F64:
+        return float(x)  # Python's repr: the shortest digits that read back as the double
     from .types import to_f32
     for digits in range(1, 10):
         short = float("%.*g" % (digits, x))

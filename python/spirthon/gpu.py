@@ -45,7 +45,7 @@ from . import _library
 from . import source as _source
 from .errors import CheckError, CompileError
 from .arrays import Array, element
-from .types import f32, i32, u32, to_f32
+from .types import f32, f64, i32, u32, to_f32
 from .matrices import Matrix, MatrixType
 from .vectors import Vector, VectorType
 
@@ -372,8 +372,10 @@ def _check_for_python(kernel, checked):
 
 # Arguments.
 
-_DTYPES = {f32: "float32", i32: "int32", u32: "uint32"}
-_CODES = {f32: "f", i32: "i", u32: "I", float: "f"}
+_DTYPES = {f32: "float32", i32: "int32", u32: "uint32", f64: "float64"}
+_CODES = {f32: "f", i32: "i", u32: "I", float: "f", f64: "d"}
+# Bytes per scalar of an element.
+_SIZES = {f64: 8}
 _RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1)}
 
 
@@ -449,6 +451,11 @@ def _number(name, ty, value):
     if ty is f32:
         try:
             return to_f32(v)
+        except OverflowError:
+            raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
+    if ty is f64:
+        try:
+            return float(v)
         except OverflowError:
             raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
     if isinstance(v, float):
@@ -607,16 +614,16 @@ def _elem_of(dtype, elem):
         elem = f32
     elif elem is int:
         elem = i32
-    if isinstance(elem, (VectorType, MatrixType)) or elem in (f32, i32, u32):
+    if isinstance(elem, (VectorType, MatrixType)) or elem in (f32, f64, i32, u32):
         return elem
     try:
         name = np.dtype(elem).name
     except TypeError:
-        raise TypeError("an array's element type is f32, i32, u32, a vector type, or a NumPy dtype float32, int32, uint32; not %r" % (elem,)) from None
+        raise TypeError("an array's element type is f32, f64, i32, u32, a vector type, or a NumPy dtype float32, float64, int32, uint32; not %r" % (elem,)) from None
     for t, n in _DTYPES.items():
         if n == name:
             return t
-    raise TypeError("kernels take float32, int32 and uint32 arrays, not %s" % name)
+    raise TypeError("kernels take float32, float64, int32 and uint32 arrays, not %s" % name)
 
 
 def _as_numpy(values, elem, dims, what):
@@ -658,7 +665,8 @@ def zeros(shape, dtype=f32):
     comps = _elem_axes(elem)
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_DTYPES[_scalar_of(elem)]))
-    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(4 * math.prod(shape + comps)))
+    size = _SIZES.get(_scalar_of(elem), 4)
+    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(size * math.prod(shape + comps)))
 
 
 class _HostArg:
@@ -671,7 +679,8 @@ class _HostArg:
         data = dev.native.read(self.buffer, timeout=_timeout)
         if isinstance(self.value, Array):
             elem = self.value.elem
-            flat = struct.unpack("<%d%s" % (len(data) // 4, _CODES[_scalar_of(elem)]), data)
+            s = _scalar_of(elem)
+            flat = struct.unpack("<%d%s" % (len(data) // _SIZES.get(s, 4), _CODES[s]), data)
             if isinstance(elem, (VectorType, MatrixType)):
                 flat = [flat[k:k + elem.size] for k in range(0, len(flat), elem.size)]
             self.value._data = [element(elem, v) for v in flat]

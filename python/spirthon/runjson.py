@@ -18,7 +18,7 @@ import math
 import re
 
 from . import _library
-from .types import f32, i32, u32, to_f32
+from .types import f32, f64, i32, u32, to_f32
 from .matrices import MatrixType
 from .vectors import TYPES as VECTORS, VectorType
 
@@ -388,13 +388,21 @@ def _type_name(t):
 
 
 def _scalar(name, s, v, allow_bool):
-    """The value of JSON ``v`` as a scalar of type ``s`` (``bool``, ``f32``, ``i32``, ``u32``)."""
+    """The value of JSON ``v`` as a scalar of type ``s`` (``bool``, ``f32``, ``f64``, ``i32``,
+    ``u32``)."""
     what = "argument `%s`" % name
     if s is bool:
         if allow_bool and isinstance(v, bool):
             return v
         raise InputError("%s: expected true or false, found %s" % (what, short(v)))
-    if s is f32 and isinstance(v, str):
+    if s is f64 and isinstance(v, str) and v in ("nan", "inf", "-inf"):
+        return float(v)
+    if s is f64 and _is_number(v):
+        try:
+            return float(v)
+        except OverflowError:
+            return math.copysign(math.inf, v)
+    if s in (f32, f64) and isinstance(v, str):
         table = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
         if v in table:
             return table[v]

@@ -6,6 +6,10 @@ them, so the same file gives the same numbers under CPython and on the GPU:
 - ``F32`` (a ``float``) holds a float32 value; every operation on it rounds its result to
   float32, as single-precision arithmetic does (``+ - * /`` computed in double precision and
   rounded once are exactly float32's correctly rounded results).
+- ``F64`` (a ``float``) holds a double, and computes as Python's ``float`` does (every
+  operation is IEEE double precision, rounded once). It does not mix with ``F32``
+  (``TypeError``, as the compiler refuses it); an int or a literal meeting it becomes a
+  double.
 - ``I32`` and ``U32`` (``int``\\ s) hold 32-bit integers; every operation wraps its result to
   32 bits. Mixing the two is the compiler's error, and raises ``TypeError`` here (but ``/``
   makes both float32 first, and comparisons compare the numbers); shift counts may be
@@ -105,12 +109,15 @@ def _short(x):
 
 
 def _as_f32(b):
-    """The float32 an operand ``b`` of a float operation stands for, or ``None``."""
+    """The float32 an operand ``b`` of a float operation stands for, or ``None``; an F64
+    raises (the two types do not mix)."""
     t = type(b)
     if t is F32:
         return float.__float__(b)
     if t is LitF or t is float or t is I32 or t is U32 or t is LitI or t is int:
         return r32(float(b))
+    if t is F64:
+        raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
     return None
 
 
@@ -272,6 +279,122 @@ def _round(a, ndigits=None):
 F32.__round__ = _round
 
 
+# Double-precision operations: Python's own float arithmetic (IEEE double, rounded once),
+# except `**`, which the compiler expands for an int literal exponent (square-and-multiply,
+# rounded at every product, as for float32). `//` and `%` on f64 are the compiler's errors.
+
+
+class F64(float):
+    """An f64 value."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return repr(float(self))
+
+    __str__ = __repr__
+
+
+def _f64_mixing():
+    return TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+
+
+def _as_f64(b):
+    """The double an operand ``b`` of an f64 operation stands for, or ``None``; an F32
+    raises (the two types do not mix)."""
+    t = type(b)
+    if t is F64 or t is LitF or t is float:
+        return float.__float__(b)
+    if t is I32 or t is U32 or t is LitI or t is int:
+        return float(b)
+    if t is F32:
+        raise _f64_mixing()
+    return None
+
+
+def _dpow_int(x, n):
+    """``x ** n`` for an f64 ``x`` and a literal int ``n``, as the compiler expands it."""
+    k = abs(n)
+    result, base = None, x
+    while k > 0:
+        if k & 1:
+            result = base if result is None else result * base
+        k >>= 1
+        if k > 0:
+            base = base * base
+    if result is None:
+        result = 1.0
+    if n < 0:
+        if result == 0.0:
+            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+        result = 1.0 / result
+    return result
+
+
+def _f64_unsupported(sym):
+    def method(a, b):
+        raise TypeError("`%s` on f64 is not supported" % sym)
+
+    return method
+
+
+def _f64_install():
+    ops = {"add": float.__add__, "sub": float.__sub__, "mul": float.__mul__,
+           "truediv": float.__truediv__}
+    for name, fn in ops.items():
+        def forward(a, b, fn=fn):
+            y = _as_f64(b)
+            if y is None:
+                return NotImplemented
+            return F64(fn(float.__float__(a), y))
+
+        def reflected(a, b, fn=fn):
+            y = _as_f64(b)
+            if y is None:
+                return NotImplemented
+            return F64(fn(y, float.__float__(a)))
+
+        _install(F64, name, (forward, reflected))
+
+    def power(a, b):
+        if type(b) in (LitI, int):
+            return F64(_dpow_int(float.__float__(a), int(b)))
+        raise TypeError("`**` on an f64 needs an int literal exponent")
+
+    def rpower(a, b):
+        raise TypeError("`**` on an f64 needs an int literal exponent")
+
+    F64.__pow__, F64.__rpow__ = power, rpower
+    for sym, name in (("//", "floordiv"), ("%", "mod")):
+        _install(F64, name, (_f64_unsupported(sym), _f64_unsupported(sym)))
+
+    def compare(op):
+        def method(a, b):
+            y = _as_f64(b)
+            if y is None:
+                return NotImplemented
+            return op(float.__float__(a), y)
+
+        return method
+
+    for name in ("lt", "le", "gt", "ge", "eq", "ne"):
+        setattr(F64, "__%s__" % name, compare(getattr(_op, name)))
+    F64.__hash__ = float.__hash__
+    F64.__neg__ = lambda a: F64(-float.__float__(a))
+    F64.__pos__ = lambda a: a
+    F64.__abs__ = lambda a: F64(abs(float.__float__(a)))
+
+    def rounded(a, ndigits=None):
+        if ndigits is None:
+            return I32(wrap_i32(round(float.__float__(a))))
+        return F64(round(float.__float__(a), ndigits))
+
+    F64.__round__ = rounded
+
+
+_f64_install()
+
+
 # Integer operations, wrapped.
 
 _INT_OPS = {
@@ -304,6 +427,8 @@ def _int_class(cls, wrap):
                 return cls(wrap(fn(a, b)))
             if t is other:
                 raise _mixing(a, b)
+            if t is F64:
+                return NotImplemented
             if float_fn is not None and (t is F32 or t is LitF or t is float):
                 # Mixed with a float (a value or a literal), the int becomes float32 first.
                 return F32(float_fn(r32(float(a)), _as_f32(b)))
@@ -315,6 +440,8 @@ def _int_class(cls, wrap):
                 return cls(wrap(fn(b, a)))
             if t is other:
                 raise _mixing(b, a)
+            if t is F64:
+                return NotImplemented
             if float_fn is not None and (t is F32 or t is LitF or t is float):
                 return F32(float_fn(_as_f32(b), r32(float(a))))
             return NotImplemented
@@ -326,12 +453,16 @@ def _int_class(cls, wrap):
 
     def truediv(a, b):
         # Both sides become float32 first, so an i32 and a u32 mix here, as in the compiler.
+        if type(b) is F64:
+            return NotImplemented
         y = _as_f32(b)
         if y is None:
             return NotImplemented
         return F32(r32(r32(float(a)) / y))
 
     def rtruediv(a, b):
+        if type(b) is F64:
+            return NotImplemented
         y = _as_f32(b)
         if y is None:
             return NotImplemented
@@ -394,7 +525,7 @@ _int_class(U32, wrap_u32)
 
 # Literals: Python's arithmetic among themselves; a typed operand takes over.
 
-_TYPED = (F32, I32, U32)
+_TYPED = (F32, F64, I32, U32)
 
 
 def _lit_method(base_fn):
@@ -423,6 +554,8 @@ LitI.__invert__ = lambda a: LitI(~int(a))
 def _litf_compare(op):
     def method(a, b):
         t = type(b)
+        if t is F64:
+            return op(float.__float__(a), float.__float__(b))
         if t in _TYPED:
             # The literal becomes a float32 to meet a typed operand.
             y = _as_f32(b)
@@ -460,6 +593,8 @@ def to_type(t, v):
         return v
     if tt is F32 and tv in (I32, U32, LitI, int, LitF, float):
         return F32(r32(float(v)))
+    if tt is F64 and tv in (I32, U32, LitI, int, LitF, float):
+        return F64(float(v))
     if tt is I32 and tv in (LitI, int):
         return I32(wrap_i32(v))
     if tt is U32 and tv in (LitI, int):

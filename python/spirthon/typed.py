@@ -32,7 +32,7 @@ import types
 
 from . import _library, matrices, scalars, vectors
 from . import source as _source
-from .scalars import F32, I32, U32, LitF, LitI, literal, r32, to_type, value
+from .scalars import F32, F64, I32, U32, LitF, LitI, literal, r32, to_type, value
 from .types import convert, f32, i32, _Scalar
 
 
@@ -138,6 +138,8 @@ def _math_fn(name, fn, typing):
         if builtins.all(type(a) in (LitI, LitF, int, float) for a in args):
             r = fn(*args)  # literals alone: Python's, as the compiler folds them
             return r if predicate else literal(r)
+        if builtins.any(type(a) is F64 for a in args):
+            return _math_f64(name, fn, args, predicate, int_result)
         r = fn(*[r32(float(a)) for a in args])
         if predicate:
             return r
@@ -148,6 +150,22 @@ def _math_fn(name, fn, typing):
     shim.__name__ = name
     shim.__doc__ = "math.%s on float32 values, rounded to float32." % name
     return shim
+
+
+def _math_f64(name, fn, args, predicate, int_result):
+    """``math.name`` with an f64 operand: in double precision, for the functions that have
+    an f64 form (``_library.MATH_F64``, the compiler's table), as the compiler refuses the
+    others."""
+    if name not in _library.MATH_F64:
+        raise TypeError("math.%s does not take an f64 yet" % name)
+    if builtins.any(type(a) is F32 for a in args):
+        raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+    r = fn(*[float(a) for a in args])
+    if predicate:
+        return r
+    if int_result:
+        return I32(scalars.wrap_i32(r))
+    return F64(r)
 
 
 def _cbrt(x):

@@ -1,14 +1,15 @@
 """The kernel language's scalar types under CPython.
 
-``i32``, ``u32`` and ``f32`` are conversions, as in kernels: ``i32(x)`` truncates a float
-toward zero and wraps to 32 bits, ``u32(x)`` wraps, ``f32(x)`` rounds to the nearest float32;
+``i32``, ``u32``, ``f32`` and ``f64`` are conversions, as in kernels: ``i32(x)`` truncates a
+float toward zero and wraps to 32 bits, ``u32(x)`` wraps, ``f32(x)`` rounds to the nearest
+float32, ``f64(x)`` is Python's ``float(x)``;
 each gives a value that computes in its type (``spirthon.scalars``). Vectors are
 ``spirthon.vectors``, arrays ``spirthon.arrays``, both built on these.
 """
 
 import math
 
-from .scalars import F32, I32, U32, r32, wrap_i32, wrap_u32
+from .scalars import F32, F64, I32, U32, r32, wrap_i32, wrap_u32
 
 
 class _Scalar:
@@ -27,6 +28,7 @@ class _Scalar:
 i32 = _Scalar("i32")
 u32 = _Scalar("u32")
 f32 = _Scalar("f32")
+f64 = _Scalar("f64")
 
 
 def to_f32(value):
@@ -39,6 +41,8 @@ def convert(ty, value):
     ``spirthon.scalars``), which compute as the kernel's types do."""
     if ty is f32:
         return F32(to_f32(value))
+    if ty is f64:
+        return F64(float(value))
     if isinstance(value, float):
         value = math.trunc(value)
     if ty is i32:

@@ -22,7 +22,7 @@ import builtins
 import math
 import operator
 
-from .scalars import F32, I32, U32, LitF, r32
+from .scalars import F32, F64, I32, U32, LitF, r32
 from .types import convert, f32, i32, u32
 
 _NAMES = "xyzw"
@@ -300,6 +300,10 @@ def _result_type(args):
     a float value (ints promote, literals take its type), else the int value type among them;
     ``None`` for literals alone (Python's own result)."""
     kinds = set(type(a) for a in args)
+    if F64 in kinds:
+        if F32 in kinds:
+            raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+        return F64
     if F32 in kinds or (kinds & {LitF, float} and kinds & {I32, U32}):
         return f32
     if U32 in kinds:
@@ -315,6 +319,8 @@ def _extremum(pick, args, kwargs):
     if any(isinstance(a, Vector) for a in args):
         return _each(lambda *cs: _extremum(pick, cs, {}), *args)
     t = _result_type(args)
+    if t is F64:
+        return F64(pick(float(a) for a in args))
     if t is f32:
         return F32(pick(r32(float(a)) for a in args))
     r = pick(args, **kwargs)

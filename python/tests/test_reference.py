@@ -207,16 +207,16 @@ class Operators(unittest.TestCase):
     Python's own rules)."""
 
     def operands(self):
-        from spirthon.scalars import F32, I32, U32, LitF, LitI
-        return {"i32": I32(5), "u32": U32(7), "f32": F32(1.5), "bool": True,
+        from spirthon.scalars import F32, F64, I32, U32, LitF, LitI
+        return {"i32": I32(5), "u32": U32(7), "f32": F32(1.5), "f64": F64(2.25), "bool": True,
                 "int": LitI(3), "negint": LitI(-2), "float": LitF(2.5)}
 
     @staticmethod
     def kind(v):
-        from spirthon.scalars import F32, I32, U32, LitF, LitI
+        from spirthon.scalars import F32, F64, I32, U32, LitF, LitI
         # CPython's complex result (a negative literal to a fractional power) is what the
         # compiler refuses.
-        names = {I32: "i32", U32: "u32", F32: "f32", bool: "bool", LitI: "int", LitF: "float",
+        names = {I32: "i32", U32: "u32", F32: "f32", F64: "f64", bool: "bool", LitI: "int", LitF: "float",
                  complex: None}
         return names.get(type(v), type(v).__name__)
 

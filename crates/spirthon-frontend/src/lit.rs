@@ -57,6 +57,8 @@ impl Lit {
                 .map_err(|_| format!("the constant {i} does not fit in u32")),
             (Lit::Int(i), Scalar::F32) => Ok(Const::f32(i as f32)),
             (Lit::Float(f), Scalar::F32) => Ok(Const::f32(f as f32)),
+            (Lit::Int(i), Scalar::F64) => Ok(Const::f64(i as f64)),
+            (Lit::Float(f), Scalar::F64) => Ok(Const::f64(f)),
             (Lit::Float(f), Scalar::I32 | Scalar::U32) => Err(format!(
                 "the float {f:?} cannot become an integer implicitly: use int()"
             )),
@@ -76,6 +78,7 @@ impl Lit {
             Const::I32(i) => Lit::Int(i64::from(i)),
             Const::U32(u) => Lit::Int(i64::from(u)),
             Const::F32(bits) => Lit::Float(f64::from(f32::from_bits(bits))),
+            Const::F64(bits) => Lit::Float(f64::from_bits(bits)),
         })
     }
 }

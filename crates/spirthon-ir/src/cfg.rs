@@ -169,6 +169,18 @@ pub enum MathFn {
     SmoothStep,
 }
 
+impl MathFn {
+    /// Whether the function has an `f64` form: those exact on every device (or, `sqrt`,
+    /// the device's). The module computes no `f64` transcendental function yet.
+    pub fn takes_f64(self) -> bool {
+        use MathFn::*;
+        matches!(
+            self,
+            Sqrt | Abs | Min | Max | Floor | Ceil | Trunc | RoundEven | IsNan | IsInf
+        )
+    }
+}
+
 /// The thread-id builtins.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Builtin {

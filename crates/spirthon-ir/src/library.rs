@@ -123,6 +123,16 @@ pub struct Row {
     pub precision: Precision,
 }
 
+impl Row {
+    /// Whether the function has an `f64` form ([`MathFn::takes_f64`]; `isfinite` is built
+    /// from two that do).
+    pub fn takes_f64(&self) -> bool {
+        self.typing == Typing::IsFinite
+            || (self.func.is_some_and(MathFn::takes_f64)
+                && !matches!(self.typing, Typing::Constant(_)))
+    }
+}
+
 const fn math(name: &'static str, f: MathFn, arity: u8, host: Host, precision: Precision) -> Row {
     Row {
         name,
@@ -307,6 +317,7 @@ pub const LIBRARY: &[Row] = &[
     own("i32", Module::Spirthon, 1),
     own("u32", Module::Spirthon, 1),
     own("f32", Module::Spirthon, 1),
+    own("f64", Module::Spirthon, 1),
     name("quat"),
     own("quat_identity", Module::Spirthon, 0),
     own("quat_from_axis_angle", Module::Spirthon, 2),
@@ -453,7 +464,15 @@ pub fn python_module() -> String {
             r.precision.python_name()
         );
     }
-    out.push_str("}\n\n# `math` constants.\nMATH_CONSTANTS = {\n");
+    out.push_str(
+        "}\n\n# The `math` functions that take an f64 (on f64 operands, in f64).\nMATH_F64 = (\n",
+    );
+    for r in LIBRARY.iter().filter(|r| r.module == Module::Math) {
+        if r.takes_f64() {
+            let _ = writeln!(out, "    {:?},", r.name);
+        }
+    }
+    out.push_str(")\n\n# `math` constants.\nMATH_CONSTANTS = {\n");
     for r in LIBRARY {
         if let Typing::Constant(v) = r.typing {
             let v = if v.is_nan() {

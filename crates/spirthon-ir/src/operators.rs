@@ -1,5 +1,5 @@
 //! The typing rules of the operators on scalars, as one table: for each operator and each
-//! pair of operand kinds (a typed `i32`, `u32`, `f32` or `bool` value, or an int, negative
+//! pair of operand kinds (a typed `i32`, `u32`, `f32`, `f64` or `bool` value, or an int, negative
 //! int or float literal), the kind of the result, or `None` where the kernel language
 //! refuses it (docs/language.md, "Types" and "Expressions").
 //!
@@ -29,11 +29,12 @@ pub enum Kind {
 }
 
 /// Every operand kind, in the order the tables list them.
-pub const KINDS: [Kind; 7] = [
+pub const KINDS: [Kind; 8] = [
     Kind::Typed(Scalar::I32),
     Kind::Typed(Scalar::U32),
     Kind::Typed(Scalar::F32),
     Kind::Typed(Scalar::Bool),
+    Kind::Typed(Scalar::F64),
     Kind::Int,
     Kind::NegInt,
     Kind::Float,
@@ -74,6 +75,26 @@ impl Kind {
 
 const BOOL: Kind = Kind::Typed(Scalar::Bool);
 const F32: Kind = Kind::Typed(Scalar::F32);
+const F64: Kind = Kind::Typed(Scalar::F64);
+
+impl Kind {
+    fn float_typed(self) -> bool {
+        matches!(self, Kind::Typed(s) if s.is_float())
+    }
+}
+
+/// The float type `a / b` computes in: `f64` when an operand is one (an `f32` does not mix
+/// with it), else `f32`.
+fn true_div(a: Kind, b: Kind) -> Option<Kind> {
+    if a == BOOL || b == BOOL {
+        return None;
+    }
+    match (a == F64, b == F64) {
+        (false, false) => Some(F32),
+        _ if a == F32 || b == F32 => None,
+        _ => Some(F64),
+    }
+}
 
 /// The result of `a op b`, or `None` where the language refuses it. `op` is one of
 /// [`BINARY`].
@@ -82,17 +103,25 @@ pub fn binary(op: &str, a: Kind, b: Kind) -> Option<Kind> {
         return literal_binary(op, a, b);
     }
     match op {
-        "+" | "-" | "*" | "//" | "%" => {
+        "+" | "-" | "*" => {
             if a == BOOL || b == BOOL {
                 return None;
             }
             unify(a, b)
         }
-        "/" => (a != BOOL && b != BOOL).then_some(F32),
+        // Python's floored `//` and `%` on `f64` need an exact `f64` remainder, which the
+        // library does not have yet.
+        "//" | "%" => {
+            if a == BOOL || b == BOOL {
+                return None;
+            }
+            unify(a, b).filter(|k| *k != F64)
+        }
+        "/" => true_div(a, b),
         "**" => power(a, b),
         "<<" | ">>" => shift(a, b),
         "&" | "|" | "^" => match unify(a, b)? {
-            k if k == F32 => None,
+            k if k.float_typed() => None,
             k => Some(k),
         },
         "==" | "!=" => unify(a, b).map(|_| BOOL),
@@ -105,14 +134,19 @@ pub fn binary(op: &str, a: Kind, b: Kind) -> Option<Kind> {
 }
 
 /// The type two operands meet in: a literal takes the typed operand's type (a float literal
-/// makes an int value float), int and float values meet in `f32`, `i32` and `u32` do not
-/// mix, bools meet only bools, and a negative literal does not become a `u32`.
+/// makes an int value float), int and float values meet in the float's type, `i32` and
+/// `u32` do not mix, nor do `f32` and `f64`, bools meet only bools, and a negative literal
+/// does not become a `u32`.
 fn unify(a: Kind, b: Kind) -> Option<Kind> {
     match (a, b) {
         (Kind::Typed(x), Kind::Typed(y)) if x == y => Some(a),
         (Kind::Typed(x), Kind::Typed(y)) => {
-            let int_float = |p: Scalar, q: Scalar| p.is_int() && q == Scalar::F32;
-            (int_float(x, y) || int_float(y, x)).then_some(F32)
+            let int_float = |p: Scalar, q: Scalar| p.is_int() && q.is_float();
+            if int_float(x, y) {
+                Some(b)
+            } else {
+                int_float(y, x).then_some(a)
+            }
         }
         (Kind::Typed(t), lit) | (lit, Kind::Typed(t)) => literal_meets(lit, t),
         _ => None,
@@ -123,6 +157,7 @@ fn unify(a: Kind, b: Kind) -> Option<Kind> {
 fn literal_meets(lit: Kind, t: Scalar) -> Option<Kind> {
     match (lit, t) {
         (_, Scalar::Bool) => None,
+        (Kind::Float, Scalar::F64) => Some(F64),
         (Kind::Float, _) => Some(F32),
         (Kind::NegInt, Scalar::U32) => None,
         _ => Some(Kind::Typed(t)),
@@ -130,15 +165,19 @@ fn literal_meets(lit: Kind, t: Scalar) -> Option<Kind> {
 }
 
 /// `a ** b`: a non-negative int literal exponent keeps the base's type (repeated
-/// multiplication), a negative one gives `f32`; `int ** int` with a run-time exponent is
-/// refused (Python's result type would depend on its sign); anything else is `f32`'s `pow`.
+/// multiplication), a negative one gives the base's float type (`f32` for an int); `int **
+/// int` with a run-time exponent is refused (Python's result type would depend on its
+/// sign); anything else is `f32`'s `pow` (`f64` has no `pow` yet: only int literal
+/// exponents).
 fn power(a: Kind, b: Kind) -> Option<Kind> {
     if a == BOOL || b == BOOL {
         return None;
     }
     match b {
         Kind::Int => Some(a),
+        Kind::NegInt if a == F64 => Some(F64),
         Kind::NegInt => Some(F32),
+        _ if a == F64 || b == F64 => None,
         _ if b.int_typed() && (a.int_typed() || matches!(a, Kind::Int | Kind::NegInt)) => None,
         _ => Some(F32),
     }

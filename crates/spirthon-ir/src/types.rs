@@ -7,6 +7,9 @@ pub enum Scalar {
     I32,
     U32,
     F32,
+    /// `f64`: a double, as NumPy's `float64` and Python's `float` (the device feature
+    /// `shaderFloat64`).
+    F64,
 }
 
 impl Scalar {
@@ -16,6 +19,27 @@ impl Scalar {
             Scalar::I32 => "i32",
             Scalar::U32 => "u32",
             Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+        }
+    }
+    /// The scalar type a spirthon name spells (`f32`, `i32`, `u32`, `f64`).
+    pub fn named(name: &str) -> Option<Scalar> {
+        match name {
+            "i32" => Some(Scalar::I32),
+            "u32" => Some(Scalar::U32),
+            "f32" => Some(Scalar::F32),
+            "f64" => Some(Scalar::F64),
+            _ => None,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+    /// Bytes in a buffer (a bool is stored as a `u32`).
+    pub fn size(self) -> u32 {
+        match self {
+            Scalar::F64 => 8,
+            _ => 4,
         }
     }
     pub fn is_int(self) -> bool {
@@ -76,18 +100,21 @@ impl Ty {
     /// The size in bytes of an array element, packed (a bool is stored as a `u32`; a matrix
     /// is its entries, NumPy's `(n, n)` `float32`).
     pub fn size(self) -> u32 {
-        4 * self.components()
+        self.scalar().size() * self.components()
     }
     /// The alignment in a std140 uniform block and of a std430 array element: a `vec3`
     /// aligns as a `vec4`, a matrix as its rows do in std140 (16).
     pub fn align(self) -> u32 {
         match self {
             Ty::Matrix(_) => 16,
-            _ => match self.components() {
-                1 => 4,
-                2 => 8,
-                _ => 16,
-            },
+            _ => {
+                self.scalar().size()
+                    * match self.components() {
+                        1 => 1,
+                        2 => 2,
+                        _ => 4,
+                    }
+            }
         }
     }
     /// The size in a std140 uniform block: a matrix's rows are 16 bytes apart there.
@@ -164,6 +191,7 @@ impl Ty {
                     Scalar::I32 => "i",
                     Scalar::U32 => "u",
                     Scalar::Bool => "b",
+                    Scalar::F64 => "d",
                 };
                 format!("{p}vec{n}")
             }
@@ -194,11 +222,22 @@ pub enum Const {
     I32(i32),
     U32(u32),
     F32(u32),
+    F64(u64),
 }
 
 impl Const {
     pub fn f32(v: f32) -> Const {
         Const::F32(v.to_bits())
+    }
+    pub fn f64(v: f64) -> Const {
+        Const::F64(v.to_bits())
+    }
+    /// The float `v` as a constant of float type `s` (rounded to `f32` for `f32`).
+    pub fn float(s: Scalar, v: f64) -> Const {
+        match s {
+            Scalar::F64 => Const::f64(v),
+            _ => Const::f32(v as f32),
+        }
     }
     /// Zero (or `False`) of scalar type `s`.
     pub fn zero(s: Scalar) -> Const {
@@ -207,6 +246,7 @@ impl Const {
             Scalar::I32 => Const::I32(0),
             Scalar::U32 => Const::U32(0),
             Scalar::F32 => Const::f32(0.0),
+            Scalar::F64 => Const::f64(0.0),
         }
     }
     /// One (or `True`) of scalar type `s`.
@@ -216,6 +256,7 @@ impl Const {
             Scalar::I32 => Const::I32(1),
             Scalar::U32 => Const::U32(1),
             Scalar::F32 => Const::f32(1.0),
+            Scalar::F64 => Const::f64(1.0),
         }
     }
     pub fn ty(self) -> Ty {
@@ -224,6 +265,7 @@ impl Const {
             Const::I32(_) => Scalar::I32,
             Const::U32(_) => Scalar::U32,
             Const::F32(_) => Scalar::F32,
+            Const::F64(_) => Scalar::F64,
         })
     }
     pub fn as_f32(self) -> Option<f32> {
@@ -232,12 +274,22 @@ impl Const {
             _ => None,
         }
     }
-    /// The 32 bits SPIR-V stores for this constant (booleans have none).
-    pub fn bits(self) -> u32 {
+    /// A float constant's value (an `f32`'s widened exactly).
+    pub fn as_float(self) -> Option<f64> {
         match self {
-            Const::Bool(b) => b as u32,
-            Const::I32(v) => v as u32,
-            Const::U32(v) | Const::F32(v) => v,
+            Const::F32(b) => Some(f32::from_bits(b) as f64),
+            Const::F64(b) => Some(f64::from_bits(b)),
+            _ => None,
+        }
+    }
+    /// The bits SPIR-V stores for this constant, low word first (booleans have none; an
+    /// `f64` has two words).
+    pub fn bits(self) -> u64 {
+        match self {
+            Const::Bool(b) => b as u64,
+            Const::I32(v) => v as u32 as u64,
+            Const::U32(v) | Const::F32(v) => v as u64,
+            Const::F64(v) => v,
         }
     }
 }
@@ -249,6 +301,7 @@ impl core::fmt::Display for Const {
             Const::I32(v) => write!(f, "{v}"),
             Const::U32(v) => write!(f, "{v}u"),
             Const::F32(b) => write!(f, "{:?}", f32::from_bits(b)),
+            Const::F64(b) => write!(f, "f64({:?})", f64::from_bits(b)),
         }
     }
 }

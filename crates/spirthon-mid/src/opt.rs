@@ -306,6 +306,7 @@ fn unary(op: UnOp, a: Const) -> Option<Const> {
         (UnOp::Neg, Const::I32(x)) => Const::I32(x.wrapping_neg()),
         (UnOp::Neg, Const::U32(x)) => Const::U32(x.wrapping_neg()),
         (UnOp::Neg, Const::F32(_)) => Const::f32(-a.as_f32()?),
+        (UnOp::Neg, Const::F64(x)) => Const::f64(-f64::from_bits(x)),
         (UnOp::Not, Const::Bool(b)) => Const::Bool(!b),
         (UnOp::BitNot, Const::I32(x)) => Const::I32(!x),
         (UnOp::BitNot, Const::U32(x)) => Const::U32(!x),
@@ -355,6 +356,16 @@ fn binary(op: BinOp, a: Const, b: Const) -> Option<Const> {
                 _ => return None,
             })
         }
+        // `+ - *` round once in `f64` on every device (and `NoContraction` keeps them apart).
+        (Const::F64(x), Const::F64(y)) => {
+            let (x, y) = (f64::from_bits(x), f64::from_bits(y));
+            Const::f64(match op {
+                Add => x + y,
+                Sub => x - y,
+                Mul => x * y,
+                _ => return None,
+            })
+        }
         (Const::Bool(x), Const::Bool(y)) => Const::Bool(match op {
             And | BitAnd => x & y,
             Or | BitOr => x | y,
@@ -371,6 +382,7 @@ fn compare(op: CmpOp, a: Const, b: Const) -> Option<bool> {
         (Const::I32(x), Const::I32(y)) => Some(x.cmp(&y)),
         (Const::U32(x), Const::U32(y)) => Some(x.cmp(&y)),
         (Const::F32(_), Const::F32(_)) => a.as_f32()?.partial_cmp(&b.as_f32()?),
+        (Const::F64(_), Const::F64(_)) => a.as_float()?.partial_cmp(&b.as_float()?),
         (Const::Bool(x), Const::Bool(y)) => Some(x.cmp(&y)),
         _ => return None,
     };
@@ -393,6 +405,10 @@ fn convert(a: Const, to: Ty) -> Option<Const> {
         (Const::U32(x), Scalar::I32) => Const::I32(x as i32),
         (Const::I32(x), Scalar::F32) => Const::f32(x as f32),
         (Const::U32(x), Scalar::F32) => Const::f32(x as f32),
+        // Exact: every i32, u32 and f32 is an f64.
+        (Const::I32(x), Scalar::F64) => Const::f64(x.into()),
+        (Const::U32(x), Scalar::F64) => Const::f64(x.into()),
+        (Const::F32(_), Scalar::F64) => Const::f64(a.as_float()?),
         // Truncated, then wrapped to 32 bits as the kernel's ints are (`int(1e10)` is
         // 1410065408); NaN and infinities are left to the device.
         (Const::F32(_), Scalar::I32) => Const::I32(wrap_float(a.as_f32()?)? as i32),

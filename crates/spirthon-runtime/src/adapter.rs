@@ -69,8 +69,9 @@ impl Gpu {
         let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("spirthon"),
-            // Float atomics where the device has them (`atomic_add` on an `Array[f32]`).
-            required_features: adapter.features() & wgpu::Features::SHADER_FLOAT32_ATOMIC,
+            // Float atomics and f64 where the device has them; a kernel that needs one the
+            // device lacks is refused before it runs (`OPTIONAL_FEATURES`).
+            required_features: adapter.features() & crate::optional_features(),
             // Kernels may take many arrays: ask for what the adapter has.
             required_limits: adapter.limits(),
             ..Default::default()

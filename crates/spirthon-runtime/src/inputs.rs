@@ -201,12 +201,15 @@ fn uniform_bytes(
 fn value_bits(name: &str, t: Ty, v: &Value, allow_bool: bool) -> Result<Vec<u32>, RunError> {
     let n = t.components() as usize;
     match (t, v) {
-        (Ty::Scalar(s), _) => Ok(vec![scalar_bits(name, s, v, allow_bool)?]),
-        (Ty::Vector(..) | Ty::Quat, Value::Array(items)) if items.len() == n => items
-            .iter()
-            .enumerate()
-            .map(|(k, x)| scalar_bits(&format!("{name}[{k}]"), t.scalar(), x, false))
-            .collect(),
+        (Ty::Scalar(s), _) => Ok(scalar_words(s, scalar_bits(name, s, v, allow_bool)?)),
+        (Ty::Vector(..) | Ty::Quat, Value::Array(items)) if items.len() == n => {
+            let mut words = Vec::with_capacity(n);
+            for (k, x) in items.iter().enumerate() {
+                let bits = scalar_bits(&format!("{name}[{k}]"), t.scalar(), x, false)?;
+                words.extend(scalar_words(t.scalar(), bits));
+            }
+            Ok(words)
+        }
         // A matrix: a list of its rows, each a list of numbers.
         (Ty::Matrix(m), Value::Array(rows)) if rows.len() == m as usize => {
             let mut words = Vec::with_capacity(n);
@@ -236,8 +239,33 @@ fn short(v: &Value) -> String {
     }
 }
 
-/// The 32 bits that represent JSON value `v` as a `s` (bools as 0/1).
-fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32, RunError> {
+/// A scalar's bits as the words a buffer holds, low word first (two for an `f64`).
+fn scalar_words(s: Scalar, bits: u64) -> Vec<u32> {
+    match s.size() {
+        8 => vec![bits as u32, (bits >> 32) as u32],
+        _ => vec![bits as u32],
+    }
+}
+
+/// The bits that represent JSON value `v` as a `s` (bools as 0/1), in its low `s.size()`
+/// bytes.
+fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64, RunError> {
+    let what = || format!("argument `{name}`");
+    let narrow = |r: Result<u32, RunError>| r.map(u64::from);
+    match (s, v) {
+        (Scalar::F64, Value::String(t)) => match t.as_str() {
+            "nan" => Ok(f64::NAN.to_bits()),
+            "inf" => Ok(f64::INFINITY.to_bits()),
+            "-inf" => Ok(f64::NEG_INFINITY.to_bits()),
+            _ => err(format!("{}: {} is not a number", what(), short(v))),
+        },
+        (Scalar::F64, Value::Number(n)) => Ok(n.as_f64().unwrap_or(f64::NAN).to_bits()),
+        _ => narrow(scalar_bits32(name, s, v, allow_bool)),
+    }
+}
+
+/// [`scalar_bits`] of a 32-bit scalar.
+fn scalar_bits32(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32, RunError> {
     let what = || format!("argument `{name}`");
     match (s, v) {
         (Scalar::Bool, Value::Bool(b)) if allow_bool => Ok(*b as u32),
@@ -419,22 +447,28 @@ fn shaped_array(
 pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
     let mut args = Map::new();
     for ((name, elem, shape), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
+        let s = elem.scalar();
+        let w = s.size() as usize;
         let word = |c: &[u8]| {
-            let w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            match elem.scalar() {
-                Scalar::F32 => float_json(f32::from_bits(w)),
-                Scalar::I32 => json!(w as i32),
-                _ => json!(w),
+            let lo = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            match s {
+                Scalar::F32 => float_json(f32::from_bits(lo)),
+                Scalar::F64 => {
+                    let hi = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
+                    double_json(f64::from_bits(u64::from(hi) << 32 | u64::from(lo)))
+                }
+                Scalar::I32 => json!(lo as i32),
+                _ => json!(lo),
             }
         };
         let values: Vec<Value> = bytes
             .chunks_exact(elem.size() as usize)
             .map(|e| match elem {
                 Ty::Scalar(_) => word(e),
-                Ty::Vector(..) | Ty::Quat => Value::Array(e.chunks_exact(4).map(word).collect()),
+                Ty::Vector(..) | Ty::Quat => Value::Array(e.chunks_exact(w).map(word).collect()),
                 Ty::Matrix(n) => Value::Array(
-                    e.chunks_exact(4 * *n as usize)
-                        .map(|row| Value::Array(row.chunks_exact(4).map(word).collect()))
+                    e.chunks_exact(w * *n as usize)
+                        .map(|row| Value::Array(row.chunks_exact(w).map(word).collect()))
                         .collect(),
                 ),
             })
@@ -490,6 +524,16 @@ fn floats_print_with_the_fewest_digits_rounded_half_to_even() {
         (-0.0, "-0.0"),
     ] {
         assert_eq!(crate::json::float_text(shortest_f32(f)), want);
+    }
+}
+
+/// An `f64` as JSON: the number (printed as Python's `repr` prints it), or the string of a
+/// non-finite one.
+fn double_json(f: f64) -> Value {
+    if f.is_finite() {
+        json!(f)
+    } else {
+        float_json(f as f32)
     }
 }
 

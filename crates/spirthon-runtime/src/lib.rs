@@ -47,23 +47,45 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// Whether a SPIR-V module declares the `AtomicFloat32AddEXT` capability (capabilities come
-/// first in a module, right after the five header words).
-fn declares_float_atomics(words: &[u32]) -> bool {
+/// The optional device features a module may need: the SPIR-V capability that declares the
+/// need, the wgpu feature, the Vulkan feature's name, and what in a kernel needs it.
+const OPTIONAL_FEATURES: [(u32, wgpu::Features, &str, &str); 2] = [
+    (
+        6033, // AtomicFloat32AddEXT
+        wgpu::Features::SHADER_FLOAT32_ATOMIC,
+        "shaderBufferFloat32AtomicAdd",
+        "calls `atomic_add` on an `Array[f32]`",
+    ),
+    (
+        10, // Float64
+        wgpu::Features::SHADER_F64,
+        "shaderFloat64",
+        "computes in `f64`",
+    ),
+];
+
+/// Every optional feature wgpu is asked for, where the adapter has it.
+pub(crate) fn optional_features() -> wgpu::Features {
+    OPTIONAL_FEATURES
+        .iter()
+        .fold(wgpu::Features::empty(), |all, f| all | f.1)
+}
+
+/// The capabilities a SPIR-V module declares (they come first in a module, right after the
+/// five header words).
+fn declared_capabilities(words: &[u32]) -> Vec<u32> {
     const OP_CAPABILITY: u32 = 17;
-    const ATOMIC_FLOAT32_ADD: u32 = 6033;
+    let mut caps = Vec::new();
     let mut at = 5;
     while let Some(&w) = words.get(at) {
         let (len, op) = ((w >> 16) as usize, w & 0xffff);
         if op != OP_CAPABILITY || len == 0 {
-            return false;
+            break;
         }
-        if words.get(at + 1) == Some(&ATOMIC_FLOAT32_ADD) {
-            return true;
-        }
+        caps.extend(words.get(at + 1));
         at += len;
     }
-    false
+    caps
 }
 
 /// A shader in one of the forms wgpu accepts.
@@ -274,16 +296,15 @@ impl Gpu {
         launch: &Interface,
     ) -> Result<(Layouts, wgpu::ComputePipeline), RunError> {
         if let Shader::SpirV(words) = shader {
-            if declares_float_atomics(words)
-                && !self
-                    .device
-                    .features()
-                    .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC)
-            {
-                return Err(RunError::Device(format!(
-                    "kernel `{}` calls `atomic_add` on an `Array[f32]`, which needs the device feature shaderBufferFloat32AtomicAdd; {} does not have it",
-                    launch.entry, self.info.name
-                )));
+            let caps = declared_capabilities(words);
+            let has = self.device.features();
+            for (cap, feature, vulkan, what) in OPTIONAL_FEATURES {
+                if caps.contains(&cap) && !has.contains(feature) {
+                    return Err(RunError::Device(format!(
+                        "kernel `{}` {what}, which needs the device feature {vulkan}; {} does not have it",
+                        launch.entry, self.info.name
+                    )));
+                }
             }
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);

@@ -47,6 +47,7 @@ pub(crate) struct Words {
     next_id: Word,
     version: (u8, u8),
     capabilities: Vec<u32>,
+    extensions: Vec<u32>,
     ext_imports: Vec<u32>,
     memory_model: Vec<u32>,
     entry_points: Vec<u32>,
@@ -94,6 +95,7 @@ impl Words {
             next_id: 1,
             version: (major, minor),
             capabilities: Vec::new(),
+            extensions: Vec::new(),
             ext_imports: Vec::new(),
             memory_model: Vec::new(),
             entry_points: Vec::new(),
@@ -121,6 +123,7 @@ impl Words {
         }
         let sections = [
             &self.capabilities,
+            &self.extensions,
             &self.ext_imports,
             &self.memory_model,
             &self.entry_points,
@@ -150,10 +153,9 @@ impl Words {
         push(&mut self.capabilities, Op::Capability, &[c as u32], &[]);
     }
 
-    /// `OpExtension`: kept in the capability section, after every capability (the emitter
-    /// declares all its capabilities first).
+    /// `OpExtension`: in a section of their own, after every capability.
     pub(crate) fn extension(&mut self, name: &str) {
-        push_with_str(&mut self.capabilities, Op::Extension, &[], name, &[]);
+        push_with_str(&mut self.extensions, Op::Extension, &[], name, &[]);
     }
 
     pub(crate) fn ext_inst_import(&mut self, name: &str) -> Word {
@@ -246,7 +248,11 @@ impl Words {
         self.ty(Op::TypeInt, &[width, u32::from(signed)])
     }
 
+    /// `OpTypeFloat`; the first 64-bit one declares the `Float64` capability it needs.
     pub(crate) fn type_float(&mut self, width: u32) -> Word {
+        if width == 64 && !self.types.contains_key(&[Op::TypeFloat as u32, 64][..]) {
+            self.capability(Capability::Float64);
+        }
         self.ty(Op::TypeFloat, &[width])
     }
 
@@ -295,6 +301,14 @@ impl Words {
     pub(crate) fn constant_bit32(&mut self, ty: Word, bits: u32) -> Word {
         let id = self.id();
         push(&mut self.globals, Op::Constant, &[ty, id, bits], &[]);
+        id
+    }
+
+    /// A 64-bit constant: its low word first, as SPIR-V orders a wide literal.
+    pub(crate) fn constant_bit64(&mut self, ty: Word, bits: u64) -> Word {
+        let id = self.id();
+        let (lo, hi) = (bits as u32, (bits >> 32) as u32);
+        push(&mut self.globals, Op::Constant, &[ty, id, lo, hi], &[]);
         id
     }
 

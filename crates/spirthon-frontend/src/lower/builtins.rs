@@ -96,8 +96,8 @@ impl Lower<'_, '_> {
                 }
             },
             Ex::Lit(l) => Ex::Lit(l),
-            Ex::Val(o, t) if t == Ty::F32 => {
-                let r = self.val(Op::Math(MathFn::RoundEven), Ty::F32, [o], span);
+            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_float) => {
+                let r = self.val(Op::Math(MathFn::RoundEven), t, [o], span);
                 Ex::Val(self.val(Op::Convert, Ty::I32, [r], span), Ty::I32)
             }
             Ex::Val(_, t) if t.as_scalar().is_some_and(Scalar::is_int) => x,
@@ -280,18 +280,36 @@ impl Lower<'_, '_> {
             }
             None => {}
         }
+        // In `f64` when an operand is one, where the function has an `f64` form.
+        let f64 = Ty::Scalar(Scalar::F64);
+        let ft = if exs
+            .iter()
+            .any(|(x, _)| matches!(x, Ex::Val(_, t) if *t == f64))
+        {
+            f64
+        } else {
+            Ty::F32
+        };
+        if ft == f64 && !row.takes_f64() {
+            self.cx.diags.push(
+                Diagnostic::error(span, format!("`math.{name}` does not take an f64 yet"))
+                    .with_note("on f64, the library has sqrt, fabs, floor, ceil, trunc, isnan, isinf and isfinite")
+                    .with_help("compute it in f32: `math.{name}(f32(x))`"),
+            );
+            return Ex::Err;
+        }
         let mut ops = Vec::new();
         for &(x, sp) in &exs {
-            match self.coerce_float(x, sp, &format!("math.{name}")) {
+            match self.coerce_float(x, ft, sp, &format!("math.{name}")) {
                 Some(o) => ops.push(o),
                 None => return Ex::Err,
             }
         }
-        self.math_value(row, ops, span)
+        self.math_value(row, ops, ft, span)
     }
 
-    /// The typed value of a `math` call on float operands.
-    fn math_value(&mut self, row: &library::Row, ops: Vec<Operand>, span: Span) -> Ex {
+    /// The typed value of a `math` call on float operands of type `ft`.
+    fn math_value(&mut self, row: &library::Row, ops: Vec<Operand>, ft: Ty, span: Span) -> Ex {
         let f = row.func;
         let one = |l: &mut Self, f: MathFn, t: Ty, ops: Vec<Operand>| {
             Ex::Val(l.val(Op::Math(f), t, ops, span), t)
@@ -313,10 +331,10 @@ impl Lower<'_, '_> {
             (Typing::Predicate, Some(f)) => one(self, f, Ty::BOOL, ops),
             (Typing::FloatToInt, Some(f)) => {
                 // Python's math.floor/ceil/trunc return int.
-                let r = self.val(Op::Math(f), Ty::F32, ops, span);
+                let r = self.val(Op::Math(f), ft, ops, span);
                 Ex::Val(self.val(Op::Convert, Ty::I32, [r], span), Ty::I32)
             }
-            (Typing::Float | Typing::Log, Some(f)) => one(self, f, Ty::F32, ops),
+            (Typing::Float | Typing::Log, Some(f)) => one(self, f, ft, ops),
             _ => {
                 self.error(
                     span,
@@ -412,6 +430,7 @@ impl Lower<'_, '_> {
             "i32" => Ty::I32,
             "u32" => Ty::U32,
             "f32" => Ty::F32,
+            "f64" => Ty::Scalar(Scalar::F64),
             "kernel" | "func" => {
                 self.error(span, format!("`{item}` is a decorator"));
                 return Ex::Err;

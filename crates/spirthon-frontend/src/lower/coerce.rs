@@ -54,15 +54,21 @@ impl Lower<'_, '_> {
     pub(super) fn coerce(&mut self, ex: Ex, to: Ty, span: Span, what: &str) -> Option<Operand> {
         match ex {
             Ex::Val(o, t) if t == to => Some(o),
-            Ex::Val(o, t) if to == Ty::F32 && t.as_scalar().is_some_and(Scalar::is_int) => {
-                Some(self.val(Op::Convert, Ty::F32, [o], span))
+            Ex::Val(o, t)
+                if to.as_scalar().is_some_and(Scalar::is_float)
+                    && t.as_scalar().is_some_and(Scalar::is_int) =>
+            {
+                Some(self.val(Op::Convert, to, [o], span))
             }
             Ex::Val(_, t) => {
                 let help = match (t.scalar(), to.scalar()) {
-                    (Scalar::F32, s) if s.is_int() => {
+                    (f, s) if f.is_float() && s.is_int() => {
                         "convert explicitly with `int(...)`".to_string()
                     }
-                    (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => {
+                    (Scalar::I32, Scalar::U32)
+                    | (Scalar::U32, Scalar::I32)
+                    | (Scalar::F32, Scalar::F64)
+                    | (Scalar::F64, Scalar::F32) => {
                         format!("convert explicitly with `{}(...)`", to.name())
                     }
                     _ => format!("the value must be {to}"),
@@ -184,11 +190,11 @@ impl Lower<'_, '_> {
                     return Some((x, y, tx));
                 }
                 match (tx.as_scalar(), ty.as_scalar()) {
-                    (Some(sx), Some(Scalar::F32)) if sx.is_int() => {
-                        Some((self.val(Op::Convert, Ty::F32, [x], a_span), y, Ty::F32))
+                    (Some(sx), Some(sy)) if sx.is_int() && sy.is_float() => {
+                        Some((self.val(Op::Convert, ty, [x], a_span), y, ty))
                     }
-                    (Some(Scalar::F32), Some(sy)) if sy.is_int() => {
-                        Some((x, self.val(Op::Convert, Ty::F32, [y], b_span), Ty::F32))
+                    (Some(sx), Some(sy)) if sx.is_float() && sy.is_int() => {
+                        Some((x, self.val(Op::Convert, tx, [y], b_span), tx))
                     }
                     _ => {
                         let mut d = Diagnostic::error(
@@ -199,6 +205,8 @@ impl Lower<'_, '_> {
                         .with_secondary(b_span, format!("this is {ty}"));
                         if tx.scalar().is_int() && ty.scalar().is_int() {
                             d = d.with_help("convert one side with `i32(...)` or `u32(...)`");
+                        } else if tx.scalar().is_float() && ty.scalar().is_float() {
+                            d = d.with_help("convert one side with `f32(...)` or `f64(...)`");
                         } else if tx == Ty::BOOL || ty == Ty::BOOL {
                             d = d.with_help("convert the bool with `int(...)`");
                         }

@@ -95,7 +95,7 @@ impl Lower<'_, '_> {
             };
             let o = match t {
                 Ty::Vector(..) => self.broadcast(x, t, sp, name),
-                _ => self.coerce_float(x, sp, name),
+                _ => self.coerce_float(x, Ty::F32, sp, name),
             };
             match o {
                 Some(o) => ops.push(o),

@@ -129,13 +129,24 @@ impl Lower<'_, '_> {
         match op {
             BinaryOp::Pow => self.pow(a, b, a_span, b_span, span),
             BinaryOp::Div => {
-                let x = self.coerce_float(a, a_span, sym);
-                let y = self.coerce_float(b, b_span, sym);
+                // In `f64` when an operand is one (an `f32` then does not mix), else `f32`.
+                let is = |x: &Ex, t: Ty| matches!(x, Ex::Val(_, u) if *u == t);
+                let f64 = Ty::Scalar(Scalar::F64);
+                if (is(&a, f64) || is(&b, f64)) && (is(&a, Ty::F32) || is(&b, Ty::F32)) {
+                    self.unify(a, b, a_span, b_span, sym);
+                    return Ex::Err;
+                }
+                let ft = if is(&a, f64) || is(&b, f64) {
+                    f64
+                } else {
+                    Ty::F32
+                };
+                let x = self.coerce_float(a, ft, a_span, sym);
+                let y = self.coerce_float(b, ft, b_span, sym);
                 match (x, y) {
-                    (Some(x), Some(y)) => Ex::Val(
-                        self.val(Op::Binary(BinOp::Div), Ty::F32, [x, y], span),
-                        Ty::F32,
-                    ),
+                    (Some(x), Some(y)) => {
+                        Ex::Val(self.val(Op::Binary(BinOp::Div), ft, [x, y], span), ft)
+                    }
                     _ => Ex::Err,
                 }
             }
@@ -168,11 +179,19 @@ impl Lower<'_, '_> {
                         );
                         return Ex::Err;
                     }
-                    Scalar::F32 if bitwise => {
-                        self.error(span, format!("`{sym}` needs integers, not f32"));
+                    s if bitwise && s.is_float() => {
+                        self.error(span, format!("`{sym}` needs integers, not {}", s.name()));
                         return Ex::Err;
                     }
                     _ => {}
+                }
+                if matches!(bin, BinOp::FloorDiv | BinOp::Mod) && t.scalar() == Scalar::F64 {
+                    self.cx.diags.push(
+                        Diagnostic::error(span, format!("`{sym}` on f64 is not supported yet"))
+                            .with_note("the exact f64 remainder that Python's `//` and `%` need is not in the library yet")
+                            .with_help("for whole numbers, convert to an integer first: `int(x) % n`"),
+                    );
+                    return Ex::Err;
                 }
                 if let BinOp::FloorDiv | BinOp::Mod = bin {
                     self.check_divisor(y, t, bin == BinOp::Mod, span);
@@ -182,13 +201,14 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn coerce_float(&mut self, x: Ex, span: Span, op: &str) -> Option<Operand> {
+    /// An operand of a float operation as float type `ft` (an int converted).
+    pub(super) fn coerce_float(&mut self, x: Ex, ft: Ty, span: Span, op: &str) -> Option<Operand> {
         match x {
             Ex::Val(_, t) if t == Ty::BOOL => {
                 self.error(span, format!("`{op}` on a bool is not supported"));
                 None
             }
-            other => self.coerce(other, Ty::F32, span, &format!("an operand of `{op}`")),
+            other => self.coerce(other, ft, span, &format!("an operand of `{op}`")),
         }
     }
 
@@ -259,13 +279,18 @@ impl Lower<'_, '_> {
                     return Ex::Err;
                 }
                 let (x, t) = if n < 0 {
+                    let ft = if t.scalar() == Scalar::F64 {
+                        t
+                    } else {
+                        Ty::F32
+                    };
                     match self.coerce(
                         Ex::Val(x, t),
-                        Ty::F32,
+                        ft,
                         a_span,
                         "the base of `**` with a negative exponent",
                     ) {
-                        Some(x) => (x, Ty::F32),
+                        Some(x) => (x, ft),
                         None => return Ex::Err,
                     }
                 } else {
@@ -273,11 +298,8 @@ impl Lower<'_, '_> {
                 };
                 let p = self.power(x, t, n.unsigned_abs(), span);
                 if n < 0 {
-                    let one = self.konst(Const::f32(1.0));
-                    Ex::Val(
-                        self.val(Op::Binary(BinOp::Div), Ty::F32, [one, p], span),
-                        Ty::F32,
-                    )
+                    let one = self.konst(Const::one(t.scalar()));
+                    Ex::Val(self.val(Op::Binary(BinOp::Div), t, [one, p], span), t)
                 } else {
                     Ex::Val(p, t)
                 }
@@ -292,8 +314,20 @@ impl Lower<'_, '_> {
                         .with_help("write `float(x) ** n` for a float result, or multiply in a loop"));
                     return Ex::Err;
                 }
-                let x = self.coerce_float(a, a_span, "**");
-                let y = self.coerce_float(b, b_span, "**");
+                let f64 = Ty::Scalar(Scalar::F64);
+                if [&a, &b]
+                    .iter()
+                    .any(|x| matches!(x, Ex::Val(_, t) if *t == f64))
+                {
+                    self.cx.diags.push(
+                        Diagnostic::error(span, "`**` on an f64 needs an int literal exponent")
+                            .with_note("the f64 `pow` is not in the library yet")
+                            .with_help("write `x ** 3` (repeated multiplication), or compute in f32 with `f32(x) ** y`"),
+                    );
+                    return Ex::Err;
+                }
+                let x = self.coerce_float(a, Ty::F32, a_span, "**");
+                let y = self.coerce_float(b, Ty::F32, b_span, "**");
                 match (x, y) {
                     (Some(x), Some(y)) => Ex::Val(
                         self.val(Op::Math(MathFn::Pow), Ty::F32, [x, y], span),

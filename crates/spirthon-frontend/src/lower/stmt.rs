@@ -422,12 +422,15 @@ impl Lower<'_, '_> {
         let ty = self.var_ty(var);
         match ex {
             Ex::Val(o, t) if t == ty => Some(o),
-            Ex::Val(o, t) if ty == Ty::F32 && t.as_scalar().is_some_and(Scalar::is_int) => {
-                Some(self.val(Op::Convert, Ty::F32, [o], span))
+            Ex::Val(o, t)
+                if ty.as_scalar().is_some_and(Scalar::is_float)
+                    && t.as_scalar().is_some_and(Scalar::is_int) =>
+            {
+                Some(self.val(Op::Convert, ty, [o], span))
             }
             Ex::Val(_, t) => {
                 let first = self.var_spans[var.index()];
-                let help = if t == Ty::F32 && ty.scalar().is_int() {
+                let help = if t.as_scalar().is_some_and(Scalar::is_float) && ty.scalar().is_int() {
                     format!("to make `{name}` a float, give its first assignment a float value (`{name} = 0.0`) or annotate it (`{name}: f32 = 0`)")
                 } else {
                     format!("convert the value, for example `{}(...)`", ty.name())

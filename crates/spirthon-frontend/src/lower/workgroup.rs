@@ -364,7 +364,7 @@ impl Lower<'_, '_> {
         }
         let matrix = matches!(elem, Ty::Matrix(_) | Ty::Quat);
         if elem.as_scalar().is_some_and(Scalar::is_int)
-            || (add_or_sub && s != Scalar::Bool && !matrix)
+            || (add_or_sub && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32) && !matrix)
         {
             return None;
         }
@@ -372,7 +372,9 @@ impl Lower<'_, '_> {
             at,
             format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
         );
-        if matrix {
+        if s == Scalar::F64 {
+            d = d.with_note("f64 has no atomics in this version: accumulate in an `Array[f32]` with `atomic_add`, or reduce a shared array with `barrier()` steps");
+        } else if matrix {
             d = d.with_note("matrices and quats have no atomics: update the entries of an `Array[f32]` with `atomic_add`");
         } else if elem.components() > 1 {
             d = d.with_note(

@@ -89,6 +89,15 @@ impl ModuleInfo {
                 }
             }
         }
+        // A packed carrier holds each component's bits in a `u32`: an `f64` has 64.
+        let f64s = items.iter().filter(|t| t.scalar() == Scalar::F64).count();
+        if f64s > 0 && f64s < items.len() {
+            return Err(Diagnostic::error(
+                span,
+                "a tuple returned by a func holds f64s only with other f64s in this version",
+            )
+            .with_help("return the f64s alone, or convert the others with `f64(...)`"));
+        }
         match TupleTy::new(&items) {
             Some(t) => Ok(Ann::Tuple(t)),
             None => Err(Diagnostic::error(
@@ -114,7 +123,7 @@ impl ModuleInfo {
             _ => Err(Diagnostic::error(
                 sp,
                 format!(
-                    "an `{kind}` element must be a number type (`i32`, `u32`, `f32`) or a vector"
+                    "an `{kind}` element must be a number type (`i32`, `u32`, `f32`, `f64`) or a vector"
                 ),
             )),
         }
@@ -193,13 +202,14 @@ impl ModuleInfo {
             Some((Lib::Spirthon, "i32")) => Ok(Ann::Value(Ty::I32)),
             Some((Lib::Spirthon, "u32")) => Ok(Ann::Value(Ty::U32)),
             Some((Lib::Spirthon, "f32")) => Ok(Ann::Value(Ty::F32)),
+            Some((Lib::Spirthon, "f64")) => Ok(Ann::Value(Ty::Scalar(Scalar::F64))),
             Some((Lib::Spirthon, "Array")) => Err(Diagnostic::error(
                 expr.span,
                 "`Array` needs an element type, as in `Array[f32]`",
             )),
             _ => Err(Diagnostic::error(
                 expr.span,
-                "unknown type: expected `i32`, `u32`, `f32`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
+                "unknown type: expected `i32`, `u32`, `f32`, `f64`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
             )
             .with_help("types come from spirthon: `from spirthon import f32, Array`")),
         }

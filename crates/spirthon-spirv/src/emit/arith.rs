@@ -14,7 +14,7 @@ use super::{EmitError, Emitter, R};
 pub(super) fn unary(e: &mut Emitter, op: UnOp, s: Scalar, rt: Word, id: Word, a: Word) -> R<()> {
     let out = Some(id);
     match (op, s) {
-        (UnOp::Neg, Scalar::F32) => e.b.op(SOp::FNegate, rt, out, &[a])?,
+        (UnOp::Neg, Scalar::F32 | Scalar::F64) => e.b.op(SOp::FNegate, rt, out, &[a])?,
         // `-u` wraps modulo 2**32; naga takes no negation of an unsigned value.
         (UnOp::Neg, Scalar::U32) => {
             let zero = e.konst(Const::U32(0));
@@ -43,13 +43,13 @@ pub(super) fn binary(
     let out = Some(id);
     let s = t.scalar();
     match (op, s) {
-        (BinOp::Add, Scalar::F32) => exact(e, SOp::FAdd, rt, id, a, b)?,
-        (BinOp::Add, _) => e.b.op(SOp::IAdd, rt, out, &[a, b])?,
-        (BinOp::Sub, Scalar::F32) => exact(e, SOp::FSub, rt, id, a, b)?,
-        (BinOp::Sub, _) => e.b.op(SOp::ISub, rt, out, &[a, b])?,
-        (BinOp::Mul, Scalar::F32) => exact(e, SOp::FMul, rt, id, a, b)?,
-        (BinOp::Mul, _) => e.b.op(SOp::IMul, rt, out, &[a, b])?,
-        (BinOp::Div, _) => e.b.op(SOp::FDiv, rt, out, &[a, b])?,
+        (BinOp::Add, Scalar::F32 | Scalar::F64) => exact(e, SOp::FAdd, rt, id, a, b)?,
+        (BinOp::Add, Scalar::I32 | Scalar::U32) => e.b.op(SOp::IAdd, rt, out, &[a, b])?,
+        (BinOp::Sub, Scalar::F32 | Scalar::F64) => exact(e, SOp::FSub, rt, id, a, b)?,
+        (BinOp::Sub, Scalar::I32 | Scalar::U32) => e.b.op(SOp::ISub, rt, out, &[a, b])?,
+        (BinOp::Mul, Scalar::F32 | Scalar::F64) => exact(e, SOp::FMul, rt, id, a, b)?,
+        (BinOp::Mul, Scalar::I32 | Scalar::U32) => e.b.op(SOp::IMul, rt, out, &[a, b])?,
+        (BinOp::Div, Scalar::F32 | Scalar::F64) => e.b.op(SOp::FDiv, rt, out, &[a, b])?,
         (BinOp::FloorDiv, Scalar::U32) => e.b.op(SOp::UDiv, rt, out, &[a, b])?,
         (BinOp::Mod, Scalar::U32) => e.b.op(SOp::UMod, rt, out, &[a, b])?,
         (BinOp::FloorDiv, Scalar::I32) => int_floor_div(e, rt, id, a, b, b_const)?,
@@ -59,9 +59,9 @@ pub(super) fn binary(
         (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.op(SOp::LogicalAnd, rt, out, &[a, b])?,
         (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.op(SOp::LogicalOr, rt, out, &[a, b])?,
         (BinOp::BitXor, Scalar::Bool) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
-        (BinOp::BitAnd, _) => e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?,
-        (BinOp::BitOr, _) => e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?,
-        (BinOp::BitXor, _) => e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?,
+        (BinOp::BitAnd, Scalar::I32 | Scalar::U32) => e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?,
+        (BinOp::BitOr, Scalar::I32 | Scalar::U32) => e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?,
+        (BinOp::BitXor, Scalar::I32 | Scalar::U32) => e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?,
         (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
     };
     Ok(())
@@ -314,12 +314,12 @@ pub(super) fn compare(
     Ok(match (s, op) {
         (Scalar::Bool, Eq) => e.b.op(SOp::LogicalEqual, rt, out, &[a, b])?,
         (Scalar::Bool, _) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
-        (Scalar::F32, Eq) => e.b.op(SOp::FOrdEqual, rt, out, &[a, b])?,
-        (Scalar::F32, Ne) => e.b.op(SOp::FUnordNotEqual, rt, out, &[a, b])?,
-        (Scalar::F32, Lt) => e.b.op(SOp::FOrdLessThan, rt, out, &[a, b])?,
-        (Scalar::F32, Le) => e.b.op(SOp::FOrdLessThanEqual, rt, out, &[a, b])?,
-        (Scalar::F32, Gt) => e.b.op(SOp::FOrdGreaterThan, rt, out, &[a, b])?,
-        (Scalar::F32, Ge) => e.b.op(SOp::FOrdGreaterThanEqual, rt, out, &[a, b])?,
+        (Scalar::F32 | Scalar::F64, Eq) => e.b.op(SOp::FOrdEqual, rt, out, &[a, b])?,
+        (Scalar::F32 | Scalar::F64, Ne) => e.b.op(SOp::FUnordNotEqual, rt, out, &[a, b])?,
+        (Scalar::F32 | Scalar::F64, Lt) => e.b.op(SOp::FOrdLessThan, rt, out, &[a, b])?,
+        (Scalar::F32 | Scalar::F64, Le) => e.b.op(SOp::FOrdLessThanEqual, rt, out, &[a, b])?,
+        (Scalar::F32 | Scalar::F64, Gt) => e.b.op(SOp::FOrdGreaterThan, rt, out, &[a, b])?,
+        (Scalar::F32 | Scalar::F64, Ge) => e.b.op(SOp::FOrdGreaterThanEqual, rt, out, &[a, b])?,
         (_, Eq) => e.b.op(SOp::IEqual, rt, out, &[a, b])?,
         (_, Ne) => e.b.op(SOp::INotEqual, rt, out, &[a, b])?,
         (Scalar::I32, Lt) => e.b.op(SOp::SLessThan, rt, out, &[a, b])?,
@@ -337,9 +337,15 @@ pub(super) fn convert(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, 
     let out = Some(id);
     let to = t.scalar();
     match (from, to) {
-        (Scalar::I32, Scalar::F32) => e.b.op(SOp::ConvertSToF, rt, out, &[a])?,
-        (Scalar::U32, Scalar::F32) => e.b.op(SOp::ConvertUToF, rt, out, &[a])?,
-        (Scalar::F32, Scalar::I32 | Scalar::U32) => float_to_int(e, t, rt, id, a)?,
+        (Scalar::I32, Scalar::F32 | Scalar::F64) => e.b.op(SOp::ConvertSToF, rt, out, &[a])?,
+        (Scalar::U32, Scalar::F32 | Scalar::F64) => e.b.op(SOp::ConvertUToF, rt, out, &[a])?,
+        (Scalar::F32 | Scalar::F64, Scalar::I32 | Scalar::U32) => {
+            float_to_int(e, from, t, rt, id, a)?
+        }
+        // Rounded to nearest (Vulkan requires conversions to be correctly rounded).
+        (Scalar::F32, Scalar::F64) | (Scalar::F64, Scalar::F32) => {
+            e.b.op(SOp::FConvert, rt, out, &[a])?
+        }
         (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => {
             e.b.op(SOp::Bitcast, rt, out, &[a])?
         }
@@ -358,26 +364,35 @@ pub(super) fn convert(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, 
     Ok(())
 }
 
-/// `int(x)` / `u32(x)` of a float `x` (of `t`'s shape) as the kernel's types compute it:
-/// truncated toward zero, then wrapped to 32 bits, so `int(1e10)` is `1410065408` and
-/// `u32(-1.5)` is `4294967295`, where SPIR-V leaves a conversion out of the result's range
-/// undefined. Inside `(-2^31, 2^31)` it is `OpConvertFToS` (bit-cast for `u32`); outside,
-/// `x` is a whole multiple of 256 and `x - 2^32·floor(x / 2^32)`, exact in `f32`, is the
-/// wrapped value in `[0, 2^32)` for `OpConvertFToU`. NaN and infinities stay the device's.
-fn float_to_int(e: &mut Emitter, t: Ty, rt: Word, id: Word, a: Word) -> R<Word> {
+/// `int(x)` / `u32(x)` of a float `x` (of scalar type `from`, of `t`'s shape) as the
+/// kernel's types compute it: truncated toward zero, then wrapped to 32 bits, so `int(1e10)`
+/// is `1410065408` and `u32(-1.5)` is `4294967295`, where SPIR-V leaves a conversion out of
+/// the result's range undefined. Inside `(-2^31, 2^31)` it is `OpConvertFToS` (bit-cast for
+/// `u32`); outside, `x - 2^32·floor(x / 2^32)` is the wrapped value in `[0, 2^32)` for
+/// `OpConvertFToU`: exact in `f32` (`x` is a whole multiple of 256 there) and in `f64` (the
+/// truncated `x`, taken first, is whole). NaN and infinities stay the device's.
+fn float_to_int(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, a: Word) -> R<Word> {
     let (it, ut, ft, bt) = (
         e.ty(with_scalar(t, Scalar::I32)),
         e.ty(with_scalar(t, Scalar::U32)),
-        e.ty(with_scalar(t, Scalar::F32)),
+        e.ty(with_scalar(t, from)),
         e.ty(with_scalar(t, Scalar::Bool)),
     );
     let glsl = e.glsl;
+    let ftt = with_scalar(t, from);
+    // An f64 below 2^32 may have a fraction: truncated first, so that the wrapped value
+    // below is whole.
+    let a = if from == Scalar::F64 {
+        e.b.ext_inst(ft, None, glsl, GLOp::Trunc as u32, &[a])?
+    } else {
+        a
+    };
     let fast = e.b.op(SOp::ConvertFToS, it, None, &[a])?;
     let magnitude = e.b.ext_inst(ft, None, glsl, GLOp::FAbs as u32, &[a])?;
-    let two31 = e.splat(Const::f32(2_147_483_648.0), t);
+    let two31 = e.splat(Const::float(from, 2_147_483_648.0), ftt);
     let small = e.b.op(SOp::FOrdLessThan, bt, None, &[magnitude, two31])?;
-    let inv = e.splat(Const::f32(1.0 / 4_294_967_296.0), t);
-    let two32 = e.splat(Const::f32(4_294_967_296.0), t);
+    let inv = e.splat(Const::float(from, 1.0 / 4_294_967_296.0), ftt);
+    let two32 = e.splat(Const::float(from, 4_294_967_296.0), ftt);
     let q = e.b.op(SOp::FMul, ft, None, &[a, inv])?;
     let whole = e.b.ext_inst(ft, None, glsl, GLOp::Floor as u32, &[q])?;
     let m = e.b.op(SOp::FMul, ft, None, &[whole, two32])?;
@@ -428,7 +443,23 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
         // away. WGSL has no `isNan` either, and naga writes these bit tests everywhere.
         IsNan | IsInf => {
             let ut = e.ty(with_scalar(t, Scalar::U32));
-            let bits = e.b.op(SOp::Bitcast, ut, None, &[args[0]])?;
+            // An f64 is tested as the f32 nearest to it (NaN stays NaN), scaled by 2^-1000
+            // first for `isinf`, which leaves every finite f64 finite in f32 and an
+            // infinity infinite.
+            let x = if t.scalar() == Scalar::F64 {
+                let x = if mf == IsInf {
+                    let k = e.splat(Const::f64(2f64.powi(-1000)), t);
+                    let ft = e.ty(t);
+                    e.b.op(SOp::FMul, ft, None, &[args[0], k])?
+                } else {
+                    args[0]
+                };
+                let ft = e.ty(with_scalar(t, Scalar::F32));
+                e.b.op(SOp::FConvert, ft, None, &[x])?
+            } else {
+                args[0]
+            };
+            let bits = e.b.op(SOp::Bitcast, ut, None, &[x])?;
             let abs_mask = e.splat(Const::U32(0x7fff_ffff), with_scalar(t, Scalar::U32));
             let inf = e.splat(Const::U32(0x7f80_0000), with_scalar(t, Scalar::U32));
             let mag = e.b.op(SOp::BitwiseAnd, ut, None, &[bits, abs_mask])?;

@@ -14,7 +14,7 @@ use spirthon_ir::types::Scalar;
 /// The GLSL.std.450 instruction computing `f` on operands of scalar type `s`.
 pub(super) fn instruction(f: MathFn, s: Scalar) -> Option<G> {
     use MathFn::*;
-    let float = s == Scalar::F32;
+    let float = s == Scalar::F32 || (s == Scalar::F64 && f.takes_f64());
     Some(match f {
         Sqrt if float => G::Sqrt,
         Sin if float => G::Sin,

@@ -176,6 +176,7 @@ impl Emitter {
             Scalar::I32 => self.b.type_int(32, true),
             Scalar::U32 => self.b.type_int(32, false),
             Scalar::F32 => self.b.type_float(32),
+            Scalar::F64 => self.b.type_float(64),
         }
     }
 
@@ -255,7 +256,8 @@ impl Emitter {
         let ty = self.ty(c.ty());
         let id = match c {
             Const::Bool(b) => self.b.constant_bool(ty, b),
-            other => self.b.constant_bit32(ty, other.bits()),
+            Const::F64(bits) => self.b.constant_bit64(ty, bits),
+            other => self.b.constant_bit32(ty, other.bits() as u32),
         };
         self.consts.insert(c, id);
         id
@@ -382,8 +384,9 @@ struct FnState<'f> {
     /// Per block, its emitted predecessors.
     preds: Vec<Vec<Block>>,
     /// Infinities and NaNs: naga accepts no non-finite constant, so each is a bitcast of its
-    /// bits at the top of the entry block, `(id, bits)`.
-    non_finite: Vec<(Word, u32)>,
+    /// `f32` bits at the top of the entry block, `(id, bits, f64)`, converted for an `f64`
+    /// (its infinities and NaN are the `f32`'s, widened).
+    non_finite: Vec<(Word, u32, bool)>,
 }
 
 impl<'f> FnState<'f> {
@@ -428,7 +431,13 @@ impl<'f> FnState<'f> {
             values.push(match inst.op {
                 Op::Const(Const::F32(bits)) if !f32::from_bits(bits).is_finite() => {
                     let id = e.b.id();
-                    non_finite.push((id, bits));
+                    non_finite.push((id, bits, false));
+                    id
+                }
+                Op::Const(Const::F64(bits)) if !f64::from_bits(bits).is_finite() => {
+                    let id = e.b.id();
+                    let narrow = (f64::from_bits(bits) as f32).to_bits();
+                    non_finite.push((id, narrow, true));
                     id
                 }
                 Op::Const(c) => e.konst(c),
@@ -474,9 +483,15 @@ impl<'f> FnState<'f> {
             e.b.begin_block(self.labels[b.index()])?;
             if b.index() == 0 && !self.non_finite.is_empty() {
                 let ft = e.ty(Ty::F32);
-                for &(id, bits) in &self.non_finite {
+                for &(id, bits, wide) in &self.non_finite {
                     let u = e.konst(Const::U32(bits));
-                    e.b.op(SOp::Bitcast, ft, Some(id), &[u])?;
+                    if wide {
+                        let narrow = e.b.op(SOp::Bitcast, ft, None, &[u])?;
+                        let dt = e.ty(Ty::Scalar(Scalar::F64));
+                        e.b.op(SOp::FConvert, dt, Some(id), &[narrow])?;
+                    } else {
+                        e.b.op(SOp::Bitcast, ft, Some(id), &[u])?;
+                    }
                 }
             }
             if b.index() == 0 {
@@ -638,6 +653,10 @@ impl<'f> FnState<'f> {
             Op::Convert => {
                 let from = operand(0)?.scalar();
                 convert(e, from, t, rt, id, args[0])?;
+            }
+            // The tests take their operand's type (the result is a bool of its shape).
+            Op::Math(mf @ (MathFn::IsNan | MathFn::IsInf)) => {
+                math(e, mf, operand(0)?, rt, id, &args)?
             }
             Op::Math(mf) => math(e, mf, t, rt, id, &args)?,
             Op::Load(a) => self.load(e, a, args[0], operand(0)?, t, id)?,
