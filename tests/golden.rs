@@ -166,9 +166,11 @@ fn corpus_kernels_have_twins_and_inputs() {
         match std::fs::read_to_string(&twin) {
             Ok(src) => match naga::front::wgsl::parse_str(&src) {
                 Ok(m) => {
+                    // A twin of an `f64` kernel uses naga's `f64` (wgpu takes it on a
+                    // device with SHADER_F64).
                     let mut v = naga::valid::Validator::new(
                         naga::valid::ValidationFlags::all(),
-                        naga::valid::Capabilities::default(),
+                        naga::valid::Capabilities::default() | naga::valid::Capabilities::FLOAT64,
                     );
                     if let Err(e) = v.validate(&m) {
                         failures.push(format!(

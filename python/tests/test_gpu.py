@@ -19,7 +19,7 @@ sys.path.insert(0, PACKAGE)
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, CheckError, CompileError, f32, i32, u32, vec2, vec3, vec4, kernel, func,
+    Array, Array2D, CheckError, CompileError, f32, f64, i32, u32, vec2, vec3, vec4, kernel, func,
     global_id, local_id, barrier, shared_array, atomic_add, mat22, mat33, quat, quat_rotate,
     local_array, transpose,
 )
@@ -342,9 +342,49 @@ def moved(R: mat33, S: mat22, q: quat, p: Array[vec3], ms: Array[mat33], qs: Arr
     flat[i] = t[i % 4] + S[1, 0]
 
 
+@kernel
+def deep_zoom(counts: Array[i32], scaled: Array[f64], c: Array[f64], pitch: f64, width: i32, iters: i32):
+    i = global_id().x
+    c_re = c[0] + (i % width - width // 2) * pitch
+    c_im = c[1] + (i // width - width // 2) * pitch
+    scaled[i] = c_re * 3.0 + 0.1
+    x = 0.0 * c_re
+    y = x
+    n = 0
+    while n < iters and x * x + y * y <= 4.0:
+        x, y = (x + y) * (x - y) + c_re, 2.0 * x * y + c_im
+        n += 1
+    counts[i] = n
+
+
 class PythonDevice(unittest.TestCase):
     def tearDown(self):
         spirthon.set_device(None)
+
+    def test_an_f64_deep_zoom_matches_numpy_float64(self):
+        """At a pixel pitch of 4e-10 only f64 tells the pixels apart: the escape counts of
+        the GPU and the python device are NumPy's float64 ones, and an f64 result is
+        NumPy's to the bit."""
+        w, iters, pitch = 12, 2000, 4e-10
+        c = np.array([-0.7436438870371587, 0.13182590420531198])
+        i = np.arange(w * w)
+        c_re = c[0] + ((i % w) - w // 2) * pitch
+        c_im = c[1] + ((i // w) - w // 2) * pitch
+        x, y, want = np.zeros(w * w), np.zeros(w * w), np.zeros(w * w, np.int32)
+        for _ in range(iters):
+            alive = x * x + y * y <= 4.0
+            x, y = np.where(alive, (x + y) * (x - y) + c_re, x), np.where(alive, 2.0 * x * y + c_im, y)
+            want += alive
+        self.assertGreater(len(set(want.tolist())), 20)
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            counts, scaled = np.zeros(w * w, np.int32), np.zeros(w * w)
+            deep_zoom.launch(w * w, counts, scaled, c, pitch, w, iters)
+            np.testing.assert_array_equal(counts, want)
+            np.testing.assert_array_equal(scaled, c_re * 3.0 + 0.1)
+        with self.assertRaises(TypeError) as e:
+            deep_zoom.launch(w * w, counts, scaled.astype(np.float32), c, pitch, w, iters)
+        self.assertIn("'scaled' must be a float64 array", str(e.exception))
 
     def test_matrices_quats_and_packed_vec3_arrays_from_numpy(self):
         """A matrix parameter (its rows 16 bytes apart in the uniform block), a quat, and

@@ -13,7 +13,8 @@ funcs over arrays, tuple assignment and mixed-type and/or tests; 3 vectors: ivec
 expressions (element-wise // and % with both signs, bitwise operators, broadcasting,
 swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) and vec2
 + - * with mix, abs and length; 4 f32 arithmetic on inputs that are not binary-exact, with
-literals and constants meeting f32 values and thresholds into ints (`float_kernel`); 5 u32
+literals and constants meeting f32 values and thresholds into ints, a third of them in f64
+(`float_kernel`); 5 u32
 and i32 hashing that overflows 32 bits (`hash_kernel`). Every kind sometimes spells array
 elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
@@ -345,10 +346,14 @@ def float_kernel(rnd):
     min/max/abs, conversions (int, round, float of ints, i32 to f32 in a func), locals
     started from literals and carried through loops, thresholds against constants written
     to an int array. The reference executor computes in float32 as the GPU does, so the
-    results agree to a few ULPs (tests/gpu.rs)."""
+    results agree to a few ULPs (tests/gpu.rs). One in three is in f64 instead: arrays,
+    annotated constant and func, where `//`, `%` and constant tables (which f64 does not
+    take) become products and literals."""
+    wide = rnd.random() < 0.35
+    ft = "f64" if wide else "f32"
     consts = [
         "LIMIT = %s" % rnd.choice(["0.02", "0.1", "0.37", "1.3"]),
-        "GAIN: f32 = %s" % rnd.choice(["0.1", "0.3", "1.7", "2.2"]),
+        "GAIN: %s = %s" % (ft, rnd.choice(["0.1", "0.3", "1.7", "2.2"])),
         "SHIFT = %s" % rnd.choice(["1e-3", "0.7", "3.3"]),
         "ROUNDS = %d" % rnd.randint(1, 4),
     ]
@@ -365,7 +370,8 @@ def float_kernel(rnd):
         if k < 0.55:
             return rnd.choice(vs)
         if k < 0.75:
-            return rnd.choice(["LIMIT", "GAIN", "SHIFT", "TAPS[i % 3]", "OFFS[i % 2][1]", "OFFS[i % 2][-2]"])
+            tables = [] if wide else ["TAPS[i % 3]", "OFFS[i % 2][1]", "OFFS[i % 2][-2]"]
+            return rnd.choice(["LIMIT", "GAIN", "SHIFT"] + tables)
         return rnd.choice(["%.3f", "%.1f", "%.5f"]) % rnd.uniform(-3, 3)
 
     def fexpr(d, vs, powers=True):
@@ -378,7 +384,8 @@ def float_kernel(rnd):
         if k < 0.45:
             return "(%s / (abs(%s) + 0.5))" % (a, b)
         if k < 0.55:
-            return "(%s %s (abs(%s) + 0.25))" % (a, rnd.choice(["//", "%"]), b)
+            op = "*" if wide else rnd.choice(["//", "%"])
+            return "(%s %s (abs(%s) + 0.25))" % (a, op, b)
         if k < 0.62 and powers:
             return "(%s ** %d)" % (a, rnd.choice([2, 3]))
         if k < 0.62:
@@ -388,9 +395,11 @@ def float_kernel(rnd):
         if k < 0.78:
             return "abs(%s)" % a
         if k < 0.86:
-            return "float(%s)" % iexpr(1, vs)
+            return "%s(%s)" % ("f64" if wide else "float", iexpr(1, vs))
         if k < 0.93:
-            return "(%s if %s %s %s else %s)" % (a, a, rnd.choice(["<", ">="]), leaf(vs), b)
+            # Two literals on their own would make an f32 value: an f64 kernel converts.
+            pick = "(f64(%s) if %s %s %s else f64(%s))" if wide else "(%s if %s %s %s else %s)"
+            return pick % (a, a, rnd.choice(["<", ">="]), leaf(vs), b)
         return "scaled(%s, %s)" % (iexpr(1, vs), a)
 
     def iexpr(d, vs):
@@ -409,8 +418,8 @@ def float_kernel(rnd):
         "    a = x[i] * GAIN",
         "    b = x[(i + 7) % len(x)] - SHIFT",
         "    n = i % 5",
-        "    t = %s" % rnd.choice(["0.5", "0.1", "1.0", "LIMIT"]),
-        "    c = %s" % fexpr(3, vs),
+        "    t%s = %s" % (": f64" if wide else "", rnd.choice(["0.5", "0.1", "1.0", "LIMIT"])),
+        "    c%s = %s" % (": f64" if wide else "", fexpr(3, vs)),
     ]
     vs = vs + ["c", "t"]
     body.append("    for r in range(ROUNDS):")
@@ -432,19 +441,19 @@ def float_kernel(rnd):
         "    out2[i] = %s" % iexpr(2, vs),
     ]
     head = [
-        "from spirthon import kernel, func, Array, f32, i32, global_id",
+        "from spirthon import kernel, func, Array, f32, f64, i32, global_id",
         "",
     ] + consts + [
         "",
         "",
         "@func",
-        "def scaled(k: i32, v: f32) -> f32:",
-        "    s: f32 = k",
+        "def scaled(k: i32, v: %s) -> %s:" % (ft, ft),
+        "    s: %s = k" % ft,
         "    return max(min(s * v + 0.1, 1000.0), -1000.0)",
         "",
         "",
         "@kernel",
-        "def k(x: Array[f32], y: Array[f32], z: Array[f32], out: Array[i32], out2: Array[i32]):",
+        "def k(x: Array[%s], y: Array[%s], z: Array[%s], out: Array[i32], out2: Array[i32]):" % (ft, ft, ft),
         "    i = global_id().x",
     ]
     return "\n".join(head + body) + "\n"
@@ -631,10 +640,13 @@ def matrix_kernel(rnd):
             return "transpose(%s)" % a
         return "(-%s)" % a
 
+    # `n` is assigned into below: a plain `n = m` would give one matrix two names under
+    # CPython (the compiler refuses that), so it is a new matrix.
+    n = mexpr(2)
     body = [
         "    m = a[i]",
         "    p = b[i]",
-        "    n = %s" % mexpr(2),
+        "    n = %s" % ("(m * 1.0)" if n == "m" else n),
         "    j = %s %% 4 - %d" % (rnd.choice(["i", "int(p.x * 4.0)", "i * 7"]), rnd.randint(0, 3)),
         "    n[j %% 3, (j + 1) %% 3] %s= p[j %% 3]" % rnd.choice(["+", "-", ""]),
         "    n[%s] = %s" % (rnd.choice(["j % 3", "-1", "0"]), rnd.choice(["p", "n[1] * 0.5", "m[j % 3]"])),

@@ -89,6 +89,17 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// The Python spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
     /// Whether the comparison holds for operands ordered `ord`; `None` (a NaN operand) makes
     /// every comparison false but `!=`, as in Python.
     pub fn holds(self, ord: Option<core::cmp::Ordering>) -> bool {

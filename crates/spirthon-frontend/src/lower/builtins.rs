@@ -294,7 +294,7 @@ impl Lower<'_, '_> {
             self.cx.diags.push(
                 Diagnostic::error(span, format!("`math.{name}` does not take an f64 yet"))
                     .with_note("on f64, the library has sqrt, fabs, floor, ceil, trunc, isnan, isinf and isfinite")
-                    .with_help("compute it in f32: `math.{name}(f32(x))`"),
+                    .with_help(format!("compute it in f32: `math.{name}(f32(x))`")),
             );
             return Ex::Err;
         }

@@ -167,7 +167,7 @@ impl Lower<'_, '_> {
             })
         {
             self.cx.diags.push(
-                Diagnostic::error(at, format!("{op} does not take {}", t.with_article()))
+                Diagnostic::error(at, format!("`{op}` does not take {}", t.with_article()))
                     .with_help("matrices and quats take their own operators and functions; compare or combine their entries (`m[i, j]`, `q.w`)"),
             );
             return None;

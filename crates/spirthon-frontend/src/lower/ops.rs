@@ -189,7 +189,7 @@ impl Lower<'_, '_> {
                     self.cx.diags.push(
                         Diagnostic::error(span, format!("`{sym}` on f64 is not supported yet"))
                             .with_note("the exact f64 remainder that Python's `//` and `%` need is not in the library yet")
-                            .with_help("for whole numbers, convert to an integer first: `int(x) % n`"),
+                            .with_help(format!("for whole numbers, convert to an integer first: `int(x) {sym} n`")),
                     );
                     return Ex::Err;
                 }
@@ -378,7 +378,7 @@ impl Lower<'_, '_> {
         if a.is_vector() || b.is_vector() {
             return self.vector_compare(op, a, b, a_span, b_span, span);
         }
-        let Some((x, y, t)) = self.unify(a, b, a_span, b_span, "comparison") else {
+        let Some((x, y, t)) = self.unify(a, b, a_span, b_span, op.symbol()) else {
             return Ex::Err;
         };
         if t == Ty::BOOL && !matches!(op, CmpOp::Eq | CmpOp::Ne) {

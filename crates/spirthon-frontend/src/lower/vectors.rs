@@ -564,7 +564,7 @@ impl Lower<'_, '_> {
             );
             return Ex::Err;
         }
-        let Some((x, y, t)) = self.unify_vectors(a, b, a_span, b_span, "comparison") else {
+        let Some((x, y, t)) = self.unify_vectors(a, b, a_span, b_span, op.symbol()) else {
             return Ex::Err;
         };
         let join = if op == CmpOp::Eq {
