@@ -14,7 +14,7 @@ from . import gpu, runtime, source, typed
 from .errors import CompileError
 from .arrays import Array, _ArrayType, copied, element
 from .runtime import _per_component_min_max
-from .types import convert, f32, f64, i32, u32
+from .types import convert, f32, f64, i32, u32, i8, u8, i16, u16
 from .matrices import MatrixType
 from .vectors import VectorType
 
@@ -84,8 +84,8 @@ def _param(name, ann):
         return Param(name, "scalar", f32)
     if ann is u32:
         return Param(name, "scalar", u32)
-    if ann is f64:
-        return Param(name, "scalar", f64)
+    if ann in (f64, i8, u8, i16, u16):
+        return Param(name, "scalar", ann)
     if ann is bool:
         return Param(name, "scalar", bool)
     if isinstance(ann, (VectorType, MatrixType)):

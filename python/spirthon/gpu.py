@@ -45,7 +45,7 @@ from . import _library
 from . import source as _source
 from .errors import CheckError, CompileError
 from .arrays import Array, element
-from .types import f32, f64, i32, u32, to_f32
+from .types import f32, f64, i32, u32, i8, u8, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
 from .vectors import Vector, VectorType
 
@@ -372,11 +372,14 @@ def _check_for_python(kernel, checked):
 
 # Arguments.
 
-_DTYPES = {f32: "float32", i32: "int32", u32: "uint32", f64: "float64"}
-_CODES = {f32: "f", i32: "i", u32: "I", float: "f", f64: "d"}
+_DTYPES = {f32: "float32", i32: "int32", u32: "uint32", f64: "float64", i8: "int8",
+           u8: "uint8", i16: "int16", u16: "uint16"}
+_CODES = {f32: "f", i32: "i", u32: "I", float: "f", f64: "d", i8: "b", u8: "B", i16: "h",
+          u16: "H"}
 # Bytes per scalar of an element.
-_SIZES = {f64: 8}
-_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1)}
+_SIZES = {f64: 8, i8: 1, u8: 1, i16: 2, u16: 2}
+_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1), i8: (-128, 127), u8: (0, 255),
+           i16: (-(2 ** 15), 2 ** 15 - 1), u16: (0, 2 ** 16 - 1)}
 
 
 def _scalar_of(elem):
@@ -509,6 +512,10 @@ def _scalar_words(p, value):
     v = _number(repr(p.name), p.elem, value)
     if p.elem is bool:
         return "I", [1 if v else 0]
+    if p.elem in (i8, i16):
+        return "i", [v]  # a narrow int parameter is a whole word, sign-extended
+    if p.elem in (u8, u16):
+        return "I", [v]
     return _CODES[p.elem], [v]
 
 
@@ -614,16 +621,16 @@ def _elem_of(dtype, elem):
         elem = f32
     elif elem is int:
         elem = i32
-    if isinstance(elem, (VectorType, MatrixType)) or elem in (f32, f64, i32, u32):
+    if isinstance(elem, (VectorType, MatrixType)) or elem in _DTYPES:
         return elem
     try:
         name = np.dtype(elem).name
     except TypeError:
-        raise TypeError("an array's element type is f32, f64, i32, u32, a vector type, or a NumPy dtype float32, float64, int32, uint32; not %r" % (elem,)) from None
+        raise TypeError("an array's element type is a number type (f32, f64, i32, u32, i8, u8, i16, u16), a vector type, or the NumPy dtype of one; not %r" % (elem,)) from None
     for t, n in _DTYPES.items():
         if n == name:
             return t
-    raise TypeError("kernels take float32, float64, int32 and uint32 arrays, not %s" % name)
+    raise TypeError("kernels take float32, float64, int32, uint32, int8, uint8, int16 and uint16 arrays, not %s" % name)
 
 
 def _as_numpy(values, elem, dims, what):

@@ -18,7 +18,11 @@ import math
 import re
 
 from . import _library
-from .types import f32, f64, i32, u32, to_f32
+from .types import f32, f64, i32, u32, i8, u8, i16, u16, to_f32
+
+# The range of each int type.
+_INT_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1), i8: (-128, 127), u8: (0, 255),
+               i16: (-(2 ** 15), 2 ** 15 - 1), u16: (0, 2 ** 16 - 1)}
 from .matrices import MatrixType
 from .vectors import TYPES as VECTORS, VectorType
 
@@ -409,7 +413,7 @@ def _scalar(name, s, v, allow_bool):
         raise InputError("%s: %s is not a number" % (what, short(v)))
     if s is f32 and _is_number(v):
         return to_f32(float(v))
-    if s in (i32, u32) and _is_number(v):
+    if s in _INT_RANGES and _is_number(v):
         i = _as_i64(v)
         if i is None:
             f = float(v)
@@ -420,10 +424,9 @@ def _scalar(name, s, v, allow_bool):
                     raise InputError("%s: %s does not fit in %r" % (what, _integer_text(v), s))
             else:
                 raise InputError("%s: %s is not an integer, but the parameter is %r" % (what, short(v), s))
-        if s is i32 and not -(2 ** 31) <= i < 2 ** 31:
-            raise InputError("%s: %d does not fit in i32" % (what, i))
-        if s is u32 and not 0 <= i < 2 ** 32:
-            raise InputError("%s: %d does not fit in u32" % (what, i))
+        lo, hi = _INT_RANGES[s]
+        if not lo <= i <= hi:
+            raise InputError("%s: %d does not fit in %r" % (what, i, s))
         return i
     raise InputError("%s: expected a number (%r), found %s" % (what, s, short(v)))
 

@@ -84,6 +84,45 @@ class U32(int):
     __slots__ = ()
 
 
+class I8(int):
+    """An 8-bit signed integer value (NumPy's int8)."""
+
+    __slots__ = ()
+
+
+class U8(int):
+    """An 8-bit unsigned integer value (NumPy's uint8)."""
+
+    __slots__ = ()
+
+
+class I16(int):
+    """A 16-bit signed integer value (NumPy's int16)."""
+
+    __slots__ = ()
+
+
+class U16(int):
+    """A 16-bit unsigned integer value (NumPy's uint16)."""
+
+    __slots__ = ()
+
+
+def _wrapper(bits, signed):
+    """The function that wraps an int to ``bits`` bits, two's complement."""
+    mask, half = (1 << bits) - 1, 1 << (bits - 1)
+    if signed:
+        return lambda v: ((v + half) & mask) - half
+    return lambda v: v & mask
+
+
+wrap_i8, wrap_u8 = _wrapper(8, True), _wrapper(8, False)
+wrap_i16, wrap_u16 = _wrapper(16, True), _wrapper(16, False)
+
+# Every int type and its name; two of them never mix (the compiler's error).
+INT_NAMES = {I32: "i32", U32: "u32", I8: "i8", U8: "u8", I16: "i16", U16: "u16"}
+
+
 class LitI(int):
     """An integer literal or module constant: exact, as Python computes."""
 
@@ -114,7 +153,7 @@ def _as_f32(b):
     t = type(b)
     if t is F32:
         return float.__float__(b)
-    if t is LitF or t is float or t is I32 or t is U32 or t is LitI or t is int:
+    if t is LitF or t is float or t in INT_NAMES or t is LitI or t is int:
         return r32(float(b))
     if t is F64:
         raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
@@ -305,7 +344,7 @@ def _as_f64(b):
     t = type(b)
     if t is F64 or t is LitF or t is float:
         return float.__float__(b)
-    if t is I32 or t is U32 or t is LitI or t is int:
+    if t in INT_NAMES or t is LitI or t is int:
         return float(b)
     if t is F32:
         raise _f64_mixing()
@@ -410,13 +449,12 @@ _INT_OPS = {
 
 
 def _mixing(a, b):
-    return TypeError(
-        "%s mixed with %s: convert one side with i32() or u32()"
-        % ("u32" if type(a) is U32 else "i32", "u32" if type(b) is U32 else "i32"))
+    x, y = INT_NAMES[type(a)], INT_NAMES[type(b)]
+    return TypeError("%s mixed with %s: convert one side with %s() or %s()" % (x, y, x, y))
 
 
 def _int_class(cls, wrap):
-    other = U32 if cls is I32 else I32
+    others = tuple(t for t in INT_NAMES if t is not cls)
 
     def make(name, fn):
         float_fn = _FLOAT_OPS.get(name)
@@ -425,7 +463,7 @@ def _int_class(cls, wrap):
             t = type(b)
             if t is cls or t is LitI or t is int or t is bool:
                 return cls(wrap(fn(a, b)))
-            if t is other:
+            if t in others:
                 raise _mixing(a, b)
             if t is F64:
                 return NotImplemented
@@ -438,7 +476,7 @@ def _int_class(cls, wrap):
             t = type(b)
             if t is cls or t is LitI or t is int or t is bool:
                 return cls(wrap(fn(b, a)))
-            if t is other:
+            if t in others:
                 raise _mixing(b, a)
             if t is F64:
                 return NotImplemented
@@ -480,7 +518,7 @@ def _int_class(cls, wrap):
         y = _as_f32(b)
         if y is None:
             return NotImplemented
-        if t is I32 or t is U32:
+        if t in INT_NAMES:
             raise TypeError("`int ** int` needs a literal exponent")
         return F32(_fpow(r32(float(a)), y))
 
@@ -521,11 +559,18 @@ def _int_class(cls, wrap):
 
 _int_class(I32, wrap_i32)
 _int_class(U32, wrap_u32)
+_int_class(I8, wrap_i8)
+_int_class(U8, wrap_u8)
+_int_class(I16, wrap_i16)
+_int_class(U16, wrap_u16)
+
+# The wrap of each int type.
+WRAPS = {I32: wrap_i32, U32: wrap_u32, I8: wrap_i8, U8: wrap_u8, I16: wrap_i16, U16: wrap_u16}
 
 
 # Literals: Python's arithmetic among themselves; a typed operand takes over.
 
-_TYPED = (F32, F64, I32, U32)
+_TYPED = (F32, F64) + tuple(INT_NAMES)
 
 
 def _lit_method(base_fn):
@@ -595,10 +640,8 @@ def to_type(t, v):
         return F32(r32(float(v)))
     if tt is F64 and tv in (I32, U32, LitI, int, LitF, float):
         return F64(float(v))
-    if tt is I32 and tv in (LitI, int):
-        return I32(wrap_i32(v))
-    if tt is U32 and tv in (LitI, int):
-        return U32(wrap_u32(v))
+    if tt in WRAPS and tv in (LitI, int):
+        return tt(WRAPS[tt](v))
     return value(v)
 
 

@@ -2,14 +2,15 @@
 
 ``i32``, ``u32``, ``f32`` and ``f64`` are conversions, as in kernels: ``i32(x)`` truncates a
 float toward zero and wraps to 32 bits, ``u32(x)`` wraps, ``f32(x)`` rounds to the nearest
-float32, ``f64(x)`` is Python's ``float(x)``;
+float32, ``f64(x)`` is Python's ``float(x)``, and ``i8 u8 i16 u16`` wrap to their width
+as NumPy's ``int8 uint8 int16 uint16`` do;
 each gives a value that computes in its type (``spirthon.scalars``). Vectors are
 ``spirthon.vectors``, arrays ``spirthon.arrays``, both built on these.
 """
 
 import math
 
-from .scalars import F32, F64, I32, U32, r32, wrap_i32, wrap_u32
+from .scalars import F32, F64, I8, I16, I32, U8, U16, U32, WRAPS, r32, wrap_i32, wrap_u32
 
 
 class _Scalar:
@@ -29,6 +30,13 @@ i32 = _Scalar("i32")
 u32 = _Scalar("u32")
 f32 = _Scalar("f32")
 f64 = _Scalar("f64")
+i8 = _Scalar("i8")
+u8 = _Scalar("u8")
+i16 = _Scalar("i16")
+u16 = _Scalar("u16")
+
+# The value class of each narrow int type.
+_NARROW = {i8: I8, u8: U8, i16: I16, u16: U16}
 
 
 def to_f32(value):
@@ -49,4 +57,7 @@ def convert(ty, value):
         return I32(wrap_i32(int(value)))
     if ty is u32:
         return U32(wrap_u32(int(value)))
+    cls = _NARROW.get(ty)
+    if cls is not None:
+        return cls(WRAPS[cls](int(value)))
     raise TypeError("not a scalar type: %r" % (ty,))

@@ -22,7 +22,7 @@ import builtins
 import math
 import operator
 
-from .scalars import F32, F64, I32, U32, LitF, r32
+from .scalars import F32, F64, I32, U32, INT_NAMES, LitF, r32
 from .types import convert, f32, i32, u32
 
 _NAMES = "xyzw"
@@ -304,12 +304,13 @@ def _result_type(args):
         if F32 in kinds:
             raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
         return F64
-    if F32 in kinds or (kinds & {LitF, float} and kinds & {I32, U32}):
+    ints = [k for k in kinds if k in INT_NAMES]
+    if F32 in kinds or (kinds & {LitF, float} and ints):
         return f32
-    if U32 in kinds:
-        return u32
-    if I32 in kinds:
-        return i32
+    if len(ints) > 1:
+        raise TypeError("%s mixed with %s: convert one side" % (INT_NAMES[ints[0]], INT_NAMES[ints[1]]))
+    if ints:
+        return ints[0]
     return None
 
 
@@ -324,6 +325,8 @@ def _extremum(pick, args, kwargs):
     if t is f32:
         return F32(pick(r32(float(a)) for a in args))
     r = pick(args, **kwargs)
+    if t in INT_NAMES:
+        return t(r)
     return r if t is None else convert(t, r)
 
 

@@ -19,7 +19,7 @@ sys.path.insert(0, PACKAGE)
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, CheckError, CompileError, f32, f64, i32, u32, vec2, vec3, vec4, kernel, func,
+    Array, Array2D, Array3D, CheckError, CompileError, f32, f64, i32, u32, i8, u8, i16, u16, vec2, vec3, vec4, kernel, func,
     global_id, local_id, barrier, shared_array, atomic_add, mat22, mat33, quat, quat_rotate,
     local_array, transpose,
 )
@@ -357,9 +357,43 @@ def deep_zoom(counts: Array[i32], scaled: Array[f64], c: Array[f64], pitch: f64,
     counts[i] = n
 
 
+@kernel
+def to_gray(img: Array3D[u8], gray: Array2D[u8], delta: Array[i8], wide: Array[u16], gain: i16):
+    x, y, _ = global_id()
+    h, w, _ = img.shape
+    if x >= w or y >= h:
+        return
+    r, g, b = u32(img[y, x, 0]), u32(img[y, x, 1]), u32(img[y, x, 2])
+    gray[y, x] = u8((r * 77 + g * 150 + b * 29 + 128) >> 8)
+    delta[y * w + x] = i8(img[y, x, 0]) - i8(img[y, x, 1])
+    wide[y * w + x] = u16(i16(img[y, x, 3]) * gain)
+
+
 class PythonDevice(unittest.TestCase):
     def tearDown(self):
         spirthon.set_device(None)
+
+    def test_narrow_ints_from_numpy_images(self):
+        """NumPy's uint8 image (h, w, 4), int8, int16 and uint16 arrays: packed as NumPy
+        holds them, each store touching only its element (neighbouring invocations write
+        the other bytes of a word), wrapping as NumPy's fixed-width ints do."""
+        rng = np.random.default_rng(7)
+        h, w = 9, 13  # odd sizes: arrays that end inside a word
+        img = rng.integers(0, 256, size=(h, w, 4), dtype=np.uint8)
+        r, g, b, a = (img[..., k].astype(np.uint32) for k in range(4))
+        want_gray = ((r * 77 + g * 150 + b * 29 + 128) >> 8).astype(np.uint8)
+        want_delta = (img[..., 0].astype(np.int8) - img[..., 1].astype(np.int8)).reshape(-1)
+        want_wide = (img[..., 3].astype(np.int16) * np.int16(-3)).astype(np.uint16).reshape(-1)
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            gray, delta, wide = np.zeros((h, w), np.uint8), np.zeros(h * w, np.int8), np.zeros(h * w, np.uint16)
+            to_gray.launch((w, h), img, gray, delta, wide, -3)
+            np.testing.assert_array_equal(gray, want_gray)
+            np.testing.assert_array_equal(delta, want_delta)
+            np.testing.assert_array_equal(wide, want_wide)
+        with self.assertRaises(OverflowError) as e:
+            to_gray.launch((w, h), img, gray, delta, wide, 40000)
+        self.assertIn("gain", str(e.exception))
 
     def test_an_f64_deep_zoom_matches_numpy_float64(self):
         """At a pixel pitch of 4e-10 only f64 tells the pixels apart: the escape counts of

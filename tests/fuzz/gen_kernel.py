@@ -15,7 +15,8 @@ swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) 
 + - * with mix, abs and length; 4 f32 arithmetic on inputs that are not binary-exact, with
 literals and constants meeting f32 values and thresholds into ints, a third of them in f64
 (`float_kernel`); 5 u32
-and i32 hashing that overflows 32 bits (`hash_kernel`). Every kind sometimes spells array
+and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it
+(`hash_kernel`). Every kind sometimes spells array
 elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
 
@@ -462,9 +463,30 @@ def float_kernel(rnd):
 def hash_kernel(rnd):
     """u32 and i32 values that overflow 32 bits: linear congruential and PCG steps in
     `-> u32` funcs and in locals started from literals, xorshifts, multiplications past
-    2**32, literals past 2**31, i32 products that wrap, conversions both ways, `//` and `%`.
-    CPython must wrap exactly as the GPU does."""
+    2**32, literals past 2**31, i32 products that wrap, conversions both ways, `//` and `%`;
+    and one narrow int type (i8 u8 i16 u16) computed in a local carried through the loop and
+    stored packed into `small`. CPython must wrap exactly as the GPU does."""
     mults = ["1664525", "747796405", "0x9E3779B9", "277803737", "2654435761", "16777619"]
+    nt = rnd.choice(["i8", "u8", "i16", "u16"])
+    bits = int(nt[1:])
+    lo, hi = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if nt[0] == "i" else (0, 2 ** bits - 1)
+
+    def nexpr(d):
+        if d == 0 or rnd.random() < 0.3:
+            return rnd.choice(["q", "%s(h)" % nt, "%s(i)" % nt, "%s(s)" % nt, "%s(%d)" % (nt, rnd.randint(lo, hi))])
+        a, b = nexpr(d - 1), nexpr(d - 1)
+        k = rnd.random()
+        if k < 0.4:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*", "^", "&", "|"]), b)
+        if k < 0.55:
+            return "(%s %s %d)" % (a, rnd.choice(["+", "-", "*"]), rnd.randint(0, min(hi, 100)))
+        if k < 0.65:
+            return "(%s %s %d)" % (a, rnd.choice([">>", "<<"]), rnd.randint(0, bits + 2))
+        if k < 0.8:
+            return "(%s %s (%s | %s(1)))" % (a, rnd.choice(["//", "%"]), b, nt)
+        if k < 0.9:
+            return "(~%s)" % a
+        return "abs(%s)" % a if nt[0] == "i" else "(%s ** 2)" % a
 
     def uexpr(d, vs):
         if d == 0 or rnd.random() < 0.25:
@@ -505,15 +527,18 @@ def hash_kernel(rnd):
         "    h = seeds[i]",
         "    v = %s" % rnd.choice(["u32(12345)", "0x811C9DC5", "u32(i)", "2166136261"]),
         "    s = %d" % rnd.randint(-50, 50),
+        "    q = %s(%d)" % (nt, rnd.randint(lo, hi)),
         "    for r in range(%d):" % rnd.randint(1, 5),
         "        v = %s" % uexpr(2, vs),
         "        h = %s" % uexpr(2, vs),
         "        s = %s" % iexpr(2, vs),
+        "        q = %s" % nexpr(2),
         "    out[i] = %s" % uexpr(3, vs),
         "    ints[i] = %s" % iexpr(3, vs),
+        "    small[i] = %s" % nexpr(3),
     ]
     head = [
-        "from spirthon import kernel, func, Array, i32, u32, global_id",
+        "from spirthon import kernel, func, Array, i32, u32, i8, u8, i16, u16, global_id",
         "",
         "",
         "@func",
@@ -537,7 +562,7 @@ def hash_kernel(rnd):
         "",
         "",
         "@kernel",
-        "def k(seeds: Array[u32], out: Array[u32], ints: Array[i32]):",
+        "def k(seeds: Array[u32], out: Array[u32], ints: Array[i32], small: Array[%s]):" % nt,
         "    i = global_id().x",
     ]
     return "\n".join(head + body) + "\n"
@@ -772,7 +797,7 @@ def main():
         src = hash_kernel(rnd)
         inputs = {"threads": [n], "args": {
             "seeds": [rnd.randint(0, 2**32 - 1) for _ in range(n)],
-            "out": {"zeros": n}, "ints": {"zeros": n},
+            "out": {"zeros": n}, "ints": {"zeros": n}, "small": {"zeros": n},
         }}
     elif kind == 3:
         src = vector_kernel(rnd)

@@ -58,12 +58,17 @@ impl Lit {
             (Lit::Int(i), Scalar::F32) => Ok(Const::f32(i as f32)),
             (Lit::Float(f), Scalar::F32) => Ok(Const::f32(f as f32)),
             (Lit::Int(i), Scalar::F64) => Ok(Const::f64(i as f64)),
+            (Lit::Int(i), s) if s.is_narrow() => match s.int_range() {
+                Some((lo, hi)) if (lo..=hi).contains(&i) => Ok(Const::Narrow(s, i as i32)),
+                _ => Err(format!("the constant {i} does not fit in {}", s.name())),
+            },
             (Lit::Float(f), Scalar::F64) => Ok(Const::f64(f)),
-            (Lit::Float(f), Scalar::I32 | Scalar::U32) => Err(format!(
+            (Lit::Float(f), _) => Err(format!(
                 "the float {f:?} cannot become an integer implicitly: use int()"
             )),
-            (Lit::Bool(_), _) => Err("a bool cannot be used as a number here: use int()".into()),
             (_, Scalar::Bool) => Err("a number cannot be used as a bool here: use bool()".into()),
+            (Lit::Bool(_), _) => Err("a bool cannot be used as a number here: use int()".into()),
+            (Lit::Int(i), s) => Err(format!("the constant {i} cannot be {}", s.name())),
         }
     }
 }
@@ -79,6 +84,7 @@ impl Lit {
             Const::U32(u) => Lit::Int(i64::from(u)),
             Const::F32(bits) => Lit::Float(f64::from(f32::from_bits(bits))),
             Const::F64(bits) => Lit::Float(f64::from_bits(bits)),
+            Const::Narrow(_, v) => Lit::Int(v.into()),
         })
     }
 }

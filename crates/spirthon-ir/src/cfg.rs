@@ -555,6 +555,12 @@ impl GlobalArray {
     pub fn is_buffer(&self) -> bool {
         self.memory == Memory::Buffer
     }
+    /// Whether a buffer of narrow ints (`u8`, …): packed four or two to a 32-bit word, as
+    /// NumPy holds them, its length in the kernel's uniform block (as a multi-dimensional
+    /// array's shape is).
+    pub fn packed(&self) -> bool {
+        self.is_buffer() && self.elem.scalar().is_narrow()
+    }
     /// The items of a constant table.
     pub fn constant(&self) -> Option<&[Const]> {
         match &self.memory {

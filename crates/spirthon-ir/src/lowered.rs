@@ -36,11 +36,13 @@ pub struct KernelDecl {
 }
 
 impl KernelDecl {
-    /// The kernel's uniform block; `arrays` are the module's arrays.
+    /// The kernel's uniform block; `arrays` are the module's arrays. Multi-dimensional
+    /// arrays have their shapes there, and so do arrays of narrow ints (`u8`, …), packed
+    /// four or two to a word, whose length the buffer's does not tell.
     pub fn uniform_layout(&self, arrays: &[GlobalArray]) -> UniformLayout {
         let shaped = self.arrays.iter().filter_map(|&a| {
             let g = &arrays[a.index()];
-            (g.dims > 1).then(|| (a, g.name.clone(), g.dims))
+            (g.dims > 1 || g.packed()).then(|| (a, g.name.clone(), g.dims))
         });
         UniformLayout::with_shapes(self.scalars.iter().cloned(), shaped)
     }

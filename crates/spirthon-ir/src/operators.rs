@@ -29,12 +29,16 @@ pub enum Kind {
 }
 
 /// Every operand kind, in the order the tables list them.
-pub const KINDS: [Kind; 8] = [
+pub const KINDS: [Kind; 12] = [
     Kind::Typed(Scalar::I32),
     Kind::Typed(Scalar::U32),
     Kind::Typed(Scalar::F32),
     Kind::Typed(Scalar::Bool),
     Kind::Typed(Scalar::F64),
+    Kind::Typed(Scalar::I8),
+    Kind::Typed(Scalar::U8),
+    Kind::Typed(Scalar::I16),
+    Kind::Typed(Scalar::U16),
     Kind::Int,
     Kind::NegInt,
     Kind::Float,
@@ -64,12 +68,8 @@ impl Kind {
         !matches!(self, Kind::Typed(_))
     }
 
-    fn is(self, s: Scalar) -> bool {
-        self == Kind::Typed(s)
-    }
-
     fn int_typed(self) -> bool {
-        self.is(Scalar::I32) || self.is(Scalar::U32)
+        matches!(self, Kind::Typed(s) if s.is_int())
     }
 }
 
@@ -134,9 +134,9 @@ pub fn binary(op: &str, a: Kind, b: Kind) -> Option<Kind> {
 }
 
 /// The type two operands meet in: a literal takes the typed operand's type (a float literal
-/// makes an int value float), int and float values meet in the float's type, `i32` and
-/// `u32` do not mix, nor do `f32` and `f64`, bools meet only bools, and a negative literal
-/// does not become a `u32`.
+/// makes an int value float), int and float values meet in the float's type, two int types
+/// do not mix (`i32` and `u32`, `u8` and `i32`, …), nor do `f32` and `f64`, bools meet only
+/// bools, and a negative literal does not become an unsigned type.
 fn unify(a: Kind, b: Kind) -> Option<Kind> {
     match (a, b) {
         (Kind::Typed(x), Kind::Typed(y)) if x == y => Some(a),
@@ -159,7 +159,7 @@ fn literal_meets(lit: Kind, t: Scalar) -> Option<Kind> {
         (_, Scalar::Bool) => None,
         (Kind::Float, Scalar::F64) => Some(F64),
         (Kind::Float, _) => Some(F32),
-        (Kind::NegInt, Scalar::U32) => None,
+        (Kind::NegInt, s) if s.is_int() && !s.is_signed() => None,
         _ => Some(Kind::Typed(t)),
     }
 }

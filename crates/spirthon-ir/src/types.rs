@@ -10,6 +10,13 @@ pub enum Scalar {
     /// `f64`: a double, as NumPy's `float64` and Python's `float` (the device feature
     /// `shaderFloat64`).
     F64,
+    /// `i8 u8 i16 u16`: NumPy's `int8 uint8 int16 uint16`. A value is held in a 32-bit
+    /// register of the same signedness ([`Scalar::carrier`]), sign- or zero-extended, and
+    /// wrapped to its width after every operation; a buffer packs them, 4 or 2 to a word.
+    I8,
+    U8,
+    I16,
+    U16,
 }
 
 impl Scalar {
@@ -20,6 +27,10 @@ impl Scalar {
             Scalar::U32 => "u32",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
+            Scalar::I8 => "i8",
+            Scalar::U8 => "u8",
+            Scalar::I16 => "i16",
+            Scalar::U16 => "u16",
         }
     }
     /// The scalar type a spirthon name spells (`f32`, `i32`, `u32`, `f64`).
@@ -29,7 +40,56 @@ impl Scalar {
             "u32" => Some(Scalar::U32),
             "f32" => Some(Scalar::F32),
             "f64" => Some(Scalar::F64),
+            "i8" => Some(Scalar::I8),
+            "u8" => Some(Scalar::U8),
+            "i16" => Some(Scalar::I16),
+            "u16" => Some(Scalar::U16),
             _ => None,
+        }
+    }
+    /// The 32-bit type a value of this type is held in: `i32` for `i8`/`i16`, `u32` for
+    /// `u8`/`u16`, the type itself otherwise.
+    pub fn carrier(self) -> Scalar {
+        match self {
+            Scalar::I8 | Scalar::I16 => Scalar::I32,
+            Scalar::U8 | Scalar::U16 => Scalar::U32,
+            s => s,
+        }
+    }
+    /// Whether this is one of the narrow ints (`i8 u8 i16 u16`).
+    pub fn is_narrow(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16)
+    }
+    /// A narrow int's bits (8 or 16); 32 or 64 for the others (bool's 32, as stored).
+    pub fn bits(self) -> u32 {
+        8 * self.size()
+    }
+    /// The smallest and largest value of an int type.
+    pub fn int_range(self) -> Option<(i64, i64)> {
+        Some(match self {
+            Scalar::I8 => (i8::MIN.into(), i8::MAX.into()),
+            Scalar::U8 => (0, u8::MAX.into()),
+            Scalar::I16 => (i16::MIN.into(), i16::MAX.into()),
+            Scalar::U16 => (0, u16::MAX.into()),
+            Scalar::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Scalar::U32 => (0, u32::MAX.into()),
+            _ => return None,
+        })
+    }
+    /// Whether an int type is signed.
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32)
+    }
+    /// `v` wrapped to int type `self` (two's complement), as the type's operations wrap.
+    pub fn wrap(self, v: i64) -> i64 {
+        match self {
+            Scalar::I8 => v as i8 as i64,
+            Scalar::U8 => v as u8 as i64,
+            Scalar::I16 => v as i16 as i64,
+            Scalar::U16 => v as u16 as i64,
+            Scalar::I32 => v as i32 as i64,
+            Scalar::U32 => v as u32 as i64,
+            _ => v,
         }
     }
     pub fn is_float(self) -> bool {
@@ -39,11 +99,16 @@ impl Scalar {
     pub fn size(self) -> u32 {
         match self {
             Scalar::F64 => 8,
+            Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 => 2,
             _ => 4,
         }
     }
     pub fn is_int(self) -> bool {
-        matches!(self, Scalar::I32 | Scalar::U32)
+        matches!(
+            self,
+            Scalar::I32 | Scalar::U32 | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16
+        )
     }
     pub fn is_numeric(self) -> bool {
         self != Scalar::Bool
@@ -107,6 +172,8 @@ impl Ty {
     pub fn align(self) -> u32 {
         match self {
             Ty::Matrix(_) => 16,
+            // A narrow int parameter is a whole word of the uniform block, extended.
+            Ty::Scalar(s) if s.is_narrow() => 4,
             _ => {
                 self.scalar().size()
                     * match self.components() {
@@ -121,6 +188,7 @@ impl Ty {
     pub fn uniform_size(self) -> u32 {
         match self {
             Ty::Matrix(n) => 16 * n as u32,
+            Ty::Scalar(s) if s.is_narrow() => 4,
             t => t.size(),
         }
     }
@@ -192,6 +260,7 @@ impl Ty {
                     Scalar::U32 => "u",
                     Scalar::Bool => "b",
                     Scalar::F64 => "d",
+                    _ => "?",
                 };
                 format!("{p}vec{n}")
             }
@@ -223,6 +292,8 @@ pub enum Const {
     U32(u32),
     F32(u32),
     F64(u64),
+    /// A narrow int (`i8 u8 i16 u16`) and its value, in its range.
+    Narrow(Scalar, i32),
 }
 
 impl Const {
@@ -247,6 +318,7 @@ impl Const {
             Scalar::U32 => Const::U32(0),
             Scalar::F32 => Const::f32(0.0),
             Scalar::F64 => Const::f64(0.0),
+            s => Const::Narrow(s, 0),
         }
     }
     /// One (or `True`) of scalar type `s`.
@@ -257,6 +329,7 @@ impl Const {
             Scalar::U32 => Const::U32(1),
             Scalar::F32 => Const::f32(1.0),
             Scalar::F64 => Const::f64(1.0),
+            s => Const::Narrow(s, 1),
         }
     }
     pub fn ty(self) -> Ty {
@@ -266,6 +339,7 @@ impl Const {
             Const::U32(_) => Scalar::U32,
             Const::F32(_) => Scalar::F32,
             Const::F64(_) => Scalar::F64,
+            Const::Narrow(s, _) => s,
         })
     }
     pub fn as_f32(self) -> Option<f32> {
@@ -290,6 +364,8 @@ impl Const {
             Const::I32(v) => v as u32 as u64,
             Const::U32(v) | Const::F32(v) => v as u64,
             Const::F64(v) => v,
+            // Held as its 32-bit carrier holds it: sign- or zero-extended.
+            Const::Narrow(_, v) => v as u32 as u64,
         }
     }
 }
@@ -302,6 +378,7 @@ impl core::fmt::Display for Const {
             Const::U32(v) => write!(f, "{v}u"),
             Const::F32(b) => write!(f, "{:?}", f32::from_bits(b)),
             Const::F64(b) => write!(f, "f64({:?})", f64::from_bits(b)),
+            Const::Narrow(s, v) => write!(f, "{}({v})", s.name()),
         }
     }
 }

@@ -94,7 +94,13 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
         let (data, shape) = if ga.dims > 1 {
             shaped_array(&ga.name, ga.elem, ga.dims, v)?
         } else {
-            (array_bytes(&ga.name, ga.elem, v)?, Vec::new())
+            let data = array_bytes(&ga.name, ga.elem, v)?;
+            // A packed array's length is in the uniform block, as a shape.
+            let shape = match ga.packed() {
+                true => vec![(data.len() / u64::from(ga.elem.size())) as u32],
+                false => Vec::new(),
+            };
+            (data, shape)
         };
         arrays.push(ArrayArg {
             binding: ga.binding,
@@ -281,7 +287,7 @@ fn scalar_bits32(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u
             _ => err(format!("{}: {} is not a number", what(), short(v))),
         },
         (Scalar::F32, Value::Number(n)) => Ok((n.as_f64().unwrap_or(f64::NAN) as f32).to_bits()),
-        (Scalar::I32 | Scalar::U32, Value::Number(n)) => {
+        (s, Value::Number(n)) if s.is_int() => {
             let i = match (n.as_i64(), n.as_f64()) {
                 (Some(i), _) => i,
                 (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
@@ -302,12 +308,10 @@ fn scalar_bits32(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u
                     ))
                 }
             };
-            if s == Scalar::I32 {
-                i32::try_from(i)
-                    .map(|x| x as u32)
-                    .or_else(|_| err(format!("{}: {i} does not fit in i32", what())))
-            } else {
-                u32::try_from(i).or_else(|_| err(format!("{}: {i} does not fit in u32", what())))
+            match s.int_range() {
+                // Held as the type's bits, sign-extended to a word for a signed one.
+                Some((lo, hi)) if (lo..=hi).contains(&i) => Ok(i as u32),
+                _ => err(format!("{}: {i} does not fit in {}", what(), s.name())),
             }
         }
         _ => err(format!(
@@ -359,9 +363,11 @@ fn elements_bytes<'v>(
 ) -> Result<ArrayData, RunError> {
     let items = items.into_iter();
     let mut out = Vec::with_capacity(items.size_hint().0 * elem.size() as usize);
+    // A narrow int takes its low bytes of the word (NumPy packs them).
+    let keep = elem.scalar().size().min(4) as usize;
     for (i, x) in items.enumerate() {
         for w in value_bits(&format!("{name}[{i}]"), elem, x, false)? {
-            out.extend_from_slice(&w.to_le_bytes());
+            out.extend_from_slice(&w.to_le_bytes()[..keep]);
         }
     }
     Ok(ArrayData::Bytes(out))
@@ -450,6 +456,14 @@ pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
         let s = elem.scalar();
         let w = s.size() as usize;
         let word = |c: &[u8]| {
+            if s.is_narrow() {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                let raw = u64::from_le_bytes(b) as i64;
+                // Sign-extended from its width for a signed type.
+                let v = if s.is_signed() { s.wrap(raw) } else { raw };
+                return json!(v);
+            }
             let lo = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
             match s {
                 Scalar::F32 => float_json(f32::from_bits(lo)),

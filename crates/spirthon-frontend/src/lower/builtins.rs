@@ -427,10 +427,9 @@ impl Lower<'_, '_> {
             return Ex::Val(self.val(Op::Builtin(b), ty, [], span), ty);
         }
         let to = match item {
-            "i32" => Ty::I32,
-            "u32" => Ty::U32,
-            "f32" => Ty::F32,
-            "f64" => Ty::Scalar(Scalar::F64),
+            _ if Scalar::named(item).is_some() => {
+                Ty::Scalar(Scalar::named(item).unwrap_or(Scalar::I32))
+            }
             "kernel" | "func" => {
                 self.error(span, format!("`{item}` is a decorator"));
                 return Ex::Err;

@@ -65,10 +65,10 @@ impl Lower<'_, '_> {
                     (f, s) if f.is_float() && s.is_int() => {
                         "convert explicitly with `int(...)`".to_string()
                     }
-                    (Scalar::I32, Scalar::U32)
-                    | (Scalar::U32, Scalar::I32)
-                    | (Scalar::F32, Scalar::F64)
-                    | (Scalar::F64, Scalar::F32) => {
+                    (a, b) if a.is_int() && b.is_int() => {
+                        format!("convert explicitly with `{}(...)`", to.name())
+                    }
+                    (Scalar::F32, Scalar::F64) | (Scalar::F64, Scalar::F32) => {
                         format!("convert explicitly with `{}(...)`", to.name())
                     }
                     _ => format!("the value must be {to}"),
@@ -204,7 +204,11 @@ impl Lower<'_, '_> {
                         .with_secondary(a_span, format!("this is {tx}"))
                         .with_secondary(b_span, format!("this is {ty}"));
                         if tx.scalar().is_int() && ty.scalar().is_int() {
-                            d = d.with_help("convert one side with `i32(...)` or `u32(...)`");
+                            d = d.with_help(format!(
+                                "convert one side with `{}(...)` or `{}(...)`",
+                                tx.name(),
+                                ty.name()
+                            ));
                         } else if tx.scalar().is_float() && ty.scalar().is_float() {
                             d = d.with_help("convert one side with `f32(...)` or `f64(...)`");
                         } else if tx == Ty::BOOL || ty == Ty::BOOL {

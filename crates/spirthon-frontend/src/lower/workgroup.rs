@@ -363,7 +363,9 @@ impl Lower<'_, '_> {
             );
         }
         let matrix = matches!(elem, Ty::Matrix(_) | Ty::Quat);
-        if elem.as_scalar().is_some_and(Scalar::is_int)
+        if elem
+            .as_scalar()
+            .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32))
             || (add_or_sub && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32) && !matrix)
         {
             return None;
@@ -372,7 +374,11 @@ impl Lower<'_, '_> {
             at,
             format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
         );
-        if s == Scalar::F64 {
+        if s.is_narrow() {
+            d = d.with_note(
+                "atomics work on 32-bit words: keep the counts in an `Array[i32]` or `Array[u32]`",
+            );
+        } else if s == Scalar::F64 {
             d = d.with_note("f64 has no atomics in this version: accumulate in an `Array[f32]` with `atomic_add`, or reduce a shared array with `barrier()` steps");
         } else if matrix {
             d = d.with_note("matrices and quats have no atomics: update the entries of an `Array[f32]` with `atomic_add`");

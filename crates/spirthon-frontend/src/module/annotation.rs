@@ -123,7 +123,7 @@ impl ModuleInfo {
             _ => Err(Diagnostic::error(
                 sp,
                 format!(
-                    "an `{kind}` element must be a number type (`i32`, `u32`, `f32`, `f64`) or a vector"
+                    "an `{kind}` element must be a number type (`i32`, `u32`, `f32`, `f64`, `i8`, `u8`, `i16`, `u16`) or a vector"
                 ),
             )),
         }
@@ -199,17 +199,16 @@ impl ModuleInfo {
             return Ok(Ann::Value(t));
         }
         match item {
-            Some((Lib::Spirthon, "i32")) => Ok(Ann::Value(Ty::I32)),
-            Some((Lib::Spirthon, "u32")) => Ok(Ann::Value(Ty::U32)),
-            Some((Lib::Spirthon, "f32")) => Ok(Ann::Value(Ty::F32)),
-            Some((Lib::Spirthon, "f64")) => Ok(Ann::Value(Ty::Scalar(Scalar::F64))),
+            Some((Lib::Spirthon, n)) if Scalar::named(n).is_some() => {
+                Ok(Ann::Value(Ty::Scalar(Scalar::named(n).unwrap_or(Scalar::I32))))
+            }
             Some((Lib::Spirthon, "Array")) => Err(Diagnostic::error(
                 expr.span,
                 "`Array` needs an element type, as in `Array[f32]`",
             )),
             _ => Err(Diagnostic::error(
                 expr.span,
-                "unknown type: expected `i32`, `u32`, `f32`, `f64`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
+                "unknown type: expected `i32`, `u32`, `f32`, `f64`, `i8`, `u8`, `i16`, `u16`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
             )
             .with_help("types come from spirthon: `from spirthon import f32, Array`")),
         }

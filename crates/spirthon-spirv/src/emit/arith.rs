@@ -13,6 +13,7 @@ use super::{EmitError, Emitter, R};
 /// `op a` into `id`, for an operand of scalar type `s`.
 pub(super) fn unary(e: &mut Emitter, op: UnOp, s: Scalar, rt: Word, id: Word, a: Word) -> R<()> {
     let out = Some(id);
+    let s = s.carrier();
     match (op, s) {
         (UnOp::Neg, Scalar::F32 | Scalar::F64) => e.b.op(SOp::FNegate, rt, out, &[a])?,
         // `-u` wraps modulo 2**32; naga takes no negation of an unsigned value.
@@ -122,6 +123,22 @@ pub(super) fn shift(
     let out_of_range = e.b.op(SOp::UGreaterThanEqual, bt, None, &[count, limit])?;
     let zero = e.splat(Const::zero(t.scalar()), t);
     e.b.op(SOp::Select, rt, out, &[out_of_range, zero, shifted])
+}
+
+/// The narrow int `s` (`i8 u8 i16 u16`) from `value`, computed in its 32-bit carrier, into
+/// `id`: the low bits kept, sign-extended for a signed type, as NumPy's fixed-width ints
+/// wrap.
+pub(super) fn wrap_narrow(e: &mut Emitter, s: Scalar, value: Word, id: Word) -> R<Word> {
+    let rt = e.ty(Ty::Scalar(s.carrier()));
+    let bits = s.bits();
+    if s.is_signed() {
+        let k = e.konst(Const::U32(32 - bits));
+        let up = e.b.op(SOp::ShiftLeftLogical, rt, None, &[value, k])?;
+        e.b.op(SOp::ShiftRightArithmetic, rt, Some(id), &[up, k])
+    } else {
+        let mask = e.konst(Const::U32((1u32 << bits) - 1));
+        e.b.op(SOp::BitwiseAnd, rt, Some(id), &[value, mask])
+    }
 }
 
 /// `t`'s shape (scalar, or vector of its size) with components of type `s`.
@@ -311,6 +328,7 @@ pub(super) fn compare(
     b: Word,
 ) -> R<Word> {
     use CmpOp::*;
+    let s = s.carrier();
     Ok(match (s, op) {
         (Scalar::Bool, Eq) => e.b.op(SOp::LogicalEqual, rt, out, &[a, b])?,
         (Scalar::Bool, _) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
@@ -335,7 +353,7 @@ pub(super) fn compare(
 
 pub(super) fn convert(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, a: Word) -> R<()> {
     let out = Some(id);
-    let to = t.scalar();
+    let (from, to) = (from.carrier(), t.scalar().carrier());
     match (from, to) {
         (Scalar::I32, Scalar::F32 | Scalar::F64) => e.b.op(SOp::ConvertSToF, rt, out, &[a])?,
         (Scalar::U32, Scalar::F32 | Scalar::F64) => e.b.op(SOp::ConvertUToF, rt, out, &[a])?,

@@ -96,6 +96,17 @@ impl FnState<'_> {
         out: Word,
     ) -> R<()> {
         let rt = e.ty(t);
+        if let Some(s) = self.packed(a) {
+            let (p, shift) = self.packed_word(e, a, index, it, s)?;
+            let u = e.ty(Ty::U32);
+            let word = e.b.op(SOp::Load, u, None, &[p])?;
+            let mut v = e.b.op(SOp::ShiftRightLogical, u, None, &[word, shift])?;
+            if s.is_signed() {
+                v = e.b.op(SOp::Bitcast, rt, None, &[v])?;
+            }
+            super::arith::wrap_narrow(e, s, v, out)?;
+            return Ok(());
+        }
         if self.scalarized(a) {
             let st = e.ty(Ty::Scalar(t.scalar()));
             let comps = self
@@ -121,6 +132,9 @@ impl FnState<'_> {
         t: Ty,
         value: Word,
     ) -> R<()> {
+        if let Some(s) = self.packed(a) {
+            return self.packed_store(e, a, index, it, s, value);
+        }
         if self.scalarized(a) {
             let st = e.ty(Ty::Scalar(t.scalar()));
             let ps = self.component_pointers(e, a, index, it, t)?;
@@ -133,6 +147,72 @@ impl FnState<'_> {
         }
         let p = self.element(e, a, index, t)?;
         e.b.void(SOp::Store, &[p, value])
+    }
+
+    /// The narrow int type of a packed buffer (see [`GlobalArray::packed`]).
+    fn packed(&self, a: ArrayId) -> Option<Scalar> {
+        self.g.packed.get(&a).copied()
+    }
+
+    /// The word of packed array `a` (of narrow ints `s`) that holds element `index` (of
+    /// type `it`), and the element's bit offset in it: four `u8`s or two `u16`s to a word,
+    /// the first in the low bits, as NumPy's little-endian bytes lie.
+    fn packed_word(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        s: Scalar,
+    ) -> R<(Word, Word)> {
+        let u = e.ty(Ty::U32);
+        let index = if it.scalar() == Scalar::U32 {
+            index
+        } else {
+            e.b.op(SOp::Bitcast, u, None, &[index])?
+        };
+        let per_word = 32 / s.bits();
+        let log = e.konst(Const::U32(per_word.trailing_zeros()));
+        let word = e.b.op(SOp::ShiftRightLogical, u, None, &[index, log])?;
+        let low = e.konst(Const::U32(per_word - 1));
+        let slot = e.b.op(SOp::BitwiseAnd, u, None, &[index, low])?;
+        let bits = e.konst(Const::U32(s.bits()));
+        let shift = e.b.op(SOp::IMul, u, None, &[slot, bits])?;
+        let p = self.element(e, a, word, Ty::U32)?;
+        Ok((p, shift))
+    }
+
+    /// `a[index] = value` into a packed array: one atomic `xor` on its word flips exactly the
+    /// element's bits that differ from its old value (read just before), so that invocations
+    /// storing the other elements of the same word at the same time (neighbouring pixels of
+    /// a `u8` image) lose nothing. (Two invocations storing the same element at once race,
+    /// as they would on a `u32`.)
+    fn packed_store(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        s: Scalar,
+        value: Word,
+    ) -> R<()> {
+        let (p, shift) = self.packed_word(e, a, index, it, s)?;
+        let u = e.ty(Ty::U32);
+        let bits = if s.is_signed() {
+            e.b.op(SOp::Bitcast, u, None, &[value])?
+        } else {
+            value
+        };
+        let word = e.b.op(SOp::Load, u, None, &[p])?;
+        let old = e.b.op(SOp::ShiftRightLogical, u, None, &[word, shift])?;
+        let flips = e.b.op(SOp::BitwiseXor, u, None, &[old, bits])?;
+        let mask = e.konst(Const::U32((1u32 << s.bits()) - 1));
+        let flips = e.b.op(SOp::BitwiseAnd, u, None, &[flips, mask])?;
+        let placed = e.b.op(SOp::ShiftLeftLogical, u, None, &[flips, shift])?;
+        let device = e.konst(Const::U32(1));
+        let relaxed = e.konst(Const::U32(0));
+        e.b.op(SOp::AtomicXor, u, None, &[p, device, relaxed, placed])?;
+        Ok(())
     }
 
     /// A pointer to element `index` of array `a`: through the Block struct's member 0 for a
@@ -296,11 +376,13 @@ impl Emitter {
     /// `NonWritable` unless written), a `shared_array` in workgroup memory, or a constant
     /// tuple in private memory, initialized with its items.
     pub(super) fn array_variable(&mut self, a: &GlobalArray, scalarized: bool) -> Word {
-        // A scalarized array stores `n` scalars per element of `n` components.
+        // A scalarized array stores `n` scalars per element of `n` components; a packed one
+        // is words.
         let (elem, per) = match a.elem {
             t @ (Ty::Vector(..) | Ty::Matrix(_)) if scalarized => {
                 (Ty::Scalar(t.scalar()), t.components())
             }
+            _ if a.packed() => (Ty::U32, 1),
             t => (t, 1),
         };
         if let Memory::Local(len) = a.memory {

@@ -74,6 +74,8 @@ struct Globals {
     direct: FastMap<ArrayId, StorageClass>,
     /// The arrays stored as their vectors' components (see `memory::scalarized_arrays`).
     scalarized: FastSet<ArrayId>,
+    /// The buffers of narrow ints, packed in words, and their element type.
+    packed: FastMap<ArrayId, Scalar>,
     /// Per axis of a multi-dimensional array: its kernel's uniform block and member.
     shapes: FastMap<(ArrayId, u32), (Word, u32)>,
     /// Per array: its StorageBuffer variable.
@@ -177,6 +179,8 @@ impl Emitter {
             Scalar::U32 => self.b.type_int(32, false),
             Scalar::F32 => self.b.type_float(32),
             Scalar::F64 => self.b.type_float(64),
+            // A narrow int lives in its 32-bit carrier (see `Scalar::carrier`).
+            s => self.scalar_ty(s.carrier()),
         }
     }
 
@@ -288,11 +292,18 @@ impl Emitter {
             .collect();
         let shapes = shape_members(m, &uniform_of);
         let checks = self.check_globals(m);
+        let packed = m
+            .arrays
+            .iter_enumerated()
+            .filter(|(_, a)| a.packed())
+            .map(|(i, a)| (i, a.elem.scalar()))
+            .collect();
         Ok(Globals {
             checks,
             builtins,
             direct,
             scalarized,
+            packed,
             shapes,
             arrays,
             uniform_of,
@@ -618,7 +629,6 @@ impl<'f> FnState<'f> {
         let id = self.values[v.index()];
         let args: smallvec::SmallVec<[Word; 4]> = inst.args.iter().map(|&a| self.r(e, a)).collect();
         let operand = |k: usize| operand_ty(f, inst, k);
-        let out = Some(id);
         match inst.op {
             Op::Store(_) | Op::Call(_) => {
                 return self.effect(e, inst.op, inst.ty, &args, id, operand)
@@ -631,6 +641,18 @@ impl<'f> FnState<'f> {
         let t = inst
             .ty
             .ok_or_else(|| EmitError(format!("{:?} has no result type", inst.op)))?;
+        // A narrow int's arithmetic runs in its 32-bit carrier, then wraps to its width.
+        let narrow = t.as_scalar().filter(|s| s.is_narrow()).filter(|_| {
+            matches!(
+                inst.op,
+                Op::Unary(_) | Op::Binary(_) | Op::Math(_) | Op::Convert
+            )
+        });
+        let (t, wrapped, id) = match narrow {
+            Some(s) => (Ty::Scalar(s.carrier()), Some(id), e.b.id()),
+            None => (t, None, id),
+        };
+        let out = Some(id);
         let rt = e.ty(t);
         match inst.op {
             Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Fail | Op::Clear(_) => {}
@@ -693,6 +715,13 @@ impl<'f> FnState<'f> {
             Op::ArrayShape(a, axis) => self.array_shape(e, a, axis, rt, id)?,
             Op::Atomic(op, a) => self.atomic(e, op, a, operand(0)?, t, id, &args)?,
         }
+        let id = match (narrow, wrapped) {
+            (Some(s), Some(to)) => {
+                arith::wrap_narrow(e, s, id, to)?;
+                to
+            }
+            _ => id,
+        };
         if let Some(var) = inst.var {
             let name = &f.vars[var].name;
             e.name(id, name);
@@ -713,9 +742,12 @@ impl FnState<'_> {
         e.b.void(SOp::Store, &[self.g.arrays[a.index()], zero])
     }
 
-    /// `len(a)`: a constant for an array of known length (workgroup memory), else the
-    /// storage buffer's run-time length.
+    /// `len(a)`: a constant for an array of known length (workgroup memory), the hidden
+    /// length of a packed array of narrow ints, else the storage buffer's run-time length.
     fn array_len(&self, e: &mut Emitter, m: &Module, a: ArrayId, rt: Word, id: Word) -> R<()> {
+        if m.arrays[a].packed() {
+            return self.array_shape(e, a, 0, rt, id);
+        }
         if self.g.direct.contains_key(&a) {
             let len = m.arrays[a].known_len().unwrap_or(0);
             let c = e.konst(Const::I32(len as i32));
