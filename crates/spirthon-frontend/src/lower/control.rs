@@ -778,17 +778,28 @@ impl Lower<'_, '_> {
             self.error(e.span, bad);
             return None;
         }
+        // A narrow int argument counts as its `i32` value (Python's `range` yields ints; a
+        // counter of the narrow type would wrap before `stop`).
         let exs: Vec<(Ex, Span)> = args
             .iter()
-            .map(|&a| (self.expr(a), self.ast.expr(a).span))
+            .map(|&a| {
+                let sp = self.ast.expr(a).span;
+                match self.expr(a) {
+                    Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_narrow) => (
+                        Ex::Val(self.val(Op::Convert, Ty::I32, [o], sp), Ty::I32),
+                        sp,
+                    ),
+                    ex => (ex, sp),
+                }
+            })
             .collect();
         // The common integer type: the first typed argument's, else i32.
         let mut ty = None;
         for &(ex, sp) in &exs {
             match ex {
                 Ex::Val(_, t) if t.as_scalar().is_some_and(Scalar::is_int) => {
-                    if ty.is_some_and(|u| u != t) {
-                        self.error(sp, "the arguments of `range` mix i32 and u32");
+                    if let Some(u) = ty.filter(|u| *u != t) {
+                        self.error(sp, format!("the arguments of `range` mix {u} and {t}"));
                         return None;
                     }
                     ty = Some(t);

@@ -498,6 +498,10 @@ impl Lower<'_, '_> {
     fn index_part(&mut self, index: ExprId) -> Option<(Operand, Ty)> {
         let sp = self.ast.expr(index).span;
         match self.expr(index) {
+            // A narrow int index is its value as an `i32` (every one fits).
+            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_narrow) => {
+                Some((self.val(Op::Convert, Ty::I32, [o], sp), Ty::I32))
+            }
             Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int) => Some((o, t)),
             Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {
                 Ok(c) => Some((self.konst(c), Ty::I32)),
