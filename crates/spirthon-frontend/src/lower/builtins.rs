@@ -62,7 +62,7 @@ impl Lower<'_, '_> {
                 self.error(sp, "`abs` needs a number or a vector, not a matrix");
                 Ex::Err
             }
-            Ex::Val(_, t) if t.scalar() == Scalar::U32 => x,
+            Ex::Val(_, t) if t.scalar().is_int() && !t.scalar().is_signed() => x,
             Ex::Val(o, t) if t.scalar() != Scalar::Bool => {
                 Ex::Val(self.val(Op::Math(MathFn::Abs), t, [o], span), t)
             }
@@ -157,16 +157,11 @@ impl Lower<'_, '_> {
         match x {
             Ex::Lit(l) => match (l, to.scalar()) {
                 (_, Scalar::Bool) => Ex::Lit(Lit::Bool(l.truthy())),
-                (Lit::Float(f), s @ (Scalar::I32 | Scalar::U32)) => {
+                (Lit::Float(f), s) if s.is_int() => {
                     if f.is_finite() {
-                        // Truncated, then wrapped to 32 bits as a run-time value is.
+                        // Truncated, then wrapped to the type's width as a run-time value is.
                         let w = f.trunc().rem_euclid(4_294_967_296.0) as u32;
-                        let i = if s == Scalar::I32 {
-                            w as i32 as i64
-                        } else {
-                            w as i64
-                        };
-                        self.lit_typed(Lit::Int(i), to, sp)
+                        self.lit_typed(Lit::Int(s.wrap(i64::from(w))), to, sp)
                     } else {
                         if let Err(e) = whole_float(f) {
                             self.error(span, e);
@@ -175,12 +170,8 @@ impl Lower<'_, '_> {
                     }
                 }
                 (Lit::Bool(b), _) => self.lit_typed(Lit::Int(b as i64), to, sp),
-                (Lit::Int(i), Scalar::U32) if i < 0 => {
-                    self.lit_typed(Lit::Int(i as u32 as i64), to, sp)
-                }
-                (Lit::Int(i), Scalar::I32) if i > i32::MAX as i64 => {
-                    self.lit_typed(Lit::Int(i as u32 as i32 as i64), to, sp)
-                }
+                // An explicit conversion wraps (`u32(-1)`, `u8(300)`, `i8(200)`).
+                (Lit::Int(i), s) if s.is_int() => self.lit_typed(Lit::Int(s.wrap(i)), to, sp),
                 _ => self.lit_typed(l, to, sp),
             },
             Ex::Val(o, t) if t == to => Ex::Val(o, t),
