@@ -289,33 +289,38 @@ for _name, _base in (("__add__", float.__add__), ("__sub__", float.__sub__),
     setattr(F32, _name, _fast(_name, _base))
 
 
-def _float_compare(op):
-    def method(a, b):
-        y = _as_f32(b)
-        if y is None:
-            return NotImplemented
-        return op(float.__float__(a), y)
-
-    return method
-
-
 import operator as _op  # noqa: E402
 
-for _name in ("lt", "le", "gt", "ge", "eq", "ne"):
-    setattr(F32, "__%s__" % _name, _float_compare(getattr(_op, _name)))
-F32.__hash__ = float.__hash__
-F32.__neg__ = lambda a: F32(-float.__float__(a))
-F32.__pos__ = lambda a: a
-F32.__abs__ = lambda a: F32(abs(float.__float__(a)))
+
+def _float_basics(cls, operand, make):
+    """A float class's comparisons (``operand``: the other side as a float of the class's
+    type, or ``None``), hash, ``-``, ``+``, ``abs`` and ``round`` (``make``: a float as a
+    value of the class, rounded to its type)."""
+    def compare(op):
+        def method(a, b):
+            y = operand(b)
+            if y is None:
+                return NotImplemented
+            return op(float.__float__(a), y)
+
+        return method
+
+    for name in ("lt", "le", "gt", "ge", "eq", "ne"):
+        setattr(cls, "__%s__" % name, compare(getattr(_op, name)))
+    cls.__hash__ = float.__hash__
+    cls.__neg__ = lambda a: cls(-float.__float__(a))
+    cls.__pos__ = lambda a: a
+    cls.__abs__ = lambda a: cls(abs(float.__float__(a)))
+
+    def rounded(a, ndigits=None):
+        if ndigits is None:
+            return I32(wrap_i32(round(float.__float__(a))))
+        return make(round(float.__float__(a), ndigits))
+
+    cls.__round__ = rounded
 
 
-def _round(a, ndigits=None):
-    if ndigits is None:
-        return I32(wrap_i32(round(float.__float__(a))))
-    return _f32(round(float.__float__(a), ndigits))
-
-
-F32.__round__ = _round
+_float_basics(F32, _as_f32, _f32)
 
 
 # Double-precision operations: Python's own float arithmetic (IEEE double, rounded once),
@@ -406,29 +411,7 @@ def _f64_install():
     F64.__pow__, F64.__rpow__ = power, rpower
     for sym, name in (("//", "floordiv"), ("%", "mod")):
         _install(F64, name, (_f64_unsupported(sym), _f64_unsupported(sym)))
-
-    def compare(op):
-        def method(a, b):
-            y = _as_f64(b)
-            if y is None:
-                return NotImplemented
-            return op(float.__float__(a), y)
-
-        return method
-
-    for name in ("lt", "le", "gt", "ge", "eq", "ne"):
-        setattr(F64, "__%s__" % name, compare(getattr(_op, name)))
-    F64.__hash__ = float.__hash__
-    F64.__neg__ = lambda a: F64(-float.__float__(a))
-    F64.__pos__ = lambda a: a
-    F64.__abs__ = lambda a: F64(abs(float.__float__(a)))
-
-    def rounded(a, ndigits=None):
-        if ndigits is None:
-            return I32(wrap_i32(round(float.__float__(a))))
-        return F64(round(float.__float__(a), ndigits))
-
-    F64.__round__ = rounded
+    _float_basics(F64, _as_f64, F64)
 
 
 _f64_install()

@@ -343,18 +343,9 @@ def moved(R: mat33, S: mat22, q: quat, p: Array[vec3], ms: Array[mat33], qs: Arr
 
 
 @kernel
-def deep_zoom(counts: Array[i32], scaled: Array[f64], c: Array[f64], pitch: f64, width: i32, iters: i32):
+def affine(x: Array[f64], out: Array[f64], k: f64):
     i = global_id().x
-    c_re = c[0] + (i % width - width // 2) * pitch
-    c_im = c[1] + (i // width - width // 2) * pitch
-    scaled[i] = c_re * 3.0 + 0.1
-    x = 0.0 * c_re
-    y = x
-    n = 0
-    while n < iters and x * x + y * y <= 4.0:
-        x, y = (x + y) * (x - y) + c_re, 2.0 * x * y + c_im
-        n += 1
-    counts[i] = n
+    out[i] = x[i] * k + 0.1
 
 
 @kernel
@@ -397,13 +388,17 @@ class PythonDevice(unittest.TestCase):
 
     def test_an_f64_deep_zoom_matches_numpy_float64(self):
         """At a pixel pitch of 4e-10 only f64 tells the pixels apart: the escape counts of
-        the GPU and the python device are NumPy's float64 ones, and an f64 result is
-        NumPy's to the bit."""
-        w, iters, pitch = 12, 2000, 4e-10
-        c = np.array([-0.7436438870371587, 0.13182590420531198])
+        the corpus's deep zoom on the GPU and the python device are NumPy's float64 ones,
+        and an f64 result is NumPy's to the bit."""
+        import importlib.util
+        path = os.path.join(os.path.dirname(PACKAGE), "shaders", "mandelbrot_f64.py")
+        spec = importlib.util.spec_from_file_location("mandelbrot_f64", path)
+        zoom = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(zoom)
+        w, iters, pitch, cx, cy = 12, 2000, 4e-10, -0.7436438870371587, 0.13182590420531198
         i = np.arange(w * w)
-        c_re = c[0] + ((i % w) - w // 2) * pitch
-        c_im = c[1] + ((i // w) - w // 2) * pitch
+        c_re = cx + ((i % w) - w // 2) * pitch
+        c_im = cy + ((i // w) - w // 2) * pitch
         x, y, want = np.zeros(w * w), np.zeros(w * w), np.zeros(w * w, np.int32)
         for _ in range(iters):
             alive = x * x + y * y <= 4.0
@@ -412,13 +407,14 @@ class PythonDevice(unittest.TestCase):
         self.assertGreater(len(set(want.tolist())), 20)
         for device in (None, "python"):
             spirthon.set_device(device)
-            counts, scaled = np.zeros(w * w, np.int32), np.zeros(w * w)
-            deep_zoom.launch(w * w, counts, scaled, c, pitch, w, iters)
+            counts, out = np.zeros(w * w, np.int32), np.zeros(w * w)
+            zoom.mandelbrot_f64.launch(w * w, counts, cx, cy, pitch, w, iters)
             np.testing.assert_array_equal(counts, want)
-            np.testing.assert_array_equal(scaled, c_re * 3.0 + 0.1)
+            affine.launch(w * w, c_re, out, 3.0)
+            np.testing.assert_array_equal(out, c_re * 3.0 + 0.1)
         with self.assertRaises(TypeError) as e:
-            deep_zoom.launch(w * w, counts, scaled.astype(np.float32), c, pitch, w, iters)
-        self.assertIn("'scaled' must be a float64 array", str(e.exception))
+            affine.launch(w * w, c_re, out.astype(np.float32), 3.0)
+        self.assertIn("'out' must be a float64 array", str(e.exception))
 
     def test_matrices_quats_and_packed_vec3_arrays_from_numpy(self):
         """A matrix parameter (its rows 16 bytes apart in the uniform block), a quat, and

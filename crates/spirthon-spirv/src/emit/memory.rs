@@ -97,10 +97,7 @@ impl FnState<'_> {
     ) -> R<()> {
         let rt = e.ty(t);
         if let Some(s) = self.packed(a) {
-            let (p, shift) = self.packed_word(e, a, index, it, s)?;
-            let u = e.ty(Ty::U32);
-            let word = e.b.op(SOp::Load, u, None, &[p])?;
-            let mut v = e.b.op(SOp::ShiftRightLogical, u, None, &[word, shift])?;
+            let (_, _, mut v) = self.packed_word(e, a, index, it, s)?;
             if s.is_signed() {
                 v = e.b.op(SOp::Bitcast, rt, None, &[v])?;
             }
@@ -155,8 +152,10 @@ impl FnState<'_> {
     }
 
     /// The word of packed array `a` (of narrow ints `s`) that holds element `index` (of
-    /// type `it`), and the element's bit offset in it: four `u8`s or two `u16`s to a word,
-    /// the first in the low bits, as NumPy's little-endian bytes lie.
+    /// type `it`): a pointer to it, the element's bit offset in it, and the word loaded and
+    /// shifted down by that offset (the element in its low bits, above them the rest). Four
+    /// `u8`s or two `u16`s to a word, the first in the low bits, as NumPy's little-endian
+    /// bytes lie.
     fn packed_word(
         &mut self,
         e: &mut Emitter,
@@ -164,7 +163,7 @@ impl FnState<'_> {
         index: Word,
         it: Ty,
         s: Scalar,
-    ) -> R<(Word, Word)> {
+    ) -> R<(Word, Word, Word)> {
         let u = e.ty(Ty::U32);
         let index = if it.scalar() == Scalar::U32 {
             index
@@ -179,7 +178,9 @@ impl FnState<'_> {
         let bits = e.konst(Const::U32(s.bits()));
         let shift = e.b.op(SOp::IMul, u, None, &[slot, bits])?;
         let p = self.element(e, a, word, Ty::U32)?;
-        Ok((p, shift))
+        let loaded = e.b.op(SOp::Load, u, None, &[p])?;
+        let down = e.b.op(SOp::ShiftRightLogical, u, None, &[loaded, shift])?;
+        Ok((p, shift, down))
     }
 
     /// `a[index] = value` into a packed array: one atomic `xor` on its word flips exactly the
@@ -196,15 +197,13 @@ impl FnState<'_> {
         s: Scalar,
         value: Word,
     ) -> R<()> {
-        let (p, shift) = self.packed_word(e, a, index, it, s)?;
+        let (p, shift, old) = self.packed_word(e, a, index, it, s)?;
         let u = e.ty(Ty::U32);
         let bits = if s.is_signed() {
             e.b.op(SOp::Bitcast, u, None, &[value])?
         } else {
             value
         };
-        let word = e.b.op(SOp::Load, u, None, &[p])?;
-        let old = e.b.op(SOp::ShiftRightLogical, u, None, &[word, shift])?;
         let flips = e.b.op(SOp::BitwiseXor, u, None, &[old, bits])?;
         let mask = e.konst(Const::U32((1u32 << s.bits()) - 1));
         let flips = e.b.op(SOp::BitwiseAnd, u, None, &[flips, mask])?;
