@@ -646,19 +646,23 @@ impl Gpu {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn float_atomics_are_found_among_the_capabilities() {
+    fn optional_features_are_found_among_the_capabilities() {
         let header = [0x0723_0203, 0x0001_0300, 0, 10, 0];
         let cap = |c: u32| [(2 << 16) | 17, c];
         let memory_model = [(3 << 16) | 14, 0, 1];
         let mut plain: Vec<u32> = header.to_vec();
         plain.extend(cap(1));
         plain.extend(memory_model);
-        assert!(!super::declares_float_atomics(&plain));
-        let mut float: Vec<u32> = header.to_vec();
-        float.extend(cap(1));
-        float.extend(cap(6033));
-        float.extend(memory_model);
-        assert!(super::declares_float_atomics(&float));
-        assert!(!super::declares_float_atomics(&header));
+        assert_eq!(super::declared_capabilities(&plain), [1]);
+        let mut both: Vec<u32> = header.to_vec();
+        both.extend(cap(1));
+        both.extend(cap(6033));
+        both.extend(cap(10));
+        both.extend(memory_model);
+        assert_eq!(super::declared_capabilities(&both), [1, 6033, 10]);
+        assert!(super::declared_capabilities(&header).is_empty());
+        // Every optional feature's capability is one a module can declare.
+        let caps: Vec<u32> = super::OPTIONAL_FEATURES.iter().map(|f| f.0).collect();
+        assert_eq!(caps, [6033, 10]);
     }
 }
