@@ -323,9 +323,9 @@ def _float_basics(cls, operand, make):
 _float_basics(F32, _as_f32, _f32)
 
 
-# Double-precision operations: Python's own float arithmetic (IEEE double, rounded once),
-# except `**`, which the compiler expands for an int literal exponent (square-and-multiply,
-# rounded at every product, as for float32). `//` and `%` on f64 are the compiler's errors.
+# Double-precision operations: Python's own float arithmetic (IEEE double, rounded once;
+# `//` and `%` CPython's), except `**`, which the compiler expands for an int literal
+# exponent (square-and-multiply, rounded at every product, as for float32).
 
 
 class F64(float):
@@ -375,16 +375,11 @@ def _dpow_int(x, n):
     return result
 
 
-def _f64_unsupported(sym):
-    def method(a, b):
-        raise TypeError("`%s` on f64 is not supported" % sym)
-
-    return method
-
-
 def _f64_install():
+    # `//` and `%` are CPython's float_floor_div and float_rem, which the compiled kernel
+    # repeats in f64 on an exact fmod.
     ops = {"add": float.__add__, "sub": float.__sub__, "mul": float.__mul__,
-           "truediv": float.__truediv__}
+           "truediv": float.__truediv__, "floordiv": float.__floordiv__, "mod": float.__mod__}
     for name, fn in ops.items():
         def forward(a, b, fn=fn):
             y = _as_f64(b)
@@ -409,8 +404,6 @@ def _f64_install():
         raise TypeError("`**` on an f64 needs an int literal exponent")
 
     F64.__pow__, F64.__rpow__ = power, rpower
-    for sym, name in (("//", "floordiv"), ("%", "mod")):
-        _install(F64, name, (_f64_unsupported(sym), _f64_unsupported(sym)))
     _float_basics(F64, _as_f64, F64)
 
 

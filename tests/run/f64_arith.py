@@ -1,6 +1,7 @@
 """f64 end to end: arrays, a uniform parameter, a typed module constant, literals taken at
 double precision, ints promoting, funcs and their tuples, local and shared arrays, the exact
-math functions and conversions both ways. (No cancelling sum: lavapipe reassociates
+math functions, conversions both ways, and `//` and `%` with both signs and large
+quotients. (No cancelling sum: lavapipe reassociates
 `(1.0 + d) - 1.0` into `d`, in f32 as in f64.)"""
 import math
 
@@ -35,6 +36,8 @@ def f64_arith(x: Array[f64], out: Array[f64], flags: Array[i32], bump: f64):
     s = math.sqrt(abs(v)) + math.floor(v) + min(v, 2.0) + max(v, i) + round(v) + a + b
     s += horner(v) * TENTH + tmp[3] + f64(f32(v)) + 1 / (v + 10.0) + v ** 3 + f64(i) / 7
     s -= sh[(local_id().x + 1) % 8]
+    # Python's floored `//` and `%`, on an exact remainder (also of huge quotients).
+    s += v % 0.7 + v // 0.3 + (v * 1e12) % -3.25 + (-v) // 1e-3 + (v + 0.5) % (v + 0.25)
     if i >= len(x):
         return
     out[2 * i] = s

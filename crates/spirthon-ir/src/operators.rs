@@ -103,19 +103,11 @@ pub fn binary(op: &str, a: Kind, b: Kind) -> Option<Kind> {
         return literal_binary(op, a, b);
     }
     match op {
-        "+" | "-" | "*" => {
+        "+" | "-" | "*" | "//" | "%" => {
             if a == BOOL || b == BOOL {
                 return None;
             }
             unify(a, b)
-        }
-        // Python's floored `//` and `%` on `f64` need an exact `f64` remainder, which the
-        // library does not have yet.
-        "//" | "%" => {
-            if a == BOOL || b == BOOL {
-                return None;
-            }
-            unify(a, b).filter(|k| *k != F64)
         }
         "/" => true_div(a, b),
         "**" => power(a, b),

@@ -1,6 +1,6 @@
 """f64: it does not mix with f32 (convert one side), and what it lacks in this version is a
-located error: `//` and `%`, `math` functions other than the exact ones, `**` with a
-run-time exponent, atomics, vectors of f64."""
+located error: `math` functions other than the exact ones, `**` with a run-time exponent,
+atomics, vectors of f64."""
 import math
 
 from spirthon import kernel, Array, f32, f64, i32, vec2, global_id, atomic_add
@@ -11,8 +11,6 @@ def k(xs: Array[f64], ys: Array[f32], out: Array[f64]):
     i = global_id().x
     x = xs[i]
     a = x * ys[i]
-    b = x % 2.0
-    c = x // 3
     d = math.sin(x)
     e = x ** ys[i]
     atomic_add(out, i, x)

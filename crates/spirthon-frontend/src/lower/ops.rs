@@ -185,14 +185,6 @@ impl Lower<'_, '_> {
                     }
                     _ => {}
                 }
-                if matches!(bin, BinOp::FloorDiv | BinOp::Mod) && t.scalar() == Scalar::F64 {
-                    self.cx.diags.push(
-                        Diagnostic::error(span, format!("`{sym}` on f64 is not supported yet"))
-                            .with_note("the exact f64 remainder that Python's `//` and `%` need is not in the library yet")
-                            .with_help(format!("for whole numbers, convert to an integer first: `int(x) {sym} n`")),
-                    );
-                    return Ex::Err;
-                }
                 if let BinOp::FloorDiv | BinOp::Mod = bin {
                     self.check_divisor(y, t, bin == BinOp::Mod, span);
                 }

@@ -55,8 +55,8 @@ pub(super) fn binary(
         (BinOp::Mod, Scalar::U32) => e.b.op(SOp::UMod, rt, out, &[a, b])?,
         (BinOp::FloorDiv, Scalar::I32) => int_floor_div(e, rt, id, a, b, b_const)?,
         (BinOp::Mod, Scalar::I32) => int_mod(e, rt, id, a, b, b_const)?,
-        (BinOp::Mod, Scalar::F32) => float_mod(e, t, rt, id, a, b)?,
-        (BinOp::FloorDiv, Scalar::F32) => float_floor_div(e, t, rt, id, a, b)?,
+        (BinOp::Mod, Scalar::F32 | Scalar::F64) => float_mod(e, t, rt, id, a, b)?,
+        (BinOp::FloorDiv, Scalar::F32 | Scalar::F64) => float_floor_div(e, t, rt, id, a, b)?,
         (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.op(SOp::LogicalAnd, rt, out, &[a, b])?,
         (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.op(SOp::LogicalOr, rt, out, &[a, b])?,
         (BinOp::BitXor, Scalar::Bool) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
@@ -123,6 +123,48 @@ pub(super) fn shift(
     let out_of_range = e.b.op(SOp::UGreaterThanEqual, bt, None, &[count, limit])?;
     let zero = e.splat(Const::zero(t.scalar()), t);
     e.b.op(SOp::Select, rt, out, &[out_of_range, zero, shifted])
+}
+
+/// `trunc(x)` of an `f64` (of `t`'s shape) as `x < 0 ? ceil(x) : floor(x)`, into `out`.
+/// GLSL.std.450's `Trunc` and `RoundEven` of doubles are not trusted: lavapipe's `Trunc`
+/// rounds a negative double beyond 2^31 down (`trunc(-1e15 - 0.5)` gives `-1e15 - 1`) and its
+/// `RoundEven` rounds 1.5 and 3.5 down, while its `Floor` and `Ceil` are exact.
+fn f64_trunc(e: &mut Emitter, t: Ty, x: Word, out: Option<Word>) -> R<Word> {
+    let (dt, bt) = (e.ty(t), e.ty(with_scalar(t, Scalar::Bool)));
+    let glsl = e.glsl;
+    let zero = e.splat(Const::f64(0.0), t);
+    let down = e.b.ext_inst(dt, None, glsl, GLOp::Floor as u32, &[x])?;
+    let up = e.b.ext_inst(dt, None, glsl, GLOp::Ceil as u32, &[x])?;
+    let negative = e.b.op(SOp::FOrdLessThan, bt, None, &[x, zero])?;
+    e.b.op(SOp::Select, dt, out, &[negative, up, down])
+}
+
+/// `round(x)` of an `f64`, half to even, into `id`: `floor(x)`, plus one above the half and
+/// at the half when the floor is odd (`x - floor(x)` is exact; past 2^52 every double is
+/// whole, and the fraction is 0).
+fn f64_round_even(e: &mut Emitter, t: Ty, x: Word, id: Word) -> R<Word> {
+    let (dt, bt) = (e.ty(t), e.ty(with_scalar(t, Scalar::Bool)));
+    let glsl = e.glsl;
+    let (half, one, two) = (
+        e.splat(Const::f64(0.5), t),
+        e.splat(Const::f64(1.0), t),
+        e.splat(Const::f64(2.0), t),
+    );
+    let fl = e.b.ext_inst(dt, None, glsl, GLOp::Floor as u32, &[x])?;
+    let frac = e.b.op(SOp::FSub, dt, None, &[x, fl])?;
+    let above = e.b.op(SOp::FOrdGreaterThan, bt, None, &[frac, half])?;
+    let tie = e.b.op(SOp::FOrdEqual, bt, None, &[frac, half])?;
+    // `fl` is odd when `fl - 2·floor(fl / 2)` is one (exact below 2^53).
+    let halved = e.b.op(SOp::FMul, dt, None, &[fl, half])?;
+    let halved =
+        e.b.ext_inst(dt, None, glsl, GLOp::Floor as u32, &[halved])?;
+    let even = e.b.op(SOp::FMul, dt, None, &[halved, two])?;
+    let parity = e.b.op(SOp::FSub, dt, None, &[fl, even])?;
+    let odd = e.b.op(SOp::FOrdEqual, bt, None, &[parity, one])?;
+    let odd_tie = e.b.op(SOp::LogicalAnd, bt, None, &[tie, odd])?;
+    let bump = e.b.op(SOp::LogicalOr, bt, None, &[above, odd_tie])?;
+    let next = e.b.op(SOp::FAdd, dt, None, &[fl, one])?;
+    e.b.op(SOp::Select, dt, Some(id), &[bump, next, fl])
 }
 
 /// The narrow int `s` (`i8 u8 i16 u16`) from `value`, computed in its 32-bit carrier, into
@@ -203,60 +245,82 @@ fn int_mod(
 
 /// Python's float `a % b` (CPython's `float_rem`).
 fn float_mod(e: &mut Emitter, t: Ty, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
+    let s = t.scalar();
     let r = super::accurate::remainder(e, t, rt, a, b)?;
-    let fix = float_fixup(e, r, b)?;
+    let fix = float_fixup(e, s, r, b)?;
     let rb = e.b.op(SOp::FAdd, rt, None, &[r, b])?;
     let m = e.b.op(SOp::Select, rt, None, &[fix, rb, r])?;
     // A zero remainder takes the divisor's sign too.
+    let b_bits = sign_word(e, s, b)?;
+    signed_zero(e, s, rt, id, r, b_bits, m)
+}
+
+/// A word whose top bit is the sign of float `x` of scalar type `s`: its bits for an `f32`;
+/// for an `f64`, those of the `f32` nearest to it (a conversion keeps the sign, of a zero
+/// too), as its own bits need 64-bit ints.
+fn sign_word(e: &mut Emitter, s: Scalar, x: Word) -> R<Word> {
     let u = e.ty(Ty::U32);
-    let b_bits = e.b.op(SOp::Bitcast, u, None, &[b])?;
-    signed_zero(e, rt, id, r, b_bits, m)
+    let x = if s == Scalar::F64 {
+        let ft = e.ty(Ty::F32);
+        e.b.op(SOp::FConvert, ft, None, &[x])?
+    } else {
+        x
+    };
+    e.b.op(SOp::Bitcast, u, None, &[x])
 }
 
 /// Python's float `a // b` (CPython's `float_floor_div`): `(a - fmod(a, b)) / b`, less one
 /// when the remainder's sign is wrong, rounded to the nearest integral value.
 fn float_floor_div(e: &mut Emitter, t: Ty, rt: Word, id: Word, a: Word, b: Word) -> R<Word> {
+    let s = t.scalar();
     let m = super::accurate::remainder(e, t, rt, a, b)?;
     let am = e.b.op(SOp::FSub, rt, None, &[a, m])?;
     let div = e.b.op(SOp::FDiv, rt, None, &[am, b])?;
-    let fix = float_fixup(e, m, b)?;
-    let one = e.konst(Const::f32(1.0));
+    let fix = float_fixup(e, s, m, b)?;
+    let one = e.konst(Const::float(s, 1.0));
     let dm1 = e.b.op(SOp::FSub, rt, None, &[div, one])?;
     let div = e.b.op(SOp::Select, rt, None, &[fix, dm1, div])?;
     let glsl = e.glsl;
     let fl = e.b.ext_inst(rt, None, glsl, GLOp::Floor as u32, &[div])?;
     let frac = e.b.op(SOp::FSub, rt, None, &[div, fl])?;
-    let half = e.konst(Const::f32(0.5));
+    let half = e.konst(Const::float(s, 0.5));
     let bt = e.ty(Ty::BOOL);
     let up = e.b.op(SOp::FOrdGreaterThan, bt, None, &[frac, half])?;
     let fl1 = e.b.op(SOp::FAdd, rt, None, &[fl, one])?;
     let q = e.b.op(SOp::Select, rt, None, &[up, fl1, fl])?;
     // A zero quotient has the sign of a / b (`-0.0 // 1.5` is `-0.0`).
     let u = e.ty(Ty::U32);
-    let (ab, bb) = (
-        e.b.op(SOp::Bitcast, u, None, &[a])?,
-        e.b.op(SOp::Bitcast, u, None, &[b])?,
-    );
+    let (ab, bb) = (sign_word(e, s, a)?, sign_word(e, s, b)?);
     let sign_of_quotient = e.b.op(SOp::BitwiseXor, u, None, &[ab, bb])?;
-    signed_zero(e, rt, id, div, sign_of_quotient, q)
+    signed_zero(e, s, rt, id, div, sign_of_quotient, q)
 }
 
-/// `value`, or a zero with the sign bit of `sign_bits` when `test` is zero. The choice is
-/// made on the bits: Vulkan drivers need not keep the sign of a float zero, and one
-/// (NVIDIA's) folds a float `select(x == 0, +0.0, x)` to `x`.
+/// `value`, or a zero with the sign bit of `sign_bits` when `test` is zero. For an `f32`
+/// the choice is made on the bits: Vulkan drivers need not keep the sign of a float zero,
+/// and one (NVIDIA's) folds a float `select(x == 0, +0.0, x)` to `x`. An `f64`'s bits need
+/// 64-bit ints, so it selects between the two zeros: there the zero's sign is the device's.
 fn signed_zero(
     e: &mut Emitter,
+    s: Scalar,
     rt: Word,
     id: Word,
     test: Word,
     sign_bits: Word,
     value: Word,
 ) -> R<Word> {
-    let zero = e.konst(Const::f32(0.0));
+    let zero = e.konst(Const::float(s, 0.0));
     let (bt, u) = (e.ty(Ty::BOOL), e.ty(Ty::U32));
     let is_zero = e.b.op(SOp::FOrdEqual, bt, None, &[test, zero])?;
     let sign = e.konst(Const::U32(0x8000_0000));
     let signed = e.b.op(SOp::BitwiseAnd, u, None, &[sign_bits, sign])?;
+    if s == Scalar::F64 {
+        let no_sign = e.konst(Const::U32(0));
+        let negative = e.b.op(SOp::INotEqual, bt, None, &[signed, no_sign])?;
+        let minus_zero = e.konst(Const::f64(-0.0));
+        let z =
+            e.b.op(SOp::Select, rt, None, &[negative, minus_zero, zero])?;
+        return e.b.op(SOp::Select, rt, Some(id), &[is_zero, z, value]);
+    }
     let value_bits = e.b.op(SOp::Bitcast, u, None, &[value])?;
     let bits =
         e.b.op(SOp::Select, u, None, &[is_zero, signed, value_bits])?;
@@ -307,9 +371,9 @@ pub(super) fn int_fixup(e: &mut Emitter, rt: Word, r: Word, b: Word) -> R<Word> 
     e.b.op(SOp::LogicalAnd, bt, None, &[nz, neg])
 }
 
-/// `r != 0 and (r < 0) != (b < 0)` for f32.
-pub(super) fn float_fixup(e: &mut Emitter, r: Word, b: Word) -> R<Word> {
-    let zero = e.konst(Const::f32(0.0));
+/// `r != 0 and (r < 0) != (b < 0)` for floats of scalar type `s`.
+pub(super) fn float_fixup(e: &mut Emitter, s: Scalar, r: Word, b: Word) -> R<Word> {
+    let zero = e.konst(Const::float(s, 0.0));
     let bt = e.ty(Ty::BOOL);
     let nz = e.b.op(SOp::FUnordNotEqual, bt, None, &[r, zero])?;
     let rn = e.b.op(SOp::FOrdLessThan, bt, None, &[r, zero])?;
@@ -401,7 +465,7 @@ fn float_to_int(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, a: Wor
     // An f64 below 2^32 may have a fraction: truncated first, so that the wrapped value
     // below is whole.
     let a = if from == Scalar::F64 {
-        e.b.ext_inst(ft, None, glsl, GLOp::Trunc as u32, &[a])?
+        f64_trunc(e, ftt, a, None)?
     } else {
         a
     };
@@ -433,6 +497,18 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
     // instruction for this operand type, or the sequences below.
     if super::accurate::math(e, mf, t, id, args)? {
         return Ok(());
+    }
+    // `trunc` and `round` of an `f64` from `floor` and `ceil` (see `f64_trunc`).
+    match (mf, t.scalar()) {
+        (Trunc, Scalar::F64) => {
+            f64_trunc(e, t, args[0], Some(id))?;
+            return Ok(());
+        }
+        (RoundEven, Scalar::F64) => {
+            f64_round_even(e, t, args[0], id)?;
+            return Ok(());
+        }
+        _ => {}
     }
     if let Some(g) = super::glsl::instruction(mf, t.scalar()) {
         e.b.ext_inst(rt, out, glsl, g as u32, args)?;

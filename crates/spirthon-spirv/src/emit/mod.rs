@@ -103,6 +103,8 @@ struct Emitter {
     splats: Vec<(Const, u8, Word)>,
     /// The private table of the module's own `pow` (`accurate::pow_table`), once made.
     pow_table: Option<Word>,
+    /// The module's own exact `f64` `fmod` (`accurate::fmod64`), once called.
+    fmod64: Option<Word>,
     decorated_arrays: FastSet<Word>,
     array_structs: FastMap<(Ty, bool), Word>,
 }
@@ -132,6 +134,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         math_helpers: Vec::new(),
         splats: Vec::new(),
         pow_table: None,
+        fmod64: None,
         decorated_arrays: FastSet::default(),
         array_structs: FastMap::default(),
     };

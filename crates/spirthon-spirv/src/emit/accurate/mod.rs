@@ -26,6 +26,7 @@
 
 mod exp_log;
 mod f;
+mod fmod64;
 mod pow;
 mod remainder;
 mod special;
@@ -81,6 +82,11 @@ pub(super) fn copysign(e: &mut Emitter, mag: Word, sign: Word, id: Word) -> R<()
 /// lavapipe computes so, a few ULP off and wrong outright for large quotients); `OpFRem`
 /// under `--fast-math`. The float `%` and `//` are built on it.
 pub(super) fn remainder(e: &mut Emitter, t: Ty, rt: Word, a: Word, b: Word) -> R<Word> {
+    if t.scalar() == spirthon_ir::Scalar::F64 {
+        // Exact also under `--fast-math`: `OpFRem` on `f64` is as loose as on `f32`.
+        let helper = *e.fmod64.get_or_insert_with(|| e.b.id());
+        return e.b.op(SOp::FunctionCall, rt, None, &[helper, a, b]);
+    }
     if e.fast_math {
         return e.b.op(SOp::FRem, rt, None, &[a, b]);
     }
@@ -135,6 +141,19 @@ pub(super) fn helper_functions(e: &mut Emitter) -> R<()> {
         let entry = e.b.id();
         e.b.begin_block(entry)?;
         let r = body(e, mf, &args)?;
+        e.b.terminate(SOp::ReturnValue, &[r])?;
+        e.b.end_function()?;
+    }
+    if let Some(id) = e.fmod64 {
+        let dt = e.ty(Ty::Scalar(spirthon_ir::Scalar::F64));
+        let fty = e.b.type_function(dt, &[dt, dt]);
+        e.b.begin_function(dt, id, fty)?;
+        e.name(id, "spirthon_fmod64");
+        let x = e.b.function_parameter(dt)?;
+        let y = e.b.function_parameter(dt)?;
+        let entry = e.b.id();
+        e.b.begin_block(entry)?;
+        let r = fmod64::fmod64(e, x, y)?;
         e.b.terminate(SOp::ReturnValue, &[r])?;
         e.b.end_function()?;
     }
