@@ -45,7 +45,7 @@ from . import _library
 from . import source as _source
 from .errors import CheckError, CompileError
 from .arrays import Array, element
-from .types import f32, f64, i32, u32, i8, u8, i16, u16, to_f32
+from .types import INT_RANGES, f32, f64, i32, u32, i8, u8, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
 from .vectors import Vector, VectorType
 
@@ -376,10 +376,6 @@ _DTYPES = {f32: "float32", i32: "int32", u32: "uint32", f64: "float64", i8: "int
            u8: "uint8", i16: "int16", u16: "uint16"}
 _CODES = {f32: "f", i32: "i", u32: "I", float: "f", f64: "d", i8: "b", u8: "B", i16: "h",
           u16: "H"}
-# Bytes per scalar of an element.
-_SIZES = {f64: 8, i8: 1, u8: 1, i16: 2, u16: 2}
-_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1), i8: (-128, 127), u8: (0, 255),
-           i16: (-(2 ** 15), 2 ** 15 - 1), u16: (0, 2 ** 16 - 1)}
 
 
 def _scalar_of(elem):
@@ -463,7 +459,7 @@ def _number(name, ty, value):
             raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
     if isinstance(v, float):
         raise TypeError("argument %s is %r, a float, for an %r parameter: pass an int (int(x) truncates toward zero)" % (name, v, ty))
-    lo, hi = _RANGES[ty]
+    lo, hi = INT_RANGES[ty]
     if not lo <= v <= hi:
         raise OverflowError("argument %s is %d, which does not fit in %r (%d to %d)" % (name, v, ty, lo, hi))
     return v
@@ -672,7 +668,7 @@ def zeros(shape, dtype=f32):
     comps = _elem_axes(elem)
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_DTYPES[_scalar_of(elem)]))
-    size = _SIZES.get(_scalar_of(elem), 4)
+    size = struct.calcsize(_CODES[_scalar_of(elem)])
     return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(size * math.prod(shape + comps)))
 
 
@@ -687,7 +683,7 @@ class _HostArg:
         if isinstance(self.value, Array):
             elem = self.value.elem
             s = _scalar_of(elem)
-            flat = struct.unpack("<%d%s" % (len(data) // _SIZES.get(s, 4), _CODES[s]), data)
+            flat = struct.unpack("<%d%s" % (len(data) // struct.calcsize(_CODES[s]), _CODES[s]), data)
             if isinstance(elem, (VectorType, MatrixType)):
                 flat = [flat[k:k + elem.size] for k in range(0, len(flat), elem.size)]
             self.value._data = [element(elem, v) for v in flat]

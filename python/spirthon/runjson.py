@@ -18,11 +18,7 @@ import math
 import re
 
 from . import _library
-from .types import f32, f64, i32, u32, i8, u8, i16, u16, to_f32
-
-# The range of each int type.
-_INT_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1), i8: (-128, 127), u8: (0, 255),
-               i16: (-(2 ** 15), 2 ** 15 - 1), u16: (0, 2 ** 16 - 1)}
+from .types import INT_RANGES, f32, f64, to_f32
 from .matrices import MatrixType
 from .vectors import TYPES as VECTORS, VectorType
 
@@ -413,7 +409,7 @@ def _scalar(name, s, v, allow_bool):
         raise InputError("%s: %s is not a number" % (what, short(v)))
     if s is f32 and _is_number(v):
         return to_f32(float(v))
-    if s in _INT_RANGES and _is_number(v):
+    if s in INT_RANGES and _is_number(v):
         i = _as_i64(v)
         if i is None:
             f = float(v)
@@ -424,7 +420,7 @@ def _scalar(name, s, v, allow_bool):
                     raise InputError("%s: %s does not fit in %r" % (what, _integer_text(v), s))
             else:
                 raise InputError("%s: %s is not an integer, but the parameter is %r" % (what, short(v), s))
-        lo, hi = _INT_RANGES[s]
+        lo, hi = INT_RANGES[s]
         if not lo <= i <= hi:
             raise InputError("%s: %d does not fit in %r" % (what, i, s))
         return i

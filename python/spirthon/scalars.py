@@ -39,6 +39,11 @@ _pack, _unpack = _F32.pack, _F32.unpack
 _INF = math.inf
 
 
+def f64_mixing():
+    """The error of an f32 meeting an f64 (the compiler's, as for i32 and u32)."""
+    return TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+
+
 def r32(x):
     """The float32 nearest to the float ``x``, as a Python float (inf past float32's range)."""
     try:
@@ -156,7 +161,7 @@ def _as_f32(b):
     if t is LitF or t is float or t in INT_NAMES or t is LitI or t is int:
         return r32(float(b))
     if t is F64:
-        raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+        raise f64_mixing()
     return None
 
 
@@ -339,10 +344,6 @@ class F64(float):
     __str__ = __repr__
 
 
-def _f64_mixing():
-    return TypeError("f32 mixed with f64: convert one side with f32() or f64()")
-
-
 def _as_f64(b):
     """The double an operand ``b`` of an f64 operation stands for, or ``None``; an F32
     raises (the two types do not mix)."""
@@ -352,7 +353,7 @@ def _as_f64(b):
     if t in INT_NAMES or t is LitI or t is int:
         return float(b)
     if t is F32:
-        raise _f64_mixing()
+        raise f64_mixing()
     return None
 
 

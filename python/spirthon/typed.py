@@ -159,7 +159,7 @@ def _math_f64(name, fn, args, predicate, int_result):
     if name not in _library.MATH_F64:
         raise TypeError("math.%s does not take an f64 yet" % name)
     if builtins.any(type(a) is F32 for a in args):
-        raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+        raise scalars.f64_mixing()
     r = fn(*[float(a) for a in args])
     if predicate:
         return r

@@ -10,7 +10,7 @@ each gives a value that computes in its type (``spirthon.scalars``). Vectors are
 
 import math
 
-from .scalars import F32, F64, I8, I16, I32, U8, U16, U32, WRAPS, r32, wrap_i32, wrap_u32
+from .scalars import F32, F64, I8, I16, I32, U8, U16, U32, WRAPS, r32
 
 
 class _Scalar:
@@ -35,8 +35,10 @@ u8 = _Scalar("u8")
 i16 = _Scalar("i16")
 u16 = _Scalar("u16")
 
-# The value class of each narrow int type.
-_NARROW = {i8: I8, u8: U8, i16: I16, u16: U16}
+# Every int type: the class of its values, and its range.
+INTS = {i32: I32, u32: U32, i8: I8, u8: U8, i16: I16, u16: U16}
+INT_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1), i8: (-128, 127),
+              u8: (0, 255), i16: (-(2 ** 15), 2 ** 15 - 1), u16: (0, 2 ** 16 - 1)}
 
 
 def to_f32(value):
@@ -45,19 +47,15 @@ def to_f32(value):
 
 
 def convert(ty, value):
-    """``value`` as a ``ty`` the way a kernel stores it: an ``F32``, ``I32`` or ``U32`` (see
-    ``spirthon.scalars``), which compute as the kernel's types do."""
+    """``value`` as a ``ty`` the way a kernel stores it: an ``F32``, ``F64``, ``I32``, ``U8``,
+    … (see ``spirthon.scalars``), which compute as the kernel's types do."""
     if ty is f32:
         return F32(to_f32(value))
     if ty is f64:
         return F64(float(value))
     if isinstance(value, float):
         value = math.trunc(value)
-    if ty is i32:
-        return I32(wrap_i32(int(value)))
-    if ty is u32:
-        return U32(wrap_u32(int(value)))
-    cls = _NARROW.get(ty)
+    cls = INTS.get(ty)
     if cls is not None:
         return cls(WRAPS[cls](int(value)))
     raise TypeError("not a scalar type: %r" % (ty,))

@@ -22,7 +22,7 @@ import builtins
 import math
 import operator
 
-from .scalars import F32, F64, I32, U32, INT_NAMES, LitF, r32
+from .scalars import F32, F64, INT_NAMES, LitF, f64_mixing, r32
 from .types import convert, f32, i32, u32
 
 _NAMES = "xyzw"
@@ -302,7 +302,7 @@ def _result_type(args):
     kinds = set(type(a) for a in args)
     if F64 in kinds:
         if F32 in kinds:
-            raise TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+            raise f64_mixing()
         return F64
     ints = [k for k in kinds if k in INT_NAMES]
     if F32 in kinds or (kinds & {LitF, float} and ints):

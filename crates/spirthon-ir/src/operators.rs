@@ -71,17 +71,15 @@ impl Kind {
     fn int_typed(self) -> bool {
         matches!(self, Kind::Typed(s) if s.is_int())
     }
+
+    fn float_typed(self) -> bool {
+        matches!(self, Kind::Typed(s) if s.is_float())
+    }
 }
 
 const BOOL: Kind = Kind::Typed(Scalar::Bool);
 const F32: Kind = Kind::Typed(Scalar::F32);
 const F64: Kind = Kind::Typed(Scalar::F64);
-
-impl Kind {
-    fn float_typed(self) -> bool {
-        matches!(self, Kind::Typed(s) if s.is_float())
-    }
-}
 
 /// The float type `a / b` computes in: `f64` when an operand is one (an `f32` does not mix
 /// with it), else `f32`.

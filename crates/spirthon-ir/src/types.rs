@@ -33,19 +33,19 @@ impl Scalar {
             Scalar::U16 => "u16",
         }
     }
-    /// The scalar type a spirthon name spells (`f32`, `i32`, `u32`, `f64`).
+    /// The scalar type a spirthon name spells (`i32`, `f64`, `u8`, …; `bool` is Python's).
     pub fn named(name: &str) -> Option<Scalar> {
-        match name {
-            "i32" => Some(Scalar::I32),
-            "u32" => Some(Scalar::U32),
-            "f32" => Some(Scalar::F32),
-            "f64" => Some(Scalar::F64),
-            "i8" => Some(Scalar::I8),
-            "u8" => Some(Scalar::U8),
-            "i16" => Some(Scalar::I16),
-            "u16" => Some(Scalar::U16),
-            _ => None,
-        }
+        const SPIRTHON: [Scalar; 8] = [
+            Scalar::I32,
+            Scalar::U32,
+            Scalar::F32,
+            Scalar::F64,
+            Scalar::I8,
+            Scalar::U8,
+            Scalar::I16,
+            Scalar::U16,
+        ];
+        SPIRTHON.into_iter().find(|s| s.name() == name)
     }
     /// The 32-bit type a value of this type is held in: `i32` for `i8`/`i16`, `u32` for
     /// `u8`/`u16`, the type itself otherwise.
@@ -136,6 +136,7 @@ impl Ty {
     pub const I32: Ty = Ty::Scalar(Scalar::I32);
     pub const U32: Ty = Ty::Scalar(Scalar::U32);
     pub const F32: Ty = Ty::Scalar(Scalar::F32);
+    pub const F64: Ty = Ty::Scalar(Scalar::F64);
 
     /// The scalar, or the component type of a vector.
     pub fn scalar(self) -> Scalar {

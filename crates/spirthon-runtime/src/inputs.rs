@@ -257,21 +257,26 @@ fn scalar_words(s: Scalar, bits: u64) -> Vec<u32> {
 /// bytes.
 fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64, RunError> {
     let what = || format!("argument `{name}`");
-    let narrow = |r: Result<u32, RunError>| r.map(u64::from);
-    match (s, v) {
-        (Scalar::F64, Value::String(t)) => match t.as_str() {
-            "nan" => Ok(f64::NAN.to_bits()),
-            "inf" => Ok(f64::INFINITY.to_bits()),
-            "-inf" => Ok(f64::NEG_INFINITY.to_bits()),
-            _ => err(format!("{}: {} is not a number", what(), short(v))),
+    // A float is the JSON number's nearest double (or a non-finite one's string), then
+    // rounded to float32 for an `f32`.
+    let x = match v {
+        Value::Number(n) if s.is_float() => n.as_f64().unwrap_or(f64::NAN),
+        Value::String(t) if s.is_float() => match t.as_str() {
+            "nan" => f64::NAN,
+            "inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            _ => return err(format!("{}: {} is not a number", what(), short(v))),
         },
-        (Scalar::F64, Value::Number(n)) => Ok(n.as_f64().unwrap_or(f64::NAN).to_bits()),
-        _ => narrow(scalar_bits32(name, s, v, allow_bool)),
-    }
+        _ => return int_bits(name, s, v, allow_bool).map(u64::from),
+    };
+    Ok(match s {
+        Scalar::F64 => x.to_bits(),
+        _ => u64::from((x as f32).to_bits()),
+    })
 }
 
-/// [`scalar_bits`] of a 32-bit scalar.
-fn scalar_bits32(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32, RunError> {
+/// [`scalar_bits`] of a bool or an int, in a word (a narrow int sign- or zero-extended).
+fn int_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32, RunError> {
     let what = || format!("argument `{name}`");
     match (s, v) {
         (Scalar::Bool, Value::Bool(b)) if allow_bool => Ok(*b as u32),
@@ -280,13 +285,6 @@ fn scalar_bits32(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u
             what(),
             short(v)
         )),
-        (Scalar::F32, Value::String(t)) => match t.as_str() {
-            "nan" => Ok(f32::NAN.to_bits()),
-            "inf" => Ok(f32::INFINITY.to_bits()),
-            "-inf" => Ok(f32::NEG_INFINITY.to_bits()),
-            _ => err(format!("{}: {} is not a number", what(), short(v))),
-        },
-        (Scalar::F32, Value::Number(n)) => Ok((n.as_f64().unwrap_or(f64::NAN) as f32).to_bits()),
         (s, Value::Number(n)) if s.is_int() => {
             let i = match (n.as_i64(), n.as_f64()) {
                 (Some(i), _) => i,

@@ -272,16 +272,12 @@ impl Lower<'_, '_> {
             None => {}
         }
         // In `f64` when an operand is one, where the function has an `f64` form.
-        let f64 = Ty::Scalar(Scalar::F64);
-        let ft = if exs
-            .iter()
-            .any(|(x, _)| matches!(x, Ex::Val(_, t) if *t == f64))
-        {
-            f64
+        let ft = if exs.iter().any(|(x, _)| x.is(Ty::F64)) {
+            Ty::F64
         } else {
             Ty::F32
         };
-        if ft == f64 && !row.takes_f64() {
+        if ft == Ty::F64 && !row.takes_f64() {
             self.cx.diags.push(
                 Diagnostic::error(span, format!("`math.{name}` does not take an f64 yet"))
                     .with_note("on f64, the library has sqrt, fabs, floor, ceil, trunc, isnan, isinf and isfinite")
@@ -417,22 +413,20 @@ impl Lower<'_, '_> {
             };
             return Ex::Val(self.val(Op::Builtin(b), ty, [], span), ty);
         }
-        let to = match item {
-            _ if Scalar::named(item).is_some() => {
-                Ty::Scalar(Scalar::named(item).unwrap_or(Scalar::I32))
-            }
-            "kernel" | "func" => {
+        let to = match (Scalar::named(item), item) {
+            (Some(s), _) => Ty::Scalar(s),
+            (_, "kernel" | "func") => {
                 self.error(span, format!("`{item}` is a decorator"));
                 return Ex::Err;
             }
-            "Array" => {
+            (_, "Array") => {
                 self.error(
                     span,
                     "`Array` is a type for parameters; kernels cannot create arrays",
                 );
                 return Ex::Err;
             }
-            _ => {
+            (_, _) => {
                 self.cx.diags.push(Diagnostic::error(
                     span,
                     format!("`{item}` is not supported by this version of the compiler"),

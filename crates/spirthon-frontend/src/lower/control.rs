@@ -778,20 +778,11 @@ impl Lower<'_, '_> {
             self.error(e.span, bad);
             return None;
         }
-        // A narrow int argument counts as its `i32` value (Python's `range` yields ints; a
-        // counter of the narrow type would wrap before `stop`).
+        // A narrow int argument counts as its `i32` value (a counter of the narrow type would
+        // wrap before `stop`).
         let exs: Vec<(Ex, Span)> = args
             .iter()
-            .map(|&a| {
-                let sp = self.ast.expr(a).span;
-                match self.expr(a) {
-                    Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_narrow) => (
-                        Ex::Val(self.val(Op::Convert, Ty::I32, [o], sp), Ty::I32),
-                        sp,
-                    ),
-                    ex => (ex, sp),
-                }
-            })
+            .map(|&a| (self.count_expr(a), self.ast.expr(a).span))
             .collect();
         // The common integer type: the first typed argument's, else i32.
         let mut ty = None;

@@ -417,6 +417,19 @@ impl Lower<'_, '_> {
         Ex::Val(self.axis_operand(a, 0, span), Ty::I32)
     }
 
+    /// `e` where it counts (an index, a `range` argument): a narrow int (`u8`, …) as its
+    /// `i32` value, which holds every one (Python's ints do not wrap at 8 bits), anything
+    /// else as it is.
+    pub(super) fn count_expr(&mut self, e: ExprId) -> Ex {
+        match self.expr(e) {
+            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_narrow) => {
+                let sp = self.ast.expr(e).span;
+                Ex::Val(self.val(Op::Convert, Ty::I32, [o], sp), Ty::I32)
+            }
+            ex => ex,
+        }
+    }
+
     /// The flat element index of `a[index]`: one integer for a one-dimensional array, or one
     /// per axis (`A[i, j]`, row-major) for an `Array2D`/`Array3D`; with each axis's own index
     /// for checked mode ([`Lower::check_index`]).
@@ -497,11 +510,7 @@ impl Lower<'_, '_> {
     /// One integer index.
     fn index_part(&mut self, index: ExprId) -> Option<(Operand, Ty)> {
         let sp = self.ast.expr(index).span;
-        match self.expr(index) {
-            // A narrow int index is its value as an `i32` (every one fits).
-            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_narrow) => {
-                Some((self.val(Op::Convert, Ty::I32, [o], sp), Ty::I32))
-            }
+        match self.count_expr(index) {
             Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int) => Some((o, t)),
             Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {
                 Ok(c) => Some((self.konst(c), Ty::I32)),

@@ -131,6 +131,10 @@ enum Ex {
 }
 
 impl Ex {
+    /// Whether this is a value of type `t`.
+    fn is(&self, t: Ty) -> bool {
+        matches!(self, Ex::Val(_, u) if *u == t)
+    }
     /// Whether this is a vector value.
     fn is_vector(&self) -> bool {
         matches!(self, Ex::Val(_, Ty::Vector(..)))

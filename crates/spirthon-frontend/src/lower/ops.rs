@@ -130,17 +130,12 @@ impl Lower<'_, '_> {
             BinaryOp::Pow => self.pow(a, b, a_span, b_span, span),
             BinaryOp::Div => {
                 // In `f64` when an operand is one (an `f32` then does not mix), else `f32`.
-                let is = |x: &Ex, t: Ty| matches!(x, Ex::Val(_, u) if *u == t);
-                let f64 = Ty::Scalar(Scalar::F64);
-                if (is(&a, f64) || is(&b, f64)) && (is(&a, Ty::F32) || is(&b, Ty::F32)) {
+                let wide = a.is(Ty::F64) || b.is(Ty::F64);
+                if wide && (a.is(Ty::F32) || b.is(Ty::F32)) {
                     self.unify(a, b, a_span, b_span, sym);
                     return Ex::Err;
                 }
-                let ft = if is(&a, f64) || is(&b, f64) {
-                    f64
-                } else {
-                    Ty::F32
-                };
+                let ft = if wide { Ty::F64 } else { Ty::F32 };
                 let x = self.coerce_float(a, ft, a_span, sym);
                 let y = self.coerce_float(b, ft, b_span, sym);
                 match (x, y) {
@@ -306,11 +301,7 @@ impl Lower<'_, '_> {
                         .with_help("write `float(x) ** n` for a float result, or multiply in a loop"));
                     return Ex::Err;
                 }
-                let f64 = Ty::Scalar(Scalar::F64);
-                if [&a, &b]
-                    .iter()
-                    .any(|x| matches!(x, Ex::Val(_, t) if *t == f64))
-                {
+                if a.is(Ty::F64) || b.is(Ty::F64) {
                     self.cx.diags.push(
                         Diagnostic::error(span, "`**` on an f64 needs an int literal exponent")
                             .with_note("the f64 `pow` is not in the library yet")

@@ -172,14 +172,10 @@ impl Lower<'_, '_> {
                 }
             };
         }
-        let x = self.expr(index);
+        let x = self.count_expr(index);
         let (k, kt) = match x {
             Ex::Err => return None,
             Ex::Val(o, kt @ Ty::Scalar(Scalar::I32 | Scalar::U32)) => (o, kt),
-            // A narrow int is its `i32` value.
-            Ex::Val(o, Ty::Scalar(s)) if s.is_narrow() => {
-                (self.val(Op::Convert, Ty::I32, [o], sp), Ty::I32)
-            }
             other => {
                 let found = match other {
                     Ex::Val(_, t) => t.name(),

@@ -191,7 +191,9 @@ impl ModuleInfo {
         let item = self.lib_item(ast, e, &no_local);
         if let Some(t) = item.and_then(|(lib, v)| {
             (lib == Lib::Spirthon).then(|| {
-                Ty::vector_named(v)
+                Scalar::named(v)
+                    .map(Ty::Scalar)
+                    .or_else(|| Ty::vector_named(v))
                     .or_else(|| Ty::matrix_named(v))
                     .or((v == "quat").then_some(Ty::Quat))
             })?
@@ -199,9 +201,6 @@ impl ModuleInfo {
             return Ok(Ann::Value(t));
         }
         match item {
-            Some((Lib::Spirthon, n)) if Scalar::named(n).is_some() => {
-                Ok(Ann::Value(Ty::Scalar(Scalar::named(n).unwrap_or(Scalar::I32))))
-            }
             Some((Lib::Spirthon, "Array")) => Err(Diagnostic::error(
                 expr.span,
                 "`Array` needs an element type, as in `Array[f32]`",

@@ -501,7 +501,7 @@ impl<'f> FnState<'f> {
                     let u = e.konst(Const::U32(bits));
                     if wide {
                         let narrow = e.b.op(SOp::Bitcast, ft, None, &[u])?;
-                        let dt = e.ty(Ty::Scalar(Scalar::F64));
+                        let dt = e.ty(Ty::F64);
                         e.b.op(SOp::FConvert, dt, Some(id), &[narrow])?;
                     } else {
                         e.b.op(SOp::Bitcast, ft, Some(id), &[u])?;

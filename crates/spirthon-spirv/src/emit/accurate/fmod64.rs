@@ -15,13 +15,13 @@
 //! structured control flow.
 
 use rspirv::spirv::{GlslStd450Op as GLOp, Op as SOp, Word};
-use spirthon_ir::{Const, Scalar, Ty};
+use spirthon_ir::{Const, Ty};
 
 use crate::emit::{Emitter, R};
 
 /// The body of `f64 spirthon_fmod64(f64 x, f64 y)`, in the current block; its result.
 pub(super) fn fmod64(e: &mut Emitter, x: Word, y: Word) -> R<Word> {
-    let (dt, bt) = (e.ty(Ty::Scalar(Scalar::F64)), e.ty(Ty::BOOL));
+    let (dt, bt) = (e.ty(Ty::F64), e.ty(Ty::BOOL));
     let glsl = e.glsl;
     let a = e.b.ext_inst(dt, None, glsl, GLOp::FAbs as u32, &[x])?;
     let b = e.b.ext_inst(dt, None, glsl, GLOp::FAbs as u32, &[y])?;
@@ -57,7 +57,7 @@ pub(super) fn fmod64(e: &mut Emitter, x: Word, y: Word) -> R<Word> {
 
 /// The largest `b·2^k` with `b·2^k <= a` (`b` itself when `2b > a`).
 fn doubled(e: &mut Emitter, a: Word, b: Word) -> R<Word> {
-    let (dt, bt) = (e.ty(Ty::Scalar(Scalar::F64)), e.ty(Ty::BOOL));
+    let (dt, bt) = (e.ty(Ty::F64), e.ty(Ty::BOOL));
     let (pre, header, body, cont, merge) = labels(e);
     e.b.terminate(SOp::Branch, &[pre])?;
     e.b.begin_block(pre)?;
@@ -81,7 +81,7 @@ fn doubled(e: &mut Emitter, a: Word, b: Word) -> R<Word> {
 /// `a mod b`: from `t = top` down to `b`, halving, `t` taken from the remainder where it
 /// fits.
 fn subtracted(e: &mut Emitter, a: Word, b: Word, top: Word) -> R<Word> {
-    let (dt, bt) = (e.ty(Ty::Scalar(Scalar::F64)), e.ty(Ty::BOOL));
+    let (dt, bt) = (e.ty(Ty::F64), e.ty(Ty::BOOL));
     let half = e.konst(Const::f64(0.5));
     let (pre, header, body, cont, merge) = labels(e);
     e.b.terminate(SOp::Branch, &[pre])?;

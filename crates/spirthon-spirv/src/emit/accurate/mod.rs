@@ -145,7 +145,7 @@ pub(super) fn helper_functions(e: &mut Emitter) -> R<()> {
         e.b.end_function()?;
     }
     if let Some(id) = e.fmod64 {
-        let dt = e.ty(Ty::Scalar(spirthon_ir::Scalar::F64));
+        let dt = e.ty(Ty::F64);
         let fty = e.b.type_function(dt, &[dt, dt]);
         e.b.begin_function(dt, id, fty)?;
         e.name(id, "spirthon_fmod64");
