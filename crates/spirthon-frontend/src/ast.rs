@@ -237,6 +237,19 @@ pub enum Item {
         what: &'static str,
     },
     Def(FuncDef),
+    /// `@struct class Name:` with its annotated fields (`pos: vec3`), in order.
+    Struct(StructDecl),
+}
+
+/// A `@struct` class: its name, decorator and fields.
+#[derive(Clone, PartialEq, Debug)]
+pub struct StructDecl {
+    pub name: String,
+    /// From `class` to the end of the name.
+    pub name_span: Span,
+    pub decorator: ExprId,
+    /// Each field's name, annotation and span (`pos: vec3`).
+    pub fields: Vec<(String, ExprId, Span)>,
 }
 
 /// A parsed file: its items and the arenas they point into.
@@ -320,6 +333,13 @@ pub fn dump(ast: &Ast) -> String {
                 dump_expr(ast, *value, 1, &mut out);
             }
             Item::Opaque { name, what, .. } => out.push_str(&format!("ignored {name}: {what}\n")),
+            Item::Struct(d) => {
+                out.push_str(&format!("struct {} @{}..{}\n", d.name, d.name_span.start, d.name_span.end));
+                for (name, ann, _) in &d.fields {
+                    out.push_str(&format!("  field {name}\n"));
+                    dump_expr(ast, *ann, 2, &mut out);
+                }
+            }
             Item::Def(f) => {
                 let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
                 out.push_str(&format!(

@@ -78,6 +78,7 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         checked: opts.checked,
         cpython: opts.cpython,
         checks: Vec::new(),
+        records: FastMap::default(),
     };
     let entry_points = kernels(&mut cx, &info, opts, source)?;
     let t2 = Instant::now();
@@ -128,9 +129,16 @@ fn kernels(
         let scalars = sig
             .params
             .iter()
-            .filter_map(|p| match p.kind {
-                ParamKind::Value(ty) => Some((p.name.clone(), ty)),
-                _ => None,
+            .flat_map(|p| match p.kind {
+                ParamKind::Value(ty) => vec![(p.name.clone(), ty)],
+                // A struct parameter: its leaves, each a uniform field (`p.vel`).
+                ParamKind::Struct(id) => info
+                    .strukt(id)
+                    .leaves
+                    .iter()
+                    .map(|l| (format!("{}.{}", p.name, l.path), l.ty))
+                    .collect(),
+                _ => Vec::new(),
             })
             .collect();
         let function = cx.instance(d, arrays.clone());
@@ -202,6 +210,7 @@ fn lower_unused_defs(
             checked: false,
             cpython,
             checks: Vec::new(),
+            records: FastMap::default(),
         };
         let arrays = cx.add_arrays(sig);
         cx.instance(d, arrays);

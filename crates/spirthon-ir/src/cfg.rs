@@ -519,6 +519,28 @@ pub struct GlobalArray {
     /// the kernel's uniform block) or a multi-dimensional shared or local array
     /// (`fixed_shape`).
     pub dims: u32,
+    /// A buffer of structs (`Array[Particle]`): `elem` is `u32`, the buffer's 32-bit words,
+    /// and lowering reads and writes an element's fields at their word offsets; its length
+    /// counts elements.
+    pub record: Option<Record>,
+}
+
+/// The element of an array of structs: its struct's name, size and leaves (see
+/// docs/language.md, "Structs").
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Record {
+    pub name: String,
+    /// Bytes per element, a multiple of 4.
+    pub size: u32,
+    /// Each leaf's path (`vel`, `inner.x`), type and byte offset in the element.
+    pub fields: Vec<(String, Ty, u32)>,
+}
+
+impl Record {
+    /// 32-bit words per element.
+    pub fn words(&self) -> u32 {
+        self.size / 4
+    }
 }
 
 impl GlobalArray {
@@ -532,6 +554,7 @@ impl GlobalArray {
             memory: Memory::Buffer,
             fixed_shape: Vec::new(),
             dims: 1,
+            record: None,
         }
     }
     /// The length of axis `k` when the compiler knows it: a shared or local array's or a

@@ -311,6 +311,7 @@ pub const LIBRARY: &[Row] = &[
     own("len", Module::Builtins, 1),
     name("kernel"),
     name("func"),
+    name("struct"),
     name("Array"),
     name("Array2D"),
     name("Array3D"),

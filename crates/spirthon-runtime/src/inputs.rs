@@ -12,7 +12,7 @@
 //! of bad inputs in the Python tests feeds both): change them together.
 
 use serde_json::{json, Map, Value};
-use spirthon_ir::{ArrayId, EntryPoint, Module, Scalar, Ty};
+use spirthon_ir::{ArrayId, EntryPoint, Module, Record, Scalar, Ty};
 
 use crate::{ArrayArg, ArrayData, Launch, Outcome, RunError};
 
@@ -21,9 +21,75 @@ use crate::{ArrayArg, ArrayData, Launch, Outcome, RunError};
 pub struct Plan {
     pub kernel: String,
     pub launch: Launch,
-    /// Per array binding, in order: the parameter name, element type, and shape for a
+    /// Per array binding, in order: the parameter name, element, and shape for a
     /// multi-dimensional array (empty for a one-dimensional one).
-    pub arrays: Vec<(String, Ty, Vec<u32>)>,
+    pub arrays: Vec<(String, Elem, Vec<u32>)>,
+}
+
+/// An array's element: a value type, or a struct's fields.
+#[derive(Clone, Debug)]
+pub enum Elem {
+    Value(Ty),
+    Record(Record),
+}
+
+impl Elem {
+    fn of(a: &spirthon_ir::GlobalArray) -> Elem {
+        match &a.record {
+            Some(r) => Elem::Record(r.clone()),
+            None => Elem::Value(a.elem),
+        }
+    }
+    /// Bytes per element.
+    fn size(&self) -> u64 {
+        u64::from(match self {
+            Elem::Value(t) => t.size(),
+            Elem::Record(r) => r.size,
+        })
+    }
+}
+
+/// The top-level argument a uniform field belongs to: `p` of a struct parameter's leaf
+/// `p.vel.x`, the name itself otherwise.
+fn param_of(field: &str) -> &str {
+    field.split('.').next().unwrap_or(field)
+}
+
+/// The JSON value at a leaf's path (`vel.x`) in a struct argument's object; an error for a
+/// missing field.
+fn at_path<'v>(name: &str, v: &'v Value, path: &str) -> Result<&'v Value, RunError> {
+    let mut cur = v;
+    let mut walked = name.to_string();
+    for part in path.split('.') {
+        let Some(obj) = cur.as_object() else {
+            return err(format!("argument `{walked}`: a struct is a JSON object of its fields, found {}", short(cur)));
+        };
+        match obj.get(part) {
+            Some(x) => cur = x,
+            None => return err(format!("argument `{walked}`: field `{part}` is missing")),
+        }
+        walked = format!("{walked}.{part}");
+    }
+    Ok(cur)
+}
+
+/// Every key of a struct argument's object (nested objects too) names a field: one of the
+/// leaf `paths`, or a struct above some.
+fn no_unknown_fields<'p>(name: &str, v: &Value, paths: impl Iterator<Item = &'p str> + Clone) -> Result<(), RunError> {
+    let mut work = vec![(String::new(), v)];
+    while let Some((prefix, v)) = work.pop() {
+        let Some(obj) = v.as_object() else { continue };
+        for (k, x) in obj {
+            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            let known = paths.clone().any(|p| p == path || p.starts_with(&format!("{path}.")));
+            if !known {
+                let at = if prefix.is_empty() { name.to_string() } else { format!("{name}.{prefix}") };
+                return err(format!("argument `{at}`: the struct has no field `{k}`"));
+            }
+            work.push((path, x));
+        }
+    }
+    Ok(())
 }
 
 fn err<T>(m: impl Into<String>) -> Result<T, RunError> {
@@ -75,7 +141,12 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
         return err("\"args\" must be an object with one entry per parameter");
     };
     let scalars = &ep.uniform.params;
-    let mut names: Vec<&str> = scalars.iter().map(|u| u.name.as_str()).collect();
+    let mut names: Vec<&str> = Vec::new();
+    for u in scalars {
+        if !names.contains(&param_of(&u.name)) {
+            names.push(param_of(&u.name));
+        }
+    }
     names.extend(ep.arrays.iter().map(|a| m.arrays[*a].name.as_str()));
     if let Some(extra) = args.keys().find(|k| !names.contains(&k.as_str())) {
         return err(format!(
@@ -91,10 +162,11 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
         let Some(v) = args.get(&ga.name) else {
             return err(format!("argument `{}` is missing", ga.name));
         };
+        let elem = Elem::of(ga);
         let (data, shape) = if ga.dims > 1 {
-            shaped_array(&ga.name, ga.elem, ga.dims, v)?
+            shaped_array(&ga.name, &elem, ga.dims, v)?
         } else {
-            let data = array_bytes(&ga.name, ga.elem, v)?;
+            let data = array_bytes(&ga.name, &elem, v)?;
             // A packed array's length is in the uniform block, as a shape.
             let shape = match ga.packed() {
                 true => vec![(data.len() / u64::from(ga.elem.size())) as u32],
@@ -107,7 +179,7 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
             read_only: !ga.written,
             data,
         });
-        array_info.push((ga.name.clone(), ga.elem, shape));
+        array_info.push((ga.name.clone(), elem, shape));
     }
     let shapes: Vec<(ArrayId, &[u32])> = ep
         .arrays
@@ -176,8 +248,19 @@ fn uniform_bytes(
     let layout = &ep.uniform;
     let mut bytes = vec![0u8; layout.size() as usize];
     for u in &layout.params {
-        let Some(v) = args.get(&u.name) else {
-            return err(format!("argument `{}` is missing", u.name));
+        let top = param_of(&u.name);
+        let Some(v) = args.get(top) else {
+            return err(format!("argument `{top}` is missing"));
+        };
+        let v = match u.name.split_once('.') {
+            // A leaf of a struct parameter: its field in the argument's object.
+            Some((_, path)) => {
+                let prefix = format!("{top}.");
+                let paths = layout.params.iter().filter_map(|f| f.name.strip_prefix(&prefix));
+                no_unknown_fields(top, v, paths)?;
+                at_path(top, v, path)?
+            }
+            None => v,
         };
         let words = value_bits(&u.name, u.ty, v, true)?;
         for (k, w) in words.iter().enumerate() {
@@ -335,7 +418,7 @@ fn integer_text(n: &serde_json::Number) -> String {
 /// The most elements an array can have: `len()` and indices are `i32` in kernels.
 pub const MAX_ELEMENTS: u64 = i32::MAX as u64;
 
-fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
+fn array_bytes(name: &str, elem: &Elem, v: &Value) -> Result<ArrayData, RunError> {
     match v {
         Value::Object(o) if o.len() == 1 && o.get("zeros").is_some_and(Value::is_u64) => {
             let n = o["zeros"].as_u64().unwrap_or(0);
@@ -344,7 +427,7 @@ fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
                     "argument `{name}`: {n} elements are more than an array can hold ({MAX_ELEMENTS}, since `len()` and indices are i32)"
                 ));
             }
-            Ok(ArrayData::Zeros(n * elem.size() as u64))
+            Ok(ArrayData::Zeros(n * elem.size()))
         }
         Value::Array(items) => elements_bytes(name, elem, items),
         _ => err(format!(
@@ -356,19 +439,41 @@ fn array_bytes(name: &str, elem: Ty, v: &Value) -> Result<ArrayData, RunError> {
 /// The bytes of the elements `items`, in order (`name[i]` in errors).
 fn elements_bytes<'v>(
     name: &str,
-    elem: Ty,
+    elem: &Elem,
     items: impl IntoIterator<Item = &'v Value>,
 ) -> Result<ArrayData, RunError> {
     let items = items.into_iter();
     let mut out = Vec::with_capacity(items.size_hint().0 * elem.size() as usize);
-    // A narrow int takes its low bytes of the word (NumPy packs them).
-    let keep = elem.scalar().size().min(4) as usize;
     for (i, x) in items.enumerate() {
-        for w in value_bits(&format!("{name}[{i}]"), elem, x, false)? {
-            out.extend_from_slice(&w.to_le_bytes()[..keep]);
+        let at = format!("{name}[{i}]");
+        match elem {
+            Elem::Value(t) => out.extend(value_bytes(&at, *t, x)?),
+            Elem::Record(r) => {
+                // Each field at its offset; padding is zero.
+                let start = out.len();
+                out.resize(start + r.size as usize, 0);
+                no_unknown_fields(&at, x, r.fields.iter().map(|f| f.0.as_str()))?;
+                for (path, t, offset) in &r.fields {
+                    let bytes = value_bytes(&format!("{at}.{path}"), *t, at_path(&at, x, path)?)?;
+                    let o = start + *offset as usize;
+                    out[o..o + bytes.len()].copy_from_slice(&bytes);
+                }
+            }
         }
     }
     Ok(ArrayData::Bytes(out))
+}
+
+/// The bytes of JSON value `v` as a `t` in a buffer (a narrow int its low bytes, as NumPy
+/// packs them; a bool a word 0 or 1).
+fn value_bytes(name: &str, t: Ty, v: &Value) -> Result<Vec<u8>, RunError> {
+    let keep = t.scalar().size().min(4) as usize;
+    let allow_bool = t.scalar() == Scalar::Bool;
+    let mut out = Vec::new();
+    for w in value_bits(name, t, v, allow_bool)? {
+        out.extend_from_slice(&w.to_le_bytes()[..keep]);
+    }
+    Ok(out)
 }
 
 /// A multi-dimensional array argument: nested lists (rectangular, `dims` deep, then the
@@ -376,7 +481,7 @@ fn elements_bytes<'v>(
 /// bytes and shape.
 fn shaped_array(
     name: &str,
-    elem: Ty,
+    elem: &Elem,
     dims: u32,
     v: &Value,
 ) -> Result<(ArrayData, Vec<u32>), RunError> {
@@ -406,7 +511,7 @@ fn shaped_array(
         Value::Object(o) if o.len() == 1 && o.contains_key("zeros") => {
             let shape = shape_of(&o["zeros"])?;
             let n = total(&shape)?;
-            Ok((ArrayData::Zeros(n * elem.size() as u64), shape))
+            Ok((ArrayData::Zeros(n * elem.size()), shape))
         }
         Value::Object(o) if o.len() == 2 && o.contains_key("shape") && o.contains_key("data") => {
             let shape = shape_of(&o["shape"])?;
@@ -451,6 +556,39 @@ fn shaped_array(
 pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
     let mut args = Map::new();
     for ((name, elem, shape), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
+        let values: Vec<Value> = match elem {
+            Elem::Value(t) => bytes.chunks_exact(t.size() as usize).map(|e| element_json(*t, e)).collect(),
+            Elem::Record(r) => bytes.chunks_exact(r.size as usize).map(|e| record_json(r, e)).collect(),
+        };
+        args.insert(name.clone(), nest(values, shape));
+    }
+    json!({"kernel": plan.kernel, "args": args})
+}
+
+/// An element of an array of structs as a JSON object of its fields (a nested struct's an
+/// object too), in declaration order.
+fn record_json(r: &Record, e: &[u8]) -> Value {
+    let mut out = Map::new();
+    for (path, t, offset) in &r.fields {
+        let o = *offset as usize;
+        let v = element_json(*t, &e[o..o + t.size() as usize]);
+        let mut obj = &mut out;
+        let parts: Vec<&str> = path.split('.').collect();
+        for p in &parts[..parts.len() - 1] {
+            let next = obj.entry(p.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            obj = match next {
+                Value::Object(m) => m,
+                _ => unreachable!("a struct's fields are objects"),
+            };
+        }
+        obj.insert(parts[parts.len() - 1].to_string(), v);
+    }
+    Value::Object(out)
+}
+
+/// One element of type `elem` from its bytes `e`.
+fn element_json(elem: Ty, e: &[u8]) -> Value {
+    {
         let s = elem.scalar();
         let w = s.size() as usize;
         let word = |c: &[u8]| {
@@ -470,24 +608,20 @@ pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
                     double_json(f64::from_bits(u64::from(hi) << 32 | u64::from(lo)))
                 }
                 Scalar::I32 => json!(lo as i32),
+                Scalar::Bool => json!(lo != 0),
                 _ => json!(lo),
             }
         };
-        let values: Vec<Value> = bytes
-            .chunks_exact(elem.size() as usize)
-            .map(|e| match elem {
-                Ty::Scalar(_) => word(e),
-                Ty::Vector(..) | Ty::Quat => Value::Array(e.chunks_exact(w).map(word).collect()),
-                Ty::Matrix(n) => Value::Array(
-                    e.chunks_exact(w * *n as usize)
-                        .map(|row| Value::Array(row.chunks_exact(w).map(word).collect()))
-                        .collect(),
-                ),
-            })
-            .collect();
-        args.insert(name.clone(), nest(values, shape));
+        match elem {
+            Ty::Scalar(_) => word(e),
+            Ty::Vector(..) | Ty::Quat => Value::Array(e.chunks_exact(w).map(word).collect()),
+            Ty::Matrix(n) => Value::Array(
+                e.chunks_exact(w * n as usize)
+                    .map(|row| Value::Array(row.chunks_exact(w).map(word).collect()))
+                    .collect(),
+            ),
+        }
     }
-    json!({"kernel": plan.kernel, "args": args})
 }
 
 /// `values` as nested lists of `shape` (row-major); as they are for an empty shape. (An empty

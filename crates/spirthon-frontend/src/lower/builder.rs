@@ -207,7 +207,21 @@ impl Lower<'_, '_> {
                     let var = self.new_var(&p.name, t, p.span);
                     self.def(var, v);
                 }
-                ParamKind::Array(..) => {
+                ParamKind::Struct(id) => {
+                    let leaves: Vec<Ty> = self.m.strukt(id).leaves.iter().map(|l| l.ty).collect();
+                    let mut ops = Vec::new();
+                    for t in leaves {
+                        if !self.sig.is_kernel {
+                            self.f.params.push(t);
+                        }
+                        ops.push(self.val(Op::Param(scalar), t, [], p.span));
+                        scalar += 1;
+                    }
+                    if let Ex::Struct(v) = self.struct_value(id, ops) {
+                        self.assign_struct_name(&p.name, v, p.span);
+                    }
+                }
+                ParamKind::Array(..) | ParamKind::Records(..) => {
                     let a = *next_array.next().expect("one array per array parameter");
                     self.locals.insert(p.name.clone(), Local::Array(a));
                 }

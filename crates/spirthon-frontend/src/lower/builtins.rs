@@ -415,7 +415,7 @@ impl Lower<'_, '_> {
         }
         let to = match (Scalar::named(item), item) {
             (Some(s), _) => Ty::Scalar(s),
-            (_, "kernel" | "func") => {
+            (_, "kernel" | "func" | "struct") => {
                 self.error(span, format!("`{item}` is a decorator"));
                 return Ex::Err;
             }

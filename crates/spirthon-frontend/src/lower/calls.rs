@@ -12,6 +12,11 @@ impl Lower<'_, '_> {
         span: Span,
     ) -> Ex {
         let fexpr = self.ast.expr(func);
+        if let ExprKind::Name(n) = &fexpr.kind {
+            if let (false, Some(id)) = (self.is_local(n), self.m.struct_named(n)) {
+                return self.construct_struct(id, args, keywords, span);
+            }
+        }
         if let Some(k) = keywords.first() {
             self.cx.diags.push(
                 Diagnostic::error(k.span, "keyword arguments are not supported")
@@ -178,10 +183,13 @@ impl Lower<'_, '_> {
                 None => return Ex::Err,
             }
         }
-        let (ret, tuple) = (sig.ret, sig.ret_tuple);
+        let (ret, tuple, ret_struct) = (sig.ret, sig.ret_tuple, sig.ret_struct);
         let id = self.cx.instance(d, arrays);
         let v = self.emit(Op::Call(id), ret, ops, span);
         self.check_call(span);
+        if let (Some(s), Some(tt)) = (ret_struct, tuple) {
+            return self.unpack_struct(Operand::Value(v), s, tt, span);
+        }
         match (ret, tuple) {
             (Some(_), Some(tt)) => Ex::Tuple(Operand::Value(v), tt),
             (Some(t), None) => Ex::Val(Operand::Value(v), t),
@@ -204,8 +212,7 @@ impl Lower<'_, '_> {
         match p.kind {
             ParamKind::Value(t) => {
                 if let Ex::Array(a) = ex {
-                    let g = &self.cx.arrays[a.index()];
-                    let found = array_type_name(g.elem, g.dims);
+                    let found = self.array_type_of(a);
                     let msg = format!(
                         "parameter `{}` of `{}` takes one {t}, but this is an {found}",
                         p.name, sig.name
@@ -221,16 +228,21 @@ impl Lower<'_, '_> {
                     None => return false,
                 }
             }
-            ParamKind::Array(t, dims) => match ex {
+            ParamKind::Struct(id) => {
+                let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
+                match self.struct_arg(id, ex, sp, &what) {
+                    Some(leaves) => ops.extend(leaves),
+                    None => return false,
+                }
+            }
+            ParamKind::Array(..) | ParamKind::Records(..) => match ex {
                 Ex::Array(a)
-                    if self.cx.arrays[a.index()].elem == t
-                        && self.cx.arrays[a.index()].dims == dims =>
+                    if self.array_param_fits(a, p.kind) =>
                 {
                     arrays.push(a)
                 }
                 Ex::Array(a) => {
-                    let g = &self.cx.arrays[a.index()];
-                    let (want, found) = (array_type_name(t, dims), array_type_name(g.elem, g.dims));
+                    let (want, found) = (self.param_type_name(p.kind), self.array_type_of(a));
                     self.error(
                         sp,
                         format!(
@@ -251,5 +263,38 @@ impl Lower<'_, '_> {
             },
         }
         true
+    }
+
+    /// Whether array `a` is what an array parameter of kind `kind` takes.
+    fn array_param_fits(&self, a: ArrayId, kind: ParamKind) -> bool {
+        let g = &self.cx.arrays[a.index()];
+        match kind {
+            ParamKind::Array(t, dims) => self.record_of(a).is_none() && g.elem == t && g.dims == dims,
+            ParamKind::Records(id, dims) => self.record_of(a) == Some(id) && g.dims == dims,
+            _ => false,
+        }
+    }
+
+    /// `Array[f32]`, `Array2D[Particle]`: an array's type as written.
+    pub(super) fn array_type_of(&self, a: ArrayId) -> String {
+        let g = &self.cx.arrays[a.index()];
+        match self.record_of(a) {
+            Some(id) => match g.dims {
+                1 => format!("Array[{}]", self.struct_name(id)),
+                d => format!("Array{d}D[{}]", self.struct_name(id)),
+            },
+            None => array_type_name(g.elem, g.dims),
+        }
+    }
+
+    /// An array parameter's type as written.
+    fn param_type_name(&self, kind: ParamKind) -> String {
+        match kind {
+            ParamKind::Records(id, 1) => format!("Array[{}]", self.struct_name(id)),
+            ParamKind::Records(id, d) => format!("Array{d}D[{}]", self.struct_name(id)),
+            ParamKind::Array(t, d) => array_type_name(t, d),
+            ParamKind::Struct(id) => self.struct_name(id).to_string(),
+            ParamKind::Value(t) => t.name(),
+        }
     }
 }

@@ -29,6 +29,15 @@ impl Lower<'_, '_> {
                 self.error(span, "this call returns nothing, so it has no value");
                 None
             }
+            Ex::Struct(v) => {
+                let name = self.struct_name(self.struct_parts(v).0).to_string();
+                self.cx.diags.push(
+                    Diagnostic::error(span, format!("this is a {name}, a struct: it is not a number"))
+                        .with_label(format!("a {name}"))
+                        .with_help("use one of its fields (`p.field`), or pass it whole to a func that takes it"),
+                );
+                None
+            }
             Ex::Tuple(_, tt) => {
                 // A call's returned tuple, or a row of a tuple of tuples.
                 let names = ["a", "b", "c", "d", "e", "f"];

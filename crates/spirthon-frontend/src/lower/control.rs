@@ -860,6 +860,13 @@ impl Lower<'_, '_> {
                 );
             }
             (Some(v), Some(t)) => {
+                if let (Some(id), Some(tt)) = (sig.ret_struct, sig.ret_tuple) {
+                    match self.pack_struct(v, id, tt) {
+                        Some(o) => self.terminate_dead(Term::Return(Some(o))),
+                        None => self.terminate_dead(Term::Unreachable),
+                    }
+                    return;
+                }
                 if let Some(tt) = sig.ret_tuple {
                     match self.pack_tuple(v, tt) {
                         Some(o) => self.terminate_dead(Term::Return(Some(o))),

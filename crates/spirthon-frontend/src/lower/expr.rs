@@ -130,6 +130,9 @@ impl Lower<'_, '_> {
                     return Ex::Err;
                 };
                 self.check_index(a, &i, span);
+                if self.record_of(a).is_some() {
+                    return self.load_record(a, &i, span);
+                }
                 let elem = self.cx.arrays[a.index()].elem;
                 Ex::Val(self.val(Op::Load(a), elem, [i.flat], span), elem)
             }
@@ -195,6 +198,7 @@ impl Lower<'_, '_> {
         match self.locals.get(n).copied() {
             Some(Local::Var(v)) => return Ex::Val(self.read(v, span), self.var_ty(v)),
             Some(Local::Array(a)) => return Ex::Array(a),
+            Some(Local::Struct(k)) => return self.read_struct_local(k, span),
             None => {}
         }
         if self.poisoned.contains(n) {
@@ -295,6 +299,7 @@ impl Lower<'_, '_> {
         let b = self.expr(base);
         match b {
             Ex::Val(o, t @ (Ty::Vector(..) | Ty::Quat)) => self.swizzle(o, t, attr, span),
+            Ex::Struct(v) => self.struct_field(v, attr, span),
             Ex::Err => Ex::Err,
             Ex::Array(a) if attr == "shape" && self.cx.arrays[a.index()].dims > 1 => {
                 let dims = self.cx.arrays[a.index()].dims;
@@ -319,7 +324,7 @@ impl Lower<'_, '_> {
                 Ex::Err
             }
             _ => {
-                self.error(span, format!("no attribute `{attr}` here: only vectors have components (`.x`, `.y`, `.z`)"));
+                self.error(span, format!("no attribute `{attr}` here: only vectors have components (`.x`, `.y`, `.z`) and structs fields"));
                 Ex::Err
             }
         }

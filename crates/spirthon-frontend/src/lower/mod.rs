@@ -29,7 +29,7 @@ use spirthon_ssa::FunctionBuilder;
 
 use crate::ast::*;
 use crate::lit::{self, Lit};
-use crate::module::{DefSig, Global, Lib, ModuleInfo, ParamKind, TupleTy};
+use crate::module::{DefSig, Global, Lib, ModuleInfo, ParamKind, StructId, TupleTy};
 use checks::Index;
 
 mod builder;
@@ -44,6 +44,7 @@ mod matrices;
 mod ops;
 mod quats;
 mod stmt;
+mod structs;
 mod tuples;
 mod vectors;
 mod workgroup;
@@ -65,6 +66,8 @@ pub struct Ctx<'a> {
     pub cpython: bool,
     /// The check sites, by id.
     pub checks: Vec<CheckSite>,
+    /// The struct of each array of structs.
+    pub records: FastMap<ArrayId, StructId>,
 }
 
 impl<'a> Ctx<'a> {
@@ -72,13 +75,27 @@ impl<'a> Ctx<'a> {
     pub fn add_arrays(&mut self, sig: &DefSig) -> Vec<ArrayId> {
         let mut ids = Vec::new();
         for p in &sig.params {
-            if let ParamKind::Array(elem, dims) = p.kind {
-                ids.push(ArrayId(self.arrays.len() as u32));
-                self.arrays.push(GlobalArray {
-                    dims,
-                    ..GlobalArray::buffer(p.name.clone(), elem, ids.len() as u32)
-                });
-            }
+            let (elem, dims, record) = match p.kind {
+                ParamKind::Array(elem, dims) => (elem, dims, None),
+                ParamKind::Records(id, dims) => (Ty::U32, dims, Some(id)),
+                _ => continue,
+            };
+            let a = ArrayId(self.arrays.len() as u32);
+            ids.push(a);
+            let record = record.map(|id| {
+                self.records.insert(a, id);
+                let st = self.m.strukt(id);
+                Record {
+                    name: st.name.clone(),
+                    size: st.size,
+                    fields: st.leaves.iter().map(|l| (l.path.clone(), l.ty, l.offset)).collect(),
+                }
+            });
+            self.arrays.push(GlobalArray {
+                dims,
+                record,
+                ..GlobalArray::buffer(p.name.clone(), elem, ids.len() as u32)
+            });
         }
         ids
     }
@@ -124,6 +141,8 @@ enum Ex {
     Array(ArrayId),
     /// A call of a func that returns a tuple: its carrier value (see [`TupleTy`]).
     Tuple(Operand, TupleTy),
+    /// A struct value (its leaves: see `structs`).
+    Struct(structs::StructVal),
     /// A call of a function that returns nothing.
     Void,
     /// Already reported.
@@ -171,6 +190,8 @@ fn ir_binop(op: BinaryOp) -> Option<BinOp> {
 enum Local {
     Var(Var),
     Array(ArrayId),
+    /// A local struct: an index into `Lower::slocals`.
+    Struct(u32),
 }
 
 struct LoopCtx {
@@ -283,6 +304,10 @@ struct Lower<'c, 'a> {
     local_arrays: Vec<(String, Span)>,
     /// Local arrays whose statement list has ended, by name: where each was created.
     scoped_out: FastMap<String, Span>,
+    /// The struct values made so far: each struct and its leaves ([`Ex::Struct`]).
+    svals: Vec<(StructId, Vec<Operand>)>,
+    /// The local structs: each struct and its leaf variables ([`Local::Struct`]).
+    slocals: Vec<(StructId, Vec<Var>)>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -329,6 +354,8 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         lens: FastMap::default(),
         local_arrays: Vec::new(),
         scoped_out: FastMap::default(),
+        svals: Vec::new(),
+        slocals: Vec::new(),
     };
     let entry = l.new_block();
     l.switch(entry);

@@ -280,10 +280,15 @@ impl Lower<'_, '_> {
                     return;
                 };
                 self.check_index(a, &i, t.span);
+                if self.record_of(a).is_some() {
+                    return self.store_record(a, &i, ex, value_span, t.span);
+                }
                 self.store(a, i.flat, ex, value_span, t.span);
             }
             ExprKind::Attr(base, attr) => {
-                self.assign_component(*base, attr, ex, t.span, value_span)
+                if !self.assign_struct_field(target, ex, value_span) {
+                    self.assign_component(*base, attr, ex, t.span, value_span)
+                }
             }
             ExprKind::Error => {}
             _ => self.error(t.span, "cannot assign to this expression"),
@@ -334,6 +339,9 @@ impl Lower<'_, '_> {
         value_span: Span,
         declared: Option<Ty>,
     ) {
+        if let Ex::Struct(v) = ex {
+            return self.assign_struct_name(name, v, target_span);
+        }
         let mut local = self.locals.get(name).copied();
         // `_` is Python's throwaway name: a value of another type starts a new variable
         // (`x, y, _ = global_id()` then `hit, _ = trace(...)` with a float second item).
@@ -348,6 +356,12 @@ impl Lower<'_, '_> {
                     target_span,
                     format!("cannot assign to `{name}`: it is an array parameter"),
                 );
+            }
+            Some(Local::Struct(k)) => {
+                let had = self.struct_name(self.slocals[k as usize].0).to_string();
+                if !matches!(ex, Ex::Err) {
+                    self.error(value_span, format!("`{name}` holds a {had}: assign it a {had}, or assign one of its fields (`{name}.field = ...`)"));
+                }
             }
             Some(Local::Var(var)) => {
                 let ty = self.var_ty(var);
@@ -509,6 +523,14 @@ impl Lower<'_, '_> {
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
                 let Some(a) = self.array_of(base) else { return };
+                if let Some(id) = self.record_of(a) {
+                    let name = self.struct_name(id).to_string();
+                    self.cx.diags.push(
+                        Diagnostic::error(t.span, format!("an element of this array is a {name}, a struct: `{}=` has no meaning for it", op.symbol()))
+                            .with_help("apply the operator to a field: `a[i].field += ...`"),
+                    );
+                    return;
+                }
                 let Some(i) = self.index(a, index) else {
                     return;
                 };
@@ -527,6 +549,7 @@ impl Lower<'_, '_> {
                 );
                 self.store(a, i.flat, r, span, t.span);
             }
+            ExprKind::Attr(..) if self.aug_assign_struct_field(target, op, value, span) => {}
             ExprKind::Attr(base, attr) => {
                 let cur = self.expr(target);
                 let rhs = self.expr(value);
@@ -548,6 +571,7 @@ impl Lower<'_, '_> {
         };
         let ty = match self.m.annotation(self.ast, ann) {
             Ok(crate::module::Ann::Value(ty)) => ty,
+            Ok(crate::module::Ann::Struct(id)) => return self.ann_assign_struct(target, id, value),
             Ok(_) => {
                 self.error(
                     self.ast.expr(ann).span,

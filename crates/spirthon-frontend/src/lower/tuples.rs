@@ -40,26 +40,34 @@ impl Lower<'_, '_> {
                 };
             }
         };
-        let mut comps = Vec::new();
+        let mut values = Vec::new();
         for (&item, &t) in items.iter().zip(tt.items()) {
             let ex = self.expr(item);
             let sp = self.ast.expr(item).span;
             let what = format!("returned as an item of {}", tt.name());
-            let o = self.coerce(ex, t, sp, &what)?;
+            values.push(self.coerce(ex, t, sp, &what)?);
+        }
+        Some(self.pack_items(tt, &values, vspan))
+    }
+
+    /// The carrier of a `tt` whose items are `values`.
+    pub(super) fn pack_items(&mut self, tt: TupleTy, values: &[Operand], span: Span) -> Operand {
+        let mut comps = Vec::new();
+        for (&o, &t) in values.iter().zip(tt.items()) {
             for k in 0..t.components() {
                 let c = match t {
                     Ty::Scalar(_) => o,
-                    _ => self.val(Op::Extract(k), Ty::Scalar(t.scalar()), [o], sp),
+                    _ => self.val(Op::Extract(k), Ty::Scalar(t.scalar()), [o], span),
                 };
-                comps.push(self.carried(tt, t.scalar(), c, sp));
+                comps.push(self.carried(tt, t.scalar(), c, span));
             }
         }
-        Some(match tt.carrier() {
+        match tt.carrier() {
             c @ (Ty::Vector(..) | Ty::Matrix(_) | Ty::Quat) => {
-                self.val(Op::Construct, c, comps, vspan)
+                self.val(Op::Construct, c, comps, span)
             }
             Ty::Scalar(_) => comps[0],
-        })
+        }
     }
 
     /// `ROWS[k]` of a module's tuple of tuples ([`Global::Rows`]): row `k` read from each

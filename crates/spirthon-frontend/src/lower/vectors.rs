@@ -10,7 +10,7 @@
 
 use super::*;
 
-const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+pub(super) const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// The component `v[k]` names: a constant one, or an `i32` in `0..n` computed at run time.
 #[derive(Copy, Clone, Debug)]

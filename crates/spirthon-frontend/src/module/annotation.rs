@@ -11,6 +11,10 @@ pub enum Ann {
     Array(Ty, u32),
     /// `tuple[T1, T2, ...]`: what a func may return.
     Tuple(TupleTy),
+    /// A `@struct` class.
+    Struct(StructId),
+    /// `Array[S]` (and 2-D, 3-D) of a struct `S`.
+    Records(StructId, u32),
     None,
 }
 
@@ -114,6 +118,7 @@ impl ModuleInfo {
         let kind = ["Array", "Array2D", "Array3D"][dims as usize - 1];
         let sp = ast.expr(elem).span;
         match self.annotation(ast, elem)? {
+            Ann::Struct(id) => self.records_annotation(id, sp, kind, dims),
             Ann::Value(Ty::Scalar(Scalar::Bool)) => Err(Diagnostic::error(
                 sp,
                 format!("`{kind}[bool]` has no portable storage layout"),
@@ -127,6 +132,21 @@ impl ModuleInfo {
                 ),
             )),
         }
+    }
+
+    /// `Array[S]` of a struct: its elements hold f64 leaves only with 8-byte words, which
+    /// this version does not load.
+    fn records_annotation(&self, id: StructId, sp: Span, kind: &str, dims: u32) -> Result<Ann, Diagnostic> {
+        let s = self.strukt(id);
+        if let Some(l) = s.leaves.iter().find(|l| l.ty.scalar() == Scalar::F64) {
+            return Err(Diagnostic::error(
+                sp,
+                format!("an `{kind}[{}]` cannot hold its f64 field `{}` in this version", s.name, l.path),
+            )
+            .with_note("a struct with f64 fields is a value, a parameter and a func's argument or result, but not an array element yet")
+            .with_help("keep the f64s in an `Array[f64]` of their own"));
+        }
+        Ok(Ann::Records(id, dims))
     }
 
     /// Resolves a type annotation.
@@ -152,6 +172,9 @@ impl ModuleInfo {
             }
         }
         if let ExprKind::Name(n) = &expr.kind {
+            if let Some(id) = self.struct_named(n) {
+                return Ok(Ann::Struct(id));
+            }
             if !self.globals.contains_key(n) {
                 match n.as_str() {
                     "int" => return Ok(Ann::Value(Ty::I32)),

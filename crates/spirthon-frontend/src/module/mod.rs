@@ -13,8 +13,10 @@ use crate::lit::{self, Lit};
 
 mod annotation;
 mod signature;
+mod structs;
 
 pub use annotation::{Ann, TupleTy, MAX_TUPLE_COMPONENTS};
+pub use structs::{Field, FieldTy, Leaf, StructDef, StructId};
 
 use signature::signature;
 
@@ -66,6 +68,8 @@ pub enum Global {
     },
     /// A kernel or func: an index into [`ModuleInfo::defs`].
     Def(usize),
+    /// A `@struct` class.
+    Struct(StructId),
     /// A top-level name the kernel language cannot use: `what` it is.
     Opaque {
         span: Span,
@@ -81,6 +85,10 @@ pub enum ParamKind {
     Value(Ty),
     /// An array of this element type and number of dimensions.
     Array(Ty, u32),
+    /// A struct, passed by value (a kernel's: its leaves in the uniform block).
+    Struct(StructId),
+    /// An array of structs (`Array[Particle]`) and its number of dimensions.
+    Records(StructId, u32),
 }
 
 #[derive(Clone, Debug)]
@@ -99,6 +107,8 @@ pub struct DefSig {
     pub ret: Option<Ty>,
     /// For a func returning a tuple: its type (`ret` is then the carrier).
     pub ret_tuple: Option<TupleTy>,
+    /// For a func returning a struct: the struct (`ret_tuple` is then its leaves).
+    pub ret_struct: Option<StructId>,
     /// Index into `Ast::items` of the `Item::Def`.
     pub item: usize,
     pub span: Span,
@@ -108,6 +118,8 @@ pub struct DefSig {
 pub struct ModuleInfo {
     pub globals: FastMap<String, Global>,
     pub defs: Vec<DefSig>,
+    /// The `@struct` classes, in declaration order.
+    pub structs: Vec<StructDef>,
     /// Per def: whether it calls `barrier()`, itself or through the defs it calls.
     pub reaches_barrier: Vec<bool>,
     /// Per def: whether it calls `num_threads()`, itself or through the defs it calls.
@@ -283,6 +295,21 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                     },
                 );
             }
+            Item::Struct(decl) => match m.declare_struct(ast, decl) {
+                Ok(id) => {
+                    m.globals.insert(decl.name.clone(), Global::Struct(id));
+                }
+                Err(mut d) => {
+                    diags.append(&mut d);
+                    m.globals.insert(
+                        decl.name.clone(),
+                        Global::Opaque {
+                            span: decl.name_span,
+                            what: "a struct with errors".into(),
+                        },
+                    );
+                }
+            },
             // Kernels and funcs are checked by name among themselves: a plain `def` or an
             // assignment of that name in between does not hide the first one.
             Item::Def(def) if device_defs.contains_key(&def.name) => {

@@ -16,6 +16,7 @@ pub(super) fn signature(
     };
     let params = param_sigs(m, ast, def, &mut diags);
     let mut ret_tuple = None;
+    let mut ret_struct = None;
     let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
         None | Some((_, Ok(Ann::None))) => None,
         Some((r, _)) if is_kernel => {
@@ -30,7 +31,26 @@ pub(super) fn signature(
             ret_tuple = Some(t);
             Some(t.carrier())
         }
-        Some((r, Ok(Ann::Array(..)))) => {
+        Some((r, Ok(Ann::Struct(id)))) => {
+            let st = m.strukt(id);
+            let items: Vec<Ty> = st.leaves.iter().map(|l| l.ty).collect();
+            let f64s = items.iter().filter(|t| t.scalar() == Scalar::F64).count();
+            match TupleTy::new(&items) {
+                Some(tt) if f64s == 0 || f64s == items.len() => {
+                    ret_tuple = Some(tt);
+                    ret_struct = Some(id);
+                    Some(tt.carrier())
+                }
+                _ => {
+                    diags.push(
+                        Diagnostic::error(ast.expr(r).span, format!("a func returns a struct of at most {MAX_TUPLE_COMPONENTS} numbers, without f64s mixed with others, in this version; `{}` has {}", st.name, items.iter().map(|t| t.components()).sum::<u32>()))
+                            .with_help("write the result into an array parameter, or return its parts as a tuple"),
+                    );
+                    None
+                }
+            }
+        }
+        Some((r, Ok(Ann::Array(..) | Ann::Records(..)))) => {
             diags.push(Diagnostic::error(
                 ast.expr(r).span,
                 "a func cannot return an array",
@@ -52,6 +72,7 @@ pub(super) fn signature(
         params,
         ret,
         ret_tuple,
+        ret_struct,
         item,
         span: def.name_span,
     })
@@ -133,6 +154,16 @@ fn param_sigs(
             Ok(Ann::Value(t)) => params.push(ParamSig {
                 name: p.name.clone(),
                 kind: ParamKind::Value(t),
+                span: p.span,
+            }),
+            Ok(Ann::Struct(id)) => params.push(ParamSig {
+                name: p.name.clone(),
+                kind: ParamKind::Struct(id),
+                span: p.span,
+            }),
+            Ok(Ann::Records(id, dims)) => params.push(ParamSig {
+                name: p.name.clone(),
+                kind: ParamKind::Records(id, dims),
                 span: p.span,
             }),
             Ok(Ann::Array(t, dims)) => params.push(ParamSig {

@@ -162,6 +162,15 @@ fn is_device_decorator(d: &ast::Decorator) -> bool {
     }
 }
 
+/// `@struct` (or `@spirthon.struct`): a class the kernels hold as a value type.
+fn is_struct_decorator(d: &ast::Decorator) -> bool {
+    match &d.expression {
+        ast::Expr::Name(n) => n.id.as_str() == "struct",
+        ast::Expr::Attribute(a) => a.attr.as_str() == "struct",
+        _ => false,
+    }
+}
+
 /// Whether `e` names `kernel`/`func` anywhere along a chain of calls (`@kernel()()`): a
 /// decorator a spirthon user meant, well-formed or not.
 fn mentions_device(d: &ast::Decorator) -> bool {
@@ -340,6 +349,9 @@ impl Convert<'_> {
                     });
                 }
             }
+            ast::Stmt::ClassDef(c) if c.decorator_list.iter().any(is_struct_decorator) => {
+                self.struct_def(c, stmt)
+            }
             ast::Stmt::ClassDef(c) => self.ast.items.push(Item::Opaque {
                 name: c.name.to_string(),
                 span: stmt_span(self.source, stmt),
@@ -349,6 +361,72 @@ impl Convert<'_> {
             _ => {}
         }
         self.nested_device_defs(stmt);
+    }
+
+    /// `@struct class Name:`: its fields, each `name: T` alone on a line (a docstring may
+    /// come first); anything else in its body, a base class or another decorator is an error
+    /// here.
+    fn struct_def(&mut self, c: &ast::StmtClassDef, stmt: &ast::Stmt) {
+        let head = span(c.name.range);
+        let whole = stmt_span(self.source, stmt);
+        let name_span = Span::new(whole.start, head.end);
+        if let Some(b) = c.bases().first().or(c.keywords().first().map(|k| &k.value)) {
+            self.push_diag(
+                Diagnostic::error(span(b.range()), "a struct has no base classes")
+                    .with_help("nest a struct as a field instead: `inner: Inner`"),
+            );
+        }
+        let mut decorator = None;
+        for d in &c.decorator_list {
+            if is_struct_decorator(d) && decorator.is_none() {
+                decorator = Some(self.expr(&d.expression));
+            } else {
+                self.push_diag(
+                    Diagnostic::error(span(d.expression.range()), "a struct takes only `@struct`")
+                        .with_help("remove this decorator"),
+                );
+            }
+        }
+        let mut fields = Vec::new();
+        for (k, s) in c.body.iter().enumerate() {
+            match s {
+                ast::Stmt::AnnAssign(a) if a.value.is_none() => match &*a.target {
+                    ast::Expr::Name(n) => {
+                        let ann = self.expr(&a.annotation);
+                        fields.push((n.id.to_string(), ann, span(a.range)));
+                        continue;
+                    }
+                    other => self.push_diag(Diagnostic::error(
+                        span(other.range()),
+                        "a struct field is a plain name: `pos: vec3`",
+                    )),
+                },
+                ast::Stmt::AnnAssign(a) => self.push_diag(
+                    Diagnostic::error(
+                        span(a.value.as_ref().map_or(a.range, |v| v.range())),
+                        "a struct field has no default value in this version",
+                    )
+                    .with_note("a field a constructor is not given is zero (`False` for a bool)")
+                    .with_help("remove the default"),
+                ),
+                ast::Stmt::Expr(e) if k == 0 && matches!(&*e.value, ast::Expr::StringLiteral(_)) => {}
+                ast::Stmt::Pass(_) => {}
+                ast::Stmt::FunctionDef(f) => self.push_diag(
+                    Diagnostic::error(span(f.name.range), "a struct has no methods in this version")
+                        .with_help(format!("write a `@func` that takes the struct: `def {}(p: {}) -> ...`", f.name, c.name)),
+                ),
+                other => self.push_diag(
+                    Diagnostic::error(span(other.range()), "a struct's body holds only its annotated fields (`pos: vec3`)"),
+                ),
+            }
+        }
+        let Some(decorator) = decorator else { return };
+        self.ast.items.push(Item::Struct(StructDecl {
+            name: c.name.to_string(),
+            name_span,
+            decorator,
+            fields,
+        }));
     }
 
     /// A decorator that names `kernel`/`func` but is not `@kernel`, `@kernel(...)` (or the

@@ -746,7 +746,8 @@ impl FnState<'_> {
     }
 
     /// `len(a)`: a constant for an array of known length (workgroup memory), the hidden
-    /// length of a packed array of narrow ints, else the storage buffer's run-time length.
+    /// length of a packed array of narrow ints, else the storage buffer's run-time length
+    /// (in elements: words over the words per element of an array of structs).
     fn array_len(&self, e: &mut Emitter, m: &Module, a: ArrayId, rt: Word, id: Word) -> R<()> {
         if m.arrays[a].packed() {
             return self.array_shape(e, a, 0, rt, id);
@@ -760,8 +761,13 @@ impl FnState<'_> {
         let u = e.ty(Ty::U32);
         let mut n =
             e.b.op(SOp::ArrayLength, u, None, &[self.g.arrays[a.index()], 0])?;
-        if self.scalarized(a) {
-            let per = e.konst(Const::U32(m.arrays[a].elem.components()));
+        let per = match &m.arrays[a].record {
+            Some(r) => r.words(),
+            None if self.scalarized(a) => m.arrays[a].elem.components(),
+            None => 1,
+        };
+        if per > 1 {
+            let per = e.konst(Const::U32(per));
             n = e.b.op(SOp::UDiv, u, None, &[n, per])?;
         }
         e.b.op(SOp::Bitcast, rt, Some(id), &[n])?;
