@@ -31,6 +31,7 @@ from .matrices import (  # noqa: F401
     mat22, mat33, mat44, transpose, determinant, inverse, outer, diag, identity, quat_identity,
     quat_inverse, quat_from_axis_angle, quat_rotate, quat_rotate_inv, quat_to_matrix,
 )
+from .structs import struct  # noqa: F401
 from .api import kernel, func, Kernel  # noqa: F401
 from .runtime import (  # noqa: F401
     global_id, local_id, workgroup_id, num_workgroups, local_index, num_threads, shared_array,

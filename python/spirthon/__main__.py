@@ -135,6 +135,10 @@ def json_value(x):
     reads back as the same double (as `spirthon run` prints them)."""
     if isinstance(x, list):
         return [json_value(c) for c in x]
+    if isinstance(x, dict):
+        return {k: json_value(c) for k, c in x.items()}
+    if isinstance(x, bool):
+        return x
     if not isinstance(x, float):
         return int(x) if isinstance(x, int) else x
     if x != x:

@@ -71,6 +71,7 @@ MATH_CONSTANTS = {
 SPIRTHON = (
     "kernel",
     "func",
+    "struct",
     "Array",
     "Array2D",
     "Array3D",

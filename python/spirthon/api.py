@@ -16,6 +16,7 @@ from .arrays import Array, _ArrayType, copied, element
 from .runtime import _per_component_min_max
 from .types import convert, f32, f64, i32, u32, i8, u8, i16, u16
 from .matrices import MatrixType
+from .structs import StructType
 from .vectors import VectorType
 
 
@@ -90,6 +91,8 @@ def _param(name, ann):
         return Param(name, "scalar", bool)
     if isinstance(ann, (VectorType, MatrixType)):
         return Param(name, "vector", ann)
+    if isinstance(ann, StructType):
+        return Param(name, "struct", ann)
     raise TypeError("parameter %r has an unsupported annotation %r" % (name, ann))
 
 
@@ -132,7 +135,7 @@ class Kernel:
                 out.append(value)
             elif p.elem is bool:
                 out.append(bool(value))
-            elif p.kind == "vector":
+            elif p.kind in ("vector", "struct"):
                 out.append(element(p.elem, value))
             else:
                 out.append(convert(p.elem, value))

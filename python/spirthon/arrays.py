@@ -10,6 +10,7 @@ copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in 
 from .scalars import I32
 from .types import convert, f32, f64, i32, u32, i8, u8, i16, u16
 from .matrices import Matrix, MatrixType
+from .structs import Struct, StructType
 from .vectors import Vector, VectorType
 
 
@@ -30,7 +31,7 @@ _KIND = {1: "Array", 2: "Array2D", 3: "Array3D"}
 def _array_type(elem, dims):
     # ``float`` and ``int`` are ``f32`` and ``i32`` in annotations, as for scalars.
     elem = f32 if elem is float else i32 if elem is int else elem
-    if isinstance(elem, (VectorType, MatrixType)):
+    if isinstance(elem, (VectorType, MatrixType, StructType)):
         return _ArrayType(elem, dims)
     if elem not in (i32, u32, f32, f64, i8, u8, i16, u16):
         raise TypeError("an %s element must be a number type (i32, u32, f32, f64, i8, u8, i16, u16) or a vector, not %r" % (_KIND[dims], elem))
@@ -64,7 +65,16 @@ class Array3D(metaclass=_Array3DMeta):
 def element(elem, value):
     """``value`` as an element of an ``Array(elem)``: a number converted, or a vector (or a
     list of its components) copied with each component stored as the component type; a
-    matrix (or a list of its entries, flat or as rows) copied likewise."""
+    matrix (or a list of its entries, flat or as rows) copied likewise; a struct copied (or
+    made from a mapping of its fields, or a NumPy record)."""
+    if isinstance(elem, StructType):
+        if type(value) is elem:
+            return value._copy()
+        if isinstance(value, Struct):
+            raise TypeError("cannot store a %s into an Array[%s]" % (type(value).__name__, elem.__name__))
+        if isinstance(value, dict) or hasattr(value, "dtype"):
+            return elem.from_values(value)
+        raise TypeError("an element of an Array[%s] is a %s, not %r" % (elem.__name__, elem.__name__, value))
     if isinstance(elem, MatrixType):
         if isinstance(value, Matrix):
             if value.type is not elem:
@@ -98,6 +108,8 @@ def copied(value):
         return Vector(value.type, value.tolist())
     if isinstance(value, Matrix):
         return value.type(value)
+    if isinstance(value, Struct):
+        return value._copy()
     return value
 
 
@@ -113,8 +125,11 @@ class Array(metaclass=_ArrayMeta):
         self.name = name
         if values is None or isinstance(values, int):
             n = values if shape is None else _product(shape)
-            zero = [0] * elem.size if isinstance(elem, (VectorType, MatrixType)) else 0
-            values = [zero] * n
+            if isinstance(elem, StructType):
+                values = [elem() for _ in range(n)]
+            else:
+                zero = [0] * elem.size if isinstance(elem, (VectorType, MatrixType)) else 0
+                values = [zero] * n
         self._data = [element(elem, v) for v in values]
         self.shape = tuple(I32(s) for s in ((len(self._data),) if shape is None else shape))
         if _product(self.shape) != len(self._data):
@@ -154,7 +169,10 @@ class Array(metaclass=_ArrayMeta):
         return repr(self.name) if self.name else ""
 
     def __getitem__(self, index):
-        return copied(self._data[self._flat(index)])
+        v = self._data[self._flat(index)]
+        # A struct element is the element itself, so that `a[i].mass = m` changes it; a
+        # kernel copies it where it becomes a value (a name, an argument, a stored element).
+        return v if isinstance(v, Struct) else copied(v)
 
     def __setitem__(self, index, value):
         flat = self._flat(index)
@@ -164,7 +182,7 @@ class Array(metaclass=_ArrayMeta):
 
     def tolist(self):
         """The elements (vectors as lists), nested by the shape."""
-        return _nest([v.tolist() if isinstance(v, (Vector, Matrix)) else v for v in self._data], self.shape)
+        return _nest([v.tolist() if isinstance(v, (Vector, Matrix, Struct)) else v for v in self._data], self.shape)
 
     def __iter__(self):
         raise TypeError("kernels index arrays one element at a time")

@@ -47,6 +47,7 @@ from .errors import CheckError, CompileError
 from .arrays import Array, element
 from .types import INT_RANGES, f32, f64, i32, u32, i8, u8, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
+from .structs import Struct, StructType
 from .vectors import Vector, VectorType
 
 try:
@@ -387,6 +388,22 @@ def _scalar_of(elem):
     return elem
 
 
+def _np_dtype(elem):
+    """The NumPy dtype of an array of ``elem``: a struct's ``numpy_dtype``, else its
+    scalar's."""
+    if isinstance(elem, StructType):
+        return elem.numpy_dtype
+    return _numpy().dtype(_DTYPES[_scalar_of(elem)])
+
+
+def _elem_size(elem):
+    """Bytes per element."""
+    if isinstance(elem, StructType):
+        return elem._size
+    size = struct.calcsize(_CODES[_scalar_of(elem)])
+    return size * (elem.size if isinstance(elem, (VectorType, MatrixType)) else 1)
+
+
 def _elem_name(elem):
     return elem.name if isinstance(elem, (VectorType, MatrixType)) else repr(elem)
 
@@ -565,7 +582,7 @@ class DeviceArray:
 
     @property
     def dtype(self):
-        return _numpy().dtype(_DTYPES[_scalar_of(self.elem)])
+        return _np_dtype(self.elem)
 
     @property
     def ndim(self):
@@ -607,6 +624,11 @@ class DeviceArray:
         return "DeviceArray(%s, shape=%r, on %s)" % (_elem_name(self.elem), self.shape, where)
 
 
+def _structs():
+    """Every ``@struct`` class made so far (for a message)."""
+    return [c for c in Struct.__subclasses__() if isinstance(c, StructType)]
+
+
 def _elem_of(dtype, elem):
     """The element type of an array: ``elem`` when given (a spirthon type, or a NumPy dtype),
     else from ``dtype``."""
@@ -617,8 +639,11 @@ def _elem_of(dtype, elem):
         elem = f32
     elif elem is int:
         elem = i32
-    if isinstance(elem, (VectorType, MatrixType)) or elem in _DTYPES:
+    if isinstance(elem, (VectorType, MatrixType, StructType)) or elem in _DTYPES:
         return elem
+    for t in _structs():
+        if np.dtype(elem) == t.numpy_dtype:
+            raise TypeError("name the struct of a structured array: dtype=%s" % t.__name__)
     try:
         name = np.dtype(elem).name
     except TypeError:
@@ -631,7 +656,7 @@ def _elem_of(dtype, elem):
 
 def _as_numpy(values, elem, dims, what):
     np = _numpy()
-    arr = np.ascontiguousarray(values, dtype=_DTYPES[_scalar_of(elem)])
+    arr = np.ascontiguousarray(values, dtype=_np_dtype(elem))
     want = dims + len(_elem_axes(elem))
     if arr.ndim != want:
         raise ValueError("%s: %d dimensions for an array of %s, %d expected" % (what, arr.ndim, _elem_name(elem), want))
@@ -646,7 +671,7 @@ def array(values, dtype=None):
     if dtype is None and not isinstance(values, np.ndarray):
         raise TypeError("spirthon.array(values, dtype): name the element type for values that are not a NumPy array")
     elem = _elem_of(getattr(values, "dtype", None), dtype)
-    arr = np.array(values, dtype=_DTYPES[_scalar_of(elem)], order="C")
+    arr = np.array(values, dtype=_np_dtype(elem), order="C")
     axes = _elem_axes(elem)
     shape = arr.shape[:arr.ndim - len(axes)]
     if axes and (arr.ndim <= len(axes) or arr.shape[-len(axes):] != axes):
@@ -667,9 +692,8 @@ def zeros(shape, dtype=f32):
     dev = _current()
     comps = _elem_axes(elem)
     if dev is _PYTHON:
-        return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_DTYPES[_scalar_of(elem)]))
-    size = struct.calcsize(_CODES[_scalar_of(elem)])
-    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(size * math.prod(shape + comps)))
+        return DeviceArray(dev, elem, shape, host=_numpy().zeros(shape + comps, dtype=_np_dtype(elem)))
+    return DeviceArray(dev, elem, shape, buffer=dev.native.alloc(_elem_size(elem) * math.prod(shape)))
 
 
 class _HostArg:
@@ -680,7 +704,10 @@ class _HostArg:
 
     def write_back(self, dev):
         data = dev.native.read(self.buffer, timeout=_timeout)
-        if isinstance(self.value, Array):
+        if isinstance(self.value, Array) and isinstance(self.value.elem, StructType):
+            elem = self.value.elem
+            self.value._data = [elem._unpack(data, k) for k in range(0, len(data), elem._size)]
+        elif isinstance(self.value, Array):
             elem = self.value.elem
             s = _scalar_of(elem)
             flat = struct.unpack("<%d%s" % (len(data) // struct.calcsize(_CODES[s]), _CODES[s]), data)
@@ -716,6 +743,9 @@ def _array_arg(dev, p, value):
     None)."""
     if isinstance(value, DeviceArray):
         return value._buffer, None
+    if isinstance(value, Array) and isinstance(p.elem, StructType):
+        buf = dev.native.upload(b"".join(v._pack() for v in value._data))
+        return buf, _HostArg(p.name, value, None, buf)
     if isinstance(value, Array):
         flat = [c for v in value._data for c in _flat(v)]
         data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
@@ -741,8 +771,10 @@ def _numpy_shape(p, value):
     np = sys.modules.get("numpy")
     if np is None or not isinstance(value, np.ndarray):
         raise TypeError("argument %r must be a NumPy array, a device array or a spirthon.Array, not %s" % (p.name, type(value).__name__))
-    want = _DTYPES[_scalar_of(p.elem)]
-    if value.dtype != np.dtype(want):
+    want = _np_dtype(p.elem)
+    if isinstance(p.elem, StructType) and value.dtype != want:
+        raise TypeError("argument %r must be a NumPy array of %s.numpy_dtype (for %s), not of %s" % (p.name, p.elem.__name__, _kind(p), value.dtype))
+    if value.dtype != want:
         raise TypeError("argument %r must be a %s array (for %s), not %s" % (p.name, want, _kind(p), value.dtype))
     axes = _elem_axes(p.elem)
     if value.ndim != p.dims + len(axes):
@@ -793,6 +825,35 @@ def _check_aliases(arrays):
                 raise ValueError("arguments %r and %r are %s, and the kernel writes %r: pass separate arrays (a copy: np.array(a), spirthon.array(a.numpy()))" % (p.name, q.name, what, w))
 
 
+class _Leaf:
+    """A leaf of a struct parameter, packed as a parameter of its own."""
+
+    __slots__ = ("name", "kind", "elem")
+
+    def __init__(self, name, kind, elem):
+        self.name, self.kind, self.elem = name, kind, elem
+
+
+def _struct_arg(name, t, value):
+    """Argument ``name`` as a struct of type ``t``: one, a mapping of its fields, or a NumPy
+    record of its dtype."""
+    if type(value) is t:
+        return value
+    if isinstance(value, Struct):
+        raise TypeError("argument %r must be a %s, not a %s" % (name, t.__name__, type(value).__name__))
+    try:
+        return element(t, value)
+    except (KeyError, ValueError, TypeError) as e:
+        raise TypeError("argument %r must be a %s (or a dict of its fields): %s" % (name, t.__name__, e)) from None
+
+
+def _leaf_value(s, path):
+    """The value at ``path`` (``vel``, ``inner.x``) of struct ``s``."""
+    for part in path.split("."):
+        s = getattr(s, part)
+    return s
+
+
 class _Plan:
     """Where one kernel's arguments go in one compiled module: per parameter, its uniform
     slot (``None`` when the kernel never reads it) or its place among the array bindings;
@@ -808,6 +869,12 @@ class _Plan:
             if p.kind == "array":
                 written = p.name in m.arrays and not m.arrays[p.name][1]
                 self.arrays.append((k, p, position.get(p.name), written))
+            elif p.kind == "struct":
+                # Each leaf is a uniform field of its own (`p.vel`).
+                for path, t in p.elem.leaves():
+                    name = "%s.%s" % (p.name, path)
+                    leaf = _Leaf(name, "vector" if isinstance(t, (VectorType, MatrixType)) else "scalar", t)
+                    self.scalars.append((k, leaf, m.fields[name][1] if name in m.fields else None))
             else:
                 self.scalars.append((k, p, m.fields[p.name][1] if p.name in m.fields else None))
         index = {p.name: k for k, p in enumerate(kernel.params)}
@@ -842,8 +909,15 @@ def launch(kernel, threads, args, kwargs, checked):
     m = plan.module
     pipeline = _pipeline(dev, m, kernel.name)
     uniform = bytearray(m.uniform_size)
+    structs = {}
     for k, p, offset in plan.scalars:
-        fmt, vals = _scalar_words(p, args[k])
+        value = args[k]
+        if isinstance(p, _Leaf):
+            param = kernel.params[k]
+            if k not in structs:
+                structs[k] = _struct_arg(param.name, param.elem, value)
+            value = _leaf_value(structs[k], p.name[len(param.name) + 1:])
+        fmt, vals = _scalar_words(p, value)
         if offset is not None:
             struct.pack_into("<" + fmt, uniform, offset, *vals)
     # Every array is checked before any is copied to the device.
@@ -900,6 +974,9 @@ def _launch_python(kernel, threads, args, checked):
             comps = _matrix(p, value) if isinstance(p.elem, MatrixType) else _vector(p, value)
             values[k] = p.elem(*comps)
             continue
+        if p.kind == "struct":
+            values[k] = _struct_arg(p.name, p.elem, value)
+            continue
         if p.kind != "array":
             values[k] = _number(repr(p.name), p.elem, value)
             continue
@@ -911,7 +988,11 @@ def _launch_python(kernel, threads, args, checked):
             raise ValueError("argument %r lives on %s, not on the python device" % (p.name, value.device.label()))
         shape = _numpy_shape(p, host)
         comps = isinstance(p.elem, (VectorType, MatrixType))
-        flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
+        if isinstance(p.elem, StructType):
+            data, size = host.tobytes(), p.elem._size
+            flat = [p.elem._unpack(data, at) for at in range(0, len(data), size)]
+        else:
+            flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
         values[k] = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
         back.append((host, values[k]))
     _check_arrays([(p, v, written(p.name)) for p, v in arrays])
@@ -920,6 +1001,11 @@ def _launch_python(kernel, threads, args, checked):
     finally:
         np = _numpy() if back else None
         for host, a in back:
-            if host.flags.writeable:
+            if not host.flags.writeable:
+                continue
+            if isinstance(a.elem, StructType):
+                data = b"".join(v._pack() for v in a._data)
+                host[...] = np.frombuffer(data, dtype=host.dtype).reshape(host.shape)
+            else:
                 host[...] = np.array(a.tolist(), dtype=host.dtype).reshape(host.shape)
 

@@ -20,6 +20,7 @@ import re
 from . import _library
 from .types import INT_RANGES, f32, f64, to_f32
 from .matrices import MatrixType
+from .structs import StructType
 from .vectors import TYPES as VECTORS, VectorType
 
 MAX_DEPTH = 128
@@ -444,7 +445,48 @@ def _value(name, t, v, allow_bool):
 
 
 def _elements(name, elem, items):
+    if isinstance(elem, StructType):
+        return [_struct("%s[%d]" % (name, i), elem, x) for i, x in enumerate(items)]
     return [_value("%s[%d]" % (name, i), elem, x, False) for i, x in enumerate(items)]
+
+
+def _at_path(name, v, path):
+    """The JSON value at a leaf's ``path`` (``vel.x``) in a struct argument's object."""
+    walked = name
+    for part in path.split("."):
+        if not isinstance(v, dict):
+            raise InputError("argument `%s`: a struct is a JSON object of its fields, found %s" % (walked, short(v)))
+        if part not in v:
+            raise InputError("argument `%s`: field `%s` is missing" % (walked, part))
+        v = v[part]
+        walked = "%s.%s" % (walked, part)
+    return v
+
+
+def _no_unknown_fields(name, v, paths):
+    """Every key of a struct argument's object (nested ones too) names a field."""
+    work = [("", v)]
+    while work:
+        prefix, v = work.pop()
+        if not isinstance(v, dict):
+            continue
+        for k, x in v.items():
+            path = "%s.%s" % (prefix, k) if prefix else k
+            if not any(p == path or p.startswith(path + ".") for p in paths):
+                at = "%s.%s" % (name, prefix) if prefix else name
+                raise InputError("argument `%s`: the struct has no field `%s`" % (at, k))
+            work.append((path, x))
+
+
+def _struct(name, t, v):
+    """A struct from its JSON object (a nested struct's an object too)."""
+    leaves = t.leaves()
+    _no_unknown_fields(name, v, [p for p, _ in leaves])
+    flat = []
+    for path, lt in leaves:
+        x = _value("%s.%s" % (name, path), lt, _at_path(name, v, path), True)
+        flat.extend(x if isinstance(x, list) else [x])
+    return t._from_flat(flat)
 
 
 def _array(name, elem, v):
@@ -537,5 +579,8 @@ def plan(kernel_name, scalars, arrays, inputs):
     for name, t in scalars:
         if name not in args:
             raise InputError("argument `%s` is missing" % name)
-        values[name] = _value(name, t, args[name], True)
+        if isinstance(t, StructType):
+            values[name] = _struct(name, t, args[name])
+        else:
+            values[name] = _value(name, t, args[name], True)
     return threads, values, out_arrays

@@ -34,6 +34,11 @@ from . import _library, matrices, scalars, vectors
 from . import source as _source
 from .scalars import F32, F64, I32, U32, LitF, LitI, literal, r32, to_type, value
 from .types import convert, f32, i32, _Scalar
+from .arrays import copied
+from .structs import StructType
+
+# The types whose values a kernel copies on assignment (and every struct).
+_VALUES = (vectors.Vector, matrices.Matrix)
 
 
 class _Unset:
@@ -60,9 +65,13 @@ for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "
 
 
 def keep(old, new):
-    """The value assigned to a local that holds ``old``: converted to its type."""
-    t = type(old)
-    if t is type(new):
+    """The value assigned to a local that holds ``old``: converted to its type; a vector,
+    matrix or struct copied, since it is a value in kernels (``v = p.vel`` then ``v.x = 0.0``
+    leaves ``p`` as it was, and ``q = a[i]`` is the element's copy)."""
+    t, tn = type(old), type(new)
+    if tn in _VALUES or tn.__class__ is StructType:
+        return copied(new)
+    if t is tn:
         return new
     if t is _Unset:
         return value(new)
@@ -83,6 +92,8 @@ def annotated(ann, v):
         return convert(ann, v)
     if isinstance(ann, (vectors.VectorType, matrices.MatrixType)):
         return ann(v)
+    if isinstance(ann, StructType):
+        return copied(v)
     if ann is bool:
         return bool(v)
     return value(v)

@@ -136,6 +136,12 @@ impl Lower<'_, '_> {
     fn fixed_array_elem(&mut self, kind: Fixed, arg: ExprId) -> Option<Ty> {
         match self.m.annotation(self.ast, arg) {
             Ok(crate::module::Ann::Value(t)) if t.scalar() != Scalar::Bool => Some(t),
+            Ok(crate::module::Ann::Struct(id)) => {
+                let d = Diagnostic::error(self.ast.expr(arg).span, format!("a {} of structs is not supported in this version", kind.what()))
+                    .with_help(format!("make one {} per field of `{}`", kind.what(), self.struct_name(id)));
+                self.cx.diags.push(d);
+                None
+            }
             Ok(_) => {
                 self.error(
                     self.ast.expr(arg).span,
@@ -289,6 +295,15 @@ impl Lower<'_, '_> {
             }
         };
         if self.read_only_table(a, base_span) {
+            return Ex::Err;
+        }
+        if let Some(id) = self.record_of(a) {
+            let what = self.array_type_of(a);
+            self.cx.diags.push(
+                Diagnostic::error(base_span, format!("`{name}` works on an array of numbers or vectors, but this is an {what}"))
+                    .with_note(format!("a {} element is several words, and no atomic operation spans them", self.struct_name(id)))
+                    .with_help("keep what invocations update at once in an array of its own (`Array[i32]`, `Array[f32]`)"),
+            );
             return Ex::Err;
         }
         if let Memory::Local(_) = self.cx.arrays[a.index()].memory {

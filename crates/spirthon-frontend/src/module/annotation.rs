@@ -175,6 +175,19 @@ impl ModuleInfo {
             if let Some(id) = self.struct_named(n) {
                 return Ok(Ann::Struct(id));
             }
+            if let Some(Global::Opaque { what, span }) = self.globals.get(n) {
+                return Err(Diagnostic::error(expr.span, format!("`{n}` is {what}, so it is no type"))
+                    .with_secondary(*span, format!("`{n}` is defined here")));
+            }
+            let later = ast.items.iter().find_map(|i| match i {
+                Item::Struct(d) if d.name == *n => Some(d.name_span),
+                _ => None,
+            });
+            if let (Some(at), false) = (later, self.globals.contains_key(n)) {
+                return Err(Diagnostic::error(expr.span, format!("struct `{n}` is used before its declaration"))
+                    .with_secondary(at, "declared here")
+                    .with_help(format!("declare `{n}` above its first use, as Python needs it")));
+            }
             if !self.globals.contains_key(n) {
                 match n.as_str() {
                     "int" => return Ok(Ann::Value(Ty::I32)),

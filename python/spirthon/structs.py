@@ -1,0 +1,306 @@
+"""Structs: ``@struct`` classes under CPython, with the layout the compiler gives them.
+
+::
+
+    @struct
+    class Particle:
+        pos: vec3
+        vel: vec3
+        mass: f32
+
+``Particle(pos=..., mass=1.0)`` builds one (by position in declaration order or by keyword;
+a field not given is zero, ``False`` for a bool); ``p.vel.y = 0.0`` changes a field in
+place; assigning a field converts the value to its type as kernels do. A struct is a value in
+kernels: the reference executor copies one where a kernel would (assignment to a name, a
+func's arguments and result, an array element stored or read into a name), so ``q = p`` then
+``q.mass = 0.0`` leaves ``p`` as it was.
+
+``Particle.numpy_dtype`` is the NumPy structured dtype whose bytes are an ``Array[Particle]``
+element's, field for field: each leaf (a number, a vector's components, a matrix's rows, a
+nested struct's leaves) at the next multiple of its scalar's size (a bool is a 4-byte
+``uint32``, 0 or 1), a nested struct at its own alignment, the size rounded up to the largest
+alignment and to 4 bytes (docs/language.md, "Structs").
+"""
+
+import struct as _struct
+
+from .matrices import Matrix, MatrixType
+from .types import convert, f32, f64, i32, u32, i8, u8, i16, u16, _Scalar
+from .vectors import Vector, VectorType
+
+# Each scalar: bytes in a buffer, the ``struct`` module's code, NumPy's dtype.
+_SCALARS = {
+    f32: (4, "f", "<f4"), i32: (4, "i", "<i4"), u32: (4, "I", "<u4"), f64: (8, "d", "<f8"),
+    i8: (1, "b", "i1"), u8: (1, "B", "u1"), i16: (2, "h", "<i2"), u16: (2, "H", "<u2"),
+    bool: (4, "I", "<u4"),
+}
+
+
+class StructType(type):
+    """The type of a ``@struct`` class: its fields, leaves and layout."""
+
+    def __repr__(cls):
+        return cls.__name__
+
+    def with_article(cls):
+        return "a " + cls.__name__
+
+    @property
+    def numpy_dtype(cls):
+        """The NumPy structured dtype of an ``Array[S]`` element, byte for byte."""
+        dt = cls.__dict__.get("_dtype")
+        if dt is None:
+            import numpy as np
+            names, formats, offsets = [], [], []
+            for name, t, offset in cls._field_offsets:
+                names.append(name)
+                offsets.append(offset)
+                if isinstance(t, StructType):
+                    formats.append(t.numpy_dtype)
+                else:
+                    scalar, shape = _leaf_shape(t)
+                    formats.append((_SCALARS[scalar][2], shape) if shape else _SCALARS[scalar][2])
+            dt = np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": cls._size})
+            cls._dtype = dt
+        return dt
+
+    def leaves(cls):
+        """Every leaf as ``(path, type)``, in layout order (``"vel"``, ``"inner.x"``): a
+        struct parameter's uniform fields, named ``param.path``."""
+        out = []
+        for name, t in cls._fields:
+            if isinstance(t, StructType):
+                out.extend(("%s.%s" % (name, p), lt) for p, lt in t.leaves())
+            else:
+                out.append((name, t))
+        return out
+
+    def from_values(cls, obj):
+        """A struct from a mapping of its fields or a NumPy record (``a[i]`` of a structured
+        array), nested ones too."""
+        out = cls()
+        for name, t in cls._fields:
+            v = obj[name]
+            if isinstance(t, StructType):
+                v = t.from_values(v)
+            elif t is bool:
+                v = bool(v)  # a NumPy record holds it as a uint32
+            elif hasattr(v, "tolist"):
+                v = v.tolist()
+            setattr(out, name, v)
+        return out
+
+
+def _leaf_shape(t):
+    """A leaf type's scalar and NumPy subarray shape (``()`` for a number)."""
+    if isinstance(t, MatrixType):
+        return f32, (t.n, t.n)
+    if isinstance(t, VectorType):
+        return (f32 if t.scalar is float else t.scalar), (t.size,)
+    return t, ()
+
+
+class Struct:
+    """The base of ``@struct`` classes."""
+
+    __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        cls = type(self)
+        fields = cls._fields
+        if len(args) > len(fields):
+            raise TypeError("struct %s has %d fields, but %d values are given" % (cls.__name__, len(fields), len(args)))
+        given = {name: v for (name, _), v in zip(fields, args)}
+        for k, v in kwargs.items():
+            if k not in cls._types:
+                raise TypeError("struct %s has no field %r" % (cls.__name__, k))
+            if k in given:
+                raise TypeError("field %r of %s is given twice" % (k, cls.__name__))
+            given[k] = v
+        for name, t in fields:
+            object.__setattr__(self, name, _field_value(cls, name, t, given[name]) if name in given else _zero(t))
+
+    def __setattr__(self, name, value):
+        cls = type(self)
+        t = cls._types.get(name)
+        if t is None:
+            raise AttributeError("struct %s has no field %r" % (cls.__name__, name))
+        object.__setattr__(self, name, _field_value(cls, name, t, value))
+
+    def __repr__(self):
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % (n, getattr(self, n)) for n, _ in type(self)._fields))
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._flat() == other._flat()
+
+    __hash__ = None
+
+    def _copy(self):
+        """A copy, fields and all (a struct is a value in kernels)."""
+        new = object.__new__(type(self))
+        for name, t in type(self)._fields:
+            v = getattr(self, name)
+            if isinstance(v, Struct):
+                v = v._copy()
+            elif isinstance(v, Vector):
+                v = Vector(v.type, v.tolist())
+            elif isinstance(v, Matrix):
+                v = v.type(v)
+            object.__setattr__(new, name, v)
+        return new
+
+    def _flat(self):
+        """The leaves' numbers in layout order (a bool as 0 or 1)."""
+        out = []
+        for name, _ in type(self)._fields:
+            v = getattr(self, name)
+            if isinstance(v, Struct):
+                out.extend(v._flat())
+            elif isinstance(v, Matrix):
+                out.extend(x for row in v.tolist() for x in row)
+            elif isinstance(v, Vector):
+                out.extend(v.tolist())
+            else:
+                out.append(int(v) if isinstance(v, bool) else v)
+        return out
+
+    def _pack(self):
+        """The element's bytes (an ``Array[S]`` element's, padding zero)."""
+        return _struct.pack(type(self)._format, *self._flat())
+
+    @classmethod
+    def _unpack(cls, data, offset=0):
+        """The struct whose element bytes start at ``offset`` of ``data``."""
+        flat = list(_struct.unpack_from(cls._format, data, offset))
+        return cls._from_flat(flat)
+
+    @classmethod
+    def _from_flat(cls, flat):
+        """The struct of the leaves' numbers ``flat`` (consumed from the front)."""
+        out = object.__new__(cls)
+        for name, t in cls._fields:
+            if isinstance(t, StructType):
+                v = t._from_flat(flat)
+            elif t is bool:
+                v = bool(flat.pop(0))
+            else:
+                scalar, shape = _leaf_shape(t)
+                n = 1
+                for s in shape:
+                    n *= s
+                items, flat[:n] = flat[:n], []
+                v = t(*items) if shape else convert(scalar, items[0])
+            object.__setattr__(out, name, v)
+        return out
+
+    def tolist(self):
+        """The fields as a dict (vectors as lists), as the run JSON prints an element."""
+        out = {}
+        for name, _ in type(self)._fields:
+            v = getattr(self, name)
+            out[name] = v.tolist() if isinstance(v, (Struct, Vector, Matrix)) else v
+        return out
+
+
+def _zero(t):
+    if isinstance(t, StructType):
+        return t()
+    if t is bool:
+        return False
+    if isinstance(t, (VectorType, MatrixType)):
+        return t(0)
+    return convert(t, 0)
+
+
+def _field_value(cls, name, t, value):
+    """``value`` as field ``name`` (of type ``t``) of struct ``cls``: converted as an
+    assignment in a kernel converts it, a vector or struct copied."""
+    if isinstance(t, StructType):
+        if type(value) is not t:
+            raise TypeError("field %r of %s is a %s, not %r" % (name, cls.__name__, t.__name__, value))
+        return value._copy()
+    if t is bool:
+        if not isinstance(value, bool) and type(value).__name__ != "bool_":
+            raise TypeError("field %r of %s is a bool, not %r" % (name, cls.__name__, value))
+        return bool(value)
+    if isinstance(value, Struct):
+        raise TypeError("field %r of %s is %r, not a %s" % (name, cls.__name__, t, type(value).__name__))
+    if isinstance(t, (VectorType, MatrixType)):
+        return _composite(cls, name, t, value)
+    if isinstance(value, (Vector, Matrix)):
+        raise TypeError("field %r of %s is %r, not a %s" % (name, cls.__name__, t, value.type.name))
+    if t in (i32, u32, i8, u8, i16, u16) and isinstance(value, float):
+        raise TypeError("field %r of %s is %r: a float cannot become an int implicitly (use int())" % (name, cls.__name__, t))
+    return convert(t, value)
+
+
+def _composite(cls, name, t, value):
+    """A vector or matrix field's value: one of its type copied, or a list of its numbers (a
+    matrix's flat or as rows)."""
+    if isinstance(value, (Vector, Matrix)):
+        if value.type is not t:
+            raise TypeError("field %r of %s is %s, not %s" % (name, cls.__name__, t.with_article(), value.type.with_article()))
+        return Vector(t, list(value._c)) if isinstance(value, Vector) else t(value)
+    if isinstance(value, (list, tuple)):
+        items = [x for r in value for x in r] if value and isinstance(value[0], (list, tuple)) else list(value)
+        if len(items) == t.size:
+            return t(*items)
+    raise TypeError("field %r of %s is %s (%d numbers), not %r" % (name, cls.__name__, t.with_article(), t.size, value))
+
+
+def _field_type(cls_name, name, ann, module_globals):
+    """A field's annotation as its type."""
+    if isinstance(ann, str):
+        try:
+            ann = eval(ann, module_globals)
+        except Exception:
+            raise TypeError("field %r of %s: cannot read the annotation %r" % (name, cls_name, ann)) from None
+    ann = {float: f32, int: i32}.get(ann, ann)
+    if isinstance(ann, (StructType, VectorType, MatrixType)) or ann is bool or (isinstance(ann, _Scalar) and ann in _SCALARS):
+        return ann
+    raise TypeError("field %r of %s: a field holds a number, a bool, a vector, a matrix, a quaternion or a struct, not %r" % (name, cls_name, ann))
+
+
+def struct(cls):
+    """``@struct``: a class of annotated fields as a value type kernels hold (see the module
+    doc)."""
+    import sys
+    module_globals = getattr(sys.modules.get(cls.__module__), "__dict__", {})
+    anns = cls.__dict__.get("__annotations__", {})
+    if not anns:
+        raise TypeError("struct %s has no fields: declare each with its type (pos: vec3)" % cls.__name__)
+    fields = [(name, _field_type(cls.__name__, name, ann, module_globals)) for name, ann in anns.items()]
+    offset, align, fmt, placed = 0, 1, "<", []
+    for name, t in fields:
+        if isinstance(t, StructType):
+            a, size, inner = t._align, t._size, t._format[1:]
+        else:
+            scalar, shape = _leaf_shape(t)
+            a, code = _SCALARS[scalar][0], _SCALARS[scalar][1]
+            n = 1
+            for s in shape:
+                n *= s
+            size, inner = a * n, code * n
+        start = -(-offset // a) * a
+        if start > offset:
+            fmt += "%dx" % (start - offset)
+        placed.append((name, t, start))
+        fmt += inner
+        offset = start + size
+        align = max(align, a)
+    size = -(-offset // max(align, 4)) * max(align, 4)
+    if size > offset:
+        fmt += "%dx" % (size - offset)
+    ns = {
+        "__slots__": tuple(name for name, _ in fields),
+        "__doc__": cls.__doc__,
+        "__module__": cls.__module__,
+        "__qualname__": cls.__qualname__,
+        "_fields": tuple(fields),
+        "_types": dict(fields),
+        "_field_offsets": tuple(placed),
+        "_size": size,
+        "_align": align,
+        "_format": fmt,
+    }
+    return StructType(cls.__name__, (Struct,), ns)
