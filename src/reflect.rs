@@ -34,7 +34,19 @@ pub fn reflect_json(m: &IrModule, source: &str) -> String {
             bindings.push(json!({"binding": 0, "name": "params", "kind": "uniform", "size": u.size(), "fields": fields, "threads": u.threads, "shapes": shapes}));
             for &a in &ep.arrays {
                 let arr = &m.arrays[a];
-                bindings.push(json!({"binding": arr.binding, "name": arr.name, "kind": "storage", "type": type_name(arr.elem), "read_only": !arr.written}));
+                let mut b = json!({"binding": arr.binding, "name": arr.name, "kind": "storage", "type": type_name(arr.elem), "read_only": !arr.written});
+                // An array of structs: its element's name, size and fields (each leaf's
+                // path, type and byte offset).
+                if let Some(r) = &arr.record {
+                    let fields: Vec<_> = r
+                        .fields
+                        .iter()
+                        .map(|(path, ty, offset)| json!({"name": path, "type": type_name(*ty), "offset": offset}))
+                        .collect();
+                    b["type"] = json!(r.name);
+                    b["struct"] = json!({"size": r.size, "fields": fields});
+                }
+                bindings.push(b);
             }
             json!({"name": ep.name, "workgroup_size": ep.workgroup_size, "bindings": bindings})
         })

@@ -230,6 +230,9 @@ class _Module:
         self.threads = int(uniform["threads"])
         self.shapes = [(s["array"], int(s["axis"]), int(s["offset"])) for s in uniform["shapes"]]
         self.arrays = {b["name"]: (int(b["binding"]), bool(b["read_only"])) for b in entry["bindings"][1:]}
+        # Each array of structs: its element's size and leaves, as the compiler lays them out.
+        self.records = {b["name"]: (int(b["struct"]["size"]), [(f["name"], f["type"], int(f["offset"])) for f in b["struct"]["fields"]])
+                        for b in entry["bindings"][1:] if "struct" in b}
         self.checked = "checks" in info
 
 
@@ -854,6 +857,16 @@ def _leaf_value(s, path):
     return s
 
 
+def _same_layout(p, record):
+    """The compiler's layout of an array parameter's struct is the library's (both follow
+    docs/language.md; a difference would put fields at the wrong bytes): a ``CompileError``
+    naming both otherwise."""
+    size, fields = record
+    ours = (p.elem._size, [(path, "bool" if t is bool else _elem_name(t), offset) for path, t, offset in p.elem.leaf_offsets()])
+    if ours != (size, fields):
+        raise CompileError("the compiler lays out struct %s as %r, but the library as %r: please report this" % (p.elem.__name__, (size, fields), ours))
+
+
 class _Plan:
     """Where one kernel's arguments go in one compiled module: per parameter, its uniform
     slot (``None`` when the kernel never reads it) or its place among the array bindings;
@@ -869,6 +882,8 @@ class _Plan:
             if p.kind == "array":
                 written = p.name in m.arrays and not m.arrays[p.name][1]
                 self.arrays.append((k, p, position.get(p.name), written))
+                if p.name in m.records:
+                    _same_layout(p, m.records[p.name])
             elif p.kind == "struct":
                 # Each leaf is a uniform field of its own (`p.vel`).
                 for path, t in p.elem.leaves():

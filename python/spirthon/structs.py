@@ -75,6 +75,16 @@ class StructType(type):
                 out.append((name, t))
         return out
 
+    def leaf_offsets(cls):
+        """Every leaf as ``(path, type, byte offset)`` in an array element."""
+        out = []
+        for name, t, offset in cls._field_offsets:
+            if isinstance(t, StructType):
+                out.extend(("%s.%s" % (name, p), lt, offset + o) for p, lt, o in t.leaf_offsets())
+            else:
+                out.append((name, t, offset))
+        return out
+
     def from_values(cls, obj):
         """A struct from a mapping of its fields or a NumPy record (``a[i]`` of a structured
         array), nested ones too."""

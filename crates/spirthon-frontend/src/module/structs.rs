@@ -130,6 +130,14 @@ impl ModuleInfo {
                     );
                     continue;
                 }
+                Err(_) if matches!(&ast.expr(*ann).kind, ExprKind::Name(n) if *n == decl.name) => {
+                    diags.push(
+                        Diagnostic::error(ast.expr(*ann).span, format!("struct `{}` cannot hold itself", decl.name))
+                            .with_note("a struct is a value: one that held itself would never end")
+                            .with_help("hold an index into an array of them instead (`parent: i32`)"),
+                    );
+                    continue;
+                }
                 Err(e) => {
                     diags.push(e);
                     continue;
