@@ -718,8 +718,15 @@ class _HostArg:
                 flat = [flat[k:k + elem.size] for k in range(0, len(flat), elem.size)]
             self.value._data = [element(elem, v) for v in flat]
         else:
-            np = _numpy()
-            self.value[...] = np.frombuffer(data, dtype=self.arr.dtype).reshape(self.arr.shape)
+            _copy_bytes(self.value, data)
+
+
+def _copy_bytes(host, data):
+    """``data`` into the C-contiguous NumPy array ``host``, byte for byte (a structured
+    array's padding too, which NumPy's element assignment leaves undefined); what is past
+    its bytes (an empty array's one bound element) is dropped."""
+    np = _numpy()
+    host.reshape(-1).view(np.uint8)[:] = np.frombuffer(data, np.uint8, count=host.nbytes)
 
 
 def _array_shape(dev, p, value):
@@ -1019,8 +1026,7 @@ def _launch_python(kernel, threads, args, checked):
             if not host.flags.writeable:
                 continue
             if isinstance(a.elem, StructType):
-                data = b"".join(v._pack() for v in a._data)
-                host[...] = np.frombuffer(data, dtype=host.dtype).reshape(host.shape)
+                _copy_bytes(host, b"".join(v._pack() for v in a._data))
             else:
                 host[...] = np.array(a.tolist(), dtype=host.dtype).reshape(host.shape)
 

@@ -88,6 +88,13 @@ class StructType(type):
     def from_values(cls, obj):
         """A struct from a mapping of its fields or a NumPy record (``a[i]`` of a structured
         array), nested ones too."""
+        if isinstance(obj, dict):
+            for k in obj:
+                if k not in cls._types:
+                    raise TypeError("struct %s has no field %r" % (cls.__name__, k))
+            for name, _ in cls._fields:
+                if name not in obj:
+                    raise TypeError("field %r of %s is missing" % (name, cls.__name__))
         out = cls()
         for name, t in cls._fields:
             v = obj[name]

@@ -1,0 +1,256 @@
+"""Structs from Python: ``numpy_dtype`` byte for byte the compiler's element layout, value
+semantics on both devices, struct arguments, and the host-side constructor's rules."""
+
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import spirthon  # noqa: E402
+from spirthon import (  # noqa: E402
+    Array, Array2D, f32, i32, u32, i8, u8, i16, u16, vec2, vec3, ivec3, mat33, quat, kernel, func,
+    struct, global_id,
+)
+from spirthon import gpu  # noqa: E402
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+REQUIRED = os.environ.get("SPIRTHON_REQUIRE_NATIVE") == "1"
+MISSING = None
+if gpu._native is None:
+    MISSING = "the native module is not built (%s)" % gpu._NATIVE_ERROR
+elif np is None:
+    MISSING = "NumPy is not installed"
+
+
+def setUpModule():
+    if MISSING and REQUIRED:
+        raise RuntimeError("SPIRTHON_REQUIRE_NATIVE=1 but %s" % MISSING)
+    if MISSING:
+        raise unittest.SkipTest(MISSING)
+
+
+# Layouts with padding everywhere it can be: a byte before a word, a short before a vector,
+# a nested struct of bytes (aligned 1, padded to a word), matrices, quaternions and bools.
+@struct
+class Bytes:
+    a: u8
+    b: i8
+    c: u8
+
+
+@struct
+class Mixed:
+    tag: u8
+    x: f32
+    s: i16
+    v: vec3
+    inner: Bytes
+    flag: bool
+    n: u16
+
+
+@struct
+class Frames:
+    m: mat33
+    q: quat
+    k: ivec3
+    inner: Bytes
+    last: i8
+
+
+@kernel
+def copy_mixed(src: Array[Mixed], dst: Array[Mixed]):
+    i = global_id().x
+    if i < len(src):
+        dst[i] = src[i]
+
+
+@kernel
+def copy_frames(src: Array2D[Frames], dst: Array2D[Frames]):
+    i = global_id().x
+    j = global_id().y
+    if i < src.shape[1] and j < src.shape[0]:
+        dst[j, i] = src[j, i]
+
+
+@struct
+class Particle:
+    pos: vec3
+    vel: vec3
+    mass: f32
+    hits: u8
+
+
+@struct
+class Step:
+    dt: f32
+    bounce: f32
+
+
+@func
+def advanced(p: Particle, s: Step) -> Particle:
+    q = p
+    q.pos += q.vel * s.dt
+    if q.pos.y < 0.0:
+        q.pos.y = -q.pos.y * s.bounce
+        q.vel.y = -q.vel.y
+        q.hits += u8(1)
+    return q
+
+
+@kernel
+def step(ps: Array[Particle], s: Step, first_y: Array[f32]):
+    i = global_id().x
+    if i >= len(ps):
+        return
+    p = ps[i]
+    v = p.vel
+    v.y = 1000.0  # a copy: p.vel is unchanged
+    before = p
+    ps[i] = advanced(p, s)
+    ps[i].mass += before.pos.y * 0.0 + 1.0
+    first_y[i] = before.pos.y + p.vel.y
+
+
+def _random_records(dtype, shape, seed):
+    """Random bytes for every field (valid values: bools 0 or 1, floats finite)."""
+    rng = np.random.default_rng(seed)
+    out = np.zeros(shape, dtype=dtype)
+
+    def fill(arr, dt):
+        for name in dt.names:
+            sub, _ = dt.fields[name]
+            if sub.names:
+                fill(arr[name], sub)
+            elif sub.base.kind == "f":
+                arr[name] = rng.uniform(-100, 100, arr[name].shape).astype(sub.base)
+            else:
+                info = np.iinfo(sub.base)
+                arr[name] = rng.integers(info.min, info.max, arr[name].shape, endpoint=True).astype(sub.base)
+    fill(out, dtype)
+    if "flag" in dtype.names:
+        out["flag"] = rng.integers(0, 2, shape)
+    return out
+
+
+class Layout(unittest.TestCase):
+    def tearDown(self):
+        spirthon.set_device(None)
+
+    def test_numpy_dtype_is_the_documented_layout(self):
+        """Each leaf at the next multiple of its scalar's size, a nested struct at its own
+        alignment, the size rounded up to the largest alignment and to a word."""
+        self.assertEqual(Bytes.numpy_dtype.itemsize, 4)
+        self.assertEqual([Mixed.numpy_dtype.fields[n][1] for n in Mixed.numpy_dtype.names],
+                         [0, 4, 8, 12, 24, 28, 32])
+        self.assertEqual(Mixed.numpy_dtype.itemsize, 36)
+        self.assertEqual([Frames.numpy_dtype.fields[n][1] for n in Frames.numpy_dtype.names],
+                         [0, 36, 52, 64, 68])
+        self.assertEqual(Frames.numpy_dtype.itemsize, 72)
+        self.assertEqual(Particle.numpy_dtype.itemsize, 32)
+
+    def test_elements_round_trip_byte_for_byte_on_both_devices(self):
+        """A kernel copying elements leaf by leaf gives back the bytes it was given (every
+        padding byte as it was), on the GPU and on the python device: the compiler's layout is
+        the dtype's (a launch checks the reflection's offsets against it too)."""
+        mixed = _random_records(Mixed.numpy_dtype, 37, 1)
+        frames = _random_records(Frames.numpy_dtype, (3, 5), 2)
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            out = np.zeros(mixed.shape, mixed.dtype)
+            copy_mixed.launch(len(mixed), mixed, out)
+            self.assertEqual(out.tobytes(), mixed.tobytes(), device)
+            out = np.zeros(frames.shape, frames.dtype)
+            copy_frames.launch((5, 3), frames, out)
+            self.assertEqual(out.tobytes(), frames.tobytes(), device)
+
+
+class Values(unittest.TestCase):
+    def tearDown(self):
+        spirthon.set_device(None)
+
+    def _particles(self):
+        ps = np.zeros(6, dtype=Particle.numpy_dtype)
+        ps["pos"] = [[0, 1, 0], [0, 0.1, 0], [1, 0.05, 2], [0, 3, 0], [5, 0.2, 5], [0, 0.01, 0]]
+        ps["vel"] = [[1, 0, 0], [0, -2, 0], [0, -1, 0], [0, 1, 0], [0, -4, 0], [0, -1, 0]]
+        ps["mass"] = np.arange(6)
+        ps["hits"] = [0, 255, 3, 0, 7, 254]
+        return ps
+
+    def test_struct_values_agree_with_numpy_on_both_devices(self):
+        """A func that takes and returns a struct, a struct parameter, a field changed in
+        the buffer, a u8 field that wraps, and copies that stay copies (`v = p.vel`,
+        `before = p`)."""
+        s = Step(dt=0.1, bounce=0.5)
+        want = self._particles()
+        pos, vel = want["pos"].copy(), want["vel"].copy()
+        first = (pos[:, 1] + vel[:, 1]).astype(np.float32)
+        pos = pos + vel * np.float32(0.1)
+        under = pos[:, 1] < 0
+        pos[under, 1] = -pos[under, 1] * np.float32(0.5)
+        vel[under, 1] = -vel[under, 1]
+        want["pos"], want["vel"] = pos, vel
+        want["hits"] = (want["hits"].astype(np.int32) + under).astype(np.uint8)
+        want["mass"] += 1
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            ps, first_y = self._particles(), np.zeros(6, np.float32)
+            step.launch(6, ps, s, first_y)
+            np.testing.assert_array_equal(first_y, first)
+            np.testing.assert_allclose(ps["pos"], want["pos"], rtol=1e-6)
+            np.testing.assert_array_equal(ps["vel"], want["vel"])
+            np.testing.assert_array_equal(ps["hits"], want["hits"])
+            np.testing.assert_array_equal(ps["mass"], want["mass"])
+            # The same with a dict for the struct argument, an Array of structs, and a
+            # device array.
+            arr = Array(Particle, [Particle.from_values(r) for r in self._particles()])
+            step.launch(6, arr, {"dt": 0.1, "bounce": 0.5}, first_y)
+            self.assertEqual([p.hits for p in (arr[k] for k in range(6))], list(want["hits"]))
+            dev = spirthon.array(self._particles(), dtype=Particle)
+            step.launch(6, dev, s, first_y)
+            np.testing.assert_array_equal(dev.numpy()["hits"], want["hits"])
+            self.assertEqual(spirthon.zeros(4, dtype=Particle).numpy().dtype, Particle.numpy_dtype)
+
+    def test_arguments_are_checked(self):
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            with self.assertRaises(TypeError) as e:
+                step.launch(2, np.zeros(2, np.float32), Step(), np.zeros(2, np.float32))
+            self.assertIn("Particle.numpy_dtype", str(e.exception))
+            with self.assertRaises(TypeError) as e:
+                step.launch(2, np.zeros(2, Particle.numpy_dtype), Bytes(), np.zeros(2, np.float32))
+            self.assertIn("Step", str(e.exception))
+            with self.assertRaises(TypeError) as e:
+                step.launch(2, np.zeros(2, Particle.numpy_dtype), {"dt": 0.1, "spin": 1.0}, np.zeros(2, np.float32))
+            self.assertIn("spin", str(e.exception))
+
+
+class HostSide(unittest.TestCase):
+    def test_the_constructor_converts_and_checks(self):
+        p = Particle(vec3(1.0, 2.0, 3.0), mass=2)
+        self.assertEqual(p.vel.tolist(), [0.0, 0.0, 0.0])
+        self.assertEqual((p.mass, p.hits), (2.0, 0))
+        p.hits = 300 - 45
+        self.assertEqual(p.hits, 255)
+        with self.assertRaises(TypeError):
+            Particle(weight=1.0)
+        with self.assertRaises(TypeError):
+            Particle(vec3(0.0), mass=1.0, pos=vec3(1.0))
+        with self.assertRaises(TypeError):
+            p.hits = 2.5
+        with self.assertRaises(AttributeError):
+            p.spin = 1.0
+        q = p._copy()
+        q.pos.x = 9.0
+        self.assertEqual(p.pos.x, 1.0)
+        self.assertEqual(Particle._unpack(p._pack()), p)
+
+
+if __name__ == "__main__":
+    unittest.main()
