@@ -2,8 +2,8 @@
 
     python3 gen_kernel.py SEED OUT_DIR
 
-writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json, a kernel of one of six kinds by
-SEED mod 6 (the reference executor computes in the kernel's types, so every kind must agree
+writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json, a kernel of one of eight kinds by
+SEED mod 8 (the reference executor computes in the kernel's types, so every kind must agree
 with the GPU: ints exactly, floats within a few ULPs):
 0 expressions on i32 (// and % with both signs, shifts, and/or values, chained comparisons,
 conditional expressions); 1 control flow (nested if/elif/else, for and while with break,
@@ -16,7 +16,8 @@ swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) 
 literals and constants meeting f32 values and thresholds into ints, a third of them in f64
 (`float_kernel`); 5 u32
 and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it
-(`hash_kernel`). Every kind sometimes spells array
+(`hash_kernel`); 6 matrices (`matrix_kernel`); 7 structs of every field kind in an
+`Array[S]` (`struct_kernel`). Every kind sometimes spells array
 elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
 
@@ -688,6 +689,92 @@ def matrix_kernel(rnd):
     return "\n".join(head + body) + "\n"
 
 
+# The field types a random struct draws from, with a random JSON value of each (floats on a
+# quarter grid, so sums and products stay exact in f32).
+STRUCT_FIELDS = {
+    "i32": lambda r: r.randint(-1000, 1000),
+    "u32": lambda r: r.randint(0, 2**32 - 1),
+    "f32": lambda r: r.randint(-40, 40) / 4,
+    "u8": lambda r: r.randint(0, 255),
+    "i8": lambda r: r.randint(-128, 127),
+    "i16": lambda r: r.randint(-32768, 32767),
+    "u16": lambda r: r.randint(0, 65535),
+    "bool": lambda r: r.random() < 0.5,
+    "ivec3": lambda r: [r.randint(-50, 50) for _ in range(3)],
+    "vec2": lambda r: [r.randint(-40, 40) / 4 for _ in range(2)],
+}
+
+
+def struct_kernel(rnd):
+    """Structs: a random struct of scalar, narrow, bool and vector fields with a nested one,
+    read from an `Array[S]`, copied (`q = p`), changed field by field, passed to and returned
+    from a func, stored whole and field by field (`out[i].f op= ...`) into another
+    `Array[S]`. Returns the source and a maker of one element's JSON."""
+    names = rnd.sample(["a", "b", "c", "d", "e", "f", "g", "h"], rnd.randint(3, 6))
+    fields = [(n, rnd.choice(list(STRUCT_FIELDS))) for n in names]
+    inner = [("x", rnd.choice(["i8", "u16", "f32", "u8"])), ("y", rnd.choice(["i32", "bool", "i16"]))]
+    ints = [n for n, t in fields if t in ("i32", "u32", "u8", "i8", "i16", "u16")]
+
+    def int_expr(src):
+        """An i32 expression of `src`'s fields."""
+        parts = ["i32(%s.%s)" % (src, n) for n in ints] + ["%s.inner.y" % src if inner[1][1] == "i32" else "7", str(rnd.randint(-9, 9))]
+        a, b = rnd.choice(parts), rnd.choice(parts)
+        if rnd.random() < 0.2:
+            return a
+        op = rnd.choice(["+", "-", "*", "^", "//", "%"])
+        # A divisor is never zero (CPython would raise where the GPU gives a value).
+        return "(%s %s (abs(%s) + 1))" % (a, op, b) if op in ("//", "%") else "(%s %s %s)" % (a, op, b)
+
+    def value_of(t, src):
+        e = int_expr(src)
+        if t == "i32":
+            return e
+        if t in ("u32", "u8", "i8", "i16", "u16"):
+            return "%s(%s)" % (t, e)
+        if t == "f32":
+            return "f32(%s) * 0.25 + %s" % (e, rnd.choice(["1.5", "-0.75", "0.0"]))
+        if t == "bool":
+            return "%s %s %d" % (e, rnd.choice(["<", ">=", "=="]), rnd.randint(-5, 5))
+        if t == "ivec3":
+            return "ivec3(%s, %s, 3) %s" % (e, int_expr(src), rnd.choice(["", "* 2", "+ ivec3(1, -1, 0)"]))
+        return "vec2(f32(%s), 0.5) * %s" % (e, rnd.choice(["0.25", "-1.0", "2.0"]))
+
+    lines = [
+        "from spirthon import kernel, func, struct, Array, f32, i32, u32, i8, u8, i16, u16, ivec3, vec2, global_id",
+        "",
+        "",
+        "@struct",
+        "class In:",
+    ] + ["    %s: %s" % f for f in inner] + ["", "", "@struct", "class S:"]
+    lines += ["    %s: %s" % f for f in fields] + ["    inner: In", "", "", "@func", "def change(s: S, k: i32) -> S:", "    t = s"]
+    n, t = rnd.choice(fields)
+    lines += ["    t.%s = %s" % (n, value_of(t, "s")), "    if k %% 3 == %d:" % rnd.randint(0, 2),
+              "        t.inner = In(%s)" % rnd.choice(["", "y=%s" % value_of(inner[1][1], "s")]), "    return t",
+              "", "", "@kernel", "def k(a: Array[S], out: Array[S], red: Array[i32]):", "    i = global_id().x",
+              "    p = a[i]", "    q = p"]
+    for _ in range(rnd.randint(2, 4)):
+        n, t = rnd.choice(fields)
+        lines.append("    q.%s = %s" % (n, value_of(t, rnd.choice(["p", "q"]))))
+    vecs = [n for n, t in fields if t in ("ivec3", "vec2")]
+    if vecs:
+        v = rnd.choice(vecs)
+        lines.append("    q.%s.y = %s" % (v, rnd.choice(["q.%s.x" % v, "p.%s.y * 2" % v])))
+    lines += ["    r = change(q, i)", "    out[i] = r"]
+    n, t = rnd.choice(fields)
+    if t in ("i32", "f32"):
+        lines.append("    out[i].%s %s= %s" % (n, rnd.choice(["+", "-", "*"]), rnd.choice(["2", "p.%s" % n])))
+    else:
+        lines.append("    out[i].%s = %s" % (n, value_of(t, "p")))
+    lines.append("    out[i].inner.x = %s" % value_of(inner[0][1], "q"))
+    lines.append("    red[i] = %s" % int_expr(rnd.choice(["p", "q", "r"])))
+
+    def element(r):
+        e = {name: STRUCT_FIELDS[t](r) for name, t in fields}
+        e["inner"] = {name: STRUCT_FIELDS[t](r) for name, t in inner}
+        return e
+    return "\n".join(lines) + "\n", element
+
+
 def shared_kernel(rnd):
     """Checked mode's bounds-check elimination: a shared array indexed by expressions of
     `local_id()` and loop counters, some always in range and some not (the compiler may drop
@@ -767,7 +854,7 @@ def main():
     # A third argument `faulty`: an integer kernel (expression or control flow) that may
     # fail checks (see `faulty`).
     fault = len(sys.argv) > 3 and sys.argv[3] == "faulty"
-    kind = seed % 3 if fault else seed % 7
+    kind = seed % 3 if fault else seed % 8
     rnd = random.Random(seed)
     n = 48
     if fault and kind == 2:
@@ -776,6 +863,12 @@ def main():
             "a": [rnd.randint(-40, 40) for _ in range(n)],
             "b": [0] * n,
             "out": {"zeros": n},
+        }}
+    elif kind == 7:
+        src, element = struct_kernel(rnd)
+        inputs = {"threads": [n], "args": {
+            "a": [element(rnd) for _ in range(n)],
+            "out": {"zeros": n}, "red": {"zeros": n},
         }}
     elif kind == 6:
         src = matrix_kernel(rnd)
