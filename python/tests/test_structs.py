@@ -64,6 +64,31 @@ class Frames:
     last: i8
 
 
+@struct
+class Step:
+    dt: f32
+    bounce: f32
+
+
+@struct
+class Wide:
+    on: bool
+    m: mat33
+    inner: Step
+    q: quat
+    k: ivec3
+    n: u32
+
+
+@kernel
+def copy_wide(src: Array[Wide], dst: Array[Wide], flags: Array[i32]):
+    i = global_id().x
+    if i < len(src):
+        w = src[i]
+        dst[i] = w
+        flags[i] = 1 if w.on else 0
+
+
 @kernel
 def copy_mixed(src: Array[Mixed], dst: Array[Mixed]):
     i = global_id().x
@@ -85,12 +110,6 @@ class Particle:
     vel: vec3
     mass: f32
     hits: u8
-
-
-@struct
-class Step:
-    dt: f32
-    bounce: f32
 
 
 @func
@@ -154,6 +173,7 @@ class Layout(unittest.TestCase):
                          [0, 36, 52, 64, 68])
         self.assertEqual(Frames.numpy_dtype.itemsize, 72)
         self.assertEqual(Particle.numpy_dtype.itemsize, 32)
+        self.assertEqual(Wide.numpy_dtype.itemsize, 4 + 36 + 8 + 16 + 12 + 4)
 
     def test_elements_round_trip_byte_for_byte_on_both_devices(self):
         """A kernel copying elements leaf by leaf gives back the bytes it was given (every
@@ -161,8 +181,14 @@ class Layout(unittest.TestCase):
         the dtype's (a launch checks the reflection's offsets against it too)."""
         mixed = _random_records(Mixed.numpy_dtype, 37, 1)
         frames = _random_records(Frames.numpy_dtype, (3, 5), 2)
+        wide = _random_records(Wide.numpy_dtype, 11, 3)
+        wide["on"] = np.arange(11) % 3 == 0
         for device in (None, "python"):
             spirthon.set_device(device)
+            out, flags = np.zeros(wide.shape, wide.dtype), np.zeros(11, np.int32)
+            copy_wide.launch(len(wide), wide, out, flags)
+            self.assertEqual(out.tobytes(), wide.tobytes(), device)
+            np.testing.assert_array_equal(flags, wide["on"])
             out = np.zeros(mixed.shape, mixed.dtype)
             copy_mixed.launch(len(mixed), mixed, out)
             self.assertEqual(out.tobytes(), mixed.tobytes(), device)

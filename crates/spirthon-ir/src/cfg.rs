@@ -232,6 +232,12 @@ pub enum Op {
     Load(ArrayId),
     /// `args = [index, value]`; no result.
     Store(ArrayId),
+    /// Member `n` of element `args[0]` of an array of structs laid out as a struct of words
+    /// ([`Record::members`]).
+    LoadField(ArrayId, u32),
+    /// `args = [index, value]`: stores member `n` of an element of an array of structs; no
+    /// result.
+    StoreField(ArrayId, u32),
     /// The element count, as `i32`.
     ArrayLen(ArrayId),
     /// An `ivec3` (or `i32` for `LocalIndex`).
@@ -318,7 +324,13 @@ impl Op {
     pub fn has_effect(self) -> bool {
         matches!(
             self,
-            Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Atomic(..) | Op::Fail | Op::Clear(_)
+            Op::Store(_)
+                | Op::StoreField(..)
+                | Op::Call(_)
+                | Op::Barrier
+                | Op::Atomic(..)
+                | Op::Fail
+                | Op::Clear(_)
         )
     }
 }
@@ -534,6 +546,11 @@ pub struct Record {
     pub size: u32,
     /// Each leaf's path (`vel`, `inner.x`), type and byte offset in the element.
     pub fields: Vec<(String, Ty, u32)>,
+    /// The type of each 32-bit word of an element (`f32`, `i32` or `u32`; a bool's word is a
+    /// `u32`) when the buffer is declared as an array of a struct of them and read with
+    /// [`Op::LoadField`]; empty when it is an array of `u32` words (an element with narrow
+    /// ints, which share words and are stored with atomics).
+    pub members: Vec<crate::Scalar>,
 }
 
 impl Record {

@@ -56,6 +56,8 @@ fn op_text(op: &Op) -> String {
         Op::Math(m) => format!("math.{m:?}").to_lowercase(),
         Op::Load(a) => format!("load a{}", a.0),
         Op::Store(a) => format!("store a{}", a.0),
+        Op::LoadField(a, k) => format!("load a{}.{k}", a.0),
+        Op::StoreField(a, k) => format!("store a{}.{k}", a.0),
         Op::ArrayLen(a) => format!("len a{}", a.0),
         Op::Builtin(b) => b.python_name().into(),
         Op::Extract(i) => format!("extract {i}"),

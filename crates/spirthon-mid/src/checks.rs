@@ -34,7 +34,11 @@ pub fn constant_faults(f: &Function<Ref>, arrays: &[GlobalArray]) -> Vec<Diagnos
             let fault = match inst.op {
                 Op::Binary(BinOp::FloorDiv | BinOp::Mod) => zero_divisor(f, inst),
                 Op::Binary(BinOp::Shl | BinOp::Shr) => negative_count(f, inst),
-                Op::Load(a) | Op::Store(a) | Op::Atomic(_, a) => {
+                Op::Load(a)
+                | Op::Store(a)
+                | Op::Atomic(_, a)
+                | Op::LoadField(a, _)
+                | Op::StoreField(a, _) => {
                     constant_index(f, inst, &arrays[a.index()])
                 }
                 _ => None,

@@ -55,7 +55,7 @@ fn body_is_pure(f: &Function<Ref>, pure: &[bool]) -> bool {
         .flat_map(|(_, block)| block.insts.iter())
         .all(|&v| match f.insts[v].op {
             Op::Call(g) => pure_call(g, pure),
-            op => !op.has_effect() && !matches!(op, Op::Load(_) | Op::Failed),
+            op => !op.has_effect() && !matches!(op, Op::Load(_) | Op::LoadField(..) | Op::Failed),
         })
 }
 
@@ -67,7 +67,7 @@ fn pure_call(g: FuncId, pure: &[bool]) -> bool {
 /// value within one invocation (loads may see stores in between; calls and stores act;
 /// whether the invocation failed changes at a call).
 fn is_pure(op: Op) -> bool {
-    !op.has_effect() && !matches!(op, Op::Load(_) | Op::Const(_) | Op::Failed)
+    !op.has_effect() && !matches!(op, Op::Load(_) | Op::LoadField(..) | Op::Const(_) | Op::Failed)
 }
 
 /// What makes two pure instructions equal: operation, type and (up to three) operands.

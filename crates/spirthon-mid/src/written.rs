@@ -11,7 +11,7 @@ pub fn mark_written(f: &Function<Ref>, arrays: &mut [GlobalArray]) {
             continue;
         }
         for &v in &block.insts {
-            if let Op::Store(a) | Op::Atomic(_, a) = f.insts[v].op {
+            if let Op::Store(a) | Op::StoreField(a, _) | Op::Atomic(_, a) = f.insts[v].op {
                 arrays[a.index()].written = true;
             }
         }

@@ -19,6 +19,7 @@ pub(super) enum Kw {
     Pass,
     Assert,
     Def,
+    Class,
     Import,
     From,
     As,
@@ -47,6 +48,7 @@ pub(super) fn keyword(name: &[u8]) -> Option<Kw> {
         b"pass" => Kw::Pass,
         b"assert" => Kw::Assert,
         b"def" => Kw::Def,
+        b"class" => Kw::Class,
         b"import" => Kw::Import,
         b"from" => Kw::From,
         b"as" => Kw::As,
@@ -57,7 +59,7 @@ pub(super) fn keyword(name: &[u8]) -> Option<Kw> {
         b"True" => Kw::True,
         b"False" => Kw::False,
         b"None" => Kw::None,
-        b"async" | b"await" | b"class" | b"del" | b"except" | b"finally" | b"global"
+        b"async" | b"await" | b"del" | b"except" | b"finally" | b"global"
         | b"lambda" | b"nonlocal" | b"raise" | b"try" | b"with" | b"yield" => Kw::Other,
         _ => return None,
     })

@@ -5,7 +5,7 @@
 //!
 //! It gives up (`None`) at the first thing outside that part: any syntax error, any construct
 //! the kernel language rejects, any top-level statement other than imports, constants, a
-//! string and `@kernel`/`@func` defs, tabs, form feeds, carriage returns and backslash
+//! string, `@kernel`/`@func` defs and `@struct` classes of plain fields, tabs, form feeds, carriage returns and backslash
 //! continuations, non-ASCII text outside comments and strings, string prefixes and
 //! implicit concatenation, semicolons, one-line suites, numbers with `_` or `j`, integers
 //! too large for 32 bits, and nesting beyond limits well inside the reference path's. The

@@ -97,8 +97,8 @@ impl Parser<'_> {
                 K::Kw(Kw::Import) => self.import()?,
                 K::Kw(Kw::From) => self.import_from()?,
                 K::At => {
-                    let def = self.def()?;
-                    self.ast.items.push(Item::Def(def));
+                    let item = self.decorated()?;
+                    self.ast.items.push(item);
                 }
                 K::Str => {
                     self.bump();
@@ -207,13 +207,63 @@ impl Parser<'_> {
         Some(())
     }
 
-    fn def(&mut self) -> Option<FuncDef> {
+    /// A decorated `def` (a kernel or func) or `class` (a struct).
+    fn decorated(&mut self) -> Option<Item> {
         let (e0, s0) = (self.ast.exprs.len() as u32, self.ast.stmts.len() as u32);
         let mut decorators = Vec::new();
         while self.eat(K::At) {
             decorators.push(self.test()?);
             self.expect(K::Newline)?;
         }
+        if self.peek() == K::Kw(Kw::Class) {
+            return self.struct_def(&decorators).map(Item::Struct);
+        }
+        self.def(decorators, e0, s0).map(Item::Def)
+    }
+
+    /// `@struct class Name:` and its fields, each `name: T` on a line of its own (after a
+    /// docstring, with `pass` lines); anything else, a base class or another decorator, is
+    /// the reference path's to report.
+    fn struct_def(&mut self, decorators: &[ExprId]) -> Option<StructDecl> {
+        let [decorator] = decorators else { return None };
+        let is_struct = match &self.ast.expr(*decorator).kind {
+            ExprKind::Name(n) | ExprKind::Attr(_, n) => n == "struct",
+            _ => false,
+        };
+        if !is_struct {
+            return None;
+        }
+        let start = self.bump().start;
+        let (name, t) = self.name()?;
+        let name_span = Span::new(start, t.end);
+        self.expect(K::Colon)?;
+        self.expect(K::Newline)?;
+        self.expect(K::Indent)?;
+        if self.peek() == K::Str && self.peek_at(1) == K::Newline {
+            self.bump();
+            self.bump();
+        }
+        let mut fields = Vec::new();
+        while !self.eat(K::Dedent) {
+            if self.eat(K::Kw(Kw::Pass)) {
+                self.expect(K::Newline)?;
+                continue;
+            }
+            let (field, first) = self.name()?;
+            self.expect(K::Colon)?;
+            let ann = self.test()?;
+            fields.push((field, ann, Span::new(first.start, self.prev_end())));
+            self.expect(K::Newline)?;
+        }
+        Some(StructDecl {
+            name,
+            name_span,
+            decorator: *decorator,
+            fields,
+        })
+    }
+
+    fn def(&mut self, decorators: Vec<ExprId>, e0: u32, s0: u32) -> Option<FuncDef> {
         if !decorators.iter().any(|&d| self.is_device_decorator(d)) {
             return None;
         }

@@ -85,10 +85,28 @@ impl<'a> Ctx<'a> {
             let record = record.map(|id| {
                 self.records.insert(a, id);
                 let st = self.m.strukt(id);
+                // Without narrow ints every leaf is whole words: the buffer is an array of
+                // a struct of them, each read with its own type.
+                let members = match st.leaves.iter().any(|l| l.ty.scalar().is_narrow()) {
+                    true => Vec::new(),
+                    false => st
+                        .leaves
+                        .iter()
+                        .flat_map(|l| {
+                            let s = match l.ty.scalar() {
+                                Scalar::Bool => Scalar::U32,
+                                s => s,
+                            };
+                            std::iter::repeat_n(s, l.ty.components() as usize)
+                        })
+                        .collect(),
+                };
+                debug_assert!(members.is_empty() || 4 * members.len() as u32 == st.size);
                 Record {
                     name: st.name.clone(),
                     size: st.size,
                     fields: st.leaves.iter().map(|l| (l.path.clone(), l.ty, l.offset)).collect(),
+                    members,
                 }
             });
             self.arrays.push(GlobalArray {

@@ -255,8 +255,18 @@ impl Lower<'_, '_> {
 
     // ----- arrays of structs -------------------------------------------------------------
 
-    /// The index of the first word of element `flat` of array of structs `a`, a `u32`.
+    /// Whether an array of structs is declared as a struct of words (no narrow ints), each
+    /// read with [`Op::LoadField`], rather than as `u32` words.
+    fn typed_record(&self, a: ArrayId) -> bool {
+        self.cx.arrays[a.index()].record.as_ref().is_some_and(|r| !r.members.is_empty())
+    }
+
+    /// Where element `flat` of array of structs `a` is: its index for a struct of words,
+    /// else the index of its first word (a `u32`).
     fn record_base(&mut self, a: ArrayId, i: &Index, span: Span) -> Operand {
+        if self.typed_record(a) {
+            return i.flat;
+        }
         let words = self.cx.arrays[a.index()].record.as_ref().map_or(1, |r| r.words());
         let flat = match i.axes.as_slice() {
             [(_, Ty::Scalar(Scalar::U32), _)] => i.flat,
@@ -307,6 +317,15 @@ impl Lower<'_, '_> {
 
     /// The scalar of type `s` at byte `byte` of the element at word `base`.
     fn load_scalar(&mut self, a: ArrayId, base: Operand, s: Scalar, byte: u32, span: Span) -> Operand {
+        if self.typed_record(a) {
+            let word = if s == Scalar::Bool { Scalar::U32 } else { s };
+            let raw = self.val(Op::LoadField(a, byte / 4), Ty::Scalar(word), [base], span);
+            if s != Scalar::Bool {
+                return raw;
+            }
+            let zero = self.konst(Const::U32(0));
+            return self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [raw, zero], span);
+        }
         let w = self.word_at(base, byte / 4, span);
         let raw = self.val(Op::Load(a), Ty::U32, [w], span);
         match s {
@@ -350,6 +369,14 @@ impl Lower<'_, '_> {
 
     /// Stores scalar `c` of type `s` at byte `byte` of the element at word `base`.
     fn store_scalar(&mut self, a: ArrayId, base: Operand, s: Scalar, byte: u32, c: Operand, span: Span) {
+        if self.typed_record(a) {
+            let v = match s {
+                Scalar::Bool => self.val(Op::Convert, Ty::U32, [c], span),
+                _ => c,
+            };
+            self.emit(Op::StoreField(a, byte / 4), None, [base, v], span);
+            return;
+        }
         let w = self.word_at(base, byte / 4, span);
         let bits = match s {
             Scalar::U32 => c,

@@ -214,6 +214,17 @@ impl FnState<'_> {
         Ok(())
     }
 
+    /// A pointer to member `k` (of type `t`) of element `index` of an array of structs
+    /// declared as a struct of words.
+    pub(super) fn field_pointer(&mut self, e: &mut Emitter, a: ArrayId, k: u32, index: Word, t: Ty) -> R<Word> {
+        let et = e.ty(t);
+        let var = self.g.arrays[a.index()];
+        let p = e.b.type_pointer(StorageClass::StorageBuffer, et);
+        let zero = e.konst(Const::I32(0));
+        let member = e.konst(Const::I32(k as i32));
+        e.b.op(SOp::AccessChain, p, None, &[var, zero, index, member])
+    }
+
     /// A pointer to element `index` of array `a`: through the Block struct's member 0 for a
     /// storage buffer, straight into a workgroup array.
     pub(super) fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
@@ -412,7 +423,10 @@ impl Emitter {
             self.name(var, &a.name);
             return var;
         }
-        let st = self.array_struct(elem, a.written);
+        let st = match &a.record {
+            Some(r) if !r.members.is_empty() => self.record_struct(r, a.written),
+            _ => self.array_struct(elem, a.written),
+        };
         let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
         let var = self.b.variable(p, StorageClass::StorageBuffer);
         self.b.decorate(var, spirv::Decoration::DescriptorSet, &[0]);

@@ -338,6 +338,31 @@ impl Emitter {
 
     /// The Block struct around a runtime array; one per element type and writability, so
     /// that `NonWritable` on the member is right for every variable of that type.
+    /// The Block struct of an array of structs whose element is a struct of words
+    /// ([`spirthon_ir::Record::members`]): each member at its word's offset, the stride the
+    /// element's size.
+    fn record_struct(&mut self, r: &spirthon_ir::Record, written: bool) -> Word {
+        let members: Vec<Word> = r.members.iter().map(|&s| self.ty(Ty::Scalar(s))).collect();
+        let es = self.b.type_struct(&members);
+        for k in 0..members.len() as u32 {
+            self.b
+                .member_decorate(es, k, spirv::Decoration::Offset, &[4 * k]);
+        }
+        self.name(es, &r.name);
+        let rt = self.b.type_runtime_array(es);
+        self.b
+            .decorate(rt, spirv::Decoration::ArrayStride, &[r.size]);
+        let st = self.b.type_struct(&[rt]);
+        self.b.decorate(st, spirv::Decoration::Block, &[]);
+        self.b
+            .member_decorate(st, 0, spirv::Decoration::Offset, &[0]);
+        if !written {
+            self.b
+                .member_decorate(st, 0, spirv::Decoration::NonWritable, &[]);
+        }
+        st
+    }
+
     fn array_struct(&mut self, elem: Ty, written: bool) -> Word {
         if let Some(&s) = self.array_structs.get(&(elem, written)) {
             return s;
@@ -607,6 +632,10 @@ impl<'f> FnState<'f> {
     ) -> R<()> {
         match op {
             Op::Store(a) => self.store(e, a, args[0], operand(0)?, operand(1)?, args[1])?,
+            Op::StoreField(a, k) => {
+                let p = self.field_pointer(e, a, k, args[0], operand(1)?)?;
+                e.b.void(SOp::Store, &[p, args[1]])?;
+            }
             Op::Call(callee) => {
                 let fid = self.g.functions[callee.index()];
                 let ret = match ty {
@@ -633,7 +662,7 @@ impl<'f> FnState<'f> {
         let args: smallvec::SmallVec<[Word; 4]> = inst.args.iter().map(|&a| self.r(e, a)).collect();
         let operand = |k: usize| operand_ty(f, inst, k);
         match inst.op {
-            Op::Store(_) | Op::Call(_) => {
+            Op::Store(_) | Op::StoreField(..) | Op::Call(_) => {
                 return self.effect(e, inst.op, inst.ty, &args, id, operand)
             }
             Op::Fail => return self.fail(e, &args),
@@ -658,7 +687,13 @@ impl<'f> FnState<'f> {
         let out = Some(id);
         let rt = e.ty(t);
         match inst.op {
-            Op::Const(_) | Op::Store(_) | Op::Call(_) | Op::Barrier | Op::Fail | Op::Clear(_) => {}
+            Op::Const(_)
+            | Op::Store(_)
+            | Op::StoreField(..)
+            | Op::Call(_)
+            | Op::Barrier
+            | Op::Fail
+            | Op::Clear(_) => {}
             Op::Failed => self.failed(e, rt, id)?,
             Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
@@ -685,6 +720,10 @@ impl<'f> FnState<'f> {
             }
             Op::Math(mf) => math(e, mf, t, rt, id, &args)?,
             Op::Load(a) => self.load(e, a, args[0], operand(0)?, t, id)?,
+            Op::LoadField(a, k) => {
+                let p = self.field_pointer(e, a, k, args[0], t)?;
+                e.b.op(SOp::Load, rt, out, &[p])?;
+            }
             Op::ArrayLen(a) => self.array_len(e, m, a, rt, id)?,
             Op::Builtin(bi) => {
                 let var = self.g.builtins[&bi];
@@ -762,7 +801,8 @@ impl FnState<'_> {
         let mut n =
             e.b.op(SOp::ArrayLength, u, None, &[self.g.arrays[a.index()], 0])?;
         let per = match &m.arrays[a].record {
-            Some(r) => r.words(),
+            Some(r) if r.members.is_empty() => r.words(),
+            Some(_) => 1,
             None if self.scalarized(a) => m.arrays[a].elem.components(),
             None => 1,
         };
