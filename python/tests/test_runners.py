@@ -89,8 +89,32 @@ def first(args, threads="[1]"):
     return '{"kernel": "first", "threads": %s, "args": %s}' % (threads, json.dumps(base))
 
 
+PARTICLES = "tests/run/struct_particles.py"
+
+
+def particles(prm=None, part=None):
+    """struct_particles' inputs with the struct parameter or the first element changed."""
+    with open(os.path.join(ROOT, "tests", "run", "struct_particles.inputs.json")) as fh:
+        v = json.load(fh)
+    if prm is not None:
+        v["args"]["prm"] = prm
+    if part is not None:
+        v["args"]["parts"][0] = part
+    return json.dumps(v)
+
+
 # (kernel file, inputs text or bytes, expected exit status)
 BAD_INPUTS = [
+    (PARTICLES, particles(prm={"gravity": [0, -9.8, 0]}), 2),
+    (PARTICLES, particles(prm={"gravity": [0, -9.8, 0], "dt": 0.1, "spin": 1}), 2),
+    (PARTICLES, particles(prm={"gravity": {"x": 0}, "dt": 0.1}), 2),
+    (PARTICLES, particles(prm=[0, -9.8, 0, 0.1]), 2),
+    (PARTICLES, particles(prm={"gravity": [0, -9.8], "dt": 0.1}), 2),
+    (PARTICLES, particles(part={"pos": [0, 1, 0], "vel": [0, 0, 0], "mass": 1, "alive": 1, "tag": 0}), 2),
+    (PARTICLES, particles(part={"pos": [0, 1, 0], "vel": [0, 0, 0], "mass": 1, "alive": True, "tag": 256}), 2),
+    (PARTICLES, particles(part={"pos": [0, 1, 0], "vel": [0, 0, 0], "mass": 1, "alive": True}), 2),
+    (PARTICLES, particles(part={"pos": [0, 1, 0], "vel": [0, 0, 0], "mass": 1, "alive": True, "tag": 0, "x": {"y": 1}}), 2),
+    (PARTICLES, particles(part=[0, 1, 0]), 2),
     (SAXPY, "", 2),
     (SAXPY, "{", 2),
     (SAXPY, "[1,]", 2),
