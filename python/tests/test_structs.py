@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, f32, i32, u32, i8, u8, i16, u16, vec2, vec3, ivec3, mat33, quat, kernel, func,
+    Array, Array2D, f32, f64, i32, u32, i8, u8, i16, u16, vec2, vec3, ivec3, mat33, quat, kernel, func,
     struct, global_id,
 )
 from spirthon import gpu  # noqa: E402
@@ -73,6 +73,7 @@ class Step:
 @struct
 class Wide:
     on: bool
+    d: f64
     m: mat33
     inner: Step
     q: quat
@@ -173,7 +174,9 @@ class Layout(unittest.TestCase):
                          [0, 36, 52, 64, 68])
         self.assertEqual(Frames.numpy_dtype.itemsize, 72)
         self.assertEqual(Particle.numpy_dtype.itemsize, 32)
-        self.assertEqual(Wide.numpy_dtype.itemsize, 4 + 36 + 8 + 16 + 12 + 4)
+        self.assertEqual([Wide.numpy_dtype.fields[n][1] for n in Wide.numpy_dtype.names],
+                         [0, 8, 16, 52, 60, 76, 88])
+        self.assertEqual(Wide.numpy_dtype.itemsize, 96)
 
     def test_elements_round_trip_byte_for_byte_on_both_devices(self):
         """A kernel copying elements leaf by leaf gives back the bytes it was given (every

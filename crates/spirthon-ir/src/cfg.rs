@@ -546,11 +546,19 @@ pub struct Record {
     pub size: u32,
     /// Each leaf's path (`vel`, `inner.x`), type and byte offset in the element.
     pub fields: Vec<(String, Ty, u32)>,
-    /// The type of each 32-bit word of an element (`f32`, `i32` or `u32`; a bool's word is a
-    /// `u32`) when the buffer is declared as an array of a struct of them and read with
-    /// [`Op::LoadField`]; empty when it is an array of `u32` words (an element with narrow
-    /// ints, which share words and are stored with atomics).
-    pub members: Vec<crate::Scalar>,
+    /// Each scalar of an element (`f32`, `i32`, `u32` or `f64`; a bool's word is a `u32`)
+    /// and its byte offset, when the buffer is declared as an array of a struct of them and
+    /// read with [`Op::LoadField`] (member `k` is `members[k]`); empty when it is an array
+    /// of `u32` words (an element with narrow ints, which share words and are stored with
+    /// atomics).
+    pub members: Vec<(crate::Scalar, u32)>,
+}
+
+impl Record {
+    /// The member at byte `offset` of a struct of scalars.
+    pub fn member_at(&self, offset: u32) -> Option<u32> {
+        self.members.iter().position(|&(_, o)| o == offset).map(|k| k as u32)
+    }
 }
 
 impl Record {

@@ -1,5 +1,5 @@
-# Bad @struct declarations: bases, defaults, arrays as fields, methods, duplicates, f64 in an Array of structs, a struct with errors used as a type.
-from spirthon import kernel, struct, Array, f32, f64, i32, vec3, global_id
+# Bad @struct declarations: bases, defaults, arrays as fields, methods, duplicates, f64 beside a narrow int in an Array of structs, a struct with errors used as a type.
+from spirthon import kernel, struct, Array, f32, f64, i32, u8, vec3, global_id
 
 @struct
 class A(object):
@@ -18,6 +18,7 @@ class E:
 class F:
     d: f64
     v: vec3
+    b: u8
 
 @struct
 class G:

@@ -97,11 +97,10 @@ impl<'a> Ctx<'a> {
                                 Scalar::Bool => Scalar::U32,
                                 s => s,
                             };
-                            std::iter::repeat_n(s, l.ty.components() as usize)
+                            (0..l.ty.components()).map(move |k| (s, l.offset + k * s.size()))
                         })
                         .collect(),
                 };
-                debug_assert!(members.is_empty() || 4 * members.len() as u32 == st.size);
                 Record {
                     name: st.name.clone(),
                     size: st.size,

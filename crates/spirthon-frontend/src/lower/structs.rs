@@ -261,6 +261,11 @@ impl Lower<'_, '_> {
         self.cx.arrays[a.index()].record.as_ref().is_some_and(|r| !r.members.is_empty())
     }
 
+    /// The member of a struct-of-scalars element at byte `byte`.
+    fn record_member(&self, a: ArrayId, byte: u32) -> Option<u32> {
+        self.cx.arrays[a.index()].record.as_ref()?.member_at(byte)
+    }
+
     /// Where element `flat` of array of structs `a` is: its index for a struct of words,
     /// else the index of its first word (a `u32`).
     fn record_base(&mut self, a: ArrayId, i: &Index, span: Span) -> Operand {
@@ -317,9 +322,9 @@ impl Lower<'_, '_> {
 
     /// The scalar of type `s` at byte `byte` of the element at word `base`.
     fn load_scalar(&mut self, a: ArrayId, base: Operand, s: Scalar, byte: u32, span: Span) -> Operand {
-        if self.typed_record(a) {
+        if let Some(k) = self.record_member(a, byte) {
             let word = if s == Scalar::Bool { Scalar::U32 } else { s };
-            let raw = self.val(Op::LoadField(a, byte / 4), Ty::Scalar(word), [base], span);
+            let raw = self.val(Op::LoadField(a, k), Ty::Scalar(word), [base], span);
             if s != Scalar::Bool {
                 return raw;
             }
@@ -369,12 +374,12 @@ impl Lower<'_, '_> {
 
     /// Stores scalar `c` of type `s` at byte `byte` of the element at word `base`.
     fn store_scalar(&mut self, a: ArrayId, base: Operand, s: Scalar, byte: u32, c: Operand, span: Span) {
-        if self.typed_record(a) {
+        if let Some(k) = self.record_member(a, byte) {
             let v = match s {
                 Scalar::Bool => self.val(Op::Convert, Ty::U32, [c], span),
                 _ => c,
             };
-            self.emit(Op::StoreField(a, byte / 4), None, [base, v], span);
+            self.emit(Op::StoreField(a, k), None, [base, v], span);
             return;
         }
         let w = self.word_at(base, byte / 4, span);

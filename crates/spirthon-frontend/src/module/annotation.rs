@@ -134,17 +134,19 @@ impl ModuleInfo {
         }
     }
 
-    /// `Array[S]` of a struct: its elements hold f64 leaves only with 8-byte words, which
-    /// this version does not load.
+    /// `Array[S]` of a struct: an element with narrow ints is 32-bit words, so it cannot
+    /// hold an `f64` as well.
     fn records_annotation(&self, id: StructId, sp: Span, kind: &str, dims: u32) -> Result<Ann, Diagnostic> {
         let s = self.strukt(id);
-        if let Some(l) = s.leaves.iter().find(|l| l.ty.scalar() == Scalar::F64) {
+        let narrow = s.leaves.iter().find(|l| l.ty.scalar().is_narrow());
+        let wide = s.leaves.iter().find(|l| l.ty.scalar() == Scalar::F64);
+        if let (Some(n), Some(w)) = (narrow, wide) {
             return Err(Diagnostic::error(
                 sp,
-                format!("an `{kind}[{}]` cannot hold its f64 field `{}` in this version", s.name, l.path),
+                format!("an `{kind}[{}]` cannot hold both its f64 field `{}` and its {} field `{}` in this version", s.name, w.path, n.ty, n.path),
             )
-            .with_note("a struct with f64 fields is a value, a parameter and a func's argument or result, but not an array element yet")
-            .with_help("keep the f64s in an `Array[f64]` of their own"));
+            .with_note("an element with narrow ints is 32-bit words, and an f64 is not one")
+            .with_help("keep the f64s, or the narrow ints, in an array of their own"));
         }
         Ok(Ann::Records(id, dims))
     }

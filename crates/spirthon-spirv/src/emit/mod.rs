@@ -342,11 +342,11 @@ impl Emitter {
     /// ([`spirthon_ir::Record::members`]): each member at its word's offset, the stride the
     /// element's size.
     fn record_struct(&mut self, r: &spirthon_ir::Record, written: bool) -> Word {
-        let members: Vec<Word> = r.members.iter().map(|&s| self.ty(Ty::Scalar(s))).collect();
+        let members: Vec<Word> = r.members.iter().map(|&(s, _)| self.ty(Ty::Scalar(s))).collect();
         let es = self.b.type_struct(&members);
-        for k in 0..members.len() as u32 {
+        for (k, &(_, offset)) in r.members.iter().enumerate() {
             self.b
-                .member_decorate(es, k, spirv::Decoration::Offset, &[4 * k]);
+                .member_decorate(es, k as u32, spirv::Decoration::Offset, &[offset]);
         }
         self.name(es, &r.name);
         let rt = self.b.type_runtime_array(es);
