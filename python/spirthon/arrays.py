@@ -10,6 +10,7 @@ copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in 
 from .scalars import I32
 from .types import convert, f32, f64, i32, u32, i8, u8, i16, u16
 from .matrices import Matrix, MatrixType
+from . import structs
 from .structs import Struct, StructType
 from .vectors import Vector, VectorType
 
@@ -69,11 +70,11 @@ def element(elem, value):
     made from a mapping of its fields, or a NumPy record)."""
     if isinstance(elem, StructType):
         if type(value) is elem:
-            return value._copy()
+            return structs.copy(value)
         if isinstance(value, Struct):
             raise TypeError("cannot store a %s into an Array[%s]" % (type(value).__name__, elem.__name__))
         if isinstance(value, dict) or hasattr(value, "dtype"):
-            return elem.from_values(value)
+            return structs.from_values(elem, value)
         raise TypeError("an element of an Array[%s] is a %s, not %r" % (elem.__name__, elem.__name__, value))
     if isinstance(elem, MatrixType):
         if isinstance(value, Matrix):
@@ -109,7 +110,7 @@ def copied(value):
     if isinstance(value, Matrix):
         return value.type(value)
     if isinstance(value, Struct):
-        return value._copy()
+        return structs.copy(value)
     return value
 
 
@@ -182,7 +183,7 @@ class Array(metaclass=_ArrayMeta):
 
     def tolist(self):
         """The elements (vectors as lists), nested by the shape."""
-        return _nest([v.tolist() if isinstance(v, (Vector, Matrix, Struct)) else v for v in self._data], self.shape)
+        return _nest([structs.to_dict(v) if isinstance(v, Struct) else v.tolist() if isinstance(v, (Vector, Matrix)) else v for v in self._data], self.shape)
 
     def __iter__(self):
         raise TypeError("kernels index arrays one element at a time")

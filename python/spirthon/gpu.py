@@ -47,6 +47,7 @@ from .errors import CheckError, CompileError
 from .arrays import Array, element
 from .types import INT_RANGES, f32, f64, i32, u32, i8, u8, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
+from . import structs
 from .structs import Struct, StructType
 from .vectors import Vector, VectorType
 
@@ -402,7 +403,7 @@ def _np_dtype(elem):
 def _elem_size(elem):
     """Bytes per element."""
     if isinstance(elem, StructType):
-        return elem._size
+        return structs.layout(elem).size
     size = struct.calcsize(_CODES[_scalar_of(elem)])
     return size * (elem.size if isinstance(elem, (VectorType, MatrixType)) else 1)
 
@@ -709,7 +710,7 @@ class _HostArg:
         data = dev.native.read(self.buffer, timeout=_timeout)
         if isinstance(self.value, Array) and isinstance(self.value.elem, StructType):
             elem = self.value.elem
-            self.value._data = [elem._unpack(data, k) for k in range(0, len(data), elem._size)]
+            self.value._data = [structs.unpack(elem, data, k) for k in range(0, len(data), structs.layout(elem).size)]
         elif isinstance(self.value, Array):
             elem = self.value.elem
             s = _scalar_of(elem)
@@ -754,7 +755,7 @@ def _array_arg(dev, p, value):
     if isinstance(value, DeviceArray):
         return value._buffer, None
     if isinstance(value, Array) and isinstance(p.elem, StructType):
-        buf = dev.native.upload(b"".join(v._pack() for v in value._data))
+        buf = dev.native.upload(b"".join(structs.pack(v) for v in value._data))
         return buf, _HostArg(p.name, value, None, buf)
     if isinstance(value, Array):
         flat = [c for v in value._data for c in _flat(v)]
@@ -869,7 +870,7 @@ def _same_layout(p, record):
     docs/language.md; a difference would put fields at the wrong bytes): a ``CompileError``
     naming both otherwise."""
     size, fields = record
-    ours = (p.elem._size, [(path, "bool" if t is bool else _elem_name(t), offset) for path, t, offset in p.elem.leaf_offsets()])
+    ours = (structs.layout(p.elem).size, [(path, "bool" if t is bool else _elem_name(t), offset) for path, t, offset in structs.leaf_offsets(p.elem)])
     if ours != (size, fields):
         raise CompileError("the compiler lays out struct %s as %r, but the library as %r: please report this" % (p.elem.__name__, (size, fields), ours))
 
@@ -893,7 +894,7 @@ class _Plan:
                     _same_layout(p, m.records[p.name])
             elif p.kind == "struct":
                 # Each leaf is a uniform field of its own (`p.vel`).
-                for path, t in p.elem.leaves():
+                for path, t in structs.leaves(p.elem):
                     name = "%s.%s" % (p.name, path)
                     leaf = _Leaf(name, "vector" if isinstance(t, (VectorType, MatrixType)) else "scalar", t)
                     self.scalars.append((k, leaf, m.fields[name][1] if name in m.fields else None))
@@ -1011,8 +1012,8 @@ def _launch_python(kernel, threads, args, checked):
         shape = _numpy_shape(p, host)
         comps = isinstance(p.elem, (VectorType, MatrixType))
         if isinstance(p.elem, StructType):
-            data, size = host.tobytes(), p.elem._size
-            flat = [p.elem._unpack(data, at) for at in range(0, len(data), size)]
+            data, size = host.tobytes(), structs.layout(p.elem).size
+            flat = [structs.unpack(p.elem, data, at) for at in range(0, len(data), size)]
         else:
             flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
         values[k] = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
@@ -1026,7 +1027,7 @@ def _launch_python(kernel, threads, args, checked):
             if not host.flags.writeable:
                 continue
             if isinstance(a.elem, StructType):
-                _copy_bytes(host, b"".join(v._pack() for v in a._data))
+                _copy_bytes(host, b"".join(structs.pack(v) for v in a._data))
             else:
                 host[...] = np.array(a.tolist(), dtype=host.dtype).reshape(host.shape)
 

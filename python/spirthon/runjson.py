@@ -20,6 +20,7 @@ import re
 from . import _library
 from .types import INT_RANGES, f32, f64, to_f32
 from .matrices import MatrixType
+from . import structs
 from .structs import StructType
 from .vectors import TYPES as VECTORS, VectorType
 
@@ -480,13 +481,13 @@ def _no_unknown_fields(name, v, paths):
 
 def _struct(name, t, v):
     """A struct from its JSON object (a nested struct's an object too)."""
-    leaves = t.leaves()
+    leaves = structs.leaves(t)
     _no_unknown_fields(name, v, [p for p, _ in leaves])
     flat = []
     for path, lt in leaves:
         x = _value("%s.%s" % (name, path), lt, _at_path(name, v, path), True)
         flat.extend(x if isinstance(x, list) else [x])
-    return t._from_flat(flat)
+    return structs.from_flat(t, flat)
 
 
 def _array(name, elem, v):

@@ -36,23 +36,31 @@ _SCALARS = {
 }
 
 
+class Layout:
+    """A struct's fields and element layout (``S.__spirthon__``): every name a field can
+    have stays the user's (a field may be called ``size`` or ``tolist``)."""
+
+    __slots__ = ("fields", "types", "offsets", "size", "align", "format", "dtype")
+
+    def __init__(self, fields, offsets, size, align, fmt):
+        self.fields, self.types, self.offsets = tuple(fields), dict(fields), tuple(offsets)
+        self.size, self.align, self.format, self.dtype = size, align, fmt, None
+
+
 class StructType(type):
-    """The type of a ``@struct`` class: its fields, leaves and layout."""
+    """The type of a ``@struct`` class."""
 
     def __repr__(cls):
         return cls.__name__
 
-    def with_article(cls):
-        return "a " + cls.__name__
-
     @property
     def numpy_dtype(cls):
         """The NumPy structured dtype of an ``Array[S]`` element, byte for byte."""
-        dt = cls.__dict__.get("_dtype")
-        if dt is None:
+        lay = cls.__spirthon__
+        if lay.dtype is None:
             import numpy as np
             names, formats, offsets = [], [], []
-            for name, t, offset in cls._field_offsets:
+            for name, t, offset in lay.offsets:
                 names.append(name)
                 offsets.append(offset)
                 if isinstance(t, StructType):
@@ -60,52 +68,54 @@ class StructType(type):
                 else:
                     scalar, shape = _leaf_shape(t)
                     formats.append((_SCALARS[scalar][2], shape) if shape else _SCALARS[scalar][2])
-            dt = np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": cls._size})
-            cls._dtype = dt
-        return dt
+            lay.dtype = np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": lay.size})
+        return lay.dtype
 
-    def leaves(cls):
-        """Every leaf as ``(path, type)``, in layout order (``"vel"``, ``"inner.x"``): a
-        struct parameter's uniform fields, named ``param.path``."""
-        out = []
-        for name, t in cls._fields:
-            if isinstance(t, StructType):
-                out.extend(("%s.%s" % (name, p), lt) for p, lt in t.leaves())
-            else:
-                out.append((name, t))
-        return out
 
-    def leaf_offsets(cls):
-        """Every leaf as ``(path, type, byte offset)`` in an array element."""
-        out = []
-        for name, t, offset in cls._field_offsets:
-            if isinstance(t, StructType):
-                out.extend(("%s.%s" % (name, p), lt, offset + o) for p, lt, o in t.leaf_offsets())
-            else:
-                out.append((name, t, offset))
-        return out
+def layout(cls):
+    """A struct class's ``Layout``."""
+    return cls.__spirthon__
 
-    def from_values(cls, obj):
-        """A struct from a mapping of its fields or a NumPy record (``a[i]`` of a structured
-        array), nested ones too."""
-        if isinstance(obj, dict):
-            for k in obj:
-                if k not in cls._types:
-                    raise TypeError("struct %s has no field %r" % (cls.__name__, k))
-            for name, _ in cls._fields:
-                if name not in obj:
-                    raise TypeError("field %r of %s is missing" % (name, cls.__name__))
-        out = cls()
-        for name, t in cls._fields:
-            v = obj[name]
-            if isinstance(t, StructType):
-                v = t.from_values(v)
-            elif t is bool:
-                v = bool(v)  # a NumPy record holds it as a uint32
-            elif hasattr(v, "tolist"):
-                v = v.tolist()
-            setattr(out, name, v)
-        return out
+
+def leaves(cls):
+    """Every leaf as ``(path, type)``, in layout order (``"vel"``, ``"inner.x"``): a struct
+    parameter's uniform fields, named ``param.path``."""
+    return [(p, t) for p, t, _ in leaf_offsets(cls)]
+
+
+def leaf_offsets(cls):
+    """Every leaf as ``(path, type, byte offset)`` in an array element."""
+    out = []
+    for name, t, offset in cls.__spirthon__.offsets:
+        if isinstance(t, StructType):
+            out.extend(("%s.%s" % (name, p), lt, offset + o) for p, lt, o in leaf_offsets(t))
+        else:
+            out.append((name, t, offset))
+    return out
+
+
+def from_values(cls, obj):
+    """A struct from a mapping of its fields (every field, no other key) or a NumPy record
+    (``a[i]`` of a structured array), nested ones too."""
+    lay = cls.__spirthon__
+    if isinstance(obj, dict):
+        for k in obj:
+            if k not in lay.types:
+                raise TypeError("struct %s has no field %r" % (cls.__name__, k))
+        for name, _ in lay.fields:
+            if name not in obj:
+                raise TypeError("field %r of %s is missing" % (name, cls.__name__))
+    out = cls()
+    for name, t in lay.fields:
+        v = obj[name]
+        if isinstance(t, StructType):
+            v = from_values(t, v)
+        elif t is bool:
+            v = bool(v)  # a NumPy record holds it as a uint32
+        elif hasattr(v, "tolist"):
+            v = v.tolist()
+        setattr(out, name, v)
+    return out
 
 
 def _leaf_shape(t):
@@ -118,105 +128,117 @@ def _leaf_shape(t):
 
 
 class Struct:
-    """The base of ``@struct`` classes."""
+    """The base of ``@struct`` classes. Its instances have their fields and Python's
+    dunders only; the library's helpers are this module's functions."""
 
     __slots__ = ()
 
     def __init__(self, *args, **kwargs):
         cls = type(self)
-        fields = cls._fields
-        if len(args) > len(fields):
-            raise TypeError("struct %s has %d fields, but %d values are given" % (cls.__name__, len(fields), len(args)))
-        given = {name: v for (name, _), v in zip(fields, args)}
+        lay = cls.__spirthon__
+        if len(args) > len(lay.fields):
+            raise TypeError("struct %s has %d fields, but %d values are given" % (cls.__name__, len(lay.fields), len(args)))
+        given = {name: v for (name, _), v in zip(lay.fields, args)}
         for k, v in kwargs.items():
-            if k not in cls._types:
+            if k not in lay.types:
                 raise TypeError("struct %s has no field %r" % (cls.__name__, k))
             if k in given:
                 raise TypeError("field %r of %s is given twice" % (k, cls.__name__))
             given[k] = v
-        for name, t in fields:
+        for name, t in lay.fields:
             object.__setattr__(self, name, _field_value(cls, name, t, given[name]) if name in given else _zero(t))
 
     def __setattr__(self, name, value):
         cls = type(self)
-        t = cls._types.get(name)
+        t = cls.__spirthon__.types.get(name)
         if t is None:
             raise AttributeError("struct %s has no field %r" % (cls.__name__, name))
         object.__setattr__(self, name, _field_value(cls, name, t, value))
 
     def __repr__(self):
-        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % (n, getattr(self, n)) for n, _ in type(self)._fields))
+        fields = type(self).__spirthon__.fields
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % (n, getattr(self, n)) for n, _ in fields))
 
     def __eq__(self, other):
-        return type(other) is type(self) and self._flat() == other._flat()
+        return type(other) is type(self) and flat(self) == flat(other)
 
     __hash__ = None
 
-    def _copy(self):
-        """A copy, fields and all (a struct is a value in kernels)."""
-        new = object.__new__(type(self))
-        for name, t in type(self)._fields:
-            v = getattr(self, name)
-            if isinstance(v, Struct):
-                v = v._copy()
-            elif isinstance(v, Vector):
-                v = Vector(v.type, v.tolist())
-            elif isinstance(v, Matrix):
-                v = v.type(v)
-            object.__setattr__(new, name, v)
-        return new
+    def __copy__(self):
+        return copy(self)
 
-    def _flat(self):
-        """The leaves' numbers in layout order (a bool as 0 or 1)."""
-        out = []
-        for name, _ in type(self)._fields:
-            v = getattr(self, name)
-            if isinstance(v, Struct):
-                out.extend(v._flat())
-            elif isinstance(v, Matrix):
-                out.extend(x for row in v.tolist() for x in row)
-            elif isinstance(v, Vector):
-                out.extend(v.tolist())
-            else:
-                out.append(int(v) if isinstance(v, bool) else v)
-        return out
+    def __deepcopy__(self, memo):
+        return copy(self)
 
-    def _pack(self):
-        """The element's bytes (an ``Array[S]`` element's, padding zero)."""
-        return _struct.pack(type(self)._format, *self._flat())
 
-    @classmethod
-    def _unpack(cls, data, offset=0):
-        """The struct whose element bytes start at ``offset`` of ``data``."""
-        flat = list(_struct.unpack_from(cls._format, data, offset))
-        return cls._from_flat(flat)
+def copy(s):
+    """A copy of struct ``s``, fields and all (a struct is a value in kernels)."""
+    new = object.__new__(type(s))
+    for name, _ in type(s).__spirthon__.fields:
+        v = getattr(s, name)
+        if isinstance(v, Struct):
+            v = copy(v)
+        elif isinstance(v, Vector):
+            v = Vector(v.type, v.tolist())
+        elif isinstance(v, Matrix):
+            v = v.type(v)
+        object.__setattr__(new, name, v)
+    return new
 
-    @classmethod
-    def _from_flat(cls, flat):
-        """The struct of the leaves' numbers ``flat`` (consumed from the front)."""
-        out = object.__new__(cls)
-        for name, t in cls._fields:
-            if isinstance(t, StructType):
-                v = t._from_flat(flat)
-            elif t is bool:
-                v = bool(flat.pop(0))
-            else:
-                scalar, shape = _leaf_shape(t)
-                n = 1
-                for s in shape:
-                    n *= s
-                items, flat[:n] = flat[:n], []
-                v = t(*items) if shape else convert(scalar, items[0])
-            object.__setattr__(out, name, v)
-        return out
 
-    def tolist(self):
-        """The fields as a dict (vectors as lists), as the run JSON prints an element."""
-        out = {}
-        for name, _ in type(self)._fields:
-            v = getattr(self, name)
-            out[name] = v.tolist() if isinstance(v, (Struct, Vector, Matrix)) else v
-        return out
+def flat(s):
+    """The leaves' numbers of struct ``s`` in layout order (a bool as 0 or 1)."""
+    out = []
+    for name, _ in type(s).__spirthon__.fields:
+        v = getattr(s, name)
+        if isinstance(v, Struct):
+            out.extend(flat(v))
+        elif isinstance(v, Matrix):
+            out.extend(x for row in v.tolist() for x in row)
+        elif isinstance(v, Vector):
+            out.extend(v.tolist())
+        else:
+            out.append(int(v) if isinstance(v, bool) else v)
+    return out
+
+
+def pack(s):
+    """The bytes of struct ``s`` as an ``Array[S]`` element (padding zero)."""
+    return _struct.pack(type(s).__spirthon__.format, *flat(s))
+
+
+def unpack(cls, data, offset=0):
+    """The struct whose element bytes start at ``offset`` of ``data``."""
+    return from_flat(cls, list(_struct.unpack_from(cls.__spirthon__.format, data, offset)))
+
+
+def from_flat(cls, numbers):
+    """The struct of the leaves' numbers ``numbers`` (consumed from the front)."""
+    out = object.__new__(cls)
+    for name, t in cls.__spirthon__.fields:
+        if isinstance(t, StructType):
+            v = from_flat(t, numbers)
+        elif t is bool:
+            v = bool(numbers.pop(0))
+        else:
+            scalar, shape = _leaf_shape(t)
+            n = 1
+            for k in shape:
+                n *= k
+            items, numbers[:n] = numbers[:n], []
+            v = t(*items) if shape else convert(scalar, items[0])
+        object.__setattr__(out, name, v)
+    return out
+
+
+def to_dict(s):
+    """The fields of struct ``s`` as a dict (vectors as lists, nested structs as dicts), as
+    the run JSON prints an element."""
+    out = {}
+    for name, _ in type(s).__spirthon__.fields:
+        v = getattr(s, name)
+        out[name] = to_dict(v) if isinstance(v, Struct) else v.tolist() if isinstance(v, (Vector, Matrix)) else v
+    return out
 
 
 def _zero(t):
@@ -235,7 +257,7 @@ def _field_value(cls, name, t, value):
     if isinstance(t, StructType):
         if type(value) is not t:
             raise TypeError("field %r of %s is a %s, not %r" % (name, cls.__name__, t.__name__, value))
-        return value._copy()
+        return copy(value)
     if t is bool:
         if not isinstance(value, bool) and type(value).__name__ != "bool_":
             raise TypeError("field %r of %s is a bool, not %r" % (name, cls.__name__, value))
@@ -286,23 +308,28 @@ def struct(cls):
     anns = cls.__dict__.get("__annotations__", {})
     if not anns:
         raise TypeError("struct %s has no fields: declare each with its type (pos: vec3)" % cls.__name__)
-    fields = [(name, _field_type(cls.__name__, name, ann, module_globals)) for name, ann in anns.items()]
+    fields = []
+    for name, ann in anns.items():
+        if name.startswith("_%s__" % cls.__name__.lstrip("_")) or name.startswith("__"):
+            raise TypeError("struct %s: a field name does not start with two underscores (Python renames it inside the class)" % cls.__name__)
+        fields.append((name, _field_type(cls.__name__, name, ann, module_globals)))
     offset, align, fmt, placed = 0, 1, "<", []
     for name, t in fields:
         if isinstance(t, StructType):
-            a, size, inner = t._align, t._size, t._format[1:]
+            inner = t.__spirthon__
+            a, size, codes = inner.align, inner.size, inner.format[1:]
         else:
             scalar, shape = _leaf_shape(t)
             a, code = _SCALARS[scalar][0], _SCALARS[scalar][1]
             n = 1
-            for s in shape:
-                n *= s
-            size, inner = a * n, code * n
+            for k in shape:
+                n *= k
+            size, codes = a * n, code * n
         start = -(-offset // a) * a
         if start > offset:
             fmt += "%dx" % (start - offset)
         placed.append((name, t, start))
-        fmt += inner
+        fmt += codes
         offset = start + size
         align = max(align, a)
     size = -(-offset // max(align, 4)) * max(align, 4)
@@ -313,11 +340,6 @@ def struct(cls):
         "__doc__": cls.__doc__,
         "__module__": cls.__module__,
         "__qualname__": cls.__qualname__,
-        "_fields": tuple(fields),
-        "_types": dict(fields),
-        "_field_offsets": tuple(placed),
-        "_size": size,
-        "_align": align,
-        "_format": fmt,
+        "__spirthon__": Layout(fields, placed, size, align, fmt),
     }
     return StructType(cls.__name__, (Struct,), ns)

@@ -13,7 +13,7 @@ from spirthon import (  # noqa: E402
     Array, Array2D, f32, f64, i32, u32, i8, u8, i16, u16, vec2, vec3, ivec3, mat33, quat, kernel, func,
     struct, global_id,
 )
-from spirthon import gpu  # noqa: E402
+from spirthon import gpu, structs  # noqa: E402
 
 try:
     import numpy as np
@@ -88,6 +88,13 @@ def copy_wide(src: Array[Wide], dst: Array[Wide], flags: Array[i32]):
         w = src[i]
         dst[i] = w
         flags[i] = 1 if w.on else 0
+
+
+@struct
+class Node:
+    leaves: i32
+    tolist: f32
+    size: u32
 
 
 @kernel
@@ -238,7 +245,7 @@ class Values(unittest.TestCase):
             np.testing.assert_array_equal(ps["mass"], want["mass"])
             # The same with a dict for the struct argument, an Array of structs, and a
             # device array.
-            arr = Array(Particle, [Particle.from_values(r) for r in self._particles()])
+            arr = Array(Particle, [structs.from_values(Particle, r) for r in self._particles()])
             step.launch(6, arr, {"dt": 0.1, "bounce": 0.5}, first_y)
             self.assertEqual([p.hits for p in (arr[k] for k in range(6))], list(want["hits"]))
             dev = spirthon.array(self._particles(), dtype=Particle)
@@ -275,10 +282,20 @@ class HostSide(unittest.TestCase):
             p.hits = 2.5
         with self.assertRaises(AttributeError):
             p.spin = 1.0
-        q = p._copy()
+        q = structs.copy(p)
         q.pos.x = 9.0
         self.assertEqual(p.pos.x, 1.0)
-        self.assertEqual(Particle._unpack(p._pack()), p)
+        self.assertEqual(structs.unpack(Particle, structs.pack(p)), p)
+
+    def test_fields_may_have_any_name(self):
+        """A field named as a helper of the library (`tolist`, `size`, `leaves`) is the
+        user's: the library keeps its own in `__spirthon__` and module functions."""
+        n = Node(leaves=3, tolist=1.5, size=2)
+        self.assertEqual((n.leaves, n.tolist, n.size), (3, 1.5, 2))
+        self.assertEqual(Node.numpy_dtype.names, ("leaves", "tolist", "size"))
+        self.assertEqual(structs.to_dict(n), {"leaves": 3, "tolist": 1.5, "size": 2})
+        with self.assertRaises(TypeError):
+            struct(type("Bad", (), {"__annotations__": {"__x": f32}}))
 
 
 if __name__ == "__main__":

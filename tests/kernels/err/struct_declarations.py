@@ -28,3 +28,8 @@ class G:
 @kernel
 def k(a: Array[F], g: G):
     pass
+
+
+@struct
+class H:
+    __hidden: f32

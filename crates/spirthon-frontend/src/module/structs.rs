@@ -113,6 +113,14 @@ impl ModuleInfo {
         let mut leaves: Vec<Leaf> = Vec::new();
         let (mut offset, mut align) = (0u32, 1u32);
         for (name, ann, span) in &decl.fields {
+            if name.starts_with("__") {
+                diags.push(
+                    Diagnostic::error(*span, format!("field `{name}` starts with two underscores"))
+                        .with_note(format!("inside a class Python renames such a name (to `_{}{name}`), so kernels could not read it by this one", decl.name.trim_start_matches('_')))
+                        .with_help("name the field without the leading underscores"),
+                );
+                continue;
+            }
             if let Some(first) = fields.iter().find(|f| f.name == *name) {
                 diags.push(
                     Diagnostic::error(*span, format!("field `{name}` is declared twice"))
