@@ -10,29 +10,12 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, f32, f64, i32, u32, i8, u8, i16, u16, vec2, vec3, ivec3, mat33, quat, kernel, func,
+    Array, Array2D, f32, f64, i32, u32, i8, u8, i16, u16, vec3, ivec3, mat33, quat, kernel, func,
     struct, global_id,
 )
-from spirthon import gpu, structs  # noqa: E402
-
-try:
-    import numpy as np
-except ImportError:
-    np = None
-
-REQUIRED = os.environ.get("SPIRTHON_REQUIRE_NATIVE") == "1"
-MISSING = None
-if gpu._native is None:
-    MISSING = "the native module is not built (%s)" % gpu._NATIVE_ERROR
-elif np is None:
-    MISSING = "NumPy is not installed"
-
-
-def setUpModule():
-    if MISSING and REQUIRED:
-        raise RuntimeError("SPIRTHON_REQUIRE_NATIVE=1 but %s" % MISSING)
-    if MISSING:
-        raise unittest.SkipTest(MISSING)
+from spirthon import structs  # noqa: E402
+# The same requirements as the other launches: the native module, NumPy and a device.
+from test_gpu import np, setUpModule  # noqa: E402,F401
 
 
 # Layouts with padding everywhere it can be: a byte before a word, a short before a vector,

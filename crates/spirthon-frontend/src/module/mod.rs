@@ -134,6 +134,13 @@ impl ModuleInfo {
         }
     }
 
+    /// Binds `name` to `what` it is when it had errors: its uses report nothing more than
+    /// that.
+    fn poison(&mut self, name: &str, span: Span, what: &'static str) {
+        let what = what.into();
+        self.globals.insert(name.to_string(), Global::Opaque { span, what });
+    }
+
     /// What `e` names when it is a library item (`f32`, `sp.f32`, `math.sqrt`, `sqrt`).
     pub fn lib_item<'a>(
         &'a self,
@@ -301,13 +308,7 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                 }
                 Err(mut d) => {
                     diags.append(&mut d);
-                    m.globals.insert(
-                        decl.name.clone(),
-                        Global::Opaque {
-                            span: decl.name_span,
-                            what: "a struct with errors".into(),
-                        },
-                    );
+                    m.poison(&decl.name, decl.name_span, "a struct with errors");
                 }
             },
             // Kernels and funcs are checked by name among themselves: a plain `def` or an
@@ -331,13 +332,7 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                     }
                     Err(mut d) => {
                         diags.append(&mut d);
-                        m.globals.insert(
-                            def.name.clone(),
-                            Global::Opaque {
-                                span: def.name_span,
-                                what: "a kernel or func with errors".into(),
-                            },
-                        );
+                        m.poison(&def.name, def.name_span, "a kernel or func with errors");
                     }
                 }
             }

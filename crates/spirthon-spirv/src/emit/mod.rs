@@ -352,6 +352,11 @@ impl Emitter {
         let rt = self.b.type_runtime_array(es);
         self.b
             .decorate(rt, spirv::Decoration::ArrayStride, &[r.size]);
+        self.block_of(rt, written)
+    }
+
+    /// The Block struct around runtime array `rt`, `NonWritable` unless `written`.
+    fn block_of(&mut self, rt: Word, written: bool) -> Word {
         let st = self.b.type_struct(&[rt]);
         self.b.decorate(st, spirv::Decoration::Block, &[]);
         self.b
@@ -375,14 +380,7 @@ impl Emitter {
             self.b
                 .decorate(rt, spirv::Decoration::ArrayStride, &[elem.size()]);
         }
-        let st = self.b.type_struct(&[rt]);
-        self.b.decorate(st, spirv::Decoration::Block, &[]);
-        self.b
-            .member_decorate(st, 0, spirv::Decoration::Offset, &[0]);
-        if !written {
-            self.b
-                .member_decorate(st, 0, spirv::Decoration::NonWritable, &[]);
-        }
+        let st = self.block_of(rt, written);
         self.array_structs.insert((elem, written), st);
         st
     }
