@@ -145,9 +145,11 @@ def json_value(x):
         return "nan"
     if x in (float("inf"), float("-inf")):
         return "inf" if x > 0 else "-inf"
-    from .scalars import F64
+    from .scalars import F16, F64
     if type(x) is F64:
         return float(x)  # Python's repr: the shortest digits that read back as the double
+    if type(x) is F16:
+        return float(repr(x))  # the shortest digits that read back as the half
     from .types import to_f32
     for digits in range(1, 10):
         short = float("%.*g" % (digits, x))

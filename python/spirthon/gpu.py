@@ -44,8 +44,9 @@ import time
 from . import _library
 from . import source as _source
 from .errors import CheckError, CompileError
+from .scalars import r16
 from .arrays import Array, element
-from .types import INT_RANGES, f32, f64, i32, u32, i8, u8, i16, u16, to_f32
+from .types import INT_RANGES, f16, f32, f64, i32, u32, i8, u8, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
 from . import structs
 from .structs import Struct, StructType
@@ -377,9 +378,9 @@ def _check_for_python(kernel, checked):
 
 # Arguments.
 
-_DTYPES = {f32: "float32", i32: "int32", u32: "uint32", f64: "float64", i8: "int8",
+_DTYPES = {f32: "float32", i32: "int32", u32: "uint32", f64: "float64", f16: "float16", i8: "int8",
            u8: "uint8", i16: "int16", u16: "uint16"}
-_CODES = {f32: "f", i32: "i", u32: "I", float: "f", f64: "d", i8: "b", u8: "B", i16: "h",
+_CODES = {f32: "f", i32: "i", u32: "I", float: "f", f64: "d", f16: "e", i8: "b", u8: "B", i16: "h",
           u16: "H"}
 
 
@@ -478,6 +479,11 @@ def _number(name, ty, value):
             return float(v)
         except OverflowError:
             raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
+    if ty is f16:
+        try:
+            return r16(float(v))
+        except OverflowError:
+            raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
     if isinstance(v, float):
         raise TypeError("argument %s is %r, a float, for an %r parameter: pass an int (int(x) truncates toward zero)" % (name, v, ty))
     lo, hi = INT_RANGES[ty]
@@ -533,6 +539,8 @@ def _scalar_words(p, value):
         return "i", [v]  # a narrow int parameter is a whole word, sign-extended
     if p.elem in (u8, u16):
         return "I", [v]
+    if p.elem is f16:
+        return "f", [v]  # an f16 parameter is the f32 of its value, a whole word
     return _CODES[p.elem], [v]
 
 

@@ -18,7 +18,8 @@ import math
 import re
 
 from . import _library
-from .types import INT_RANGES, f32, f64, to_f32
+from .types import INT_RANGES, f16, f32, f64, to_f32
+from .scalars import r16
 from .matrices import MatrixType
 from . import structs
 from .structs import StructType
@@ -404,7 +405,12 @@ def _scalar(name, s, v, allow_bool):
             return float(v)
         except OverflowError:
             return math.copysign(math.inf, v)
-    if s in (f32, f64) and isinstance(v, str):
+    if s is f16 and _is_number(v):
+        try:
+            return r16(float(v))
+        except OverflowError:
+            return math.copysign(math.inf, v)
+    if s in (f32, f64, f16) and isinstance(v, str):
         table = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
         if v in table:
             return table[v]

@@ -39,9 +39,21 @@ _pack, _unpack = _F32.pack, _F32.unpack
 _INF = math.inf
 
 
-def f64_mixing():
-    """The error of an f32 meeting an f64 (the compiler's, as for i32 and u32)."""
-    return TypeError("f32 mixed with f64: convert one side with f32() or f64()")
+def f64_mixing(a="f32", b="f64"):
+    """The error of two float types meeting (the compiler's, as for i32 and u32)."""
+    return TypeError("%s mixed with %s: convert one side with %s() or %s()" % (a, b, a, b))
+
+
+_F16 = struct.Struct("<e")
+
+
+def r16(x):
+    """The half (IEEE binary16, NumPy's float16) nearest to the float ``x``, as a Python
+    float: ties to even, subnormals kept, infinite past 65504 (from 65520)."""
+    try:
+        return _F16.unpack(_F16.pack(x))[0]
+    except OverflowError:
+        return math.copysign(_INF, x)
 
 
 def r32(x):
@@ -162,6 +174,8 @@ def _as_f32(b):
         return r32(float(b))
     if t is F64:
         raise f64_mixing()
+    if t is F16:
+        raise f64_mixing("f16", "f32")
     return None
 
 
@@ -354,6 +368,8 @@ def _as_f64(b):
         return float(b)
     if t is F32:
         raise f64_mixing()
+    if t is F16:
+        raise f64_mixing("f16", "f64")
     return None
 
 
@@ -409,6 +425,101 @@ def _f64_install():
 
 
 _f64_install()
+
+
+# Half precision: each operation as the f32 one (exact on halves, which f32 holds), then
+# rounded to half, as the compiled kernel computes in an f32 register and rounds.
+
+
+class F16(float):
+    """An f16 value (NumPy's float16)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return _short16(self)
+
+    __str__ = __repr__
+
+
+def _short16(x):
+    """The shortest decimal that reads back as the same half (as NumPy prints float16)."""
+    v = float(x)
+    if v != v or v in (_INF, -_INF):
+        return repr(v)
+    for digits in range(1, 6):
+        s = "%.*e" % (digits - 1, v)
+        if r16(float(s)) == v:
+            break
+    return repr(float(s))
+
+
+def _as_f16(b):
+    """The half an operand ``b`` of an f16 operation stands for, or ``None``; an F32 or F64
+    raises (float types do not mix)."""
+    t = type(b)
+    if t is F16:
+        return float.__float__(b)
+    if t is LitF or t is float or t in INT_NAMES or t is LitI or t is int:
+        return r16(float(b))
+    if t is F32:
+        raise f64_mixing("f16", "f32")
+    if t is F64:
+        raise f64_mixing("f16", "f64")
+    return None
+
+
+def _hpow_int(x, n):
+    """``x ** n`` for an f16 ``x`` and a literal int ``n``: square-and-multiply, each
+    product rounded to half, as the compiler expands it."""
+    k = abs(n)
+    result, base = None, x
+    while k > 0:
+        if k & 1:
+            result = base if result is None else r16(result * base)
+        k >>= 1
+        if k > 0:
+            base = r16(base * base)
+    if result is None:
+        result = 1.0
+    if n < 0:
+        if result == 0.0:
+            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+        result = r16(r32(1.0 / result))
+    return result
+
+
+def _f16_install():
+    for name in ("add", "sub", "mul", "truediv", "floordiv", "mod"):
+        fn = _FLOAT_OPS[name]
+
+        def forward(a, b, fn=fn):
+            y = _as_f16(b)
+            if y is None:
+                return NotImplemented
+            return F16(r16(fn(float.__float__(a), y)))
+
+        def reflected(a, b, fn=fn):
+            y = _as_f16(b)
+            if y is None:
+                return NotImplemented
+            return F16(r16(fn(y, float.__float__(a))))
+
+        _install(F16, name, (forward, reflected))
+
+    def power(a, b):
+        if type(b) in (LitI, int):
+            return F16(_hpow_int(float.__float__(a), int(b)))
+        raise TypeError("`**` on an f16 needs an int literal exponent")
+
+    def rpower(a, b):
+        raise TypeError("`**` on an f16 needs an int literal exponent")
+
+    F16.__pow__, F16.__rpow__ = power, rpower
+    _float_basics(F16, _as_f16, lambda v: F16(r16(v)))
+
+
+_f16_install()
 
 
 # Integer operations, wrapped.
@@ -547,7 +658,7 @@ WRAPS = {I32: wrap_i32, U32: wrap_u32, I8: wrap_i8, U8: wrap_u8, I16: wrap_i16, 
 
 # Literals: Python's arithmetic among themselves; a typed operand takes over.
 
-_TYPED = (F32, F64) + tuple(INT_NAMES)
+_TYPED = (F32, F64, F16) + tuple(INT_NAMES)
 
 
 def _lit_method(base_fn):
@@ -617,6 +728,8 @@ def to_type(t, v):
         return F32(r32(float(v)))
     if tt is F64 and tv in (I32, U32, LitI, int, LitF, float):
         return F64(float(v))
+    if tt is F16 and (tv in INT_NAMES or tv in (LitI, int, LitF, float)):
+        return F16(r16(float(v)))
     if tt in WRAPS and tv in (LitI, int):
         return tt(WRAPS[tt](v))
     return value(v)

@@ -25,13 +25,14 @@ alignment and to 4 bytes (docs/language.md, "Structs").
 import struct as _struct
 
 from .matrices import Matrix, MatrixType
-from .types import convert, f32, f64, i32, u32, i8, u8, i16, u16, _Scalar
+from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, _Scalar
 from .vectors import Vector, VectorType
 
 # Each scalar: bytes in a buffer, the ``struct`` module's code, NumPy's dtype.
 _SCALARS = {
     f32: (4, "f", "<f4"), i32: (4, "i", "<i4"), u32: (4, "I", "<u4"), f64: (8, "d", "<f8"),
     i8: (1, "b", "i1"), u8: (1, "B", "u1"), i16: (2, "h", "<i2"), u16: (2, "H", "<u2"),
+    f16: (2, "e", "<f2"),
     bool: (4, "I", "<u4"),
 }
 

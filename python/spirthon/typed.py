@@ -32,7 +32,7 @@ import types
 
 from . import _library, matrices, scalars, vectors
 from . import source as _source
-from .scalars import F32, F64, I32, U32, LitF, LitI, literal, r32, to_type, value
+from .scalars import F16, F32, F64, I32, U32, LitF, LitI, literal, r32, to_type, value
 from .types import convert, f32, i32, _Scalar
 from .arrays import copied
 from .structs import StructType
@@ -156,6 +156,9 @@ def _math_fn(name, fn, typing):
             return r
         if int_result:
             return I32(scalars.wrap_i32(r))
+        if builtins.any(type(a) is F16 for a in args):
+            # An f16 is computed in f32, and the result rounded to half.
+            return F16(scalars.r16(r32(r)))
         return F32(r32(r))
 
     shim.__name__ = name

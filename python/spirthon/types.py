@@ -2,7 +2,8 @@
 
 ``i32``, ``u32``, ``f32`` and ``f64`` are conversions, as in kernels: ``i32(x)`` truncates a
 float toward zero and wraps to 32 bits, ``u32(x)`` wraps, ``f32(x)`` rounds to the nearest
-float32, ``f64(x)`` is Python's ``float(x)``, and ``i8 u8 i16 u16`` wrap to their width
+float32, ``f64(x)`` is Python's ``float(x)``, ``f16(x)`` rounds to the nearest half (NumPy's
+``float16``), and ``i8 u8 i16 u16`` wrap to their width
 as NumPy's ``int8 uint8 int16 uint16`` do;
 each gives a value that computes in its type (``spirthon.scalars``). Vectors are
 ``spirthon.vectors``, arrays ``spirthon.arrays``, both built on these.
@@ -10,7 +11,7 @@ each gives a value that computes in its type (``spirthon.scalars``). Vectors are
 
 import math
 
-from .scalars import F32, F64, I8, I16, I32, U8, U16, U32, WRAPS, r32
+from .scalars import F16, F32, F64, I8, I16, I32, U8, U16, U32, WRAPS, LitF, r16, r32
 
 
 class _Scalar:
@@ -34,6 +35,7 @@ i8 = _Scalar("i8")
 u8 = _Scalar("u8")
 i16 = _Scalar("i16")
 u16 = _Scalar("u16")
+f16 = _Scalar("f16")
 
 # Every int type: the class of its values, and its range.
 INTS = {i32: I32, u32: U32, i8: I8, u8: U8, i16: I16, u16: U16}
@@ -53,6 +55,11 @@ def convert(ty, value):
         return F32(to_f32(value))
     if ty is f64:
         return F64(float(value))
+    if ty is f16:
+        if type(value) is F64:
+            raise TypeError("f16() of an f64 would round twice on the GPU: write f16(f32(x))")
+        # An f32 (or an int) first, then to half, as the device converts.
+        return F16(r16(value if type(value) in (F16, LitF, float) else to_f32(value)))
     if isinstance(value, float):
         value = math.trunc(value)
     cls = INTS.get(ty)

@@ -58,6 +58,9 @@ impl Lit {
             (Lit::Int(i), Scalar::F32) => Ok(Const::f32(i as f32)),
             (Lit::Float(f), Scalar::F32) => Ok(Const::f32(f as f32)),
             (Lit::Int(i), Scalar::F64) => Ok(Const::f64(i as f64)),
+            // An int or float meeting an `f16` is rounded to half once, from its value.
+            (Lit::Int(i), Scalar::F16) => Ok(Const::float(Scalar::F16, i as f64)),
+            (Lit::Float(f), Scalar::F16) => Ok(Const::float(Scalar::F16, f)),
             (Lit::Int(i), s) if s.is_narrow() => match s.int_range() {
                 Some((lo, hi)) if (lo..=hi).contains(&i) => Ok(Const::Narrow(s, i as i32)),
                 _ => Err(format!("the constant {i} does not fit in {}", s.name())),
@@ -85,6 +88,7 @@ impl Lit {
             Const::F32(bits) => Lit::Float(f64::from(f32::from_bits(bits))),
             Const::F64(bits) => Lit::Float(f64::from_bits(bits)),
             Const::Narrow(_, v) => Lit::Int(v.into()),
+            Const::F16(h) => Lit::Float(spirthon_ir::half::value(h)),
         })
     }
 }

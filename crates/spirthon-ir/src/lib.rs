@@ -11,6 +11,7 @@ pub mod abi;
 pub mod cfg;
 pub mod checks;
 pub mod diag;
+pub mod half;
 pub mod hash;
 pub mod index_vec;
 pub mod library;

@@ -319,6 +319,7 @@ pub const LIBRARY: &[Row] = &[
     own("u32", Module::Spirthon, 1),
     own("f32", Module::Spirthon, 1),
     own("f64", Module::Spirthon, 1),
+    own("f16", Module::Spirthon, 1),
     own("i8", Module::Spirthon, 1),
     own("u8", Module::Spirthon, 1),
     own("i16", Module::Spirthon, 1),

@@ -1,5 +1,5 @@
 //! The typing rules of the operators on scalars, as one table: for each operator and each
-//! pair of operand kinds (a typed `i32`, `u32`, `f32`, `f64` or `bool` value, or an int, negative
+//! pair of operand kinds (a typed `i32`, `u32`, `f32`, `f64`, `f16`, narrow int or `bool` value, or an int, negative
 //! int or float literal), the kind of the result, or `None` where the kernel language
 //! refuses it (docs/language.md, "Types" and "Expressions").
 //!
@@ -29,7 +29,7 @@ pub enum Kind {
 }
 
 /// Every operand kind, in the order the tables list them.
-pub const KINDS: [Kind; 12] = [
+pub const KINDS: [Kind; 13] = [
     Kind::Typed(Scalar::I32),
     Kind::Typed(Scalar::U32),
     Kind::Typed(Scalar::F32),
@@ -39,6 +39,7 @@ pub const KINDS: [Kind; 12] = [
     Kind::Typed(Scalar::U8),
     Kind::Typed(Scalar::I16),
     Kind::Typed(Scalar::U16),
+    Kind::Typed(Scalar::F16),
     Kind::Int,
     Kind::NegInt,
     Kind::Float,
@@ -81,16 +82,16 @@ const BOOL: Kind = Kind::Typed(Scalar::Bool);
 const F32: Kind = Kind::Typed(Scalar::F32);
 const F64: Kind = Kind::Typed(Scalar::F64);
 
-/// The float type `a / b` computes in: `f64` when an operand is one (an `f32` does not mix
-/// with it), else `f32`.
+/// The float type `a / b` computes in: an operand's float type (two float types do not
+/// mix), else `f32`.
 fn true_div(a: Kind, b: Kind) -> Option<Kind> {
     if a == BOOL || b == BOOL {
         return None;
     }
-    match (a == F64, b == F64) {
-        (false, false) => Some(F32),
-        _ if a == F32 || b == F32 => None,
-        _ => Some(F64),
+    match (a.float_typed().then_some(a), b.float_typed().then_some(b)) {
+        (Some(x), Some(y)) if x != y => None,
+        (Some(x), _) | (_, Some(x)) => Some(x),
+        (None, None) => Some(F32),
     }
 }
 
@@ -147,7 +148,7 @@ fn unify(a: Kind, b: Kind) -> Option<Kind> {
 fn literal_meets(lit: Kind, t: Scalar) -> Option<Kind> {
     match (lit, t) {
         (_, Scalar::Bool) => None,
-        (Kind::Float, Scalar::F64) => Some(F64),
+        (Kind::Float, s) if s.is_float() => Some(Kind::Typed(s)),
         (Kind::Float, _) => Some(F32),
         (Kind::NegInt, s) if s.is_int() && !s.is_signed() => None,
         _ => Some(Kind::Typed(t)),
@@ -163,11 +164,13 @@ fn power(a: Kind, b: Kind) -> Option<Kind> {
     if a == BOOL || b == BOOL {
         return None;
     }
+    // `f64` and `f16` have no `pow` yet: only int literal exponents.
+    let no_pow = |k: Kind| k == F64 || k == Kind::Typed(Scalar::F16);
     match b {
         Kind::Int => Some(a),
-        Kind::NegInt if a == F64 => Some(F64),
+        Kind::NegInt if a.float_typed() => Some(a),
         Kind::NegInt => Some(F32),
-        _ if a == F64 || b == F64 => None,
+        _ if no_pow(a) || no_pow(b) => None,
         _ if b.int_typed() && (a.int_typed() || matches!(a, Kind::Int | Kind::NegInt)) => None,
         _ => Some(F32),
     }

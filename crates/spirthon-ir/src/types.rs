@@ -17,6 +17,11 @@ pub enum Scalar {
     U8,
     I16,
     U16,
+    /// `f16`: a half, as NumPy's `float16`. A value is held in an `f32` register
+    /// ([`Scalar::carrier`]) and rounded to half after every operation (exact: an `f32`
+    /// result rounded again to half is the correctly rounded half); a buffer packs them two
+    /// to a word.
+    F16,
 }
 
 impl Scalar {
@@ -31,11 +36,12 @@ impl Scalar {
             Scalar::U8 => "u8",
             Scalar::I16 => "i16",
             Scalar::U16 => "u16",
+            Scalar::F16 => "f16",
         }
     }
     /// The scalar type a spirthon name spells (`i32`, `f64`, `u8`, …; `bool` is Python's).
     pub fn named(name: &str) -> Option<Scalar> {
-        const SPIRTHON: [Scalar; 8] = [
+        const SPIRTHON: [Scalar; 9] = [
             Scalar::I32,
             Scalar::U32,
             Scalar::F32,
@@ -44,21 +50,27 @@ impl Scalar {
             Scalar::U8,
             Scalar::I16,
             Scalar::U16,
+            Scalar::F16,
         ];
         SPIRTHON.into_iter().find(|s| s.name() == name)
     }
     /// The 32-bit type a value of this type is held in: `i32` for `i8`/`i16`, `u32` for
-    /// `u8`/`u16`, the type itself otherwise.
+    /// `u8`/`u16`, `f32` for `f16`, the type itself otherwise.
     pub fn carrier(self) -> Scalar {
         match self {
             Scalar::I8 | Scalar::I16 => Scalar::I32,
             Scalar::U8 | Scalar::U16 => Scalar::U32,
+            Scalar::F16 => Scalar::F32,
             s => s,
         }
     }
-    /// Whether this is one of the narrow ints (`i8 u8 i16 u16`).
+    /// Whether this is one of the narrow types (`i8 u8 i16 u16 f16`): held in a 32-bit
+    /// carrier, brought back to the type after every operation, packed in buffers.
     pub fn is_narrow(self) -> bool {
-        matches!(self, Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16)
+        matches!(
+            self,
+            Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 | Scalar::F16
+        )
     }
     /// A narrow int's bits (8 or 16); 32 or 64 for the others (bool's 32, as stored).
     pub fn bits(self) -> u32 {
@@ -93,14 +105,14 @@ impl Scalar {
         }
     }
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F32 | Scalar::F64 | Scalar::F16)
     }
     /// Bytes in a buffer (a bool is stored as a `u32`).
     pub fn size(self) -> u32 {
         match self {
             Scalar::F64 => 8,
             Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
             _ => 4,
         }
     }
@@ -295,6 +307,8 @@ pub enum Const {
     F64(u64),
     /// A narrow int (`i8 u8 i16 u16`) and its value, in its range.
     Narrow(Scalar, i32),
+    /// An `f16`: its bits.
+    F16(u16),
 }
 
 impl Const {
@@ -304,10 +318,12 @@ impl Const {
     pub fn f64(v: f64) -> Const {
         Const::F64(v.to_bits())
     }
-    /// The float `v` as a constant of float type `s` (rounded to `f32` for `f32`).
+    /// The float `v` as a constant of float type `s` (rounded to `f32` for `f32`, to half
+    /// for `f16`).
     pub fn float(s: Scalar, v: f64) -> Const {
         match s {
             Scalar::F64 => Const::f64(v),
+            Scalar::F16 => Const::F16(crate::half::bits(v)),
             _ => Const::f32(v as f32),
         }
     }
@@ -319,6 +335,7 @@ impl Const {
             Scalar::U32 => Const::U32(0),
             Scalar::F32 => Const::f32(0.0),
             Scalar::F64 => Const::f64(0.0),
+            Scalar::F16 => Const::F16(0),
             s => Const::Narrow(s, 0),
         }
     }
@@ -330,6 +347,7 @@ impl Const {
             Scalar::U32 => Const::U32(1),
             Scalar::F32 => Const::f32(1.0),
             Scalar::F64 => Const::f64(1.0),
+            Scalar::F16 => Const::F16(0x3C00),
             s => Const::Narrow(s, 1),
         }
     }
@@ -341,6 +359,7 @@ impl Const {
             Const::F32(_) => Scalar::F32,
             Const::F64(_) => Scalar::F64,
             Const::Narrow(s, _) => s,
+            Const::F16(_) => Scalar::F16,
         })
     }
     pub fn as_f32(self) -> Option<f32> {
@@ -349,11 +368,12 @@ impl Const {
             _ => None,
         }
     }
-    /// A float constant's value (an `f32`'s widened exactly).
+    /// A float constant's value (an `f32`'s or `f16`'s widened exactly).
     pub fn as_float(self) -> Option<f64> {
         match self {
             Const::F32(b) => Some(f32::from_bits(b) as f64),
             Const::F64(b) => Some(f64::from_bits(b)),
+            Const::F16(h) => Some(crate::half::value(h)),
             _ => None,
         }
     }
@@ -367,6 +387,8 @@ impl Const {
             Const::F64(v) => v,
             // Held as its 32-bit carrier holds it: sign- or zero-extended.
             Const::Narrow(_, v) => v as u32 as u64,
+            // Held as an `f32` of the same value.
+            Const::F16(h) => u64::from((crate::half::value(h) as f32).to_bits()),
         }
     }
 }
@@ -380,6 +402,7 @@ impl core::fmt::Display for Const {
             Const::F32(b) => write!(f, "{:?}", f32::from_bits(b)),
             Const::F64(b) => write!(f, "f64({:?})", f64::from_bits(b)),
             Const::Narrow(s, v) => write!(f, "{}({v})", s.name()),
+            Const::F16(h) => write!(f, "f16({:?})", crate::half::value(h)),
         }
     }
 }

@@ -262,7 +262,12 @@ fn uniform_bytes(
             }
             None => v,
         };
-        let words = value_bits(&u.name, u.ty, v, true)?;
+        let mut words = value_bits(&u.name, u.ty, v, true)?;
+        if u.ty == Ty::Scalar(Scalar::F16) {
+            // An `f16` parameter is the `f32` of its value, a whole word.
+            let h = spirthon_ir::half::value(words[0] as u16);
+            words[0] = (h as f32).to_bits();
+        }
         for (k, w) in words.iter().enumerate() {
             let at = (u.offset + u.ty.uniform_word_offset(k as u32)) as usize;
             bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
@@ -354,6 +359,8 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64
     };
     Ok(match s {
         Scalar::F64 => x.to_bits(),
+        // A half's 16 bits (a uniform field holds the f32 of its value: `uniform_bytes`).
+        Scalar::F16 => u64::from(spirthon_ir::half::bits(x)),
         _ => u64::from((x as f32).to_bits()),
     })
 }
@@ -592,6 +599,9 @@ fn element_json(elem: Ty, e: &[u8]) -> Value {
         let s = elem.scalar();
         let w = s.size() as usize;
         let word = |c: &[u8]| {
+            if s == Scalar::F16 {
+                return half_json(u16::from_le_bytes([c[0], c[1]]));
+            }
             if s.is_narrow() {
                 let mut b = [0u8; 8];
                 b[..c.len()].copy_from_slice(c);
@@ -671,6 +681,25 @@ fn floats_print_with_the_fewest_digits_rounded_half_to_even() {
     ] {
         assert_eq!(crate::json::float_text(shortest_f32(f)), want);
     }
+}
+
+/// An `f16` (its bits) as JSON: the shortest decimal of 1 to 5 significant digits, each
+/// rounded half to even, that reads back as the same half (as `python3 -m spirthon run`
+/// chooses), or the string of a non-finite one.
+fn half_json(h: u16) -> Value {
+    let v = spirthon_ir::half::value(h);
+    if !v.is_finite() {
+        return float_json(v as f32);
+    }
+    for digits in 1..=5 {
+        let text = format!("{:.*e}", digits - 1, v);
+        if let Ok(x) = text.parse::<f64>() {
+            if spirthon_ir::half::round(x) == v {
+                return json!(x);
+            }
+        }
+    }
+    json!(v)
 }
 
 /// An `f64` as JSON: the number (printed as Python's `repr` prints it), or the string of a

@@ -271,7 +271,12 @@ impl Lower<'_, '_> {
             }
             None => {}
         }
-        // In `f64` when an operand is one, where the function has an `f64` form.
+        // In `f64` when an operand is one, where the function has an `f64` form; an `f16`
+        // is computed in `f32` and the result rounded to half.
+        let half = Ty::Scalar(Scalar::F16);
+        if exs.iter().any(|(x, _)| x.is(half)) {
+            return self.half_math(row, &exs, span);
+        }
         let ft = if exs.iter().any(|(x, _)| x.is(Ty::F64)) {
             Ty::F64
         } else {
@@ -293,6 +298,27 @@ impl Lower<'_, '_> {
             }
         }
         self.math_value(row, ops, ft, span)
+    }
+
+    /// A `math` call on `f16` operands: each widened to `f32` (exactly), the `f32` function,
+    /// and a float result rounded to half (a bool or an int result as it is).
+    fn half_math(&mut self, row: &library::Row, exs: &[(Ex, Span)], span: Span) -> Ex {
+        let half = Ty::Scalar(Scalar::F16);
+        let mut ops = Vec::new();
+        for &(x, sp) in exs {
+            let x = match x {
+                Ex::Val(o, t) if t == half => Ex::Val(self.val(Op::Convert, Ty::F32, [o], sp), Ty::F32),
+                other => other,
+            };
+            match self.coerce_float(x, Ty::F32, sp, &format!("math.{}", row.name)) {
+                Some(o) => ops.push(o),
+                None => return Ex::Err,
+            }
+        }
+        match self.math_value(row, ops, Ty::F32, span) {
+            Ex::Val(o, Ty::Scalar(Scalar::F32)) => Ex::Val(self.val(Op::Convert, half, [o], span), half),
+            other => other,
+        }
     }
 
     /// The typed value of a `math` call on float operands of type `ft`.

@@ -129,13 +129,19 @@ impl Lower<'_, '_> {
         match op {
             BinaryOp::Pow => self.pow(a, b, a_span, b_span, span),
             BinaryOp::Div => {
-                // In `f64` when an operand is one (an `f32` then does not mix), else `f32`.
-                let wide = a.is(Ty::F64) || b.is(Ty::F64);
-                if wide && (a.is(Ty::F32) || b.is(Ty::F32)) {
-                    self.unify(a, b, a_span, b_span, sym);
-                    return Ex::Err;
-                }
-                let ft = if wide { Ty::F64 } else { Ty::F32 };
+                // In an operand's float type (two float types do not mix), else `f32`.
+                let float_of = |x: &Ex| match x {
+                    Ex::Val(_, t @ Ty::Scalar(s)) if s.is_float() => Some(*t),
+                    _ => None,
+                };
+                let ft = match (float_of(&a), float_of(&b)) {
+                    (Some(x), Some(y)) if x != y => {
+                        self.unify(a, b, a_span, b_span, sym);
+                        return Ex::Err;
+                    }
+                    (Some(x), _) | (_, Some(x)) => x,
+                    (None, None) => Ty::F32,
+                };
                 let x = self.coerce_float(a, ft, a_span, sym);
                 let y = self.coerce_float(b, ft, b_span, sym);
                 match (x, y) {
@@ -266,11 +272,7 @@ impl Lower<'_, '_> {
                     return Ex::Err;
                 }
                 let (x, t) = if n < 0 {
-                    let ft = if t.scalar() == Scalar::F64 {
-                        t
-                    } else {
-                        Ty::F32
-                    };
+                    let ft = if t.scalar().is_float() { t } else { Ty::F32 };
                     match self.coerce(
                         Ex::Val(x, t),
                         ft,
@@ -301,11 +303,14 @@ impl Lower<'_, '_> {
                         .with_help("write `float(x) ** n` for a float result, or multiply in a loop"));
                     return Ex::Err;
                 }
-                if a.is(Ty::F64) || b.is(Ty::F64) {
+                let narrow_or_wide = [Ty::F64, Ty::Scalar(Scalar::F16)]
+                    .into_iter()
+                    .find(|&t| a.is(t) || b.is(t));
+                if let Some(t) = narrow_or_wide {
                     self.cx.diags.push(
-                        Diagnostic::error(span, "`**` on an f64 needs an int literal exponent")
-                            .with_note("the f64 `pow` is not in the library yet")
-                            .with_help("write `x ** 3` (repeated multiplication), or compute in f32 with `f32(x) ** y`"),
+                        Diagnostic::error(span, format!("`**` on {} needs an int literal exponent", t.with_article()))
+                            .with_note(format!("the {t} `pow` is not in the library yet"))
+                            .with_help(format!("write `x ** 3` (repeated multiplication), or compute in f32 with `{t}(f32(x) ** y)`")),
                     );
                     return Ex::Err;
                 }

@@ -167,10 +167,13 @@ fn f64_round_even(e: &mut Emitter, t: Ty, x: Word, id: Word) -> R<Word> {
     e.b.op(SOp::Select, dt, Some(id), &[bump, next, fl])
 }
 
-/// The narrow int `s` (`i8 u8 i16 u16`) from `value`, computed in its 32-bit carrier, into
-/// `id`: the low bits kept, sign-extended for a signed type, as NumPy's fixed-width ints
-/// wrap.
+/// The narrow type `s` from `value`, computed in its 32-bit carrier, into `id`: for an int
+/// (`i8 u8 i16 u16`) the low bits kept, sign-extended for a signed type, as NumPy's
+/// fixed-width ints wrap; for `f16` the nearest half.
 pub(super) fn wrap_narrow(e: &mut Emitter, s: Scalar, value: Word, id: Word) -> R<Word> {
+    if s == Scalar::F16 {
+        return super::half::quantize(e, value, id);
+    }
     let rt = e.ty(Ty::Scalar(s.carrier()));
     let bits = s.bits();
     if s.is_signed() {

@@ -98,6 +98,10 @@ impl FnState<'_> {
         let rt = e.ty(t);
         if let Some(s) = self.packed(a) {
             let (_, _, mut v) = self.packed_word(e, a, index, it, s)?;
+            if s == Scalar::F16 {
+                super::half::from_bits(e, v, Some(out))?;
+                return Ok(());
+            }
             if s.is_signed() {
                 v = e.b.op(SOp::Bitcast, rt, None, &[v])?;
             }
@@ -199,7 +203,9 @@ impl FnState<'_> {
     ) -> R<()> {
         let (p, shift, old) = self.packed_word(e, a, index, it, s)?;
         let u = e.ty(Ty::U32);
-        let bits = if s.is_signed() {
+        let bits = if s == Scalar::F16 {
+            super::half::to_bits(e, value, None)?
+        } else if s.is_signed() {
             e.b.op(SOp::Bitcast, u, None, &[value])?
         } else {
             value

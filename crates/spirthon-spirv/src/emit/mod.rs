@@ -33,6 +33,7 @@ mod accurate;
 mod arith;
 mod checked;
 mod glsl;
+mod half;
 mod memory;
 
 use memory::{shape_members, uniform_load};
@@ -466,6 +467,12 @@ impl<'f> FnState<'f> {
         let mut non_finite = Vec::new();
         for inst in &f.insts {
             values.push(match inst.op {
+                // An `f16` is held as the `f32` of its value.
+                Op::Const(c @ Const::F16(_)) if !c.as_float().is_some_and(f64::is_finite) => {
+                    let id = e.b.id();
+                    non_finite.push((id, c.bits() as u32, false));
+                    id
+                }
                 Op::Const(Const::F32(bits)) if !f32::from_bits(bits).is_finite() => {
                     let id = e.b.id();
                     non_finite.push((id, bits, false));
@@ -732,6 +739,13 @@ impl<'f> FnState<'f> {
             }
             Op::Construct => {
                 e.b.op(SOp::CompositeConstruct, rt, out, &args)?;
+            }
+            // The 16 bits of an `f16` (in a `u32`), and back.
+            Op::Bitcast if t.scalar() == Scalar::F16 => {
+                half::from_bits(e, args[0], out)?;
+            }
+            Op::Bitcast if operand(0)?.scalar() == Scalar::F16 => {
+                half::to_bits(e, args[0], out)?;
             }
             Op::Bitcast => {
                 e.b.op(SOp::Bitcast, rt, out, &[args[0]])?;
