@@ -578,8 +578,9 @@ def _int_class(cls, wrap):
         _install(cls, name, make(name, fn))
 
     def truediv(a, b):
-        # Both sides become float32 first, so an i32 and a u32 mix here, as in the compiler.
-        if type(b) is F64:
+        # Both sides become float32 first, so an i32 and a u32 mix here, as in the compiler
+        # (an f64 or f16 divisor makes it a division of its type).
+        if type(b) is F64 or type(b) is F16:
             return NotImplemented
         y = _as_f32(b)
         if y is None:
@@ -587,7 +588,7 @@ def _int_class(cls, wrap):
         return F32(r32(r32(float(a)) / y))
 
     def rtruediv(a, b):
-        if type(b) is F64:
+        if type(b) is F64 or type(b) is F16:
             return NotImplemented
         y = _as_f32(b)
         if y is None:
@@ -689,6 +690,9 @@ def _litf_compare(op):
         t = type(b)
         if t is F64:
             return op(float.__float__(a), float.__float__(b))
+        if t is F16:
+            # The literal becomes a half to meet an f16.
+            return op(r16(float.__float__(a)), float.__float__(b))
         if t in _TYPED:
             # The literal becomes a float32 to meet a typed operand.
             y = _as_f32(b)

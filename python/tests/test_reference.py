@@ -208,18 +208,18 @@ class Operators(unittest.TestCase):
     Python's own rules)."""
 
     def operands(self):
-        from spirthon.scalars import F32, F64, I8, I16, I32, U8, U16, U32, LitF, LitI
+        from spirthon.scalars import F16, F32, F64, I8, I16, I32, U8, U16, U32, LitF, LitI
         return {"i32": I32(5), "u32": U32(7), "f32": F32(1.5), "f64": F64(2.25), "bool": True,
-                "i8": I8(-3), "u8": U8(200), "i16": I16(-300), "u16": U16(60000),
+                "i8": I8(-3), "u8": U8(200), "i16": I16(-300), "u16": U16(60000), "f16": F16(0.75),
                 "int": LitI(3), "negint": LitI(-2), "float": LitF(2.5)}
 
     @staticmethod
     def kind(v):
-        from spirthon.scalars import F32, F64, I8, I16, I32, U8, U16, U32, LitF, LitI
+        from spirthon.scalars import F16, F32, F64, I8, I16, I32, U8, U16, U32, LitF, LitI
         # CPython's complex result (a negative literal to a fractional power) is what the
         # compiler refuses.
         names = {I32: "i32", U32: "u32", F32: "f32", F64: "f64", bool: "bool", LitI: "int", LitF: "float",
-                 I8: "i8", U8: "u8", I16: "i16", U16: "u16",
+                 I8: "i8", U8: "u8", I16: "i16", U16: "u16", F16: "f16",
                  complex: None}
         return names.get(type(v), type(v).__name__)
 

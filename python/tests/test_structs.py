@@ -1,5 +1,6 @@
 """Structs from Python: ``numpy_dtype`` byte for byte the compiler's element layout, value
-semantics on both devices, struct arguments, and the host-side constructor's rules."""
+semantics on both devices, struct arguments, and the host-side constructor's rules; and
+f16, NumPy's float16, bit for bit."""
 
 import os
 import sys
@@ -10,7 +11,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, f32, f64, i32, u32, i8, u8, i16, u16, vec3, ivec3, mat33, quat, kernel, func,
+    Array, Array2D, f16, f32, f64, i32, u32, i8, u8, i16, u16, vec3, ivec3, mat33, quat, kernel, func,
     struct, global_id,
 )
 from spirthon import structs  # noqa: E402
@@ -283,3 +284,56 @@ class HostSide(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@kernel
+def halves(bits: Array[u16], out: Array[f16], wide: Array[f32], near: Array[f16],
+           a: Array[f16], b: Array[f16], ops: Array[f16]):
+    i = global_id().x
+    if i < len(out):
+        h = out[i]          # every half's bits, read as the half
+        wide[i] = f32(h)
+        out[i] = h          # and stored back: the same bits
+        near[i] = f16(wide[i] * 1.0009765625)  # an f32 between halves, rounded to one
+    if i < len(a):
+        x = a[i]
+        y = b[i]
+        ops[4 * i] = x + y
+        ops[4 * i + 1] = x - y
+        ops[4 * i + 2] = x * y
+        ops[4 * i + 3] = x / y
+
+
+class Halves(unittest.TestCase):
+    def tearDown(self):
+        spirthon.set_device(None)
+
+    def test_halves_are_numpys_float16_bit_for_bit(self):
+        """Every one of the 65,536 halves loads, widens and stores exactly (NaN stays NaN);
+        an f32 between halves rounds to NumPy's nearest half (ties to even, subnormals,
+        overflow to infinity); + - * / are NumPy's float16 ones, on both devices."""
+        every = np.arange(65536, dtype=np.uint32).astype(np.uint16)
+        h = every.view(np.float16)
+        rng = np.random.default_rng(11)
+        a = rng.standard_normal(4096).astype(np.float16) * np.float16(300)
+        b = rng.standard_normal(4096).astype(np.float16)
+        b[:16] = [0.5, -0.5, 1e-7, 6e-8, np.inf, 65504, 2, 3, 1e-4, 7, 11, 13, 0.1, 0.2, 0.3, 1]
+        b[b == 0] = 1  # a float division by zero raises under CPython
+        with np.errstate(all="ignore"):
+            want_ops = np.stack([a + b, a - b, a * b, a / b], axis=1).reshape(-1)
+            widened = h.astype(np.float32)
+            want_near = (widened * np.float32(1.0009765625)).astype(np.float16)
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            out, wide = h.copy(), np.zeros(65536, np.float32)
+            near, ops = np.zeros(65536, np.float16), np.zeros(4 * 4096, np.float16)
+            with np.errstate(all="ignore"):
+                halves.launch(65536, every, out, wide, near, a, b, ops)
+            finite = ~np.isnan(h)
+            np.testing.assert_array_equal(out.view(np.uint16)[finite], every[finite], device)
+            self.assertTrue(np.isnan(out[~finite]).all())
+            np.testing.assert_array_equal(wide[finite], widened[finite])
+            np.testing.assert_array_equal(near[finite].view(np.uint16), want_near[finite].view(np.uint16), device)
+            both = ~np.isnan(want_ops)
+            np.testing.assert_array_equal(ops[both].view(np.uint16), want_ops[both].view(np.uint16), device)
+            self.assertTrue(np.isnan(ops[~both]).all())

@@ -175,6 +175,14 @@ impl Lower<'_, '_> {
                 _ => self.lit_typed(l, to, sp),
             },
             Ex::Val(o, t) if t == to => Ex::Val(o, t),
+            Ex::Val(_, Ty::Scalar(Scalar::F64)) if to.scalar() == Scalar::F16 => {
+                self.cx.diags.push(
+                    Diagnostic::error(sp, "an f64 does not convert to f16 directly")
+                        .with_note("the device rounds an f64 to f32 first, and rounding twice can miss the nearest half")
+                        .with_help("write `f16(f32(x))`, which rounds twice on every device alike"),
+                );
+                Ex::Err
+            }
             Ex::Val(o, t) if t.as_scalar().is_some() => {
                 if to == Ty::BOOL {
                     return match self.truthy(x, sp) {

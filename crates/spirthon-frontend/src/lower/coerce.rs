@@ -77,7 +77,7 @@ impl Lower<'_, '_> {
                     (a, b) if a.is_int() && b.is_int() => {
                         format!("convert explicitly with `{}(...)`", to.name())
                     }
-                    (Scalar::F32, Scalar::F64) | (Scalar::F64, Scalar::F32) => {
+                    (a, b) if a.is_float() && b.is_float() && t.as_scalar().is_some() && to.as_scalar().is_some() => {
                         format!("convert explicitly with `{}(...)`", to.name())
                     }
                     _ => format!("the value must be {to}"),
@@ -212,14 +212,13 @@ impl Lower<'_, '_> {
                         )
                         .with_secondary(a_span, format!("this is {tx}"))
                         .with_secondary(b_span, format!("this is {ty}"));
-                        if tx.scalar().is_int() && ty.scalar().is_int() {
+                        let (sx, sy) = (tx.scalar(), ty.scalar());
+                        if (sx.is_int() && sy.is_int()) || (sx.is_float() && sy.is_float()) {
                             d = d.with_help(format!(
                                 "convert one side with `{}(...)` or `{}(...)`",
                                 tx.name(),
                                 ty.name()
                             ));
-                        } else if tx.scalar().is_float() && ty.scalar().is_float() {
-                            d = d.with_help("convert one side with `f32(...)` or `f64(...)`");
                         } else if tx == Ty::BOOL || ty == Ty::BOOL {
                             d = d.with_help("convert the bool with `int(...)`");
                         }

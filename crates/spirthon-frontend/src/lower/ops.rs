@@ -310,7 +310,10 @@ impl Lower<'_, '_> {
                     self.cx.diags.push(
                         Diagnostic::error(span, format!("`**` on {} needs an int literal exponent", t.with_article()))
                             .with_note(format!("the {t} `pow` is not in the library yet"))
-                            .with_help(format!("write `x ** 3` (repeated multiplication), or compute in f32 with `{t}(f32(x) ** y)`")),
+                            .with_help(match t {
+                                Ty::F64 => "write `x ** 3` (repeated multiplication), or compute in f32 with `f32(x) ** y`".to_string(),
+                                _ => format!("write `x ** 3` (repeated multiplication), or compute in f32 with `{t}(f32(x) ** y)`"),
+                            }),
                     );
                     return Ex::Err;
                 }

@@ -347,8 +347,10 @@ impl Lower<'_, '_> {
                     let sh = self.konst(Const::U32(shift));
                     self.val(Op::Binary(BinOp::Shr), Ty::U32, [raw, sh], span)
                 };
-                // An explicit conversion wraps to the narrow type: the low bits.
-                self.val(Op::Convert, Ty::Scalar(s), [down], span)
+                // An explicit conversion wraps to a narrow int: the low bits; an `f16` is
+                // the half of its low 16 bits.
+                let op = if s == Scalar::F16 { Op::Bitcast } else { Op::Convert };
+                self.val(op, Ty::Scalar(s), [down], span)
             }
             s => self.val(Op::Bitcast, Ty::Scalar(s), [raw], span),
         }
@@ -385,7 +387,8 @@ impl Lower<'_, '_> {
         let w = self.word_at(base, byte / 4, span);
         let bits = match s {
             Scalar::U32 => c,
-            Scalar::F32 | Scalar::I32 => self.val(Op::Bitcast, Ty::U32, [c], span),
+            // An `f16`'s bits are its half's 16.
+            Scalar::F32 | Scalar::I32 | Scalar::F16 => self.val(Op::Bitcast, Ty::U32, [c], span),
             _ => self.val(Op::Convert, Ty::U32, [c], span),
         };
         if !s.is_narrow() {

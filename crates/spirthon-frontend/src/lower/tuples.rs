@@ -145,7 +145,7 @@ impl Lower<'_, '_> {
     fn carried(&mut self, tt: TupleTy, s: Scalar, c: Operand, span: Span) -> Operand {
         match (tt.packed(), s) {
             (false, _) | (true, Scalar::U32) => c,
-            (true, Scalar::F32) => self.val(Op::Bitcast, Ty::U32, [c], span),
+            (true, Scalar::F32 | Scalar::F16) => self.val(Op::Bitcast, Ty::U32, [c], span),
             (true, _) => self.val(Op::Convert, Ty::U32, [c], span),
         }
     }
@@ -191,7 +191,7 @@ impl Lower<'_, '_> {
             let s = t.scalar();
             comps.push(match (tt.packed(), s) {
                 (false, _) | (true, Scalar::U32) => c,
-                (true, Scalar::F32) => self.val(Op::Bitcast, Ty::F32, [c], span),
+                (true, Scalar::F32 | Scalar::F16) => self.val(Op::Bitcast, Ty::Scalar(s), [c], span),
                 (true, _) => self.val(Op::Convert, Ty::Scalar(s), [c], span),
             });
         }
