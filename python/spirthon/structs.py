@@ -247,7 +247,9 @@ def _zero(t):
         return t()
     if t is bool:
         return False
-    if isinstance(t, (VectorType, MatrixType)):
+    if isinstance(t, MatrixType):
+        return t(*[0] * t.size)
+    if isinstance(t, VectorType):
         return t(0)
     return convert(t, 0)
 

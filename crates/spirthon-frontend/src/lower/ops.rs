@@ -612,6 +612,9 @@ impl Lower<'_, '_> {
         if self.is_pure(body) && self.is_pure(orelse) {
             let a = self.expr(body);
             let b = self.expr(orelse);
+            if let Ex::Struct(_) = a {
+                return self.struct_select(c, a, b, else_span, span);
+            }
             let (a, b, t) = match (a, b) {
                 (Ex::Lit(_), Ex::Lit(_)) => {
                     let (x, t) = match self.value(a, body_span) {
@@ -656,9 +659,16 @@ impl Lower<'_, '_> {
             [(body, then_b, body_span), (orelse, else_b, else_span)]
         };
         let mut var: Option<(Var, Ty)> = None;
+        // A struct on both sides: one hidden variable per leaf.
+        let mut leaves: Option<(StructId, Vec<Var>)> = None;
         for (e, block, sp) in sides {
             self.switch(block);
             let x = self.expr(e);
+            if (matches!(x, Ex::Struct(_)) && var.is_none()) || leaves.is_some() {
+                self.struct_side(x, sp, &mut leaves);
+                self.jump(merge);
+                continue;
+            }
             match var {
                 None => {
                     if let Some((o, t)) = self.value(x, sp) {
@@ -676,6 +686,10 @@ impl Lower<'_, '_> {
             self.jump(merge);
         }
         self.switch(merge);
+        if let Some((id, vars)) = leaves {
+            let ops = vars.into_iter().map(|v| self.read(v, span)).collect();
+            return self.struct_value(id, ops);
+        }
         match var {
             Some((v, t)) => Ex::Val(self.read(v, span), t),
             None => Ex::Err,

@@ -253,6 +253,59 @@ impl Lower<'_, '_> {
             .collect()
     }
 
+    /// `a if c else b` of structs without side effects: each leaf selected (a matrix entry
+    /// by entry: SPIR-V selects no arrays).
+    pub(super) fn struct_select(&mut self, c: Operand, a: Ex, b: Ex, b_span: Span, span: Span) -> Ex {
+        let Ex::Struct(v) = a else { return Ex::Err };
+        let (id, xs) = self.struct_parts(v);
+        let what = "the other side of an if-else whose first is a struct";
+        let Some(ys) = self.field_operands(FieldTy::Struct(id), b, b_span, what) else {
+            return Ex::Err;
+        };
+        let tys: Vec<Ty> = self.m.strukt(id).leaves.iter().map(|l| l.ty).collect();
+        let mut out = Vec::with_capacity(xs.len());
+        for ((x, y), t) in xs.into_iter().zip(ys).zip(tys) {
+            out.push(match t {
+                Ty::Matrix(_) => {
+                    let (ex, ey) = (self.components(x, t, span), self.components(y, t, span));
+                    let entries: Vec<Operand> = ex
+                        .into_iter()
+                        .zip(ey)
+                        .map(|(p, q)| self.val(Op::Select, Ty::F32, [c, p, q], span))
+                        .collect();
+                    self.val(Op::Construct, t, entries, span)
+                }
+                _ => self.val(Op::Select, t, [c, x, y], span),
+            });
+        }
+        self.struct_value(id, out)
+    }
+
+    /// A side of `a if c else b` when the first is a struct: its leaves into the hidden
+    /// variables `leaves` (which the first side makes).
+    pub(super) fn struct_side(&mut self, x: Ex, sp: Span, leaves: &mut Option<(StructId, Vec<Var>)>) {
+        match leaves {
+            None => {
+                let Ex::Struct(v) = x else { return };
+                let (id, ops) = self.struct_parts(v);
+                let tys: Vec<Ty> = self.m.strukt(id).leaves.iter().map(|l| l.ty).collect();
+                let vars: Vec<Var> = tys.into_iter().map(|t| self.new_var("", t, sp)).collect();
+                for (&var, o) in vars.iter().zip(ops) {
+                    self.def(var, o);
+                }
+                *leaves = Some((id, vars));
+            }
+            Some((id, vars)) => {
+                let what = "the other side of an if-else whose first is a struct";
+                if let Some(ops) = self.field_operands(FieldTy::Struct(*id), x, sp, what) {
+                    for (&var, o) in vars.iter().zip(ops) {
+                        self.def(var, o);
+                    }
+                }
+            }
+        }
+    }
+
     // ----- arrays of structs -------------------------------------------------------------
 
     /// Whether an array of structs is declared as a struct of words (no narrow ints), each
