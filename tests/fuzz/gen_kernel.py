@@ -363,7 +363,9 @@ def float_kernel(rnd):
     taps = ", ".join(rnd.choice(["0.25", "0.5", "1.0 / 3.0", "-0.75", "2"]) for _ in range(3))
     consts.append("TAPS = " + (rnd.choice(["[%s]", "(%s,)"]) % taps))
     row = rnd.choice(["(%s, %s)", "[%s, %s]"])
-    rows = ", ".join(row % (rnd.choice(["0.1", "-1.5", "3"]), rnd.choice(["2.5", "-0.3", "1"])) for _ in range(2))
+    # Each column holds a float, so that an item is an f32 (a column of ints is an i32,
+    # which does not meet an f32 in an if-else).
+    rows = ", ".join(row % (rnd.choice(["0.1", "-1.5", "3.0"]), rnd.choice(["2.5", "-0.3", "1.0"])) for _ in range(2))
     consts.append("OFFS = " + (rnd.choice(["[%s]", "(%s,)"]) % rows))
 
     def leaf(vs):
