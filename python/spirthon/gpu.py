@@ -676,14 +676,20 @@ def _as_numpy(values, elem, dims, what):
 
 
 def array(values, dtype=None):
-    """A device array holding ``values`` (a NumPy array or nested lists): its element type is
-    ``dtype`` (``f32``, ``vec4``, ``np.float32``, …) or the NumPy array's. A vector element
-    type takes the last axis as the components."""
+    """A device array holding ``values`` (a NumPy array or nested lists; for a struct, a list
+    of structs or of dicts of their fields): its element type is ``dtype`` (``f32``,
+    ``vec4``, ``Particle``, ``np.float32``, …) or the NumPy array's. A vector element type
+    takes the last axis as the components."""
     np = _numpy()
     if dtype is None and not isinstance(values, np.ndarray):
         raise TypeError("spirthon.array(values, dtype): name the element type for values that are not a NumPy array")
     elem = _elem_of(getattr(values, "dtype", None), dtype)
-    arr = np.array(values, dtype=_np_dtype(elem), order="C")
+    if isinstance(elem, StructType) and not isinstance(values, np.ndarray):
+        # Structs (or dicts of their fields): their element bytes, one after another.
+        data = b"".join(structs.pack(element(elem, v)) for v in values)
+        arr = np.frombuffer(data, dtype=elem.numpy_dtype).copy()
+    else:
+        arr = np.array(values, dtype=_np_dtype(elem), order="C")
     axes = _elem_axes(elem)
     shape = arr.shape[:arr.ndim - len(axes)]
     if axes and (arr.ndim <= len(axes) or arr.shape[-len(axes):] != axes):

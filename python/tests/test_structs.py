@@ -235,6 +235,9 @@ class Values(unittest.TestCase):
             dev = spirthon.array(self._particles(), dtype=Particle)
             step.launch(6, dev, s, first_y)
             np.testing.assert_array_equal(dev.numpy()["hits"], want["hits"])
+            listed = spirthon.array([structs.from_values(Particle, r) for r in self._particles()], dtype=Particle)
+            step.launch(6, listed, s, first_y)
+            np.testing.assert_array_equal(listed.numpy()["pos"], dev.numpy()["pos"])
             self.assertEqual(spirthon.zeros(4, dtype=Particle).numpy().dtype, Particle.numpy_dtype)
 
     def test_arguments_are_checked(self):
