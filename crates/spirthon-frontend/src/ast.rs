@@ -334,7 +334,10 @@ pub fn dump(ast: &Ast) -> String {
             }
             Item::Opaque { name, what, .. } => out.push_str(&format!("ignored {name}: {what}\n")),
             Item::Struct(d) => {
-                out.push_str(&format!("struct {} @{}..{}\n", d.name, d.name_span.start, d.name_span.end));
+                out.push_str(&format!(
+                    "struct {} @{}..{}\n",
+                    d.name, d.name_span.start, d.name_span.end
+                ));
                 for (name, ann, _) in &d.fields {
                     out.push_str(&format!("  field {name}\n"));
                     dump_expr(ast, *ann, 2, &mut out);

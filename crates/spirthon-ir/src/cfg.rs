@@ -557,7 +557,10 @@ pub struct Record {
 impl Record {
     /// The member at byte `offset` of a struct of scalars.
     pub fn member_at(&self, offset: u32) -> Option<u32> {
-        self.members.iter().position(|&(_, o)| o == offset).map(|k| k as u32)
+        self.members
+            .iter()
+            .position(|&(_, o)| o == offset)
+            .map(|k| k as u32)
     }
 }
 

@@ -38,9 +38,7 @@ pub fn constant_faults(f: &Function<Ref>, arrays: &[GlobalArray]) -> Vec<Diagnos
                 | Op::Store(a)
                 | Op::Atomic(_, a)
                 | Op::LoadField(a, _)
-                | Op::StoreField(a, _) => {
-                    constant_index(f, inst, &arrays[a.index()])
-                }
+                | Op::StoreField(a, _) => constant_index(f, inst, &arrays[a.index()]),
                 _ => None,
             };
             out.extend(fault);

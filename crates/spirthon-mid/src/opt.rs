@@ -67,7 +67,11 @@ fn pure_call(g: FuncId, pure: &[bool]) -> bool {
 /// value within one invocation (loads may see stores in between; calls and stores act;
 /// whether the invocation failed changes at a call).
 fn is_pure(op: Op) -> bool {
-    !op.has_effect() && !matches!(op, Op::Load(_) | Op::LoadField(..) | Op::Const(_) | Op::Failed)
+    !op.has_effect()
+        && !matches!(
+            op,
+            Op::Load(_) | Op::LoadField(..) | Op::Const(_) | Op::Failed
+        )
 }
 
 /// What makes two pure instructions equal: operation, type and (up to three) operands.

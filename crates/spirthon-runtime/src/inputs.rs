@@ -62,7 +62,10 @@ fn at_path<'v>(name: &str, v: &'v Value, path: &str) -> Result<&'v Value, RunErr
     let mut walked = name.to_string();
     for part in path.split('.') {
         let Some(obj) = cur.as_object() else {
-            return err(format!("argument `{walked}`: a struct is a JSON object of its fields, found {}", short(cur)));
+            return err(format!(
+                "argument `{walked}`: a struct is a JSON object of its fields, found {}",
+                short(cur)
+            ));
         };
         match obj.get(part) {
             Some(x) => cur = x,
@@ -75,15 +78,29 @@ fn at_path<'v>(name: &str, v: &'v Value, path: &str) -> Result<&'v Value, RunErr
 
 /// Every key of a struct argument's object (nested objects too) names a field: one of the
 /// leaf `paths`, or a struct above some.
-fn no_unknown_fields<'p>(name: &str, v: &Value, paths: impl Iterator<Item = &'p str> + Clone) -> Result<(), RunError> {
+fn no_unknown_fields<'p>(
+    name: &str,
+    v: &Value,
+    paths: impl Iterator<Item = &'p str> + Clone,
+) -> Result<(), RunError> {
     let mut work = vec![(String::new(), v)];
     while let Some((prefix, v)) = work.pop() {
         let Some(obj) = v.as_object() else { continue };
         for (k, x) in obj {
-            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-            let known = paths.clone().any(|p| p == path || p.starts_with(&format!("{path}.")));
+            let path = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            let known = paths
+                .clone()
+                .any(|p| p == path || p.starts_with(&format!("{path}.")));
             if !known {
-                let at = if prefix.is_empty() { name.to_string() } else { format!("{name}.{prefix}") };
+                let at = if prefix.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{name}.{prefix}")
+                };
                 return err(format!("argument `{at}`: the struct has no field `{k}`"));
             }
             work.push((path, x));
@@ -256,7 +273,10 @@ fn uniform_bytes(
             // A leaf of a struct parameter: its field in the argument's object.
             Some((_, path)) => {
                 let prefix = format!("{top}.");
-                let paths = layout.params.iter().filter_map(|f| f.name.strip_prefix(&prefix));
+                let paths = layout
+                    .params
+                    .iter()
+                    .filter_map(|f| f.name.strip_prefix(&prefix));
                 no_unknown_fields(top, v, paths)?;
                 at_path(top, v, path)?
             }
@@ -564,8 +584,14 @@ pub fn output(plan: &Plan, outcome: &Outcome) -> Value {
     let mut args = Map::new();
     for ((name, elem, shape), bytes) in plan.arrays.iter().zip(&outcome.arrays) {
         let values: Vec<Value> = match elem {
-            Elem::Value(t) => bytes.chunks_exact(t.size() as usize).map(|e| element_json(*t, e)).collect(),
-            Elem::Record(r) => bytes.chunks_exact(r.size as usize).map(|e| record_json(r, e)).collect(),
+            Elem::Value(t) => bytes
+                .chunks_exact(t.size() as usize)
+                .map(|e| element_json(*t, e))
+                .collect(),
+            Elem::Record(r) => bytes
+                .chunks_exact(r.size as usize)
+                .map(|e| record_json(r, e))
+                .collect(),
         };
         args.insert(name.clone(), nest(values, shape));
     }
@@ -582,7 +608,9 @@ fn record_json(r: &Record, e: &[u8]) -> Value {
         let mut obj = &mut out;
         let parts: Vec<&str> = path.split('.').collect();
         for p in &parts[..parts.len() - 1] {
-            let next = obj.entry(p.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            let next = obj
+                .entry(p.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
             obj = match next {
                 Value::Object(m) => m,
                 _ => unreachable!("a struct's fields are objects"),

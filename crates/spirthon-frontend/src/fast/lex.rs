@@ -59,8 +59,8 @@ pub(super) fn keyword(name: &[u8]) -> Option<Kw> {
         b"True" => Kw::True,
         b"False" => Kw::False,
         b"None" => Kw::None,
-        b"async" | b"await" | b"del" | b"except" | b"finally" | b"global"
-        | b"lambda" | b"nonlocal" | b"raise" | b"try" | b"with" | b"yield" => Kw::Other,
+        b"async" | b"await" | b"del" | b"except" | b"finally" | b"global" | b"lambda"
+        | b"nonlocal" | b"raise" | b"try" | b"with" | b"yield" => Kw::Other,
         _ => return None,
     })
 }

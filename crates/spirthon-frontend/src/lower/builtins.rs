@@ -315,7 +315,9 @@ impl Lower<'_, '_> {
         let mut ops = Vec::new();
         for &(x, sp) in exs {
             let x = match x {
-                Ex::Val(o, t) if t == half => Ex::Val(self.val(Op::Convert, Ty::F32, [o], sp), Ty::F32),
+                Ex::Val(o, t) if t == half => {
+                    Ex::Val(self.val(Op::Convert, Ty::F32, [o], sp), Ty::F32)
+                }
                 other => other,
             };
             match self.coerce_float(x, Ty::F32, sp, &format!("math.{}", row.name)) {
@@ -324,7 +326,9 @@ impl Lower<'_, '_> {
             }
         }
         match self.math_value(row, ops, Ty::F32, span) {
-            Ex::Val(o, Ty::Scalar(Scalar::F32)) => Ex::Val(self.val(Op::Convert, half, [o], span), half),
+            Ex::Val(o, Ty::Scalar(Scalar::F32)) => {
+                Ex::Val(self.val(Op::Convert, half, [o], span), half)
+            }
             other => other,
         }
     }

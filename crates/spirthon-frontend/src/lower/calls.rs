@@ -236,11 +236,7 @@ impl Lower<'_, '_> {
                 }
             }
             ParamKind::Array(..) | ParamKind::Records(..) => match ex {
-                Ex::Array(a)
-                    if self.array_param_fits(a, p.kind) =>
-                {
-                    arrays.push(a)
-                }
+                Ex::Array(a) if self.array_param_fits(a, p.kind) => arrays.push(a),
                 Ex::Array(a) => {
                     let (want, found) = (self.param_type_name(p.kind), self.array_type_of(a));
                     self.error(
@@ -269,7 +265,9 @@ impl Lower<'_, '_> {
     fn array_param_fits(&self, a: ArrayId, kind: ParamKind) -> bool {
         let g = &self.cx.arrays[a.index()];
         match kind {
-            ParamKind::Array(t, dims) => self.record_of(a).is_none() && g.elem == t && g.dims == dims,
+            ParamKind::Array(t, dims) => {
+                self.record_of(a).is_none() && g.elem == t && g.dims == dims
+            }
             ParamKind::Records(id, dims) => self.record_of(a) == Some(id) && g.dims == dims,
             _ => false,
         }

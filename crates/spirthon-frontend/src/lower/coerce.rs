@@ -77,7 +77,12 @@ impl Lower<'_, '_> {
                     (a, b) if a.is_int() && b.is_int() => {
                         format!("convert explicitly with `{}(...)`", to.name())
                     }
-                    (a, b) if a.is_float() && b.is_float() && t.as_scalar().is_some() && to.as_scalar().is_some() => {
+                    (a, b)
+                        if a.is_float()
+                            && b.is_float()
+                            && t.as_scalar().is_some()
+                            && to.as_scalar().is_some() =>
+                    {
                         format!("convert explicitly with `{}(...)`", to.name())
                     }
                     _ => format!("the value must be {to}"),

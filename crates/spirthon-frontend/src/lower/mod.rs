@@ -104,7 +104,11 @@ impl<'a> Ctx<'a> {
                 Record {
                     name: st.name.clone(),
                     size: st.size,
-                    fields: st.leaves.iter().map(|l| (l.path.clone(), l.ty, l.offset)).collect(),
+                    fields: st
+                        .leaves
+                        .iter()
+                        .map(|l| (l.path.clone(), l.ty, l.offset))
+                        .collect(),
                     members,
                 }
             });

@@ -77,19 +77,34 @@ impl Lower<'_, '_> {
             }
             Some(Local::Struct(k)) => {
                 let had = self.struct_name(self.slocals[k as usize].0).to_string();
-                let msg = format!("`{name}` holds a {had}, but this value is a {}", self.struct_name(id));
+                let msg = format!(
+                    "`{name}` holds a {had}, but this value is a {}",
+                    self.struct_name(id)
+                );
                 self.error(span, msg);
             }
             Some(Local::Var(var)) => {
                 let ty = self.var_ty(var);
                 let first = self.var_spans[var.index()];
                 self.cx.diags.push(
-                    Diagnostic::error(span, format!("`{name}` has type {ty}, but this value is a {}", self.struct_name(id)))
-                        .with_secondary(first, format!("`{name}` got type {ty} here, at its first assignment")),
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`{name}` has type {ty}, but this value is a {}",
+                            self.struct_name(id)
+                        ),
+                    )
+                    .with_secondary(
+                        first,
+                        format!("`{name}` got type {ty} here, at its first assignment"),
+                    ),
                 );
             }
             Some(Local::Array(_)) => {
-                self.error(span, format!("cannot assign to `{name}`: it is an array parameter"));
+                self.error(
+                    span,
+                    format!("cannot assign to `{name}`: it is an array parameter"),
+                );
             }
             None => {
                 let st = self.m.strukt(id);
@@ -112,7 +127,12 @@ impl Lower<'_, '_> {
     }
 
     /// `p: S = value` (or `p: S` alone, which binds nothing, as in Python).
-    pub(super) fn ann_assign_struct(&mut self, target: ExprId, id: StructId, value: Option<ExprId>) {
+    pub(super) fn ann_assign_struct(
+        &mut self,
+        target: ExprId,
+        id: StructId,
+        value: Option<ExprId>,
+    ) {
         let t = self.ast.expr(target);
         let (ExprKind::Name(name), span) = (&t.kind, t.span) else {
             return;
@@ -121,7 +141,10 @@ impl Lower<'_, '_> {
         if let Some(Local::Struct(k)) = self.locals.get(&name).copied() {
             if self.slocals[k as usize].0 != id {
                 let had = self.struct_name(self.slocals[k as usize].0).to_string();
-                self.error(span, format!("`{name}` already holds a {had}; an annotation cannot change it"));
+                self.error(
+                    span,
+                    format!("`{name}` already holds a {had}; an annotation cannot change it"),
+                );
                 return;
             }
         }
@@ -155,14 +178,27 @@ impl Lower<'_, '_> {
 
     /// `S(a, b, name=c)`: a struct from its fields, positional in declaration order or by
     /// keyword; a field not given is zero.
-    pub(super) fn construct_struct(&mut self, id: StructId, args: &[ExprId], keywords: &[Keyword], span: Span) -> Ex {
+    pub(super) fn construct_struct(
+        &mut self,
+        id: StructId,
+        args: &[ExprId],
+        keywords: &[Keyword],
+        span: Span,
+    ) -> Ex {
         let st = self.m.strukt(id);
         let name = st.name.clone();
         let mut given: Vec<Option<(ExprId, Span)>> = vec![None; st.fields.len()];
         let mut ok = true;
         if args.len() > st.fields.len() {
-            let msg = format!("struct `{name}` has {} fields, but {} values are given", st.fields.len(), args.len());
-            self.cx.diags.push(Diagnostic::error(span, msg).with_help(format!("its fields are {}", st.field_list())));
+            let msg = format!(
+                "struct `{name}` has {} fields, but {} values are given",
+                st.fields.len(),
+                args.len()
+            );
+            self.cx.diags.push(
+                Diagnostic::error(span, msg)
+                    .with_help(format!("its fields are {}", st.field_list())),
+            );
             ok = false;
         }
         for (k, &a) in args.iter().enumerate().take(given.len()) {
@@ -171,19 +207,26 @@ impl Lower<'_, '_> {
         for kw in keywords {
             match st.fields.iter().position(|f| f.name == kw.name) {
                 Some(k) if given[k].is_some() => {
-                    self.error(kw.span, format!("field `{}` of `{name}` is given twice", kw.name));
+                    self.error(
+                        kw.span,
+                        format!("field `{}` of `{name}` is given twice", kw.name),
+                    );
                     ok = false;
                 }
                 Some(k) => given[k] = Some((kw.value, self.ast.expr(kw.value).span)),
                 None => {
-                    let d = Diagnostic::error(kw.span, format!("struct `{name}` has no field `{}`", kw.name))
-                        .with_help(format!("its fields are {}", st.field_list()));
+                    let d = Diagnostic::error(
+                        kw.span,
+                        format!("struct `{name}` has no field `{}`", kw.name),
+                    )
+                    .with_help(format!("its fields are {}", st.field_list()));
                     self.cx.diags.push(d);
                     ok = false;
                 }
             }
         }
-        let fields: Vec<(String, FieldTy)> = st.fields.iter().map(|f| (f.name.clone(), f.ty)).collect();
+        let fields: Vec<(String, FieldTy)> =
+            st.fields.iter().map(|f| (f.name.clone(), f.ty)).collect();
         let mut leaves = Vec::new();
         for ((fname, ft), g) in fields.into_iter().zip(given) {
             match g {
@@ -206,7 +249,13 @@ impl Lower<'_, '_> {
 
     /// The leaves of a value given for a place of type `ft`: a value converted as an
     /// assignment converts it, or a struct of that type.
-    fn field_operands(&mut self, ft: FieldTy, ex: Ex, sp: Span, what: &str) -> Option<Vec<Operand>> {
+    fn field_operands(
+        &mut self,
+        ft: FieldTy,
+        ex: Ex,
+        sp: Span,
+        what: &str,
+    ) -> Option<Vec<Operand>> {
         match (ft, ex) {
             (_, Ex::Err) => None,
             (FieldTy::Value(t), Ex::Struct(v)) => {
@@ -217,9 +266,14 @@ impl Lower<'_, '_> {
                 None
             }
             (FieldTy::Value(t), ex) => self.coerce(ex, t, sp, what).map(|o| vec![o]),
-            (FieldTy::Struct(s), Ex::Struct(v)) if self.struct_parts(v).0 == s => Some(self.struct_parts(v).1),
+            (FieldTy::Struct(s), Ex::Struct(v)) if self.struct_parts(v).0 == s => {
+                Some(self.struct_parts(v).1)
+            }
             (FieldTy::Struct(s), Ex::Struct(v)) => {
-                let (want, found) = (self.struct_name(s).to_string(), self.struct_name(self.struct_parts(v).0).to_string());
+                let (want, found) = (
+                    self.struct_name(s).to_string(),
+                    self.struct_name(self.struct_parts(v).0).to_string(),
+                );
                 self.error(sp, format!("expected a {want}, found a {found}"));
                 None
             }
@@ -235,7 +289,13 @@ impl Lower<'_, '_> {
     }
 
     /// The leaves of a struct argument of struct type `id`.
-    pub(super) fn struct_arg(&mut self, id: StructId, ex: Ex, sp: Span, what: &str) -> Option<Vec<Operand>> {
+    pub(super) fn struct_arg(
+        &mut self,
+        id: StructId,
+        ex: Ex,
+        sp: Span,
+        what: &str,
+    ) -> Option<Vec<Operand>> {
         self.field_operands(FieldTy::Struct(id), ex, sp, what)
     }
 
@@ -255,7 +315,14 @@ impl Lower<'_, '_> {
 
     /// `a if c else b` of structs without side effects: each leaf selected (a matrix entry
     /// by entry: SPIR-V selects no arrays).
-    pub(super) fn struct_select(&mut self, c: Operand, a: Ex, b: Ex, b_span: Span, span: Span) -> Ex {
+    pub(super) fn struct_select(
+        &mut self,
+        c: Operand,
+        a: Ex,
+        b: Ex,
+        b_span: Span,
+        span: Span,
+    ) -> Ex {
         let Ex::Struct(v) = a else { return Ex::Err };
         let (id, xs) = self.struct_parts(v);
         let what = "the other side of an if-else whose first is a struct";
@@ -283,7 +350,12 @@ impl Lower<'_, '_> {
 
     /// A side of `a if c else b` when the first is a struct: its leaves into the hidden
     /// variables `leaves` (which the first side makes).
-    pub(super) fn struct_side(&mut self, x: Ex, sp: Span, leaves: &mut Option<(StructId, Vec<Var>)>) {
+    pub(super) fn struct_side(
+        &mut self,
+        x: Ex,
+        sp: Span,
+        leaves: &mut Option<(StructId, Vec<Var>)>,
+    ) {
         match leaves {
             None => {
                 let Ex::Struct(v) = x else { return };
@@ -311,7 +383,10 @@ impl Lower<'_, '_> {
     /// Whether an array of structs is declared as a struct of words (no narrow ints), each
     /// read with [`Op::LoadField`], rather than as `u32` words.
     fn typed_record(&self, a: ArrayId) -> bool {
-        self.cx.arrays[a.index()].record.as_ref().is_some_and(|r| !r.members.is_empty())
+        self.cx.arrays[a.index()]
+            .record
+            .as_ref()
+            .is_some_and(|r| !r.members.is_empty())
     }
 
     /// The member of a struct-of-scalars element at byte `byte`.
@@ -325,7 +400,10 @@ impl Lower<'_, '_> {
         if self.typed_record(a) {
             return i.flat;
         }
-        let words = self.cx.arrays[a.index()].record.as_ref().map_or(1, |r| r.words());
+        let words = self.cx.arrays[a.index()]
+            .record
+            .as_ref()
+            .map_or(1, |r| r.words());
         let flat = match i.axes.as_slice() {
             [(_, Ty::Scalar(Scalar::U32), _)] => i.flat,
             _ => self.val(Op::Convert, Ty::U32, [i.flat], span),
@@ -353,8 +431,17 @@ impl Lower<'_, '_> {
     }
 
     /// Leaves `first..first + count` of struct `id` from the element at word `base`.
-    fn load_leaves(&mut self, a: ArrayId, id: StructId, base: Operand, first: u32, count: u32, span: Span) -> Vec<Operand> {
-        let leaves: Vec<(Ty, u32)> = self.m.strukt(id).leaves[first as usize..(first + count) as usize]
+    fn load_leaves(
+        &mut self,
+        a: ArrayId,
+        id: StructId,
+        base: Operand,
+        first: u32,
+        count: u32,
+        span: Span,
+    ) -> Vec<Operand> {
+        let leaves: Vec<(Ty, u32)> = self.m.strukt(id).leaves
+            [first as usize..(first + count) as usize]
             .iter()
             .map(|l| (l.ty, l.offset))
             .collect();
@@ -374,7 +461,14 @@ impl Lower<'_, '_> {
     }
 
     /// The scalar of type `s` at byte `byte` of the element at word `base`.
-    fn load_scalar(&mut self, a: ArrayId, base: Operand, s: Scalar, byte: u32, span: Span) -> Operand {
+    fn load_scalar(
+        &mut self,
+        a: ArrayId,
+        base: Operand,
+        s: Scalar,
+        byte: u32,
+        span: Span,
+    ) -> Operand {
         if let Some(k) = self.record_member(a, byte) {
             let word = if s == Scalar::Bool { Scalar::U32 } else { s };
             let raw = self.val(Op::LoadField(a, k), Ty::Scalar(word), [base], span);
@@ -402,7 +496,11 @@ impl Lower<'_, '_> {
                 };
                 // An explicit conversion wraps to a narrow int: the low bits; an `f16` is
                 // the half of its low 16 bits.
-                let op = if s == Scalar::F16 { Op::Bitcast } else { Op::Convert };
+                let op = if s == Scalar::F16 {
+                    Op::Bitcast
+                } else {
+                    Op::Convert
+                };
                 self.val(op, Ty::Scalar(s), [down], span)
             }
             s => self.val(Op::Bitcast, Ty::Scalar(s), [raw], span),
@@ -410,8 +508,17 @@ impl Lower<'_, '_> {
     }
 
     /// Stores `leaves` as leaves `first..` of struct `id` into the element at word `base`.
-    fn store_leaves(&mut self, a: ArrayId, id: StructId, base: Operand, first: u32, leaves: &[Operand], span: Span) {
-        let layout: Vec<(Ty, u32)> = self.m.strukt(id).leaves[first as usize..first as usize + leaves.len()]
+    fn store_leaves(
+        &mut self,
+        a: ArrayId,
+        id: StructId,
+        base: Operand,
+        first: u32,
+        leaves: &[Operand],
+        span: Span,
+    ) {
+        let layout: Vec<(Ty, u32)> = self.m.strukt(id).leaves
+            [first as usize..first as usize + leaves.len()]
             .iter()
             .map(|l| (l.ty, l.offset))
             .collect();
@@ -428,7 +535,15 @@ impl Lower<'_, '_> {
     }
 
     /// Stores scalar `c` of type `s` at byte `byte` of the element at word `base`.
-    fn store_scalar(&mut self, a: ArrayId, base: Operand, s: Scalar, byte: u32, c: Operand, span: Span) {
+    fn store_scalar(
+        &mut self,
+        a: ArrayId,
+        base: Operand,
+        s: Scalar,
+        byte: u32,
+        c: Operand,
+        span: Span,
+    ) {
         if let Some(k) = self.record_member(a, byte) {
             let v = match s {
                 Scalar::Bool => self.val(Op::Convert, Ty::U32, [c], span),
@@ -457,13 +572,29 @@ impl Lower<'_, '_> {
         let mask = self.konst(Const::U32((1 << s.bits()) - 1));
         let flips = self.val(Op::Binary(BinOp::BitAnd), Ty::U32, [flips, mask], span);
         let placed = self.val(Op::Binary(BinOp::Shl), Ty::U32, [flips, shift], span);
-        self.emit(Op::Atomic(AtomicOp::Xor, a), Some(Ty::U32), [w, placed], span);
+        self.emit(
+            Op::Atomic(AtomicOp::Xor, a),
+            Some(Ty::U32),
+            [w, placed],
+            span,
+        );
     }
 
     /// `a[i] = value` into an array of structs.
-    pub(super) fn store_record(&mut self, a: ArrayId, i: &Index, ex: Ex, value_span: Span, span: Span) {
+    pub(super) fn store_record(
+        &mut self,
+        a: ArrayId,
+        i: &Index,
+        ex: Ex,
+        value_span: Span,
+        span: Span,
+    ) {
         let id = self.record_of(a).expect("an array of structs");
-        let what = format!("stored into `{}`, an Array[{}]", self.cx.arrays[a.index()].name, self.struct_name(id));
+        let what = format!(
+            "stored into `{}`, an Array[{}]",
+            self.cx.arrays[a.index()].name,
+            self.struct_name(id)
+        );
         let Some(leaves) = self.field_operands(FieldTy::Struct(id), ex, value_span, &what) else {
             return;
         };
@@ -525,8 +656,11 @@ impl Lower<'_, '_> {
                 FieldTy::Struct(s) => {
                     let st = self.m.strukt(s);
                     let Some(f) = st.field(&attr) else {
-                        let d = Diagnostic::error(span, format!("struct `{}` has no field `{attr}`", st.name))
-                            .with_help(format!("its fields are {}", st.field_list()));
+                        let d = Diagnostic::error(
+                            span,
+                            format!("struct `{}` has no field `{attr}`", st.name),
+                        )
+                        .with_help(format!("its fields are {}", st.field_list()));
                         self.cx.diags.push(d);
                         return Some(None);
                     };
@@ -545,7 +679,13 @@ impl Lower<'_, '_> {
                     match i {
                         Some(i) if k == last => place.comp = Some(i as u32),
                         _ => {
-                            self.error(span, format!("{} has no component `{attr}` that can be assigned", t.with_article()));
+                            self.error(
+                                span,
+                                format!(
+                                    "{} has no component `{attr}` that can be assigned",
+                                    t.with_article()
+                                ),
+                            );
                             return Some(None);
                         }
                     }
@@ -559,14 +699,16 @@ impl Lower<'_, '_> {
     fn read_place(&mut self, p: &Place, span: Span) -> Ex {
         let leaves: Vec<Operand> = match &p.root {
             Root::Local(vars) => vars[p.first as usize..(p.first + p.count) as usize]
-                .to_vec()
-                .into_iter()
-                .map(|v| self.read(v, span))
+                .iter()
+                .map(|&v| self.read(v, span))
                 .collect(),
             Root::Record(a, base) => self.load_leaves(*a, p.sid, *base, p.first, p.count, span),
         };
         match (p.ty, p.comp) {
-            (FieldTy::Value(t), Some(i)) => Ex::Val(self.component(leaves[0], t, i, span), Ty::Scalar(t.scalar())),
+            (FieldTy::Value(t), Some(i)) => Ex::Val(
+                self.component(leaves[0], t, i, span),
+                Ty::Scalar(t.scalar()),
+            ),
             (FieldTy::Value(t), None) => Ex::Val(leaves[0], t),
             (FieldTy::Struct(s), _) => self.struct_value(s, leaves),
         }
@@ -626,7 +768,13 @@ impl Lower<'_, '_> {
     }
 
     /// `p.f op= value` in a struct; false when the target is not in one.
-    pub(super) fn aug_assign_struct_field(&mut self, target: ExprId, op: BinaryOp, value: ExprId, span: Span) -> bool {
+    pub(super) fn aug_assign_struct_field(
+        &mut self,
+        target: ExprId,
+        op: BinaryOp,
+        value: ExprId,
+        span: Span,
+    ) -> bool {
         let tspan = self.ast.expr(target).span;
         let Some(place) = self.struct_place(target) else {
             return false;
@@ -653,7 +801,13 @@ impl Lower<'_, '_> {
     }
 
     /// The struct a call of a func returning one gives: its leaves from the carrier.
-    pub(super) fn unpack_struct(&mut self, o: Operand, id: StructId, tt: TupleTy, span: Span) -> Ex {
+    pub(super) fn unpack_struct(
+        &mut self,
+        o: Operand,
+        id: StructId,
+        tt: TupleTy,
+        span: Span,
+    ) -> Ex {
         let leaves = (0..tt.items().len())
             .map(|k| self.tuple_item(o, tt, k, span).0)
             .collect();

@@ -191,7 +191,9 @@ impl Lower<'_, '_> {
             let s = t.scalar();
             comps.push(match (tt.packed(), s) {
                 (false, _) | (true, Scalar::U32) => c,
-                (true, Scalar::F32 | Scalar::F16) => self.val(Op::Bitcast, Ty::Scalar(s), [c], span),
+                (true, Scalar::F32 | Scalar::F16) => {
+                    self.val(Op::Bitcast, Ty::Scalar(s), [c], span)
+                }
                 (true, _) => self.val(Op::Convert, Ty::Scalar(s), [c], span),
             });
         }

@@ -137,8 +137,18 @@ impl Lower<'_, '_> {
         match self.m.annotation(self.ast, arg) {
             Ok(crate::module::Ann::Value(t)) if t.scalar() != Scalar::Bool => Some(t),
             Ok(crate::module::Ann::Struct(id)) => {
-                let d = Diagnostic::error(self.ast.expr(arg).span, format!("a {} of structs is not supported in this version", kind.what()))
-                    .with_help(format!("make one {} per field of `{}`", kind.what(), self.struct_name(id)));
+                let d = Diagnostic::error(
+                    self.ast.expr(arg).span,
+                    format!(
+                        "a {} of structs is not supported in this version",
+                        kind.what()
+                    ),
+                )
+                .with_help(format!(
+                    "make one {} per field of `{}`",
+                    kind.what(),
+                    self.struct_name(id)
+                ));
                 self.cx.diags.push(d);
                 None
             }

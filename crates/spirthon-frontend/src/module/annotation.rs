@@ -136,7 +136,13 @@ impl ModuleInfo {
 
     /// `Array[S]` of a struct: an element with narrow ints is 32-bit words, so it cannot
     /// hold an `f64` as well.
-    fn records_annotation(&self, id: StructId, sp: Span, kind: &str, dims: u32) -> Result<Ann, Diagnostic> {
+    fn records_annotation(
+        &self,
+        id: StructId,
+        sp: Span,
+        kind: &str,
+        dims: u32,
+    ) -> Result<Ann, Diagnostic> {
         let s = self.strukt(id);
         let narrow = s.leaves.iter().find(|l| l.ty.scalar().is_narrow());
         let wide = s.leaves.iter().find(|l| l.ty.scalar() == Scalar::F64);
@@ -178,17 +184,25 @@ impl ModuleInfo {
                 return Ok(Ann::Struct(id));
             }
             if let Some(Global::Opaque { what, span }) = self.globals.get(n) {
-                return Err(Diagnostic::error(expr.span, format!("`{n}` is {what}, so it is no type"))
-                    .with_secondary(*span, format!("`{n}` is defined here")));
+                return Err(Diagnostic::error(
+                    expr.span,
+                    format!("`{n}` is {what}, so it is no type"),
+                )
+                .with_secondary(*span, format!("`{n}` is defined here")));
             }
             let later = ast.items.iter().find_map(|i| match i {
                 Item::Struct(d) if d.name == *n => Some(d.name_span),
                 _ => None,
             });
             if let (Some(at), false) = (later, self.globals.contains_key(n)) {
-                return Err(Diagnostic::error(expr.span, format!("struct `{n}` is used before its declaration"))
-                    .with_secondary(at, "declared here")
-                    .with_help(format!("declare `{n}` above its first use, as Python needs it")));
+                return Err(Diagnostic::error(
+                    expr.span,
+                    format!("struct `{n}` is used before its declaration"),
+                )
+                .with_secondary(at, "declared here")
+                .with_help(format!(
+                    "declare `{n}` above its first use, as Python needs it"
+                )));
             }
             if !self.globals.contains_key(n) {
                 match n.as_str() {

@@ -138,7 +138,8 @@ impl ModuleInfo {
     /// that.
     fn poison(&mut self, name: &str, span: Span, what: &'static str) {
         let what = what.into();
-        self.globals.insert(name.to_string(), Global::Opaque { span, what });
+        self.globals
+            .insert(name.to_string(), Global::Opaque { span, what });
     }
 
     /// What `e` names when it is a library item (`f32`, `sp.f32`, `math.sqrt`, `sqrt`).

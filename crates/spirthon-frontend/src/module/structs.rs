@@ -65,7 +65,11 @@ impl StructDef {
     }
     /// The field names, for an error's help: "`pos`, `vel` and `mass`".
     pub fn field_list(&self) -> String {
-        let names: Vec<String> = self.fields.iter().map(|f| format!("`{}`", f.name)).collect();
+        let names: Vec<String> = self
+            .fields
+            .iter()
+            .map(|f| format!("`{}`", f.name))
+            .collect();
         match names.split_last() {
             Some((last, [])) => last.clone(),
             Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
@@ -94,19 +98,32 @@ impl ModuleInfo {
 
     /// Reads a `@struct` class: each field's type (a value type or a struct declared
     /// before), its leaves and its layout.
-    pub(super) fn declare_struct(&mut self, ast: &Ast, decl: &StructDecl) -> Result<StructId, Vec<Diagnostic>> {
+    pub(super) fn declare_struct(
+        &mut self,
+        ast: &Ast,
+        decl: &StructDecl,
+    ) -> Result<StructId, Vec<Diagnostic>> {
         let mut diags = Vec::new();
         let no_local = |_: &str| false;
-        if !matches!(self.lib_item(ast, decl.decorator, &no_local), Some((Lib::Spirthon, "struct"))) {
+        if !matches!(
+            self.lib_item(ast, decl.decorator, &no_local),
+            Some((Lib::Spirthon, "struct"))
+        ) {
             diags.push(
-                Diagnostic::error(ast.expr(decl.decorator).span, "`struct` is not spirthon's here")
-                    .with_help("import it: `from spirthon import struct`"),
+                Diagnostic::error(
+                    ast.expr(decl.decorator).span,
+                    "`struct` is not spirthon's here",
+                )
+                .with_help("import it: `from spirthon import struct`"),
             );
         }
         if decl.fields.is_empty() {
             diags.push(
-                Diagnostic::error(decl.name_span, format!("struct `{}` has no fields", decl.name))
-                    .with_help("declare each field with its type: `pos: vec3`"),
+                Diagnostic::error(
+                    decl.name_span,
+                    format!("struct `{}` has no fields", decl.name),
+                )
+                .with_help("declare each field with its type: `pos: vec3`"),
             );
         }
         let mut fields: Vec<Field> = Vec::new();
@@ -140,9 +157,12 @@ impl ModuleInfo {
                 }
                 Err(_) if matches!(&ast.expr(*ann).kind, ExprKind::Name(n) if *n == decl.name) => {
                     diags.push(
-                        Diagnostic::error(ast.expr(*ann).span, format!("struct `{}` cannot hold itself", decl.name))
-                            .with_note("a struct is a value: one that held itself would never end")
-                            .with_help("hold an index into an array of them instead (`parent: i32`)"),
+                        Diagnostic::error(
+                            ast.expr(*ann).span,
+                            format!("struct `{}` cannot hold itself", decl.name),
+                        )
+                        .with_note("a struct is a value: one that held itself would never end")
+                        .with_help("hold an index into an array of them instead (`parent: i32`)"),
                     );
                     continue;
                 }
@@ -156,7 +176,11 @@ impl ModuleInfo {
                 FieldTy::Value(t) => {
                     let (size, a) = leaf_layout(t);
                     offset = offset.next_multiple_of(a);
-                    leaves.push(Leaf { path: name.clone(), ty: t, offset });
+                    leaves.push(Leaf {
+                        path: name.clone(),
+                        ty: t,
+                        offset,
+                    });
                     offset += size;
                     align = align.max(a);
                 }

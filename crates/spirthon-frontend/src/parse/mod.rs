@@ -409,15 +409,23 @@ impl Convert<'_> {
                     .with_note("a field a constructor is not given is zero (`False` for a bool)")
                     .with_help("remove the default"),
                 ),
-                ast::Stmt::Expr(e) if k == 0 && matches!(&*e.value, ast::Expr::StringLiteral(_)) => {}
+                ast::Stmt::Expr(e)
+                    if k == 0 && matches!(&*e.value, ast::Expr::StringLiteral(_)) => {}
                 ast::Stmt::Pass(_) => {}
                 ast::Stmt::FunctionDef(f) => self.push_diag(
-                    Diagnostic::error(span(f.name.range), "a struct has no methods in this version")
-                        .with_help(format!("write a `@func` that takes the struct: `def {}(p: {}) -> ...`", f.name, c.name)),
+                    Diagnostic::error(
+                        span(f.name.range),
+                        "a struct has no methods in this version",
+                    )
+                    .with_help(format!(
+                        "write a `@func` that takes the struct: `def {}(p: {}) -> ...`",
+                        f.name, c.name
+                    )),
                 ),
-                other => self.push_diag(
-                    Diagnostic::error(span(other.range()), "a struct's body holds only its annotated fields (`pos: vec3`)"),
-                ),
+                other => self.push_diag(Diagnostic::error(
+                    span(other.range()),
+                    "a struct's body holds only its annotated fields (`pos: vec3`)",
+                )),
             }
         }
         let Some(decorator) = decorator else { return };

@@ -24,7 +24,8 @@ pub(super) fn quantize(e: &mut Emitter, x: Word, id: Word) -> R<Word> {
     let exp = e.b.op(SOp::BitwiseAnd, u, None, &[exp, byte])?;
     // The biased exponent of 2^-14.
     let min = e.konst(Const::U32(113));
-    let exp = e.b.ext_inst(u, None, glsl, GLOp::UMax as u32, &[exp, min])?;
+    let exp =
+        e.b.ext_inst(u, None, glsl, GLOp::UMax as u32, &[exp, min])?;
     // 2^(10 - e) and 2^(e - 10) as floats: biased exponents 264 - exp and exp - 10.
     let k264 = e.konst(Const::U32(264));
     let up = e.b.op(SOp::ISub, u, None, &[k264, exp])?;
@@ -35,7 +36,8 @@ pub(super) fn quantize(e: &mut Emitter, x: Word, id: Word) -> R<Word> {
     let down = e.b.op(SOp::ShiftLeftLogical, u, None, &[down, k23])?;
     let down = e.b.op(SOp::Bitcast, f, None, &[down])?;
     let scaled = e.b.op(SOp::FMul, f, None, &[x, up])?;
-    let whole = e.b.ext_inst(f, None, glsl, GLOp::RoundEven as u32, &[scaled])?;
+    let whole =
+        e.b.ext_inst(f, None, glsl, GLOp::RoundEven as u32, &[scaled])?;
     let r = e.b.op(SOp::FMul, f, None, &[whole, down])?;
     // Past the largest half: the infinity of the sign.
     let abs = e.b.ext_inst(f, None, glsl, GLOp::FAbs as u32, &[r])?;
@@ -78,7 +80,8 @@ pub(super) fn from_bits(e: &mut Emitter, h: Word, out: Option<Word>) -> R<Word> 
     let inf = k(e, 0x7C00);
     let is_sub = e.b.op(SOp::ULessThan, b, None, &[em, min_normal])?;
     let is_special = e.b.op(SOp::UGreaterThanEqual, b, None, &[em, inf])?;
-    let mag = e.b.op(SOp::Select, u, None, &[is_special, special, normal])?;
+    let mag =
+        e.b.op(SOp::Select, u, None, &[is_special, special, normal])?;
     let mag = e.b.op(SOp::Select, u, None, &[is_sub, sub, mag])?;
     let all = e.b.op(SOp::BitwiseOr, u, None, &[sign, mag])?;
     e.b.op(SOp::Bitcast, f, out, &[all])

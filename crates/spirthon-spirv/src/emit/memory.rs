@@ -222,7 +222,14 @@ impl FnState<'_> {
 
     /// A pointer to member `k` (of type `t`) of element `index` of an array of structs
     /// declared as a struct of words.
-    pub(super) fn field_pointer(&mut self, e: &mut Emitter, a: ArrayId, k: u32, index: Word, t: Ty) -> R<Word> {
+    pub(super) fn field_pointer(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        k: u32,
+        index: Word,
+        t: Ty,
+    ) -> R<Word> {
         let et = e.ty(t);
         let var = self.g.arrays[a.index()];
         let p = e.b.type_pointer(StorageClass::StorageBuffer, et);

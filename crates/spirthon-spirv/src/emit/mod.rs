@@ -343,7 +343,11 @@ impl Emitter {
     /// ([`spirthon_ir::Record::members`]): each member at its word's offset, the stride the
     /// element's size.
     fn record_struct(&mut self, r: &spirthon_ir::Record, written: bool) -> Word {
-        let members: Vec<Word> = r.members.iter().map(|&(s, _)| self.ty(Ty::Scalar(s))).collect();
+        let members: Vec<Word> = r
+            .members
+            .iter()
+            .map(|&(s, _)| self.ty(Ty::Scalar(s)))
+            .collect();
         let es = self.b.type_struct(&members);
         for (k, &(_, offset)) in r.members.iter().enumerate() {
             self.b
