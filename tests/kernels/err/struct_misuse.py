@@ -24,6 +24,9 @@ def k(a: Array[P], out: Array[f32], q: Q):
     s = P(weight=2.0)
     atomic_add(a, i, 1)
     t = local_array(P, 4)
+    t2 = t
+    t[0] += 1
+    t[1].velocity = 2.0
     a[i] += 1
     a[i].pos.w = 1.0
     q.p.mass = p

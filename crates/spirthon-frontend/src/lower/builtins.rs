@@ -118,6 +118,11 @@ impl Lower<'_, '_> {
             {
                 return Ex::Lit(Lit::Int(columns[0].0.len() as i64));
             }
+            // An array of structs: the length of its leaves' arrays.
+            if let Some(Local::StructArray(k)) = self.locals.get(n).copied() {
+                let a = self.sarrays[k as usize].1[0];
+                return self.len_of(a, span);
+            }
         }
         let (x, sp) = self.args(args)[0];
         match x {

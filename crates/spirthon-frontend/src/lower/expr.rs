@@ -105,6 +105,9 @@ impl Lower<'_, '_> {
                 if let Some(r) = self.row_item(base, index, span) {
                     return r;
                 }
+                if let Some(r) = self.struct_array_item(base, index, span) {
+                    return r;
+                }
                 let base_span = self.ast.expr(base).span;
                 let b = self.expr(base);
                 if let Ex::Val(o, t @ (Ty::Vector(..) | Ty::Quat)) = b {
@@ -199,6 +202,12 @@ impl Lower<'_, '_> {
             Some(Local::Var(v)) => return Ex::Val(self.read(v, span), self.var_ty(v)),
             Some(Local::Array(a)) => return Ex::Array(a),
             Some(Local::Struct(k)) => return self.read_struct_local(k, span),
+            Some(Local::StructArray(_)) => {
+                let d = Diagnostic::error(span, format!("`{n}` is an array of structs: kernels index it (`{n}[i]`, `{n}[i].field`) or take its `len`"))
+                    .with_help("it cannot be passed to a func or used as a value");
+                self.cx.diags.push(d);
+                return Ex::Err;
+            }
             None => {}
         }
         if self.poisoned.contains(n) {

@@ -213,6 +213,8 @@ enum Local {
     Array(ArrayId),
     /// A local struct: an index into `Lower::slocals`.
     Struct(u32),
+    /// A local or shared array of structs: an index into `Lower::sarrays`.
+    StructArray(u32),
 }
 
 struct LoopCtx {
@@ -329,6 +331,9 @@ struct Lower<'c, 'a> {
     svals: Vec<(StructId, Vec<Operand>)>,
     /// The local structs: each struct and its leaf variables ([`Local::Struct`]).
     slocals: Vec<(StructId, Vec<Var>)>,
+    /// The local and shared arrays of structs: each struct and one array per leaf
+    /// ([`Local::StructArray`]).
+    sarrays: Vec<(StructId, Vec<ArrayId>)>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -377,6 +382,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         scoped_out: FastMap::default(),
         svals: Vec::new(),
         slocals: Vec::new(),
+        sarrays: Vec::new(),
     };
     let entry = l.new_block();
     l.switch(entry);

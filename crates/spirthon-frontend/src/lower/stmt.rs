@@ -264,6 +264,9 @@ impl Lower<'_, '_> {
             ExprKind::Name(n) => self.assign_name(n, ex, t.span, value_span, None),
             ExprKind::Subscript(base, index) => {
                 let (base, index) = (*base, *index);
+                if self.struct_array_store(base, index, ex, value_span, t.span) {
+                    return;
+                }
                 if self.assign_vector_item(base, index, ex, t.span, value_span)
                     || self.assign_matrix_item(
                         base,
@@ -355,6 +358,12 @@ impl Lower<'_, '_> {
                 self.error(
                     target_span,
                     format!("cannot assign to `{name}`: it is an array parameter"),
+                );
+            }
+            Some(Local::StructArray(_)) => {
+                self.error(
+                    target_span,
+                    format!("cannot assign to `{name}`: it is an array of structs"),
                 );
             }
             Some(Local::Struct(k)) => {

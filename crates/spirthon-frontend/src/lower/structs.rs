@@ -13,6 +13,7 @@
 use super::*;
 use crate::module::{FieldTy, StructId};
 use vectors::COMPONENTS;
+use workgroup::Fixed;
 
 /// A struct value: an index into `Lower::svals`.
 #[derive(Copy, Clone, Debug)]
@@ -24,6 +25,9 @@ pub(super) struct StructVal(u32);
 enum Root {
     Local(Vec<Var>),
     Record(ArrayId, Operand),
+    /// An element (its flat index) of a local or shared array of structs: one array per
+    /// leaf.
+    Soa(Vec<ArrayId>, Operand),
 }
 
 /// A place in a struct: leaves `first..first + count` of the root's struct, of type `ty`,
@@ -100,11 +104,8 @@ impl Lower<'_, '_> {
                     ),
                 );
             }
-            Some(Local::Array(_)) => {
-                self.error(
-                    span,
-                    format!("cannot assign to `{name}`: it is an array parameter"),
-                );
+            Some(Local::Array(_) | Local::StructArray(_)) => {
+                self.error(span, format!("cannot assign to `{name}`: it is an array"));
             }
             None => {
                 let st = self.m.strukt(id);
@@ -602,6 +603,166 @@ impl Lower<'_, '_> {
         self.store_leaves(a, id, base, 0, &leaves, span);
     }
 
+    // ----- local and shared arrays of structs ---------------------------------------------
+
+    /// `name = local_array(S, n)` (or `shared_array`) of a struct: one array per leaf
+    /// (`name.vel`; a bool's of `u32`s), each element read and written leaf by leaf.
+    pub(super) fn struct_fixed_array(
+        &mut self,
+        kind: Fixed,
+        name: String,
+        id: StructId,
+        shape_arg: ExprId,
+        target_span: Span,
+        span: Span,
+    ) {
+        let Some(shape) = self.fixed_array_shape(kind, shape_arg) else {
+            return;
+        };
+        let len = shape.iter().fold(1u64, |a, &n| a.saturating_mul(n));
+        // Its bytes: the element's size, in words.
+        let words = len.saturating_mul(u64::from(self.m.strukt(id).size / 4));
+        let fits = match kind {
+            Fixed::Shared => self.fits_workgroup_memory(words, Ty::U32, span),
+            Fixed::Local => self.fits_private_memory(words, Ty::U32, span),
+        };
+        if !fits {
+            return;
+        }
+        let leaves: Vec<(String, Ty)> = self
+            .m
+            .strukt(id)
+            .leaves
+            .iter()
+            .map(|l| {
+                (
+                    format!("{name}.{}", l.path),
+                    if l.ty == Ty::BOOL { Ty::U32 } else { l.ty },
+                )
+            })
+            .collect();
+        let mark = self.local_arrays.len();
+        let arrays = leaves
+            .into_iter()
+            .map(|(n, t)| self.fixed_array(kind, &n, t, &shape, target_span, span))
+            .collect();
+        // The struct array's name is what goes out of scope with its block.
+        if kind == Fixed::Local {
+            self.local_arrays.truncate(mark);
+            self.local_arrays.push((name.clone(), target_span));
+        }
+        self.sarrays.push((id, arrays));
+        self.locals
+            .insert(name, Local::StructArray(self.sarrays.len() as u32 - 1));
+    }
+
+    /// The local or shared array of structs `e` names, if it names one.
+    fn struct_array(&self, e: ExprId) -> Option<u32> {
+        match &self.ast.expr(e).kind {
+            ExprKind::Name(n) => match self.locals.get(n) {
+                Some(Local::StructArray(k)) => Some(*k),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `a[i]` of a local or shared array of structs (`None` when `base` is no such array).
+    pub(super) fn struct_array_item(
+        &mut self,
+        base: ExprId,
+        index: ExprId,
+        span: Span,
+    ) -> Option<Ex> {
+        let k = self.struct_array(base)?;
+        let (id, arrays) = self.sarrays[k as usize].clone();
+        let Some(i) = self.index(arrays[0], index) else {
+            return Some(Ex::Err);
+        };
+        self.check_index(arrays[0], &i, span);
+        let leaves = self.load_soa(id, &arrays, 0, i.flat, span);
+        Some(self.struct_value(id, leaves))
+    }
+
+    /// Leaves `first..` (as many as `arrays`) of element `flat` of a struct array of one array
+    /// per leaf.
+    fn load_soa(
+        &mut self,
+        id: StructId,
+        arrays: &[ArrayId],
+        first: u32,
+        flat: Operand,
+        span: Span,
+    ) -> Vec<Operand> {
+        let tys: Vec<Ty> = self.m.strukt(id).leaves[first as usize..first as usize + arrays.len()]
+            .iter()
+            .map(|l| l.ty)
+            .collect();
+        arrays
+            .iter()
+            .zip(tys)
+            .map(|(&a, t)| match t {
+                Ty::Scalar(Scalar::Bool) => {
+                    let w = self.val(Op::Load(a), Ty::U32, [flat], span);
+                    let zero = self.konst(Const::U32(0));
+                    self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [w, zero], span)
+                }
+                t => self.val(Op::Load(a), t, [flat], span),
+            })
+            .collect()
+    }
+
+    /// Stores `leaves` as leaves `first..` of struct `id` into their arrays (of a struct
+    /// array of one array per leaf), at element `flat`.
+    #[allow(clippy::too_many_arguments)]
+    fn store_soa(
+        &mut self,
+        id: StructId,
+        arrays: &[ArrayId],
+        first: u32,
+        leaves: &[Operand],
+        flat: Operand,
+        span: Span,
+    ) {
+        let tys: Vec<Ty> = self.m.strukt(id).leaves[first as usize..first as usize + arrays.len()]
+            .iter()
+            .map(|l| l.ty)
+            .collect();
+        for ((&a, &o), t) in arrays.iter().zip(leaves).zip(tys) {
+            // A bool leaf's array holds `u32`s.
+            let v = match t {
+                Ty::Scalar(Scalar::Bool) => self.val(Op::Convert, Ty::U32, [o], span),
+                _ => o,
+            };
+            self.emit(Op::Store(a), None, [flat, v], span);
+        }
+    }
+
+    /// `a[i] = value` into a local or shared array of structs; false when `base` is no such
+    /// array.
+    pub(super) fn struct_array_store(
+        &mut self,
+        base: ExprId,
+        index: ExprId,
+        ex: Ex,
+        value_span: Span,
+        span: Span,
+    ) -> bool {
+        let Some(k) = self.struct_array(base) else {
+            return false;
+        };
+        let (id, arrays) = self.sarrays[k as usize].clone();
+        let Some(i) = self.index(arrays[0], index) else {
+            return true;
+        };
+        self.check_index(arrays[0], &i, span);
+        let what = format!("stored into an array of {}", self.struct_name(id));
+        if let Some(leaves) = self.field_operands(FieldTy::Struct(id), ex, value_span, &what) {
+            self.store_soa(id, &arrays, 0, &leaves, i.flat, span);
+        }
+        true
+    }
+
     // ----- places ------------------------------------------------------------------------
 
     /// The place an attribute target (`p.vel`, `p.vel.x`, `a[i].mass`) names in a local
@@ -623,6 +784,16 @@ impl Lower<'_, '_> {
                 }
                 _ => return None,
             },
+            ExprKind::Subscript(b, index) if self.struct_array(*b).is_some() => {
+                let k = self.struct_array(*b)?;
+                let (id, arrays) = self.sarrays[k as usize].clone();
+                let span = self.ast.expr(e).span;
+                let Some(i) = self.index(arrays[0], *index) else {
+                    return Some(None);
+                };
+                self.check_index(arrays[0], &i, span);
+                (Root::Soa(arrays, i.flat), id)
+            }
             ExprKind::Subscript(b, index) => {
                 let a = match &self.ast.expr(*b).kind {
                     ExprKind::Name(n) => match self.locals.get(n).copied() {
@@ -703,6 +874,10 @@ impl Lower<'_, '_> {
                 .map(|&v| self.read(v, span))
                 .collect(),
             Root::Record(a, base) => self.load_leaves(*a, p.sid, *base, p.first, p.count, span),
+            Root::Soa(arrays, flat) => {
+                let range = &arrays[p.first as usize..(p.first + p.count) as usize];
+                self.load_soa(p.sid, range, p.first, *flat, span)
+            }
         };
         match (p.ty, p.comp) {
             (FieldTy::Value(t), Some(i)) => Ex::Val(
@@ -733,6 +908,12 @@ impl Lower<'_, '_> {
                     let s = t.scalar();
                     self.store_scalar(*a, *base, s, offset + i * s.size(), c, span);
                 }
+                Root::Soa(arrays, flat) => {
+                    let a = arrays[p.first as usize];
+                    let cur = self.val(Op::Load(a), t, [*flat], span);
+                    let new = self.val(Op::Insert(i), t, [cur, c], span);
+                    self.emit(Op::Store(a), None, [*flat, new], span);
+                }
             }
             return;
         }
@@ -750,6 +931,10 @@ impl Lower<'_, '_> {
                 }
             }
             Root::Record(a, base) => self.store_leaves(*a, p.sid, *base, p.first, &leaves, span),
+            Root::Soa(arrays, flat) => {
+                let range = arrays[p.first as usize..].to_vec();
+                self.store_soa(p.sid, &range, p.first, &leaves, *flat, span);
+            }
         }
     }
 

@@ -95,6 +95,10 @@ impl Lower<'_, '_> {
         if !self.arity(kind.call(), args, 2, span) {
             return;
         }
+        if let Ok(crate::module::Ann::Struct(id)) = self.m.annotation(self.ast, args[0]) {
+            let name = name.clone();
+            return self.struct_fixed_array(kind, name, id, args[1], t.span, span);
+        }
         let Some(elem) = self.fixed_array_elem(kind, args[0]) else {
             return;
         };
@@ -109,6 +113,22 @@ impl Lower<'_, '_> {
         if !fits {
             return;
         }
+        let id = self.fixed_array(kind, name, elem, &shape, t.span, span);
+        self.locals.insert(name.clone(), Local::Array(id));
+    }
+
+    /// A new shared or local array of `elem`s (zeroed where a local one is created), not
+    /// yet bound to a name.
+    pub(super) fn fixed_array(
+        &mut self,
+        kind: Fixed,
+        name: &str,
+        elem: Ty,
+        shape: &[u64],
+        target_span: Span,
+        span: Span,
+    ) -> ArrayId {
+        let len = shape.iter().fold(1u64, |a, &n| a.saturating_mul(n));
         let id = ArrayId(self.cx.arrays.len() as u32);
         let dims = shape.len() as u32;
         let len = len as u32;
@@ -123,40 +143,24 @@ impl Lower<'_, '_> {
                 Vec::new()
             },
             dims,
-            ..GlobalArray::buffer(name.clone(), elem, 0)
+            ..GlobalArray::buffer(name.to_string(), elem, 0)
         });
-        self.locals.insert(name.clone(), Local::Array(id));
         if kind == Fixed::Local {
             self.emit(Op::Clear(id), None, [], span);
-            self.local_arrays.push((name.clone(), t.span));
+            self.local_arrays.push((name.to_string(), target_span));
         }
+        id
     }
 
     /// A shared or local array's element type, from the creating call's first argument.
     fn fixed_array_elem(&mut self, kind: Fixed, arg: ExprId) -> Option<Ty> {
         match self.m.annotation(self.ast, arg) {
             Ok(crate::module::Ann::Value(t)) if t.scalar() != Scalar::Bool => Some(t),
-            Ok(crate::module::Ann::Struct(id)) => {
-                let d = Diagnostic::error(
-                    self.ast.expr(arg).span,
-                    format!(
-                        "a {} of structs is not supported in this version",
-                        kind.what()
-                    ),
-                )
-                .with_help(format!(
-                    "make one {} per field of `{}`",
-                    kind.what(),
-                    self.struct_name(id)
-                ));
-                self.cx.diags.push(d);
-                None
-            }
             Ok(_) => {
                 self.error(
                     self.ast.expr(arg).span,
                     format!(
-                        "a {}'s element type is `i32`, `u32`, `f32` or a vector",
+                        "a {}'s element type is a number type, a vector, a matrix or a struct",
                         kind.what()
                     ),
                 );
@@ -171,7 +175,7 @@ impl Lower<'_, '_> {
 
     /// A shared or local array's shape: `N`, or `(H, W)` / `(D, H, W)` for a row-major two-
     /// or three-dimensional array, each a positive integer constant.
-    fn fixed_array_shape(&mut self, kind: Fixed, arg: ExprId) -> Option<Vec<u64>> {
+    pub(super) fn fixed_array_shape(&mut self, kind: Fixed, arg: ExprId) -> Option<Vec<u64>> {
         let parts: Vec<ExprId> = match &self.ast.expr(arg).kind {
             ExprKind::Tuple(items) if (2..=3).contains(&items.len()) => items.clone(),
             _ => vec![arg],
@@ -208,7 +212,7 @@ impl Lower<'_, '_> {
 
     /// Whether a local array of `len` elements of `elem` is small enough; an error at
     /// `span` if not.
-    fn fits_private_memory(&mut self, len: u64, elem: Ty, span: Span) -> bool {
+    pub(super) fn fits_private_memory(&mut self, len: u64, elem: Ty, span: Span) -> bool {
         let bytes = len.saturating_mul(elem.size() as u64);
         if bytes <= MAX_LOCAL_BYTES {
             return true;
@@ -223,7 +227,7 @@ impl Lower<'_, '_> {
 
     /// Whether `len` more elements of `elem` fit the kernel's workgroup memory beside the
     /// shared arrays it already has; an error at `span` if not.
-    fn fits_workgroup_memory(&mut self, len: u64, elem: Ty, span: Span) -> bool {
+    pub(super) fn fits_workgroup_memory(&mut self, len: u64, elem: Ty, span: Span) -> bool {
         let used: u64 = self
             .cx
             .arrays
