@@ -217,24 +217,30 @@ def _ffloordiv_py(a, b):
     return math.copysign(0.0, a / b if b else 0.0)
 
 
-def _fpow_int(x, n):
-    """``x ** n`` for a float32 ``x`` and a literal int ``n``: square-and-multiply, rounded at
-    every product, as the compiler expands it."""
+def _pow_int(x, n, rounded):
+    """``x ** n`` for a float ``x`` and a literal int ``n``: square-and-multiply, each
+    product (and the reciprocal of a negative ``n``) ``rounded`` to the type, as the
+    compiler expands it."""
     k = abs(n)
     result, base = None, x
     while k > 0:
         if k & 1:
-            result = base if result is None else r32(result * base)
+            result = base if result is None else rounded(result * base)
         k >>= 1
         if k > 0:
-            base = r32(base * base)
+            base = rounded(base * base)
     if result is None:
         result = 1.0
     if n < 0:
         if result == 0.0:
             raise ZeroDivisionError("0.0 cannot be raised to a negative power")
-        result = r32(1.0 / result)
+        result = rounded(1.0 / result)
     return result
+
+
+def _fpow_int(x, n):
+    """``x ** n`` for a float32 ``x`` and a literal int ``n``, rounded at every product."""
+    return _pow_int(x, n, r32)
 
 
 def _fpow(a, b):
@@ -373,25 +379,6 @@ def _as_f64(b):
     return None
 
 
-def _dpow_int(x, n):
-    """``x ** n`` for an f64 ``x`` and a literal int ``n``, as the compiler expands it."""
-    k = abs(n)
-    result, base = None, x
-    while k > 0:
-        if k & 1:
-            result = base if result is None else result * base
-        k >>= 1
-        if k > 0:
-            base = base * base
-    if result is None:
-        result = 1.0
-    if n < 0:
-        if result == 0.0:
-            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
-        result = 1.0 / result
-    return result
-
-
 def _f64_install():
     # `//` and `%` are CPython's float_floor_div and float_rem, which the compiled kernel
     # repeats in f64 on an exact fmod.
@@ -414,7 +401,7 @@ def _f64_install():
 
     def power(a, b):
         if type(b) in (LitI, int):
-            return F64(_dpow_int(float.__float__(a), int(b)))
+            return F64(_pow_int(float.__float__(a), int(b), float))
         raise TypeError("`**` on an f64 needs an int literal exponent")
 
     def rpower(a, b):
@@ -469,26 +456,6 @@ def _as_f16(b):
     return None
 
 
-def _hpow_int(x, n):
-    """``x ** n`` for an f16 ``x`` and a literal int ``n``: square-and-multiply, each
-    product rounded to half, as the compiler expands it."""
-    k = abs(n)
-    result, base = None, x
-    while k > 0:
-        if k & 1:
-            result = base if result is None else r16(result * base)
-        k >>= 1
-        if k > 0:
-            base = r16(base * base)
-    if result is None:
-        result = 1.0
-    if n < 0:
-        if result == 0.0:
-            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
-        result = r16(r32(1.0 / result))
-    return result
-
-
 def _f16_install():
     for name in ("add", "sub", "mul", "truediv", "floordiv", "mod"):
         fn = _FLOAT_OPS[name]
@@ -509,7 +476,8 @@ def _f16_install():
 
     def power(a, b):
         if type(b) in (LitI, int):
-            return F16(_hpow_int(float.__float__(a), int(b)))
+            # Each product in f32 then to half is the half of the exact one.
+            return F16(_pow_int(float.__float__(a), int(b), r16))
         raise TypeError("`**` on an f16 needs an int literal exponent")
 
     def rpower(a, b):
