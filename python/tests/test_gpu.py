@@ -933,6 +933,35 @@ class Examples(unittest.TestCase):
             p[:, :3] += v[:, :3] * 0.01
         np.testing.assert_allclose(got, p, rtol=1e-3, atol=1e-4)
 
+    def test_fountain(self):
+        """Particles in an Array[Particle] (a NumPy structured array on a device), stepped
+        with a World struct argument, against the same steps in NumPy float32."""
+        import fountain
+        n, steps = 512, 120
+        got = fountain.simulate(n, steps)
+        w = fountain.WORLD
+        f = np.float32
+        ps = fountain.start(n)
+        pos, vel, age = ps["pos"].copy(), ps["vel"].copy(), ps["age"].copy()
+        bounces = np.zeros(n, np.int32)
+        i = np.arange(n)
+        for _ in range(steps):
+            age = age + f(w.dt)
+            old = age > f(w.lifetime)
+            pos[old], age[old], bounces[old] = 0, 0, 0
+            vel[old, 0] = (i[old] % 64).astype(f) / f(63.0) - f(0.5)
+            vel[old, 1] = f(3.0) + (i[old] % 7).astype(f) * f(0.1)
+            vel = vel + np.array([0.0, -9.8], f) * f(w.dt)
+            pos = pos + vel * f(w.dt)
+            under = pos[:, 1] < 0
+            pos[under, 1] = -pos[under, 1] * f(w.restitution)
+            vel[under, 1] = -vel[under, 1] * f(w.restitution)
+            bounces[under] += 1
+        close = np.isclose(got["pos"], pos, rtol=1e-4, atol=1e-4).all(axis=1)
+        self.assertGreater(close.mean(), 0.99)
+        self.assertGreater(int(got["bounces"].sum()), 0)
+        np.testing.assert_array_equal(got["bounces"][close], bounces[close])
+
 
 if __name__ == "__main__":
     unittest.main()
