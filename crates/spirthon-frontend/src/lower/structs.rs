@@ -1,11 +1,12 @@
 //! Struct values (see `module::structs`): a struct is lowered as its leaves, so a local
 //! struct is one variable per leaf (`p.vel`), a struct argument one parameter per leaf, and
 //! a func's returned struct the carrier of its leaves (as a returned tuple's). An element of
-//! an `Array[S]` is read and written leaf by leaf at its word offsets in the buffer, which
-//! the IR declares as 32-bit words ([`spirthon_ir::Record`]): a 32-bit leaf is a word
-//! (bits cast), a bool a word 0 or 1, a narrow int its bytes of a word, stored with one
-//! atomic `xor` as a packed array's elements are, so that neighbouring fields stored at once
-//! lose nothing.
+//! an `Array[S]` is read and written leaf by leaf ([`spirthon_ir::Record`]): without narrow
+//! ints the buffer is an array of a struct of its scalars, each read with `Op::LoadField`
+//! (a bool a `u32` 0 or 1); with them it is 32-bit words, a 32-bit leaf a word (bits cast),
+//! a narrow int its bytes of a word, stored with one atomic `xor` as a packed array's
+//! elements are, so that neighbouring fields stored at once lose nothing. A local or shared
+//! array of structs is one array per leaf.
 //!
 //! Value semantics as vectors have them: `q = p` copies, `p.vel.y = 0.0` changes `p` alone,
 //! `a[i].mass = m` changes the element in the buffer.
@@ -75,9 +76,7 @@ impl Lower<'_, '_> {
         match self.locals.get(name).copied() {
             Some(Local::Struct(k)) if self.slocals[k as usize].0 == id => {
                 let vars = self.slocals[k as usize].1.clone();
-                for (var, o) in vars.into_iter().zip(leaves) {
-                    self.def(var, o);
-                }
+                self.def_leaves(&vars, leaves);
             }
             Some(Local::Struct(k)) => {
                 let had = self.struct_name(self.slocals[k as usize].0).to_string();
@@ -108,22 +107,40 @@ impl Lower<'_, '_> {
                 self.error(span, format!("cannot assign to `{name}`: it is an array"));
             }
             None => {
-                let st = self.m.strukt(id);
-                let vars: Vec<Var> = st
-                    .leaves
-                    .iter()
-                    .map(|l| (format!("{name}.{}", l.path), l.ty))
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .map(|(n, t)| self.new_var(&n, t, span))
-                    .collect();
-                for (&var, o) in vars.iter().zip(leaves) {
-                    self.def(var, o);
-                }
+                let vars = self.leaf_vars(id, Some(name), span);
+                self.def_leaves(&vars, leaves);
                 self.slocals.push((id, vars));
                 let k = self.slocals.len() as u32 - 1;
                 self.locals.insert(name.to_string(), Local::Struct(k));
             }
+        }
+    }
+
+    /// A new variable for each leaf of struct `id`: `name.vel` for a local struct `name`,
+    /// hidden (unnamed) without one.
+    fn leaf_vars(&mut self, id: StructId, name: Option<&str>, span: Span) -> Vec<Var> {
+        let leaves: Vec<(String, Ty)> = self
+            .m
+            .strukt(id)
+            .leaves
+            .iter()
+            .map(|l| {
+                (
+                    name.map_or(String::new(), |n| format!("{n}.{}", l.path)),
+                    l.ty,
+                )
+            })
+            .collect();
+        leaves
+            .into_iter()
+            .map(|(n, t)| self.new_var(&n, t, span))
+            .collect()
+    }
+
+    /// Each leaf variable gets its new value.
+    fn def_leaves(&mut self, vars: &[Var], leaves: Vec<Operand>) {
+        for (&var, o) in vars.iter().zip(leaves) {
+            self.def(var, o);
         }
     }
 
@@ -361,19 +378,15 @@ impl Lower<'_, '_> {
             None => {
                 let Ex::Struct(v) = x else { return };
                 let (id, ops) = self.struct_parts(v);
-                let tys: Vec<Ty> = self.m.strukt(id).leaves.iter().map(|l| l.ty).collect();
-                let vars: Vec<Var> = tys.into_iter().map(|t| self.new_var("", t, sp)).collect();
-                for (&var, o) in vars.iter().zip(ops) {
-                    self.def(var, o);
-                }
+                let vars = self.leaf_vars(id, None, sp);
+                self.def_leaves(&vars, ops);
                 *leaves = Some((id, vars));
             }
             Some((id, vars)) => {
                 let what = "the other side of an if-else whose first is a struct";
                 if let Some(ops) = self.field_operands(FieldTy::Struct(*id), x, sp, what) {
-                    for (&var, o) in vars.iter().zip(ops) {
-                        self.def(var, o);
-                    }
+                    let vars = vars.clone();
+                    self.def_leaves(&vars, ops);
                 }
             }
         }
@@ -461,6 +474,13 @@ impl Lower<'_, '_> {
             .collect()
     }
 
+    /// The bool a stored `u32` word holds (0 or 1, as stores write it; any other non-zero
+    /// word is true).
+    fn bool_of_word(&mut self, w: Operand, span: Span) -> Operand {
+        let zero = self.konst(Const::U32(0));
+        self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [w, zero], span)
+    }
+
     /// The scalar of type `s` at byte `byte` of the element at word `base`.
     fn load_scalar(
         &mut self,
@@ -476,17 +496,13 @@ impl Lower<'_, '_> {
             if s != Scalar::Bool {
                 return raw;
             }
-            let zero = self.konst(Const::U32(0));
-            return self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [raw, zero], span);
+            return self.bool_of_word(raw, span);
         }
         let w = self.word_at(base, byte / 4, span);
         let raw = self.val(Op::Load(a), Ty::U32, [w], span);
         match s {
             Scalar::U32 => raw,
-            Scalar::Bool => {
-                let zero = self.konst(Const::U32(0));
-                self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [raw, zero], span)
-            }
+            Scalar::Bool => self.bool_of_word(raw, span),
             s if s.is_narrow() => {
                 let shift = 8 * (byte % 4);
                 let down = if shift == 0 {
@@ -675,13 +691,25 @@ impl Lower<'_, '_> {
         span: Span,
     ) -> Option<Ex> {
         let k = self.struct_array(base)?;
-        let (id, arrays) = self.sarrays[k as usize].clone();
-        let Some(i) = self.index(arrays[0], index) else {
+        let Some((id, arrays, flat)) = self.soa_element(k, index, span) else {
             return Some(Ex::Err);
         };
-        self.check_index(arrays[0], &i, span);
-        let leaves = self.load_soa(id, &arrays, 0, i.flat, span);
+        let leaves = self.load_soa(id, &arrays, 0, flat, span);
         Some(self.struct_value(id, leaves))
+    }
+
+    /// Struct array `k`'s struct, leaf arrays and the flat index of element `index`, its
+    /// bounds checked once for all of them; `None` after an error.
+    fn soa_element(
+        &mut self,
+        k: u32,
+        index: ExprId,
+        span: Span,
+    ) -> Option<(StructId, Vec<ArrayId>, Operand)> {
+        let (id, arrays) = self.sarrays[k as usize].clone();
+        let i = self.index(arrays[0], index)?;
+        self.check_index(arrays[0], &i, span);
+        Some((id, arrays, i.flat))
     }
 
     /// Leaves `first..` (as many as `arrays`) of element `flat` of a struct array of one array
@@ -704,8 +732,7 @@ impl Lower<'_, '_> {
             .map(|(&a, t)| match t {
                 Ty::Scalar(Scalar::Bool) => {
                     let w = self.val(Op::Load(a), Ty::U32, [flat], span);
-                    let zero = self.konst(Const::U32(0));
-                    self.val(Op::Cmp(CmpOp::Ne), Ty::BOOL, [w, zero], span)
+                    self.bool_of_word(w, span)
                 }
                 t => self.val(Op::Load(a), t, [flat], span),
             })
@@ -751,14 +778,12 @@ impl Lower<'_, '_> {
         let Some(k) = self.struct_array(base) else {
             return false;
         };
-        let (id, arrays) = self.sarrays[k as usize].clone();
-        let Some(i) = self.index(arrays[0], index) else {
+        let Some((id, arrays, flat)) = self.soa_element(k, index, span) else {
             return true;
         };
-        self.check_index(arrays[0], &i, span);
         let what = format!("stored into an array of {}", self.struct_name(id));
         if let Some(leaves) = self.field_operands(FieldTy::Struct(id), ex, value_span, &what) {
-            self.store_soa(id, &arrays, 0, &leaves, i.flat, span);
+            self.store_soa(id, &arrays, 0, &leaves, flat, span);
         }
         true
     }
@@ -786,13 +811,11 @@ impl Lower<'_, '_> {
             },
             ExprKind::Subscript(b, index) if self.struct_array(*b).is_some() => {
                 let k = self.struct_array(*b)?;
-                let (id, arrays) = self.sarrays[k as usize].clone();
                 let span = self.ast.expr(e).span;
-                let Some(i) = self.index(arrays[0], *index) else {
+                let Some((id, arrays, flat)) = self.soa_element(k, *index, span) else {
                     return Some(None);
                 };
-                self.check_index(arrays[0], &i, span);
-                (Root::Soa(arrays, i.flat), id)
+                (Root::Soa(arrays, flat), id)
             }
             ExprKind::Subscript(b, index) => {
                 let a = match &self.ast.expr(*b).kind {
