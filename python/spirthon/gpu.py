@@ -46,7 +46,7 @@ from . import source as _source
 from .errors import CheckError, CompileError
 from .scalars import r16
 from .arrays import Array, element
-from .types import INT_RANGES, f16, f32, f64, i32, u32, i8, u8, i16, u16, to_f32
+from .types import INT_RANGES, STORAGE, f16, f32, f64, i32, i8, u8, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
 from . import structs
 from .structs import Struct, StructType
@@ -378,19 +378,14 @@ def _check_for_python(kernel, checked):
 
 # Arguments.
 
-_DTYPES = {f32: "float32", i32: "int32", u32: "uint32", f64: "float64", f16: "float16", i8: "int8",
-           u8: "uint8", i16: "int16", u16: "uint16"}
-_CODES = {f32: "f", i32: "i", u32: "I", float: "f", f64: "d", f16: "e", i8: "b", u8: "B", i16: "h",
-          u16: "H"}
+_DTYPES = {t: name for t, (_, name) in STORAGE.items()}
+_CODES = {t: code for t, (code, _) in STORAGE.items()}
+_CODES[float] = "f"
 
 
 def _scalar_of(elem):
     """The scalar type of an array element type."""
-    if isinstance(elem, MatrixType):
-        return f32
-    if isinstance(elem, VectorType):
-        return f32 if elem.scalar is float else elem.scalar
-    return elem
+    return structs.scalar_and_axes(elem)[0]
 
 
 def _np_dtype(elem):
@@ -416,11 +411,7 @@ def _elem_name(elem):
 def _elem_axes(elem):
     """The trailing NumPy axes of one element: none for a number, the components of a
     vector, the rows and columns of a matrix."""
-    if isinstance(elem, MatrixType):
-        return (elem.n, elem.n)
-    if isinstance(elem, VectorType):
-        return (elem.size,)
-    return ()
+    return structs.scalar_and_axes(elem)[1]
 
 
 def _flat(v):

@@ -25,16 +25,13 @@ alignment and to 4 bytes (docs/language.md, "Structs").
 import struct as _struct
 
 from .matrices import Matrix, MatrixType
-from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, _Scalar
+from .types import STORAGE, convert, f32, i32, u32, i8, u8, i16, u16, _Scalar
 from .vectors import Vector, VectorType
 
-# Each scalar: bytes in a buffer, the ``struct`` module's code, NumPy's dtype.
-_SCALARS = {
-    f32: (4, "f", "<f4"), i32: (4, "i", "<i4"), u32: (4, "I", "<u4"), f64: (8, "d", "<f8"),
-    i8: (1, "b", "i1"), u8: (1, "B", "u1"), i16: (2, "h", "<i2"), u16: (2, "H", "<u2"),
-    f16: (2, "e", "<f2"),
-    bool: (4, "I", "<u4"),
-}
+# Each scalar's ``struct`` module code in a buffer (a bool is a ``u32`` word, 0 or 1); its
+# NumPy dtype is the little-endian one of the same code.
+_CODES = {t: code for t, (code, _) in STORAGE.items()}
+_CODES[bool] = "I"
 
 
 class Layout:
@@ -67,8 +64,9 @@ class StructType(type):
                 if isinstance(t, StructType):
                     formats.append(t.numpy_dtype)
                 else:
-                    scalar, shape = _leaf_shape(t)
-                    formats.append((_SCALARS[scalar][2], shape) if shape else _SCALARS[scalar][2])
+                    scalar, shape = scalar_and_axes(t)
+                    code = "<" + _CODES[scalar]
+                    formats.append((code, shape) if shape else code)
             lay.dtype = np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": lay.size})
         return lay.dtype
 
@@ -119,8 +117,9 @@ def from_values(cls, obj):
     return out
 
 
-def _leaf_shape(t):
-    """A leaf type's scalar and NumPy subarray shape (``()`` for a number)."""
+def scalar_and_axes(t):
+    """An element type's scalar and the NumPy axes of its components (``()`` for a number
+    or a struct)."""
     if isinstance(t, MatrixType):
         return f32, (t.n, t.n)
     if isinstance(t, VectorType):
@@ -222,7 +221,7 @@ def from_flat(cls, numbers):
         elif t is bool:
             v = bool(numbers.pop(0))
         else:
-            scalar, shape = _leaf_shape(t)
+            scalar, shape = scalar_and_axes(t)
             n = 1
             for k in shape:
                 n *= k
@@ -298,7 +297,7 @@ def _field_type(cls_name, name, ann, module_globals):
         except Exception:
             raise TypeError("field %r of %s: cannot read the annotation %r" % (name, cls_name, ann)) from None
     ann = {float: f32, int: i32}.get(ann, ann)
-    if isinstance(ann, (StructType, VectorType, MatrixType)) or ann is bool or (isinstance(ann, _Scalar) and ann in _SCALARS):
+    if isinstance(ann, (StructType, VectorType, MatrixType)) or ann is bool or (isinstance(ann, _Scalar) and ann in _CODES):
         return ann
     raise TypeError("field %r of %s: a field holds a number, a bool, a vector, a matrix, a quaternion or a struct, not %r" % (name, cls_name, ann))
 
@@ -322,8 +321,9 @@ def struct(cls):
             inner = t.__spirthon__
             a, size, codes = inner.align, inner.size, inner.format[1:]
         else:
-            scalar, shape = _leaf_shape(t)
-            a, code = _SCALARS[scalar][0], _SCALARS[scalar][1]
+            scalar, shape = scalar_and_axes(t)
+            code = _CODES[scalar]
+            a = _struct.calcsize("<" + code)
             n = 1
             for k in shape:
                 n *= k

@@ -37,6 +37,12 @@ i16 = _Scalar("i16")
 u16 = _Scalar("u16")
 f16 = _Scalar("f16")
 
+# Each scalar type as a buffer holds it (little-endian): its `struct` module code and its
+# NumPy dtype's name.
+STORAGE = {f32: ("f", "float32"), f64: ("d", "float64"), f16: ("e", "float16"),
+           i32: ("i", "int32"), u32: ("I", "uint32"), i8: ("b", "int8"), u8: ("B", "uint8"),
+           i16: ("h", "int16"), u16: ("H", "uint16")}
+
 # Every int type: the class of its values, and its range.
 INTS = {i32: I32, u32: U32, i8: I8, u8: U8, i16: I16, u16: U16}
 INT_RANGES = {i32: (-(2 ** 31), 2 ** 31 - 1), u32: (0, 2 ** 32 - 1), i8: (-128, 127),
