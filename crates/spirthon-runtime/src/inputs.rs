@@ -264,20 +264,25 @@ fn uniform_bytes(
 ) -> Result<Vec<u8>, RunError> {
     let layout = &ep.uniform;
     let mut bytes = vec![0u8; layout.size() as usize];
+    let mut checked = "";
     for u in &layout.params {
         let top = param_of(&u.name);
         let Some(v) = args.get(top) else {
             return err(format!("argument `{top}` is missing"));
         };
         let v = match u.name.split_once('.') {
-            // A leaf of a struct parameter: its field in the argument's object.
+            // A leaf of a struct parameter: its field in the argument's object (whose keys
+            // are checked once, at its first leaf).
             Some((_, path)) => {
-                let prefix = format!("{top}.");
-                let paths = layout
-                    .params
-                    .iter()
-                    .filter_map(|f| f.name.strip_prefix(&prefix));
-                no_unknown_fields(top, v, paths)?;
+                if checked != top {
+                    let prefix = format!("{top}.");
+                    let paths = layout
+                        .params
+                        .iter()
+                        .filter_map(|f| f.name.strip_prefix(&prefix));
+                    no_unknown_fields(top, v, paths)?;
+                    checked = top;
+                }
                 at_path(top, v, path)?
             }
             None => v,
