@@ -168,20 +168,38 @@ fn float_atomic(m: &Module) -> Option<(spirthon_ir::Span, &'static str)> {
     })
 }
 
-/// The first value of `m` computed in `f64`, located.
-fn first_f64(m: &Module) -> Option<spirthon_ir::Span> {
-    m.functions.iter().find_map(|f| {
-        f.insts
+/// The first value of `m` whose scalar type `pick` accepts, located (at an expression of
+/// the source where one is: a constant the compiler made has no place of its own).
+fn first_of(m: &Module, pick: fn(spirthon_ir::Scalar) -> bool) -> Option<spirthon_ir::Span> {
+    let found =
+        |i: &spirthon_ir::cfg::Inst<spirthon_ir::cfg::Ref>| i.ty.is_some_and(|t| pick(t.scalar()));
+    let all = || {
+        m.functions
             .iter()
-            .find(|i| i.ty.is_some_and(|t| t.scalar() == spirthon_ir::Scalar::F64))
-            .map(|i| i.span)
-    })
+            .flat_map(|f| f.insts.iter())
+            .filter(|i| found(i))
+    };
+    all()
+        .find(|i| i.span.end > i.span.start)
+        .or_else(|| all().next())
+        .map(|i| i.span)
 }
 
 /// The first construct of `m` that `target` cannot express, located.
 fn unsupported(m: &Module, target: Target) -> Option<Diagnostic> {
+    if matches!(target, Target::Wgsl | Target::Glsl) {
+        if let Some(span) = first_of(m, spirthon_ir::Scalar::is_int64) {
+            return Some(
+                Diagnostic::error(span, format!("{} has no 64-bit integers", target.name()))
+                    .with_label("an i64 or u64 value")
+                    .with_note(
+                        "SPIR-V (the default), MSL and HLSL express i64 and u64; WGSL has no 64-bit integer type, and the GLSL writer none either",
+                    ),
+            );
+        }
+    }
     if matches!(target, Target::Wgsl | Target::Msl) {
-        if let Some(span) = first_f64(m) {
+        if let Some(span) = first_of(m, |s| s == spirthon_ir::Scalar::F64) {
             return Some(
                 Diagnostic::error(span, format!("{} has no f64", target.name()))
                     .with_label("an f64 value")

@@ -21,6 +21,8 @@ fn operand(k: Kind) -> &'static str {
         Kind::Typed(Scalar::I16) => "th",
         Kind::Typed(Scalar::U16) => "tw",
         Kind::Typed(Scalar::F16) => "thf",
+        Kind::Typed(Scalar::I64) => "tl",
+        Kind::Typed(Scalar::U64) => "tul",
         Kind::Int => "3",
         Kind::NegInt => "(-2)",
         Kind::Float => "2.5",
@@ -31,9 +33,10 @@ fn operand(k: Kind) -> &'static str {
 /// else the type of the local `r` it is assigned to, and whether an instruction computes it
 /// (`false` when it folded to a literal).
 fn compiled(expr: &str) -> Result<(Ty, bool), String> {
-    let head = "from spirthon import kernel, Array, i32, u32, f32, f64, i8, u8, i16, u16, f16\n\n\
+    let head = "from spirthon import kernel, Array, i32, u32, f32, f64, i8, u8, i16, u16, f16, \
+                i64, u64\n\n\
                 @kernel\ndef k(ti: i32, tu: u32, tf: f32, td: f64, tb8: i8, tu8: u8, th: i16, \
-                tw: u16, thf: f16, out: Array[i32]):\n    tb = ti > 0\n    r = ";
+                tw: u16, thf: f16, tl: i64, tul: u64, out: Array[i32]):\n    tb = ti > 0\n    r = ";
     // `r` is used, so that no pass removes it before the middle end's checks.
     let source = format!("{head}{expr}\n    out[0] = 1 if r else 0\n");
     // The whole compiler decides acceptance (the middle end refuses some constant faults);

@@ -21,7 +21,7 @@ The pure-Python part needs the standard library only (CPython 3.9 or newer); Num
 need NumPy.
 """
 
-from .types import f32, f64, f16, i32, u32, i8, u8, i16, u16  # noqa: F401 (exported: __all__ below)
+from .types import f32, f64, f16, i32, u32, i8, u8, i16, u16, i64, u64  # noqa: F401 (exported: __all__ below)
 from .arrays import Array, Array2D, Array3D  # noqa: F401
 from .vectors import (  # noqa: F401
     vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4, quat,

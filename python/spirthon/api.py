@@ -14,7 +14,7 @@ from . import gpu, runtime, source, typed
 from .errors import CompileError
 from .arrays import Array, _ArrayType, copied, element
 from .runtime import _per_component_min_max
-from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16
+from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, i64, u64
 from .matrices import MatrixType
 from .structs import StructType
 from .vectors import VectorType
@@ -85,7 +85,7 @@ def _param(name, ann):
         return Param(name, "scalar", f32)
     if ann is u32:
         return Param(name, "scalar", u32)
-    if ann in (f64, f16, i8, u8, i16, u16):
+    if ann in (f64, f16, i8, u8, i16, u16, i64, u64):
         return Param(name, "scalar", ann)
     if ann is bool:
         return Param(name, "scalar", bool)

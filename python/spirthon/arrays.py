@@ -8,7 +8,7 @@ copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in 
 """
 
 from .scalars import I32
-from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16
+from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, i64, u64
 from .matrices import Matrix, MatrixType
 from . import structs
 from .structs import Struct, StructType
@@ -34,8 +34,8 @@ def _array_type(elem, dims):
     elem = f32 if elem is float else i32 if elem is int else elem
     if isinstance(elem, (VectorType, MatrixType, StructType)):
         return _ArrayType(elem, dims)
-    if elem not in (i32, u32, f32, f64, f16, i8, u8, i16, u16):
-        raise TypeError("an %s element must be a number type (i32, u32, f32, f64, f16, i8, u8, i16, u16) or a vector, not %r" % (_KIND[dims], elem))
+    if elem not in (i32, u32, f32, f64, f16, i8, u8, i16, u16, i64, u64):
+        raise TypeError("an %s element must be a number type (i32, u32, f32, f64, f16, i8, u8, i16, u16, i64, u64) or a vector, not %r" % (_KIND[dims], elem))
     return _ArrayType(elem, dims)
 
 

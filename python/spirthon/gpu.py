@@ -650,11 +650,11 @@ def _elem_of(dtype, elem):
     try:
         name = np.dtype(elem).name
     except TypeError:
-        raise TypeError("an array's element type is a number type (f32, f64, i32, u32, i8, u8, i16, u16), a vector type, or the NumPy dtype of one; not %r" % (elem,)) from None
+        raise TypeError("an array's element type is a number type (f32, f64, f16, i32, u32, i64, u64, i8, u8, i16, u16), a vector type, or the NumPy dtype of one; not %r" % (elem,)) from None
     for t, n in _DTYPES.items():
         if n == name:
             return t
-    raise TypeError("kernels take float32, float64, int32, uint32, int8, uint8, int16 and uint16 arrays, not %s" % name)
+    raise TypeError("kernels take float32, float64, float16, int32, uint32, int64, uint64, int8, uint8, int16 and uint16 arrays, not %s" % name)
 
 
 def _as_numpy(values, elem, dims, what):

@@ -343,8 +343,10 @@ def _as_u64(v):
     return v if _is_int(v) and 0 <= v < 2 ** 64 else None
 
 
-def _as_i64(v):
-    return v if _is_int(v) and -(2 ** 63) <= v < 2 ** 63 else None
+def _as_int(v):
+    """A JSON integer that the runner reads exactly (from -2**63 to 2**64 - 1, an `i64` or a
+    `u64`), or ``None``."""
+    return v if _is_int(v) and -(2 ** 63) <= v < 2 ** 64 else None
 
 
 def _integer_text(v):
@@ -375,7 +377,7 @@ def threads_of(v):
     for i, x in enumerate(v):
         if not _is_number(x):
             raise bad
-        if _as_i64(x) is not None and x < 0:
+        if _as_int(x) is not None and x < 0:
             raise bad
         w = _as_u64(x)
         if w is None:
@@ -418,7 +420,7 @@ def _scalar(name, s, v, allow_bool):
     if s is f32 and _is_number(v):
         return to_f32(float(v))
     if s in INT_RANGES and _is_number(v):
-        i = _as_i64(v)
+        i = _as_int(v)
         if i is None:
             f = float(v)
             if f == int(f) if math.isfinite(f) else False:

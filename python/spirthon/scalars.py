@@ -78,6 +78,21 @@ def wrap_u32(v):
     return v & 0xFFFFFFFF
 
 
+def i2f32(v):
+    """The float32 nearest to the int ``v`` (ties to even), rounded once as the device
+    converts an int: through a double only where the double is exact."""
+    v = int(v)
+    if -(1 << 53) <= v <= (1 << 53):
+        return r32(float(v))
+    mag = abs(v)
+    drop = mag.bit_length() - 24
+    q, rest = mag >> drop, mag & ((1 << drop) - 1)
+    half = 1 << (drop - 1)
+    if rest > half or (rest == half and q & 1):
+        q += 1
+    return r32(math.copysign(float(q << drop), v))
+
+
 class F32(float):
     """A float32 value."""
 
@@ -125,6 +140,18 @@ class U16(int):
     __slots__ = ()
 
 
+class I64(int):
+    """A 64-bit signed integer value (NumPy's int64)."""
+
+    __slots__ = ()
+
+
+class U64(int):
+    """A 64-bit unsigned integer value (NumPy's uint64)."""
+
+    __slots__ = ()
+
+
 def _wrapper(bits, signed):
     """The function that wraps an int to ``bits`` bits, two's complement."""
     mask, half = (1 << bits) - 1, 1 << (bits - 1)
@@ -135,9 +162,14 @@ def _wrapper(bits, signed):
 
 wrap_i8, wrap_u8 = _wrapper(8, True), _wrapper(8, False)
 wrap_i16, wrap_u16 = _wrapper(16, True), _wrapper(16, False)
+wrap_i64, wrap_u64 = _wrapper(64, True), _wrapper(64, False)
 
 # Every int type and its name; two of them never mix (the compiler's error).
-INT_NAMES = {I32: "i32", U32: "u32", I8: "i8", U8: "u8", I16: "i16", U16: "u16"}
+INT_NAMES = {I32: "i32", U32: "u32", I8: "i8", U8: "u8", I16: "i16", U16: "u16",
+             I64: "i64", U64: "u64"}
+# The bits of each int type's values (a shift count of this many or more shifts every bit
+# out).
+INT_BITS = {I32: 32, U32: 32, I8: 8, U8: 8, I16: 16, U16: 16, I64: 64, U64: 64}
 
 
 class LitI(int):
@@ -170,8 +202,10 @@ def _as_f32(b):
     t = type(b)
     if t is F32:
         return float.__float__(b)
-    if t is LitF or t is float or t in INT_NAMES or t is LitI or t is int:
+    if t is LitF or t is float:
         return r32(float(b))
+    if t in INT_NAMES or t is LitI or t is int:
+        return i2f32(b)
     if t is F64:
         raise f64_mixing()
     if t is F16:
@@ -525,7 +559,7 @@ def _int_class(cls, wrap):
                 return NotImplemented
             if float_fn is not None and (t is F32 or t is LitF or t is float):
                 # Mixed with a float (a value or a literal), the int becomes float32 first.
-                return F32(float_fn(r32(float(a)), _as_f32(b)))
+                return F32(float_fn(i2f32(a), _as_f32(b)))
             return NotImplemented
 
         def reflected(a, b):
@@ -537,7 +571,7 @@ def _int_class(cls, wrap):
             if t is F64:
                 return NotImplemented
             if float_fn is not None and (t is F32 or t is LitF or t is float):
-                return F32(float_fn(_as_f32(b), r32(float(a))))
+                return F32(float_fn(_as_f32(b), i2f32(a)))
             return NotImplemented
 
         return forward, reflected
@@ -553,7 +587,7 @@ def _int_class(cls, wrap):
         y = _as_f32(b)
         if y is None:
             return NotImplemented
-        return F32(r32(r32(float(a)) / y))
+        return F32(r32(i2f32(a) / y))
 
     def rtruediv(a, b):
         if type(b) is F64 or type(b) is F16:
@@ -561,7 +595,7 @@ def _int_class(cls, wrap):
         y = _as_f32(b)
         if y is None:
             return NotImplemented
-        return F32(r32(y / r32(float(a))))
+        return F32(r32(y / i2f32(a)))
 
     cls.__truediv__, cls.__rtruediv__ = truediv, rtruediv
 
@@ -570,14 +604,14 @@ def _int_class(cls, wrap):
         if t is LitI or t is int:
             n = int(b)
             if n >= 0:
-                return cls(wrap(pow(int(a), n, 1 << 32)))
-            return F32(_fpow_int(r32(float(a)), n))
+                return cls(wrap(pow(int(a), n, 1 << 64)))
+            return F32(_fpow_int(i2f32(a), n))
         y = _as_f32(b)
         if y is None:
             return NotImplemented
         if t in INT_NAMES:
             raise TypeError("`int ** int` needs a literal exponent")
-        return F32(_fpow(r32(float(a)), y))
+        return F32(_fpow(i2f32(a), y))
 
     def rpower(a, b):
         y = _as_f32(b)
@@ -585,23 +619,25 @@ def _int_class(cls, wrap):
             return NotImplemented
         if type(b) in (LitI, int):
             raise TypeError("`int ** int` needs a literal exponent")
-        return F32(_fpow(y, r32(float(a))))
+        return F32(_fpow(y, i2f32(a)))
 
     cls.__pow__, cls.__rpow__ = power, rpower
 
-    # Shifts: the count may be either int type; the result has the left operand's type. A
-    # count past 32 gives what 32 gives once wrapped (every bit out), without building
-    # CPython's huge intermediate int; a negative one raises as CPython does.
+    # Shifts: the count may be any int type; the result has the left operand's type. A
+    # count past the width gives what the width gives once wrapped (every bit out), without
+    # building CPython's huge intermediate int; a negative one raises as CPython does.
+    bits = INT_BITS[cls]
+
     def shift(fn):
         def forward(a, b):
             if not isinstance(b, int) or isinstance(b, bool):
                 return NotImplemented
-            return cls(wrap(fn(int(a), min(int(b), 32))))
+            return cls(wrap(fn(int(a), min(int(b), bits))))
 
         def reflected(a, b):
             if type(b) not in (LitI, int):
                 return NotImplemented
-            return cls(wrap(fn(int(b), min(int(a), 32))))
+            return cls(wrap(fn(int(b), min(int(a), bits))))
 
         return forward, reflected
 
@@ -620,9 +656,12 @@ _int_class(I8, wrap_i8)
 _int_class(U8, wrap_u8)
 _int_class(I16, wrap_i16)
 _int_class(U16, wrap_u16)
+_int_class(I64, wrap_i64)
+_int_class(U64, wrap_u64)
 
 # The wrap of each int type.
-WRAPS = {I32: wrap_i32, U32: wrap_u32, I8: wrap_i8, U8: wrap_u8, I16: wrap_i16, U16: wrap_u16}
+WRAPS = {I32: wrap_i32, U32: wrap_u32, I8: wrap_i8, U8: wrap_u8, I16: wrap_i16, U16: wrap_u16,
+         I64: wrap_i64, U64: wrap_u64}
 
 
 # Literals: Python's arithmetic among themselves; a typed operand takes over.
@@ -696,9 +735,11 @@ def to_type(t, v):
     tt, tv = type(t), type(v)
     if tt is tv:
         return v
-    if tt is F32 and tv in (I32, U32, LitI, int, LitF, float):
+    if tt is F32 and (tv in INT_NAMES or tv in (LitI, int)):
+        return F32(i2f32(v))
+    if tt is F32 and tv in (LitF, float):
         return F32(r32(float(v)))
-    if tt is F64 and tv in (I32, U32, LitI, int, LitF, float):
+    if tt is F64 and (tv in INT_NAMES or tv in (LitI, int, LitF, float)):
         return F64(float(v))
     if tt is F16 and (tv in INT_NAMES or tv in (LitI, int, LitF, float)):
         return F16(r16(float(v)))

@@ -25,7 +25,7 @@ alignment and to 4 bytes (docs/language.md, "Structs").
 import struct as _struct
 
 from .matrices import Matrix, MatrixType
-from .types import STORAGE, convert, f32, i32, u32, i8, u8, i16, u16, _Scalar
+from .types import INTS, STORAGE, convert, f32, i32, _Scalar
 from .vectors import Vector, VectorType
 
 # Each scalar's ``struct`` module code in a buffer (a bool is a ``u32`` word, 0 or 1); its
@@ -270,7 +270,7 @@ def _field_value(cls, name, t, value):
         return _composite(cls, name, t, value)
     if isinstance(value, (Vector, Matrix)):
         raise TypeError("field %r of %s is %r, not a %s" % (name, cls.__name__, t, value.type.name))
-    if t in (i32, u32, i8, u8, i16, u16) and isinstance(value, float):
+    if t in INTS and isinstance(value, float):
         raise TypeError("field %r of %s is %r: a float cannot become an int implicitly (use int())" % (name, cls.__name__, t))
     return convert(t, value)
 

@@ -32,7 +32,7 @@ import types
 
 from . import _library, matrices, scalars, vectors
 from . import source as _source
-from .scalars import F16, F32, F64, I32, U32, LitF, LitI, literal, r32, to_type, value
+from .scalars import F16, F32, F64, I32, I64, INT_NAMES, U32, U64, LitF, LitI, i2f32, literal, r32, to_type, value
 from .types import convert, f32, i32, _Scalar
 from .arrays import copied
 from .structs import StructType
@@ -122,7 +122,12 @@ HELPERS = {
 
 
 def _int_type(*args):
-    return U32 if any(type(a) is U32 for a in args) else I32
+    """The type a ``range`` counts in: its arguments' ``u32``, ``i64`` or ``u64`` (the
+    compiler refuses a mix), else ``i32`` (narrow ints count as their ``i32`` value)."""
+    for a in args:
+        if type(a) in (U32, I64, U64):
+            return type(a)
+    return I32
 
 
 def _range(*args):
@@ -151,7 +156,7 @@ def _math_fn(name, fn, typing):
             return r if predicate else literal(r)
         if builtins.any(type(a) is F64 for a in args):
             return _math_f64(name, fn, args, predicate, int_result)
-        r = fn(*[r32(float(a)) for a in args])
+        r = fn(*[i2f32(a) if type(a) in INT_NAMES or type(a) is LitI else r32(float(a)) for a in args])
         if predicate:
             return r
         if int_result:

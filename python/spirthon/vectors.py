@@ -23,7 +23,7 @@ import math
 import operator
 
 from .scalars import F32, F64, INT_NAMES, LitF, f64_mixing, r32
-from .types import convert, f32, i32, u32
+from .types import convert, f32, i32, to_f32, u32
 
 _NAMES = "xyzw"
 
@@ -323,7 +323,7 @@ def _extremum(pick, args, kwargs):
     if t is F64:
         return F64(pick(float(a) for a in args))
     if t is f32:
-        return F32(pick(r32(float(a)) for a in args))
+        return F32(pick(to_f32(a) for a in args))
     r = pick(args, **kwargs)
     if t in INT_NAMES:
         return t(r)

@@ -208,18 +208,19 @@ class Operators(unittest.TestCase):
     Python's own rules)."""
 
     def operands(self):
-        from spirthon.scalars import F16, F32, F64, I8, I16, I32, U8, U16, U32, LitF, LitI
+        from spirthon.scalars import F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, LitF, LitI
         return {"i32": I32(5), "u32": U32(7), "f32": F32(1.5), "f64": F64(2.25), "bool": True,
                 "i8": I8(-3), "u8": U8(200), "i16": I16(-300), "u16": U16(60000), "f16": F16(0.75),
+                "i64": I64(-(2 ** 40)), "u64": U64(66),
                 "int": LitI(3), "negint": LitI(-2), "float": LitF(2.5)}
 
     @staticmethod
     def kind(v):
-        from spirthon.scalars import F16, F32, F64, I8, I16, I32, U8, U16, U32, LitF, LitI
+        from spirthon.scalars import F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, LitF, LitI
         # CPython's complex result (a negative literal to a fractional power) is what the
         # compiler refuses.
         names = {I32: "i32", U32: "u32", F32: "f32", F64: "f64", bool: "bool", LitI: "int", LitF: "float",
-                 I8: "i8", U8: "u8", I16: "i16", U16: "u16", F16: "f16",
+                 I8: "i8", U8: "u8", I16: "i16", U16: "u16", F16: "f16", I64: "i64", U64: "u64",
                  complex: None}
         return names.get(type(v), type(v).__name__)
 
@@ -229,7 +230,8 @@ class Operators(unittest.TestCase):
         bools (``True + 1``), a negative literal meets an unsigned int as Python's int does,
         and two int types compare exactly. A launch compiles the kernel first, so the
         compiler's refusal is what a user sees."""
-        ints, unsigned = {"i32", "u32", "i8", "u8", "i16", "u16"}, {"u32", "u8", "u16"}
+        ints = {"i32", "u32", "i8", "u8", "i16", "u16", "i64", "u64"}
+        unsigned = {"u32", "u8", "u16", "u64"}
         return ("bool" in kinds or ("negint" in kinds and set(kinds) & unsigned)
                 or (op in ("<", "<=", ">", ">=", "==", "!=") and set(kinds) <= ints
                     and len(set(kinds)) == 2))

@@ -69,7 +69,7 @@ pub struct Keyword {
 #[derive(Clone, PartialEq, Debug)]
 pub enum ExprKind {
     /// An integer literal (at most `2**32 - 1`; negative values come from unary minus).
-    Int(i64),
+    Int(i128),
     Float(f64),
     Bool(bool),
     /// `None` (only meaningful as a return annotation).

@@ -66,7 +66,14 @@ impl CheckSite {
                 } else {
                     ""
                 };
-                format!("IndexError: index {index} out of range for {of} (len {len}{wrap})")
+                // An `i64` index past the `i32` range is checked as the end of that range
+                // (no array reaches it), so these two stand for every index beyond.
+                let beyond = match index {
+                    i32::MAX => " or more",
+                    i32::MIN => " or less",
+                    _ => "",
+                };
+                format!("IndexError: index {index}{beyond} out of range for {of} (len {len}{wrap})")
             }
             CheckKind::VectorIndex { vector } => {
                 let what = crate::types::with_article(vector);

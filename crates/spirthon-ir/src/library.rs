@@ -324,6 +324,8 @@ pub const LIBRARY: &[Row] = &[
     own("u8", Module::Spirthon, 1),
     own("i16", Module::Spirthon, 1),
     own("u16", Module::Spirthon, 1),
+    own("i64", Module::Spirthon, 1),
+    own("u64", Module::Spirthon, 1),
     name("quat"),
     own("quat_identity", Module::Spirthon, 0),
     own("quat_from_axis_angle", Module::Spirthon, 2),

@@ -1,5 +1,5 @@
 //! The typing rules of the operators on scalars, as one table: for each operator and each
-//! pair of operand kinds (a typed `i32`, `u32`, `f32`, `f64`, `f16`, narrow int or `bool` value, or an int, negative
+//! pair of operand kinds (a typed `i32`, `u32`, `i64`, `u64`, `f32`, `f64`, `f16`, narrow int or `bool` value, or an int, negative
 //! int or float literal), the kind of the result, or `None` where the kernel language
 //! refuses it (docs/language.md, "Types" and "Expressions").
 //!
@@ -29,7 +29,7 @@ pub enum Kind {
 }
 
 /// Every operand kind, in the order the tables list them.
-pub const KINDS: [Kind; 13] = [
+pub const KINDS: [Kind; 15] = [
     Kind::Typed(Scalar::I32),
     Kind::Typed(Scalar::U32),
     Kind::Typed(Scalar::F32),
@@ -40,6 +40,8 @@ pub const KINDS: [Kind; 13] = [
     Kind::Typed(Scalar::I16),
     Kind::Typed(Scalar::U16),
     Kind::Typed(Scalar::F16),
+    Kind::Typed(Scalar::I64),
+    Kind::Typed(Scalar::U64),
     Kind::Int,
     Kind::NegInt,
     Kind::Float,

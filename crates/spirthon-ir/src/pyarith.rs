@@ -1,5 +1,5 @@
 //! Python's arithmetic where it differs from C's, written once and generic over the width:
-//! the frontend folds literals with it in `i64`/`f64` (as CPython computes them) and the
+//! the frontend folds literals with it in `i128`/`f64` (as CPython computes them) and the
 //! middle end folds device constants in `i32`/`f32` (as the device computes them). The
 //! emitter's instruction sequences for `//` and `%` follow the same steps.
 //!
@@ -52,7 +52,7 @@ macro_rules! int {
         }
     )*};
 }
-int!(i32, i64);
+int!(i32, i64, i128);
 
 macro_rules! float {
     ($($t:ty),*) => {$(

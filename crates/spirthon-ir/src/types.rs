@@ -17,6 +17,10 @@ pub enum Scalar {
     U8,
     I16,
     U16,
+    /// `i64 u64`: NumPy's `int64 uint64`, held in 64-bit registers (the device feature
+    /// `shaderInt64`), wrapping at 64 bits.
+    I64,
+    U64,
     /// `f16`: a half, as NumPy's `float16`. A value is held in an `f32` register
     /// ([`Scalar::carrier`]) and rounded to half after every operation (exact: an `f32`
     /// result rounded again to half is the correctly rounded half); a buffer packs them two
@@ -36,12 +40,14 @@ impl Scalar {
             Scalar::U8 => "u8",
             Scalar::I16 => "i16",
             Scalar::U16 => "u16",
+            Scalar::I64 => "i64",
+            Scalar::U64 => "u64",
             Scalar::F16 => "f16",
         }
     }
     /// The scalar type a spirthon name spells (`i32`, `f64`, `u8`, …; `bool` is Python's).
     pub fn named(name: &str) -> Option<Scalar> {
-        const SPIRTHON: [Scalar; 9] = [
+        const SPIRTHON: [Scalar; 11] = [
             Scalar::I32,
             Scalar::U32,
             Scalar::F32,
@@ -50,6 +56,8 @@ impl Scalar {
             Scalar::U8,
             Scalar::I16,
             Scalar::U16,
+            Scalar::I64,
+            Scalar::U64,
             Scalar::F16,
         ];
         SPIRTHON.into_iter().find(|s| s.name() == name)
@@ -72,13 +80,16 @@ impl Scalar {
             Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 | Scalar::F16
         )
     }
-    /// A narrow int's bits (8 or 16); 32 or 64 for the others (bool's 32, as stored).
+    /// The bits of a value in a buffer: 8 or 16 for a narrow int, 32 or 64 for the others
+    /// (bool's 32, as stored).
     pub fn bits(self) -> u32 {
         8 * self.size()
     }
     /// The smallest and largest value of an int type.
-    pub fn int_range(self) -> Option<(i64, i64)> {
+    pub fn int_range(self) -> Option<(i128, i128)> {
         Some(match self {
+            Scalar::I64 => (i64::MIN.into(), i64::MAX.into()),
+            Scalar::U64 => (0, u64::MAX.into()),
             Scalar::I8 => (i8::MIN.into(), i8::MAX.into()),
             Scalar::U8 => (0, u8::MAX.into()),
             Scalar::I16 => (i16::MIN.into(), i16::MAX.into()),
@@ -90,17 +101,23 @@ impl Scalar {
     }
     /// Whether an int type is signed.
     pub fn is_signed(self) -> bool {
-        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32)
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
+    }
+    /// Whether this is `i64` or `u64`.
+    pub fn is_int64(self) -> bool {
+        matches!(self, Scalar::I64 | Scalar::U64)
     }
     /// `v` wrapped to int type `self` (two's complement), as the type's operations wrap.
-    pub fn wrap(self, v: i64) -> i64 {
+    pub fn wrap(self, v: i128) -> i128 {
         match self {
-            Scalar::I8 => v as i8 as i64,
-            Scalar::U8 => v as u8 as i64,
-            Scalar::I16 => v as i16 as i64,
-            Scalar::U16 => v as u16 as i64,
-            Scalar::I32 => v as i32 as i64,
-            Scalar::U32 => v as u32 as i64,
+            Scalar::I8 => v as i8 as i128,
+            Scalar::U8 => v as u8 as i128,
+            Scalar::I16 => v as i16 as i128,
+            Scalar::U16 => v as u16 as i128,
+            Scalar::I32 => v as i32 as i128,
+            Scalar::U32 => v as u32 as i128,
+            Scalar::I64 => v as i64 as i128,
+            Scalar::U64 => v as u64 as i128,
             _ => v,
         }
     }
@@ -110,7 +127,7 @@ impl Scalar {
     /// Bytes in a buffer (a bool is stored as a `u32`).
     pub fn size(self) -> u32 {
         match self {
-            Scalar::F64 => 8,
+            Scalar::F64 | Scalar::I64 | Scalar::U64 => 8,
             Scalar::I8 | Scalar::U8 => 1,
             Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
             _ => 4,
@@ -119,7 +136,14 @@ impl Scalar {
     pub fn is_int(self) -> bool {
         matches!(
             self,
-            Scalar::I32 | Scalar::U32 | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16
+            Scalar::I32
+                | Scalar::U32
+                | Scalar::I8
+                | Scalar::U8
+                | Scalar::I16
+                | Scalar::U16
+                | Scalar::I64
+                | Scalar::U64
         )
     }
     pub fn is_numeric(self) -> bool {
@@ -305,6 +329,8 @@ pub enum Const {
     U32(u32),
     F32(u32),
     F64(u64),
+    I64(i64),
+    U64(u64),
     /// A narrow int (`i8 u8 i16 u16`) and its value, in its range.
     Narrow(Scalar, i32),
     /// An `f16`: its bits.
@@ -335,6 +361,8 @@ impl Const {
             Scalar::U32 => Const::U32(0),
             Scalar::F32 => Const::f32(0.0),
             Scalar::F64 => Const::f64(0.0),
+            Scalar::I64 => Const::I64(0),
+            Scalar::U64 => Const::U64(0),
             Scalar::F16 => Const::F16(0),
             s => Const::Narrow(s, 0),
         }
@@ -347,6 +375,8 @@ impl Const {
             Scalar::U32 => Const::U32(1),
             Scalar::F32 => Const::f32(1.0),
             Scalar::F64 => Const::f64(1.0),
+            Scalar::I64 => Const::I64(1),
+            Scalar::U64 => Const::U64(1),
             Scalar::F16 => Const::F16(0x3C00),
             s => Const::Narrow(s, 1),
         }
@@ -358,9 +388,21 @@ impl Const {
             Const::U32(_) => Scalar::U32,
             Const::F32(_) => Scalar::F32,
             Const::F64(_) => Scalar::F64,
+            Const::I64(_) => Scalar::I64,
+            Const::U64(_) => Scalar::U64,
             Const::Narrow(s, _) => s,
             Const::F16(_) => Scalar::F16,
         })
+    }
+    /// An int constant's value (of any int type).
+    pub fn int_value(self) -> Option<i128> {
+        match self {
+            Const::I32(v) | Const::Narrow(_, v) => Some(v.into()),
+            Const::U32(v) => Some(v.into()),
+            Const::I64(v) => Some(v.into()),
+            Const::U64(v) => Some(v.into()),
+            _ => None,
+        }
     }
     pub fn as_f32(self) -> Option<f32> {
         match self {
@@ -384,7 +426,8 @@ impl Const {
             Const::Bool(b) => b as u64,
             Const::I32(v) => v as u32 as u64,
             Const::U32(v) | Const::F32(v) => v as u64,
-            Const::F64(v) => v,
+            Const::F64(v) | Const::U64(v) => v,
+            Const::I64(v) => v as u64,
             // Held as its 32-bit carrier holds it: sign- or zero-extended.
             Const::Narrow(_, v) => v as u32 as u64,
             // Held as an `f32` of the same value.
@@ -401,6 +444,8 @@ impl core::fmt::Display for Const {
             Const::U32(v) => write!(f, "{v}u"),
             Const::F32(b) => write!(f, "{:?}", f32::from_bits(b)),
             Const::F64(b) => write!(f, "f64({:?})", f64::from_bits(b)),
+            Const::I64(v) => write!(f, "i64({v})"),
+            Const::U64(v) => write!(f, "u64({v})"),
             Const::Narrow(s, v) => write!(f, "{}({v})", s.name()),
             Const::F16(h) => write!(f, "f16({:?})", crate::half::value(h)),
         }

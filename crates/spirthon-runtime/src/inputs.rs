@@ -380,7 +380,7 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64
             "-inf" => f64::NEG_INFINITY,
             _ => return err(format!("{}: {} is not a number", what(), short(v))),
         },
-        _ => return int_bits(name, s, v, allow_bool).map(u64::from),
+        _ => return int_bits(name, s, v, allow_bool),
     };
     Ok(match s {
         Scalar::F64 => x.to_bits(),
@@ -390,21 +390,23 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64
     })
 }
 
-/// [`scalar_bits`] of a bool or an int, in a word (a narrow int sign- or zero-extended).
-fn int_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32, RunError> {
+/// [`scalar_bits`] of a bool or an int: its two's complement bits, a narrow int's sign- or
+/// zero-extended to a word.
+fn int_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64, RunError> {
     let what = || format!("argument `{name}`");
     match (s, v) {
-        (Scalar::Bool, Value::Bool(b)) if allow_bool => Ok(*b as u32),
+        (Scalar::Bool, Value::Bool(b)) if allow_bool => Ok(*b as u64),
         (Scalar::Bool, _) => err(format!(
             "{}: expected true or false, found {}",
             what(),
             short(v)
         )),
         (s, Value::Number(n)) if s.is_int() => {
-            let i = match (n.as_i64(), n.as_f64()) {
-                (Some(i), _) => i,
-                (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
-                (None, Some(f)) if f.fract() == 0.0 => {
+            let i: i128 = match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => i.into(),
+                (_, Some(u), _) => u.into(),
+                (None, None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i128,
+                (None, None, Some(f)) if f.fract() == 0.0 => {
                     return err(format!(
                         "{}: {} does not fit in {}",
                         what(),
@@ -422,8 +424,12 @@ fn int_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u32, R
                 }
             };
             match s.int_range() {
-                // Held as the type's bits, sign-extended to a word for a signed one.
-                Some((lo, hi)) if (lo..=hi).contains(&i) => Ok(i as u32),
+                // Held as the type's bits, sign-extended to a word for a signed narrow one.
+                Some((lo, hi)) if (lo..=hi).contains(&i) => Ok(if s.is_int64() {
+                    i as u64
+                } else {
+                    u64::from(i as u32)
+                }),
                 _ => err(format!("{}: {i} does not fit in {}", what(), s.name())),
             }
         }
@@ -638,10 +644,10 @@ fn element_json(elem: Ty, e: &[u8]) -> Value {
             if s.is_narrow() {
                 let mut b = [0u8; 8];
                 b[..c.len()].copy_from_slice(c);
-                let raw = u64::from_le_bytes(b) as i64;
+                let raw = i128::from(u64::from_le_bytes(b));
                 // Sign-extended from its width for a signed type.
                 let v = if s.is_signed() { s.wrap(raw) } else { raw };
-                return json!(v);
+                return json!(v as i64);
             }
             let lo = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
             match s {
@@ -649,6 +655,15 @@ fn element_json(elem: Ty, e: &[u8]) -> Value {
                 Scalar::F64 => {
                     let hi = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
                     double_json(f64::from_bits(u64::from(hi) << 32 | u64::from(lo)))
+                }
+                Scalar::I64 | Scalar::U64 => {
+                    let hi = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
+                    let bits = u64::from(hi) << 32 | u64::from(lo);
+                    if s == Scalar::I64 {
+                        json!(bits as i64)
+                    } else {
+                        json!(bits)
+                    }
                 }
                 Scalar::I32 => json!(lo as i32),
                 Scalar::Bool => json!(lo != 0),

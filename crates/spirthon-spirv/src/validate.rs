@@ -18,13 +18,15 @@ pub fn validate(words: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
 
 /// Validates a naga module read from our SPIR-V (after a back end's adjustment, for one).
 pub fn check(module: &naga::Module) -> Result<naga::valid::ModuleInfo, String> {
-    // `atomic_add` on an `Array[f32]` and `f64` need device features; the runtime checks
-    // the device.
+    // `atomic_add` on an `Array[f32]`, `f64`, `i64`/`u64` and their atomics need device
+    // features; the runtime checks the device.
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default()
             | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC
-            | naga::valid::Capabilities::FLOAT64,
+            | naga::valid::Capabilities::FLOAT64
+            | naga::valid::Capabilities::SHADER_INT64
+            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
     );
     validator
         .validate(module)

@@ -244,7 +244,13 @@ impl Words {
         self.ty(Op::TypeBool, &[])
     }
 
+    /// `OpTypeInt`; the first 64-bit one declares the `Int64` capability it needs.
     pub(crate) fn type_int(&mut self, width: u32, signed: bool) -> Word {
+        let declared =
+            |s: &Self, signed: u32| s.types.contains_key(&[Op::TypeInt as u32, 64, signed][..]);
+        if width == 64 && !declared(self, 0) && !declared(self, 1) {
+            self.capability(Capability::Int64);
+        }
         self.ty(Op::TypeInt, &[width, u32::from(signed)])
     }
 

@@ -807,7 +807,7 @@ impl Parser<'_> {
         let t = self.tok();
         let kind = match t.k {
             K::Name => ExprKind::Name(self.text(t).to_string()),
-            K::Int(v) => ExprKind::Int(v),
+            K::Int(v) => ExprKind::Int(v.into()),
             K::Float(v) => ExprKind::Float(v),
             K::Kw(Kw::True) => ExprKind::Bool(true),
             K::Kw(Kw::False) => ExprKind::Bool(false),

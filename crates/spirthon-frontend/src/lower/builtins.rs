@@ -116,7 +116,7 @@ impl Lower<'_, '_> {
             if let (false, Some(Global::Rows { columns, .. })) =
                 (self.is_local(n), self.m.globals.get(n))
             {
-                return Ex::Lit(Lit::Int(columns[0].0.len() as i64));
+                return Ex::Lit(Lit::Int(columns[0].0.len() as i128));
             }
             // An array of structs: the length of its leaves' arrays.
             if let Some(Local::StructArray(k)) = self.locals.get(n).copied() {
@@ -165,8 +165,12 @@ impl Lower<'_, '_> {
                 (Lit::Float(f), s) if s.is_int() => {
                     if f.is_finite() {
                         // Truncated, then wrapped to the type's width as a run-time value is.
-                        let w = f.trunc().rem_euclid(4_294_967_296.0) as u32;
-                        self.lit_typed(Lit::Int(s.wrap(i64::from(w))), to, sp)
+                        // Exact: below 2**64 the truncated float is an `i128`; past it,
+                        // `%` of a whole float by 2**64 is exact and keeps the low bits.
+                        let t = f.trunc();
+                        let two64 = 18_446_744_073_709_551_616.0;
+                        let v = if t.abs() < two64 { t } else { t % two64 } as i128;
+                        self.lit_typed(Lit::Int(s.wrap(v)), to, sp)
                     } else {
                         if let Err(e) = whole_float(f) {
                             self.error(span, e);
@@ -174,7 +178,7 @@ impl Lower<'_, '_> {
                         Ex::Err
                     }
                 }
-                (Lit::Bool(b), _) => self.lit_typed(Lit::Int(b as i64), to, sp),
+                (Lit::Bool(b), _) => self.lit_typed(Lit::Int(b as i128), to, sp),
                 // An explicit conversion wraps (`u32(-1)`, `u8(300)`, `i8(200)`).
                 (Lit::Int(i), s) if s.is_int() => self.lit_typed(Lit::Int(s.wrap(i)), to, sp),
                 _ => self.lit_typed(l, to, sp),
@@ -519,10 +523,10 @@ pub(super) fn whole_float(f: f64) -> Result<Lit, String> {
     }
     if f.abs() >= 9_223_372_036_854_775_808.0 {
         return Err(format!(
-            "the result is {f:.0}, an integer too large for 32 bits"
+            "the result is {f:.0}, an integer too large for 64 bits"
         ));
     }
-    Ok(Lit::Int(f as i64))
+    Ok(Lit::Int(f as i128))
 }
 
 pub(super) fn lit_f64(l: Lit) -> f64 {

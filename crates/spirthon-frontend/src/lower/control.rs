@@ -817,7 +817,8 @@ impl Lower<'_, '_> {
                 self.error(sp, "`range` step must not be zero");
                 return None;
             }
-            Some(&(Ex::Lit(Lit::Int(s)), _)) => Step::Literal(ops[2], s),
+            // The step was coerced to the counter's type, so it fits an `i64`.
+            Some(&(Ex::Lit(Lit::Int(s)), _)) => Step::Literal(ops[2], s as i64),
             Some(_) => Step::Runtime(ops[2]),
             None => Step::One,
         };
@@ -898,9 +899,9 @@ fn case_values(ast: &Ast, test: ExprId, hidden: &str) -> Option<Vec<i64>> {
         _ => return None,
     };
     let literal = |e: ExprId| match &ast.expr(e).kind {
-        ExprKind::Int(v) => Some(*v),
+        ExprKind::Int(v) => i64::try_from(*v).ok(),
         ExprKind::Unary(UnaryOp::Neg, inner) => match ast.expr(*inner).kind {
-            ExprKind::Int(v) => Some(-v),
+            ExprKind::Int(v) => i64::try_from(-v).ok(),
             _ => None,
         },
         _ => None,

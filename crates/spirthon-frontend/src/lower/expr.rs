@@ -403,7 +403,7 @@ impl Lower<'_, '_> {
             return self.len_of(a, span);
         }
         if let Some(n) = self.cx.arrays[a.index()].known_axis(k) {
-            return Ex::Lit(Lit::Int(n as i64));
+            return Ex::Lit(Lit::Int(n as i128));
         }
         Ex::Val(self.axis_operand(a, k, span), Ty::I32)
     }
@@ -426,7 +426,7 @@ impl Lower<'_, '_> {
     /// `len(a)`: the element count, or the first axis of a multi-dimensional array.
     pub(super) fn len_of(&mut self, a: ArrayId, span: Span) -> Ex {
         if let Some(n) = self.cx.arrays[a.index()].known_axis(0) {
-            return Ex::Lit(Lit::Int(n as i64));
+            return Ex::Lit(Lit::Int(n as i128));
         }
         Ex::Val(self.axis_operand(a, 0, span), Ty::I32)
     }
@@ -442,6 +442,27 @@ impl Lower<'_, '_> {
             }
             ex => ex,
         }
+    }
+
+    /// An `i64`/`u64` index `o` (of type `t`) as an `i32`, clamped to the `i32` range, so
+    /// that an index out of every array's range stays out of range (an array holds fewer
+    /// than 2**31 elements) rather than wrapping onto an element.
+    fn saturated_i32(&mut self, o: Operand, t: Ty, sp: Span) -> Operand {
+        let s = t.scalar();
+        let bound = |v: i32| {
+            if s == Scalar::I64 {
+                Const::I64(v.into())
+            } else {
+                Const::U64(v as u64)
+            }
+        };
+        let hi = self.konst(bound(i32::MAX));
+        let mut x = self.val(Op::Math(MathFn::Min), t, [o, hi], sp);
+        if s == Scalar::I64 {
+            let lo = self.konst(bound(i32::MIN));
+            x = self.val(Op::Math(MathFn::Max), t, [x, lo], sp);
+        }
+        self.val(Op::Convert, Ty::I32, [x], sp)
     }
 
     /// The flat element index of `a[index]`: one integer for a one-dimensional array, or one
@@ -491,7 +512,7 @@ impl Lower<'_, '_> {
                     return None;
                 }
                 let g = &self.cx.arrays[a.index()];
-                if let Some(len) = g.known_axis(k as u32).filter(|&len| n >= i64::from(len)) {
+                if let Some(len) = g.known_axis(k as u32).filter(|&len| n >= i128::from(len)) {
                     let name = g.name.clone();
                     self.cx.diags.push(
                         Diagnostic::error(
@@ -525,6 +546,9 @@ impl Lower<'_, '_> {
     fn index_part(&mut self, index: ExprId) -> Option<(Operand, Ty)> {
         let sp = self.ast.expr(index).span;
         match self.count_expr(index) {
+            Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int64) => {
+                Some((self.saturated_i32(o, t, sp), Ty::I32))
+            }
             Ex::Val(o, t) if t.as_scalar().is_some_and(Scalar::is_int) => Some((o, t)),
             Ex::Lit(l @ Lit::Int(_)) => match l.to_const(Scalar::I32) {
                 Ok(c) => Some((self.konst(c), Ty::I32)),

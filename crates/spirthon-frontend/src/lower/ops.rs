@@ -241,6 +241,19 @@ impl Lower<'_, '_> {
                 None => return Ex::Err,
             },
             Ex::Val(o, tb) if tb == t => o,
+            // A 64-bit count of a narrower value is first capped at 64 (read as unsigned, so
+            // a negative one too): dropping its high bits could make a huge count small.
+            Ex::Val(o, tb) if tb.scalar().is_int64() && !t.scalar().is_int64() => {
+                let u = Ty::Scalar(Scalar::U64);
+                let unsigned = if tb == u {
+                    o
+                } else {
+                    self.val(Op::Convert, u, [o], b_span)
+                };
+                let cap = self.konst(Const::U64(64));
+                let capped = self.val(Op::Math(MathFn::Min), u, [unsigned, cap], b_span);
+                self.val(Op::Convert, t, [capped], b_span)
+            }
             Ex::Val(o, tb) if tb.scalar().is_int() => self.val(Op::Convert, t, [o], b_span),
             Ex::Val(_, tb) => {
                 self.error(
@@ -285,7 +298,7 @@ impl Lower<'_, '_> {
                 } else {
                     (x, t)
                 };
-                let p = self.power(x, t, n.unsigned_abs(), span);
+                let p = self.power(x, t, n.unsigned_abs() as u64, span);
                 if n < 0 {
                     let one = self.konst(Const::one(t.scalar()));
                     Ex::Val(self.val(Op::Binary(BinOp::Div), t, [one, p], span), t)

@@ -183,7 +183,9 @@ impl Lower<'_, '_> {
         let mut shape = Vec::new();
         for &p in &parts {
             match self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n)) {
-                Ok(Some(Lit::Int(n))) if (1..=i32::MAX as i64).contains(&n) => shape.push(n as u64),
+                Ok(Some(Lit::Int(n))) if (1..=i128::from(i32::MAX)).contains(&n) => {
+                    shape.push(n as u64)
+                }
                 Ok(_) => {
                     let note = match kind {
                         Fixed::Shared => "workgroup memory is allocated before the kernel runs",
@@ -377,7 +379,8 @@ impl Lower<'_, '_> {
     }
 
     /// Why atomic `op` (called `name`) cannot work on array `a`, if it cannot: every
-    /// operation works on `i32`/`u32` elements; `atomic_add` and `atomic_sub` also on `f32`
+    /// operation works on `i32`/`u32`/`i64`/`u64` elements (the 64-bit ones need the device's
+    /// 64-bit atomics); `atomic_add` and `atomic_sub` also on `f32`
     /// buffers (the device's float add) and on vectors of those, one atomic per component.
     fn atomic_refusal(&self, op: AtomicOp, name: &str, a: ArrayId, at: Span) -> Option<Diagnostic> {
         let g = &self.cx.arrays[a.index()];
@@ -394,14 +397,16 @@ impl Lower<'_, '_> {
         let matrix = matches!(elem, Ty::Matrix(_) | Ty::Quat);
         if elem
             .as_scalar()
-            .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32))
+            .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64))
             || (add_or_sub && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32) && !matrix)
         {
             return None;
         }
         let mut d = Diagnostic::error(
             at,
-            format!("`{name}` needs an array of `i32` or `u32`, but `{arr}` holds {elem}"),
+            format!(
+                "`{name}` needs an array of `i32`, `u32`, `i64` or `u64`, but `{arr}` holds {elem}"
+            ),
         );
         if s.is_narrow() {
             d = d.with_note(

@@ -128,14 +128,14 @@ impl ModuleInfo {
             _ => Err(Diagnostic::error(
                 sp,
                 format!(
-                    "an `{kind}` element must be a number type (`i32`, `u32`, `f32`, `f64`, `i8`, `u8`, `i16`, `u16`) or a vector"
+                    "an `{kind}` element must be a number type (`i32`, `u32`, `f32`, `f64`, `i8`, `u8`, `i16`, `u16`, `i64`, `u64`, `f16`) or a vector"
                 ),
             )),
         }
     }
 
     /// `Array[S]` of a struct: an element with narrow ints is 32-bit words, so it cannot
-    /// hold an `f64` as well.
+    /// hold an 8-byte scalar (`f64`, `i64`, `u64`) as well.
     fn records_annotation(
         &self,
         id: StructId,
@@ -145,14 +145,15 @@ impl ModuleInfo {
     ) -> Result<Ann, Diagnostic> {
         let s = self.strukt(id);
         let narrow = s.leaves.iter().find(|l| l.ty.scalar().is_narrow());
-        let wide = s.leaves.iter().find(|l| l.ty.scalar() == Scalar::F64);
+        let wide = s.leaves.iter().find(|l| l.ty.scalar().size() == 8);
         if let (Some(n), Some(w)) = (narrow, wide) {
+            let wt = w.ty.scalar().name();
             return Err(Diagnostic::error(
                 sp,
-                format!("an `{kind}[{}]` cannot hold both its f64 field `{}` and its {} field `{}` in this version", s.name, w.path, n.ty, n.path),
+                format!("an `{kind}[{}]` cannot hold both its {wt} field `{}` and its {} field `{}` in this version", s.name, w.path, n.ty, n.path),
             )
-            .with_note("an element with narrow ints is 32-bit words, and an f64 is not one")
-            .with_help("keep the f64s, or the narrow ints, in an array of their own"));
+            .with_note(format!("an element with narrow ints is 32-bit words, and {} is not one", spirthon_ir::types::with_article(wt)))
+            .with_help(format!("keep the {wt}s, or the narrow ints, in an array of their own")));
         }
         Ok(Ann::Records(id, dims))
     }
@@ -259,7 +260,7 @@ impl ModuleInfo {
             )),
             _ => Err(Diagnostic::error(
                 expr.span,
-                "unknown type: expected `i32`, `u32`, `f32`, `f64`, `i8`, `u8`, `i16`, `u16`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
+                "unknown type: expected `i32`, `u32`, `f32`, `f64`, `i64`, `u64`, `i8`, `u8`, `i16`, `u16`, `f16`, `int`, `float`, `bool`, a vector (`vec3`, `ivec2`, …) or `Array[T]`",
             )
             .with_help("types come from spirthon: `from spirthon import f32, Array`")),
         }

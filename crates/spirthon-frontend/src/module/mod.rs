@@ -197,8 +197,8 @@ impl ModuleInfo {
                 let is_len = matches!(&ast.expr(*func).kind, ExprKind::Name(n) if n == "len" && !is_local(n) && !self.globals.contains_key(n));
                 match (&ast.expr(args[0]).kind, is_len) {
                     (ExprKind::Name(t), true) if !is_local(t) => match self.globals.get(t) {
-                        Some(Global::Table { items, .. }) => Lit::Int(items.len() as i64),
-                        Some(Global::Rows { columns, .. }) => Lit::Int(columns[0].0.len() as i64),
+                        Some(Global::Table { items, .. }) => Lit::Int(items.len() as i128),
+                        Some(Global::Rows { columns, .. }) => Lit::Int(columns[0].0.len() as i128),
                         _ => return Ok(None),
                     },
                     _ => return Ok(None),

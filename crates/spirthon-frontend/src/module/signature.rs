@@ -198,7 +198,7 @@ fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diag
         ));
     }
     let mut out = [1u32; 3];
-    let mut total = 1i64;
+    let mut total = 1i128;
     for (i, &p) in parts.iter().enumerate() {
         let bad = || {
             Diagnostic::error(

@@ -1051,14 +1051,14 @@ impl Convert<'_> {
             E::NoneLiteral(_) => ExprKind::None,
             E::NumberLiteral(n) => match &n.value {
                 Number::Float(f) => ExprKind::Float(*f),
-                Number::Int(i) => match i.as_i64() {
-                    Some(v) if v <= u32::MAX as i64 => ExprKind::Int(v),
+                Number::Int(i) => match i.as_u64() {
+                    Some(v) => ExprKind::Int(v.into()),
                     _ => {
                         self.push_diag(
-                            Diagnostic::error(sp, "integer literal too large: integers are 32-bit")
-                                .with_label("does not fit in 32 bits")
+                            Diagnostic::error(sp, "integer literal too large: integers are at most 64-bit")
+                                .with_label("does not fit in 64 bits")
                                 .with_note(
-                                    "literals up to 2**31 - 1 are i32, up to 2**32 - 1 are u32",
+                                    "literals up to 2**31 - 1 are i32, up to 2**32 - 1 are u32; a larger one, up to 2**64 - 1, is an i64 or u64 where it meets one",
                                 ),
                         );
                         ExprKind::Error

@@ -16,9 +16,9 @@ pub(super) fn unary(e: &mut Emitter, op: UnOp, s: Scalar, rt: Word, id: Word, a:
     let s = s.carrier();
     match (op, s) {
         (UnOp::Neg, Scalar::F32 | Scalar::F64) => e.b.op(SOp::FNegate, rt, out, &[a])?,
-        // `-u` wraps modulo 2**32; naga takes no negation of an unsigned value.
-        (UnOp::Neg, Scalar::U32) => {
-            let zero = e.konst(Const::U32(0));
+        // `-u` wraps modulo 2**32 (2**64); naga takes no negation of an unsigned value.
+        (UnOp::Neg, Scalar::U32 | Scalar::U64) => {
+            let zero = e.konst(Const::zero(s));
             e.b.op(SOp::ISub, rt, out, &[zero, a])?
         }
         (UnOp::Neg, _) => e.b.op(SOp::SNegate, rt, out, &[a])?,
@@ -45,35 +45,48 @@ pub(super) fn binary(
     let s = t.scalar();
     match (op, s) {
         (BinOp::Add, Scalar::F32 | Scalar::F64) => exact(e, SOp::FAdd, rt, id, a, b)?,
-        (BinOp::Add, Scalar::I32 | Scalar::U32) => e.b.op(SOp::IAdd, rt, out, &[a, b])?,
+        (BinOp::Add, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
+            e.b.op(SOp::IAdd, rt, out, &[a, b])?
+        }
         (BinOp::Sub, Scalar::F32 | Scalar::F64) => exact(e, SOp::FSub, rt, id, a, b)?,
-        (BinOp::Sub, Scalar::I32 | Scalar::U32) => e.b.op(SOp::ISub, rt, out, &[a, b])?,
+        (BinOp::Sub, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
+            e.b.op(SOp::ISub, rt, out, &[a, b])?
+        }
         (BinOp::Mul, Scalar::F32 | Scalar::F64) => exact(e, SOp::FMul, rt, id, a, b)?,
-        (BinOp::Mul, Scalar::I32 | Scalar::U32) => e.b.op(SOp::IMul, rt, out, &[a, b])?,
+        (BinOp::Mul, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
+            e.b.op(SOp::IMul, rt, out, &[a, b])?
+        }
         (BinOp::Div, Scalar::F32 | Scalar::F64) => e.b.op(SOp::FDiv, rt, out, &[a, b])?,
-        (BinOp::FloorDiv, Scalar::U32) => e.b.op(SOp::UDiv, rt, out, &[a, b])?,
-        (BinOp::Mod, Scalar::U32) => e.b.op(SOp::UMod, rt, out, &[a, b])?,
-        (BinOp::FloorDiv, Scalar::I32) => int_floor_div(e, rt, id, a, b, b_const)?,
-        (BinOp::Mod, Scalar::I32) => int_mod(e, rt, id, a, b, b_const)?,
+        (BinOp::FloorDiv, Scalar::U32 | Scalar::U64) => e.b.op(SOp::UDiv, rt, out, &[a, b])?,
+        (BinOp::Mod, Scalar::U32 | Scalar::U64) => e.b.op(SOp::UMod, rt, out, &[a, b])?,
+        (BinOp::FloorDiv, Scalar::I32 | Scalar::I64) => int_floor_div(e, s, rt, id, a, b, b_const)?,
+        (BinOp::Mod, Scalar::I32 | Scalar::I64) => int_mod(e, s, rt, id, a, b, b_const)?,
         (BinOp::Mod, Scalar::F32 | Scalar::F64) => float_mod(e, t, rt, id, a, b)?,
         (BinOp::FloorDiv, Scalar::F32 | Scalar::F64) => float_floor_div(e, t, rt, id, a, b)?,
         (BinOp::BitAnd | BinOp::And, Scalar::Bool) => e.b.op(SOp::LogicalAnd, rt, out, &[a, b])?,
         (BinOp::BitOr | BinOp::Or, Scalar::Bool) => e.b.op(SOp::LogicalOr, rt, out, &[a, b])?,
         (BinOp::BitXor, Scalar::Bool) => e.b.op(SOp::LogicalNotEqual, rt, out, &[a, b])?,
-        (BinOp::BitAnd, Scalar::I32 | Scalar::U32) => e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?,
-        (BinOp::BitOr, Scalar::I32 | Scalar::U32) => e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?,
-        (BinOp::BitXor, Scalar::I32 | Scalar::U32) => e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?,
+        (BinOp::BitAnd, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
+            e.b.op(SOp::BitwiseAnd, rt, out, &[a, b])?
+        }
+        (BinOp::BitOr, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
+            e.b.op(SOp::BitwiseOr, rt, out, &[a, b])?
+        }
+        (BinOp::BitXor, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => {
+            e.b.op(SOp::BitwiseXor, rt, out, &[a, b])?
+        }
         (op, s) => return Err(EmitError(format!("no {op:?} on {s:?}"))),
     };
     Ok(())
 }
 
-/// `a << b` or `a >> b` as Python computes them on 32-bit integers (then wrapped): a count
-/// of 32 or more shifts every bit out, so `<<` and a `u32`'s `>>` give 0 and an `i32`'s `>>`
-/// its sign (0 or -1), where SPIR-V leaves such a shift undefined (lavapipe takes the count
-/// modulo 32). A count read as unsigned, so a negative one (Python raises `ValueError`)
-/// gives the same. `small`: the count is known to be below 32, and the plain instruction
-/// does. Per component for int vectors.
+/// `a << b` or `a >> b` as Python computes them on 32- or 64-bit integers (then wrapped):
+/// a count of the width or more shifts every bit out, so `<<` and an unsigned `>>` give 0
+/// and a signed `>>` its sign (0 or -1), where SPIR-V leaves such a shift undefined
+/// (lavapipe takes the count modulo 32). A count read as unsigned, so a negative one
+/// (Python raises `ValueError`) gives the same. `small`: the count is known to be below the
+/// width, and the plain instruction does. Per component for int vectors. The count has the
+/// operand's type.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn shift(
     e: &mut Emitter,
@@ -86,7 +99,20 @@ pub(super) fn shift(
     small: bool,
 ) -> R<Word> {
     let out = Some(id);
-    let signed = t.scalar() == Scalar::I32;
+    let s = t.scalar();
+    let signed = s.is_signed();
+    let (us, width) = if s.is_int64() {
+        (Scalar::U64, 64u32)
+    } else {
+        (Scalar::U32, 32)
+    };
+    let unsigned_const = |v: u32| {
+        if us == Scalar::U64 {
+            Const::U64(v.into())
+        } else {
+            Const::U32(v)
+        }
+    };
     if small {
         let sop = match (op, signed) {
             (BinOp::Shl, _) => SOp::ShiftLeftLogical,
@@ -96,9 +122,9 @@ pub(super) fn shift(
         return e.b.op(sop, rt, out, &[a, b]);
     }
     if op == BinOp::Shr && signed {
-        // Shifting by 31 already leaves only the sign.
-        let thirty_one = e.splat(Const::U32(31), t);
-        let ut = e.ty(with_scalar(t, Scalar::U32));
+        // Shifting by the width less one already leaves only the sign.
+        let thirty_one = e.splat(unsigned_const(width - 1), t);
+        let ut = e.ty(with_scalar(t, us));
         let count = e.b.op(SOp::Bitcast, ut, None, &[b])?;
         let glsl = e.glsl;
         let clamped =
@@ -112,13 +138,13 @@ pub(super) fn shift(
         SOp::ShiftRightLogical
     };
     let shifted = e.b.op(sop, rt, None, &[a, b])?;
-    let ut = e.ty(with_scalar(t, Scalar::U32));
+    let ut = e.ty(with_scalar(t, us));
     let count = if signed {
         e.b.op(SOp::Bitcast, ut, None, &[b])?
     } else {
         b
     };
-    let limit = e.splat(Const::U32(32), t);
+    let limit = e.splat(unsigned_const(width), t);
     let bt = e.ty(with_scalar(t, Scalar::Bool));
     let out_of_range = e.b.op(SOp::UGreaterThanEqual, bt, None, &[count, limit])?;
     let zero = e.splat(Const::zero(t.scalar()), t);
@@ -194,18 +220,29 @@ fn with_scalar(t: Ty, s: Scalar) -> Ty {
     }
 }
 
-/// Python's `a // b` on i32: the truncated quotient, minus one when the remainder is
-/// non-zero and its sign differs from the divisor's.
+/// The signed int constant `v` of type `s` (`i32` or `i64`).
+fn signed(s: Scalar, v: i32) -> Const {
+    if s == Scalar::I64 {
+        Const::I64(v.into())
+    } else {
+        Const::I32(v)
+    }
+}
+
+/// Python's `a // b` on a signed int type `s` (`i32`, `i64`): the truncated quotient, minus
+/// one when the remainder is non-zero and its sign differs from the divisor's.
+#[allow(clippy::too_many_arguments)]
 fn int_floor_div(
     e: &mut Emitter,
+    s: Scalar,
     rt: Word,
     id: Word,
     a: Word,
     b: Word,
     b_const: Option<Const>,
 ) -> R<Word> {
-    let (q, r, minus_one) = int_div_rem(e, rt, a, b, b_const)?;
-    // `INT_MIN // -1` wraps, as every i32 result does: the quotient is `-a`.
+    let (q, r, minus_one) = int_div_rem(e, s, rt, a, b, b_const)?;
+    // `INT_MIN // -1` wraps, as every int result does: the quotient is `-a`.
     let q = match minus_one {
         Some(m1) => {
             let neg = e.b.op(SOp::SNegate, rt, None, &[a])?;
@@ -213,8 +250,8 @@ fn int_floor_div(
         }
         None => q,
     };
-    let fix = int_fixup(e, rt, r, b)?;
-    let (one, zero) = (e.konst(Const::I32(1)), e.konst(Const::I32(0)));
+    let fix = int_fixup(e, s, rt, r, b)?;
+    let (one, zero) = (e.konst(signed(s, 1)), e.konst(signed(s, 0)));
     let adj = e.b.op(SOp::Select, rt, None, &[fix, one, zero])?;
     e.b.op(SOp::ISub, rt, Some(id), &[q, adj])
 }
@@ -230,18 +267,21 @@ fn exact(e: &mut Emitter, op: SOp, rt: Word, id: Word, a: Word, b: Word) -> R<Wo
     e.b.op(op, rt, Some(id), &[a, b])
 }
 
-/// Python's `a % b` on i32: the truncated remainder, plus `b` when its sign is wrong.
+/// Python's `a % b` on a signed int type `s`: the truncated remainder, plus `b` when its
+/// sign is wrong.
+#[allow(clippy::too_many_arguments)]
 fn int_mod(
     e: &mut Emitter,
+    s: Scalar,
     rt: Word,
     id: Word,
     a: Word,
     b: Word,
     b_const: Option<Const>,
 ) -> R<Word> {
-    let (_, r, _) = int_div_rem(e, rt, a, b, b_const)?;
-    let fix = int_fixup(e, rt, r, b)?;
-    let zero = e.konst(Const::I32(0));
+    let (_, r, _) = int_div_rem(e, s, rt, a, b, b_const)?;
+    let fix = int_fixup(e, s, rt, r, b)?;
+    let zero = e.konst(signed(s, 0));
     let adj = e.b.op(SOp::Select, rt, None, &[fix, b, zero])?;
     e.b.op(SOp::IAdd, rt, Some(id), &[r, adj])
 }
@@ -330,7 +370,7 @@ fn signed_zero(
     e.b.op(SOp::Bitcast, rt, Some(id), &[bits])
 }
 
-/// The truncated quotient and remainder of i32s, `(q, r, minus_one)`, without `OpSRem` or
+/// The truncated quotient and remainder of signed ints of type `s`, `(q, r, minus_one)`, without `OpSRem` or
 /// `OpSMod`: the Vulkan environment leaves their results undefined for negative operands
 /// (some drivers do return wrong values), while `OpSDiv` is defined for them. So
 /// `r = a - q * b` with `q = a / b`. `OpSDiv` is undefined for `INT_MIN / -1`, so unless `b`
@@ -340,6 +380,7 @@ fn signed_zero(
 /// gives the device's result otherwise.)
 pub(super) fn int_div_rem(
     e: &mut Emitter,
+    s: Scalar,
     rt: Word,
     a: Word,
     b: Word,
@@ -347,9 +388,10 @@ pub(super) fn int_div_rem(
 ) -> R<(Word, Word, Option<Word>)> {
     let (d, minus_one) = match b_const {
         Some(Const::I32(c)) if c != -1 => (b, None),
+        Some(Const::I64(c)) if c != -1 => (b, None),
         _ => {
             let bt = e.ty(Ty::BOOL);
-            let (m1, one) = (e.konst(Const::I32(-1)), e.konst(Const::I32(1)));
+            let (m1, one) = (e.konst(signed(s, -1)), e.konst(signed(s, 1)));
             let is_m1 = e.b.op(SOp::IEqual, bt, None, &[b, m1])?;
             (
                 e.b.op(SOp::Select, rt, None, &[is_m1, one, b])?,
@@ -363,10 +405,10 @@ pub(super) fn int_div_rem(
     Ok((q, r, minus_one))
 }
 
-/// `r != 0 and (r < 0) != (b < 0)` for the truncated remainder `r = a rem b` of i32s,
-/// via `(r ^ b) < 0`.
-pub(super) fn int_fixup(e: &mut Emitter, rt: Word, r: Word, b: Word) -> R<Word> {
-    let zero = e.konst(Const::I32(0));
+/// `r != 0 and (r < 0) != (b < 0)` for the truncated remainder `r = a rem b` of signed ints
+/// of type `s`, via `(r ^ b) < 0`.
+pub(super) fn int_fixup(e: &mut Emitter, s: Scalar, rt: Word, r: Word, b: Word) -> R<Word> {
+    let zero = e.konst(signed(s, 0));
     let bt = e.ty(Ty::BOOL);
     let nz = e.b.op(SOp::INotEqual, bt, None, &[r, zero])?;
     let x = e.b.op(SOp::BitwiseXor, rt, None, &[r, b])?;
@@ -407,10 +449,10 @@ pub(super) fn compare(
         (Scalar::F32 | Scalar::F64, Ge) => e.b.op(SOp::FOrdGreaterThanEqual, rt, out, &[a, b])?,
         (_, Eq) => e.b.op(SOp::IEqual, rt, out, &[a, b])?,
         (_, Ne) => e.b.op(SOp::INotEqual, rt, out, &[a, b])?,
-        (Scalar::I32, Lt) => e.b.op(SOp::SLessThan, rt, out, &[a, b])?,
-        (Scalar::I32, Le) => e.b.op(SOp::SLessThanEqual, rt, out, &[a, b])?,
-        (Scalar::I32, Gt) => e.b.op(SOp::SGreaterThan, rt, out, &[a, b])?,
-        (Scalar::I32, Ge) => e.b.op(SOp::SGreaterThanEqual, rt, out, &[a, b])?,
+        (Scalar::I32 | Scalar::I64, Lt) => e.b.op(SOp::SLessThan, rt, out, &[a, b])?,
+        (Scalar::I32 | Scalar::I64, Le) => e.b.op(SOp::SLessThanEqual, rt, out, &[a, b])?,
+        (Scalar::I32 | Scalar::I64, Gt) => e.b.op(SOp::SGreaterThan, rt, out, &[a, b])?,
+        (Scalar::I32 | Scalar::I64, Ge) => e.b.op(SOp::SGreaterThanEqual, rt, out, &[a, b])?,
         (_, Lt) => e.b.op(SOp::ULessThan, rt, out, &[a, b])?,
         (_, Le) => e.b.op(SOp::ULessThanEqual, rt, out, &[a, b])?,
         (_, Gt) => e.b.op(SOp::UGreaterThan, rt, out, &[a, b])?,
@@ -422,17 +464,23 @@ pub(super) fn convert(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, 
     let out = Some(id);
     let (from, to) = (from.carrier(), t.scalar().carrier());
     match (from, to) {
-        (Scalar::I32, Scalar::F32 | Scalar::F64) => e.b.op(SOp::ConvertSToF, rt, out, &[a])?,
-        (Scalar::U32, Scalar::F32 | Scalar::F64) => e.b.op(SOp::ConvertUToF, rt, out, &[a])?,
-        (Scalar::F32 | Scalar::F64, Scalar::I32 | Scalar::U32) => {
-            float_to_int(e, from, t, rt, id, a)?
+        (Scalar::I32 | Scalar::I64, Scalar::F32 | Scalar::F64) => {
+            e.b.op(SOp::ConvertSToF, rt, out, &[a])?
         }
+        (Scalar::U32 | Scalar::U64, Scalar::F32 | Scalar::F64) => {
+            e.b.op(SOp::ConvertUToF, rt, out, &[a])?
+        }
+        (Scalar::F32 | Scalar::F64, to) if to.is_int() => float_to_int(e, from, t, rt, id, a)?,
         // Rounded to nearest (Vulkan requires conversions to be correctly rounded).
         (Scalar::F32, Scalar::F64) | (Scalar::F64, Scalar::F32) => {
             e.b.op(SOp::FConvert, rt, out, &[a])?
         }
-        (Scalar::I32, Scalar::U32) | (Scalar::U32, Scalar::I32) => {
-            e.b.op(SOp::Bitcast, rt, out, &[a])?
+        (Scalar::I32, Scalar::U32)
+        | (Scalar::U32, Scalar::I32)
+        | (Scalar::I64, Scalar::U64)
+        | (Scalar::U64, Scalar::I64) => e.b.op(SOp::Bitcast, rt, out, &[a])?,
+        (from, to) if from.is_int() && to.is_int() && from != to => {
+            int_width(e, from, to, t, rt, id, a)?
         }
         (Scalar::Bool, s) => {
             let one = e.konst(Const::one(s));
@@ -449,17 +497,56 @@ pub(super) fn convert(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, 
     Ok(())
 }
 
-/// `int(x)` / `u32(x)` of a float `x` (of scalar type `from`, of `t`'s shape) as the
-/// kernel's types compute it: truncated toward zero, then wrapped to 32 bits, so `int(1e10)`
-/// is `1410065408` and `u32(-1.5)` is `4294967295`, where SPIR-V leaves a conversion out of
-/// the result's range undefined. Inside `(-2^31, 2^31)` it is `OpConvertFToS` (bit-cast for
-/// `u32`); outside, `x - 2^32·floor(x / 2^32)` is the wrapped value in `[0, 2^32)` for
-/// `OpConvertFToU`: exact in `f32` (`x` is a whole multiple of 256 there) and in `f64` (the
-/// truncated `x`, taken first, is whole). NaN and infinities stay the device's.
+/// An int of 32-bit carrier type `from` as one of the other width `to` (between 32 and 64
+/// bits): widened by its own signedness (`OpSConvert` sign-extends, `OpUConvert`
+/// zero-extends), narrowed by dropping the high bits, then bit-cast to `to`'s signedness.
+/// Python's value modulo `2**width`, as every int conversion wraps.
+#[allow(clippy::too_many_arguments)]
+fn int_width(
+    e: &mut Emitter,
+    from: Scalar,
+    to: Scalar,
+    t: Ty,
+    rt: Word,
+    id: Word,
+    a: Word,
+) -> R<Word> {
+    let same_sign = match (from.is_signed(), to.is_int64()) {
+        (true, true) => Scalar::I64,
+        (true, false) => Scalar::I32,
+        (false, true) => Scalar::U64,
+        (false, false) => Scalar::U32,
+    };
+    let op = if from.is_signed() {
+        SOp::SConvert
+    } else {
+        SOp::UConvert
+    };
+    if same_sign == to {
+        return e.b.op(op, rt, Some(id), &[a]);
+    }
+    let st = e.ty(with_scalar(t, same_sign));
+    let resized = e.b.op(op, st, None, &[a])?;
+    e.b.op(SOp::Bitcast, rt, Some(id), &[resized])
+}
+
+/// `int(x)` / `u32(x)` / `i64(x)` of a float `x` (of scalar type `from`, of `t`'s shape) as
+/// the kernel's types compute it: truncated toward zero, then wrapped to the result's width
+/// (32 or 64 bits), so `int(1e10)` is `1410065408` and `u32(-1.5)` is `4294967295`, where
+/// SPIR-V leaves a conversion out of the result's range undefined. Inside `(-2^31, 2^31)`
+/// (`(-2^63, 2^63)`) it is `OpConvertFToS` (bit-cast for an unsigned result); outside,
+/// `x - 2^32·floor(x / 2^32)` is the wrapped value in `[0, 2^32)` for `OpConvertFToU`:
+/// exact in `f32` (`x` is a whole multiple of 256 there, of 2^40 past 2^63) and in `f64`
+/// (the truncated `x`, taken first, is whole). NaN and infinities stay the device's.
 fn float_to_int(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, a: Word) -> R<Word> {
+    let (is, us, width) = if t.scalar().is_int64() {
+        (Scalar::I64, Scalar::U64, 64)
+    } else {
+        (Scalar::I32, Scalar::U32, 32)
+    };
     let (it, ut, ft, bt) = (
-        e.ty(with_scalar(t, Scalar::I32)),
-        e.ty(with_scalar(t, Scalar::U32)),
+        e.ty(with_scalar(t, is)),
+        e.ty(with_scalar(t, us)),
         e.ty(with_scalar(t, from)),
         e.ty(with_scalar(t, Scalar::Bool)),
     );
@@ -474,16 +561,17 @@ fn float_to_int(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, a: Wor
     };
     let fast = e.b.op(SOp::ConvertFToS, it, None, &[a])?;
     let magnitude = e.b.ext_inst(ft, None, glsl, GLOp::FAbs as u32, &[a])?;
-    let two31 = e.splat(Const::float(from, 2_147_483_648.0), ftt);
+    let half_range = 2f64.powi(width - 1);
+    let two31 = e.splat(Const::float(from, half_range), ftt);
     let small = e.b.op(SOp::FOrdLessThan, bt, None, &[magnitude, two31])?;
-    let inv = e.splat(Const::float(from, 1.0 / 4_294_967_296.0), ftt);
-    let two32 = e.splat(Const::float(from, 4_294_967_296.0), ftt);
+    let inv = e.splat(Const::float(from, 0.5 / half_range), ftt);
+    let two32 = e.splat(Const::float(from, 2.0 * half_range), ftt);
     let q = e.b.op(SOp::FMul, ft, None, &[a, inv])?;
     let whole = e.b.ext_inst(ft, None, glsl, GLOp::Floor as u32, &[q])?;
     let m = e.b.op(SOp::FMul, ft, None, &[whole, two32])?;
     let r = e.b.op(SOp::FSub, ft, None, &[a, m])?;
     let wrapped = e.b.op(SOp::ConvertFToU, ut, None, &[r])?;
-    if t.scalar() == Scalar::I32 {
+    if t.scalar() == is {
         let wrapped = e.b.op(SOp::Bitcast, it, None, &[wrapped])?;
         e.b.op(SOp::Select, rt, Some(id), &[small, fast, wrapped])
     } else {

@@ -336,7 +336,7 @@ impl FnState<'_> {
         let scope = if self.g.direct.contains_key(&a) { 2 } else { 1 };
         let scope = e.konst(Const::U32(scope));
         let relaxed = e.konst(Const::U32(0));
-        let signed = t.scalar() == Scalar::I32;
+        let signed = t.scalar().is_signed();
         // naga's SPIR-V front end takes an atomic's value operands as they were defined,
         // without the load it gives any other use of a value from another block (a loop's
         // accumulator after the loop is one), and then rejects its own module (`NotInScope`).

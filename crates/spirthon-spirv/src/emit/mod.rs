@@ -123,6 +123,14 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         b.capability(spirv::Capability::AtomicFloat32AddEXT);
         b.extension("SPV_EXT_shader_atomic_float_add");
     }
+    let int64_atomics = m
+        .functions
+        .iter()
+        .flat_map(|f| f.insts.iter())
+        .any(|i| matches!(i.op, Op::Atomic(..)) && i.ty.is_some_and(|t| t.scalar().is_int64()));
+    if int64_atomics {
+        b.capability(spirv::Capability::Int64Atomics);
+    }
     let glsl = b.ext_inst_import("GLSL.std.450");
     b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
     let mut e = Emitter {
@@ -183,6 +191,8 @@ impl Emitter {
             Scalar::U32 => self.b.type_int(32, false),
             Scalar::F32 => self.b.type_float(32),
             Scalar::F64 => self.b.type_float(64),
+            Scalar::I64 => self.b.type_int(64, true),
+            Scalar::U64 => self.b.type_int(64, false),
             // A narrow int lives in its 32-bit carrier (see `Scalar::carrier`).
             s => self.scalar_ty(s.carrier()),
         }
@@ -264,7 +274,7 @@ impl Emitter {
         let ty = self.ty(c.ty());
         let id = match c {
             Const::Bool(b) => self.b.constant_bool(ty, b),
-            Const::F64(bits) => self.b.constant_bit64(ty, bits),
+            Const::F64(_) | Const::I64(_) | Const::U64(_) => self.b.constant_bit64(ty, c.bits()),
             other => self.b.constant_bit32(ty, other.bits() as u32),
         };
         self.consts.insert(c, id);
@@ -707,7 +717,7 @@ impl<'f> FnState<'f> {
             Op::Param(n) => self.param(e, n, t, id)?,
             Op::Unary(u) => arith::unary(e, u, operand(0)?.scalar(), rt, id, args[0])?,
             Op::Binary(op @ (BinOp::Shl | BinOp::Shr)) => {
-                let small = count_below_32(f, inst.args[1]);
+                let small = count_below_width(f, inst.args[1], t.scalar().bits());
                 arith::shift(e, op, t, rt, id, args[0], args[1], small)?;
             }
             Op::Binary(op) => {
@@ -917,13 +927,16 @@ mod tests;
 /// Whether a shift count is known to lie in `0..32`: a constant there, `n & m` with a
 /// constant `m < 32`, or `n % m` with a constant `0 < m <= 32` (Python's `%` of a positive
 /// divisor is never negative).
-fn count_below_32(f: &Function<Ref>, r: Ref) -> bool {
-    let small = |c: Option<Const>, max: i64| match c {
-        Some(Const::I32(k)) => (0..=max).contains(&i64::from(k)),
-        Some(Const::U32(k)) => i64::from(k) <= max,
+fn count_below_width(f: &Function<Ref>, r: Ref, width: u32) -> bool {
+    let max_count = i128::from(width) - 1;
+    let small = |c: Option<Const>, max: i128| match c {
+        Some(Const::I32(k)) => (0..=max).contains(&i128::from(k)),
+        Some(Const::U32(k)) => i128::from(k) <= max,
+        Some(Const::I64(k)) => (0..=max).contains(&i128::from(k)),
+        Some(Const::U64(k)) => i128::from(k) <= max,
         _ => false,
     };
-    if small(f.as_const(r), 31) {
+    if small(f.as_const(r), max_count) {
         return true;
     }
     let Ref::Inst(v) = r else {
@@ -932,10 +945,10 @@ fn count_below_32(f: &Function<Ref>, r: Ref) -> bool {
     let inst = &f.insts[v];
     let consts = || inst.args.iter().map(|&a| f.as_const(a));
     match inst.op {
-        Op::Binary(BinOp::BitAnd) => consts().any(|c| small(c, 31)),
+        Op::Binary(BinOp::BitAnd) => consts().any(|c| small(c, max_count)),
         Op::Binary(BinOp::Mod) => {
             let m = inst.args.get(1).and_then(|&a| f.as_const(a));
-            small(m, 32) && !matches!(m, Some(Const::I32(0)) | Some(Const::U32(0)))
+            small(m, max_count + 1) && !small(m, 0)
         }
         _ => false,
     }
