@@ -66,7 +66,7 @@ impl Lower<'_, '_> {
                 Ex::Val(o, vt @ Ty::Vector(vs, m)) => {
                     for i in 0..m as u32 {
                         let c = self.component(o, vt, i, sp);
-                        let what = format!("a component of a {t}");
+                        let what = format!("a component of {}", t.with_article());
                         match self.coerce(Ex::Val(c, Ty::Scalar(vs)), Ty::Scalar(s), sp, &what) {
                             Some(c) => comps.push(c),
                             None => return Ex::Err,
@@ -74,7 +74,7 @@ impl Lower<'_, '_> {
                     }
                 }
                 other => {
-                    let what = format!("a component of a {t}");
+                    let what = format!("a component of {}", t.with_article());
                     match self.coerce(other, Ty::Scalar(s), sp, &what) {
                         Some(c) => comps.push(c),
                         None => return Ex::Err,

@@ -49,6 +49,12 @@ impl TupleTy {
     pub fn items(&self) -> &[Ty] {
         &self.items[..self.len as usize]
     }
+    /// The 8-byte scalar type (`f64`, `i64`, `u64`) that `items` mix with another type, if
+    /// they do: a packed carrier holds each component's bits in a `u32`, and these have 64.
+    pub fn mixed_wide(items: &[Ty]) -> Option<Scalar> {
+        let wide = items.iter().map(|t| t.scalar()).find(|s| s.size() == 8)?;
+        items.iter().any(|t| t.scalar() != wide).then_some(wide)
+    }
     /// Whether the carrier holds the components' bits as `u32`s.
     pub fn packed(&self) -> bool {
         let s = self.items[0].scalar();
@@ -93,14 +99,17 @@ impl ModuleInfo {
                 }
             }
         }
-        // A packed carrier holds each component's bits in a `u32`: an `f64` has 64.
-        let f64s = items.iter().filter(|t| t.scalar() == Scalar::F64).count();
-        if f64s > 0 && f64s < items.len() {
+        if let Some(w) = TupleTy::mixed_wide(&items) {
+            let w = w.name();
             return Err(Diagnostic::error(
                 span,
-                "a tuple returned by a func holds f64s only with other f64s in this version",
+                format!(
+                    "a tuple returned by a func holds {w}s only with other {w}s in this version"
+                ),
             )
-            .with_help("return the f64s alone, or convert the others with `f64(...)`"));
+            .with_help(format!(
+                "return the {w}s alone, or convert the others with `{w}(...)`"
+            )));
         }
         match TupleTy::new(&items) {
             Some(t) => Ok(Ann::Tuple(t)),

@@ -34,16 +34,23 @@ pub(super) fn signature(
         Some((r, Ok(Ann::Struct(id)))) => {
             let st = m.strukt(id);
             let items: Vec<Ty> = st.leaves.iter().map(|l| l.ty).collect();
-            let f64s = items.iter().filter(|t| t.scalar() == Scalar::F64).count();
             match TupleTy::new(&items) {
-                Some(tt) if f64s == 0 || f64s == items.len() => {
+                Some(tt) if TupleTy::mixed_wide(&items).is_none() => {
                     ret_tuple = Some(tt);
                     ret_struct = Some(id);
                     Some(tt.carrier())
                 }
-                _ => {
+                Some(_) => {
+                    let w = TupleTy::mixed_wide(&items).map_or("f64", |s| s.name());
                     diags.push(
-                        Diagnostic::error(ast.expr(r).span, format!("a func returns a struct of at most {MAX_TUPLE_COMPONENTS} numbers, without f64s mixed with others, in this version; `{}` has {}", st.name, items.iter().map(|t| t.components()).sum::<u32>()))
+                        Diagnostic::error(ast.expr(r).span, format!("a func returns a struct whose {w} fields are its only ones, in this version; `{}` mixes them with others", st.name))
+                            .with_help("write the result into an array parameter, or return its parts as a tuple"),
+                    );
+                    None
+                }
+                None => {
+                    diags.push(
+                        Diagnostic::error(ast.expr(r).span, format!("a func returns a struct of at most {MAX_TUPLE_COMPONENTS} numbers in this version; `{}` has {}", st.name, items.iter().map(|t| t.components()).sum::<u32>()))
                             .with_help("write the result into an array parameter, or return its parts as a tuple"),
                     );
                     None
