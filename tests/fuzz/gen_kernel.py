@@ -466,7 +466,9 @@ def hash_kernel(rnd):
     `-> u32` funcs and in locals started from literals, xorshifts, multiplications past
     2**32, literals past 2**31, i32 products that wrap, conversions both ways, `//` and `%`;
     and one narrow int type (i8 u8 i16 u16) computed in a local carried through the loop and
-    stored packed into `small`. CPython must wrap exactly as the GPU does."""
+    stored packed into `small`; and u64/i64 locals (64-bit multiplicative hashes, shifts of
+    any count, floored `//` and `%`, conversions from and to the 32-bit values) stored into
+    `wide` and `longs`. CPython must wrap exactly as the GPU does."""
     mults = ["1664525", "747796405", "0x9E3779B9", "277803737", "2654435761", "16777619"]
     nt = rnd.choice(["i8", "u8", "i16", "u16"])
     bits = int(nt[1:])
@@ -488,6 +490,42 @@ def hash_kernel(rnd):
         if k < 0.9:
             return "(~%s)" % a
         return "abs(%s)" % a if nt[0] == "i" else "(%s ** 2)" % a
+
+    def wexpr(d):
+        if d == 0 or rnd.random() < 0.25:
+            return rnd.choice(["w", "u64(h)", "u64(i)", "u64(s)", "u64(0x%X)" % rnd.randint(0, 2**64 - 1)])
+        a, b = wexpr(d - 1), wexpr(d - 1)
+        k = rnd.random()
+        if k < 0.25:
+            return "(%s * %s)" % (a, rnd.choice(["6364136223846793005", "0x100000001b3", "0x9E3779B97F4A7C15"]))
+        if k < 0.45:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*", "^", "&", "|"]), b)
+        if k < 0.55:
+            return "(%s %s %d)" % (a, rnd.choice([">>", "<<"]), rnd.randint(0, 70))
+        if k < 0.62:
+            return "(%s %s (h %% 80))" % (a, rnd.choice([">>", "<<"]))
+        if k < 0.72:
+            return "(%s %s (%s | 1))" % (a, rnd.choice(["//", "%"]), b)
+        if k < 0.85:
+            return "u64(%s)" % lexpr(d - 1)
+        return "(~%s)" % a
+
+    def lexpr(d):
+        if d == 0 or rnd.random() < 0.3:
+            return rnd.choice(["l", "i64(s)", "i64(i)", "i64(%d)" % rnd.randint(-2**63, 2**63 - 1)])
+        a, b = lexpr(d - 1), lexpr(d - 1)
+        k = rnd.random()
+        if k < 0.4:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*", "^"]), b)
+        if k < 0.55:
+            return "(%s * %d)" % (a, rnd.choice([1000003, -31, 2**33 + 7, -(2**40)]))
+        if k < 0.65:
+            return "(%s %s %d)" % (a, rnd.choice([">>", "<<"]), rnd.randint(0, 66))
+        if k < 0.8:
+            return "(%s %s (abs(%s) + 1))" % (a, rnd.choice(["//", "%"]), b)
+        if k < 0.9:
+            return "i64(%s)" % wexpr(d - 1)
+        return "max(%s, %s)" % (a, b) if rnd.random() < 0.5 else "min(%s, -%s)" % (a, b)
 
     def uexpr(d, vs):
         if d == 0 or rnd.random() < 0.25:
@@ -529,17 +567,23 @@ def hash_kernel(rnd):
         "    v = %s" % rnd.choice(["u32(12345)", "0x811C9DC5", "u32(i)", "2166136261"]),
         "    s = %d" % rnd.randint(-50, 50),
         "    q = %s(%d)" % (nt, rnd.randint(lo, hi)),
+        "    w = u64(h) * 0x9E3779B97F4A7C15",
+        "    l = i64(%d)" % rnd.randint(-2**63, 2**63 - 1),
         "    for r in range(%d):" % rnd.randint(1, 5),
         "        v = %s" % uexpr(2, vs),
         "        h = %s" % uexpr(2, vs),
         "        s = %s" % iexpr(2, vs),
         "        q = %s" % nexpr(2),
+        "        w = %s" % wexpr(2),
+        "        l = %s" % lexpr(2),
         "    out[i] = %s" % uexpr(3, vs),
+        "    wide[i] = %s" % wexpr(3),
+        "    longs[i] = %s" % lexpr(3),
         "    ints[i] = %s" % iexpr(3, vs),
         "    small[i] = %s" % nexpr(3),
     ]
     head = [
-        "from spirthon import kernel, func, Array, i32, u32, i8, u8, i16, u16, global_id",
+        "from spirthon import kernel, func, Array, i32, u32, i8, u8, i16, u16, i64, u64, global_id",
         "",
         "",
         "@func",
@@ -563,7 +607,7 @@ def hash_kernel(rnd):
         "",
         "",
         "@kernel",
-        "def k(seeds: Array[u32], out: Array[u32], ints: Array[i32], small: Array[%s]):" % nt,
+        "def k(seeds: Array[u32], out: Array[u32], ints: Array[i32], small: Array[%s], wide: Array[u64], longs: Array[i64]):" % nt,
         "    i = global_id().x",
     ]
     return "\n".join(head + body) + "\n"
@@ -896,6 +940,7 @@ def main():
         inputs = {"threads": [n], "args": {
             "seeds": [rnd.randint(0, 2**32 - 1) for _ in range(n)],
             "out": {"zeros": n}, "ints": {"zeros": n}, "small": {"zeros": n},
+            "wide": {"zeros": n}, "longs": {"zeros": n},
         }}
     elif kind == 3:
         src = vector_kernel(rnd)
