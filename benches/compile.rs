@@ -60,10 +60,13 @@ fn naga_compile(src: &str) -> ([Duration; 3], Vec<u32>) {
     let t0 = Instant::now();
     let module = naga::front::wgsl::parse_str(src).expect("the WGSL twin parses");
     let t1 = Instant::now();
-    // The twin of an `f64` kernel uses naga's `f64`.
+    // The twin of an `f64` (`u64`) kernel uses naga's `f64` (`u64`, 64-bit atomics).
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default() | naga::valid::Capabilities::FLOAT64,
+        naga::valid::Capabilities::default()
+            | naga::valid::Capabilities::FLOAT64
+            | naga::valid::Capabilities::SHADER_INT64
+            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
     )
     .validate(&module)
     .expect("the WGSL twin validates");

@@ -187,6 +187,22 @@ fn first_of(m: &Module, pick: fn(spirthon_ir::Scalar) -> bool) -> Option<spirtho
 
 /// The first construct of `m` that `target` cannot express, located.
 fn unsupported(m: &Module, target: Target) -> Option<Diagnostic> {
+    if target == Target::Glsl {
+        // The module's own f64 functions read the bits through 64-bit ints.
+        let f64_math = m.functions.iter().flat_map(|f| f.insts.iter()).find(|i| {
+            matches!(i.op, Op::Math(mf) if mf.takes_f64() && !mf.exact_on_f64())
+                && i.ty == Some(Ty::F64)
+        });
+        if let Some(i) = f64_math {
+            return Some(
+                Diagnostic::error(i.span, "GLSL cannot express this f64 function")
+                    .with_label("computed on f64 through 64-bit integers")
+                    .with_note(
+                        "spirthon computes `exp`, `log`, `sin` and the like on f64 itself, reading the bits as 64-bit ints, which naga's GLSL writer has none of; SPIR-V (the default) and HLSL express it",
+                    ),
+            );
+        }
+    }
     if matches!(target, Target::Wgsl | Target::Glsl) {
         if let Some(span) = first_of(m, spirthon_ir::Scalar::is_int64) {
             return Some(

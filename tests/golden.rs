@@ -166,11 +166,14 @@ fn corpus_kernels_have_twins_and_inputs() {
         match std::fs::read_to_string(&twin) {
             Ok(src) => match naga::front::wgsl::parse_str(&src) {
                 Ok(m) => {
-                    // A twin of an `f64` kernel uses naga's `f64` (wgpu takes it on a
-                    // device with SHADER_F64).
+                    // A twin of an `f64` (`u64`) kernel uses naga's `f64` (`u64`, 64-bit
+                    // atomics); wgpu takes them on a device with SHADER_F64 (SHADER_INT64…).
                     let mut v = naga::valid::Validator::new(
                         naga::valid::ValidationFlags::all(),
-                        naga::valid::Capabilities::default() | naga::valid::Capabilities::FLOAT64,
+                        naga::valid::Capabilities::default()
+                            | naga::valid::Capabilities::FLOAT64
+                            | naga::valid::Capabilities::SHADER_INT64
+                            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
                     );
                     if let Err(e) = v.validate(&m) {
                         failures.push(format!(

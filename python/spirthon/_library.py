@@ -49,6 +49,13 @@ MATH = {
 # The `math` functions that take an f64 (on f64 operands, in f64).
 MATH_F64 = (
     "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "exp",
+    "log",
+    "log2",
+    "log10",
     "fabs",
     "floor",
     "ceil",

@@ -181,14 +181,22 @@ pub enum MathFn {
 }
 
 impl MathFn {
-    /// Whether the function has an `f64` form: those exact on every device (or, `sqrt`,
-    /// the device's). The module computes no `f64` transcendental function yet.
-    pub fn takes_f64(self) -> bool {
+    /// Whether the device computes the function's `f64` form exactly (or, `sqrt`, as it
+    /// computes it): those [`MathFn::takes_f64`] has without the module's own double
+    /// precision code.
+    pub fn exact_on_f64(self) -> bool {
         use MathFn::*;
         matches!(
             self,
             Sqrt | Abs | Min | Max | Floor | Ceil | Trunc | RoundEven | IsNan | IsInf
         )
+    }
+    /// Whether the function has an `f64` form: those exact on every device (or, `sqrt`,
+    /// the device's), and those the module computes itself in double precision (`exp`,
+    /// `log`, `log2`, `log10`, `sin`, `cos`, `tan`).
+    pub fn takes_f64(self) -> bool {
+        use MathFn::*;
+        self.exact_on_f64() || matches!(self, Exp | Log | Log2 | Log10 | Sin | Cos | Tan)
     }
 }
 

@@ -66,7 +66,7 @@ const OPTIONAL_FEATURES: [(u32, wgpu::Features, &str, &str); 4] = [
         11, // Int64
         wgpu::Features::SHADER_INT64,
         "shaderInt64",
-        "computes in `i64` or `u64`",
+        "computes in `i64` or `u64` (or calls `exp`, `log`, `sin` or the like on an `f64`, which reads its bits as 64-bit ints)",
     ),
     (
         12, // Int64Atomics

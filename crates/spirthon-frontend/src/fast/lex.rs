@@ -69,7 +69,8 @@ pub(super) fn keyword(name: &[u8]) -> Option<Kw> {
 pub(super) enum K {
     Name,
     Kw(Kw),
-    Int(i64),
+    /// An int literal, up to `2**64 - 1` (a larger one is left to the full parser).
+    Int(u64),
     Float(f64),
     Str,
     Newline,
@@ -256,12 +257,12 @@ pub(super) fn number(s: &[u8], start: usize) -> Option<(K, usize)> {
         while pos < s.len() && (s[pos] as char).is_digit(radix) {
             pos += 1;
         }
-        if pos == digits || pos - digits > 32 || continues_word(s, pos) {
+        if pos == digits || pos - digits > 64 || continues_word(s, pos) {
             return None;
         }
         let text = std::str::from_utf8(&s[digits..pos]).ok()?;
         let value = u64::from_str_radix(text, radix).ok()?;
-        return (value <= u64::from(u32::MAX)).then_some((K::Int(value as i64), pos));
+        return Some((K::Int(value), pos));
     }
     let digits = |pos: &mut usize| {
         let from = *pos;
@@ -298,11 +299,11 @@ pub(super) fn number(s: &[u8], start: usize) -> Option<(K, usize)> {
     if whole > 1 && s[start] == b'0' && s[start..pos].iter().any(|&c| c != b'0') {
         return None;
     }
-    if whole > 10 {
+    if whole > 20 {
         return None;
     }
     let value: u64 = text.parse().ok()?;
-    (value <= u64::from(u32::MAX)).then_some((K::Int(value as i64), pos))
+    Some((K::Int(value), pos))
 }
 
 /// Whether a number is followed by a letter, digit or `_` (`1j`, `1_0`, `0x1g`): not ours.

@@ -302,7 +302,7 @@ impl Lower<'_, '_> {
         if ft == Ty::F64 && !row.takes_f64() {
             self.cx.diags.push(
                 Diagnostic::error(span, format!("`math.{name}` does not take an f64 yet"))
-                    .with_note("on f64, the library has sqrt, fabs, floor, ceil, trunc, isnan, isinf and isfinite")
+                    .with_note(format!("on f64, the library has {}", f64_functions()))
                     .with_help(format!("compute it in f32: `math.{name}(f32(x))`")),
             );
             return Ex::Err;
@@ -557,4 +557,17 @@ fn python_builtin(name: &str) -> Option<&'static str> {
         | "breakpoint" | "help" => "this runs on the CPU only",
         _ => return None,
     })
+}
+
+/// The `math` functions that take an `f64`, as a message lists them.
+fn f64_functions() -> String {
+    let names: Vec<&str> = spirthon_ir::library::LIBRARY
+        .iter()
+        .filter(|r| r.module == spirthon_ir::library::Module::Math && r.takes_f64())
+        .map(|r| r.name)
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
 }

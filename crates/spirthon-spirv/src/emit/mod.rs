@@ -100,6 +100,10 @@ struct Emitter {
     /// The `accurate` math functions called so far, each emitted once at the end as a
     /// function of its own: (function, arity, id).
     math_helpers: Vec<(spirthon_ir::cfg::MathFn, usize, Word)>,
+    /// The module's own `f64` functions called so far (`accurate::double`), and their ids.
+    math64_helpers: Vec<(spirthon_ir::cfg::MathFn, Word)>,
+    /// The bits of `2/π` in private memory (`accurate::double`), once made.
+    two_over_pi: Option<Word>,
     /// Vector constants made by [`Emitter::splat`]: the component, the size, the id.
     splats: Vec<(Const, u8, Word)>,
     /// The private table of the module's own `pow` (`accurate::pow_table`), once made.
@@ -141,6 +145,8 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         names: opts.names,
         fast_math: opts.fast_math,
         math_helpers: Vec::new(),
+        math64_helpers: Vec::new(),
+        two_over_pi: None,
         splats: Vec::new(),
         pow_table: None,
         fmod64: None,

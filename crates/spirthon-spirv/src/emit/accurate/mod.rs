@@ -24,6 +24,7 @@
 //! The functions live by family: [`trig`], [`exp_log`], [`special`], [`remainder`], [`pow`],
 //! all written with the builder [`f::F`].
 
+mod double;
 mod exp_log;
 mod f;
 mod fmod64;
@@ -49,6 +50,19 @@ use trig::{acos, asin, atan, atan2};
 /// table's [`Precision`](library::Precision) of it, under this module's `--fast-math`), as a call of its helper
 /// function (emitted once, by [`helper_functions`]); `false` when the device's is used.
 pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) -> R<bool> {
+    if t == Ty::F64 && double::has(mf) {
+        let helper = match e.math64_helpers.iter().find(|(m, _)| *m == mf) {
+            Some(&(_, h)) => h,
+            None => {
+                let h = e.b.id();
+                e.math64_helpers.push((mf, h));
+                h
+            }
+        };
+        let dt = e.ty(Ty::F64);
+        e.b.op(SOp::FunctionCall, dt, Some(id), &[helper, args[0]])?;
+        return Ok(true);
+    }
     if t != Ty::F32 || !has_own(mf, e.fast_math) {
         return Ok(false);
     }
@@ -141,6 +155,21 @@ pub(super) fn helper_functions(e: &mut Emitter) -> R<()> {
         let entry = e.b.id();
         e.b.begin_block(entry)?;
         let r = body(e, mf, &args)?;
+        e.b.terminate(SOp::ReturnValue, &[r])?;
+        e.b.end_function()?;
+    }
+    for (mf, id) in e.math64_helpers.clone() {
+        let dt = e.ty(Ty::F64);
+        let fty = e.b.type_function(dt, &[dt]);
+        e.b.begin_function(dt, id, fty)?;
+        e.name(
+            id,
+            &format!("spirthon_{}64", format!("{mf:?}").to_lowercase()),
+        );
+        let x = e.b.function_parameter(dt)?;
+        let entry = e.b.id();
+        e.b.begin_block(entry)?;
+        let r = double::body(e, mf, x)?;
         e.b.terminate(SOp::ReturnValue, &[r])?;
         e.b.end_function()?;
     }

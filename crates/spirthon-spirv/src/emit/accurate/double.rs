@@ -1,0 +1,937 @@
+//! `math` functions on `f64` computed by the module itself: GLSL.std.450 has no double form
+//! of `Exp`, `Log`, `Sin` and the rest. The algorithms are fdlibm's (Sun Microsystems, 1993,
+//! as FreeBSD's msun keeps them: `e_exp.c`, `e_log.c`, `e_log2.c`, `e_log10.c`, `k_sin.c`,
+//! `k_cos.c`, `k_tan.c`, `e_rem_pio2.c`), within 1 ULP of the correctly rounded result on
+//! their ranges, written branch-free: both sides of each test are computed and an
+//! `OpSelect` picks one.
+//!
+//! Invariants: operands and results are scalar `f64`; every arithmetic instruction is
+//! decorated `NoContraction`, which a driver must not reassociate or fuse (the algorithms
+//! rely on exact cancellations such as `(x - fn·π/2) - …`); the bits are read through
+//! `u64` (so these need `shaderInt64` besides `shaderFloat64`); a NaN operand gives NaN.
+//!
+//! `sin`, `cos` and `tan` reduce their argument by `π/2` in three parts (fdlibm's "medium"
+//! reduction, 118 bits of `π/2`): exact for `|x| < 2^20·π/2` (about 1.6e6), and from there on
+//! the error grows with `|x|` (about `|x|·2^-106` absolute; such an argument carries no
+//! fraction worth the name anyway, but Python's `math.sin` reduces it exactly).
+
+// The constants are written as fdlibm writes them (digits past a double's precision
+// included), so that they can be checked against it.
+#![allow(clippy::excessive_precision)]
+
+use rspirv::spirv::{Decoration, GlslStd450Op as GLOp, Op as SOp, StorageClass, Word};
+use spirthon_ir::cfg::MathFn;
+use spirthon_ir::{Const, Ty};
+
+use crate::emit::{Emitter, R};
+
+/// The functions this module computes on `f64`.
+pub(super) fn has(mf: MathFn) -> bool {
+    use MathFn::*;
+    matches!(mf, Exp | Log | Log2 | Log10 | Sin | Cos | Tan)
+}
+
+/// The body of the helper for `mf` of `x`, in the current block; its result.
+pub(super) fn body(e: &mut Emitter, mf: MathFn, x: Word) -> R<Word> {
+    let mut d = D::new(e);
+    match mf {
+        MathFn::Exp => exp(&mut d, x),
+        MathFn::Log => log(&mut d, x, LogBase::E),
+        MathFn::Log2 => log(&mut d, x, LogBase::Two),
+        MathFn::Log10 => log(&mut d, x, LogBase::Ten),
+        MathFn::Sin => sin_cos(&mut d, x, Trig::Sin),
+        MathFn::Cos => sin_cos(&mut d, x, Trig::Cos),
+        MathFn::Tan => sin_cos(&mut d, x, Trig::Tan),
+        other => Err(super::super::EmitError(format!("no own f64 {other:?}"))),
+    }
+}
+
+/// Scalar `f64` arithmetic over the emitter (each instruction `NoContraction`), with the
+/// `u64` and `i64` operations that read and build the bits.
+struct D<'e> {
+    e: &'e mut Emitter,
+    dt: Word,
+    bt: Word,
+    ut: Word,
+    it: Word,
+}
+
+impl<'e> D<'e> {
+    fn new(e: &'e mut Emitter) -> Self {
+        let dt = e.ty(Ty::F64);
+        let bt = e.ty(Ty::BOOL);
+        let ut = e.ty(Ty::Scalar(spirthon_ir::Scalar::U64));
+        let it = e.ty(Ty::Scalar(spirthon_ir::Scalar::I64));
+        D { e, dt, bt, ut, it }
+    }
+
+    fn c(&mut self, v: f64) -> Word {
+        self.e.konst(Const::f64(v))
+    }
+
+    /// The non-finite `v` (an infinity, NaN), from its bits: naga takes no such literal.
+    fn special(&mut self, v: f64) -> R<Word> {
+        let bits = self.cu(v.to_bits());
+        self.of_bits(bits)
+    }
+
+    fn cu(&mut self, v: u64) -> Word {
+        self.e.konst(Const::U64(v))
+    }
+
+    fn ci(&mut self, v: i64) -> Word {
+        self.e.konst(Const::I64(v))
+    }
+
+    /// A float instruction, kept exact.
+    fn f(&mut self, op: SOp, a: Word, b: Word) -> R<Word> {
+        let id = self.e.b.id();
+        self.e.b.decorate(id, Decoration::NoContraction, &[]);
+        let dt = self.dt;
+        self.e.b.op(op, dt, Some(id), &[a, b])
+    }
+
+    fn add(&mut self, a: Word, b: Word) -> R<Word> {
+        self.f(SOp::FAdd, a, b)
+    }
+
+    fn sub(&mut self, a: Word, b: Word) -> R<Word> {
+        self.f(SOp::FSub, a, b)
+    }
+
+    fn mul(&mut self, a: Word, b: Word) -> R<Word> {
+        self.f(SOp::FMul, a, b)
+    }
+
+    fn div(&mut self, a: Word, b: Word) -> R<Word> {
+        self.f(SOp::FDiv, a, b)
+    }
+
+    fn neg(&mut self, a: Word) -> R<Word> {
+        let dt = self.dt;
+        self.e.b.op(SOp::FNegate, dt, None, &[a])
+    }
+
+    fn cmp(&mut self, op: SOp, a: Word, b: Word) -> R<Word> {
+        let bt = self.bt;
+        self.e.b.op(op, bt, None, &[a, b])
+    }
+
+    /// `c ? a : b` of type `ty`.
+    fn pick(&mut self, ty: Word, c: Word, a: Word, b: Word) -> R<Word> {
+        self.e.b.op(SOp::Select, ty, None, &[c, a, b])
+    }
+
+    fn select(&mut self, c: Word, a: Word, b: Word) -> R<Word> {
+        let dt = self.dt;
+        self.pick(dt, c, a, b)
+    }
+
+    fn floor(&mut self, a: Word) -> R<Word> {
+        let (dt, glsl) = (self.dt, self.e.glsl);
+        self.e.b.ext_inst(dt, None, glsl, GLOp::Floor as u32, &[a])
+    }
+
+    fn abs(&mut self, a: Word) -> R<Word> {
+        let (dt, glsl) = (self.dt, self.e.glsl);
+        self.e.b.ext_inst(dt, None, glsl, GLOp::FAbs as u32, &[a])
+    }
+
+    fn bits(&mut self, a: Word) -> R<Word> {
+        let ut = self.ut;
+        self.e.b.op(SOp::Bitcast, ut, None, &[a])
+    }
+
+    fn of_bits(&mut self, u: Word) -> R<Word> {
+        let dt = self.dt;
+        self.e.b.op(SOp::Bitcast, dt, None, &[u])
+    }
+
+    fn u(&mut self, op: SOp, a: Word, b: Word) -> R<Word> {
+        let ut = self.ut;
+        self.e.b.op(op, ut, None, &[a, b])
+    }
+
+    fn i(&mut self, op: SOp, a: Word, b: Word) -> R<Word> {
+        let it = self.it;
+        self.e.b.op(op, it, None, &[a, b])
+    }
+
+    /// `coeffs[0]·z^(n-1) + … + coeffs[n-1]`, by Horner's rule.
+    fn horner(&mut self, z: Word, coeffs: &[f64]) -> R<Word> {
+        let mut acc = self.c(coeffs[0]);
+        for &k in &coeffs[1..] {
+            let m = self.mul(acc, z)?;
+            let k = self.c(k);
+            acc = self.add(m, k)?;
+        }
+        Ok(acc)
+    }
+
+    /// `2^k` for an `i64` `k` in `[-1022, 1023]`, from the bits.
+    fn pow2(&mut self, k: Word) -> R<Word> {
+        let (bias, c52) = (self.ci(1023), self.ci(52));
+        let b = self.i(SOp::IAdd, k, bias)?;
+        let b = self.i(SOp::ShiftLeftLogical, b, c52)?;
+        let dt = self.dt;
+        self.e.b.op(SOp::Bitcast, dt, None, &[b])
+    }
+
+    /// `x·2^k` for an `i64` `k` in `[-2044, 2046]`, as `x·2^(k>>1)·2^(k - (k>>1))` (each
+    /// factor normal), so that a subnormal result rounds once.
+    fn ldexp(&mut self, x: Word, k: Word) -> R<Word> {
+        let one = self.ci(1);
+        let k1 = self.i(SOp::ShiftRightArithmetic, k, one)?;
+        let k2 = self.i(SOp::ISub, k, k1)?;
+        let p1 = self.pow2(k1)?;
+        let p2 = self.pow2(k2)?;
+        let y = self.mul(x, p1)?;
+        self.mul(y, p2)
+    }
+
+    /// The whole `f64` `w` (below 2^62 in magnitude) as an `i64`.
+    fn whole_to_int(&mut self, w: Word) -> R<Word> {
+        let it = self.it;
+        self.e.b.op(SOp::ConvertFToS, it, None, &[w])
+    }
+
+    /// Whether `x` is NaN, from its bits.
+    fn is_nan(&mut self, x: Word) -> R<Word> {
+        let b = self.bits(x)?;
+        let (low, inf) = (
+            self.cu(0x7fff_ffff_ffff_ffff),
+            self.cu(0x7ff0_0000_0000_0000),
+        );
+        let m = self.u(SOp::BitwiseAnd, b, low)?;
+        let bt = self.bt;
+        self.e.b.op(SOp::UGreaterThan, bt, None, &[m, inf])
+    }
+
+    /// `x` with its low 32 bits cleared (fdlibm's `SET_LOW_WORD(x, 0)`).
+    fn high_word(&mut self, x: Word) -> R<Word> {
+        let b = self.bits(x)?;
+        let mask = self.cu(0xffff_ffff_0000_0000);
+        let h = self.u(SOp::BitwiseAnd, b, mask)?;
+        self.of_bits(h)
+    }
+}
+
+/// `e^x` (fdlibm's `e_exp.c`): `x = k·ln2 + r` with `|r| <= ln2/2` (`ln2` in two parts, so
+/// `r` is exact), a rational approximation of `e^r` on `r`, and `2^k` from the bits.
+fn exp(d: &mut D<'_>, x: Word) -> R<Word> {
+    const P: [f64; 5] = [
+        4.138_136_797_057_238_460_39e-08,
+        -1.653_390_220_546_525_153_90e-06,
+        6.613_756_321_437_934_361_17e-05,
+        -2.777_777_777_701_559_338_42e-03,
+        1.666_666_666_666_660_190_37e-01,
+    ];
+    // Clamp first, so that `k` stays a small whole number for every operand (the results
+    // past the thresholds are chosen below).
+    let (lo_lim, hi_lim) = (d.c(-746.0), d.c(710.0));
+    let xc = {
+        let (dt, glsl) = (d.dt, d.e.glsl);
+        d.e.b
+            .ext_inst(dt, None, glsl, GLOp::FClamp as u32, &[x, lo_lim, hi_lim])?
+    };
+    let invln2 = d.c(std::f64::consts::LOG2_E);
+    let half = d.c(0.5);
+    let t = d.mul(xc, invln2)?;
+    let t = d.add(t, half)?;
+    let kf = d.floor(t)?;
+    let (ln2_hi, ln2_lo) = (
+        d.c(6.931_471_803_691_238_164_90e-01),
+        d.c(1.908_214_929_270_587_700_02e-10),
+    );
+    let khi = d.mul(kf, ln2_hi)?;
+    let hi = d.sub(xc, khi)?;
+    let lo = d.mul(kf, ln2_lo)?;
+    let r = d.sub(hi, lo)?;
+    let rr = d.mul(r, r)?;
+    let p = d.horner(rr, &P)?;
+    let prr = d.mul(rr, p)?;
+    let c = d.sub(r, prr)?;
+    // y = 1 - ((lo - (r·c)/(2 - c)) - hi)
+    let two = d.c(2.0);
+    let rc = d.mul(r, c)?;
+    let den = d.sub(two, c)?;
+    let q = d.div(rc, den)?;
+    let a = d.sub(lo, q)?;
+    let a = d.sub(a, hi)?;
+    let one = d.c(1.0);
+    let y = d.sub(one, a)?;
+    let k = d.whole_to_int(kf)?;
+    let scaled = d.ldexp(y, k)?;
+    // Past the thresholds: `+inf` above (709.78…, where e^x overflows), `0` below
+    // (-745.13…, under half the least subnormal); NaN stays NaN.
+    let (o_t, u_t) = (
+        d.c(7.097_827_128_933_839_730_96e+02),
+        d.c(-7.451_332_191_019_411_084_20e+02),
+    );
+    let over = d.cmp(SOp::FOrdGreaterThan, x, o_t)?;
+    let under = d.cmp(SOp::FOrdLessThan, x, u_t)?;
+    let (inf, zero) = (d.special(f64::INFINITY)?, d.c(0.0));
+    let r = d.select(over, inf, scaled)?;
+    let r = d.select(under, zero, r)?;
+    let nan = d.is_nan(x)?;
+    d.select(nan, x, r)
+}
+
+/// Which logarithm [`log`] computes.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum LogBase {
+    E,
+    Two,
+    Ten,
+}
+
+/// `log(x)` in base e, 2 or 10 (fdlibm's `e_log.c`, `e_log2.c`, `e_log10.c`): `x = 2^k·(1 +
+/// f)` with `1 + f` in `[√½, √2)` from the bits (a subnormal scaled by 2^54 first), `log(1 +
+/// f)` as `f - f²/2 + s·(f²/2 + R(s²))` with `s = f/(2 + f)`, and `k·log(2)` added in two
+/// parts; for bases 2 and 10 the sum is split in high and low parts, so that it is within 1
+/// ULP too. `log(±0)` is `-inf`, a negative `x` NaN, `+inf` and NaN themselves.
+fn log(d: &mut D<'_>, x: Word, base: LogBase) -> R<Word> {
+    const LG: [f64; 7] = [
+        6.666_666_666_666_735_130e-01,
+        3.999_999_999_940_941_908e-01,
+        2.857_142_874_366_239_149e-01,
+        2.222_219_843_214_978_396e-01,
+        1.818_357_216_161_805_012e-01,
+        1.531_383_769_920_937_332e-01,
+        1.479_819_860_511_658_591e-01,
+    ];
+    // Subnormals: scaled into the normal range, 54 taken back off the exponent.
+    let tiny = d.c(f64::MIN_POSITIVE);
+    let sub = d.cmp(SOp::FOrdLessThan, x, tiny)?;
+    let scale = d.c(18_014_398_509_481_984.0); // 2^54
+    let scaled = d.mul(x, scale)?;
+    let xs = d.select(sub, scaled, x)?;
+    let bits = d.bits(xs)?;
+    let (c52, c32) = (d.cu(52), d.cu(32));
+    let biased = d.u(SOp::ShiftRightLogical, bits, c52)?;
+    let mant_mask = d.cu(0x000f_ffff_ffff_ffff);
+    let m = d.u(SOp::BitwiseAnd, bits, mant_mask)?;
+    // fdlibm: `i = (hx + 0x95f64) & 0x100000` on the high 20 bits of the significand: set
+    // when `1.m >= √2`, which then takes the exponent of `[½, 1)`.
+    let high20 = d.u(SOp::ShiftRightLogical, m, c32)?;
+    let (k95, bit20) = (d.cu(0x95f64), d.cu(0x10_0000));
+    let i = d.u(SOp::IAdd, high20, k95)?;
+    let i = d.u(SOp::BitwiseAnd, i, bit20)?;
+    let c20 = d.cu(20);
+    let carry = d.u(SOp::ShiftRightLogical, i, c20)?;
+    let exp_one = d.cu(0x3ff);
+    let new_exp = d.u(SOp::ISub, exp_one, carry)?;
+    let new_exp = d.u(SOp::ShiftLeftLogical, new_exp, c52)?;
+    let nb = d.u(SOp::BitwiseOr, m, new_exp)?;
+    let xn = d.of_bits(nb)?;
+    let k_u = d.u(SOp::IAdd, biased, carry)?;
+    let it = d.it;
+    let k_i = d.e.b.op(SOp::Bitcast, it, None, &[k_u])?;
+    let (bias, bias_sub) = (d.ci(1023), d.ci(1023 + 54));
+    let bias = d.pick(it, sub, bias_sub, bias)?;
+    let k_i = d.i(SOp::ISub, k_i, bias)?;
+    let dt = d.dt;
+    let k = d.e.b.op(SOp::ConvertSToF, dt, None, &[k_i])?;
+    let one = d.c(1.0);
+    let f = d.sub(xn, one)?;
+    // s·(f²/2 + R)
+    let two = d.c(2.0);
+    let den = d.add(two, f)?;
+    let s = d.div(f, den)?;
+    let z = d.mul(s, s)?;
+    let w = d.mul(z, z)?;
+    let t1 = d.horner(w, &[LG[5], LG[3], LG[1]])?;
+    let t1 = d.mul(w, t1)?;
+    let t2 = d.horner(w, &[LG[6], LG[4], LG[2], LG[0]])?;
+    let t2 = d.mul(z, t2)?;
+    let rr = d.add(t2, t1)?;
+    let half = d.c(0.5);
+    let hf = d.mul(half, f)?;
+    let hfsq = d.mul(hf, f)?;
+    let sum = d.add(hfsq, rr)?;
+    let r = d.mul(s, sum)?;
+    let result = match base {
+        LogBase::E => {
+            // k·ln2_hi - ((hfsq - (s·(hfsq + R) + k·ln2_lo)) - f)
+            let (ln2_hi, ln2_lo) = (
+                d.c(6.931_471_803_691_238_164_90e-01),
+                d.c(1.908_214_929_270_587_700_02e-10),
+            );
+            let klo = d.mul(k, ln2_lo)?;
+            let a = d.add(r, klo)?;
+            let a = d.sub(hfsq, a)?;
+            let a = d.sub(a, f)?;
+            let khi = d.mul(k, ln2_hi)?;
+            d.sub(khi, a)?
+        }
+        LogBase::Two | LogBase::Ten => {
+            // hi = f - hfsq with its low word cleared; lo = (f - hi) - hfsq + r.
+            let hi = d.sub(f, hfsq)?;
+            let hi = d.high_word(hi)?;
+            let lo = d.sub(f, hi)?;
+            let lo = d.sub(lo, hfsq)?;
+            let lo = d.add(lo, r)?;
+            let lohi = d.add(lo, hi)?;
+            let (val_hi, val_lo, y) = if base == LogBase::Two {
+                let (ivln2hi, ivln2lo) = (
+                    d.c(1.442_695_040_721_446_275_71e+00),
+                    d.c(1.675_171_316_488_651_183_53e-10),
+                );
+                let vh = d.mul(hi, ivln2hi)?;
+                let a = d.mul(lohi, ivln2lo)?;
+                let b = d.mul(lo, ivln2hi)?;
+                let vl = d.add(a, b)?;
+                (vh, vl, k)
+            } else {
+                let (ivln10hi, ivln10lo) = (
+                    d.c(4.342_944_818_781_688_809_39e-01),
+                    d.c(2.508_294_671_164_527_522_98e-11),
+                );
+                let (l2hi, l2lo) = (
+                    d.c(3.010_299_956_636_117_713_06e-01),
+                    d.c(3.694_239_077_158_930_786_16e-13),
+                );
+                let vh = d.mul(hi, ivln10hi)?;
+                let a = d.mul(k, l2lo)?;
+                let b = d.mul(lohi, ivln10lo)?;
+                let c = d.mul(lo, ivln10hi)?;
+                let vl = d.add(a, b)?;
+                let vl = d.add(vl, c)?;
+                let y2 = d.mul(k, l2hi)?;
+                (vh, vl, y2)
+            };
+            // w = y + val_hi; val_lo += (y - w) + val_hi; return val_lo + w.
+            let w = d.add(y, val_hi)?;
+            let a = d.sub(y, w)?;
+            let a = d.add(a, val_hi)?;
+            let vl = d.add(val_lo, a)?;
+            d.add(vl, w)?
+        }
+    };
+    // log(±0) = -inf; a negative x (or -inf) NaN; +inf and NaN themselves.
+    let zero = d.c(0.0);
+    let is_zero = d.cmp(SOp::FOrdEqual, x, zero)?;
+    let negative = d.cmp(SOp::FOrdLessThan, x, zero)?;
+    let inf = d.special(f64::INFINITY)?;
+    let is_inf = d.cmp(SOp::FOrdEqual, x, inf)?;
+    let (minus_inf, nan) = (d.special(f64::NEG_INFINITY)?, d.special(f64::NAN)?);
+    let r = d.select(is_inf, inf, result)?;
+    let r = d.select(negative, nan, r)?;
+    let r = d.select(is_zero, minus_inf, r)?;
+    let x_nan = d.is_nan(x)?;
+    d.select(x_nan, x, r)
+}
+
+/// Which of [`sin_cos`]'s functions.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Trig {
+    Sin,
+    Cos,
+    Tan,
+}
+
+/// `sin`, `cos` or `tan` of `x` (fdlibm): `x = n·π/2 + (y0 + y1)` (fdlibm's medium
+/// reduction, all three rounds), then the kernel on `[-π/4, π/4]` that the quadrant `n mod
+/// 4` calls for. `±inf` and NaN give NaN.
+fn sin_cos(d: &mut D<'_>, x: Word, which: Trig) -> R<Word> {
+    // Below 2^20·π/2 the medium reduction, above it the large one, in a branch of their own
+    // (the large one costs four times as much); both give the quadrant and `y0 + y1`.
+    let ax = d.abs(x)?;
+    let limit = d.c(1_647_099.0);
+    let large = d.cmp(SOp::FOrdGreaterThanEqual, ax, limit)?;
+    let (large_block, medium_block, merge) = (d.e.b.id(), d.e.b.id(), d.e.b.id());
+    d.e.b.void(SOp::SelectionMerge, &[merge, 0])?;
+    d.e.b
+        .terminate(SOp::BranchConditional, &[large, large_block, medium_block])?;
+    d.e.b.begin_block(large_block)?;
+    // Both reductions are straight-line code: each ends in the block it began in.
+    let (q_l, y0_l, y1_l) = large_reduction(d, x)?;
+    let large_end = large_block;
+    d.e.b.terminate(SOp::Branch, &[merge])?;
+    d.e.b.begin_block(medium_block)?;
+    let (q_m, y0_m, y1_m) = medium_reduction(d, x)?;
+    let medium_end = medium_block;
+    d.e.b.terminate(SOp::Branch, &[merge])?;
+    d.e.b.begin_block(merge)?;
+    let (q, y0, y1) = (d.e.b.id(), d.e.b.id(), d.e.b.id());
+    let (it, dt) = (d.it, d.dt);
+    d.e.b.phi(it, q, &[(q_l, large_end), (q_m, medium_end)])?;
+    d.e.b
+        .phi(dt, y0, &[(y0_l, large_end), (y0_m, medium_end)])?;
+    d.e.b
+        .phi(dt, y1, &[(y1_l, large_end), (y1_m, medium_end)])?;
+    let r = match which {
+        Trig::Tan => {
+            let one = d.ci(1);
+            let odd = d.i(SOp::BitwiseAnd, q, one)?;
+            let zero_i = d.ci(0);
+            let bt = d.bt;
+            let odd = d.e.b.op(SOp::INotEqual, bt, None, &[odd, zero_i])?;
+            k_tan(d, y0, y1, odd)?
+        }
+        _ => {
+            let s = k_sin(d, y0, y1)?;
+            let c = k_cos(d, y0, y1)?;
+            let ns = d.neg(s)?;
+            let nc = d.neg(c)?;
+            // sin: q = 0 → s, 1 → c, 2 → -s, 3 → -c; cos: q = 0 → c, 1 → -s, 2 → -c, 3 → s.
+            let order = if which == Trig::Sin {
+                [s, c, ns, nc]
+            } else {
+                [c, ns, nc, s]
+            };
+            let bt = d.bt;
+            let mut r = order[3];
+            for (k, v) in order.iter().enumerate().take(3).rev() {
+                let kk = d.ci(k as i64);
+                let is = d.e.b.op(SOp::IEqual, bt, None, &[q, kk])?;
+                r = d.select(is, *v, r)?;
+            }
+            r
+        }
+    };
+    // ±inf and NaN give NaN (`x - x`).
+    let inf = d.special(f64::INFINITY)?;
+    let not_finite = d.cmp(SOp::FUnordGreaterThanEqual, ax, inf)?;
+    let nan = d.special(f64::NAN)?;
+    d.select(not_finite, nan, r)
+}
+
+/// fdlibm's medium reduction of `x` by `π/2` (`|x| < 2^20·π/2`, and NaN): `(n mod 4, y0, y1)`
+/// with `x = n·π/2 + y0 + y1`, `|y0 + y1| <= π/4`.
+fn medium_reduction(d: &mut D<'_>, x: Word) -> R<(Word, Word, Word)> {
+    let invpio2 = d.c(std::f64::consts::FRAC_2_PI);
+    let half = d.c(0.5);
+    let t = d.mul(x, invpio2)?;
+    let t = d.add(t, half)?;
+    let fnn = d.floor(t)?;
+    // Inside [-π/4, π/4] there is nothing to reduce (fdlibm returns the kernel of x): `n = 0`
+    // there, and the reduction below is exact for it as well.
+    let quarter = d.c(std::f64::consts::FRAC_PI_4);
+    let ax = d.abs(x)?;
+    let small = d.cmp(SOp::FOrdLessThanEqual, ax, quarter)?;
+    let zero = d.c(0.0);
+    let fnn = d.select(small, zero, fnn)?;
+    let (pio2_1, pio2_1t) = (
+        d.c(1.570_796_326_734_125_614_17e+00),
+        d.c(6.077_100_506_506_192_249_32e-11),
+    );
+    let (pio2_2, pio2_2t) = (
+        d.c(6.077_100_506_303_965_976_60e-11),
+        d.c(2.022_266_248_795_950_631_54e-21),
+    );
+    let (pio2_3, pio2_3t) = (
+        d.c(2.022_266_248_711_166_455_80e-21),
+        d.c(8.478_427_660_368_899_569_97e-32),
+    );
+    // Round 1: r = x - fn·pio2_1, w = fn·pio2_1t (good to 85 bits). Where `x` and `y0`
+    // differ by more than 16 in exponent (cancellation), round 2 with the next 33 bits of
+    // π/2; past 49, round 3 with the next. Each round starts again from the last `r`, its
+    // `w` the tail and the rounding error of `r` (exact, by Sterbenz, where the round runs).
+    let a = d.mul(fnn, pio2_1)?;
+    let r1 = d.sub(x, a)?;
+    let w1 = d.mul(fnn, pio2_1t)?;
+    let (r2, w2) = reduction_round(d, fnn, r1, pio2_2, pio2_2t)?;
+    let (r3, w3) = reduction_round(d, fnn, r2, pio2_3, pio2_3t)?;
+    let ex = exponent(d, x)?;
+    let y01 = d.sub(r1, w1)?;
+    let e1 = exponent(d, y01)?;
+    let gap1 = d.i(SOp::ISub, ex, e1)?;
+    let y02 = d.sub(r2, w2)?;
+    let e2 = exponent(d, y02)?;
+    let gap2 = d.i(SOp::ISub, ex, e2)?;
+    let (c16, c49) = (d.ci(16), d.ci(49));
+    let bt = d.bt;
+    let use2 = d.e.b.op(SOp::SGreaterThan, bt, None, &[gap1, c16])?;
+    let use3 = d.e.b.op(SOp::SGreaterThan, bt, None, &[gap2, c49])?;
+    let use3 = d.e.b.op(SOp::LogicalAnd, bt, None, &[use2, use3])?;
+    let r = d.select(use2, r2, r1)?;
+    let r = d.select(use3, r3, r)?;
+    let w = d.select(use2, w2, w1)?;
+    let w = d.select(use3, w3, w)?;
+    let y0 = d.sub(r, w)?;
+    let a = d.sub(r, y0)?;
+    let y1 = d.sub(a, w)?;
+    // The quadrant `n mod 4`, as a float first (exact, and defined for every `n`).
+    let quarter_n = d.c(0.25);
+    let four = d.c(4.0);
+    let a = d.mul(fnn, quarter_n)?;
+    let a = d.floor(a)?;
+    let a = d.mul(a, four)?;
+    let qf = d.sub(fnn, a)?;
+    let q = d.whole_to_int(qf)?;
+    Ok((q, y0, y1))
+}
+
+/// The bits of `2/π` after the point, 32 to a word, most significant first: word `k` holds
+/// bits `32k + 1` to `32k + 32` (`0xA2F9836E` is `floor(2/π · 2^32)`). 1,216 bits, enough for
+/// the largest `f64`'s exponent and the [`WINDOW`] words below it.
+const TWO_OVER_PI: [u32; 38] = [
+    0xA2F9836E, 0x4E441529, 0xFC2757D1, 0xF534DDC0, 0xDB629599, 0x3C439041, 0xFE5163AB, 0xDEBBC561,
+    0xB7246E3A, 0x424DD2E0, 0x06492EEA, 0x09D1921C, 0xFE1DEB1C, 0xB129A73E, 0xE88235F5, 0x2EBB4484,
+    0xE99C7026, 0xB45F7E41, 0x3991D639, 0x835339F4, 0x9C845F8B, 0xBDF9283B, 0x1FF897FF, 0xDE05980F,
+    0xEF2F118B, 0x5A0A6D1F, 0x6D367ECF, 0x27CB09B7, 0x4F463F66, 0x9E5FEA2D, 0x7527BAC7, 0xEBE5F17B,
+    0x3D0739F7, 0x8A5292EA, 0x6BFB5FB1, 0x1F8D5D08, 0x56033046, 0xFC7B6BAB,
+];
+
+/// How many words of [`TWO_OVER_PI`] the large reduction multiplies by: 224 bits, so that
+/// what it leaves out is below `2^-137` of a quarter turn, where the closest an `f64` comes to
+/// a multiple of `π/2` is about `2^-61` of one (so at least 70 bits stay right).
+const WINDOW: usize = 7;
+
+/// The table [`TWO_OVER_PI`] in private memory (made once per module).
+fn two_over_pi_table(d: &mut D<'_>) -> Word {
+    if let Some(t) = d.e.two_over_pi {
+        return t;
+    }
+    let u32t = d.e.ty(Ty::U32);
+    let words: Vec<Word> = TWO_OVER_PI
+        .iter()
+        .map(|&w| d.e.konst(Const::U32(w)))
+        .collect();
+    let n = d.e.konst(Const::U32(TWO_OVER_PI.len() as u32));
+    let at = d.e.b.type_array(u32t, n);
+    let init = d.e.b.constant_composite(at, &words);
+    let pt = d.e.b.type_pointer(StorageClass::Private, at);
+    let var = d.e.b.variable_init(pt, StorageClass::Private, init);
+    d.e.name(var, "spirthon_two_over_pi");
+    d.e.two_over_pi = Some(var);
+    var
+}
+
+/// Payne and Hanek's reduction of a large `x` (`|x| >= 2^20`; an infinity gives NaN later)
+/// by `π/2`: `(n mod 4, y0, y1)`. With `|x| = m·2^s` (`m` the 53-bit significand), `x·2/π`
+/// mod 4 is `m` times the [`WINDOW`] words of `2/π` that matter there (the higher ones give
+/// multiples of 4, the lower ones less than `2^-137`), an exact product of 32-bit limbs in
+/// `u64`s; the 128 bits from the quadrant's two down are rounded to the nearest quadrant,
+/// and the signed fraction (at least 64 bits past any cancellation an `f64` can have) times
+/// `π/2` in two parts is `y0 + y1`.
+fn large_reduction(d: &mut D<'_>, x: Word) -> R<(Word, Word, Word)> {
+    let ax = d.abs(x)?;
+    let bits = d.bits(ax)?;
+    let c52 = d.cu(52);
+    let biased = d.u(SOp::ShiftRightLogical, bits, c52)?;
+    let it = d.it;
+    let biased = d.e.b.op(SOp::Bitcast, it, None, &[biased])?;
+    let k1075 = d.ci(1075);
+    let s = d.i(SOp::ISub, biased, k1075)?;
+    let mant = d.cu(0x000f_ffff_ffff_ffff);
+    let implicit = d.cu(1 << 52);
+    let m = d.u(SOp::BitwiseAnd, bits, mant)?;
+    let m = d.u(SOp::BitwiseOr, m, implicit)?;
+    // k0 = max(0, floor((s - 2) / 32)): the first word whose terms are not multiples of 4.
+    let c62 = d.ci(62);
+    let a = d.i(SOp::IAdd, s, c62)?;
+    let c5 = d.ci(5);
+    let a = d.i(SOp::ShiftRightArithmetic, a, c5)?;
+    let c2 = d.ci(2);
+    let a = d.i(SOp::ISub, a, c2)?;
+    let zero_i = d.ci(0);
+    let bt = d.bt;
+    let negative_k = d.e.b.op(SOp::SLessThan, bt, None, &[a, zero_i])?;
+    let k0 = d.pick(it, negative_k, zero_i, a)?;
+    let last = d.ci((TWO_OVER_PI.len() - WINDOW) as i64);
+    let past = d.e.b.op(SOp::SGreaterThan, bt, None, &[k0, last])?;
+    let k0 = d.pick(it, past, last, k0)?;
+    // The window's words, least significant first, as u64s.
+    let table = two_over_pi_table(d);
+    let u32t = d.e.ty(Ty::U32);
+    let pw = d.e.b.type_pointer(StorageClass::Private, u32t);
+    // The index is an `i32` (lavapipe's LLVM 15 crashes bounding a 64-bit index).
+    let i32t = d.e.ty(Ty::I32);
+    let k0_32 = d.e.b.op(SOp::SConvert, i32t, None, &[k0])?;
+    let mut w = Vec::new();
+    for j in (0..WINDOW as i32).rev() {
+        let jj = d.e.konst(Const::I32(j));
+        let at = d.e.b.op(SOp::IAdd, i32t, None, &[k0_32, jj])?;
+        let ptr = d.e.b.op(SOp::AccessChain, pw, None, &[table, at])?;
+        let word = d.e.b.op(SOp::Load, u32t, None, &[ptr])?;
+        let ut = d.ut;
+        w.push(d.e.b.op(SOp::UConvert, ut, None, &[word])?);
+    }
+    // P = m·W, in `WINDOW + 2` 32-bit limbs: m = m1·2^32 + m0, each limb the sum of the low
+    // and high halves of the products that land on it, plus the carry.
+    let (c32, low) = (d.cu(32), d.cu(0xffff_ffff));
+    let m0 = d.u(SOp::BitwiseAnd, m, low)?;
+    let m1 = d.u(SOp::ShiftRightLogical, m, c32)?;
+    let mut p0 = Vec::new();
+    let mut p1 = Vec::new();
+    for &wj in &w {
+        p0.push(d.u(SOp::IMul, m0, wj)?);
+        p1.push(d.u(SOp::IMul, m1, wj)?);
+    }
+    let mut limbs = Vec::new();
+    let mut carry = d.cu(0);
+    let n_limbs = WINDOW + 2;
+    for i in 0..n_limbs {
+        let mut acc = carry;
+        if i < WINDOW {
+            let lo = d.u(SOp::BitwiseAnd, p0[i], low)?;
+            acc = d.u(SOp::IAdd, acc, lo)?;
+        }
+        if (1..=WINDOW).contains(&i) {
+            let hi = d.u(SOp::ShiftRightLogical, p0[i - 1], c32)?;
+            acc = d.u(SOp::IAdd, acc, hi)?;
+            let lo = d.u(SOp::BitwiseAnd, p1[i - 1], low)?;
+            acc = d.u(SOp::IAdd, acc, lo)?;
+        }
+        if (2..=WINDOW + 1).contains(&i) {
+            let hi = d.u(SOp::ShiftRightLogical, p1[i - 2], c32)?;
+            acc = d.u(SOp::IAdd, acc, hi)?;
+        }
+        limbs.push(d.u(SOp::BitwiseAnd, acc, low)?);
+        carry = d.u(SOp::ShiftRightLogical, acc, c32)?;
+    }
+    // The point of `x·2/π` is at bit t = 32·(k0 + WINDOW) - s of P (191 to 256); the 128
+    // bits from bit t + 1 down start `shift = t - 126` bits up (65 to 130): limb
+    // `shift / 32` (2 to 4), bit `shift % 32`.
+    let c160 = d.ci(32 * WINDOW as i64);
+    let a = d.i(SOp::ShiftLeftLogical, k0, c5)?;
+    let a = d.i(SOp::IAdd, a, c160)?;
+    let t = d.i(SOp::ISub, a, s)?;
+    let c126 = d.ci(126);
+    let shift = d.i(SOp::ISub, t, c126)?;
+    let li = d.i(SOp::ShiftRightArithmetic, shift, c5)?;
+    let c31 = d.ci(31);
+    let bo = d.i(SOp::BitwiseAnd, shift, c31)?;
+    let ut = d.ut;
+    let bo = d.e.b.op(SOp::Bitcast, ut, None, &[bo])?;
+    let (three_i, four_i) = (d.ci(3), d.ci(4));
+    let is3 = d.e.b.op(SOp::IEqual, bt, None, &[li, three_i])?;
+    let is4 = d.e.b.op(SOp::IEqual, bt, None, &[li, four_i])?;
+    let mut v = Vec::new();
+    for j in 0..5 {
+        let a = d.pick(ut, is3, limbs[j + 3], limbs[j + 2])?;
+        let top = limbs[(j + 4).min(n_limbs - 1)];
+        v.push(d.pick(ut, is4, top, a)?);
+    }
+    let mut r = Vec::new();
+    for j in 0..4 {
+        let pair = d.u(SOp::ShiftLeftLogical, v[j + 1], c32)?;
+        let pair = d.u(SOp::BitwiseOr, pair, v[j])?;
+        let sh = d.u(SOp::ShiftRightLogical, pair, bo)?;
+        r.push(d.u(SOp::BitwiseAnd, sh, low)?);
+    }
+    // Nearest quadrant: add a half (bit 125, bit 29 of the top limb), the top two bits are
+    // `n`, the rest less the half a signed fraction of `2^-126` units.
+    let half_bit = d.cu(0x2000_0000);
+    let top = d.u(SOp::IAdd, r[3], half_bit)?;
+    let top = d.u(SOp::BitwiseAnd, top, low)?;
+    let c30 = d.cu(30);
+    let n = d.u(SOp::ShiftRightLogical, top, c30)?;
+    let mask30 = d.cu(0x3fff_ffff);
+    let frac_top = d.u(SOp::BitwiseAnd, top, mask30)?;
+    let frac_top = d.e.b.op(SOp::Bitcast, it, None, &[frac_top])?;
+    let half_i = d.ci(0x2000_0000);
+    let frac_top = d.i(SOp::ISub, frac_top, half_i)?;
+    let c32i = d.ci(32);
+    let big = d.i(SOp::ShiftLeftLogical, frac_top, c32i)?;
+    let r2 = d.e.b.op(SOp::Bitcast, it, None, &[r[2]])?;
+    let tt = d.i(SOp::IAdd, big, r2)?;
+    let u_hi = d.u(SOp::ShiftLeftLogical, r[1], c32)?;
+    let uu = d.u(SOp::BitwiseOr, u_hi, r[0])?;
+    let dt = d.dt;
+    let hi_d = d.e.b.op(SOp::ConvertSToF, dt, None, &[tt])?;
+    let back = d.e.b.op(SOp::ConvertFToS, it, None, &[hi_d])?;
+    let err = d.i(SOp::ISub, tt, back)?;
+    let err_d = d.e.b.op(SOp::ConvertSToF, dt, None, &[err])?;
+    let u_d = d.e.b.op(SOp::ConvertUToF, dt, None, &[uu])?;
+    let (s62, s126) = (d.c(2f64.powi(-62)), d.c(2f64.powi(-126)));
+    let fh = d.mul(hi_d, s62)?;
+    let a = d.mul(err_d, s62)?;
+    let b = d.mul(u_d, s126)?;
+    let fl = d.add(a, b)?;
+    let (pio2_hi, pio2_lo) = (
+        d.c(std::f64::consts::FRAC_PI_2),
+        d.c(6.123_233_995_736_766_035_87e-17),
+    );
+    let y0 = d.mul(fh, pio2_hi)?;
+    let a = d.mul(fl, pio2_hi)?;
+    let b = d.mul(fh, pio2_lo)?;
+    let y1 = d.add(a, b)?;
+    let s0 = d.add(y0, y1)?;
+    let a = d.sub(s0, y0)?;
+    let s1 = d.sub(y1, a)?;
+    // A negative x: the reduction of |x|, negated (n mod 4 too).
+    let zero = d.c(0.0);
+    let negative = d.cmp(SOp::FOrdLessThan, x, zero)?;
+    let ns0 = d.neg(s0)?;
+    let ns1 = d.neg(s1)?;
+    let y0 = d.select(negative, ns0, s0)?;
+    let y1 = d.select(negative, ns1, s1)?;
+    let n = d.e.b.op(SOp::Bitcast, it, None, &[n])?;
+    let four = d.ci(4);
+    let minus = d.i(SOp::ISub, four, n)?;
+    let three = d.ci(3);
+    let minus = d.i(SOp::BitwiseAnd, minus, three)?;
+    let q = d.pick(it, negative, minus, n)?;
+    Ok((q, y0, y1))
+}
+
+/// One more round of fdlibm's reduction by `π/2`: from `t` (the last round's `r`),
+/// `r = t - fn·p` and `w = fn·pt - ((t - r) - fn·p)`.
+fn reduction_round(d: &mut D<'_>, fnn: Word, t: Word, p: Word, pt: Word) -> R<(Word, Word)> {
+    let w = d.mul(fnn, p)?;
+    let r = d.sub(t, w)?;
+    let a = d.sub(t, r)?;
+    let a = d.sub(a, w)?;
+    let b = d.mul(fnn, pt)?;
+    let w = d.sub(b, a)?;
+    Ok((r, w))
+}
+
+/// The biased exponent of `v` (its bits 52 to 62), as an `i64`.
+fn exponent(d: &mut D<'_>, v: Word) -> R<Word> {
+    let b = d.bits(v)?;
+    let c52 = d.cu(52);
+    let e = d.u(SOp::ShiftRightLogical, b, c52)?;
+    let mask = d.cu(0x7ff);
+    let e = d.u(SOp::BitwiseAnd, e, mask)?;
+    let it = d.it;
+    d.e.b.op(SOp::Bitcast, it, None, &[e])
+}
+
+/// fdlibm's `__kernel_sin(x, y, 1)` on `[-π/4, π/4]`, `x + y` the reduced argument.
+fn k_sin(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
+    const S: [f64; 5] = [
+        1.589_690_995_211_550_102_21e-10,
+        -2.505_076_025_340_686_341_95e-08,
+        2.755_731_370_707_006_767_89e-06,
+        -1.984_126_982_985_794_931_34e-04,
+        8.333_333_333_322_489_461_24e-03,
+    ];
+    let s1 = d.c(-1.666_666_666_666_663_243_48e-01);
+    let z = d.mul(x, x)?;
+    let v = d.mul(z, x)?;
+    let r = d.horner(z, &S)?;
+    // x - ((z·(y/2 - v·r) - y) - v·S1)
+    let half = d.c(0.5);
+    let hy = d.mul(half, y)?;
+    let vr = d.mul(v, r)?;
+    let a = d.sub(hy, vr)?;
+    let a = d.mul(z, a)?;
+    let a = d.sub(a, y)?;
+    let vs1 = d.mul(v, s1)?;
+    let a = d.sub(a, vs1)?;
+    d.sub(x, a)
+}
+
+/// fdlibm's `__kernel_cos(x, y)` on `[-π/4, π/4]` (the 2008 FreeBSD form: `w = 1 - z/2`,
+/// corrected by what rounding `1 - z/2` lost).
+fn k_cos(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
+    const C: [f64; 6] = [
+        -1.135_964_755_778_819_482_65e-11,
+        2.087_572_321_298_174_827_90e-09,
+        -2.755_731_435_139_066_330_35e-07,
+        2.480_158_728_947_672_941_78e-05,
+        -1.388_888_888_887_410_957_49e-03,
+        4.166_666_666_666_660_190_37e-02,
+    ];
+    let z = d.mul(x, x)?;
+    let w = d.mul(z, z)?;
+    // r = z·(C1 + z·(C2 + z·C3)) + w·w·(C4 + z·(C5 + z·C6)), as fdlibm groups it.
+    let lo3 = d.horner(z, &[C[3], C[4], C[5]])?;
+    let lo3 = d.mul(z, lo3)?;
+    let hi3 = d.horner(z, &[C[0], C[1], C[2]])?;
+    let ww = d.mul(w, w)?;
+    let hi3 = d.mul(ww, hi3)?;
+    let r = d.add(lo3, hi3)?;
+    let half = d.c(0.5);
+    let hz = d.mul(half, z)?;
+    let one = d.c(1.0);
+    let wv = d.sub(one, hz)?;
+    // w + (((1 - w) - hz) + (z·r - x·y))
+    let a = d.sub(one, wv)?;
+    let a = d.sub(a, hz)?;
+    let zr = d.mul(z, r)?;
+    let xy = d.mul(x, y)?;
+    let b = d.sub(zr, xy)?;
+    let a = d.add(a, b)?;
+    d.add(wv, a)
+}
+
+/// fdlibm's `__kernel_tan(x, y, k)` on `[-π/4, π/4]`: `tan(x + y)`, or `-1/tan(x + y)` when
+/// `odd`. Above 0.6744 it works on `π/4 - x`, where the polynomial is more accurate.
+fn k_tan(d: &mut D<'_>, x0: Word, y0: Word, odd: Word) -> R<Word> {
+    const T: [f64; 13] = [
+        3.333_333_333_333_340_919_86e-01,
+        1.333_333_333_332_012_426_99e-01,
+        5.396_825_397_622_605_213_77e-02,
+        2.186_948_829_485_954_245_99e-02,
+        8.863_239_823_599_300_057_37e-03,
+        3.592_079_107_591_312_353_56e-03,
+        1.456_209_454_325_290_255_16e-03,
+        5.880_412_408_202_640_968_74e-04,
+        2.464_631_348_184_699_068_12e-04,
+        7.817_944_429_395_570_923_00e-05,
+        7.140_724_913_826_081_903_05e-05,
+        -1.855_863_748_552_754_565_54e-05,
+        2.590_730_518_636_337_128_84e-05,
+    ];
+    let (pio4, pio4lo) = (
+        d.c(std::f64::consts::FRAC_PI_4),
+        d.c(3.061_616_997_868_383_017_93e-17),
+    );
+    let big = d.c(f64::from_bits(0x3FE5_9428_0000_0000)); // 0.6744…
+    let ax = d.abs(x0)?;
+    let flip = d.cmp(SOp::FOrdGreaterThanEqual, ax, big)?;
+    let zero = d.c(0.0);
+    let neg = d.cmp(SOp::FOrdLessThan, x0, zero)?;
+    // Where flipped: x = (π/4 - |x|) + (π/4lo - |y|·sign), y = 0.
+    let xa = d.neg(x0)?;
+    let ya = d.neg(y0)?;
+    let xs = d.select(neg, xa, x0)?;
+    let ys = d.select(neg, ya, y0)?;
+    let z = d.sub(pio4, xs)?;
+    let w = d.sub(pio4lo, ys)?;
+    let xf = d.add(z, w)?;
+    let x = d.select(flip, xf, x0)?;
+    let y = d.select(flip, zero, y0)?;
+    let z = d.mul(x, x)?;
+    let w = d.mul(z, z)?;
+    // r = T1 + w·(T3 + w·(T5 + w·(T7 + w·(T9 + w·T11)))), v = z·(T2 + w·(…T12)).
+    let r = d.horner(w, &[T[11], T[9], T[7], T[5], T[3], T[1]])?;
+    let v = d.horner(w, &[T[12], T[10], T[8], T[6], T[4], T[2]])?;
+    let v = d.mul(z, v)?;
+    let s = d.mul(z, x)?;
+    // r = y + z·(s·(r + v) + y); r += T0·s; w = x + r.
+    let rv = d.add(r, v)?;
+    let a = d.mul(s, rv)?;
+    let a = d.add(a, y)?;
+    let a = d.mul(z, a)?;
+    let r = d.add(y, a)?;
+    let t0 = d.c(T[0]);
+    let t0s = d.mul(t0, s)?;
+    let r = d.add(r, t0s)?;
+    let w = d.add(x, r)?;
+    // Flipped: v = ±1 (1 - 2·odd): (1 - 2k)·(v - 2·(x - (w·w/(w + v) - r))), signed as x0.
+    let one = d.c(1.0);
+    let minus_one = d.c(-1.0);
+    let vflip = d.select(odd, minus_one, one)?;
+    let ww = d.mul(w, w)?;
+    let wv = d.add(w, vflip)?;
+    let q = d.div(ww, wv)?;
+    let q = d.sub(q, r)?;
+    let q = d.sub(x, q)?;
+    let two = d.c(2.0);
+    let q2 = d.mul(two, q)?;
+    let fl = d.sub(vflip, q2)?;
+    let fln = d.neg(fl)?;
+    let flipped = d.select(neg, fln, fl)?;
+    // Not flipped, odd: -1/(x + r) computed accurately (fdlibm: a = -1/w with its high
+    // word, corrected).
+    let zw = d.high_word(w)?;
+    let a = d.sub(zw, x)?;
+    let v2 = d.sub(r, a)?;
+    let m1 = d.c(-1.0);
+    let aa = d.div(m1, w)?;
+    let t = d.high_word(aa)?;
+    let s2 = d.mul(t, zw)?;
+    let s2 = d.add(one, s2)?;
+    let tv = d.mul(t, v2)?;
+    let s2 = d.add(s2, tv)?;
+    let as2 = d.mul(aa, s2)?;
+    let recip = d.add(t, as2)?;
+    let plain = d.select(odd, recip, w)?;
+    d.select(flip, flipped, plain)
+}
