@@ -7,7 +7,7 @@ indices do not wrap around). An array of vectors holds values: reading an elemen
 copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in kernels.
 """
 
-from .scalars import I32
+from .scalars import I32, index_text
 from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, i64, u64
 from .matrices import Matrix, MatrixType
 from . import structs
@@ -164,7 +164,7 @@ class Array(metaclass=_ArrayMeta):
         if self.name:
             of = " for axis %d of %s" % (axis, self._label()) if len(self.shape) > 1 else " for %s" % self._label()
         wrap = "; negative indices do not wrap" if i < 0 else ""
-        return "index %d out of range%s (len %d%s)" % (i, of, n, wrap)
+        return "index %s out of range%s (len %d%s)" % (index_text(i), of, n, wrap)
 
     def _label(self):
         return repr(self.name) if self.name else ""

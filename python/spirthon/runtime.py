@@ -47,7 +47,7 @@ import threading
 from . import _library, typed, vectors
 from .arrays import Array, copied
 from .errors import CheckError, DeadlockError
-from .scalars import I32
+from .scalars import I32, index_text
 from .vectors import Vector, ivec3
 
 
@@ -387,7 +387,7 @@ class _Table(tuple):
     def __getitem__(self, k):
         if isinstance(k, int) and not isinstance(k, bool) and not 0 <= k < len(self):
             wrap = "; negative indices do not wrap" if k < 0 else ""
-            raise IndexError("index %d out of range for '%s' (len %d%s)" % (k, self.name, len(self), wrap))
+            raise IndexError("index %s out of range for '%s' (len %d%s)" % (index_text(k), self.name, len(self), wrap))
         return super().__getitem__(k)
 
 

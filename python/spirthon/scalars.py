@@ -78,6 +78,17 @@ def wrap_u32(v):
     return v & 0xFFFFFFFF
 
 
+def index_text(k):
+    """An index as checked mode reports it: the GPU checks an ``i64`` index past the ``i32``
+    range as the end of that range (no array reaches it), so those two ends stand for every
+    index beyond them, on both devices alike."""
+    if k >= 0x7FFFFFFF:
+        return "%d or more" % 0x7FFFFFFF
+    if k <= -0x80000000:
+        return "%d or less" % -0x80000000
+    return "%d" % k
+
+
 def i2f32(v):
     """The float32 nearest to the int ``v`` (ties to even), rounded once as the device
     converts an int: through a double only where the double is exact."""

@@ -22,7 +22,7 @@ import builtins
 import math
 import operator
 
-from .scalars import F32, F64, INT_NAMES, LitF, f64_mixing, r32
+from .scalars import F32, F64, INT_NAMES, LitF, f64_mixing, index_text, r32
 from .types import convert, f32, i32, to_f32, u32
 
 _NAMES = "xyzw"
@@ -137,7 +137,7 @@ class Vector:
         if isinstance(k, bool) or not isinstance(k, int):
             raise TypeError("a vector is indexed with an int, not %s" % type(k).__name__)
         if not -self.type.size <= k < self.type.size:
-            raise IndexError("index %d out of range for %s" % (k, self.type.with_article()))
+            raise IndexError("index %s out of range for %s" % (index_text(k), self.type.with_article()))
         return k % self.type.size
 
     def __getitem__(self, k):

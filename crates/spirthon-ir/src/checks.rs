@@ -77,7 +77,12 @@ impl CheckSite {
             }
             CheckKind::VectorIndex { vector } => {
                 let what = crate::types::with_article(vector);
-                format!("IndexError: index {index} out of range for {what}")
+                let beyond = match index {
+                    i32::MAX => " or more",
+                    i32::MIN => " or less",
+                    _ => "",
+                };
+                format!("IndexError: index {index}{beyond} out of range for {what}")
             }
             CheckKind::ZeroDivision { modulo: false } => {
                 "ZeroDivisionError: integer division or modulo by zero".to_string()

@@ -447,7 +447,7 @@ impl Lower<'_, '_> {
     /// An `i64`/`u64` index `o` (of type `t`) as an `i32`, clamped to the `i32` range, so
     /// that an index out of every array's range stays out of range (an array holds fewer
     /// than 2**31 elements) rather than wrapping onto an element.
-    fn saturated_i32(&mut self, o: Operand, t: Ty, sp: Span) -> Operand {
+    pub(super) fn saturated_i32(&mut self, o: Operand, t: Ty, sp: Span) -> Operand {
         let s = t.scalar();
         let bound = |v: i32| {
             if s == Scalar::I64 {

@@ -176,6 +176,10 @@ impl Lower<'_, '_> {
         let (k, kt) = match x {
             Ex::Err => return None,
             Ex::Val(o, kt @ Ty::Scalar(Scalar::I32 | Scalar::U32)) => (o, kt),
+            // An `i64`/`u64` as its `i32` value, clamped: a count past that is out of range.
+            Ex::Val(o, kt) if kt.as_scalar().is_some_and(Scalar::is_int64) => {
+                (self.saturated_i32(o, kt, sp), Ty::I32)
+            }
             other => {
                 let found = match other {
                     Ex::Val(_, t) => t.name(),
@@ -184,8 +188,11 @@ impl Lower<'_, '_> {
                     _ => "no number".to_string(),
                 };
                 self.cx.diags.push(
-                    Diagnostic::error(sp, format!("a vector is indexed with an int, not {found}"))
-                        .with_help("index with an `i32` or a `u32`: `v[int(k)]`"),
+                    Diagnostic::error(
+                        sp,
+                        format!("a vector is indexed with an integer, not {found}"),
+                    )
+                    .with_help("index with an `i32` or a `u32`: `v[int(k)]`"),
                 );
                 return None;
             }

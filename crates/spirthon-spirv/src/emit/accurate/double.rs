@@ -2,8 +2,9 @@
 //! of `Exp`, `Log`, `Sin` and the rest. The algorithms are fdlibm's (Sun Microsystems, 1993,
 //! as FreeBSD's msun keeps them: `e_exp.c`, `e_log.c`, `e_log2.c`, `e_log10.c`, `k_sin.c`,
 //! `k_cos.c`, `k_tan.c`, `e_rem_pio2.c`), within 1 ULP of the correctly rounded result on
-//! their ranges, written branch-free: both sides of each test are computed and an
-//! `OpSelect` picks one.
+//! their ranges, written branch-free (both sides of each test are computed and an
+//! `OpSelect` picks one) but for the argument reduction of `sin`, `cos` and `tan`, whose
+//! large form (Payne and Hanek's) runs in a branch of its own.
 //!
 //! Invariants: operands and results are scalar `f64`; every arithmetic instruction is
 //! decorated `NoContraction`, which a driver must not reassociate or fuse (the algorithms
