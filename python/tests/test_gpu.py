@@ -688,7 +688,7 @@ def half_powers(x: Array[f32], lit: Array[f32], const: Array[f32]):
 
 
 @kernel
-def double_math(which: i32, x: Array[f64], out: Array[f64]):
+def double_math(which: i32, x: Array[f64], y: Array[f64], out: Array[f64]):
     i = global_id().x
     if which == 0:
         out[i] = math.exp(x[i])
@@ -702,8 +702,16 @@ def double_math(which: i32, x: Array[f64], out: Array[f64]):
         out[i] = math.sin(x[i])
     elif which == 5:
         out[i] = math.cos(x[i])
-    else:
+    elif which == 6:
         out[i] = math.tan(x[i])
+    elif which == 7:
+        out[i] = math.atan(x[i])
+    elif which == 8:
+        out[i] = math.atan2(x[i], y[i])
+    elif which == 9:
+        out[i] = math.asin(x[i])
+    else:
+        out[i] = math.acos(x[i])
 
 
 def ulp_distance64(a, b):
@@ -770,9 +778,10 @@ class Math(unittest.TestCase):
             self.assertLessEqual(worst, 4, "function %d: %d ULP" % (which, worst))
 
     def test_f64_functions_within_2_ulp(self):
-        """exp, log, log2, log10, sin, cos and tan on f64 are the module's own (GLSL.std.450
-        has no double form of them): within 2 ULP of CPython's, over the whole range, sin,
-        cos and tan of huge arguments included (reduced by 2/π to 224 bits)."""
+        """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin and acos on f64 are the
+        module's own (GLSL.std.450 has no double form of them): within 2 ULP of CPython's,
+        over the whole range, sin, cos and tan of huge arguments included (reduced by 2/π to
+        224 bits), atan2's signed zeros and infinities as C's."""
         n = 4096
         rng = np.random.default_rng(11)
         anywhere = np.sign(rng.normal(size=n)) * np.exp(rng.uniform(-700, 700, n))
@@ -782,14 +791,29 @@ class Math(unittest.TestCase):
         hard = np.array([2.0 ** 1000, 1e200, math.pi / 2, math.pi, 1e22, 1.7976931348623157e308,
                          -1e300, 355.0, 1647099.0, 4712388.98038469])
         trig = np.concatenate([anywhere, medium, hard])
-        cases = [(0, math.exp, moderate), (1, math.log, positive), (2, math.log2, positive),
-                 (3, math.log10, positive), (4, math.sin, trig), (5, math.cos, trig), (6, math.tan, trig)]
-        for which, fn, x in cases:
+        unit = np.concatenate([rng.uniform(-1, 1, n), [-1.0, 1.0, 0.5, -0.975, 0.0, -0.0]])
+        inf = math.inf
+        corners = [(0.0, 1.0), (-0.0, 1.0), (0.0, -1.0), (-0.0, -1.0), (0.0, -0.0), (-0.0, -0.0),
+                   (1.0, 0.0), (-1.0, -0.0), (inf, 1.0), (inf, inf), (-inf, -inf), (1.0, -inf),
+                   (-1.0, -inf), (1e300, 1e-300), (-1e-300, -1e300), (1.0, -1.0)]
+        ys = np.concatenate([anywhere[::-1], [c[0] for c in corners]])
+        xs = np.concatenate([np.sign(rng.normal(size=n)) * np.exp(rng.uniform(-50, 50, n)),
+                             [c[1] for c in corners]])
+        cases = [(0, math.exp, moderate, None), (1, math.log, positive, None),
+                 (2, math.log2, positive, None), (3, math.log10, positive, None),
+                 (4, math.sin, trig, None), (5, math.cos, trig, None), (6, math.tan, trig, None),
+                 (7, math.atan, np.concatenate([anywhere, [inf, -inf, 0.0, -0.0]]), None),
+                 (8, math.atan2, ys, xs), (9, math.asin, unit, None), (10, math.acos, unit, None)]
+        for which, fn, x, y in cases:
             out = np.zeros_like(x)
-            double_math.launch(len(x), which, x, out)
-            want = np.array([fn(float(a)) for a in x])
+            double_math.launch(len(x), which, x, x if y is None else y, out)
+            want = np.array([fn(float(a)) if y is None else fn(float(a), float(b))
+                             for a, b in zip(x, x if y is None else y)])
             worst = int(ulp_distance64(out, want).max())
             self.assertLessEqual(worst, 2, "function %d: %d ULP" % (which, worst))
+            signed = ~np.isnan(want)
+            np.testing.assert_array_equal(np.signbit(out[signed]), np.signbit(want[signed]),
+                                          "function %d: the sign of a zero" % which)
 
     def test_remainders_exact(self):
         """math.fmod, float % and // are exact, as CPython's, for every quotient: the

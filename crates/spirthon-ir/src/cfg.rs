@@ -196,7 +196,11 @@ impl MathFn {
     /// `log`, `log2`, `log10`, `sin`, `cos`, `tan`).
     pub fn takes_f64(self) -> bool {
         use MathFn::*;
-        self.exact_on_f64() || matches!(self, Exp | Log | Log2 | Log10 | Sin | Cos | Tan)
+        self.exact_on_f64()
+            || matches!(
+                self,
+                Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Atan | Atan2 | Asin | Acos
+            )
     }
 }
 

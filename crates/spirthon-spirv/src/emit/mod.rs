@@ -101,7 +101,7 @@ struct Emitter {
     /// function of its own: (function, arity, id).
     math_helpers: Vec<(spirthon_ir::cfg::MathFn, usize, Word)>,
     /// The module's own `f64` functions called so far (`accurate::double`), and their ids.
-    math64_helpers: Vec<(spirthon_ir::cfg::MathFn, Word)>,
+    math64_helpers: Vec<(spirthon_ir::cfg::MathFn, usize, Word)>,
     /// The bits of `2/π` in private memory (`accurate::double`), once made.
     two_over_pi: Option<Word>,
     /// Vector constants made by [`Emitter::splat`]: the component, the size, the id.

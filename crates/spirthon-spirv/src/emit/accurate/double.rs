@@ -29,13 +29,21 @@ use crate::emit::{Emitter, R};
 /// The functions this module computes on `f64`.
 pub(super) fn has(mf: MathFn) -> bool {
     use MathFn::*;
-    matches!(mf, Exp | Log | Log2 | Log10 | Sin | Cos | Tan)
+    matches!(
+        mf,
+        Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Atan | Atan2 | Asin | Acos
+    )
 }
 
-/// The body of the helper for `mf` of `x`, in the current block; its result.
-pub(super) fn body(e: &mut Emitter, mf: MathFn, x: Word) -> R<Word> {
+/// The body of the helper for `mf` of `args`, in the current block; its result.
+pub(super) fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
     let mut d = D::new(e);
+    let x = args[0];
     match mf {
+        MathFn::Atan => atan(&mut d, x),
+        MathFn::Atan2 => atan2(&mut d, x, args[1]),
+        MathFn::Asin => asin(&mut d, x),
+        MathFn::Acos => acos(&mut d, x),
         MathFn::Exp => exp(&mut d, x),
         MathFn::Log => log(&mut d, x, LogBase::E),
         MathFn::Log2 => log(&mut d, x, LogBase::Two),
@@ -126,6 +134,26 @@ impl<'e> D<'e> {
     fn select(&mut self, c: Word, a: Word, b: Word) -> R<Word> {
         let dt = self.dt;
         self.pick(dt, c, a, b)
+    }
+
+    fn sqrt(&mut self, a: Word) -> R<Word> {
+        let (dt, glsl) = (self.dt, self.e.glsl);
+        self.e.b.ext_inst(dt, None, glsl, GLOp::Sqrt as u32, &[a])
+    }
+
+    fn and(&mut self, a: Word, b: Word) -> R<Word> {
+        let bt = self.bt;
+        self.e.b.op(SOp::LogicalAnd, bt, None, &[a, b])
+    }
+
+    /// Whether the sign bit of `x` is set (a `-0.0` too).
+    fn sign_bit(&mut self, x: Word) -> R<Word> {
+        let b = self.bits(x)?;
+        let top = self.cu(1 << 63);
+        let s = self.u(SOp::BitwiseAnd, b, top)?;
+        let zero = self.cu(0);
+        let bt = self.bt;
+        self.e.b.op(SOp::INotEqual, bt, None, &[s, zero])
     }
 
     fn floor(&mut self, a: Word) -> R<Word> {
@@ -935,4 +963,309 @@ fn k_tan(d: &mut D<'_>, x0: Word, y0: Word, odd: Word) -> R<Word> {
     let recip = d.add(t, as2)?;
     let plain = d.select(odd, recip, w)?;
     d.select(flip, flipped, plain)
+}
+
+/// `atan(x)` (fdlibm's `s_atan.c`): `|x|` in one of five ranges, each reduced to a small `t`
+/// around a point `c` (0.5, 1, 1.5 or infinity; none below 7/16) by one division, then
+/// `atan(c)` in two parts plus an odd polynomial in `t`. The five reductions are one
+/// division `(p·|x| + q) / (r + s·|x|)` with the range's coefficients, which computes each
+/// exactly as fdlibm writes it (a factor 1 or a term 0 changes nothing).
+fn atan(d: &mut D<'_>, x: Word) -> R<Word> {
+    const ATANHI: [f64; 4] = [
+        4.636_476_090_008_060_935_15e-01,
+        std::f64::consts::FRAC_PI_4,
+        9.827_937_232_473_290_540_82e-01,
+        std::f64::consts::FRAC_PI_2,
+    ];
+    const ATANLO: [f64; 4] = [
+        2.269_877_745_296_168_709_24e-17,
+        3.061_616_997_868_383_017_93e-17,
+        1.390_331_103_123_099_845_16e-17,
+        6.123_233_995_736_766_035_87e-17,
+    ];
+    const AT: [f64; 11] = [
+        3.333_333_333_333_293_180_27e-01,
+        -1.999_999_999_987_648_324_76e-01,
+        1.428_571_427_250_346_637_11e-01,
+        -1.111_111_040_546_235_578_80e-01,
+        9.090_887_133_436_506_561_96e-02,
+        -7.691_876_205_044_829_994_95e-02,
+        6.661_073_137_387_531_206_69e-02,
+        -5.833_570_133_790_573_486_45e-02,
+        4.976_877_994_615_932_360_17e-02,
+        -3.653_157_274_421_691_552_70e-02,
+        1.628_582_011_536_578_236_23e-02,
+    ];
+    // Past 2^66 the result is `π/2` rounded (fdlibm returns it there): clamped, so that an
+    // infinity reduces like a finite argument (a NaN is chosen back at the end).
+    let ax = d.abs(x)?;
+    let cap = d.c(2f64.powi(66));
+    let ax = {
+        let (dt, glsl) = (d.dt, d.e.glsl);
+        d.e.b
+            .ext_inst(dt, None, glsl, GLOp::FMin as u32, &[ax, cap])?
+    };
+    // The range: below 7/16 (none), 11/16 (0), 19/16 (1), 39/16 (2), above (3).
+    let bounds = [0.4375, 0.6875, 1.1875, 2.4375];
+    let mut above = Vec::new();
+    for b in bounds {
+        let c = d.c(b);
+        above.push(d.cmp(SOp::FOrdGreaterThanEqual, ax, c)?);
+    }
+    // (p, q, r, s) of each range, lowest first.
+    let coeffs: [[f64; 4]; 5] = [
+        [1.0, 0.0, 1.0, 0.0],
+        [2.0, -1.0, 2.0, 1.0],
+        [1.0, -1.0, 1.0, 1.0],
+        [1.0, -1.5, 1.0, 1.5],
+        [0.0, -1.0, 0.0, 1.0],
+    ];
+    let pick = |d: &mut D<'_>, k: usize| -> R<Word> {
+        let mut v = d.c(coeffs[0][k]);
+        for (range, row) in coeffs.iter().enumerate().skip(1) {
+            let c = d.c(row[k]);
+            v = d.select(above[range - 1], c, v)?;
+        }
+        Ok(v)
+    };
+    let (p, q, r, s) = (pick(d, 0)?, pick(d, 1)?, pick(d, 2)?, pick(d, 3)?);
+    let num = d.mul(p, ax)?;
+    let num = d.add(num, q)?;
+    let den = d.mul(s, ax)?;
+    let den = d.add(r, den)?;
+    let t = d.div(num, den)?;
+    let z = d.mul(t, t)?;
+    let w = d.mul(z, z)?;
+    let s1 = d.horner(w, &[AT[10], AT[8], AT[6], AT[4], AT[2], AT[0]])?;
+    let s1 = d.mul(z, s1)?;
+    let s2 = d.horner(w, &[AT[9], AT[7], AT[5], AT[3], AT[1]])?;
+    let s2 = d.mul(w, s2)?;
+    let sum = d.add(s1, s2)?;
+    let ts = d.mul(t, sum)?;
+    // Below 7/16: t - t·(s1 + s2); else atanhi - ((t·(s1 + s2) - atanlo) - t).
+    let near_zero = d.sub(t, ts)?;
+    let mut hi = d.c(ATANHI[0]);
+    let mut lo = d.c(ATANLO[0]);
+    for k in 1..4 {
+        let (h, l) = (d.c(ATANHI[k]), d.c(ATANLO[k]));
+        hi = d.select(above[k], h, hi)?;
+        lo = d.select(above[k], l, lo)?;
+    }
+    let a = d.sub(ts, lo)?;
+    let a = d.sub(a, t)?;
+    let far = d.sub(hi, a)?;
+    let r = d.select(above[0], far, near_zero)?;
+    let negative = d.sign_bit(x)?;
+    let nr = d.neg(r)?;
+    let r = d.select(negative, nr, r)?;
+    let nan = d.is_nan(x)?;
+    d.select(nan, x, r)
+}
+
+/// `atan2(y, x)` (fdlibm's `e_atan2.c`): `atan(|y/x|)` placed in the quadrant of the signs
+/// (`π - (z - π_lo)` for a negative `x`), with C's results for zeros (signed: `atan2(±0, -0)`
+/// is `±π`), infinities, a quotient past 2^64 (`±π/2`) and one below 2^-64 with a negative `x`.
+fn atan2(d: &mut D<'_>, y: Word, x: Word) -> R<Word> {
+    use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI};
+    let pi_lo = d.c(1.224_646_799_147_353_177_2e-16);
+    let (sy, sx) = (d.sign_bit(y)?, d.sign_bit(x)?);
+    let (ax, ay) = (d.abs(x)?, d.abs(y)?);
+    let q = d.div(y, x)?;
+    let aq = d.abs(q)?;
+    let z = atan(d, aq)?;
+    // |y/x| < 2^-64 with x < 0: z = 0 (no spurious underflow).
+    let tiny = d.c(2f64.powi(-64));
+    let ax_tiny = d.mul(ax, tiny)?;
+    let small = d.cmp(SOp::FOrdLessThan, ay, ax_tiny)?;
+    let small = d.and(small, sx)?;
+    let zero = d.c(0.0);
+    let z = d.select(small, zero, z)?;
+    // By quadrant: z, -z, π - (z - π_lo), (z - π_lo) - π.
+    let pi = d.c(PI);
+    let nz = d.neg(z)?;
+    let zl = d.sub(z, pi_lo)?;
+    let left_up = d.sub(pi, zl)?;
+    let left_down = d.sub(zl, pi)?;
+    let right = d.select(sy, nz, z)?;
+    let left = d.select(sy, left_down, left_up)?;
+    let general = d.select(sx, left, right)?;
+    // A quotient past 2^64 (or an infinite y): ±π/2.
+    let huge = d.c(2f64.powi(64));
+    let ax_huge = d.mul(ax, huge)?;
+    let steep = d.cmp(SOp::FOrdGreaterThan, ay, ax_huge)?;
+    let inf = d.special(f64::INFINITY)?;
+    let y_inf = d.cmp(SOp::FOrdEqual, ay, inf)?;
+    let steep = d.e.b.op(SOp::LogicalOr, d.bt, None, &[steep, y_inf])?;
+    let (half_pi, minus_half_pi) = (d.c(FRAC_PI_2), d.c(-FRAC_PI_2));
+    let vertical = d.select(sy, minus_half_pi, half_pi)?;
+    let r = d.select(steep, vertical, general)?;
+    // An infinite x: with an infinite y ±π/4 or ±3π/4, else ±0 or ±π.
+    let (q1, q3) = (d.c(FRAC_PI_4), d.c(3.0 * PI / 4.0));
+    let diag = d.select(sx, q3, q1)?;
+    let ndiag = d.neg(diag)?;
+    let diag = d.select(sy, ndiag, diag)?;
+    let minus_zero = d.c(-0.0);
+    let minus_pi = d.c(-PI);
+    let flat_right = d.select(sy, minus_zero, zero)?;
+    let flat_left = d.select(sy, minus_pi, pi)?;
+    let flat = d.select(sx, flat_left, flat_right)?;
+    let at_inf = d.select(y_inf, diag, flat)?;
+    let x_inf = d.cmp(SOp::FOrdEqual, ax, inf)?;
+    let r = d.select(x_inf, at_inf, r)?;
+    // x = ±0 (y not): ±π/2.
+    let x_zero = d.cmp(SOp::FOrdEqual, ax, zero)?;
+    let r = d.select(x_zero, vertical, r)?;
+    // y = ±0: y itself right of the axis, ±π left of it.
+    let left_zero = d.select(sy, minus_pi, pi)?;
+    let on_axis = d.select(sx, left_zero, y)?;
+    let y_zero = d.cmp(SOp::FOrdEqual, ay, zero)?;
+    let r = d.select(y_zero, on_axis, r)?;
+    let sum = d.add(x, y)?;
+    let x_nan = d.is_nan(x)?;
+    let y_nan = d.is_nan(y)?;
+    let any_nan = d.e.b.op(SOp::LogicalOr, d.bt, None, &[x_nan, y_nan])?;
+    d.select(any_nan, sum, r)
+}
+
+/// fdlibm's `R(z)` of `e_asin.c` and `e_acos.c`: `asin(√z)/√z ≈ 1 + z·R(z)`, a rational
+/// function.
+fn asin_r(d: &mut D<'_>, z: Word) -> R<Word> {
+    let p = d.horner(
+        z,
+        &[
+            3.479_331_075_960_211_675_70e-05,
+            7.915_349_942_898_145_321_76e-04,
+            -4.005_553_450_067_941_140_27e-02,
+            2.012_125_321_348_629_258_81e-01,
+            -3.255_658_186_224_009_154_05e-01,
+            1.666_666_666_666_666_574_15e-01,
+        ],
+    )?;
+    let p = d.mul(z, p)?;
+    let q = d.horner(
+        z,
+        &[
+            7.703_815_055_590_193_527_91e-02,
+            -6.882_839_716_054_532_930_30e-01,
+            2.020_945_760_233_505_694_71e+00,
+            -2.403_394_911_734_414_218_78e+00,
+        ],
+    )?;
+    let q = d.mul(z, q)?;
+    let one = d.c(1.0);
+    let q = d.add(one, q)?;
+    d.div(p, q)
+}
+
+/// `asin(x)` (fdlibm's `e_asin.c`): `x + x·R(x²)` below 0.5; above, from `√((1 - |x|)/2)`
+/// (past 0.975 directly, else with the square root split in two parts). `|x| > 1` is NaN.
+fn asin(d: &mut D<'_>, x: Word) -> R<Word> {
+    use std::f64::consts::FRAC_PI_2;
+    let pio2_lo = d.c(6.123_233_995_736_766_035_87e-17);
+    let ax = d.abs(x)?;
+    let xx = d.mul(x, x)?;
+    let r_small = asin_r(d, xx)?;
+    let xr = d.mul(x, r_small)?;
+    let small_result = d.add(x, xr)?;
+    // 1 > |x| >= 0.5
+    let (one, half, two) = (d.c(1.0), d.c(0.5), d.c(2.0));
+    let z = d.sub(one, ax)?;
+    let z = d.mul(z, half)?;
+    let s = d.sqrt(z)?;
+    let r = asin_r(d, z)?;
+    let pio2_hi = d.c(FRAC_PI_2);
+    // Past 0.975: pio2_hi - (2·(s + s·r) - pio2_lo).
+    let sr = d.mul(s, r)?;
+    let a = d.add(s, sr)?;
+    let a = d.mul(two, a)?;
+    let a = d.sub(a, pio2_lo)?;
+    let steep = d.sub(pio2_hi, a)?;
+    // Else: f = s with its low word cleared, c = (z - f²)/(s + f);
+    // 0.5·pio2_hi - (2·s·r - (pio2_lo - 2·c) - (0.5·pio2_hi - 2·f)).
+    let f = d.high_word(s)?;
+    let ff = d.mul(f, f)?;
+    let num = d.sub(z, ff)?;
+    let den = d.add(s, f)?;
+    let c = d.div(num, den)?;
+    let half_pio2 = d.c(0.5 * FRAC_PI_2);
+    let twos = d.mul(two, s)?;
+    let a = d.mul(twos, r)?;
+    let twoc = d.mul(two, c)?;
+    let b = d.sub(pio2_lo, twoc)?;
+    let a = d.sub(a, b)?;
+    let twof = d.mul(two, f)?;
+    let b = d.sub(half_pio2, twof)?;
+    let a = d.sub(a, b)?;
+    let middle = d.sub(half_pio2, a)?;
+    let k975 = d.c(f64::from_bits(0x3fef_3333_0000_0000));
+    let past = d.cmp(SOp::FOrdGreaterThanEqual, ax, k975)?;
+    let big = d.select(past, steep, middle)?;
+    let nbig = d.neg(big)?;
+    let negative = d.sign_bit(x)?;
+    let big = d.select(negative, nbig, big)?;
+    let below_half = d.cmp(SOp::FOrdLessThan, ax, half)?;
+    let r = d.select(below_half, small_result, big)?;
+    // |x| = 1: ±π/2 exactly as x·pio2_hi; |x| > 1 (or NaN): NaN.
+    let at_one = d.mul(x, pio2_hi)?;
+    let is_one = d.cmp(SOp::FOrdEqual, ax, one)?;
+    let r = d.select(is_one, at_one, r)?;
+    let outside = d.cmp(SOp::FUnordGreaterThan, ax, one)?;
+    let nan = d.special(f64::NAN)?;
+    d.select(outside, nan, r)
+}
+
+/// `acos(x)` (fdlibm's `e_acos.c`): `π/2 - (x - (π/2_lo - x·R(x²)))` below 0.5; above, from
+/// `√((1 ∓ x)/2)` (for a positive `x` with the square root split in two parts). `|x| > 1` is
+/// NaN; `acos(1)` is 0 and `acos(-1)` π.
+fn acos(d: &mut D<'_>, x: Word) -> R<Word> {
+    use std::f64::consts::FRAC_PI_2;
+    let pio2_lo = d.c(6.123_233_995_736_766_035_87e-17);
+    let pio2_hi = d.c(FRAC_PI_2);
+    let (one, half, two) = (d.c(1.0), d.c(0.5), d.c(2.0));
+    let ax = d.abs(x)?;
+    // |x| < 0.5
+    let xx = d.mul(x, x)?;
+    let r0 = asin_r(d, xx)?;
+    let xr = d.mul(x, r0)?;
+    let a = d.sub(pio2_lo, xr)?;
+    let a = d.sub(x, a)?;
+    let small_result = d.sub(pio2_hi, a)?;
+    // x < -0.5: z = (1 + x)/2, 2·(pio2_hi - (s + (R(z)·s - pio2_lo))).
+    let zn = d.add(one, x)?;
+    let zn = d.mul(zn, half)?;
+    let sn = d.sqrt(zn)?;
+    let rn = asin_r(d, zn)?;
+    let w = d.mul(rn, sn)?;
+    let w = d.sub(w, pio2_lo)?;
+    let a = d.add(sn, w)?;
+    let a = d.sub(pio2_hi, a)?;
+    let negative_result = d.mul(two, a)?;
+    // x > 0.5: z = (1 - x)/2, df = s with its low word cleared, c = (z - df²)/(s + df),
+    // 2·(df + (R(z)·s + c)).
+    let zp = d.sub(one, x)?;
+    let zp = d.mul(zp, half)?;
+    let sp = d.sqrt(zp)?;
+    let df = d.high_word(sp)?;
+    let dd = d.mul(df, df)?;
+    let num = d.sub(zp, dd)?;
+    let den = d.add(sp, df)?;
+    let c = d.div(num, den)?;
+    let rp = asin_r(d, zp)?;
+    let w = d.mul(rp, sp)?;
+    let w = d.add(w, c)?;
+    let a = d.add(df, w)?;
+    let positive_result = d.mul(two, a)?;
+    let zero = d.c(0.0);
+    let negative = d.cmp(SOp::FOrdLessThan, x, zero)?;
+    let big = d.select(negative, negative_result, positive_result)?;
+    let below_half = d.cmp(SOp::FOrdLessThan, ax, half)?;
+    let r = d.select(below_half, small_result, big)?;
+    // acos(1) = 0, acos(-1) = π; |x| > 1 (or NaN): NaN.
+    let pi = d.c(std::f64::consts::PI);
+    let ends = d.select(negative, pi, zero)?;
+    let is_one = d.cmp(SOp::FOrdEqual, ax, one)?;
+    let r = d.select(is_one, ends, r)?;
+    let outside = d.cmp(SOp::FUnordGreaterThan, ax, one)?;
+    let nan = d.special(f64::NAN)?;
+    d.select(outside, nan, r)
 }

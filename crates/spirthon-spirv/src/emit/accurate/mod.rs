@@ -51,16 +51,18 @@ use trig::{acos, asin, atan, atan2};
 /// function (emitted once, by [`helper_functions`]); `false` when the device's is used.
 pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) -> R<bool> {
     if t == Ty::F64 && double::has(mf) {
-        let helper = match e.math64_helpers.iter().find(|(m, _)| *m == mf) {
-            Some(&(_, h)) => h,
+        let helper = match e.math64_helpers.iter().find(|(m, _, _)| *m == mf) {
+            Some(&(_, _, h)) => h,
             None => {
                 let h = e.b.id();
-                e.math64_helpers.push((mf, h));
+                e.math64_helpers.push((mf, args.len(), h));
                 h
             }
         };
         let dt = e.ty(Ty::F64);
-        e.b.op(SOp::FunctionCall, dt, Some(id), &[helper, args[0]])?;
+        let mut operands = vec![helper];
+        operands.extend_from_slice(args);
+        e.b.op(SOp::FunctionCall, dt, Some(id), &operands)?;
         return Ok(true);
     }
     if t != Ty::F32 || !has_own(mf, e.fast_math) {
@@ -158,18 +160,20 @@ pub(super) fn helper_functions(e: &mut Emitter) -> R<()> {
         e.b.terminate(SOp::ReturnValue, &[r])?;
         e.b.end_function()?;
     }
-    for (mf, id) in e.math64_helpers.clone() {
+    for (mf, arity, id) in e.math64_helpers.clone() {
         let dt = e.ty(Ty::F64);
-        let fty = e.b.type_function(dt, &[dt]);
+        let fty = e.b.type_function(dt, &vec![dt; arity]);
         e.b.begin_function(dt, id, fty)?;
         e.name(
             id,
             &format!("spirthon_{}64", format!("{mf:?}").to_lowercase()),
         );
-        let x = e.b.function_parameter(dt)?;
+        let args: Vec<Word> = (0..arity)
+            .map(|_| e.b.function_parameter(dt))
+            .collect::<R<_>>()?;
         let entry = e.b.id();
         e.b.begin_block(entry)?;
-        let r = double::body(e, mf, x)?;
+        let r = double::body(e, mf, &args)?;
         e.b.terminate(SOp::ReturnValue, &[r])?;
         e.b.end_function()?;
     }
