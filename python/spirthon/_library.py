@@ -64,6 +64,7 @@ MATH_F64 = (
     "floor",
     "ceil",
     "trunc",
+    "hypot",
     "isnan",
     "isinf",
     "isfinite",

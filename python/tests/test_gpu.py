@@ -710,8 +710,10 @@ def double_math(which: i32, x: Array[f64], y: Array[f64], out: Array[f64]):
         out[i] = math.atan2(x[i], y[i])
     elif which == 9:
         out[i] = math.asin(x[i])
-    else:
+    elif which == 10:
         out[i] = math.acos(x[i])
+    else:
+        out[i] = math.hypot(x[i], y[i])
 
 
 def ulp_distance64(a, b):
@@ -778,7 +780,7 @@ class Math(unittest.TestCase):
             self.assertLessEqual(worst, 4, "function %d: %d ULP" % (which, worst))
 
     def test_f64_functions_within_2_ulp(self):
-        """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin and acos on f64 are the
+        """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin, acos and hypot on f64 are the
         module's own (GLSL.std.450 has no double form of them): within 2 ULP of CPython's,
         over the whole range, sin, cos and tan of huge arguments included (reduced by 2/π to
         224 bits), atan2's signed zeros and infinities as C's."""
@@ -803,7 +805,8 @@ class Math(unittest.TestCase):
                  (2, math.log2, positive, None), (3, math.log10, positive, None),
                  (4, math.sin, trig, None), (5, math.cos, trig, None), (6, math.tan, trig, None),
                  (7, math.atan, np.concatenate([anywhere, [inf, -inf, 0.0, -0.0]]), None),
-                 (8, math.atan2, ys, xs), (9, math.asin, unit, None), (10, math.acos, unit, None)]
+                 (8, math.atan2, ys, xs), (9, math.asin, unit, None), (10, math.acos, unit, None),
+                 (11, math.hypot, ys, xs)]
         for which, fn, x, y in cases:
             out = np.zeros_like(x)
             double_math.launch(len(x), which, x, x if y is None else y, out)
