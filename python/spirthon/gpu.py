@@ -791,7 +791,8 @@ def _numpy_shape(p, value):
     if isinstance(p.elem, StructType) and value.dtype != want:
         raise TypeError("argument %r must be a NumPy array of %s.numpy_dtype (for %s), not of %s" % (p.name, p.elem.__name__, _kind(p), value.dtype))
     if value.dtype != want:
-        raise TypeError("argument %r must be a %s array (for %s), not %s" % (p.name, want, _kind(p), value.dtype))
+        article = "an" if str(want)[0] in "aeiou" else "a"
+        raise TypeError("argument %r must be %s %s array (for %s), not %s" % (p.name, article, want, _kind(p), value.dtype))
     axes = _elem_axes(p.elem)
     if value.ndim != p.dims + len(axes):
         raise TypeError("argument %r must have %d dimensions, not %d" % (p.name, p.dims + len(axes), value.ndim))
