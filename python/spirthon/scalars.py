@@ -288,6 +288,15 @@ def _fpow_int(x, n):
     return _pow_int(x, n, r32)
 
 
+def _dpow(a, b):
+    """``a ** b`` on doubles as the compiled kernel's ``pow`` (C's, whose overflow is an
+    infinity; CPython's errors, a complex result included, are raised as CPython's)."""
+    try:
+        return math.pow(a, b)
+    except OverflowError:
+        return math.copysign(_INF, a) if b == math.floor(b) and b % 2 == 1 else _INF
+
+
 def _fpow(a, b):
     try:
         return r32(math.pow(a, b))
@@ -447,10 +456,16 @@ def _f64_install():
     def power(a, b):
         if type(b) in (LitI, int):
             return F64(_pow_int(float.__float__(a), int(b), float))
-        raise TypeError("`**` on an f64 needs an int literal exponent")
+        y = _as_f64(b)
+        if y is None:
+            return NotImplemented
+        return F64(_dpow(float.__float__(a), y))
 
     def rpower(a, b):
-        raise TypeError("`**` on an f64 needs an int literal exponent")
+        y = _as_f64(b)
+        if y is None:
+            return NotImplemented
+        return F64(_dpow(y, float.__float__(a)))
 
     F64.__pow__, F64.__rpow__ = power, rpower
     _float_basics(F64, _as_f64, F64)
@@ -617,6 +632,8 @@ def _int_class(cls, wrap):
             if n >= 0:
                 return cls(wrap(pow(int(a), n, 1 << 64)))
             return F32(_fpow_int(i2f32(a), n))
+        if t is F64:
+            return NotImplemented  # the f64 `pow` (F64.__rpow__)
         y = _as_f32(b)
         if y is None:
             return NotImplemented

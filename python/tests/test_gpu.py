@@ -712,8 +712,24 @@ def double_math(which: i32, x: Array[f64], y: Array[f64], out: Array[f64]):
         out[i] = math.asin(x[i])
     elif which == 10:
         out[i] = math.acos(x[i])
-    else:
+    elif which == 11:
         out[i] = math.hypot(x[i], y[i])
+    else:
+        out[i] = x[i] ** y[i]
+
+
+def _c_pow(x, y):
+    """C's ``pow(x, y)``, which the compiled ``x ** y`` on f64 is (an infinity where CPython
+    raises OverflowError or, for a zero base, ZeroDivisionError)."""
+    odd = math.isfinite(y) and y == math.floor(y) and y % 2 == 1
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.copysign(math.inf, x) if odd else math.inf
+    except ValueError:
+        if x == 0.0:
+            return math.copysign(math.inf, x) if odd else math.inf
+        return math.nan
 
 
 def ulp_distance64(a, b):
@@ -780,7 +796,7 @@ class Math(unittest.TestCase):
             self.assertLessEqual(worst, 4, "function %d: %d ULP" % (which, worst))
 
     def test_f64_functions_within_2_ulp(self):
-        """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin, acos and hypot on f64 are the
+        """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin, acos, hypot and ** on f64 are the
         module's own (GLSL.std.450 has no double form of them): within 2 ULP of CPython's,
         over the whole range, sin, cos and tan of huge arguments included (reduced by 2/π to
         224 bits), atan2's signed zeros and infinities as C's."""
@@ -794,6 +810,14 @@ class Math(unittest.TestCase):
                          -1e300, 355.0, 1647099.0, 4712388.98038469])
         trig = np.concatenate([anywhere, medium, hard])
         unit = np.concatenate([rng.uniform(-1, 1, n), [-1.0, 1.0, 0.5, -0.975, 0.0, -0.0]])
+        pow_corners = [(0.0, -1.0), (-0.0, -3.0), (-0.0, 0.5), (-8.0, 3.0), (-1.0, math.inf),
+                       (0.5, -math.inf), (-math.inf, 3.0), (-math.inf, -2.0), (2.0, 1024.0),
+                       (2.0, -1074.0), (10.0, -323.0), (math.nan, 0.0), (1.0, math.nan), (4.0, 0.5),
+                       (-8.0, 1 / 3)]
+        bases = np.concatenate([np.exp(rng.uniform(-20, 20, n)), np.exp(rng.uniform(-700, 700, n)),
+                                -np.exp(rng.uniform(-5, 5, n)), [c[0] for c in pow_corners]])
+        powers = np.concatenate([rng.uniform(-30, 30, n), rng.uniform(-1, 1, n),
+                                 rng.integers(-60, 60, n).astype(np.float64), [c[1] for c in pow_corners]])
         inf = math.inf
         corners = [(0.0, 1.0), (-0.0, 1.0), (0.0, -1.0), (-0.0, -1.0), (0.0, -0.0), (-0.0, -0.0),
                    (1.0, 0.0), (-1.0, -0.0), (inf, 1.0), (inf, inf), (-inf, -inf), (1.0, -inf),
@@ -806,7 +830,7 @@ class Math(unittest.TestCase):
                  (4, math.sin, trig, None), (5, math.cos, trig, None), (6, math.tan, trig, None),
                  (7, math.atan, np.concatenate([anywhere, [inf, -inf, 0.0, -0.0]]), None),
                  (8, math.atan2, ys, xs), (9, math.asin, unit, None), (10, math.acos, unit, None),
-                 (11, math.hypot, ys, xs)]
+                 (11, math.hypot, ys, xs), (12, _c_pow, bases, powers)]
         for which, fn, x, y in cases:
             out = np.zeros_like(x)
             double_math.launch(len(x), which, x, x if y is None else y, out)

@@ -2,7 +2,7 @@
 a Kepler orbit solved by Newton's method in double precision (sin and cos of the eccentric
 anomaly, the true anomaly by atan2, the latitude of an inclined orbit by asin), the
 Arrhenius rate of a temperature (exp of a quotient), and the decibels and bits of a power
-(log10, log2), for arguments from tiny to huge (a sine of 1e22 is reduced by 2/π exactly)."""
+(log10, log2), powers with float exponents, for arguments from tiny to huge (a sine of 1e22 is reduced by 2/π exactly)."""
 import math
 from spirthon import kernel, Array, f64, i32, global_id
 
@@ -28,4 +28,4 @@ def orbit(mean: Array[f64], ecc: f64, pos: Array[f64], misc: Array[f64], ang: Ar
     misc[6 * i + 2] = math.log2(x) + math.log(x)
     misc[6 * i + 3] = math.tan(m * 0.25)
     misc[6 * i + 4] = math.sin(m * 1e15) + math.cos(1e22 + m)
-    misc[6 * i + 5] = math.exp(m) * math.exp(-m)
+    misc[6 * i + 5] = math.exp(m) * math.exp(-m) + (1.0 + x) ** 1.5 + math.pow(x, -0.25)

@@ -199,7 +199,18 @@ impl MathFn {
         self.exact_on_f64()
             || matches!(
                 self,
-                Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Atan | Atan2 | Asin | Acos | Hypot
+                Exp | Log
+                    | Log2
+                    | Log10
+                    | Sin
+                    | Cos
+                    | Tan
+                    | Atan
+                    | Atan2
+                    | Asin
+                    | Acos
+                    | Hypot
+                    | Pow
             )
     }
 }

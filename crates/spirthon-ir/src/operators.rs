@@ -160,20 +160,20 @@ fn literal_meets(lit: Kind, t: Scalar) -> Option<Kind> {
 /// `a ** b`: a non-negative int literal exponent keeps the base's type (repeated
 /// multiplication), a negative one gives the base's float type (`f32` for an int); `int **
 /// int` with a run-time exponent is refused (Python's result type would depend on its
-/// sign); anything else is `f32`'s `pow` (`f64` has no `pow` yet: only int literal
-/// exponents).
+/// sign); anything else is `pow`, in `f64` when a side is one (with no `f32` on the other:
+/// the two do not mix), else in `f32` (`f16` has no `pow` yet: only int literal exponents).
 fn power(a: Kind, b: Kind) -> Option<Kind> {
     if a == BOOL || b == BOOL {
         return None;
     }
-    // `f64` and `f16` have no `pow` yet: only int literal exponents.
-    let no_pow = |k: Kind| k == F64 || k == Kind::Typed(Scalar::F16);
+    let no_pow = |k: Kind| k == Kind::Typed(Scalar::F16);
     match b {
         Kind::Int => Some(a),
         Kind::NegInt if a.float_typed() => Some(a),
         Kind::NegInt => Some(F32),
         _ if no_pow(a) || no_pow(b) => None,
         _ if b.int_typed() && (a.int_typed() || matches!(a, Kind::Int | Kind::NegInt)) => None,
+        _ if a == F64 || b == F64 => (a != F32 && b != F32).then_some(F64),
         _ => Some(F32),
     }
 }

@@ -316,27 +316,27 @@ impl Lower<'_, '_> {
                         .with_help("write `float(x) ** n` for a float result, or multiply in a loop"));
                     return Ex::Err;
                 }
-                let narrow_or_wide = [Ty::F64, Ty::Scalar(Scalar::F16)]
-                    .into_iter()
-                    .find(|&t| a.is(t) || b.is(t));
-                if let Some(t) = narrow_or_wide {
+                let half = Ty::Scalar(Scalar::F16);
+                if a.is(half) || b.is(half) {
                     self.cx.diags.push(
-                        Diagnostic::error(span, format!("`**` on {} needs an int literal exponent", t.with_article()))
-                            .with_note(format!("the {t} `pow` is not in the library yet"))
-                            .with_help(match t {
-                                Ty::F64 => "write `x ** 3` (repeated multiplication), or compute in f32 with `f32(x) ** y`".to_string(),
-                                _ => format!("write `x ** 3` (repeated multiplication), or compute in f32 with `{t}(f32(x) ** y)`"),
-                            }),
+                        Diagnostic::error(span, "`**` on an f16 needs an int literal exponent")
+                            .with_note("the f16 `pow` is not in the library yet")
+                            .with_help("write `x ** 3` (repeated multiplication), or compute in f32 with `f16(f32(x) ** y)`"),
                     );
                     return Ex::Err;
                 }
-                let x = self.coerce_float(a, Ty::F32, a_span, "**");
-                let y = self.coerce_float(b, Ty::F32, b_span, "**");
+                // In f64 when a side is one (the module's own `pow`), else in f32.
+                let ft = if a.is(Ty::F64) || b.is(Ty::F64) {
+                    Ty::F64
+                } else {
+                    Ty::F32
+                };
+                let x = self.coerce_float(a, ft, a_span, "**");
+                let y = self.coerce_float(b, ft, b_span, "**");
                 match (x, y) {
-                    (Some(x), Some(y)) => Ex::Val(
-                        self.val(Op::Math(MathFn::Pow), Ty::F32, [x, y], span),
-                        Ty::F32,
-                    ),
+                    (Some(x), Some(y)) => {
+                        Ex::Val(self.val(Op::Math(MathFn::Pow), ft, [x, y], span), ft)
+                    }
                     _ => Ex::Err,
                 }
             }

@@ -31,7 +31,7 @@ pub(super) fn has(mf: MathFn) -> bool {
     use MathFn::*;
     matches!(
         mf,
-        Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Atan | Atan2 | Asin | Acos | Hypot
+        Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Atan | Atan2 | Asin | Acos | Hypot | Pow
     )
 }
 
@@ -45,6 +45,7 @@ pub(super) fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
         MathFn::Asin => asin(&mut d, x),
         MathFn::Acos => acos(&mut d, x),
         MathFn::Hypot => hypot(&mut d, x, args[1]),
+        MathFn::Pow => pow(&mut d, x, args[1]),
         MathFn::Exp => exp(&mut d, x),
         MathFn::Log => log(&mut d, x, LogBase::E),
         MathFn::Log2 => log(&mut d, x, LogBase::Two),
@@ -1304,4 +1305,360 @@ fn hypot(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
     let y_inf = d.cmp(SOp::FOrdEqual, ay, inf)?;
     let any_inf = d.e.b.op(SOp::LogicalOr, d.bt, None, &[x_inf, y_inf])?;
     d.select(any_inf, inf, r)
+}
+
+/// `pow(x, y)` (fdlibm's `e_pow.c`, C's special operands): `2^(y·log2|x|)` with `log2|x|`
+/// carried in two parts to about 64 bits (`(x-1)/(x+1)` or `(x-1.5)/(x+1.5)` and a
+/// polynomial, or a series where `x` is near 1 and `|y|` past 2^31), `y` split in two, their
+/// product `p_h + p_l`, and `2^(p_h + p_l)` as `exp`'s rational form times `2^n`. Within 1 ULP
+/// (fdlibm's bound is 0.5 ULP plus a little). Every special case is computed beside the
+/// general one and chosen by `OpSelect`, in fdlibm's order: `y = 0` and `x = 1` give 1 (NaN
+/// or not), then NaN gives NaN, then the special `y` (`±inf`, `±1`, `2`, `0.5` of a
+/// non-negative `x`), then the special `x` (`±0`, `±inf`, `±1`), then a negative `x` with a
+/// non-integer `y` (NaN) and over- and underflow.
+fn pow(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
+    const P: [f64; 5] = [
+        4.138_136_797_057_238_460_39e-08,
+        -1.653_390_220_546_525_153_90e-06,
+        6.613_756_321_437_934_361_17e-05,
+        -2.777_777_777_701_559_338_42e-03,
+        1.666_666_666_666_660_190_37e-01,
+    ];
+    let lg2 = d.c(std::f64::consts::LN_2);
+    let lg2_h = d.c(6.931_471_824_645_996_093_75e-01);
+    let lg2_l = d.c(-1.904_654_299_957_768_045_25e-09);
+    let ovt = d.c(8.008_566_259_537_294_437_2e-17);
+    let ivln2 = d.c(std::f64::consts::LOG2_E);
+    let ivln2_h = d.c(1.442_695_021_629_333_496_09e+00);
+    let ivln2_l = d.c(1.925_962_991_126_617_468_87e-08);
+    let (zero, one, half, two) = (d.c(0.0), d.c(1.0), d.c(0.5), d.c(2.0));
+    let (inf, nan) = (d.special(f64::INFINITY)?, d.special(f64::NAN)?);
+    let bt = d.bt;
+    let ax = d.abs(x)?;
+    let ay = d.abs(y)?;
+    let x_neg = d.sign_bit(x)?;
+    let y_pos = d.cmp(SOp::FOrdGreaterThan, y, zero)?;
+    let y_neg = d.cmp(SOp::FOrdLessThan, y, zero)?;
+
+    // Whether y is an integer, and an odd one (exact tests below 2^53; past it every double
+    // is an even integer).
+    let two53 = d.c(9_007_199_254_740_992.0);
+    let y_big = d.cmp(SOp::FOrdGreaterThanEqual, ay, two53)?;
+    let fy = d.floor(y)?;
+    let y_whole = d.cmp(SOp::FOrdEqual, fy, y)?;
+    let y_whole = d.e.b.op(SOp::LogicalOr, bt, None, &[y_whole, y_big])?;
+    let hy2 = d.mul(y, half)?;
+    let fhy2 = d.floor(hy2)?;
+    let even = d.mul(fhy2, two)?;
+    let parity = d.sub(y, even)?;
+    let y_odd = d.cmp(SOp::FOrdEqual, parity, one)?;
+    let not_big = d.e.b.op(SOp::LogicalNot, bt, None, &[y_big])?;
+    let y_odd = d.and(y_odd, not_big)?;
+    let y_odd = d.and(y_odd, y_whole)?;
+    // s: -1 for a negative x to an odd power.
+    let minus_one = d.c(-1.0);
+    let odd_neg = d.and(x_neg, y_odd)?;
+    let s = d.select(odd_neg, minus_one, one)?;
+
+    // log2|x| = t1 + t2, in general.
+    let (t1_g, t2_g) = pow_log2(d, ax)?;
+    // Near 1 with |y| past 2^31: log(x) by x - x²/2 + x³/3 - x⁴/4.
+    let t = d.sub(ax, one)?;
+    let (c13, c14) = (d.c(0.333_333_333_333_333_333_333_3), d.c(0.25));
+    let a = d.mul(t, c14)?;
+    let a = d.sub(c13, a)?;
+    let a = d.mul(t, a)?;
+    let a = d.sub(half, a)?;
+    let tt = d.mul(t, t)?;
+    let w = d.mul(tt, a)?;
+    let u = d.mul(ivln2_h, t)?;
+    let a = d.mul(t, ivln2_l)?;
+    let b = d.mul(w, ivln2)?;
+    let v = d.sub(a, b)?;
+    let uv = d.add(u, v)?;
+    let t1_n = d.high_word(uv)?;
+    let a = d.sub(t1_n, u)?;
+    let t2_n = d.sub(v, a)?;
+    let huge_y = d.c(f64::from_bits(0x41e0_0001_0000_0000)); // |y| past 2^31 (high word)
+    let y_huge = d.cmp(SOp::FOrdGreaterThanEqual, ay, huge_y)?;
+    let t1 = d.select(y_huge, t1_n, t1_g)?;
+    let t2 = d.select(y_huge, t2_n, t2_g)?;
+
+    // (y1 + y2)·(t1 + t2) = p_h + p_l, y1 = y with its low word cleared.
+    let y1 = d.high_word(y)?;
+    let a = d.sub(y, y1)?;
+    let a = d.mul(a, t1)?;
+    let b = d.mul(y, t2)?;
+    let p_l = d.add(a, b)?;
+    let p_h = d.mul(y1, t1)?;
+    let z = d.add(p_l, p_h)?;
+    // Over- and underflow: z past 1024 (or at it, with p_l above what rounding left), below
+    // -1075 (or at it, with p_l below).
+    let (c1024, cm1075) = (d.c(1024.0), d.c(-1075.0));
+    let zp = d.sub(z, p_h)?;
+    let over_at = d.add(p_l, ovt)?;
+    let over_at = d.cmp(SOp::FOrdGreaterThan, over_at, zp)?;
+    let at_top = d.cmp(SOp::FOrdEqual, z, c1024)?;
+    let over_at = d.and(at_top, over_at)?;
+    let over = d.cmp(SOp::FOrdGreaterThan, z, c1024)?;
+    let over = d.e.b.op(SOp::LogicalOr, bt, None, &[over, over_at])?;
+    let under_at = d.cmp(SOp::FOrdLessThanEqual, p_l, zp)?;
+    let at_bottom = d.cmp(SOp::FOrdEqual, z, cm1075)?;
+    let under_at = d.and(at_bottom, under_at)?;
+    let under = d.cmp(SOp::FOrdLessThan, z, cm1075)?;
+    let under = d.e.b.op(SOp::LogicalOr, bt, None, &[under, under_at])?;
+
+    // 2^(p_h + p_l): n the integer nearest z (halves away from 0) where |z| > 0.5.
+    let az = d.abs(z)?;
+    let a = d.add(az, half)?;
+    let nf = d.floor(a)?;
+    let nnf = d.neg(nf)?;
+    let z_neg = d.cmp(SOp::FOrdLessThan, z, zero)?;
+    let nf = d.select(z_neg, nnf, nf)?;
+    let past_half = d.c(f64::from_bits(0x3fe0_0001_0000_0000));
+    let reduce = d.cmp(SOp::FOrdGreaterThanEqual, az, past_half)?;
+    let nf = d.select(reduce, nf, zero)?;
+    let p_h = d.sub(p_h, nf)?;
+    let a = d.add(p_l, p_h)?;
+    let t = d.high_word(a)?;
+    let u = d.mul(t, lg2_h)?;
+    let a = d.sub(t, p_h)?;
+    let a = d.sub(p_l, a)?;
+    let a = d.mul(a, lg2)?;
+    let b = d.mul(t, lg2_l)?;
+    let v = d.add(a, b)?;
+    let zz = d.add(u, v)?;
+    let a = d.sub(zz, u)?;
+    let w = d.sub(v, a)?;
+    let t = d.mul(zz, zz)?;
+    let poly = d.horner(t, &P)?;
+    let tp = d.mul(t, poly)?;
+    let t1 = d.sub(zz, tp)?;
+    let num = d.mul(zz, t1)?;
+    let den = d.sub(t1, two)?;
+    let q = d.div(num, den)?;
+    let zw = d.mul(zz, w)?;
+    let b = d.add(w, zw)?;
+    let r = d.sub(q, b)?;
+    let a = d.sub(r, zz)?;
+    let e = d.sub(one, a)?;
+    // Clamped: n only matters inside [-1075, 1024] (over- and underflow are chosen below).
+    let (lo_n, hi_n) = (d.c(-1100.0), d.c(1100.0));
+    let nf_c = {
+        let (dt, glsl) = (d.dt, d.e.glsl);
+        d.e.b
+            .ext_inst(dt, None, glsl, GLOp::FClamp as u32, &[nf, lo_n, hi_n])?
+    };
+    let n = d.whole_to_int(nf_c)?;
+    let mag = d.ldexp(e, n)?;
+    let general = d.mul(s, mag)?;
+    let s_inf = d.mul(s, inf)?;
+    let s_zero = d.mul(s, zero)?;
+    let r = d.select(over, s_inf, general)?;
+    let r = d.select(under, s_zero, r)?;
+
+    // |y| past 2^31 with x not near 1 (|x| below 1 - 2^-21 or from 1 + 2^-20 on), or past
+    // 2^64: over- or underflow, by the side of 1 and the sign of y.
+    let below = d.c(f64::from_bits(0x3fef_ffff_0000_0000));
+    let above = d.c(f64::from_bits(0x3ff0_0001_0000_0000));
+    let x_small = d.cmp(SOp::FOrdLessThan, ax, below)?;
+    let x_large = d.cmp(SOp::FOrdGreaterThanEqual, ax, above)?;
+    let grow_small = d.select(y_neg, s_inf, s_zero)?;
+    let grow_large = d.select(y_pos, s_inf, s_zero)?;
+    let far = d.select(x_small, grow_small, grow_large)?;
+    let not_near = d.e.b.op(SOp::LogicalOr, bt, None, &[x_small, x_large])?;
+    let far_applies = d.and(y_huge, not_near)?;
+    let r = d.select(far_applies, far, r)?;
+    let two64 = d.c(f64::from_bits(0x43f0_0001_0000_0000));
+    let y_vast = d.cmp(SOp::FOrdGreaterThanEqual, ay, two64)?;
+    let lt1 = d.cmp(SOp::FOrdLessThan, ax, one)?;
+    let vast_small = d.select(y_neg, inf, zero)?;
+    let vast_large = d.select(y_pos, inf, zero)?;
+    let vast = d.select(lt1, vast_small, vast_large)?;
+    let r = d.select(y_vast, vast, r)?;
+
+    // A negative x (not -0, not -inf) to a non-integer power: NaN.
+    let y_frac = d.e.b.op(SOp::LogicalNot, bt, None, &[y_whole])?;
+    let x_below_zero = d.cmp(SOp::FOrdLessThan, x, zero)?;
+    let complex = d.and(x_below_zero, y_frac)?;
+    let r = d.select(complex, nan, r)?;
+
+    // x = ±0, ±inf, ±1: |x| (1/|x| for a negative y), negated for a negative x to an odd
+    // power; (-1) to a non-integer power is NaN.
+    let recip = d.div(one, ax)?;
+    let zs = d.select(y_neg, recip, ax)?;
+    let nzs = d.neg(zs)?;
+    let zs = d.select(odd_neg, nzs, zs)?;
+    let is_one = d.cmp(SOp::FOrdEqual, ax, one)?;
+    let minus_one_frac = d.and(x_neg, is_one)?;
+    let minus_one_frac = d.and(minus_one_frac, y_frac)?;
+    let zs = d.select(minus_one_frac, nan, zs)?;
+    let x_zero = d.cmp(SOp::FOrdEqual, ax, zero)?;
+    let x_inf = d.cmp(SOp::FOrdEqual, ax, inf)?;
+    let x_special = d.e.b.op(SOp::LogicalOr, bt, None, &[x_zero, x_inf])?;
+    let x_special = d.e.b.op(SOp::LogicalOr, bt, None, &[x_special, is_one])?;
+    let r = d.select(x_special, zs, r)?;
+
+    // y = 0.5 of x >= +0 (not -0): sqrt; y = 2: x·x; y = ±1: x or 1/x; y = ±inf: 1 for
+    // |x| = 1, else inf or 0 by the side of 1 and the sign of y.
+    let root = d.sqrt(x)?;
+    let y_half = d.cmp(SOp::FOrdEqual, y, half)?;
+    let x_nonneg = d.e.b.op(SOp::LogicalNot, bt, None, &[x_neg])?;
+    let root_applies = d.and(y_half, x_nonneg)?;
+    let r = d.select(root_applies, root, r)?;
+    let y_two = d.cmp(SOp::FOrdEqual, y, two)?;
+    let xx = d.mul(x, x)?;
+    let r = d.select(y_two, xx, r)?;
+    let y_one = d.cmp(SOp::FOrdEqual, ay, one)?;
+    let inv = d.div(one, x)?;
+    let pm = d.select(y_pos, x, inv)?;
+    let r = d.select(y_one, pm, r)?;
+    let y_inf = d.cmp(SOp::FOrdEqual, ay, inf)?;
+    let large_x = d.cmp(SOp::FOrdGreaterThan, ax, one)?;
+    let by_side = d.select(large_x, vast_large, vast_small)?;
+    let at_inf = d.select(is_one, one, by_side)?;
+    let r = d.select(y_inf, at_inf, r)?;
+
+    // NaN operands: NaN (x + y); then x = 1 and y = 0 give 1 whatever the other is.
+    let x_nan = d.is_nan(x)?;
+    let y_nan = d.is_nan(y)?;
+    let any_nan = d.e.b.op(SOp::LogicalOr, bt, None, &[x_nan, y_nan])?;
+    let sum = d.add(x, y)?;
+    let r = d.select(any_nan, sum, r)?;
+    let x_is_one = d.cmp(SOp::FOrdEqual, x, one)?;
+    let r = d.select(x_is_one, one, r)?;
+    let y_zero = d.cmp(SOp::FOrdEqual, ay, zero)?;
+    d.select(y_zero, one, r)
+}
+
+/// `log2|x|` for `pow` in two parts `(t1, t2)`, `t1` with its low word cleared (fdlibm's
+/// `e_pow.c`): `|x| = 2^n·m` with `m` in `[√(1/2)·…, √3)`, `ss = (m - b)/(m + b)` for `b` 1 or
+/// 1.5 in high and low parts, `log2(m) = (2/(3·ln 2))·(3·ss + ss³·R(ss²))` carried in two
+/// parts, plus `log2(b)` and `n`.
+fn pow_log2(d: &mut D<'_>, ax: Word) -> R<(Word, Word)> {
+    const L: [f64; 6] = [
+        5.999_999_999_999_946_487_25e-01,
+        4.285_714_285_785_501_842_52e-01,
+        3.333_333_298_183_774_329_18e-01,
+        2.727_281_238_085_340_064_89e-01,
+        2.306_607_457_755_617_540_67e-01,
+        2.069_750_178_003_384_177_84e-01,
+    ];
+    let (bt, it) = (d.bt, d.it);
+    // Subnormals: scaled by 2^53, 53 off n.
+    let tiny = d.c(f64::MIN_POSITIVE);
+    let sub = d.cmp(SOp::FOrdLessThan, ax, tiny)?;
+    let two53 = d.c(9_007_199_254_740_992.0);
+    let scaled = d.mul(ax, two53)?;
+    let ax = d.select(sub, scaled, ax)?;
+    let bits = d.bits(ax)?;
+    let c32 = d.cu(32);
+    let ix = d.u(SOp::ShiftRightLogical, bits, c32)?;
+    let low = d.cu(0xffff_ffff);
+    let lx = d.u(SOp::BitwiseAnd, bits, low)?;
+    let ix = d.e.b.op(SOp::Bitcast, it, None, &[ix])?;
+    let c20 = d.ci(20);
+    let e = d.i(SOp::ShiftRightArithmetic, ix, c20)?;
+    let b3ff = d.ci(0x3ff);
+    let n = d.i(SOp::ISub, e, b3ff)?;
+    let (zero_i, m53) = (d.ci(0), d.ci(-53));
+    let adj = d.pick(it, sub, m53, zero_i)?;
+    let n = d.i(SOp::IAdd, n, adj)?;
+    let mask20 = d.ci(0x000f_ffff);
+    let j = d.i(SOp::BitwiseAnd, ix, mask20)?;
+    let one_hi = d.ci(0x3ff0_0000);
+    let ixn = d.i(SOp::BitwiseOr, j, one_hi)?;
+    // The interval: j <= 0x3988E (k = 0), j < 0xBB67A (k = 1), else k = 0 with n + 1 and
+    // the exponent one lower.
+    let (c1, c2) = (d.ci(0x3988E), d.ci(0xBB67A));
+    let k1 = d.e.b.op(SOp::SGreaterThan, bt, None, &[j, c1])?;
+    let lt2 = d.e.b.op(SOp::SLessThan, bt, None, &[j, c2])?;
+    let k1 = d.and(k1, lt2)?;
+    let past = d.e.b.op(SOp::LogicalNot, bt, None, &[lt2])?;
+    let one_i = d.ci(1);
+    let bump = d.pick(it, past, one_i, zero_i)?;
+    let n = d.i(SOp::IAdd, n, bump)?;
+    let down = d.ci(0x0010_0000);
+    let lower = d.i(SOp::ISub, ixn, down)?;
+    let ixn = d.pick(it, past, lower, ixn)?;
+    // ax with the new high word.
+    let hi = d.e.b.op(SOp::Bitcast, d.ut, None, &[ixn])?;
+    let hi = d.u(SOp::ShiftLeftLogical, hi, c32)?;
+    let nb = d.u(SOp::BitwiseOr, hi, lx)?;
+    let m = d.of_bits(nb)?;
+    let (one, one_half) = (d.c(1.0), d.c(1.5));
+    let bp = d.select(k1, one_half, one)?;
+    let zero = d.c(0.0);
+    let dp_h = d.c(5.849_624_872_207_641_601_56e-01);
+    let dp_h = d.select(k1, dp_h, zero)?;
+    let dp_l = d.c(1.350_039_202_129_748_971_28e-08);
+    let dp_l = d.select(k1, dp_l, zero)?;
+    // ss = s_h + s_l = (m - bp)/(m + bp).
+    let u = d.sub(m, bp)?;
+    let den = d.add(m, bp)?;
+    let v = d.div(one, den)?;
+    let ss = d.mul(u, v)?;
+    let s_h = d.high_word(ss)?;
+    // t_h = m + bp, high: ((ixn >> 1) | 0x20000000) + 0x00080000 + (k << 18) as a high word.
+    let a = d.i(SOp::ShiftRightArithmetic, ixn, one_i)?;
+    let c2000 = d.ci(0x2000_0000);
+    let a = d.i(SOp::BitwiseOr, a, c2000)?;
+    let c8 = d.ci(0x0008_0000);
+    let a = d.i(SOp::IAdd, a, c8)?;
+    let k18 = d.ci(1 << 18);
+    let kk = d.pick(it, k1, k18, zero_i)?;
+    let a = d.i(SOp::IAdd, a, kk)?;
+    let a = d.e.b.op(SOp::Bitcast, d.ut, None, &[a])?;
+    let a = d.u(SOp::ShiftLeftLogical, a, c32)?;
+    let t_h = d.of_bits(a)?;
+    let a = d.sub(t_h, bp)?;
+    let t_l = d.sub(m, a)?;
+    let a = d.mul(s_h, t_h)?;
+    let a = d.sub(u, a)?;
+    let b = d.mul(s_h, t_l)?;
+    let a = d.sub(a, b)?;
+    let s_l = d.mul(v, a)?;
+    // log(m) pieces.
+    let s2 = d.mul(ss, ss)?;
+    let poly = d.horner(s2, &[L[5], L[4], L[3], L[2], L[1], L[0]])?;
+    let s4 = d.mul(s2, s2)?;
+    let r = d.mul(s4, poly)?;
+    let a = d.add(s_h, ss)?;
+    let a = d.mul(s_l, a)?;
+    let r = d.add(r, a)?;
+    let s2 = d.mul(s_h, s_h)?;
+    let three = d.c(3.0);
+    let a = d.add(three, s2)?;
+    let a = d.add(a, r)?;
+    let t_h = d.high_word(a)?;
+    let a = d.sub(t_h, three)?;
+    let a = d.sub(a, s2)?;
+    let t_l = d.sub(r, a)?;
+    let u = d.mul(s_h, t_h)?;
+    let a = d.mul(s_l, t_h)?;
+    let b = d.mul(t_l, ss)?;
+    let v = d.add(a, b)?;
+    let uv = d.add(u, v)?;
+    let p_h = d.high_word(uv)?;
+    let a = d.sub(p_h, u)?;
+    let p_l = d.sub(v, a)?;
+    let cp = d.c(9.617_966_939_259_755_543_29e-01);
+    let cp_h = d.c(9.617_967_009_544_372_558_59e-01);
+    let cp_l = d.c(-7.028_461_650_952_758_265_16e-09);
+    let z_h = d.mul(cp_h, p_h)?;
+    let a = d.mul(cp_l, p_h)?;
+    let b = d.mul(p_l, cp)?;
+    let z_l = d.add(a, b)?;
+    let z_l = d.add(z_l, dp_l)?;
+    let dt = d.dt;
+    let t = d.e.b.op(SOp::ConvertSToF, dt, None, &[n])?;
+    let a = d.add(z_h, z_l)?;
+    let a = d.add(a, dp_h)?;
+    let a = d.add(a, t)?;
+    let t1 = d.high_word(a)?;
+    let a = d.sub(t1, t)?;
+    let a = d.sub(a, dp_h)?;
+    let a = d.sub(a, z_h)?;
+    let t2 = d.sub(z_l, a)?;
+    Ok((t1, t2))
 }
