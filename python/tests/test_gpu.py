@@ -714,8 +714,27 @@ def double_math(which: i32, x: Array[f64], y: Array[f64], out: Array[f64]):
         out[i] = math.acos(x[i])
     elif which == 11:
         out[i] = math.hypot(x[i], y[i])
-    else:
+    elif which == 12:
         out[i] = x[i] ** y[i]
+    elif which == 13:
+        out[i] = math.expm1(x[i])
+    elif which == 14:
+        out[i] = math.sinh(x[i])
+    elif which == 15:
+        out[i] = math.cosh(x[i])
+    else:
+        out[i] = math.tanh(x[i])
+
+
+def _c(fn):
+    """``fn`` as C computes it: an infinity of the result's sign where CPython raises
+    OverflowError."""
+    def c(x):
+        try:
+            return fn(x)
+        except OverflowError:
+            return math.copysign(math.inf, fn(math.copysign(1.0, x)))
+    return c
 
 
 def _c_pow(x, y):
@@ -796,7 +815,8 @@ class Math(unittest.TestCase):
             self.assertLessEqual(worst, 4, "function %d: %d ULP" % (which, worst))
 
     def test_f64_functions_within_2_ulp(self):
-        """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin, acos, hypot and ** on f64 are the
+        """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin, acos, hypot, **, expm1,
+        sinh, cosh and tanh on f64 are the
         module's own (GLSL.std.450 has no double form of them): within 2 ULP of CPython's,
         over the whole range, sin, cos and tan of huge arguments included (reduced by 2/π to
         224 bits), atan2's signed zeros and infinities as C's."""
@@ -814,6 +834,8 @@ class Math(unittest.TestCase):
                        (0.5, -math.inf), (-math.inf, 3.0), (-math.inf, -2.0), (2.0, 1024.0),
                        (2.0, -1074.0), (10.0, -323.0), (math.nan, 0.0), (1.0, math.nan), (4.0, 0.5),
                        (-8.0, 1 / 3)]
+        hyperbolic = np.concatenate([rng.uniform(-3, 3, n), rng.uniform(-40, 40, n),
+                                     rng.uniform(-712, 712, n), [0.0, -0.0, 1e-300, 709.79, 710.4]])
         bases = np.concatenate([np.exp(rng.uniform(-20, 20, n)), np.exp(rng.uniform(-700, 700, n)),
                                 -np.exp(rng.uniform(-5, 5, n)), [c[0] for c in pow_corners]])
         powers = np.concatenate([rng.uniform(-30, 30, n), rng.uniform(-1, 1, n),
@@ -830,7 +852,9 @@ class Math(unittest.TestCase):
                  (4, math.sin, trig, None), (5, math.cos, trig, None), (6, math.tan, trig, None),
                  (7, math.atan, np.concatenate([anywhere, [inf, -inf, 0.0, -0.0]]), None),
                  (8, math.atan2, ys, xs), (9, math.asin, unit, None), (10, math.acos, unit, None),
-                 (11, math.hypot, ys, xs), (12, _c_pow, bases, powers)]
+                 (11, math.hypot, ys, xs), (12, _c_pow, bases, powers),
+                 (13, _c(math.expm1), hyperbolic, None), (14, _c(math.sinh), hyperbolic, None),
+                 (15, _c(math.cosh), hyperbolic, None), (16, math.tanh, hyperbolic, None)]
         for which, fn, x, y in cases:
             out = np.zeros_like(x)
             double_math.launch(len(x), which, x, x if y is None else y, out)

@@ -211,6 +211,10 @@ impl MathFn {
                     | Acos
                     | Hypot
                     | Pow
+                    | Expm1
+                    | Sinh
+                    | Cosh
+                    | Tanh
             )
     }
 }

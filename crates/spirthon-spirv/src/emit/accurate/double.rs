@@ -31,7 +31,22 @@ pub(super) fn has(mf: MathFn) -> bool {
     use MathFn::*;
     matches!(
         mf,
-        Exp | Log | Log2 | Log10 | Sin | Cos | Tan | Atan | Atan2 | Asin | Acos | Hypot | Pow
+        Exp | Log
+            | Log2
+            | Log10
+            | Sin
+            | Cos
+            | Tan
+            | Atan
+            | Atan2
+            | Asin
+            | Acos
+            | Hypot
+            | Pow
+            | Expm1
+            | Sinh
+            | Cosh
+            | Tanh
     )
 }
 
@@ -46,6 +61,10 @@ pub(super) fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
         MathFn::Acos => acos(&mut d, x),
         MathFn::Hypot => hypot(&mut d, x, args[1]),
         MathFn::Pow => pow(&mut d, x, args[1]),
+        MathFn::Expm1 => expm1(&mut d, x),
+        MathFn::Sinh => sinh(&mut d, x),
+        MathFn::Cosh => cosh(&mut d, x),
+        MathFn::Tanh => tanh(&mut d, x),
         MathFn::Exp => exp(&mut d, x),
         MathFn::Log => log(&mut d, x, LogBase::E),
         MathFn::Log2 => log(&mut d, x, LogBase::Two),
@@ -1661,4 +1680,273 @@ fn pow_log2(d: &mut D<'_>, ax: Word) -> R<(Word, Word)> {
     let a = d.sub(a, z_h)?;
     let t2 = d.sub(z_l, a)?;
     Ok((t1, t2))
+}
+
+/// `e^x - 1` (fdlibm's `s_expm1.c`), precise near 0: `x = k·ln2 + r` (`k = 0` below
+/// `ln2/2`) with the rounding of `r` kept in `c`, a rational approximation of `e^r - 1`, and
+/// the combination fdlibm picks for `k` (0, -1, 1, 2 to 56, else), each computed and chosen.
+/// Past 56·ln2 it is `-1` below and `+inf` above `e^x`'s overflow; NaN stays NaN.
+fn expm1(d: &mut D<'_>, x: Word) -> R<Word> {
+    const Q: [f64; 5] = [
+        -2.010_992_181_836_243_713_26e-07,
+        4.008_217_827_329_362_395_52e-06,
+        -7.936_507_578_674_879_424_73e-05,
+        1.587_301_587_254_814_601_65e-03,
+        -3.333_333_333_333_313_164_28e-02,
+    ];
+    let bt = d.bt;
+    let (lo_x, hi_x) = (d.c(-60.0), d.c(710.0));
+    let xc = {
+        let (dt, glsl) = (d.dt, d.e.glsl);
+        d.e.b
+            .ext_inst(dt, None, glsl, GLOp::FClamp as u32, &[x, lo_x, hi_x])?
+    };
+    let zero = d.c(0.0);
+    let (half, minus_half) = (d.c(0.5), d.c(-0.5));
+    let neg = d.cmp(SOp::FOrdLessThan, xc, zero)?;
+    let rounding = d.select(neg, minus_half, half)?;
+    let invln2 = d.c(std::f64::consts::LOG2_E);
+    let a = d.mul(invln2, xc)?;
+    let a = d.add(a, rounding)?;
+    let kf = {
+        // C's `(int)` truncation, from floor and ceil.
+        let fl = d.floor(a)?;
+        let negated = d.neg(a)?;
+        let up = d.floor(negated)?;
+        let up = d.neg(up)?;
+        let a_neg = d.cmp(SOp::FOrdLessThan, a, zero)?;
+        d.select(a_neg, up, fl)?
+    };
+    let ax = d.abs(xc)?;
+    let half_ln2 = d.c(f64::from_bits(0x3fd6_2e43_0000_0000)); // hx > 0x3fd62e42
+    let reduce = d.cmp(SOp::FOrdGreaterThanEqual, ax, half_ln2)?;
+    let kf = d.select(reduce, kf, zero)?;
+    let (ln2_hi, ln2_lo) = (
+        d.c(6.931_471_803_691_238_164_90e-01),
+        d.c(1.908_214_929_270_587_700_02e-10),
+    );
+    let a = d.mul(kf, ln2_hi)?;
+    let hi = d.sub(xc, a)?;
+    let lo = d.mul(kf, ln2_lo)?;
+    let xr = d.sub(hi, lo)?;
+    let a = d.sub(hi, xr)?;
+    let c = d.sub(a, lo)?;
+    // The primary range.
+    let hfx = d.mul(half, xr)?;
+    let hxs = d.mul(xr, hfx)?;
+    let p = d.horner(hxs, &Q)?;
+    let p = d.mul(hxs, p)?;
+    let one = d.c(1.0);
+    let r1 = d.add(one, p)?;
+    let three = d.c(3.0);
+    let a = d.mul(r1, hfx)?;
+    let t = d.sub(three, a)?;
+    let six = d.c(6.0);
+    let num = d.sub(r1, t)?;
+    let a = d.mul(xr, t)?;
+    let den = d.sub(six, a)?;
+    let q = d.div(num, den)?;
+    let e0 = d.mul(hxs, q)?;
+    // k = 0: x - (x·e - hxs).
+    let a = d.mul(xr, e0)?;
+    let a = d.sub(a, hxs)?;
+    let k0 = d.sub(xr, a)?;
+    // Otherwise e = x·(e - c) - c - hxs.
+    let a = d.sub(e0, c)?;
+    let a = d.mul(xr, a)?;
+    let a = d.sub(a, c)?;
+    let e = d.sub(a, hxs)?;
+    // k = -1: 0.5·(x - e) - 0.5.
+    let a = d.sub(xr, e)?;
+    let a = d.mul(half, a)?;
+    let km1 = d.sub(a, half)?;
+    // k = 1: below -0.25, -2·(e - (x + 0.5)); else 1 + 2·(x - e).
+    let two = d.c(2.0);
+    let minus_two = d.c(-2.0);
+    let a = d.add(xr, half)?;
+    let a = d.sub(e, a)?;
+    let k1_low = d.mul(minus_two, a)?;
+    let a = d.sub(xr, e)?;
+    let a = d.mul(two, a)?;
+    let k1_high = d.add(one, a)?;
+    let quarter = d.c(-0.25);
+    let below = d.cmp(SOp::FOrdLessThan, xr, quarter)?;
+    let k1 = d.select(below, k1_low, k1_high)?;
+    // k outside [0, 56]: (x - e + 1)·2^k - 1; 2 to 19: (x - e + (1 - 2^-k))·2^k; 20 to 56:
+    // (x - (e + 2^-k) + 1)·2^k.
+    let k = d.whole_to_int(kf)?;
+    let it = d.it;
+    let minus_k = d.e.b.op(SOp::SNegate, it, None, &[k])?;
+    let uf = d.ldexp(one, minus_k)?;
+    let a = d.sub(xr, e)?;
+    let y = d.add(a, one)?;
+    let scaled = d.ldexp(y, k)?;
+    let far = d.sub(scaled, one)?;
+    let b = d.sub(one, uf)?;
+    let a = d.sub(xr, e)?;
+    let a = d.add(a, b)?;
+    let small_k = d.ldexp(a, k)?;
+    let a = d.add(e, uf)?;
+    let a = d.sub(xr, a)?;
+    let a = d.add(a, one)?;
+    let mid_k = d.ldexp(a, k)?;
+    let c20 = d.c(20.0);
+    let lt20 = d.cmp(SOp::FOrdLessThan, kf, c20)?;
+    let near = d.select(lt20, small_k, mid_k)?;
+    let (c0, c56) = (d.c(0.0), d.c(56.0));
+    let in_range = d.cmp(SOp::FOrdGreaterThanEqual, kf, c0)?;
+    let le56 = d.cmp(SOp::FOrdLessThanEqual, kf, c56)?;
+    let in_range = d.and(in_range, le56)?;
+    let r = d.select(in_range, near, far)?;
+    let (m1f, p1f) = (d.c(-1.0), d.c(1.0));
+    let is_m1 = d.cmp(SOp::FOrdEqual, kf, m1f)?;
+    let r = d.select(is_m1, km1, r)?;
+    let is_1 = d.cmp(SOp::FOrdEqual, kf, p1f)?;
+    let r = d.select(is_1, k1, r)?;
+    let is_0 = d.cmp(SOp::FOrdEqual, kf, zero)?;
+    let r = d.select(is_0, k0, r)?;
+    // Past 56·ln2: -1 below, +inf above the overflow threshold; NaN itself.
+    let big = d.c(f64::from_bits(0x4043_687A_0000_0000));
+    let ax0 = d.abs(x)?;
+    let huge = d.cmp(SOp::FOrdGreaterThanEqual, ax0, big)?;
+    let x_neg = d.cmp(SOp::FOrdLessThan, x, zero)?;
+    let huge_neg = d.and(huge, x_neg)?;
+    let r = d.select(huge_neg, m1f, r)?;
+    let o_t = d.c(7.097_827_128_933_839_730_96e+02);
+    let over = d.cmp(SOp::FOrdGreaterThan, x, o_t)?;
+    let inf = d.special(f64::INFINITY)?;
+    let r = d.select(over, inf, r)?;
+    let nan = d.is_nan(x)?;
+    let _ = bt;
+    d.select(nan, x, r)
+}
+
+/// `sign·e^x/2` for `x` past `e^x`'s overflow (musl's `__expo2`, `k = 2043`): `e^(x - k·ln2)`
+/// (the subtraction exact) times `2^(k-1)`, the power added to the exponent's bits (a
+/// product by two constant powers of two is one a driver may fold into infinity); past
+/// `ln(2·DBL_MAX)` it is infinite.
+fn expo2(d: &mut D<'_>, ax: Word, sign: Word) -> R<Word> {
+    let kln2 = d.c(f64::from_bits(0x4096_2066_151a_dd8b));
+    let a = d.sub(ax, kln2)?;
+    let e = exp(d, a)?;
+    let bits = d.bits(e)?;
+    let k = d.cu(2042 << 52);
+    let bits = d.u(SOp::IAdd, bits, k)?;
+    let r = d.of_bits(bits)?;
+    let limit = d.c(7.104_758_600_739_439e2);
+    let over = d.cmp(SOp::FOrdGreaterThan, ax, limit)?;
+    let inf = d.special(f64::INFINITY)?;
+    let r = d.select(over, inf, r)?;
+    d.mul(r, sign)
+}
+
+/// `tanh(x)` (musl's `tanh.c`): from `expm1` of `±2|x|`, by the size of `|x|` (1 past 20).
+fn tanh(d: &mut D<'_>, x: Word) -> R<Word> {
+    let ax = d.abs(x)?;
+    let (two, minus_two, one) = (d.c(2.0), d.c(-2.0), d.c(1.0));
+    let b1 = d.c(f64::from_bits(0x3fe1_93eb_0000_0000)); // w > 0x3fe193ea: |x| > log(3)/2
+    let b2 = d.c(f64::from_bits(0x3fd0_58af_0000_0000)); // w > 0x3fd058ae: |x| > log(5/3)/2
+    let big = d.cmp(SOp::FOrdGreaterThanEqual, ax, b1)?;
+    let mid = d.cmp(SOp::FOrdGreaterThanEqual, ax, b2)?;
+    let factor = d.select(mid, two, minus_two)?;
+    let arg = d.mul(factor, ax)?;
+    let t = expm1(d, arg)?;
+    let tp2 = d.add(t, two)?;
+    // Big: 1 - 2/(t + 2); mid: t/(t + 2); small: -t/(t + 2).
+    let a = d.div(two, tp2)?;
+    let big_r = d.sub(one, a)?;
+    let mid_r = d.div(t, tp2)?;
+    let small_r = d.neg(mid_r)?;
+    let r = d.select(mid, mid_r, small_r)?;
+    let r = d.select(big, big_r, r)?;
+    let twenty = d.c(20.0);
+    let past = d.cmp(SOp::FOrdGreaterThan, ax, twenty)?;
+    let r = d.select(past, one, r)?;
+    let tiny = d.c(f64::MIN_POSITIVE);
+    let sub = d.cmp(SOp::FOrdLessThan, ax, tiny)?;
+    let r = d.select(sub, ax, r)?;
+    let neg = d.sign_bit(x)?;
+    let nr = d.neg(r)?;
+    let r = d.select(neg, nr, r)?;
+    let nan = d.is_nan(x)?;
+    d.select(nan, x, r)
+}
+
+/// `sinh(x)` (musl's `sinh.c`): from `expm1(|x|)` below `log(DBL_MAX)`, `__expo2` past it.
+fn sinh(d: &mut D<'_>, x: Word) -> R<Word> {
+    let ax = d.abs(x)?;
+    let neg = d.sign_bit(x)?;
+    let (half, minus_half) = (d.c(0.5), d.c(-0.5));
+    let h = d.select(neg, minus_half, half)?;
+    let (one, two) = (d.c(1.0), d.c(2.0));
+    let t = expm1(d, ax)?;
+    let tp1 = d.add(t, one)?;
+    // Below 1: h·(2t - t²/(t + 1)); else h·(t + t/(t + 1)).
+    let tt = d.mul(t, t)?;
+    let a = d.div(tt, tp1)?;
+    let b = d.mul(two, t)?;
+    let a = d.sub(b, a)?;
+    let low = d.mul(h, a)?;
+    let a = d.div(t, tp1)?;
+    let a = d.add(t, a)?;
+    let high = d.mul(h, a)?;
+    let lt1 = d.cmp(SOp::FOrdLessThan, ax, one)?;
+    let r = d.select(lt1, low, high)?;
+    let tiny = d.c(f64::from_bits(0x3e50_0000_0000_0000)); // 2^-26: x itself
+    let small = d.cmp(SOp::FOrdLessThan, ax, tiny)?;
+    let r = d.select(small, x, r)?;
+    let two_h = d.mul(two, h)?;
+    let limit = d.c(f64::from_bits(0x4086_2e42_0000_0000));
+    let ax_c = {
+        let (dt, glsl) = (d.dt, d.e.glsl);
+        let cap = d.c(1420.0);
+        d.e.b
+            .ext_inst(dt, None, glsl, GLOp::FMin as u32, &[ax, cap])?
+    };
+    let huge = expo2(d, ax_c, two_h)?;
+    let past = d.cmp(SOp::FOrdGreaterThanEqual, ax, limit)?;
+    let r = d.select(past, huge, r)?;
+    let nan = d.is_nan(x)?;
+    d.select(nan, x, r)
+}
+
+/// `cosh(x)` (musl's `cosh.c`): `1 + t²/(2(1 + t))` from `t = expm1(|x|)` below `ln 2`,
+/// `(e^|x| + e^-|x|)/2` below `log(DBL_MAX)`, `__expo2` past it.
+fn cosh(d: &mut D<'_>, x: Word) -> R<Word> {
+    let ax = d.abs(x)?;
+    let (one, two, half) = (d.c(1.0), d.c(2.0), d.c(0.5));
+    let t = expm1(d, ax)?;
+    let tt = d.mul(t, t)?;
+    let a = d.add(one, t)?;
+    let a = d.mul(two, a)?;
+    let a = d.div(tt, a)?;
+    let low = d.add(one, a)?;
+    let cap = d.c(710.0);
+    let ax_m = {
+        let (dt, glsl) = (d.dt, d.e.glsl);
+        d.e.b
+            .ext_inst(dt, None, glsl, GLOp::FMin as u32, &[ax, cap])?
+    };
+    let e = exp(d, ax_m)?;
+    let inv = d.div(one, e)?;
+    let a = d.add(e, inv)?;
+    let mid = d.mul(half, a)?;
+    let ln2 = d.c(f64::from_bits(0x3fe6_2e42_0000_0000));
+    let lt_ln2 = d.cmp(SOp::FOrdLessThan, ax, ln2)?;
+    let r = d.select(lt_ln2, low, mid)?;
+    let tiny = d.c(f64::from_bits(0x3e50_0000_0000_0000));
+    let small = d.cmp(SOp::FOrdLessThan, ax, tiny)?;
+    let r = d.select(small, one, r)?;
+    let ax_c = {
+        let (dt, glsl) = (d.dt, d.e.glsl);
+        let cap = d.c(1420.0);
+        d.e.b
+            .ext_inst(dt, None, glsl, GLOp::FMin as u32, &[ax, cap])?
+    };
+    let huge = expo2(d, ax_c, one)?;
+    let limit = d.c(f64::from_bits(0x4086_2e42_0000_0000));
+    let past = d.cmp(SOp::FOrdGreaterThanEqual, ax, limit)?;
+    let r = d.select(past, huge, r)?;
+    let nan = d.is_nan(x)?;
+    d.select(nan, ax, r)
 }
