@@ -26,28 +26,10 @@ use spirthon_ir::{Const, Ty};
 
 use crate::emit::{Emitter, R};
 
-/// The functions this module computes on `f64`.
+/// The functions this module computes on `f64`: those the built-in table gives an `f64`
+/// form that the device does not compute exactly ([`MathFn::takes_f64`]).
 pub(super) fn has(mf: MathFn) -> bool {
-    use MathFn::*;
-    matches!(
-        mf,
-        Exp | Log
-            | Log2
-            | Log10
-            | Sin
-            | Cos
-            | Tan
-            | Atan
-            | Atan2
-            | Asin
-            | Acos
-            | Hypot
-            | Pow
-            | Expm1
-            | Sinh
-            | Cosh
-            | Tanh
-    )
+    mf.takes_f64() && !mf.exact_on_f64()
 }
 
 /// The body of the helper for `mf` of `args`, in the current block; its result.
@@ -257,6 +239,12 @@ impl<'e> D<'e> {
         self.e.b.op(SOp::UGreaterThan, bt, None, &[m, inf])
     }
 
+    /// `r`, or `x` itself where `x` is NaN (a function's NaN operand is its result).
+    fn nan_through(&mut self, x: Word, r: Word) -> R<Word> {
+        let nan = self.is_nan(x)?;
+        self.select(nan, x, r)
+    }
+
     /// `x` with its low 32 bits cleared (fdlibm's `SET_LOW_WORD(x, 0)`).
     fn high_word(&mut self, x: Word) -> R<Word> {
         let b = self.bits(x)?;
@@ -289,14 +277,7 @@ fn exp(d: &mut D<'_>, x: Word) -> R<Word> {
     let t = d.mul(xc, invln2)?;
     let t = d.add(t, half)?;
     let kf = d.floor(t)?;
-    let (ln2_hi, ln2_lo) = (
-        d.c(6.931_471_803_691_238_164_90e-01),
-        d.c(1.908_214_929_270_587_700_02e-10),
-    );
-    let khi = d.mul(kf, ln2_hi)?;
-    let hi = d.sub(xc, khi)?;
-    let lo = d.mul(kf, ln2_lo)?;
-    let r = d.sub(hi, lo)?;
+    let (hi, lo, r) = ln2_reduce(d, xc, kf)?;
     let rr = d.mul(r, r)?;
     let p = d.horner(rr, &P)?;
     let prr = d.mul(rr, p)?;
@@ -323,8 +304,21 @@ fn exp(d: &mut D<'_>, x: Word) -> R<Word> {
     let (inf, zero) = (d.special(f64::INFINITY)?, d.c(0.0));
     let r = d.select(over, inf, scaled)?;
     let r = d.select(under, zero, r)?;
-    let nan = d.is_nan(x)?;
-    d.select(nan, x, r)
+    d.nan_through(x, r)
+}
+
+/// `x - k·ln2` with `ln2` in two parts (its high part has 32 bits, so `k·ln2_hi` is exact
+/// for the `k` of `exp` and `expm1`): `(hi, lo, hi - lo)`, `hi = x - k·ln2_hi`, `lo = k·ln2_lo`.
+fn ln2_reduce(d: &mut D<'_>, x: Word, kf: Word) -> R<(Word, Word, Word)> {
+    let (ln2_hi, ln2_lo) = (
+        d.c(6.931_471_803_691_238_164_90e-01),
+        d.c(1.908_214_929_270_587_700_02e-10),
+    );
+    let khi = d.mul(kf, ln2_hi)?;
+    let hi = d.sub(x, khi)?;
+    let lo = d.mul(kf, ln2_lo)?;
+    let r = d.sub(hi, lo)?;
+    Ok((hi, lo, r))
 }
 
 /// Which logarithm [`log`] computes.
@@ -468,8 +462,7 @@ fn log(d: &mut D<'_>, x: Word, base: LogBase) -> R<Word> {
     let r = d.select(is_inf, inf, result)?;
     let r = d.select(negative, nan, r)?;
     let r = d.select(is_zero, minus_inf, r)?;
-    let x_nan = d.is_nan(x)?;
-    d.select(x_nan, x, r)
+    d.nan_through(x, r)
 }
 
 /// Which of [`sin_cos`]'s functions.
@@ -1079,8 +1072,7 @@ fn atan(d: &mut D<'_>, x: Word) -> R<Word> {
     let negative = d.sign_bit(x)?;
     let nr = d.neg(r)?;
     let r = d.select(negative, nr, r)?;
-    let nan = d.is_nan(x)?;
-    d.select(nan, x, r)
+    d.nan_through(x, r)
 }
 
 /// `atan2(y, x)` (fdlibm's `e_atan2.c`): `atan(|y/x|)` placed in the quadrant of the signs
@@ -1721,14 +1713,7 @@ fn expm1(d: &mut D<'_>, x: Word) -> R<Word> {
     let half_ln2 = d.c(f64::from_bits(0x3fd6_2e43_0000_0000)); // hx > 0x3fd62e42
     let reduce = d.cmp(SOp::FOrdGreaterThanEqual, ax, half_ln2)?;
     let kf = d.select(reduce, kf, zero)?;
-    let (ln2_hi, ln2_lo) = (
-        d.c(6.931_471_803_691_238_164_90e-01),
-        d.c(1.908_214_929_270_587_700_02e-10),
-    );
-    let a = d.mul(kf, ln2_hi)?;
-    let hi = d.sub(xc, a)?;
-    let lo = d.mul(kf, ln2_lo)?;
-    let xr = d.sub(hi, lo)?;
+    let (hi, lo, xr) = ln2_reduce(d, xc, kf)?;
     let a = d.sub(hi, xr)?;
     let c = d.sub(a, lo)?;
     // The primary range.
@@ -1868,8 +1853,7 @@ fn tanh(d: &mut D<'_>, x: Word) -> R<Word> {
     let neg = d.sign_bit(x)?;
     let nr = d.neg(r)?;
     let r = d.select(neg, nr, r)?;
-    let nan = d.is_nan(x)?;
-    d.select(nan, x, r)
+    d.nan_through(x, r)
 }
 
 /// `sinh(x)` (musl's `sinh.c`): from `expm1(|x|)` below `log(DBL_MAX)`, `__expo2` past it.
@@ -1906,8 +1890,7 @@ fn sinh(d: &mut D<'_>, x: Word) -> R<Word> {
     let huge = expo2(d, ax_c, two_h)?;
     let past = d.cmp(SOp::FOrdGreaterThanEqual, ax, limit)?;
     let r = d.select(past, huge, r)?;
-    let nan = d.is_nan(x)?;
-    d.select(nan, x, r)
+    d.nan_through(x, r)
 }
 
 /// `cosh(x)` (musl's `cosh.c`): `1 + t²/(2(1 + t))` from `t = expm1(|x|)` below `ln 2`,
