@@ -64,6 +64,7 @@ MATH_F64 = (
     "log",
     "log2",
     "log10",
+    "log1p",
     "pow",
     "fabs",
     "floor",

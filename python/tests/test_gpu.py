@@ -722,8 +722,10 @@ def double_math(which: i32, x: Array[f64], y: Array[f64], out: Array[f64]):
         out[i] = math.sinh(x[i])
     elif which == 15:
         out[i] = math.cosh(x[i])
-    else:
+    elif which == 16:
         out[i] = math.tanh(x[i])
+    else:
+        out[i] = math.log1p(x[i])
 
 
 def _c(fn):
@@ -816,7 +818,7 @@ class Math(unittest.TestCase):
 
     def test_f64_functions_within_2_ulp(self):
         """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin, acos, hypot, **, expm1,
-        sinh, cosh and tanh on f64 are the
+        log1p, sinh, cosh and tanh on f64 are the
         module's own (GLSL.std.450 has no double form of them): within 2 ULP of CPython's,
         over the whole range, sin, cos and tan of huge arguments included (reduced by 2/π to
         224 bits), atan2's signed zeros and infinities as C's."""
@@ -834,6 +836,8 @@ class Math(unittest.TestCase):
                        (0.5, -math.inf), (-math.inf, 3.0), (-math.inf, -2.0), (2.0, 1024.0),
                        (2.0, -1074.0), (10.0, -323.0), (math.nan, 0.0), (1.0, math.nan), (4.0, 0.5),
                        (-8.0, 1 / 3)]
+        above_minus_one = np.concatenate([rng.uniform(-0.999, 1, n), np.exp(rng.uniform(-5, 709, n)),
+                                          -1 + np.exp(rng.uniform(-30, -1, n)), [0.0, -0.0, 0.4142, -0.2929]])
         hyperbolic = np.concatenate([rng.uniform(-3, 3, n), rng.uniform(-40, 40, n),
                                      rng.uniform(-712, 712, n), [0.0, -0.0, 1e-300, 709.79, 710.4]])
         bases = np.concatenate([np.exp(rng.uniform(-20, 20, n)), np.exp(rng.uniform(-700, 700, n)),
@@ -854,7 +858,8 @@ class Math(unittest.TestCase):
                  (8, math.atan2, ys, xs), (9, math.asin, unit, None), (10, math.acos, unit, None),
                  (11, math.hypot, ys, xs), (12, _c_pow, bases, powers),
                  (13, _c(math.expm1), hyperbolic, None), (14, _c(math.sinh), hyperbolic, None),
-                 (15, _c(math.cosh), hyperbolic, None), (16, math.tanh, hyperbolic, None)]
+                 (15, _c(math.cosh), hyperbolic, None), (16, math.tanh, hyperbolic, None),
+                 (17, math.log1p, above_minus_one, None)]
         for which, fn, x, y in cases:
             out = np.zeros_like(x)
             double_math.launch(len(x), which, x, x if y is None else y, out)

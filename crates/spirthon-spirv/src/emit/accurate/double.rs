@@ -47,6 +47,7 @@ pub(super) fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
         MathFn::Sinh => sinh(&mut d, x),
         MathFn::Cosh => cosh(&mut d, x),
         MathFn::Tanh => tanh(&mut d, x),
+        MathFn::Log1p => log1p(&mut d, x),
         MathFn::Exp => exp(&mut d, x),
         MathFn::Log => log(&mut d, x, LogBase::E),
         MathFn::Log2 => log(&mut d, x, LogBase::Two),
@@ -1932,4 +1933,125 @@ fn cosh(d: &mut D<'_>, x: Word) -> R<Word> {
     let r = d.select(past, huge, r)?;
     let nan = d.is_nan(x)?;
     d.select(nan, ax, r)
+}
+
+/// `log(1 + x)` (musl's `log1p.c`), precise near 0: `1 + x = 2^k·(1 + f)` with `1 + f` in
+/// `[√½, √2)` and the rounding of `1 + x` kept in `c` (`k = 0`, `f = x` and `c = 0` for `x`
+/// in `[-0.2929, 0.4142)`), then `log(1 + f)` as `log` has it. `-1` gives `-inf`, below it
+/// NaN; `+inf` and NaN themselves.
+fn log1p(d: &mut D<'_>, x: Word) -> R<Word> {
+    const LG: [f64; 7] = [
+        6.666_666_666_666_735_130e-01,
+        3.999_999_999_940_941_908e-01,
+        2.857_142_874_366_239_149e-01,
+        2.222_219_843_214_978_396e-01,
+        1.818_357_216_161_805_012e-01,
+        1.531_383_769_920_937_332e-01,
+        1.479_819_860_511_658_591e-01,
+    ];
+    let (bt, it) = (d.bt, d.it);
+    let (zero, one, half, two) = (d.c(0.0), d.c(1.0), d.c(0.5), d.c(2.0));
+    // Where k is 0: x in [-0.2929, 0.4142) (musl's high-word bounds).
+    let a = d.c(f64::from_bits(0x3fda_827a_0000_0000));
+    let b = d.c(-f64::from_bits(0x3fd2_bec5_0000_0000));
+    let below_a = d.cmp(SOp::FOrdLessThan, x, a)?;
+    let above_b = d.cmp(SOp::FOrdGreaterThan, x, b)?;
+    let k_zero = d.and(below_a, above_b)?;
+    // Otherwise from u = 1 + x, made exact: x cut at u's last place (`hi`, its bits), so that
+    // `1 + hi` is `u` and `lo = x - hi` what rounding `1 + x` would lose (a driver may fold
+    // musl's `x - ((1 + x) - 1)` to 0; these are bit operations and exact differences).
+    let u0 = d.add(one, x)?;
+    let ex = exponent(d, x)?;
+    let eu = exponent(d, u0)?;
+    let n = d.i(SOp::ISub, eu, ex)?;
+    let (zero_i, c53) = (d.ci(0), d.ci(53));
+    let negative_n = d.e.b.op(SOp::SLessThan, bt, None, &[n, zero_i])?;
+    let n = d.pick(it, negative_n, zero_i, n)?;
+    let all = d.e.b.op(SOp::SGreaterThan, bt, None, &[n, c53])?;
+    let n = d.pick(it, all, c53, n)?;
+    let ones = d.cu(u64::MAX);
+    let n_u = d.e.b.op(SOp::Bitcast, d.ut, None, &[n])?;
+    let mask = d.u(SOp::ShiftLeftLogical, ones, n_u)?;
+    let xb = d.bits(x)?;
+    let hb = d.u(SOp::BitwiseAnd, xb, mask)?;
+    let hi_x = d.of_bits(hb)?;
+    let hi_x = d.select(all, zero, hi_x)?;
+    let lo_x = d.sub(x, hi_x)?;
+    let u = d.add(one, hi_x)?;
+    // hu = high(u) + (0x3ff00000 - 0x3fe6a09e), k = (hu >> 20) - 0x3ff.
+    let ubits = d.bits(u)?;
+    let c32 = d.cu(32);
+    let hu = d.u(SOp::ShiftRightLogical, ubits, c32)?;
+    let shift = d.cu(0x3ff0_0000 - 0x3fe6_a09e);
+    let hu = d.u(SOp::IAdd, hu, shift)?;
+    let c20 = d.cu(20);
+    let kb = d.u(SOp::ShiftRightLogical, hu, c20)?;
+    let kb = d.e.b.op(SOp::Bitcast, it, None, &[kb])?;
+    let b3ff = d.ci(0x3ff);
+    let k = d.i(SOp::ISub, kb, b3ff)?;
+    let dt = d.dt;
+    let kf = d.e.b.op(SOp::ConvertSToF, dt, None, &[k])?;
+    // c = (what rounding 1 + x loses) / u below k = 54, else 0.
+    let c = d.div(lo_x, u)?;
+    let c54 = d.c(54.0);
+    let lt54 = d.cmp(SOp::FOrdLessThan, kf, c54)?;
+    let c = d.select(lt54, c, zero)?;
+    // f = u with its high word reduced into [√½, √2), less 1.
+    let mask = d.cu(0x000f_ffff);
+    let hm = d.u(SOp::BitwiseAnd, hu, mask)?;
+    let base = d.cu(0x3fe6_a09e);
+    let hm = d.u(SOp::IAdd, hm, base)?;
+    let hm = d.u(SOp::ShiftLeftLogical, hm, c32)?;
+    let low = d.cu(0xffff_ffff);
+    let ul = d.u(SOp::BitwiseAnd, ubits, low)?;
+    let nb = d.u(SOp::BitwiseOr, hm, ul)?;
+    let un = d.of_bits(nb)?;
+    let f_k = d.sub(un, one)?;
+    let f = d.select(k_zero, x, f_k)?;
+    let c = d.select(k_zero, zero, c)?;
+    let dk = d.select(k_zero, zero, kf)?;
+    // log(1 + f) + k·ln2 + c, in musl's order.
+    let hf = d.mul(half, f)?;
+    let hfsq = d.mul(hf, f)?;
+    let den = d.add(two, f)?;
+    let s = d.div(f, den)?;
+    let z = d.mul(s, s)?;
+    let w = d.mul(z, z)?;
+    let t1 = d.horner(w, &[LG[5], LG[3], LG[1]])?;
+    let t1 = d.mul(w, t1)?;
+    let t2 = d.horner(w, &[LG[6], LG[4], LG[2], LG[0]])?;
+    let t2 = d.mul(z, t2)?;
+    let rr = d.add(t2, t1)?;
+    let (ln2_hi, ln2_lo) = (
+        d.c(6.931_471_803_691_238_164_90e-01),
+        d.c(1.908_214_929_270_587_700_02e-10),
+    );
+    let a = d.add(hfsq, rr)?;
+    let a = d.mul(s, a)?;
+    let b = d.mul(dk, ln2_lo)?;
+    let b = d.add(b, c)?;
+    let a = d.add(a, b)?;
+    let a = d.sub(a, hfsq)?;
+    let a = d.add(a, f)?;
+    let b = d.mul(dk, ln2_hi)?;
+    let r = d.add(a, b)?;
+    // -1: -inf; below: NaN; +inf: +inf.
+    let minus_one = d.c(-1.0);
+    let at = d.cmp(SOp::FOrdEqual, x, minus_one)?;
+    let below = d.cmp(SOp::FOrdLessThan, x, minus_one)?;
+    let (minus_inf, nan, inf) = (
+        d.special(f64::NEG_INFINITY)?,
+        d.special(f64::NAN)?,
+        d.special(f64::INFINITY)?,
+    );
+    let is_inf = d.cmp(SOp::FOrdEqual, x, inf)?;
+    let r = d.select(is_inf, inf, r)?;
+    let r = d.select(below, nan, r)?;
+    let r = d.select(at, minus_inf, r)?;
+    // Below 2^-53 in magnitude, x itself (its sign of zero too).
+    let ax = d.abs(x)?;
+    let tiny = d.c(2f64.powi(-53));
+    let small = d.cmp(SOp::FOrdLessThan, ax, tiny)?;
+    let r = d.select(small, x, r)?;
+    d.nan_through(x, r)
 }
