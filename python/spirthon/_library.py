@@ -60,6 +60,7 @@ MATH_F64 = (
     "cosh",
     "tanh",
     "exp",
+    "exp2",
     "expm1",
     "log",
     "log2",

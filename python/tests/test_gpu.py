@@ -724,8 +724,10 @@ def double_math(which: i32, x: Array[f64], y: Array[f64], out: Array[f64]):
         out[i] = math.cosh(x[i])
     elif which == 16:
         out[i] = math.tanh(x[i])
-    else:
+    elif which == 17:
         out[i] = math.log1p(x[i])
+    else:
+        out[i] = math.exp2(x[i])
 
 
 def _c(fn):
@@ -818,7 +820,7 @@ class Math(unittest.TestCase):
 
     def test_f64_functions_within_2_ulp(self):
         """exp, log, log2, log10, sin, cos, tan, atan, atan2, asin, acos, hypot, **, expm1,
-        log1p, sinh, cosh and tanh on f64 are the
+        log1p, exp2, sinh, cosh and tanh on f64 are the
         module's own (GLSL.std.450 has no double form of them): within 2 ULP of CPython's,
         over the whole range, sin, cos and tan of huge arguments included (reduced by 2/π to
         224 bits), atan2's signed zeros and infinities as C's."""
@@ -859,7 +861,8 @@ class Math(unittest.TestCase):
                  (11, math.hypot, ys, xs), (12, _c_pow, bases, powers),
                  (13, _c(math.expm1), hyperbolic, None), (14, _c(math.sinh), hyperbolic, None),
                  (15, _c(math.cosh), hyperbolic, None), (16, math.tanh, hyperbolic, None),
-                 (17, math.log1p, above_minus_one, None)]
+                 (17, math.log1p, above_minus_one, None),
+                 (18, _c(lambda v: 2.0 ** v), np.concatenate([moderate * 1.4, [0.5, 1023.0, -1074.0]]), None)]
         for which, fn, x, y in cases:
             out = np.zeros_like(x)
             double_math.launch(len(x), which, x, x if y is None else y, out)

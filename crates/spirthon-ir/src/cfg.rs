@@ -212,6 +212,7 @@ impl MathFn {
                     | Hypot
                     | Pow
                     | Expm1
+                    | Exp2
                     | Log1p
                     | Sinh
                     | Cosh

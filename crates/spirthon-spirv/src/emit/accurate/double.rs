@@ -48,6 +48,11 @@ pub(super) fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
         MathFn::Cosh => cosh(&mut d, x),
         MathFn::Tanh => tanh(&mut d, x),
         MathFn::Log1p => log1p(&mut d, x),
+        // `2^x` is `pow(2, x)`: exact for whole `x`, within 1 ULP otherwise.
+        MathFn::Exp2 => {
+            let two = d.c(2.0);
+            pow(&mut d, two, x)
+        }
         MathFn::Exp => exp(&mut d, x),
         MathFn::Log => log(&mut d, x, LogBase::E),
         MathFn::Log2 => log(&mut d, x, LogBase::Two),
