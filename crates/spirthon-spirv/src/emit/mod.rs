@@ -118,20 +118,18 @@ struct Emitter {
 pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     let mut b = Words::new(1, 3);
     b.capability(spirv::Capability::Shader);
-    let float_atomics = m
-        .functions
-        .iter()
-        .flat_map(|f| f.insts.iter())
-        .any(|i| matches!(i.op, Op::Atomic(..)) && i.ty.map(Ty::scalar) == Some(Scalar::F32));
+    // The scalar types atomics work on, in one pass: f32 and 64-bit ones need capabilities.
+    let (mut float_atomics, mut int64_atomics) = (false, false);
+    for i in m.functions.iter().flat_map(|f| f.insts.iter()) {
+        if let (Op::Atomic(..), Some(t)) = (i.op, i.ty) {
+            float_atomics |= t.scalar() == Scalar::F32;
+            int64_atomics |= t.scalar().is_int64();
+        }
+    }
     if float_atomics {
         b.capability(spirv::Capability::AtomicFloat32AddEXT);
         b.extension("SPV_EXT_shader_atomic_float_add");
     }
-    let int64_atomics = m
-        .functions
-        .iter()
-        .flat_map(|f| f.insts.iter())
-        .any(|i| matches!(i.op, Op::Atomic(..)) && i.ty.is_some_and(|t| t.scalar().is_int64()));
     if int64_atomics {
         b.capability(spirv::Capability::Int64Atomics);
     }

@@ -155,6 +155,11 @@ impl<'e> D<'e> {
         self.e.b.op(SOp::LogicalAnd, bt, None, &[a, b])
     }
 
+    fn or(&mut self, a: Word, b: Word) -> R<Word> {
+        let bt = self.bt;
+        self.e.b.op(SOp::LogicalOr, bt, None, &[a, b])
+    }
+
     /// Whether the sign bit of `x` is set (a `-0.0` too).
     fn sign_bit(&mut self, x: Word) -> R<Word> {
         let b = self.bits(x)?;
@@ -1114,7 +1119,7 @@ fn atan2(d: &mut D<'_>, y: Word, x: Word) -> R<Word> {
     let steep = d.cmp(SOp::FOrdGreaterThan, ay, ax_huge)?;
     let inf = d.special(f64::INFINITY)?;
     let y_inf = d.cmp(SOp::FOrdEqual, ay, inf)?;
-    let steep = d.e.b.op(SOp::LogicalOr, d.bt, None, &[steep, y_inf])?;
+    let steep = d.or(steep, y_inf)?;
     let (half_pi, minus_half_pi) = (d.c(FRAC_PI_2), d.c(-FRAC_PI_2));
     let vertical = d.select(sy, minus_half_pi, half_pi)?;
     let r = d.select(steep, vertical, general)?;
@@ -1142,7 +1147,7 @@ fn atan2(d: &mut D<'_>, y: Word, x: Word) -> R<Word> {
     let sum = d.add(x, y)?;
     let x_nan = d.is_nan(x)?;
     let y_nan = d.is_nan(y)?;
-    let any_nan = d.e.b.op(SOp::LogicalOr, d.bt, None, &[x_nan, y_nan])?;
+    let any_nan = d.or(x_nan, y_nan)?;
     d.select(any_nan, sum, r)
 }
 
@@ -1314,13 +1319,13 @@ fn hypot(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
     let r = d.ldexp(root, e)?;
     let x_nan = d.is_nan(x)?;
     let y_nan = d.is_nan(y)?;
-    let any_nan = d.e.b.op(SOp::LogicalOr, d.bt, None, &[x_nan, y_nan])?;
+    let any_nan = d.or(x_nan, y_nan)?;
     let nan = d.special(f64::NAN)?;
     let r = d.select(any_nan, nan, r)?;
     let inf = d.special(f64::INFINITY)?;
     let x_inf = d.cmp(SOp::FOrdEqual, ax, inf)?;
     let y_inf = d.cmp(SOp::FOrdEqual, ay, inf)?;
-    let any_inf = d.e.b.op(SOp::LogicalOr, d.bt, None, &[x_inf, y_inf])?;
+    let any_inf = d.or(x_inf, y_inf)?;
     d.select(any_inf, inf, r)
 }
 
@@ -1363,7 +1368,7 @@ fn pow(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
     let y_big = d.cmp(SOp::FOrdGreaterThanEqual, ay, two53)?;
     let fy = d.floor(y)?;
     let y_whole = d.cmp(SOp::FOrdEqual, fy, y)?;
-    let y_whole = d.e.b.op(SOp::LogicalOr, bt, None, &[y_whole, y_big])?;
+    let y_whole = d.or(y_whole, y_big)?;
     let hy2 = d.mul(y, half)?;
     let fhy2 = d.floor(hy2)?;
     let even = d.mul(fhy2, two)?;
@@ -1418,12 +1423,12 @@ fn pow(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
     let at_top = d.cmp(SOp::FOrdEqual, z, c1024)?;
     let over_at = d.and(at_top, over_at)?;
     let over = d.cmp(SOp::FOrdGreaterThan, z, c1024)?;
-    let over = d.e.b.op(SOp::LogicalOr, bt, None, &[over, over_at])?;
+    let over = d.or(over, over_at)?;
     let under_at = d.cmp(SOp::FOrdLessThanEqual, p_l, zp)?;
     let at_bottom = d.cmp(SOp::FOrdEqual, z, cm1075)?;
     let under_at = d.and(at_bottom, under_at)?;
     let under = d.cmp(SOp::FOrdLessThan, z, cm1075)?;
-    let under = d.e.b.op(SOp::LogicalOr, bt, None, &[under, under_at])?;
+    let under = d.or(under, under_at)?;
 
     // 2^(p_h + p_l): n the integer nearest z (halves away from 0) where |z| > 0.5.
     let az = d.abs(z)?;
@@ -1483,7 +1488,7 @@ fn pow(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
     let grow_small = d.select(y_neg, s_inf, s_zero)?;
     let grow_large = d.select(y_pos, s_inf, s_zero)?;
     let far = d.select(x_small, grow_small, grow_large)?;
-    let not_near = d.e.b.op(SOp::LogicalOr, bt, None, &[x_small, x_large])?;
+    let not_near = d.or(x_small, x_large)?;
     let far_applies = d.and(y_huge, not_near)?;
     let r = d.select(far_applies, far, r)?;
     let two64 = d.c(f64::from_bits(0x43f0_0001_0000_0000));
@@ -1512,8 +1517,8 @@ fn pow(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
     let zs = d.select(minus_one_frac, nan, zs)?;
     let x_zero = d.cmp(SOp::FOrdEqual, ax, zero)?;
     let x_inf = d.cmp(SOp::FOrdEqual, ax, inf)?;
-    let x_special = d.e.b.op(SOp::LogicalOr, bt, None, &[x_zero, x_inf])?;
-    let x_special = d.e.b.op(SOp::LogicalOr, bt, None, &[x_special, is_one])?;
+    let x_special = d.or(x_zero, x_inf)?;
+    let x_special = d.or(x_special, is_one)?;
     let r = d.select(x_special, zs, r)?;
 
     // y = 0.5 of x >= +0 (not -0): sqrt; y = 2: x·x; y = ±1: x or 1/x; y = ±inf: 1 for
@@ -1539,7 +1544,7 @@ fn pow(d: &mut D<'_>, x: Word, y: Word) -> R<Word> {
     // NaN operands: NaN (x + y); then x = 1 and y = 0 give 1 whatever the other is.
     let x_nan = d.is_nan(x)?;
     let y_nan = d.is_nan(y)?;
-    let any_nan = d.e.b.op(SOp::LogicalOr, bt, None, &[x_nan, y_nan])?;
+    let any_nan = d.or(x_nan, y_nan)?;
     let sum = d.add(x, y)?;
     let r = d.select(any_nan, sum, r)?;
     let x_is_one = d.cmp(SOp::FOrdEqual, x, one)?;
@@ -1692,7 +1697,6 @@ fn expm1(d: &mut D<'_>, x: Word) -> R<Word> {
         1.587_301_587_254_814_601_65e-03,
         -3.333_333_333_333_313_164_28e-02,
     ];
-    let bt = d.bt;
     let (lo_x, hi_x) = (d.c(-60.0), d.c(710.0));
     let xc = {
         let (dt, glsl) = (d.dt, d.e.glsl);
@@ -1807,9 +1811,7 @@ fn expm1(d: &mut D<'_>, x: Word) -> R<Word> {
     let over = d.cmp(SOp::FOrdGreaterThan, x, o_t)?;
     let inf = d.special(f64::INFINITY)?;
     let r = d.select(over, inf, r)?;
-    let nan = d.is_nan(x)?;
-    let _ = bt;
-    d.select(nan, x, r)
+    d.nan_through(x, r)
 }
 
 /// `sign·e^x/2` for `x` past `e^x`'s overflow (musl's `__expo2`, `k = 2043`): `e^(x - k·ln2)`
