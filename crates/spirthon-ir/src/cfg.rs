@@ -217,6 +217,11 @@ impl MathFn {
                     | Sinh
                     | Cosh
                     | Tanh
+                    | Cbrt
+                    | Erf
+                    | Erfc
+                    | Copysign
+                    | Fmod
             )
     }
 }

@@ -1,8 +1,5 @@
 """f64: it does not mix with f32 (convert one side), and what it lacks in this version is a
-located error: `math` functions other than the exact ones, `**` with a run-time exponent,
-atomics, vectors of f64."""
-import math
-
+located error: atomics, vectors of f64."""
 from spirthon import kernel, Array, f32, f64, i32, vec2, global_id, atomic_add
 
 
@@ -11,7 +8,6 @@ def k(xs: Array[f64], ys: Array[f32], out: Array[f64]):
     i = global_id().x
     x = xs[i]
     a = x * ys[i]
-    d = math.erf(x)
     e = x ** ys[i]
     atomic_add(out, i, x)
     v = vec2(x, 1.0)

@@ -612,7 +612,7 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
             e.b.op(SOp::FMul, rt, out, &[l2, k])?;
         }
         Copysign => {
-            super::accurate::copysign(e, args[0], args[1], id)?;
+            super::accurate::copysign(e, t, args[0], args[1], id)?;
         }
         Hypot => {
             let xx = e.b.op(SOp::FMul, rt, None, &[args[0], args[0]])?;

@@ -26,10 +26,27 @@ use spirthon_ir::{Const, Ty};
 
 use crate::emit::{Emitter, R};
 
-/// The functions this module computes on `f64`: those the built-in table gives an `f64`
-/// form that the device does not compute exactly ([`MathFn::takes_f64`]).
+mod cbrt_erf;
+
+/// The functions this module computes on `f64` in a helper of its own: those the built-in
+/// table gives an `f64` form that the device does not compute exactly
+/// ([`MathFn::takes_f64`]), but `fmod` (the `%` helper, [`super::fmod64`]) and `copysign`
+/// (inline, [`copysign`]).
 pub(super) fn has(mf: MathFn) -> bool {
-    mf.takes_f64() && !mf.exact_on_f64()
+    mf.takes_f64() && !mf.exact_on_f64() && !matches!(mf, MathFn::Fmod | MathFn::Copysign)
+}
+
+/// `math.copysign(mag, sign)` of `f64`s into `id`, from the bits (as `u64`s).
+pub(in crate::emit) fn copysign(e: &mut Emitter, mag: Word, sign: Word, id: Word) -> R<()> {
+    let mut d = D::new(e);
+    let (m, s) = (d.bits(mag)?, d.bits(sign)?);
+    let (low, high) = (d.cu(0x7fff_ffff_ffff_ffff), d.cu(1 << 63));
+    let m = d.u(SOp::BitwiseAnd, m, low)?;
+    let s = d.u(SOp::BitwiseAnd, s, high)?;
+    let r = d.u(SOp::BitwiseOr, m, s)?;
+    let dt = d.dt;
+    d.e.b.op(SOp::Bitcast, dt, Some(id), &[r])?;
+    Ok(())
 }
 
 /// The body of the helper for `mf` of `args`, in the current block; its result.
@@ -48,6 +65,9 @@ pub(super) fn body(e: &mut Emitter, mf: MathFn, args: &[Word]) -> R<Word> {
         MathFn::Cosh => cosh(&mut d, x),
         MathFn::Tanh => tanh(&mut d, x),
         MathFn::Log1p => log1p(&mut d, x),
+        MathFn::Cbrt => cbrt_erf::cbrt(&mut d, x),
+        MathFn::Erf => cbrt_erf::erf(&mut d, x, cbrt_erf::Erf::Erf),
+        MathFn::Erfc => cbrt_erf::erf(&mut d, x, cbrt_erf::Erf::Erfc),
         // `2^x` is `pow(2, x)`: exact for whole `x`, within 1 ULP otherwise.
         MathFn::Exp2 => {
             let two = d.c(2.0);

@@ -50,6 +50,13 @@ use trig::{acos, asin, atan, atan2};
 /// table's [`Precision`](library::Precision) of it, under this module's `--fast-math`), as a call of its helper
 /// function (emitted once, by [`helper_functions`]); `false` when the device's is used.
 pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) -> R<bool> {
+    if t == Ty::F64 && mf == MathFn::Fmod {
+        // The helper of `%` on `f64`, exact (also under `--fast-math`).
+        let helper = *e.fmod64.get_or_insert_with(|| e.b.id());
+        let dt = e.ty(Ty::F64);
+        e.b.op(SOp::FunctionCall, dt, Some(id), &[helper, args[0], args[1]])?;
+        return Ok(true);
+    }
     if t == Ty::F64 && double::has(mf) {
         let helper = match e.math64_helpers.iter().find(|(m, _, _)| *m == mf) {
             Some(&(_, _, h)) => h,
@@ -88,8 +95,12 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) 
     Ok(true)
 }
 
-/// `math.copysign(mag, sign)` into `id`, from the bits (any device's precision is exact).
-pub(super) fn copysign(e: &mut Emitter, mag: Word, sign: Word, id: Word) -> R<()> {
+/// `math.copysign(mag, sign)` of `f32`s or `f64`s into `id`, from the bits (any device's
+/// precision is exact).
+pub(super) fn copysign(e: &mut Emitter, t: Ty, mag: Word, sign: Word, id: Word) -> R<()> {
+    if t == Ty::F64 {
+        return double::copysign(e, mag, sign, id);
+    }
     F::new(e).copysign_into(mag, sign, Some(id)).map(|_| ())
 }
 
