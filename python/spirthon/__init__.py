@@ -24,7 +24,7 @@ need NumPy.
 from .types import f32, f64, f16, i32, u32, i8, u8, i16, u16, i64, u64  # noqa: F401 (exported: __all__ below)
 from .arrays import Array, Array2D, Array3D  # noqa: F401
 from .vectors import (  # noqa: F401
-    vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4, quat,
+    vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4, dvec2, dvec3, dvec4, quat,
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
 )
 from .matrices import (  # noqa: F401

@@ -1,5 +1,5 @@
-"""Vectors under CPython: ``vec2 vec3 vec4`` (floats), ``ivec2..4`` and ``uvec2..4`` (ints),
-and spirthon's vector and shading functions.
+"""Vectors under CPython: ``vec2 vec3 vec4`` (float32s), ``dvec2..4`` (float64s),
+``ivec2..4`` and ``uvec2..4`` (ints), and spirthon's vector and shading functions.
 
 A vector type is callable as a constructor, as in kernels: ``vec3(x, y, z)``, ``vec3(v2, z)``
 (the components of the arguments in order), ``vec3(1.0)`` (one number in every component) and
@@ -23,13 +23,14 @@ import math
 import operator
 
 from .scalars import F32, F64, INT_NAMES, LitF, f64_mixing, index_text, r32
-from .types import convert, f32, i32, to_f32, u32
+from .types import convert, f32, f64, i32, to_f32, u32
 
 _NAMES = "xyzw"
 
 
 class VectorType:
-    """``vec2`` … ``uvec4``: the component type (``float``, ``i32`` or ``u32``) and size."""
+    """``vec2`` … ``uvec4``: the component type (``float`` for float32, ``f64``, ``i32`` or
+    ``u32``) and size."""
 
     __slots__ = ("name", "scalar", "size")
 
@@ -43,15 +44,26 @@ class VectorType:
         """The name with its indefinite article, as the compiler writes it: "an ivec3"."""
         return ("an " if self.name[0] in "if" else "a ") + self.name
 
+    @property
+    def is_float(self):
+        """Whether the components are floats (``vec`` and ``dvec``)."""
+        return self.scalar is float or self.scalar is f64
+
     def component(self, value):
         """``value`` as one component of this type (an int promotes to a float component; a
-        float never becomes an int one implicitly)."""
+        float never becomes an int one implicitly; float32 and float64 do not mix)."""
         if isinstance(value, Vector):
             raise TypeError("a %s component must be a number, not a %s" % (self.name, value.type.name))
         if isinstance(value, bool):
             value = int(value)
         if self.scalar is float:
+            if type(value) is F64:
+                raise f64_mixing()
             return convert(f32, value)
+        if self.scalar is f64:
+            if type(value) is F32:
+                raise f64_mixing()
+            return convert(f64, value)
         if isinstance(value, float):
             raise TypeError("a float cannot become a %s component implicitly: use int()" % self.name)
         return convert(self.scalar, value)
@@ -59,8 +71,8 @@ class VectorType:
     def __call__(self, *args):
         if len(args) == 1 and isinstance(args[0], Vector) and args[0].type.size == self.size:
             src = args[0]
-            if self.scalar is float:
-                return Vector(self, [convert(f32, c) for c in src._c])
+            if self.is_float:
+                return Vector(self, [convert(f32 if self.scalar is float else f64, c) for c in src._c])
             return Vector(self, [convert(self.scalar, math.trunc(c)) for c in src._c])
         if len(args) == 1 and not isinstance(args[0], Vector):
             return Vector(self, [self.component(args[0])] * self.size)
@@ -77,7 +89,7 @@ class VectorType:
 
 def _types():
     out = {}
-    for prefix, scalar in (("", float), ("i", i32), ("u", u32)):
+    for prefix, scalar in (("", float), ("i", i32), ("u", u32), ("d", f64)):
         for n in (2, 3, 4):
             name = "%svec%d" % (prefix, n)
             out[name] = VectorType(name, scalar, n)
@@ -103,10 +115,11 @@ quat = QuatType("quat", float, 4)
 vec2, vec3, vec4 = TYPES["vec2"], TYPES["vec3"], TYPES["vec4"]
 ivec2, ivec3, ivec4 = TYPES["ivec2"], TYPES["ivec3"], TYPES["ivec4"]
 uvec2, uvec3, uvec4 = TYPES["uvec2"], TYPES["uvec3"], TYPES["uvec4"]
+dvec2, dvec3, dvec4 = TYPES["dvec2"], TYPES["dvec3"], TYPES["dvec4"]
 
 
 def _type_of(scalar, size):
-    prefix = {float: "", i32: "i", u32: "u"}[scalar]
+    prefix = {float: "", i32: "i", u32: "u", f64: "d"}[scalar]
     return TYPES["%svec%d" % (prefix, size)]
 
 
@@ -177,7 +190,7 @@ class Vector:
 
     def _wrapped(self, comps):
         """A vector of this type from ``comps``: ints wrap to 32 bits, as on the GPU."""
-        if self.type.scalar is float:
+        if self.type.is_float:
             return Vector(self.type, comps)
         return Vector(self.type, [convert(self.type.scalar, c) for c in comps])
 
@@ -188,7 +201,7 @@ class Vector:
         return Vector(self.type, list(self._c))
 
     def __invert__(self):
-        if self.type.scalar is float:
+        if self.type.is_float:
             raise TypeError("~ needs an integer vector, not %s" % self.type.name)
         return Vector(self.type, [convert(self.type.scalar, ~c) for c in self._c])
 
@@ -210,7 +223,7 @@ def _pair(a, b, op):
         return a._c, b._c, a.type
     vt = a.type if va else b.type
     scalar = b if va else a
-    if isinstance(scalar, float) and vt.scalar is not float:
+    if isinstance(scalar, float) and not vt.is_float:
         raise TypeError("%s cannot mix %s and a float: convert the vector with vec%d(...)" % (op, vt.name, vt.size))
     if not isinstance(scalar, (int, float)):
         return NotImplemented, None, None
@@ -238,12 +251,12 @@ def _binary(fn, op, float_result=False, ints_only=False):
         x, y, vt = _pair(a, b, op)
         if x is NotImplemented:
             return NotImplemented
-        if ints_only and vt.scalar is float:
+        if ints_only and vt.is_float:
             raise TypeError("%s needs integer vectors, not %s" % (op, vt.name))
         if float_result:
-            rt = vt if vt.scalar is float else _type_of(float, vt.size)
+            rt = vt if vt.is_float else _type_of(float, vt.size)
             return Vector(rt, [fn(p, q) for p, q in zip(x, y)])
-        if vt.scalar is float:
+        if vt.is_float:
             return Vector(vt, [fn(p, q) for p, q in zip(x, y)])
         return Vector(vt, [convert(vt.scalar, fn(p, q)) for p, q in zip(x, y)])
 
@@ -342,10 +355,23 @@ def max(*args, **kwargs):
     return _extremum(builtins.max, args, kwargs)
 
 
-def _floats(v):
+def _kind(*args):
+    """The float type a shading function computes in: ``f64`` when an argument is an
+    ``F64`` or a ``dvec`` (the compiler lets no float32 meet them), else ``f32``."""
+    for a in args:
+        if type(a) is F64 or (isinstance(a, Vector) and a.type.scalar is f64):
+            return f64
+    return f32
+
+
+def _floats(v, kind):
     if isinstance(v, Vector):
-        return [convert(f32, c) for c in v._c], v.type.size
-    return [convert(f32, v)], 0
+        return [convert(kind, c) for c in v._c], v.type.size
+    return [convert(kind, v)], 0
+
+
+def _vector_of(kind, n):
+    return _type_of(float if kind is f32 else f64, n)
 
 
 def dot(a, b):
@@ -356,46 +382,52 @@ def dot(a, b):
     total = x[0] * y[0]
     for p, q in zip(x[1:], y[1:]):
         total = total + p * q
-    return total if vt.scalar is float else convert(vt.scalar, total)
+    return total if vt.is_float else convert(vt.scalar, total)
 
 
 def cross(a, b):
     if not (isinstance(a, Vector) and isinstance(b, Vector) and a.type.size == 3 and b.type.size == 3):
         raise TypeError("cross needs two 3-component vectors")
-    (ax, ay, az), _ = _floats(a)
-    (bx, by, bz), _ = _floats(b)
-    return vec3(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
+    kind = _kind(a, b)
+    (ax, ay, az), _ = _floats(a, kind)
+    (bx, by, bz), _ = _floats(b, kind)
+    return _vector_of(kind, 3)(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
 
 
-def _norm(c):
+def _norm(c, kind):
     total = c[0] * c[0]
     for x in c[1:]:
         total = total + x * x
+    if kind is f64:
+        return F64(math.sqrt(total))
     return F32(r32(math.sqrt(total)))
 
 
 def length(v):
-    c, _ = _floats(v)
-    return _norm(c)
+    kind = _kind(v)
+    c, _ = _floats(v, kind)
+    return _norm(c, kind)
 
 
 def distance(a, b):
-    return length(_float_vector(a) - _float_vector(b))
+    kind = _kind(a, b)
+    return length(_float_vector(a, kind) - _float_vector(b, kind))
 
 
 def normalize(v):
-    c, n = _floats(v)
-    size = _norm(c)
+    kind = _kind(v)
+    c, n = _floats(v, kind)
+    size = _norm(c, kind)
     if n == 0:
         return c[0] / size
-    rt = quat if isinstance(v, Vector) and v.type is quat else _type_of(float, n)
+    rt = quat if isinstance(v, Vector) and v.type is quat else _vector_of(kind, n)
     return Vector(rt, [x / size for x in c])
 
 
-def _float_vector(v):
-    if isinstance(v, Vector) and v.type.scalar is not float:
-        return _type_of(float, v.type.size)(v)
-    return v if isinstance(v, Vector) else convert(f32, v)
+def _float_vector(v, kind):
+    if isinstance(v, Vector) and not v.type.is_float:
+        return _vector_of(kind, v.type.size)(v)
+    return v if isinstance(v, Vector) else convert(kind, v)
 
 
 def clamp(x, lo, hi):
@@ -403,24 +435,34 @@ def clamp(x, lo, hi):
     return min(max(x, lo), hi)
 
 
+def _floats_of(args):
+    kind = _kind(*args)
+    return kind, [_float_vector(a, kind) for a in args]
+
+
 def mix(a, b, t):
     """``a * (1 - t) + b * t``, per component on vectors."""
-    return _each(lambda p, q, s: p * (1.0 - s) + q * s, *map(_float_vector, (a, b, t)))
+    _, args = _floats_of((a, b, t))
+    return _each(lambda p, q, s: p * (1.0 - s) + q * s, *args)
 
 
-_ZERO, _ONE = F32(0.0), F32(1.0)
+_BOUNDS = {f32: (F32(0.0), F32(1.0)), f64: (F64(0.0), F64(1.0))}
 
 
 def step(edge, x):
     """``0.0`` where ``x < edge``, else ``1.0``, per component."""
-    return _each(lambda e, v: _ZERO if v < e else _ONE, *map(_float_vector, (edge, x)))
+    kind, args = _floats_of((edge, x))
+    zero, one = _BOUNDS[kind]
+    return _each(lambda e, v: zero if v < e else one, *args)
 
 
 def smoothstep(e0, e1, x):
     """Hermite interpolation between 0 and 1 as ``x`` goes from ``e0`` to ``e1``."""
+    kind, args = _floats_of((e0, e1, x))
+    zero, one = _BOUNDS[kind]
 
-    def one(a, b, v):
-        t = builtins.min(builtins.max((v - a) / (b - a), _ZERO), _ONE)
+    def each(a, b, v):
+        t = builtins.min(builtins.max((v - a) / (b - a), zero), one)
         return t * t * (3.0 - 2.0 * t)
 
-    return _each(one, *map(_float_vector, (e0, e1, x)))
+    return _each(each, *args)

@@ -273,6 +273,7 @@ impl Ty {
         let (s, rest) = match name.as_bytes().first()? {
             b'i' => (Scalar::I32, &name[1..]),
             b'u' => (Scalar::U32, &name[1..]),
+            b'd' => (Scalar::F64, &name[1..]),
             _ => (Scalar::F32, name),
         };
         let n = match rest {

@@ -1,5 +1,5 @@
 """f64: it does not mix with f32 (convert one side), and what it lacks in this version is a
-located error: atomics, vectors of f64."""
+located error: atomics, and a vec2 does not take an f64 component (a dvec2 does)."""
 from spirthon import kernel, Array, f32, f64, i32, vec2, global_id, atomic_add
 
 

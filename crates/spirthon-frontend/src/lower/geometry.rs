@@ -8,11 +8,23 @@ use spirthon_ir::library;
 
 impl Lower<'_, '_> {
     /// The float type an operand of a shading function is taken as: a vector's size with
-    /// `f32` components (int vectors promote), else `f32`.
-    fn float_ty(x: &Ex) -> Ty {
+    /// `f32` components (int vectors promote; `f64` when some operand is an `f64` or a
+    /// `dvec`), else that float scalar.
+    fn float_ty(x: &Ex, fs: Scalar) -> Ty {
         match x {
-            Ex::Val(_, t @ Ty::Vector(..)) => t.with_scalar(Scalar::F32),
-            _ => Ty::F32,
+            Ex::Val(_, t @ Ty::Vector(..)) => t.with_scalar(fs),
+            _ => Ty::Scalar(fs),
+        }
+    }
+
+    /// `f64` when some operand of a shading function is an `f64` or a `dvec` (the others
+    /// must then be too, or ints), else `f32`.
+    fn float_scalar(exs: &[(Ex, Span)]) -> Scalar {
+        let f64_in = |x: &Ex| matches!(x, Ex::Val(_, t) if t.scalar() == Scalar::F64);
+        if exs.iter().any(|(x, _)| f64_in(x)) {
+            Scalar::F64
+        } else {
+            Scalar::F32
         }
     }
 
@@ -76,40 +88,41 @@ impl Lower<'_, '_> {
         } else {
             0
         };
+        let fs = Self::float_scalar(exs);
         let t = match (f, exs.get(1)) {
             // Two vectors of one size, or a float: the second decides when the first is a
             // scalar (`mix(0.0, v, t)` is as wide as `v`).
             (MathFn::Mix, Some((b, _))) if !exs[0].0.is_vector() && b.is_vector() => {
-                Self::float_ty(b)
+                Self::float_ty(b, fs)
             }
-            _ => Self::float_ty(&exs[main].0),
+            _ => Self::float_ty(&exs[main].0, fs),
         };
         let mut ops = Vec::new();
         for &(x, sp) in exs {
             let x = match x {
                 Ex::Val(o, xt @ Ty::Vector(s, _)) if s.is_int() => {
-                    let ft = xt.with_scalar(Scalar::F32);
+                    let ft = xt.with_scalar(fs);
                     Ex::Val(self.val(Op::Convert, ft, [o], sp), ft)
                 }
                 other => other,
             };
             let o = match t {
                 Ty::Vector(..) => self.broadcast(x, t, sp, name),
-                _ => self.coerce_float(x, Ty::F32, sp, name),
+                _ => self.coerce_float(x, Ty::Scalar(fs), sp, name),
             };
             match o {
                 Some(o) => ops.push(o),
                 None => return Ex::Err,
             }
         }
-        if f == MathFn::Normalize && t == Ty::F32 {
+        if f == MathFn::Normalize && t.as_scalar().is_some() {
             // `x / abs(x)`: naga takes `Normalize` only on vectors.
             let a = self.val(Op::Math(MathFn::Abs), t, ops.clone(), span);
             let q = self.val(Op::Binary(BinOp::Div), t, [ops[0], a], span);
             return Ex::Val(q, t);
         }
         let rt = match f {
-            MathFn::Length | MathFn::Distance => Ty::F32,
+            MathFn::Length | MathFn::Distance => Ty::Scalar(fs),
             _ => t,
         };
         Ex::Val(self.val(Op::Math(f), rt, ops, span), rt)
@@ -128,7 +141,7 @@ impl Lower<'_, '_> {
             return Ex::Err;
         };
         let st = Ty::Scalar(t.scalar());
-        if t.scalar() == Scalar::F32 {
+        if matches!(t.scalar(), Scalar::F32 | Scalar::F64) {
             return Ex::Val(self.val(Op::Math(MathFn::Dot), st, [x, y], span), st);
         }
         let mut acc: Option<Operand> = None;

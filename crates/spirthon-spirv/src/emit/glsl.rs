@@ -14,7 +14,13 @@ use spirthon_ir::types::Scalar;
 /// The GLSL.std.450 instruction computing `f` on operands of scalar type `s`.
 pub(super) fn instruction(f: MathFn, s: Scalar) -> Option<G> {
     use MathFn::*;
-    let float = s == Scalar::F32 || (s == Scalar::F64 && f.takes_f64());
+    // On `f64`: the `math` functions the device computes (the table's), and the shading
+    // functions, whose precision is the device's on every type.
+    let shading = matches!(
+        f,
+        Cross | Length | Distance | Normalize | Mix | Step | SmoothStep
+    );
+    let float = s == Scalar::F32 || (s == Scalar::F64 && (f.takes_f64() || shading));
     Some(match f {
         Sqrt if float => G::Sqrt,
         Sin if float => G::Sin,

@@ -1,0 +1,109 @@
+"""Vectors of f64 (``dvec2 dvec3 dvec4``) from Python: NumPy ``(N, 3)`` ``float64`` arrays as
+they come, ``dvec`` parameters, struct fields, and the same results on the GPU, on the
+python device and in NumPy's float64."""
+
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import spirthon  # noqa: E402
+from spirthon import (Array, dvec2, dvec3, dvec4, f32, f64, vec3, kernel, struct, global_id,  # noqa: E402
+                      cross, dot, length)
+# The same requirements as the other launches: the native module, NumPy and a device.
+from test_gpu import np, setUpModule  # noqa: E402,F401
+
+
+@struct
+class Spring:
+    rest: dvec3
+    k: f64
+    scale: f32
+
+
+@kernel(workgroup_size=(32, 1, 1))
+def forces(p: Array[dvec3], q: Array[dvec3], springs: Array[Spring], shift: dvec3, w: dvec2,
+           out: Array[dvec3], energy: Array[f64], turn: Array[dvec4]):
+    i = global_id().x
+    if i >= len(p):
+        return
+    s = springs[i]
+    d = q[i] - p[i] + shift
+    stretch = d - s.rest
+    out[i] = stretch * -s.k
+    energy[i] = 0.5 * s.k * dot(stretch, stretch) * w.x + length(d) * w.y
+    turn[i] = dvec4(cross(p[i], q[i]), f64(s.scale))
+    s.rest = d
+    springs[i] = s
+
+
+def _numpy_forces(p, q, springs, shift, w):
+    d = q - p + shift
+    stretch = d - springs["rest"]
+    out = stretch * -springs["k"][:, None]
+    energy = (0.5 * springs["k"] * (stretch * stretch).sum(axis=1)) * w[0] + np.sqrt((d * d).sum(axis=1)) * w[1]
+    return out, energy, np.cross(p, q), d
+
+
+class Dvec(unittest.TestCase):
+    def tearDown(self):
+        spirthon.set_device(None)
+
+    def _launch(self, device):
+        spirthon.set_device(device)
+        rng = np.random.default_rng(4)
+        n = 100
+        p, q = rng.normal(size=(n, 3)), rng.normal(size=(n, 3))
+        springs = np.zeros(n, dtype=Spring.numpy_dtype)
+        springs["rest"] = rng.normal(size=(n, 3))
+        springs["k"] = rng.uniform(1, 5, n)
+        springs["scale"] = rng.uniform(0, 1, n).astype(np.float32)
+        out, energy, turn = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 4))
+        before = springs.copy()
+        forces.launch(n, p, q, springs, dvec3(0.1, 1e-12, -0.25), (0.5, 2.0), out, energy, turn)
+        return p, q, before, springs, out, energy, turn
+
+    def test_float64_arrays_on_both_devices(self):
+        """The GPU and the python device agree to the last bit but for the device's
+        `length` (its square root of a dot product), and both agree with NumPy's float64."""
+        gpu = self._launch(None)
+        cpu = self._launch("python")
+        p, q, before, springs, out, energy, turn = gpu
+        for a, b in zip(gpu[3:], cpu[3:]):
+            if a.dtype.names:
+                for f in a.dtype.names:
+                    np.testing.assert_array_equal(a[f], b[f])
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-15)
+        want_out, want_energy, want_turn, want_d = _numpy_forces(p, q, before, np.array([0.1, 1e-12, -0.25]), (0.5, 2.0))
+        np.testing.assert_allclose(out, want_out, rtol=1e-14)
+        np.testing.assert_allclose(energy, want_energy, rtol=1e-14)
+        np.testing.assert_allclose(turn[:, :3], want_turn, rtol=1e-13, atol=1e-15)
+        np.testing.assert_array_equal(turn[:, 3], before["scale"].astype(np.float64))
+        # 1e-12 survives in a dvec3 (an f32 would have lost it against the other terms).
+        np.testing.assert_array_equal(springs["rest"], want_d)
+        self.assertEqual(Spring.numpy_dtype.itemsize, 40)
+
+    def test_float32_arrays_and_mixing_are_refused(self):
+        n = 4
+        springs = np.zeros(n, dtype=Spring.numpy_dtype)
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            with self.assertRaisesRegex(TypeError, "float64 array"):
+                forces.launch(n, np.zeros((n, 3), np.float32), np.zeros((n, 3)), springs, dvec3(0.0),
+                              dvec2(1.0), np.zeros((n, 3)), np.zeros(n), np.zeros((n, 4)))
+        with self.assertRaisesRegex(TypeError, "f32"):
+            dvec3(f32(1.0), 2.0, 3.0)
+        with self.assertRaisesRegex(TypeError, "dvec3"):
+            dvec3(1.0) + vec3(1.0)
+        v = dvec3(1, 2.5, f64(0.1))
+        self.assertEqual(type(v.x), type(f64(0.0)))
+        self.assertEqual(v.zy.type, dvec2)
+        self.assertEqual(vec3(v).z, f32(0.1))
+        self.assertEqual(length(dvec2(3.0, 4.0)), 5.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
