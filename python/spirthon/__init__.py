@@ -28,7 +28,7 @@ from .vectors import (  # noqa: F401
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
 )
 from .matrices import (  # noqa: F401
-    mat22, mat33, mat44, transpose, determinant, inverse, outer, diag, identity, quat_identity,
+    mat22, mat33, mat44, dmat22, dmat33, dmat44, transpose, determinant, inverse, outer, diag, identity, quat_identity,
     quat_inverse, quat_from_axis_angle, quat_rotate, quat_rotate_inv, quat_to_matrix,
 )
 from .structs import struct  # noqa: F401

@@ -506,21 +506,26 @@ def _vector(p, value):
 def _matrix(p, value):
     """A matrix argument's entries, row-major: a matrix, its rows, or all its numbers."""
     t = p.elem
+    kind = _scalar_of(t)
     if isinstance(value, Matrix) and value.type is t:
-        return [_number("%r (an entry of a %s)" % (p.name, t.name), f32, x) for x in _flat(value)]
+        return [_number("%r (an entry of a %s)" % (p.name, t.name), kind, x) for x in _flat(value)]
     rows = value.tolist() if isinstance(value, _numpy_array_type()) else value
     if isinstance(rows, (list, tuple)) and len(rows) == t.n and all(isinstance(r, (list, tuple)) and len(r) == t.n for r in rows):
-        return [_number("%r (an entry of a %s)" % (p.name, t.name), f32, x) for r in rows for x in r]
+        return [_number("%r (an entry of a %s)" % (p.name, t.name), kind, x) for r in rows for x in r]
     raise TypeError("argument %r must be a %s (a matrix, or %d rows of %d numbers), not %s" % (p.name, t.name, t.n, t.n, _shown(value)))
 
 
 def _scalar_words(p, value):
-    """A scalar or vector argument as (struct format, values); a matrix's rows are 16 bytes
-    apart in the uniform block (std140)."""
+    """A scalar or vector argument as (struct format, values); a matrix's rows are a
+    multiple of 16 bytes apart in the uniform block (std140: 16, or 32 for a row of 3 or 4
+    float64s)."""
     if isinstance(p.elem, MatrixType):
         n = p.elem.n
-        pad = "%dx" % (16 - 4 * n) if n < 4 else ""
-        return pad.join(["f" * n] * n), _matrix(p, value)
+        code = _CODES[_scalar_of(p.elem)]
+        size = struct.calcsize(code)
+        stride = -(-size * (2 if n == 2 else 4) // 16) * 16
+        pad = "%dx" % (stride - size * n) if stride > size * n else ""
+        return pad.join([code * n] * n), _matrix(p, value)
     if p.kind == "vector":
         return _CODES[_scalar_of(p.elem)] * p.elem.size, _vector(p, value)
     v = _number(repr(p.name), p.elem, value)

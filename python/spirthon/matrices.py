@@ -1,11 +1,11 @@
 """Matrices under CPython: ``mat22 mat33 mat44`` (square, float32 entries, row-major as NumPy
-and Warp hold them) and ``transpose determinant inverse outer diag identity``; and the
+and Warp hold them), ``dmat22 dmat33 dmat44`` (float64 entries) and ``transpose determinant inverse outer diag identity``; and the
 quaternion functions ``quat_identity quat_inverse quat_from_axis_angle quat_rotate
 quat_rotate_inv quat_to_matrix`` (a ``quat`` itself is a vector type of ``spirthon.vectors``
 whose ``*`` is the Hamilton product).
 
 Each operation computes what the compiled kernel computes, in the same order, each step
-rounded to float32: a sum over ``k`` runs left to right, ``(a[i,0]*b[0,j] + a[i,1]*b[1,j]) +
+rounded to the entries' type: a sum over ``k`` runs left to right, ``(a[i,0]*b[0,j] + a[i,1]*b[1,j]) +
 a[i,2]*b[2,j]``; a determinant expands along the first row (a 4×4 one over the 3×3 minors of
 its last three rows); ``inverse`` divides each entry of the adjugate by the determinant
 (``ZeroDivisionError`` for a singular matrix, as any float division by zero under CPython).
@@ -17,18 +17,31 @@ such a copy, as for vectors.
 
 import math
 
-from .scalars import F32, r32
-from .types import convert, f32
+from .scalars import F32, F64, f64_mixing, r32
+from .types import convert, f32, f64
 from .vectors import Vector, quat, TYPES as _VECTORS
 
 
 class MatrixType:
-    """``mat22``, ``mat33``, ``mat44``: the size."""
+    """``mat22`` … ``dmat44``: the size and the entries' type (``scalar`` is ``float`` for
+    float32, ``f64`` for float64, as a vector type's)."""
 
-    __slots__ = ("name", "n")
+    __slots__ = ("name", "n", "scalar", "row")
 
-    def __init__(self, n):
-        self.name, self.n = "mat%d%d" % (n, n), n
+    def __init__(self, n, scalar=float):
+        prefix = "" if scalar is float else "d"
+        self.name, self.n, self.scalar = "%smat%d%d" % (prefix, n, n), n, scalar
+        self.row = _VECTORS["%svec%d" % (prefix, n)]
+
+    def entry(self, x):
+        """``x`` as an entry of this type (float32 and float64 do not mix)."""
+        if self.scalar is float:
+            if type(x) is F64:
+                raise f64_mixing()
+            return x if type(x) is F32 else convert(f32, x)
+        if type(x) is F32:
+            raise f64_mixing()
+        return x if type(x) is F64 else convert(f64, x)
 
     @property
     def size(self):
@@ -43,9 +56,11 @@ class MatrixType:
 
     def __call__(self, *args):
         n = self.n
-        if len(args) == 1 and isinstance(args[0], Matrix) and args[0].type is self:
-            return Matrix(self, list(args[0]._e))
-        row = _VECTORS["vec%d" % n]
+        if len(args) == 1 and isinstance(args[0], Matrix) and args[0].type.n == n:
+            # A copy, or each entry converted between float32 and float64.
+            kind = f32 if self.scalar is float else f64
+            return Matrix(self, [convert(kind, x) for x in args[0]._e])
+        row = self.row
         if len(args) == n and all(isinstance(a, Vector) for a in args):
             entries = []
             for a in args:
@@ -59,7 +74,8 @@ class MatrixType:
 
 
 mat22, mat33, mat44 = MatrixType(2), MatrixType(3), MatrixType(4)
-TYPES = {"mat22": mat22, "mat33": mat33, "mat44": mat44}
+dmat22, dmat33, dmat44 = MatrixType(2, f64), MatrixType(3, f64), MatrixType(4, f64)
+TYPES = {t.name: t for t in (mat22, mat33, mat44, dmat22, dmat33, dmat44)}
 
 
 def _index(k, n, what):
@@ -82,13 +98,13 @@ def _f32(x):
 
 
 class Matrix:
-    """A matrix value: its type and its entries, row-major (``F32``s)."""
+    """A matrix value: its type and its entries, row-major (``F32``s or ``F64``s)."""
 
     __slots__ = ("type", "_e")
 
     def __init__(self, mtype, entries):
         self.type = mtype
-        self._e = [_f32(x) for x in entries]
+        self._e = [mtype.entry(x) for x in entries]
 
     def _row(self, i):
         n = self.type.n
@@ -97,7 +113,7 @@ class Matrix:
     def _at(self, k):
         """``(row type, row, column or None)`` of the index ``m[i, j]`` or ``m[i]``."""
         n = self.type.n
-        row = _VECTORS["vec%d" % n]
+        row = self.type.row
         if isinstance(k, tuple):
             if len(k) != 2:
                 raise IndexError("a %s is indexed m[i, j] or m[i]" % self.type.name)
@@ -125,13 +141,13 @@ class Matrix:
         if isinstance(other, Matrix) and other.type is self.type:
             cols = [[other._e[k * n + j] for k in range(n)] for j in range(n)]
             return Matrix(self.type, [_dot(self._row(i), cols[j]) for i in range(n) for j in range(n)])
-        if isinstance(other, Vector) and other.type is _VECTORS["vec%d" % n]:
+        if isinstance(other, Vector) and other.type is self.type.row:
             return Vector(other.type, [_dot(self._row(i), other._c) for i in range(n)])
         return NotImplemented
 
     def __rmatmul__(self, other):
         n = self.type.n
-        if isinstance(other, Vector) and other.type is _VECTORS["vec%d" % n]:
+        if isinstance(other, Vector) and other.type is self.type.row:
             cols = [[self._e[k * n + j] for k in range(n)] for j in range(n)]
             return Vector(other.type, [_dot(other._c, cols[j]) for j in range(n)])
         return NotImplemented
@@ -139,7 +155,7 @@ class Matrix:
     def _number(self, x, op):
         if isinstance(x, bool) or not isinstance(x, (int, float)):
             raise TypeError("%s cannot combine a %s and %r" % (op, self.type.name, x))
-        return _f32(x)
+        return self.type.entry(x)
 
     def __mul__(self, k):
         if isinstance(k, (Matrix, Vector)):
@@ -194,7 +210,7 @@ class Matrix:
 
 def _matrix(m, fn):
     if not isinstance(m, Matrix):
-        raise TypeError("%s takes a matrix (mat22, mat33, mat44), not %r" % (fn, m))
+        raise TypeError("%s takes a matrix (mat22, mat33, mat44, dmat22, dmat33, dmat44), not %r" % (fn, m))
     return m
 
 
@@ -245,24 +261,25 @@ def inverse(m):
 
 
 def _float_vector(v, fn):
-    if not isinstance(v, Vector) or v.type.scalar is not float:
-        raise TypeError("%s takes a float vector (vec2, vec3, vec4), not %r" % (fn, v))
-    return v
+    if not isinstance(v, Vector) or not v.type.is_float or v.type is quat:
+        raise TypeError("%s takes a float vector (vec2 … vec4, dvec2 … dvec4), not %r" % (fn, v))
+    n = v.type.size
+    return TYPES["%smat%d%d" % ("" if v.type.scalar is float else "d", n, n)]
 
 
 def outer(u, v):
-    _float_vector(u, "outer")
+    t = _float_vector(u, "outer")
     _float_vector(v, "outer")
     if u.type is not v.type:
         raise TypeError("outer takes two vectors of one size")
     n = u.type.size
-    return Matrix(TYPES["mat%d%d" % (n, n)], [u._c[i] * v._c[j] for i in range(n) for j in range(n)])
+    return Matrix(t, [u._c[i] * v._c[j] for i in range(n) for j in range(n)])
 
 
 def diag(v):
-    _float_vector(v, "diag")
+    t = _float_vector(v, "diag")
     n = v.type.size
-    return Matrix(TYPES["mat%d%d" % (n, n)], [v._c[k // (n + 1)] if k % (n + 1) == 0 else 0.0 for k in range(n * n)])
+    return Matrix(t, [v._c[k // (n + 1)] if k % (n + 1) == 0 else 0 for k in range(n * n)])
 
 
 def identity(n):
@@ -337,6 +354,6 @@ def quat_to_matrix(q):
     return Matrix(mat33, [cols[k % 3][k // 3] for k in range(9)])
 
 
-__all__ = ["MatrixType", "Matrix", "mat22", "mat33", "mat44", "transpose", "determinant",
+__all__ = ["MatrixType", "Matrix", "mat22", "mat33", "mat44", "dmat22", "dmat33", "dmat44", "transpose", "determinant",
            "inverse", "outer", "diag", "identity", "quat_identity", "quat_inverse",
            "quat_from_axis_angle", "quat_rotate", "quat_rotate_inv", "quat_to_matrix"]

@@ -441,7 +441,7 @@ def _value(name, t, v, allow_bool):
     """A scalar, a vector's components (a JSON list of them), or a matrix's entries (a list of
     its rows), row-major."""
     if isinstance(t, MatrixType):
-        row = VECTORS["vec%d" % t.n]
+        row = t.row
         if isinstance(v, list) and len(v) == t.n:
             return [x for k, r in enumerate(v) for x in _value("%s[%d]" % (name, k), row, r, False)]
         raise InputError("argument `%s`: a %s is a list of %d rows of %d numbers, found %s" % (name, t.name, t.n, t.n, short(v)))

@@ -121,7 +121,7 @@ def scalar_and_axes(t):
     """An element type's scalar and the NumPy axes of its components (``()`` for a number
     or a struct)."""
     if isinstance(t, MatrixType):
-        return f32, (t.n, t.n)
+        return (f32 if t.scalar is float else t.scalar), (t.n, t.n)
     if isinstance(t, VectorType):
         return (f32 if t.scalar is float else t.scalar), (t.size,)
     return t, ()

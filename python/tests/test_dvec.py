@@ -1,6 +1,7 @@
-"""Vectors of f64 (``dvec2 dvec3 dvec4``) from Python: NumPy ``(N, 3)`` ``float64`` arrays as
-they come, ``dvec`` parameters, struct fields, and the same results on the GPU, on the
-python device and in NumPy's float64."""
+"""Vectors and matrices of f64 (``dvec2 dvec3 dvec4``, ``dmat22 dmat33 dmat44``) from
+Python: NumPy ``(N, 3)`` and ``(N, 3, 3)`` ``float64`` arrays as they come, ``dvec`` and
+``dmat`` parameters, struct fields, and the same results on the GPU, on the python device and
+in NumPy's float64."""
 
 import os
 import sys
@@ -10,8 +11,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (Array, dvec2, dvec3, dvec4, f32, f64, vec3, kernel, struct, global_id,  # noqa: E402
-                      cross, dot, length)
+from spirthon import (Array, dvec2, dvec3, dvec4, dmat22, dmat33, mat33, f32, f64, vec3,  # noqa: E402
+                      kernel, struct, global_id, cross, dot, length, inverse, transpose, determinant)
 # The same requirements as the other launches: the native module, NumPy and a device.
 from test_gpu import np, setUpModule  # noqa: E402,F401
 
@@ -37,6 +38,19 @@ def forces(p: Array[dvec3], q: Array[dvec3], springs: Array[Spring], shift: dvec
     turn[i] = dvec4(cross(p[i], q[i]), f64(s.scale))
     s.rest = d
     springs[i] = s
+
+
+@kernel(workgroup_size=(32, 1, 1))
+def solve(ms: Array[dmat33], b: Array[dvec3], shear: dmat22, x: Array[dvec3], dets: Array[f64],
+          sym: Array[dmat33]):
+    i = global_id().x
+    if i >= len(ms):
+        return
+    m = ms[i]
+    m[0, 1] += shear[0, 1]
+    x[i] = inverse(m) @ b[i]
+    dets[i] = determinant(m) * shear[1, 1]
+    sym[i] = (m + transpose(m)) * 0.5
 
 
 def _numpy_forces(p, q, springs, shift, w):
@@ -103,6 +117,47 @@ class Dvec(unittest.TestCase):
         self.assertEqual(v.zy.type, dvec2)
         self.assertEqual(vec3(v).z, f32(0.1))
         self.assertEqual(length(dvec2(3.0, 4.0)), 5.0)
+
+
+    def _solve(self, device):
+        spirthon.set_device(device)
+        rng = np.random.default_rng(6)
+        n = 70
+        ms = np.eye(3) * 3 + rng.normal(size=(n, 3, 3))
+        b = rng.normal(size=(n, 3))
+        x, dets, sym = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 3, 3))
+        solve.launch(n, ms, b, dmat22(1.0, 1e-9, 0.0, 2.0), x, dets, sym)
+        return ms, b, x, dets, sym
+
+    def test_float64_matrices_on_both_devices(self):
+        """`inverse`, `determinant`, `@` and `transpose` of dmat33s: the GPU and the python
+        device give the same bits, and NumPy's float64 agrees to rounding; a dmat22
+        parameter keeps its 1e-9 (std140 rows of two doubles, 16 bytes apart)."""
+        ms, b, x, dets, sym = self._solve(None)
+        _, _, x2, dets2, sym2 = self._solve("python")
+        np.testing.assert_array_equal(x, x2)
+        np.testing.assert_array_equal(dets, dets2)
+        np.testing.assert_array_equal(sym, sym2)
+        m = ms.copy()
+        m[:, 0, 1] += 1e-9
+        np.testing.assert_allclose(x, np.linalg.solve(m, b[:, :, None])[:, :, 0], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(dets, 2.0 * np.linalg.det(m), rtol=1e-12)
+        np.testing.assert_allclose(sym, (m + m.transpose(0, 2, 1)) * 0.5, rtol=1e-15)
+
+    def test_float64_matrix_conversions_and_refusals(self):
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            with self.assertRaisesRegex(TypeError, "float64 array"):
+                solve.launch(2, np.zeros((2, 3, 3), np.float32), np.zeros((2, 3)), dmat22(1.0, 0.0, 0.0, 1.0),
+                             np.zeros((2, 3)), np.zeros(2), np.zeros((2, 3, 3)))
+        m = dmat33(mat33(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0))
+        self.assertEqual(m.type, dmat33)
+        self.assertEqual(type(m[2, 2]), type(f64(0.0)))
+        self.assertEqual(mat33(m * f64(0.1))[0, 0], f32(0.1))
+        with self.assertRaisesRegex(TypeError, "f32"):
+            m * f32(2.0)
+        with self.assertRaises(TypeError):
+            m @ vec3(1.0)
 
 
 if __name__ == "__main__":

@@ -158,10 +158,11 @@ impl Scalar {
 pub enum Ty {
     Scalar(Scalar),
     Vector(Scalar, u8),
-    /// `mat22`, `mat33`, `mat44`: `n` rows of `n` `f32`s, row-major as NumPy and Warp hold
-    /// them. A value is its `n * n` entries in row-major order (emitted as an array of
-    /// them); lowering takes it apart and builds it entry by entry.
-    Matrix(u8),
+    /// `mat22`, `mat33`, `mat44` (`f32`) and `dmat22`, `dmat33`, `dmat44` (`f64`): `n` rows
+    /// of `n` floats, row-major as NumPy and Warp hold them. A value is its `n * n` entries in
+    /// row-major order (emitted as an array of them); lowering takes it apart and builds it
+    /// entry by entry. The scalar is `F32` or `F64`.
+    Matrix(Scalar, u8),
     /// `quat`: a rotation quaternion `(x, y, z, w)` as Warp holds it, four `f32`s (emitted
     /// as a `vec4`); `*` of two is the Hamilton product, which lowering writes out.
     Quat,
@@ -177,14 +178,14 @@ impl Ty {
     /// The scalar, or the component type of a vector.
     pub fn scalar(self) -> Scalar {
         match self {
-            Ty::Scalar(s) | Ty::Vector(s, _) => s,
-            Ty::Matrix(_) | Ty::Quat => Scalar::F32,
+            Ty::Scalar(s) | Ty::Vector(s, _) | Ty::Matrix(s, _) => s,
+            Ty::Quat => Scalar::F32,
         }
     }
     pub fn as_scalar(self) -> Option<Scalar> {
         match self {
             Ty::Scalar(s) => Some(s),
-            Ty::Vector(..) | Ty::Matrix(_) | Ty::Quat => None,
+            Ty::Vector(..) | Ty::Matrix(..) | Ty::Quat => None,
         }
     }
     pub fn is(self, s: Scalar) -> bool {
@@ -195,7 +196,7 @@ impl Ty {
         match self {
             Ty::Scalar(_) => 1,
             Ty::Vector(_, n) => n as u32,
-            Ty::Matrix(n) => n as u32 * n as u32,
+            Ty::Matrix(_, n) => n as u32 * n as u32,
             Ty::Quat => 4,
         }
     }
@@ -205,10 +206,11 @@ impl Ty {
         self.scalar().size() * self.components()
     }
     /// The alignment in a std140 uniform block and of a std430 array element: a `vec3`
-    /// aligns as a `vec4`, a matrix as its rows do in std140 (16).
+    /// aligns as a `vec4`, a matrix as its rows do in std140 (16, or 32 for the rows of a
+    /// `dmat33`/`dmat44`).
     pub fn align(self) -> u32 {
         match self {
-            Ty::Matrix(_) => 16,
+            Ty::Matrix(..) => self.row_stride(),
             // A narrow int parameter is a whole word of the uniform block, extended.
             Ty::Scalar(s) if s.is_narrow() => 4,
             _ => {
@@ -221,28 +223,42 @@ impl Ty {
             }
         }
     }
-    /// The size in a std140 uniform block: a matrix's rows are 16 bytes apart there.
+    /// How far apart a matrix's rows are in a uniform block (std140: a row's vector size
+    /// rounded up to 16 bytes; 16 for `f32` rows, 16 or 32 for `f64` ones).
+    pub fn row_stride(self) -> u32 {
+        match self {
+            Ty::Matrix(s, n) => Ty::Vector(s, n).align().next_multiple_of(16),
+            _ => 0,
+        }
+    }
+    /// The size in a std140 uniform block: a matrix's rows are [`Ty::row_stride`] apart there.
     pub fn uniform_size(self) -> u32 {
         match self {
-            Ty::Matrix(n) => 16 * n as u32,
+            Ty::Matrix(_, n) => self.row_stride() * n as u32,
             Ty::Scalar(s) if s.is_narrow() => 4,
             t => t.size(),
         }
     }
-    /// Where component `k` of a value of this type lies in a uniform block, from its start:
-    /// a matrix's rows are 16 bytes apart there (std140), other components 4.
+    /// Where 32-bit word `k` of a value of this type lies in a uniform block, from its
+    /// start: a matrix's rows are [`Ty::row_stride`] apart there (std140), other words 4
+    /// (an `f64` entry is two words).
     pub fn uniform_word_offset(self, k: u32) -> u32 {
         match self {
-            Ty::Matrix(n) => 16 * (k / n as u32) + 4 * (k % n as u32),
+            Ty::Matrix(s, n) => {
+                let per_row = n as u32 * s.size() / 4;
+                self.row_stride() * (k / per_row) + 4 * (k % per_row)
+            }
             _ => 4 * k,
         }
     }
-    /// The type with the same shape and component type `s` (a matrix stays `f32`).
+    /// The type with the same shape and component type `s` (a matrix keeps its own unless
+    /// `s` is `f32` or `f64`).
     pub fn with_scalar(self, s: Scalar) -> Ty {
         match self {
             Ty::Scalar(_) => Ty::Scalar(s),
             Ty::Vector(_, n) => Ty::Vector(s, n),
-            Ty::Matrix(n) => Ty::Matrix(n),
+            Ty::Matrix(_, n) if matches!(s, Scalar::F32 | Scalar::F64) => Ty::Matrix(s, n),
+            t @ Ty::Matrix(..) => t,
             Ty::Quat => Ty::Quat,
         }
     }
@@ -255,12 +271,17 @@ impl Ty {
             _ => None,
         }
     }
-    /// The matrix type a spirthon name spells (`mat22`, `mat33`, `mat44`).
+    /// The matrix type a spirthon name spells (`mat22`, `mat33`, `mat44`, and `dmat22`,
+    /// `dmat33`, `dmat44` of `f64`).
     pub fn matrix_named(name: &str) -> Option<Ty> {
-        match name {
-            "mat22" => Some(Ty::Matrix(2)),
-            "mat33" => Some(Ty::Matrix(3)),
-            "mat44" => Some(Ty::Matrix(4)),
+        let (s, rest) = match name.strip_prefix('d') {
+            Some(rest) => (Scalar::F64, rest),
+            None => (Scalar::F32, name),
+        };
+        match rest {
+            "mat22" => Some(Ty::Matrix(s, 2)),
+            "mat33" => Some(Ty::Matrix(s, 3)),
+            "mat44" => Some(Ty::Matrix(s, 4)),
             _ => None,
         }
     }
@@ -288,7 +309,8 @@ impl Ty {
     pub fn name(self) -> String {
         match self {
             Ty::Scalar(s) => s.name().to_string(),
-            Ty::Matrix(n) => format!("mat{n}{n}"),
+            Ty::Matrix(Scalar::F64, n) => format!("dmat{n}{n}"),
+            Ty::Matrix(_, n) => format!("mat{n}{n}"),
             Ty::Quat => "quat".to_string(),
             Ty::Vector(s, n) if n > 4 => format!("{}[{n}]", s.name()),
             Ty::Vector(s, n) => {

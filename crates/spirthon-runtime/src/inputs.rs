@@ -330,15 +330,15 @@ fn value_bits(name: &str, t: Ty, v: &Value, allow_bool: bool) -> Result<Vec<u32>
             Ok(words)
         }
         // A matrix: a list of its rows, each a list of numbers.
-        (Ty::Matrix(m), Value::Array(rows)) if rows.len() == m as usize => {
+        (Ty::Matrix(s, m), Value::Array(rows)) if rows.len() == m as usize => {
             let mut words = Vec::with_capacity(n);
             for (r, row) in rows.iter().enumerate() {
-                let rt = Ty::Vector(Scalar::F32, m);
+                let rt = Ty::Vector(s, m);
                 words.extend(value_bits(&format!("{name}[{r}]"), rt, row, false)?);
             }
             Ok(words)
         }
-        (Ty::Matrix(m), _) => err(format!(
+        (Ty::Matrix(_, m), _) => err(format!(
             "argument `{name}`: a {t} is a list of {m} rows of {m} numbers, found {}",
             short(v)
         )),
@@ -673,7 +673,7 @@ fn element_json(elem: Ty, e: &[u8]) -> Value {
         match elem {
             Ty::Scalar(_) => word(e),
             Ty::Vector(..) | Ty::Quat => Value::Array(e.chunks_exact(w).map(word).collect()),
-            Ty::Matrix(n) => Value::Array(
+            Ty::Matrix(_, n) => Value::Array(
                 e.chunks_exact(w * n as usize)
                     .map(|row| Value::Array(row.chunks_exact(w).map(word).collect()))
                     .collect(),

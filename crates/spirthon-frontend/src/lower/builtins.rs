@@ -58,7 +58,7 @@ impl Lower<'_, '_> {
         match x {
             Ex::Lit(Lit::Int(i)) => Ex::Lit(Lit::Int(i.abs())),
             Ex::Lit(Lit::Float(f)) => Ex::Lit(Lit::Float(f.abs())),
-            Ex::Val(_, Ty::Matrix(_)) => {
+            Ex::Val(_, Ty::Matrix(..)) => {
                 self.error(sp, "`abs` needs a number or a vector, not a matrix");
                 Ex::Err
             }

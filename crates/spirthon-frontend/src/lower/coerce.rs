@@ -85,6 +85,15 @@ impl Lower<'_, '_> {
                     {
                         format!("convert explicitly with `{}(...)`", to.name())
                     }
+                    // A vector or matrix of the other float type, of the same shape.
+                    (a, b)
+                        if a.is_float()
+                            && b.is_float()
+                            && t.with_scalar(b) == to
+                            && !matches!(to, Ty::Quat) =>
+                    {
+                        format!("convert explicitly with `{}(...)`", to.name())
+                    }
                     _ => format!("the value must be {to}"),
                 };
                 self.cx.diags.push(
@@ -176,7 +185,7 @@ impl Lower<'_, '_> {
         if let Some((at, t)) = [(a, a_span), (b, b_span)]
             .iter()
             .find_map(|&(x, sp)| match x {
-                Ex::Val(_, t @ (Ty::Matrix(_) | Ty::Quat)) => Some((sp, t)),
+                Ex::Val(_, t @ (Ty::Matrix(..) | Ty::Quat)) => Some((sp, t)),
                 _ => None,
             })
         {

@@ -113,8 +113,8 @@ impl Lower<'_, '_> {
                 if let Ex::Val(o, t @ (Ty::Vector(..) | Ty::Quat)) = b {
                     return self.vector_item(o, t, index, span);
                 }
-                if let Ex::Val(o, Ty::Matrix(n)) = b {
-                    return self.matrix_item(o, n, index, span);
+                if let Ex::Val(o, Ty::Matrix(s, n)) = b {
+                    return self.matrix_item(o, s, n, index, span);
                 }
                 if let Ex::Tuple(o, tt) = b {
                     return self.indexed_tuple(o, tt, index, span);

@@ -181,7 +181,7 @@ impl Ex {
     }
     /// Whether this is a matrix value.
     fn is_matrix(&self) -> bool {
-        matches!(self, Ex::Val(_, Ty::Matrix(_)))
+        matches!(self, Ex::Val(_, Ty::Matrix(..)))
     }
     /// Whether this is a quaternion value.
     fn is_quat(&self) -> bool {

@@ -18,10 +18,10 @@ impl Lower<'_, '_> {
             Ex::Val(o, t @ Ty::Vector(..)) if op != UnaryOp::Not => {
                 self.vector_unary(op, o, t, span)
             }
-            Ex::Val(o, Ty::Matrix(n)) if op == UnaryOp::Neg => self.matrix_negate(o, n, span),
+            Ex::Val(o, Ty::Matrix(s, n)) if op == UnaryOp::Neg => self.matrix_negate(o, s, n, span),
             Ex::Val(o, Ty::Quat) if op == UnaryOp::Neg => self.quat_negate(o, span),
-            Ex::Val(o, t @ (Ty::Matrix(_) | Ty::Quat)) if op == UnaryOp::Pos => Ex::Val(o, t),
-            Ex::Val(_, t @ (Ty::Matrix(_) | Ty::Quat)) if op != UnaryOp::Not => {
+            Ex::Val(o, t @ (Ty::Matrix(..) | Ty::Quat)) if op == UnaryOp::Pos => Ex::Val(o, t),
+            Ex::Val(_, t @ (Ty::Matrix(..) | Ty::Quat)) if op != UnaryOp::Not => {
                 self.error(
                     span,
                     format!(

@@ -256,8 +256,8 @@ impl Lower<'_, '_> {
                     .collect();
                 let entries: Parts = (0..9).map(|k| cols[k % 3][k / 3]).collect();
                 Ex::Val(
-                    self.val(Op::Construct, Ty::Matrix(3), entries, span),
-                    Ty::Matrix(3),
+                    self.val(Op::Construct, Ty::Matrix(Scalar::F32, 3), entries, span),
+                    Ty::Matrix(Scalar::F32, 3),
                 )
             }
             _ => Ex::Err,

@@ -351,12 +351,12 @@ impl Lower<'_, '_> {
         let mut out = Vec::with_capacity(xs.len());
         for ((x, y), t) in xs.into_iter().zip(ys).zip(tys) {
             out.push(match t {
-                Ty::Matrix(_) => {
+                Ty::Matrix(..) => {
                     let (ex, ey) = (self.components(x, t, span), self.components(y, t, span));
                     let entries: Vec<Operand> = ex
                         .into_iter()
                         .zip(ey)
-                        .map(|(p, q)| self.val(Op::Select, Ty::F32, [c, p, q], span))
+                        .map(|(p, q)| self.val(Op::Select, Ty::Scalar(t.scalar()), [c, p, q], span))
                         .collect();
                     self.val(Op::Construct, t, entries, span)
                 }

@@ -63,7 +63,7 @@ impl Lower<'_, '_> {
             }
         }
         match tt.carrier() {
-            c @ (Ty::Vector(..) | Ty::Matrix(_) | Ty::Quat) => {
+            c @ (Ty::Vector(..) | Ty::Matrix(..) | Ty::Quat) => {
                 self.val(Op::Construct, c, comps, span)
             }
             Ty::Scalar(_) => comps[0],
@@ -131,7 +131,7 @@ impl Lower<'_, '_> {
         }
         Some(Ex::Tuple(
             match tt.carrier() {
-                c @ (Ty::Vector(..) | Ty::Matrix(_) | Ty::Quat) => {
+                c @ (Ty::Vector(..) | Ty::Matrix(..) | Ty::Quat) => {
                     self.val(Op::Construct, c, comps, span)
                 }
                 Ty::Scalar(_) => comps[0],

@@ -394,7 +394,7 @@ impl Lower<'_, '_> {
                     .with_help("reduce a shared array with `barrier()` steps, or accumulate fixed-point values in an `i32` one"),
             );
         }
-        let matrix = matches!(elem, Ty::Matrix(_) | Ty::Quat);
+        let matrix = matches!(elem, Ty::Matrix(..) | Ty::Quat);
         if elem
             .as_scalar()
             .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64))

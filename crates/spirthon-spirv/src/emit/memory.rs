@@ -21,10 +21,11 @@ impl FnState<'_> {
         };
         let st = e.storage_ty(t);
         let member = n;
-        if let Ty::Matrix(n) = t {
-            // Its rows, 16 bytes apart (std140), entry by entry into the row-major value.
+        if let Ty::Matrix(s, n) = t {
+            // Its rows, `row_stride` bytes apart (std140), entry by entry into the row-major
+            // value.
             let rows = uniform_load(e, *var, member, st, None)?;
-            let ft = e.ty(Ty::F32);
+            let ft = e.ty(Ty::Scalar(s));
             let mut entries = Vec::with_capacity(t.components() as usize);
             for r in 0..n as u32 {
                 for c in 0..n as u32 {
@@ -402,7 +403,7 @@ impl Emitter {
         // A scalarized array stores `n` scalars per element of `n` components; a packed one
         // is words.
         let (elem, per) = match a.elem {
-            t @ (Ty::Vector(..) | Ty::Matrix(_)) if scalarized => {
+            t @ (Ty::Vector(..) | Ty::Matrix(..)) if scalarized => {
                 (Ty::Scalar(t.scalar()), t.components())
             }
             _ if a.packed() => (Ty::U32, 1),
@@ -515,7 +516,7 @@ pub(super) fn scalarized_arrays(m: &Module) -> FastSet<ArrayId> {
         .arrays
         .iter_enumerated()
         .filter(|(_, a)| {
-            a.is_buffer() && (a.elem.components() == 3 || matches!(a.elem, Ty::Matrix(_)))
+            a.is_buffer() && (a.elem.components() == 3 || matches!(a.elem, Ty::Matrix(..)))
         })
         .map(|(i, _)| i)
         .collect();

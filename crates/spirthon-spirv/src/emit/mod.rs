@@ -223,8 +223,8 @@ impl Emitter {
                 self.b.type_array(c, len)
             }
             // A matrix is its entries, row-major, as an array (see `Ty::Matrix`).
-            Ty::Matrix(_) => {
-                let c = self.scalar_ty(Scalar::F32);
+            Ty::Matrix(s, _) => {
+                let c = self.scalar_ty(s);
                 let len = self.konst(Const::U32(t.components()));
                 self.b.type_array(c, len)
             }
@@ -241,13 +241,15 @@ impl Emitter {
     fn storage_ty(&mut self, t: Ty) -> Word {
         match t {
             Ty::Scalar(Scalar::Bool) => self.ty(Ty::U32),
-            // A matrix in a uniform block: its rows, 16 bytes apart (std140).
-            Ty::Matrix(n) => {
-                let row = self.ty(Ty::Vector(Scalar::F32, n));
+            // A matrix in a uniform block: its rows, `row_stride` bytes apart (std140).
+            Ty::Matrix(s, n) => {
+                let row = self.ty(Ty::Vector(s, n));
                 let len = self.konst(Const::U32(n as u32));
                 let at = self.b.type_array(row, len);
                 if self.decorated_arrays.insert(at) {
-                    self.b.decorate(at, spirv::Decoration::ArrayStride, &[16]);
+                    let stride = t.row_stride();
+                    self.b
+                        .decorate(at, spirv::Decoration::ArrayStride, &[stride]);
                 }
                 at
             }
@@ -878,7 +880,7 @@ fn barrier(e: &mut Emitter) -> R<()> {
 fn select(e: &mut Emitter, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
     let c = match t {
         // An array (a matrix, a tuple's carrier): one select per component.
-        Ty::Matrix(_) | Ty::Vector(_, 5..) => {
+        Ty::Matrix(..) | Ty::Vector(_, 5..) => {
             let st = e.ty(Ty::Scalar(t.scalar()));
             let comps = (0..t.components())
                 .map(|k| {
