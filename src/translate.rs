@@ -18,9 +18,11 @@
 //! - GLSL 4.30: a component-wise select of integers or bools is `mix` with a `bvec`, which
 //!   needs `GL_EXT_shader_integer_mix` (core only from 4.50): the unit enables it when it
 //!   has one.
-//! - WGSL, GLSL 4.30 and HLSL have no atomic operations on floats (`atomic_add` on an
-//!   `Array[f32]`): refused at the call. MSL has them from 3.0, which a module with one is
-//!   written for (2.1 otherwise).
+//! - WGSL, GLSL 4.30 and HLSL have no atomic operations on floats (the device's float add of
+//!   `atomic_add` on an `Array[f32]`): refused at the call. MSL has them from 3.0, which a
+//!   module with one is written for (2.1 otherwise). The float atomics that are
+//!   compare-exchange loops on the bits (`atomic_min`, `atomic_max`, those on shared arrays:
+//!   [`Module::word_arrays`]) are integer atomics, which every target has.
 
 use std::fmt::Write;
 
@@ -152,11 +154,16 @@ fn entry_names_kept(mut text: String, kernels: &[&str]) -> String {
     text
 }
 
-/// The first atomic operation on floats in `m`: its span and its name (`add`).
+/// The first atomic of `m` that is the device's float add (on an `f32` buffer, or a
+/// vector of them): its span and its name (`add`).
 fn float_atomic(m: &Module) -> Option<(spirthon_ir::Span, &'static str)> {
+    let words = m.word_arrays();
     m.functions.iter().find_map(|f| {
         f.insts.iter().find_map(|i| match i.op {
-            Op::Atomic(op, _) if i.ty == Some(Ty::F32) => {
+            Op::Atomic(op, a)
+                if i.ty.is_some_and(|t| t.scalar() == spirthon_ir::Scalar::F32)
+                    && !words.contains(&a) =>
+            {
                 let name = spirthon_ir::AtomicOp::ALL
                     .iter()
                     .find(|(o, _)| *o == op)

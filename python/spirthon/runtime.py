@@ -145,8 +145,10 @@ def _atomic(update):
 
 atomic_add = _atomic(lambda old, v: old + v)
 atomic_sub = _atomic(lambda old, v: old - v)
-atomic_min = _atomic(lambda old, v: min(old, v))
-atomic_max = _atomic(lambda old, v: max(old, v))
+# Python's `min(old, v)` and `max(old, v)` (per component on vectors): the old value unless
+# `v` is below (above) it, so a NaN `v` changes nothing, as the GPU's compare-exchange loop.
+atomic_min = _atomic(lambda old, v: vectors.min(old, v))
+atomic_max = _atomic(lambda old, v: vectors.max(old, v))
 atomic_and = _atomic(lambda old, v: old & v)
 atomic_or = _atomic(lambda old, v: old | v)
 atomic_xor = _atomic(lambda old, v: old ^ v)

@@ -21,8 +21,8 @@ sys.path.insert(0, PACKAGE)
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
     Array, Array2D, Array3D, CheckError, CompileError, f32, f64, i32, u32, i8, u8, i16, u16, vec2, vec3, vec4, kernel, func,
-    global_id, local_id, barrier, shared_array, atomic_add, mat22, mat33, quat, quat_rotate,
-    local_array, transpose,
+    global_id, local_id, barrier, shared_array, atomic_add, atomic_min, atomic_max, mat22, mat33, quat,
+    quat_rotate, local_array, transpose,
 )
 from spirthon import gpu  # noqa: E402
 
@@ -116,6 +116,28 @@ def block_sums(x: Array[i32], sums: Array[i32]):
         step //= 2
     if lid == 0:
         atomic_add(sums, 0, tile[0])
+
+
+@kernel(workgroup_size=64)
+def extremes(x: Array[f32], out: Array[f32], per_group: Array[f32], pts: Array[vec3], box: Array[vec3]):
+    best = shared_array(f32, 2)
+    lid = local_id().x
+    i = global_id().x
+    if lid == 0:
+        best[0] = -1e30
+        best[1] = 0.0
+    barrier()
+    if i < len(x):
+        atomic_max(out, 0, x[i])
+        atomic_min(out, 1, x[i])
+        atomic_max(best, 0, x[i])
+        atomic_add(best, 1, 1.0)
+        atomic_min(box, 0, pts[i])
+        atomic_max(box, 1, pts[i])
+    barrier()
+    if lid == 0:
+        per_group[2 * (i // 64)] = best[0]
+        per_group[2 * (i // 64) + 1] = best[1]
 
 
 @kernel
@@ -218,6 +240,31 @@ class Launches(unittest.TestCase):
         np.testing.assert_array_equal(out, [1.0, 3.0, 5.0])
         shift.launch(3, np.array([0.5, 1.0], dtype=np.float32), out)
         np.testing.assert_array_equal(out, [0.5, 1.5, 2.5])
+
+    def test_float_min_max_atomics_under_contention(self):
+        """Every invocation of a launch on the same element: atomic_max and atomic_min of
+        f32s (compare-exchange loops) give NumPy's max and min, NaNs change nothing (as
+        Python's max(old, nan) keeps old), and a shared array's float max and add are each
+        workgroup's."""
+        rng = np.random.default_rng(3)
+        n = 5000
+        x = rng.normal(size=n).astype(np.float32) * np.float32(1e3)
+        x[::97] = np.nan
+        pts = rng.normal(size=(n, 3)).astype(np.float32)
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            out = np.array([-np.inf, np.inf], dtype=np.float32)
+            groups = -(-n // 64)
+            per_group = np.zeros(2 * groups, dtype=np.float32)
+            box = np.array([[np.inf] * 3, [-np.inf] * 3], dtype=np.float32)
+            extremes.launch(n, x, out, per_group, pts, box)
+            self.assertEqual(out[0], np.nanmax(x), device)
+            self.assertEqual(out[1], np.nanmin(x), device)
+            padded = np.concatenate([x, np.full(groups * 64 - n, np.nan, np.float32)]).reshape(groups, 64)
+            np.testing.assert_array_equal(per_group[0::2], np.nanmax(padded, axis=1))
+            np.testing.assert_array_equal(per_group[1::2], [64.0] * (groups - 1) + [n - 64 * (groups - 1)])
+            np.testing.assert_array_equal(box, [pts.min(axis=0), pts.max(axis=0)])
+        spirthon.set_device(None)
 
     def test_shared_memory_barriers_and_atomics(self):
         x = np.arange(1000, dtype=np.int32)

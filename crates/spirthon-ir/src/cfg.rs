@@ -690,6 +690,26 @@ pub struct Module {
 }
 
 impl Module {
+    /// The `f32` arrays held as their bits in `u32` words: those with an `atomic_min` or
+    /// `atomic_max` on `f32`s (on their vectors too), and shared arrays with any float
+    /// atomic. A device adds floats atomically only in buffers (`AtomicFloat32AddEXT`) and
+    /// has no portable float min or max, so such an atomic is a compare-exchange loop on the
+    /// bits, and every other load and store of the array goes through a bitcast. A buffer
+    /// with float adds only keeps its `f32`s and the device's add.
+    pub fn word_arrays(&self) -> crate::hash::FastSet<ArrayId> {
+        let mut out = crate::hash::FastSet::default();
+        for inst in self.functions.iter().flat_map(|f| f.insts.iter()) {
+            if let (Op::Atomic(op, a), Some(t)) = (inst.op, inst.ty) {
+                let shared = !self.arrays[a].is_buffer();
+                let min_max = matches!(op, AtomicOp::Min | AtomicOp::Max);
+                if t.scalar() == crate::Scalar::F32 && (shared || min_max) {
+                    out.insert(a);
+                }
+            }
+        }
+        out
+    }
+
     /// The kernels' names, in entry-point order.
     pub fn kernel_names(&self) -> Vec<&str> {
         self.entry_points.iter().map(|e| e.name.as_str()).collect()

@@ -1,7 +1,7 @@
 """Shared arrays only at the top level of a kernel body with a constant size; atomics only on
-i32/u32 array elements (and atomic_add on f32 buffers)."""
+int array elements (and add, sub, min and max on f32s)."""
 from spirthon import (kernel, func, Array, f32, i32, global_id, shared_array, barrier,
-                      atomic_add, atomic_max, atomic_compare_exchange, num_threads)
+                      atomic_add, atomic_or, atomic_compare_exchange, num_threads)
 
 N = 64
 
@@ -23,7 +23,7 @@ def k(n: i32, x: Array[f32], counts: Array[i32]):
     ok = shared_array(i32, N)
     ok = shared_array(i32, N)
     s = 1 + len(shared_array(f32, 4))
-    atomic_max(x, i, 1.0)
+    atomic_or(x, i, 1.0)
     atomic_add(i, 0, 1)
     atomic_compare_exchange(counts, i, 1)
     old = atomic_add(counts, i, 2.5)

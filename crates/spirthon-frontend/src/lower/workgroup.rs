@@ -380,25 +380,21 @@ impl Lower<'_, '_> {
 
     /// Why atomic `op` (called `name`) cannot work on array `a`, if it cannot: every
     /// operation works on `i32`/`u32`/`i64`/`u64` elements (the 64-bit ones need the device's
-    /// 64-bit atomics); `atomic_add` and `atomic_sub` also on `f32`
-    /// buffers (the device's float add) and on vectors of those, one atomic per component.
+    /// 64-bit atomics); `atomic_add`, `atomic_sub`, `atomic_min` and `atomic_max` also on
+    /// `f32`s, and on vectors of `i32`/`u32`/`f32`, one atomic per component.
     fn atomic_refusal(&self, op: AtomicOp, name: &str, a: ArrayId, at: Span) -> Option<Diagnostic> {
         let g = &self.cx.arrays[a.index()];
         let (elem, arr) = (g.elem, &g.name);
         let s = elem.scalar();
-        let add_or_sub = matches!(op, AtomicOp::Add | AtomicOp::Sub);
-        if s == Scalar::F32 && add_or_sub && !g.is_buffer() {
-            return Some(
-                Diagnostic::error(at, format!("`{name}` on floats works on an `Array` parameter, but `{arr}` is {}", g.kind()))
-                    .with_note("devices add floats atomically in buffers only (shaderBufferFloat32AtomicAdd)")
-                    .with_help("reduce a shared array with `barrier()` steps, or accumulate fixed-point values in an `i32` one"),
-            );
-        }
+        let arith = matches!(
+            op,
+            AtomicOp::Add | AtomicOp::Sub | AtomicOp::Min | AtomicOp::Max
+        );
         let matrix = matches!(elem, Ty::Matrix(..) | Ty::Quat);
         if elem
             .as_scalar()
             .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64))
-            || (add_or_sub && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32) && !matrix)
+            || (arith && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32) && !matrix)
         {
             return None;
         }
@@ -418,10 +414,12 @@ impl Lower<'_, '_> {
             d = d.with_note("matrices and quats have no atomics: update the entries of an `Array[f32]` with `atomic_add`");
         } else if elem.components() > 1 {
             d = d.with_note(
-                "on vectors `atomic_add` and `atomic_sub` work, one atomic per component",
+                "on vectors `atomic_add`, `atomic_sub`, `atomic_min` and `atomic_max` work, one atomic per component",
             );
         } else if s == Scalar::F32 {
-            d = d.with_note("on floats `atomic_add` and `atomic_sub` exist, on `Array[f32]` parameters (they need the device feature shaderBufferFloat32AtomicAdd)");
+            d = d.with_note(
+                "on floats `atomic_add`, `atomic_sub`, `atomic_min` and `atomic_max` exist",
+            );
         }
         Some(d)
     }

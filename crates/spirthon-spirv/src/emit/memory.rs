@@ -64,26 +64,10 @@ impl FnState<'_> {
         t: Ty,
     ) -> R<Vec<Word>> {
         let s = Ty::Scalar(t.scalar());
-        let n = t.components();
-        let itw = e.ty(it);
-        let k = |n: u32| match it.scalar() {
-            Scalar::U32 => Const::U32(n),
-            _ => Const::I32(n as i32),
-        };
-        let width = e.konst(k(n));
-        let base = e.b.op(SOp::IMul, itw, None, &[index, width])?;
-        let mut out = Vec::with_capacity(n as usize);
-        for c in 0..n {
-            let at = match c {
-                0 => base,
-                _ => {
-                    let c = e.konst(k(c));
-                    e.b.op(SOp::IAdd, itw, None, &[base, c])?
-                }
-            };
-            out.push(self.element(e, a, at, s)?);
-        }
-        Ok(out)
+        component_indices(e, index, it, t)?
+            .into_iter()
+            .map(|at| self.element(e, a, at, s))
+            .collect()
     }
 
     /// `a[index]` of type `t` into `out`: one load per component for a scalarized array.
@@ -110,18 +94,55 @@ impl FnState<'_> {
             return Ok(());
         }
         if self.scalarized(a) {
-            let st = e.ty(Ty::Scalar(t.scalar()));
+            let st = Ty::Scalar(t.scalar());
             let comps = self
                 .component_pointers(e, a, index, it, t)?
                 .into_iter()
-                .map(|p| e.b.op(SOp::Load, st, None, &[p]))
+                .map(|p| self.load_at(e, a, p, st, None))
                 .collect::<R<Vec<Word>>>()?;
             e.b.op(SOp::CompositeConstruct, rt, Some(out), &comps)?;
             return Ok(());
         }
         let p = self.element(e, a, index, t)?;
-        e.b.op(SOp::Load, rt, Some(out), &[p])?;
+        self.load_at(e, a, p, t, Some(out))?;
         Ok(())
+    }
+
+    /// The value of type `t` at pointer `p` into array `a` (into `out` when given): a load,
+    /// and for a word array the `f32` its bits are.
+    fn load_at(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        p: Word,
+        t: Ty,
+        out: Option<Word>,
+    ) -> R<Word> {
+        let rt = e.ty(t);
+        if !self.words(a) {
+            return e.b.op(SOp::Load, rt, out, &[p]);
+        }
+        let ut = e.ty(Ty::U32);
+        let bits = e.b.op(SOp::Load, ut, None, &[p])?;
+        e.b.op(SOp::Bitcast, rt, out, &[bits])
+    }
+
+    /// `value` of type `t` stored at pointer `p` into array `a` (its bits, in a word array).
+    fn store_at(&mut self, e: &mut Emitter, a: ArrayId, p: Word, value: Word) -> R<()> {
+        let value = match self.words(a) {
+            true => {
+                let ut = e.ty(Ty::U32);
+                e.b.op(SOp::Bitcast, ut, None, &[value])?
+            }
+            false => value,
+        };
+        e.b.void(SOp::Store, &[p, value])
+    }
+
+    /// Whether array `a` holds `f32`s as their bits in `u32` words (see
+    /// [`Module::word_arrays`]).
+    fn words(&self, a: ArrayId) -> bool {
+        self.g.words.contains(&a)
     }
 
     /// `a[index] = value` of type `t`: one store per component for a scalarized array.
@@ -143,12 +164,12 @@ impl FnState<'_> {
             for (n, p) in ps.into_iter().enumerate() {
                 let c =
                     e.b.op(SOp::CompositeExtract, st, None, &[value, n as u32])?;
-                e.b.void(SOp::Store, &[p, c])?;
+                self.store_at(e, a, p, c)?;
             }
             return Ok(());
         }
         let p = self.element(e, a, index, t)?;
-        e.b.void(SOp::Store, &[p, value])
+        self.store_at(e, a, p, value)
     }
 
     /// The narrow int type of a packed buffer (see [`GlobalArray::packed`]).
@@ -242,7 +263,11 @@ impl FnState<'_> {
     /// A pointer to element `index` of array `a`: through the Block struct's member 0 for a
     /// storage buffer, straight into a workgroup array.
     pub(super) fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
-        let et = e.ty(t);
+        // A word array's element is a `u32` (the bits of its `f32`).
+        let et = match self.words(a) {
+            true => e.ty(Ty::U32),
+            false => e.ty(t),
+        };
         let var = self.g.arrays[a.index()];
         if let Some(&class) = self.g.direct.get(&a) {
             let p = e.b.type_pointer(class, et);
@@ -286,6 +311,9 @@ impl FnState<'_> {
         id: Word,
         args: &[Word],
     ) -> R<()> {
+        if self.words(a) && t.scalar() == Scalar::F32 {
+            return self.word_atomic(e, op, a, it, t, id, args);
+        }
         let Ty::Vector(s, n) = t else {
             let p = self.element(e, a, args[0], t)?;
             return self.atomic_at(e, op, a, p, t, id, args);
@@ -315,6 +343,48 @@ impl FnState<'_> {
         }
         let rt = e.ty(t);
         e.b.op(SOp::CompositeConstruct, rt, Some(id), &olds)?;
+        Ok(())
+    }
+
+    /// A float atomic on element `args[0]` (of type `it`) of word array `a`, whose elements
+    /// are `t` (`f32`, or a vector of them, one atomic per component): a call of the
+    /// compare-exchange loop of `op` ([`atomic_helpers`]).
+    #[allow(clippy::too_many_arguments)]
+    fn word_atomic(
+        &mut self,
+        e: &mut Emitter,
+        op: AtomicOp,
+        a: ArrayId,
+        it: Ty,
+        t: Ty,
+        id: Word,
+        args: &[Word],
+    ) -> R<()> {
+        let indices = match t {
+            Ty::Vector(..) => component_indices(e, args[0], it, t)?,
+            _ => vec![args[0]],
+        };
+        let ft = e.ty(Ty::F32);
+        let var = self.g.arrays[a.index()];
+        let class = self.g.direct.get(&a).copied();
+        let mut olds = Vec::with_capacity(indices.len());
+        for (k, at) in indices.into_iter().enumerate() {
+            let value = match t {
+                Ty::Vector(..) => {
+                    e.b.op(SOp::CompositeExtract, ft, None, &[args[1], k as u32])?
+                }
+                _ => args[1],
+            };
+            let helper = atomic_helper(e, var, class, it, op);
+            // As for `atomic_at`: a use that naga's front end scopes properly.
+            let value = e.b.op(SOp::CopyObject, ft, None, &[value])?;
+            olds.push(e.b.op(SOp::FunctionCall, ft, None, &[helper, at, value])?);
+        }
+        let rt = e.ty(t);
+        match t {
+            Ty::Vector(..) => e.b.op(SOp::CompositeConstruct, rt, Some(id), &olds)?,
+            _ => e.b.op(SOp::CopyObject, rt, Some(id), &olds)?,
+        };
         Ok(())
     }
 
@@ -399,9 +469,14 @@ impl Emitter {
     /// The variable of a module array: a storage buffer at its binding (its Block struct
     /// `NonWritable` unless written), a `shared_array` in workgroup memory, or a constant
     /// tuple in private memory, initialized with its items.
-    pub(super) fn array_variable(&mut self, a: &GlobalArray, scalarized: bool) -> Word {
+    pub(super) fn array_variable(
+        &mut self,
+        a: &GlobalArray,
+        scalarized: bool,
+        words: bool,
+    ) -> Word {
         // A scalarized array stores `n` scalars per element of `n` components; a packed one
-        // is words.
+        // is words, as is a word array of `f32`s (their bits).
         let (elem, per) = match a.elem {
             t @ (Ty::Vector(..) | Ty::Matrix(..)) if scalarized => {
                 (Ty::Scalar(t.scalar()), t.components())
@@ -409,6 +484,7 @@ impl Emitter {
             _ if a.packed() => (Ty::U32, 1),
             t => (t, 1),
         };
+        let elem = if words { Ty::U32 } else { elem };
         if let Memory::Local(len) = a.memory {
             // A `local_array`: a fixed-size array in private memory, zeroed by `Op::Clear`.
             let at = self.fixed_array(a.elem, len);
@@ -543,4 +619,148 @@ pub(super) fn shape_members(
         }
     }
     shapes
+}
+
+/// The scalar indices of the components of element `index` (of type `it`) of a scalarized
+/// array of `t`s: `n * index + k`.
+fn component_indices(e: &mut Emitter, index: Word, it: Ty, t: Ty) -> R<Vec<Word>> {
+    let n = t.components();
+    let itw = e.ty(it);
+    let k = |n: u32| match it.scalar() {
+        Scalar::U32 => Const::U32(n),
+        _ => Const::I32(n as i32),
+    };
+    let width = e.konst(k(n));
+    let base = e.b.op(SOp::IMul, itw, None, &[index, width])?;
+    let mut out = Vec::with_capacity(n as usize);
+    for c in 0..n {
+        out.push(match c {
+            0 => base,
+            _ => {
+                let c = e.konst(k(c));
+                e.b.op(SOp::IAdd, itw, None, &[base, c])?
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// A compare-exchange loop that applies a float atomic to a word array: `f32 helper(index,
+/// value)` returning the element's old value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) struct AtomicHelper {
+    pub id: Word,
+    /// The array's variable, and its storage class when it is not a Block-wrapped buffer.
+    var: Word,
+    class: Option<StorageClass>,
+    /// The index type.
+    it: Ty,
+    op: AtomicOp,
+}
+
+/// The helper that applies `op` to the word array `var` at an index of type `it`, made
+/// once.
+fn atomic_helper(
+    e: &mut Emitter,
+    var: Word,
+    class: Option<StorageClass>,
+    it: Ty,
+    op: AtomicOp,
+) -> Word {
+    let found = e
+        .atomic_helpers
+        .iter()
+        .find(|h| h.var == var && h.it == it && h.op == op);
+    if let Some(h) = found {
+        return h.id;
+    }
+    let id = e.b.id();
+    e.atomic_helpers.push(AtomicHelper {
+        id,
+        var,
+        class,
+        it,
+        op,
+    });
+    id
+}
+
+/// The functions of the float atomics on word arrays: each reads the element's bits, and
+/// while they stay what it read, computes the new value (`old + v`; `v` where `v < old` for
+/// `atomic_min` and `v > old` for `atomic_max`, as Python's `min(old, v)` and `max(old, v)`
+/// pick, so a NaN `v` changes nothing) and swaps it in with `OpAtomicCompareExchange` unless
+/// its bits are the old ones; another invocation's write in between makes it try again from
+/// what that wrote. Relaxed, device scope for a buffer and workgroup scope for a shared
+/// array, as the other atomics.
+pub(super) fn atomic_helpers(e: &mut Emitter) -> R<()> {
+    for h in e.atomic_helpers.clone() {
+        let (ft, ut, bt, itw) = (e.ty(Ty::F32), e.ty(Ty::U32), e.ty(Ty::BOOL), e.ty(h.it));
+        let fty = e.b.type_function(ft, &[itw, ft]);
+        e.b.begin_function(ft, h.id, fty)?;
+        let name = format!("spirthon_atomic_{:?}_f32", h.op).to_lowercase();
+        e.name(h.id, &name);
+        let index = e.b.function_parameter(itw)?;
+        let value = e.b.function_parameter(ft)?;
+        let entry = e.b.id();
+        e.b.begin_block(entry)?;
+        let p = match h.class {
+            Some(class) => {
+                let pt = e.b.type_pointer(class, ut);
+                e.b.op(SOp::AccessChain, pt, None, &[h.var, index])?
+            }
+            None => {
+                let pt = e.b.type_pointer(StorageClass::StorageBuffer, ut);
+                let zero = e.konst(Const::I32(0));
+                e.b.op(SOp::AccessChain, pt, None, &[h.var, zero, index])?
+            }
+        };
+        let scope = e.konst(Const::U32(if h.class.is_some() { 2 } else { 1 }));
+        let relaxed = e.konst(Const::U32(0));
+        let first = e.b.op(SOp::AtomicLoad, ut, None, &[p, scope, relaxed])?;
+        let (header, body, swap, join, cont, merge) =
+            (e.b.id(), e.b.id(), e.b.id(), e.b.id(), e.b.id(), e.b.id());
+        let (cur, seen, tried) = (e.b.id(), e.b.id(), e.b.id());
+        e.b.terminate(SOp::Branch, &[header])?;
+        e.b.begin_block(header)?;
+        e.b.phi(ut, cur, &[(first, entry), (seen, cont)])?;
+        e.b.void(SOp::LoopMerge, &[merge, cont, 0])?;
+        e.b.terminate(SOp::Branch, &[body])?;
+        e.b.begin_block(body)?;
+        let old = e.b.op(SOp::Bitcast, ft, None, &[cur])?;
+        let new = match h.op {
+            AtomicOp::Add => {
+                let id = e.b.id();
+                e.b.decorate(id, rspirv::spirv::Decoration::NoContraction, &[]);
+                e.b.op(SOp::FAdd, ft, Some(id), &[old, value])?
+            }
+            AtomicOp::Min | AtomicOp::Max => {
+                let cmp = match h.op {
+                    AtomicOp::Min => SOp::FOrdLessThan,
+                    _ => SOp::FOrdGreaterThan,
+                };
+                let better = e.b.op(cmp, bt, None, &[value, old])?;
+                e.b.op(SOp::Select, ft, None, &[better, value, old])?
+            }
+            other => return Err(EmitError(format!("no float atomic loop for {other:?}"))),
+        };
+        let new_bits = e.b.op(SOp::Bitcast, ut, None, &[new])?;
+        let same = e.b.op(SOp::IEqual, bt, None, &[new_bits, cur])?;
+        e.b.void(SOp::SelectionMerge, &[join, 0])?;
+        e.b.terminate(SOp::BranchConditional, &[same, join, swap])?;
+        e.b.begin_block(swap)?;
+        let ops = [p, scope, relaxed, relaxed, new_bits, cur];
+        e.b.op(SOp::AtomicCompareExchange, ut, Some(tried), &ops)?;
+        e.b.terminate(SOp::Branch, &[join])?;
+        e.b.begin_block(join)?;
+        e.b.phi(ut, seen, &[(cur, body), (tried, swap)])?;
+        let done = e.b.op(SOp::IEqual, bt, None, &[seen, cur])?;
+        e.b.terminate(SOp::BranchConditional, &[done, merge, cont])?;
+        e.b.begin_block(cont)?;
+        e.b.terminate(SOp::Branch, &[header])?;
+        e.b.begin_block(merge)?;
+        let r = e.b.op(SOp::Bitcast, ft, None, &[cur])?;
+        e.b.terminate(SOp::ReturnValue, &[r])?;
+        e.b.end_function()?;
+    }
+    Ok(())
 }

@@ -77,6 +77,8 @@ struct Globals {
     scalarized: FastSet<ArrayId>,
     /// The buffers of narrow ints, packed in words, and their element type.
     packed: FastMap<ArrayId, Scalar>,
+    /// The `f32` arrays held as their bits in `u32` words (see `Module::word_arrays`).
+    words: FastSet<ArrayId>,
     /// Per axis of a multi-dimensional array: its kernel's uniform block and member.
     shapes: FastMap<(ArrayId, u32), (Word, u32)>,
     /// Per array: its StorageBuffer variable.
@@ -110,6 +112,9 @@ struct Emitter {
     pow_table: Option<Word>,
     /// The module's own exact `f64` `fmod` (`accurate::fmod64`), once called.
     fmod64: Option<Word>,
+    /// The compare-exchange loops of float atomics on word arrays, each emitted once at the
+    /// end as a function of its own (`memory::atomic_helpers`).
+    atomic_helpers: Vec<memory::AtomicHelper>,
     decorated_arrays: FastSet<Word>,
     array_structs: FastMap<(Ty, bool), Word>,
 }
@@ -118,11 +123,13 @@ struct Emitter {
 pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     let mut b = Words::new(1, 3);
     b.capability(spirv::Capability::Shader);
-    // The scalar types atomics work on, in one pass: f32 and 64-bit ones need capabilities.
+    // The scalar types atomics work on, in one pass: the device's float add and 64-bit ones
+    // need capabilities (a float atomic on a word array is a compare-exchange loop).
+    let words = m.word_arrays();
     let (mut float_atomics, mut int64_atomics) = (false, false);
     for i in m.functions.iter().flat_map(|f| f.insts.iter()) {
-        if let (Op::Atomic(..), Some(t)) = (i.op, i.ty) {
-            float_atomics |= t.scalar() == Scalar::F32;
+        if let (Op::Atomic(_, a), Some(t)) = (i.op, i.ty) {
+            float_atomics |= t.scalar() == Scalar::F32 && !words.contains(&a);
             int64_atomics |= t.scalar().is_int64();
         }
     }
@@ -148,15 +155,17 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         splats: Vec::new(),
         pow_table: None,
         fmod64: None,
+        atomic_helpers: Vec::new(),
         decorated_arrays: FastSet::default(),
         array_structs: FastMap::default(),
     };
-    let globals = e.globals(m)?;
+    let globals = e.globals(m, words)?;
     for (i, f) in m.functions.iter().enumerate() {
         e.function(m, &globals, FuncId(i as u32), f)?;
     }
     e.record_function(&globals)?;
     accurate::helper_functions(&mut e)?;
+    memory::atomic_helpers(&mut e)?;
     for ep in &m.entry_points {
         let f = globals.functions[ep.function.index()];
         let mut used: Vec<Builtin> = m
@@ -287,13 +296,13 @@ impl Emitter {
         id
     }
 
-    fn globals(&mut self, m: &Module) -> R<Globals> {
+    fn globals(&mut self, m: &Module, words: FastSet<ArrayId>) -> R<Globals> {
         let builtins = self.builtin_variables(m);
         let scalarized = memory::scalarized_arrays(m);
         let arrays = m
             .arrays
             .iter_enumerated()
-            .map(|(i, a)| self.array_variable(a, scalarized.contains(&i)))
+            .map(|(i, a)| self.array_variable(a, scalarized.contains(&i), words.contains(&i)))
             .collect();
         let mut uniform_of = FastMap::default();
         for ep in &m.entry_points {
@@ -324,6 +333,7 @@ impl Emitter {
             direct,
             scalarized,
             packed,
+            words,
             shapes,
             arrays,
             uniform_of,
