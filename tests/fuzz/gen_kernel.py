@@ -12,11 +12,11 @@ break and in a loop's else, ranges whose counters would wrap past 2**31, early r
 funcs over arrays, tuple assignment and mixed-type and/or tests; 3 vectors: ivec2/ivec4
 expressions (element-wise // and % with both signs, bitwise operators, broadcasting,
 swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) and vec2
-+ - * with mix, abs and length; 4 f32 arithmetic on inputs that are not binary-exact, with
++ - * with mix, abs and length (a third of them in dvec2, `in_f64`); 4 f32 arithmetic on inputs that are not binary-exact, with
 literals and constants meeting f32 values and thresholds into ints, a third of them in f64
 (`float_kernel`); 5 u32
 and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it
-(`hash_kernel`); 6 matrices (`matrix_kernel`); 7 structs of every field kind in an
+(`hash_kernel`); 6 matrices (`matrix_kernel`; a third of them dmat33); 7 structs of every field kind in an
 `Array[S]` (`struct_kernel`). Every kind sometimes spells array
 elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
@@ -685,7 +685,19 @@ def vector_kernel(rnd):
         "def k(a: Array[ivec4], b: Array[ivec4], out: Array[ivec4], red: Array[i32], fo: Array[vec4]):",
         "    i = global_id().x",
     ]
-    return "\n".join(head + body) + "\n"
+    return in_f64("\n".join(head + body) + "\n", rnd, ["vec2", "vec4"])
+
+
+def in_f64(src, rnd, names):
+    """``src`` with its float vectors and matrices (``names``) and ``f32`` in double
+    precision a third of the time: ``dvec2``, ``dmat33``, ``f64`` (the values are binary-exact
+    either way, and `identity(n)` is converted)."""
+    if rnd.random() >= 1 / 3:
+        return src
+    for name in names:
+        src = re.sub(r"\b%s\b" % name, "d" + name, src)
+    src = re.sub(r"\bf32\b", "f64", src)
+    return re.sub(r"(?<![\w.])identity\(3\)", "dmat33(identity(3))", src)
 
 
 def matrix_kernel(rnd):
@@ -732,7 +744,7 @@ def matrix_kernel(rnd):
         "def k(a: Array[mat33], b: Array[vec3], out: Array[mat33], v: Array[vec3], s: Array[f32]):",
         "    i = global_id().x",
     ]
-    return "\n".join(head + body) + "\n"
+    return in_f64("\n".join(head + body) + "\n", rnd, ["mat33", "vec3"])
 
 
 # The field types a random struct draws from, with a random JSON value of each (floats on a
