@@ -35,10 +35,18 @@ def func(fn):
 
     src = source.keep(fn)
 
+    signature = inspect.signature(fn)
+
     @functools.wraps(fn)
-    def call(*args):
+    def call(*args, **kwargs):
         if not compiled:
             compiled.append(typed.compile_typed(fn, typed.module_globals(fn.__globals__, refresh=False), src) or fn)
+        if kwargs or len(args) != len(params):
+            # Keyword arguments and defaults, bound as Python binds them; every parameter
+            # is then passed by position, converted to its type.
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
         out = compiled[0](*[c(a) for c, a in zip(params, args)])
         return result(out)
 

@@ -266,8 +266,23 @@ class Operators(unittest.TestCase):
         self.assertEqual(disagree, [], "\n".join(disagree))
 
 
+@func
+def _blend(a: f32, b: f32, t: f32 = 0.1, n: i32 = 2) -> f32:
+    return a * (1.0 - t) + b * t * f32(n)
+
+
 class Typed(unittest.TestCase):
     """The reference executor computes in the kernel's types (spirthon.scalars)."""
+
+    def test_funcs_take_keywords_and_defaults_converted_to_their_types(self):
+        """A func called from Python binds keywords and defaults as Python does, and each
+        argument (a default too) is converted to its parameter's type."""
+        r = _blend(1.0, b=3.0)
+        self.assertIs(type(r), type(f32(0.0)))
+        self.assertEqual(r, f32(f32(1.0) * (f32(1.0) - f32(0.1)) + f32(3.0) * f32(0.1) * f32(2)))
+        self.assertEqual(_blend(b=3.0, a=1.0, n=1, t=0.5), f32(2.0))
+        with self.assertRaises(TypeError):
+            _blend(1.0, 2.0, w=0.5)
 
     def run_it(self):
         x = Array(f32, [0.02])

@@ -189,6 +189,8 @@ pub struct Stmt {
 pub struct Param {
     pub name: String,
     pub annotation: Option<ExprId>,
+    /// The default value (`t: f32 = 0.5`), a constant expression.
+    pub default: Option<ExprId>,
     pub span: Span,
 }
 

@@ -283,10 +283,22 @@ impl Parser<'_> {
             } else {
                 None
             };
+            let span = Span::new(t.start, self.prev_end());
+            let default = if self.eat(K::Assign) {
+                Some(self.test()?)
+            } else {
+                None
+            };
+            // A parameter without a default after one with a default is CPython's syntax
+            // error: the reference path reports it.
+            if default.is_none() && params.iter().any(|p: &Param| p.default.is_some()) {
+                return None;
+            }
             params.push(Param {
                 name: pname,
                 annotation,
-                span: Span::new(t.start, self.prev_end()),
+                default,
+                span,
             });
             if !self.eat(K::Comma) {
                 break;

@@ -17,9 +17,15 @@ impl Lower<'_, '_> {
                 return self.construct_struct(id, args, keywords, span);
             }
         }
+        if let (ExprKind::Name(n), false) = (&fexpr.kind, keywords.is_empty()) {
+            if let (false, Some(Global::Def(d))) = (self.is_local(n), self.m.globals.get(n)) {
+                return self.func_call(*d, args, keywords, span);
+            }
+        }
         if let Some(k) = keywords.first() {
             self.cx.diags.push(
                 Diagnostic::error(k.span, "keyword arguments are not supported")
+                    .with_note("`@func`s and struct constructors take them; built-in functions take arguments by position")
                     .with_help("pass arguments by position"),
             );
             return Ex::Err;
@@ -44,7 +50,7 @@ impl Lower<'_, '_> {
             return Ex::Err;
         }
         match self.m.globals.get(name) {
-            Some(Global::Def(d)) => self.func_call(*d, args, span),
+            Some(Global::Def(d)) => self.func_call(*d, args, &[], span),
             Some(Global::Opaque {
                 span: def_span,
                 what,
@@ -147,7 +153,13 @@ impl Lower<'_, '_> {
         false
     }
 
-    pub(super) fn func_call(&mut self, d: usize, args: &[ExprId], span: Span) -> Ex {
+    pub(super) fn func_call(
+        &mut self,
+        d: usize,
+        args: &[ExprId],
+        keywords: &[Keyword],
+        span: Span,
+    ) -> Ex {
         let sig = &self.m.defs[d];
         if sig.is_kernel {
             self.cx.diags.push(
@@ -159,15 +171,13 @@ impl Lower<'_, '_> {
             );
             return Ex::Err;
         }
-        if !self.arity(&sig.name.clone(), args, sig.params.len(), span) {
+        let Some(exs) = self.bind_args(d, args, keywords, span) else {
             return Ex::Err;
-        }
+        };
         if sig.ret.is_none() && returns_value(self.ast, sig.item) {
             // Its `return value` is already reported; the call's value is unknown.
-            self.args(args);
             return Ex::Err;
         }
-        let exs = self.args(args);
         let mut ops = Vec::new();
         let mut arrays = Vec::new();
         let mut ok = true;
@@ -196,6 +206,97 @@ impl Lower<'_, '_> {
             (None, _) => Ex::Void,
         }
     }
+    /// The arguments of a call of func `d` in parameter order, each lowered where the call
+    /// writes it (positional ones, then keywords, left to right, as Python evaluates them):
+    /// by position, by name, or the parameter's default (at the call's span). `None` after
+    /// an error: too many, an unknown or repeated name, a missing one.
+    fn bind_args(
+        &mut self,
+        d: usize,
+        args: &[ExprId],
+        keywords: &[Keyword],
+        span: Span,
+    ) -> Option<Vec<(Ex, Span)>> {
+        let m = self.m;
+        let sig = &m.defs[d];
+        let n = sig.params.len();
+        let required = sig.params.iter().filter(|p| p.default.is_none()).count();
+        if keywords.is_empty() && required == n && args.len() != n {
+            self.arity(&sig.name, args, n, span);
+            return None;
+        }
+        if args.len() > n {
+            if !self.has_rejected_arg(args) {
+                self.error(
+                    span,
+                    format!(
+                        "`{}` takes at most {n} arguments, but {} were given by position",
+                        sig.name,
+                        args.len()
+                    ),
+                );
+            }
+            self.args(args);
+            return None;
+        }
+        let mut slots: Vec<Option<(Ex, Span)>> = vec![None; n];
+        let mut ok = true;
+        for (k, (ex, sp)) in self.args(args).into_iter().enumerate() {
+            slots[k] = Some((ex, sp));
+        }
+        for kw in keywords {
+            let value = self.expr(kw.value);
+            let vsp = self.ast.expr(kw.value).span;
+            let Some(k) = sig.params.iter().position(|p| p.name == kw.name) else {
+                let names: Vec<String> =
+                    sig.params.iter().map(|p| format!("`{}`", p.name)).collect();
+                self.cx.diags.push(
+                    Diagnostic::error(
+                        kw.span,
+                        format!("`{}` has no parameter `{}`", sig.name, kw.name),
+                    )
+                    .with_note(format!("its parameters are {}", names.join(", "))),
+                );
+                ok = false;
+                continue;
+            };
+            if slots[k].is_some() {
+                self.error(
+                    kw.span,
+                    format!("`{}` got two values for parameter `{}`", sig.name, kw.name),
+                );
+                ok = false;
+                continue;
+            }
+            slots[k] = Some((value, vsp));
+        }
+        let mut out = Vec::with_capacity(n);
+        let mut missing = Vec::new();
+        for (k, slot) in slots.into_iter().enumerate() {
+            let p = &sig.params[k];
+            match (slot, p.default) {
+                (Some(a), _) => out.push(a),
+                (None, Some(lit)) => out.push((Ex::Lit(lit), span)),
+                (None, None) => missing.push(format!("`{}`", p.name)),
+            }
+        }
+        if !missing.is_empty() {
+            if !self.has_rejected_arg(args) {
+                let s = if missing.len() == 1 { "" } else { "s" };
+                self.error(
+                    span,
+                    format!(
+                        "`{}` is missing the argument{s} {}",
+                        sig.name,
+                        missing.join(", ")
+                    ),
+                );
+            }
+            return None;
+        }
+        ok.then_some(out)
+    }
+
     /// Argument `ex` (at `sp`) of a call of func `d`, for its parameter `k`: a value converted
     /// into `ops`, or an array of the parameter's type into `arrays`; `false` after an error.
     fn func_arg(

@@ -96,6 +96,8 @@ pub struct ParamSig {
     pub name: String,
     pub kind: ParamKind,
     pub span: Span,
+    /// A func parameter's default value (`t: f32 = 0.5`), a constant of its type.
+    pub default: Option<Lit>,
 }
 
 #[derive(Clone, Debug)]

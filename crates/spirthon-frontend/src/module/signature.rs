@@ -14,7 +14,7 @@ pub(super) fn signature(
     let Some((is_kernel, workgroup_size)) = kind else {
         return Err(diags);
     };
-    let params = param_sigs(m, ast, def, &mut diags);
+    let params = param_sigs(m, ast, def, is_kernel, &mut diags);
     let mut ret_tuple = None;
     let mut ret_struct = None;
     let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
@@ -135,11 +135,14 @@ fn decorator_kind(
     kind
 }
 
-/// The annotated parameters of a def; each missing or bad annotation is an error.
+/// The annotated parameters of a def; each missing or bad annotation is an error, as is a
+/// default value that is not a constant of the parameter's type (or any default of a
+/// kernel's parameter: every launch passes them all).
 fn param_sigs(
     m: &ModuleInfo,
     ast: &Ast,
     def: &FuncDef,
+    is_kernel: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<ParamSig> {
     let mut params = Vec::new();
@@ -157,39 +160,102 @@ fn param_sigs(
             );
             continue;
         };
-        match m.annotation(ast, a) {
-            Ok(Ann::Value(t)) => params.push(ParamSig {
-                name: p.name.clone(),
-                kind: ParamKind::Value(t),
-                span: p.span,
-            }),
-            Ok(Ann::Struct(id)) => params.push(ParamSig {
-                name: p.name.clone(),
-                kind: ParamKind::Struct(id),
-                span: p.span,
-            }),
-            Ok(Ann::Records(id, dims)) => params.push(ParamSig {
-                name: p.name.clone(),
-                kind: ParamKind::Records(id, dims),
-                span: p.span,
-            }),
-            Ok(Ann::Array(t, dims)) => params.push(ParamSig {
-                name: p.name.clone(),
-                kind: ParamKind::Array(t, dims),
-                span: p.span,
-            }),
-            Ok(Ann::None) => diags.push(Diagnostic::error(
-                ast.expr(a).span,
-                "a parameter cannot have type `None`",
-            )),
-            Ok(Ann::Tuple(_)) => diags.push(
-                Diagnostic::error(ast.expr(a).span, "a parameter cannot be a tuple")
-                    .with_help("pass its items as separate parameters, or a vector"),
-            ),
-            Err(e) => diags.push(e),
-        }
+        let kind = match m.annotation(ast, a) {
+            Ok(Ann::Value(t)) => ParamKind::Value(t),
+            Ok(Ann::Struct(id)) => ParamKind::Struct(id),
+            Ok(Ann::Records(id, dims)) => ParamKind::Records(id, dims),
+            Ok(Ann::Array(t, dims)) => ParamKind::Array(t, dims),
+            Ok(Ann::None) => {
+                diags.push(Diagnostic::error(
+                    ast.expr(a).span,
+                    "a parameter cannot have type `None`",
+                ));
+                continue;
+            }
+            Ok(Ann::Tuple(_)) => {
+                diags.push(
+                    Diagnostic::error(ast.expr(a).span, "a parameter cannot be a tuple")
+                        .with_help("pass its items as separate parameters, or a vector"),
+                );
+                continue;
+            }
+            Err(e) => {
+                diags.push(e);
+                continue;
+            }
+        };
+        let default = match p.default {
+            Some(d) => match default_value(m, ast, p, d, &kind, is_kernel) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    diags.push(e);
+                    continue;
+                }
+            },
+            None => None,
+        };
+        params.push(ParamSig {
+            name: p.name.clone(),
+            kind,
+            span: p.span,
+            default,
+        });
     }
     params
+}
+
+/// The default value `d` of parameter `p` (of `kind`): a constant expression (literals and
+/// module constants, as Python evaluates it once at the `def`) that the parameter's scalar
+/// type holds, as a literal argument would be converted.
+fn default_value(
+    m: &ModuleInfo,
+    ast: &Ast,
+    p: &Param,
+    d: ExprId,
+    kind: &ParamKind,
+    is_kernel: bool,
+) -> Result<Lit, Diagnostic> {
+    let at = ast.expr(d).span;
+    if is_kernel {
+        return Err(Diagnostic::error(
+            at,
+            format!("kernel parameter `{}` cannot have a default value", p.name),
+        )
+        .with_note("a launch passes every kernel parameter (by position or by name)")
+        .with_help("give the value at each launch, or make it a module constant"));
+    }
+    let t = match kind {
+        ParamKind::Value(t @ Ty::Scalar(_)) => *t,
+        _ => {
+            return Err(Diagnostic::error(
+                at,
+                format!(
+                    "parameter `{}` cannot have a default value: defaults are numbers and bools",
+                    p.name
+                ),
+            )
+            .with_help("pass the value at each call"));
+        }
+    };
+    let lit = match m.const_eval(ast, d, &|_: &str| false) {
+        Ok(Some(l)) => l,
+        Ok(None) => {
+            return Err(Diagnostic::error(at, "a default value must be a constant: a number, a bool, or an expression of module constants")
+                .with_note("Python evaluates a default once, when the `def` runs; the compiler needs its value"));
+        }
+        Err(e) => return Err(e),
+    };
+    match lit.to_const(t.scalar()) {
+        Ok(_) => Ok(lit),
+        Err(e) => Err(Diagnostic::error(
+            at,
+            format!(
+                "the default of `{}: {t}` is not {}: {e}",
+                p.name,
+                t.with_article()
+            ),
+        )),
+    }
 }
 
 fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diagnostic> {

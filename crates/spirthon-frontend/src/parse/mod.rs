@@ -548,16 +548,12 @@ impl Convert<'_> {
         }
         let mut params = Vec::new();
         for a in args.posonlyargs.iter().chain(&args.args) {
-            if let Some(d) = &a.default {
-                self.error(
-                    span(d.range()),
-                    "default parameter values are not supported in kernels and funcs",
-                );
-            }
             let annotation = a.parameter.annotation.as_ref().map(|e| self.expr(e));
+            let default = a.default.as_ref().map(|d| self.expr(d));
             params.push(Param {
                 name: a.parameter.name.to_string(),
                 annotation,
+                default,
                 span: span(a.parameter.range),
             });
         }
