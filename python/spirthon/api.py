@@ -14,6 +14,7 @@ from . import gpu, runtime, source, typed
 from .errors import CompileError
 from .arrays import Array, _ArrayType, copied, element
 from .runtime import _per_component_min_max
+from .scalars import LitF, LitI
 from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, i64, u64
 from .matrices import MatrixType
 from .structs import StructType
@@ -30,7 +31,7 @@ def func(fn):
     _per_component_min_max(fn)
     hints = _annotations(fn)
     params = [_converter(hints.get(n)) for n in inspect.signature(fn).parameters]
-    result = _converter(hints.get("return"))
+    result = _converter(hints.get("return")) if "return" in hints else _inferred_result
     compiled = []
 
     src = source.keep(fn)
@@ -65,6 +66,19 @@ def _converter(ann):
         each = [_converter(a) for a in items]
         return lambda v: tuple(c(x) for c, x in zip(each, v)) if isinstance(v, tuple) and len(v) == len(each) else v
     return copied
+
+
+def _inferred_result(v):
+    """The result of a func without a return annotation, as the compiler types it from its
+    `return`s: a literal (or a module constant) takes its default type, an `int` an `i32`
+    (a `u32` from 2**31), a `float` an `f32`; tuples item by item; typed values as they are."""
+    if isinstance(v, tuple):
+        return tuple(_inferred_result(x) for x in v)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or type(v) not in (int, float, LitI, LitF):
+        return copied(v)
+    if isinstance(v, float):
+        return convert(f32, v)
+    return convert(u32 if v >= 2 ** 31 else i32, v)
 
 
 def _annotations(fn):

@@ -271,8 +271,31 @@ def _blend(a: f32, b: f32, t: f32 = 0.1, n: i32 = 2) -> f32:
     return a * (1.0 - t) + b * t * f32(n)
 
 
+@func
+def _three(x: f32):
+    if x > 0.0:
+        return 3
+    return 4
+
+
+@func
+def _pair(x: f32):
+    return 2, 0.1
+
+
 class Typed(unittest.TestCase):
     """The reference executor computes in the kernel's types (spirthon.scalars)."""
+
+    def test_unannotated_funcs_return_the_inferred_types(self):
+        """A func without a return annotation types a returned literal as the compiler
+        infers it: an i32 (so `// 2` floors as an int), a float32 (0.1 rounded)."""
+        r = _three(1.0)
+        self.assertIs(type(r), type(i32(0)))
+        self.assertEqual(r // 2, 1)
+        a, b = _pair(1.0)
+        self.assertIs(type(a), type(i32(0)))
+        self.assertEqual(b, f32(0.1))
+        self.assertNotEqual(float(b), 0.1)
 
     def test_funcs_take_keywords_and_defaults_converted_to_their_types(self):
         """A func called from Python binds keywords and defaults as Python does, and each

@@ -16,7 +16,6 @@ pub mod lower;
 pub mod module;
 pub mod parse;
 
-use spirthon_ir::hash::FastMap;
 use std::time::Instant;
 
 use spirthon_ir::cfg::*;
@@ -67,19 +66,12 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         all.append(&mut diags);
         return Err(all);
     }
-    let mut cx = Ctx {
-        ast: &ast,
-        m: &info,
-        arrays: Vec::new(),
-        jobs: Vec::new(),
-        job_ids: FastMap::default(),
-        diags: parse_diags,
-        tables: FastMap::default(),
-        checked: opts.checked,
-        cpython: opts.cpython,
-        checks: Vec::new(),
-        records: FastMap::default(),
-    };
+    // The return types of funcs written without one, from their `return`s.
+    let mut info = info;
+    let mut diags = lower::infer_returns(&ast, &mut info, opts.cpython);
+    let mut cx = Ctx::new(&ast, &info, opts.checked, opts.cpython);
+    cx.diags = parse_diags;
+    cx.diags.append(&mut diags);
     let entry_points = kernels(&mut cx, &info, opts, source)?;
     let t2 = Instant::now();
     let mut lowered = Vec::new();
@@ -199,19 +191,7 @@ fn lower_unused_defs(
         if seen[d] {
             continue;
         }
-        let mut cx = Ctx {
-            ast,
-            m: info,
-            arrays: Vec::new(),
-            jobs: Vec::new(),
-            job_ids: FastMap::default(),
-            diags: Vec::new(),
-            tables: FastMap::default(),
-            checked: false,
-            cpython,
-            checks: Vec::new(),
-            records: FastMap::default(),
-        };
+        let mut cx = Ctx::new(ast, info, false, cpython);
         let arrays = cx.add_arrays(sig);
         cx.instance(d, arrays);
         let mut next = 0;

@@ -175,7 +175,9 @@ impl Lower<'_, '_> {
             return Ex::Err;
         };
         if sig.ret.is_none() && returns_value(self.ast, sig.item) {
-            // Its `return value` is already reported; the call's value is unknown.
+            // Its return type is not known yet (see `returns`), or its `return value` is
+            // already reported; the call's value is unknown.
+            self.probe_blocked();
             return Ex::Err;
         }
         let mut ops = Vec::new();

@@ -844,6 +844,25 @@ impl Lower<'_, '_> {
                     "a kernel cannot return a value: write results into an array",
                 );
             }
+            (Some(v), None) if self.probing() => {
+                self.probe_return(v);
+                return;
+            }
+            (Some(v), None) if sig.ret_unknown => {
+                // Its `return`s disagree, which is reported: the value's own errors only.
+                match &self.ast.expr(v).kind {
+                    ExprKind::Tuple(items) => {
+                        for &item in &items.clone() {
+                            self.expr(item);
+                        }
+                    }
+                    _ => {
+                        self.expr(v);
+                    }
+                }
+                self.terminate_dead(Term::Unreachable);
+                return;
+            }
             (Some(v), None) => {
                 let msg = format!(
                     "`{}` has no return type, so it cannot return a value",

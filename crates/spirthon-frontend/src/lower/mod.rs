@@ -43,6 +43,7 @@ mod geometry;
 mod matrices;
 mod ops;
 mod quats;
+mod returns;
 mod stmt;
 mod structs;
 mod tuples;
@@ -68,9 +69,31 @@ pub struct Ctx<'a> {
     pub checks: Vec<CheckSite>,
     /// The struct of each array of structs.
     pub records: FastMap<ArrayId, StructId>,
+    /// While a func's return type is inferred: what its `return`s give (see [`returns`]).
+    probe: Option<returns::Probe>,
 }
 
+pub use returns::infer_returns;
+
 impl<'a> Ctx<'a> {
+    /// A context for lowering the functions of module `m`.
+    pub fn new(ast: &'a Ast, m: &'a ModuleInfo, checked: bool, cpython: bool) -> Self {
+        Ctx {
+            ast,
+            m,
+            arrays: Vec::new(),
+            jobs: Vec::new(),
+            job_ids: FastMap::default(),
+            diags: Vec::new(),
+            tables: FastMap::default(),
+            checked,
+            cpython,
+            checks: Vec::new(),
+            records: FastMap::default(),
+            probe: None,
+        }
+    }
+
     /// New module arrays for the array parameters of `sig`, bound 1, 2, … in order.
     pub fn add_arrays(&mut self, sig: &DefSig) -> Vec<ArrayId> {
         let mut ids = Vec::new();

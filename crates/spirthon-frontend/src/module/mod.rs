@@ -111,6 +111,9 @@ pub struct DefSig {
     pub ret_tuple: Option<TupleTy>,
     /// For a func returning a struct: the struct (`ret_tuple` is then its leaves).
     pub ret_struct: Option<StructId>,
+    /// A func without a return annotation whose `return`s gave no one type (already
+    /// reported: see `lower::infer_returns`); its `return value`s are not reported again.
+    pub ret_unknown: bool,
     /// Index into `Ast::items` of the `Item::Def`.
     pub item: usize,
     pub span: Span,

@@ -80,6 +80,7 @@ pub(super) fn signature(
         ret,
         ret_tuple,
         ret_struct,
+        ret_unknown: false,
         item,
         span: def.name_span,
     })
