@@ -398,11 +398,13 @@ impl Lower<'_, '_> {
         {
             return None;
         }
+        let kinds = match arith {
+            true => "`i32`, `u32`, `i64`, `u64` or `f32`",
+            false => "`i32`, `u32`, `i64` or `u64`",
+        };
         let mut d = Diagnostic::error(
             at,
-            format!(
-                "`{name}` needs an array of `i32`, `u32`, `i64` or `u64`, but `{arr}` holds {elem}"
-            ),
+            format!("`{name}` needs an array of {kinds}, but `{arr}` holds {elem}"),
         );
         if s.is_narrow() {
             d = d.with_note(
