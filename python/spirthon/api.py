@@ -74,7 +74,7 @@ def _inferred_result(v):
     (a `u32` from 2**31), a `float` an `f32`; tuples item by item; typed values as they are."""
     if isinstance(v, tuple):
         return tuple(_inferred_result(x) for x in v)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or type(v) not in (int, float, LitI, LitF):
+    if type(v) not in (int, float, LitI, LitF):
         return copied(v)
     if isinstance(v, float):
         return convert(f32, v)

@@ -195,7 +195,8 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// A call of func `d`, whose return type is not known yet, while probing.
+    /// A call of a func whose return type is not known yet, while probing: this func's
+    /// type waits for the next round.
     pub(super) fn probe_blocked(&mut self) {
         if let Some(p) = self.cx.probe.as_mut() {
             p.blocked = true;

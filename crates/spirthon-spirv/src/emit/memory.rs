@@ -127,7 +127,7 @@ impl FnState<'_> {
         e.b.op(SOp::Bitcast, rt, out, &[bits])
     }
 
-    /// `value` of type `t` stored at pointer `p` into array `a` (its bits, in a word array).
+    /// `value` stored at pointer `p` into array `a` (its bits, in a word array).
     fn store_at(&mut self, e: &mut Emitter, a: ArrayId, p: Word, value: Word) -> R<()> {
         let value = match self.words(a) {
             true => {
@@ -297,7 +297,6 @@ impl FnState<'_> {
         Ok(())
     }
 
-    /// An atomic read-modify-write of element `args[0]` of `a`, into `id`.
     /// An atomic on element `args[0]` (of type `it`) of array `a`, whose elements are `t`:
     /// one instruction, or one per component of a vector (whose old values make the result).
     #[allow(clippy::too_many_arguments)]

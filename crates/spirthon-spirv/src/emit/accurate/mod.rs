@@ -51,10 +51,8 @@ use trig::{acos, asin, atan, atan2};
 /// function (emitted once, by [`helper_functions`]); `false` when the device's is used.
 pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, id: Word, args: &[Word]) -> R<bool> {
     if t == Ty::F64 && mf == MathFn::Fmod {
-        // The helper of `%` on `f64`, exact (also under `--fast-math`).
-        let helper = *e.fmod64.get_or_insert_with(|| e.b.id());
         let dt = e.ty(Ty::F64);
-        e.b.op(SOp::FunctionCall, dt, Some(id), &[helper, args[0], args[1]])?;
+        fmod64_call(e, dt, Some(id), args[0], args[1])?;
         return Ok(true);
     }
     if t == Ty::F64 && double::has(mf) {
@@ -110,9 +108,7 @@ pub(super) fn copysign(e: &mut Emitter, t: Ty, mag: Word, sign: Word, id: Word) 
 /// under `--fast-math`. The float `%` and `//` are built on it.
 pub(super) fn remainder(e: &mut Emitter, t: Ty, rt: Word, a: Word, b: Word) -> R<Word> {
     if t.scalar() == spirthon_ir::Scalar::F64 {
-        // Exact also under `--fast-math`: `OpFRem` on `f64` is as loose as on `f32`.
-        let helper = *e.fmod64.get_or_insert_with(|| e.b.id());
-        return e.b.op(SOp::FunctionCall, rt, None, &[helper, a, b]);
+        return fmod64_call(e, rt, None, a, b);
     }
     if e.fast_math {
         return e.b.op(SOp::FRem, rt, None, &[a, b]);
@@ -132,6 +128,14 @@ pub(super) fn remainder(e: &mut Emitter, t: Ty, rt: Word, a: Word, b: Word) -> R
         parts.push(id);
     }
     e.b.op(SOp::CompositeConstruct, rt, None, &parts)
+}
+
+/// A call of the module's own exact `f64` `fmod` ([`fmod64`], made once), which `%`,
+/// `//` and `math.fmod` on `f64` use also under `--fast-math` (`OpFRem` on `f64` is as
+/// loose as on `f32`): into `out` when given.
+fn fmod64_call(e: &mut Emitter, rt: Word, out: Option<Word>, a: Word, b: Word) -> R<Word> {
+    let helper = *e.fmod64.get_or_insert_with(|| e.b.id());
+    e.b.op(SOp::FunctionCall, rt, out, &[helper, a, b])
 }
 
 /// Whether this module computes `mf` itself (the built-in table's word on it).
