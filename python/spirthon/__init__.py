@@ -32,6 +32,10 @@ from .matrices import (  # noqa: F401
     quat_inverse, quat_from_axis_angle, quat_rotate, quat_rotate_inv, quat_to_matrix,
 )
 from .structs import struct  # noqa: F401
+from .rand import (  # noqa: F401
+    Rand, rand_init, randu, randi, randf, randn, sample_unit_disk, sample_unit_sphere_surface,
+    sample_unit_sphere,
+)
 from .api import kernel, func, Kernel  # noqa: F401
 from .runtime import (  # noqa: F401
     global_id, local_id, workgroup_id, num_workgroups, local_index, num_threads, shared_array,

@@ -129,15 +129,15 @@ pub fn outputs(gpu: &Value, reference: &Value, tol: Tolerance) -> Result<f64, St
         if x.len() != y.len() {
             return Err(format!("`{name}` has {} elements vs {}", x.len(), y.len()));
         }
-        // Rows of a multi-dimensional array and vector elements are lists: their items are
-        // compared one by one (an explicit stack; the nesting is at most four deep).
+        // Rows of a multi-dimensional array and vector elements are lists, struct elements
+        // objects: their items are compared one by one (an explicit stack).
         let mut pairs: Vec<(String, &Value, &Value)> = Vec::new();
         let mut work: Vec<(String, &Value, &Value)> = x
             .iter()
             .zip(y)
             .enumerate()
             .rev()
-            .map(|(i, (p, q))| (i.to_string(), p, q))
+            .map(|(i, (p, q))| (format!("[{i}]"), p, q))
             .collect();
         while let Some((at, p, q)) = work.pop() {
             match (p, q) {
@@ -146,13 +146,24 @@ pub fn outputs(gpu: &Value, reference: &Value, tol: Tolerance) -> Result<f64, St
                         .zip(qs)
                         .enumerate()
                         .rev()
-                        .map(|(k, (a, b))| (format!("{at}][{k}"), a, b)),
+                        .map(|(k, (a, b))| (format!("{at}[{k}]"), a, b)),
                 ),
+                // A struct element: its fields, by name.
+                (Value::Object(ps), Value::Object(qs))
+                    if ps.keys().eq(qs.keys()) && !ps.is_empty() =>
+                {
+                    work.extend(
+                        ps.iter()
+                            .zip(qs.values())
+                            .rev()
+                            .map(|((f, a), b)| (format!("{at}.{f}"), a, b)),
+                    )
+                }
                 _ => pairs.push((at, p, q)),
             }
         }
         for (i, p, q) in pairs {
-            let bad = || format!("`{name}[{i}]`: GPU {p}, CPython {q}");
+            let bad = || format!("`{name}{i}`: GPU {p}, CPython {q}");
             match (p, q) {
                 (Value::Number(p), Value::Number(q)) if p.is_f64() || q.is_f64() => {
                     let (p, q) = (

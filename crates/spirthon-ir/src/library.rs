@@ -173,6 +173,15 @@ const fn own(name: &'static str, module: Module, arity: u8) -> Row {
     }
 }
 
+/// A built-in of spirthon's, typed by lowering's own rule, taking `arity.0..=arity.1`
+/// arguments.
+const fn own_n(name: &'static str, arity: (u8, u8)) -> Row {
+    Row {
+        arity,
+        ..own(name, Module::Spirthon, 0)
+    }
+}
+
 /// A name of `spirthon` that is no function of kernel code (a decorator, a type).
 const fn name(name: &'static str) -> Row {
     Row {
@@ -333,6 +342,15 @@ pub const LIBRARY: &[Row] = &[
     own("quat_rotate_inv", Module::Spirthon, 2),
     own("quat_inverse", Module::Spirthon, 1),
     own("quat_to_matrix", Module::Spirthon, 1),
+    name("Rand"),
+    own_n("rand_init", (1, 2)),
+    own("randu", Module::Spirthon, 1),
+    own_n("randi", (1, 3)),
+    own_n("randf", (1, 3)),
+    own("randn", Module::Spirthon, 1),
+    own("sample_unit_disk", Module::Spirthon, 1),
+    own("sample_unit_sphere_surface", Module::Spirthon, 1),
+    own("sample_unit_sphere", Module::Spirthon, 1),
     name("mat22"),
     name("mat33"),
     name("mat44"),

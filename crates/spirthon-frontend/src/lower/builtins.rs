@@ -395,7 +395,8 @@ impl Lower<'_, '_> {
                     item,
                     "clamp" | "barrier" | "num_threads" | "shared_array" | "local_array"
                 )
-                || item.starts_with("atomic_");
+                || item.starts_with("atomic_")
+                || is_random(item);
             if !own_arity && !self.arity(item, args, row.arity.0 as usize, span) {
                 return Ex::Err;
             }
@@ -421,6 +422,12 @@ impl Lower<'_, '_> {
         }
         if let Some(op) = spirthon_ir::AtomicOp::named(item) {
             return self.atomic_call(op, item, args, span);
+        }
+        if is_random(item) {
+            return self.rand_call(item, args, span);
+        }
+        if item == "Rand" {
+            return self.construct_struct(ModuleInfo::RAND, args, &[], span);
         }
         if item == "quat" {
             return self.quat_ctor(args, span);
@@ -570,4 +577,9 @@ fn f64_functions() -> String {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => names.join(""),
     }
+}
+
+/// The functions of a random stream (see `random`).
+fn is_random(item: &str) -> bool {
+    item.starts_with("rand") && item != "Rand" || item.starts_with("sample_unit_")
 }

@@ -43,6 +43,7 @@ mod geometry;
 mod matrices;
 mod ops;
 mod quats;
+mod random;
 mod returns;
 mod stmt;
 mod structs;

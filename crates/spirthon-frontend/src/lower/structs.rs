@@ -12,7 +12,7 @@
 //! `a[i].mass = m` changes the element in the buffer.
 
 use super::*;
-use crate::module::{FieldTy, StructId};
+use crate::module::{FieldTy, ModuleInfo, StructId};
 use vectors::COMPONENTS;
 use workgroup::Fixed;
 
@@ -30,6 +30,9 @@ enum Root {
     /// leaf.
     Soa(Vec<ArrayId>, Operand),
 }
+
+/// A place that holds a `Rand` (see `random`).
+pub(super) struct StatePlace(Place);
 
 /// A place in a struct: leaves `first..first + count` of the root's struct, of type `ty`,
 /// or component `comp` of that leaf.
@@ -844,7 +847,7 @@ impl Lower<'_, '_> {
             ty: FieldTy::Struct(sid),
             comp: None,
         };
-        let last = attrs.len() - 1;
+        let last = attrs.len().saturating_sub(1);
         for (k, (attr, span)) in attrs.into_iter().enumerate() {
             match place.ty {
                 FieldTy::Struct(s) => {
@@ -995,6 +998,52 @@ impl Lower<'_, '_> {
             self.write_place(&p, r, span, tspan);
         }
         true
+    }
+
+    // ----- the state of a random stream -----------------------------------------------------
+
+    /// The place `e` names when it holds a `Rand` (a local, a field, an element of an array
+    /// of structs); otherwise `Err(Some(what it is))`, or `Err(None)` after an error.
+    pub(super) fn state_place(&mut self, e: ExprId) -> Result<StatePlace, Option<String>> {
+        let place = match &self.ast.expr(e).kind {
+            ExprKind::Name(_) | ExprKind::Attr(..) | ExprKind::Subscript(..) => {
+                self.struct_place(e)
+            }
+            _ => None,
+        };
+        match place {
+            Some(Some(p)) if p.ty == FieldTy::Struct(ModuleInfo::RAND) && p.comp.is_none() => {
+                Ok(StatePlace(p))
+            }
+            Some(None) => Err(None),
+            _ => match self.expr(e) {
+                Ex::Err => Err(None),
+                Ex::Struct(v) => {
+                    let id = self.struct_parts(v).0;
+                    if id == ModuleInfo::RAND {
+                        Err(Some("a `Rand` that no variable holds".into()))
+                    } else {
+                        Err(Some(format!("a `{}`", self.struct_name(id))))
+                    }
+                }
+                Ex::Val(_, t) => Err(Some(t.with_article())),
+                _ => Err(Some("this value".into())),
+            },
+        }
+    }
+
+    /// The state word at a `Rand` place.
+    pub(super) fn read_rand(&mut self, p: &StatePlace, span: Span) -> Operand {
+        match self.read_place(&p.0, span) {
+            Ex::Struct(v) => self.struct_parts(v).1[0],
+            _ => unreachable!("a state place holds a Rand"),
+        }
+    }
+
+    /// Stores the state word `w` at a `Rand` place.
+    pub(super) fn write_rand(&mut self, p: &StatePlace, w: Operand, span: Span) {
+        let v = self.struct_value(ModuleInfo::RAND, vec![w]);
+        self.write_place(&p.0, v, span, span);
     }
 
     // ----- calls -------------------------------------------------------------------------

@@ -251,6 +251,9 @@ impl ModuleInfo {
             ));
         }
         let item = self.lib_item(ast, e, &no_local);
+        if item == Some((Lib::Spirthon, "Rand")) {
+            return Ok(Ann::Struct(Self::RAND));
+        }
         if let Some(t) = item.and_then(|(lib, v)| {
             (lib == Lib::Spirthon).then(|| {
                 Scalar::named(v)

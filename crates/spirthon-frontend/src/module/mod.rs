@@ -123,7 +123,8 @@ pub struct DefSig {
 pub struct ModuleInfo {
     pub globals: FastMap<String, Global>,
     pub defs: Vec<DefSig>,
-    /// The `@struct` classes, in declaration order.
+    /// The structs: spirthon's `Rand` first ([`ModuleInfo::rand`]), then the `@struct`
+    /// classes in declaration order.
     pub structs: Vec<StructDef>,
     /// Per def: whether it calls `barrier()`, itself or through the defs it calls.
     pub reaches_barrier: Vec<bool>,
@@ -263,6 +264,7 @@ pub fn math_const(name: &str) -> Option<f64> {
 /// belong to the CPU side: they bind opaque names instead of being errors.
 pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
     let mut m = ModuleInfo::default();
+    m.structs.push(structs::rand_struct());
     let mut device_defs: FastMap<String, Span> = FastMap::default();
     let mut diags = Vec::new();
     for (index, item) in ast.items.iter().enumerate() {

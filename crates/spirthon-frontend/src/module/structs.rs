@@ -78,6 +78,28 @@ impl StructDef {
     }
 }
 
+/// spirthon's `Rand`: one `u32` field, `state`, as a `@struct` would declare it.
+pub(super) fn rand_struct() -> StructDef {
+    StructDef {
+        name: "Rand".into(),
+        span: Span::default(),
+        fields: vec![Field {
+            name: "state".into(),
+            ty: FieldTy::Value(Ty::U32),
+            span: Span::default(),
+            first: 0,
+            count: 1,
+        }],
+        leaves: vec![Leaf {
+            path: "state".into(),
+            ty: Ty::U32,
+            offset: 0,
+        }],
+        size: 4,
+        align: 4,
+    }
+}
+
 /// The bytes a leaf takes and its alignment in an array element.
 fn leaf_layout(t: Ty) -> (u32, u32) {
     (t.size(), t.scalar().size())
@@ -88,13 +110,18 @@ impl ModuleInfo {
         &self.structs[id.0 as usize]
     }
 
-    /// The struct a top-level name declares.
+    /// The struct a top-level name declares (or names: spirthon's `Rand`).
     pub fn struct_named(&self, name: &str) -> Option<StructId> {
         match self.globals.get(name) {
             Some(Global::Struct(id)) => Some(*id),
+            Some(Global::Item(Lib::Spirthon, item)) if item == "Rand" => Some(Self::RAND),
             _ => None,
         }
     }
+
+    /// spirthon's `Rand`, the state of a random stream (see `lower::random`): the first
+    /// struct of every module.
+    pub const RAND: StructId = StructId(0);
 
     /// Reads a `@struct` class: each field's type (a value type or a struct declared
     /// before), its leaves and its layout.
