@@ -43,6 +43,8 @@ pub struct CompileOptions {
     pub fast_math: bool,
     /// Checking a file the reference executor runs (see `spirthon_frontend::Options`).
     pub cpython: bool,
+    /// Generic kernels' specializations to compile (see `spirthon_frontend::Options`).
+    pub types: Vec<(String, Vec<(String, String)>)>,
 }
 
 impl Default for CompileOptions {
@@ -56,8 +58,40 @@ impl Default for CompileOptions {
             host_imports: false,
             fast_math: false,
             cpython: false,
+            types: Vec::new(),
         }
     }
+}
+
+/// A `--types` value: `KERNEL:NAME=TYPE,NAME=TYPE` (commas inside brackets belong to the
+/// type) as the kernel and its (name, type) pairs.
+#[allow(clippy::type_complexity)]
+pub fn parse_types(spec: &str) -> Result<(String, Vec<(String, String)>), String> {
+    let Some((kernel, rest)) = spec.split_once(':') else {
+        return Err("expected KERNEL:NAME=TYPE,... (for example `add:T=f32`)".into());
+    };
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in rest.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&rest[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&rest[start..]);
+    let mut types = Vec::new();
+    for p in parts {
+        let Some((name, ty)) = p.split_once('=') else {
+            return Err(format!("`{p}` is not NAME=TYPE"));
+        };
+        types.push((name.trim().to_string(), ty.trim().to_string()));
+    }
+    Ok((kernel.trim().to_string(), types))
 }
 
 /// A compiled file.
@@ -88,6 +122,7 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         checked: opts.checked,
         host_imports: opts.host_imports,
         cpython: opts.cpython,
+        types: opts.types.clone(),
     };
     let mut out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();

@@ -82,6 +82,11 @@ struct Cli {
     /// Compile only this kernel.
     #[arg(long)]
     kernel: Option<String>,
+    /// A generic kernel's types: `KERNEL:NAME=TYPE,...` (a name is a parameter's, or a
+    /// TypeVar's: `add:T=f32`, `scale:x=Array2D[f32],k=f32`); repeat for more
+    /// specializations.
+    #[arg(long, value_name = "KERNEL:NAME=TYPE,...")]
+    types: Vec<String>,
     /// What to produce.
     #[arg(long, value_enum, default_value = "spv")]
     emit: Emit,
@@ -306,18 +311,30 @@ fn run_kernel(cli: &RunCli) -> u8 {
             return 2;
         }
     }
+    // A generic kernel's types come from the run JSON's "types" (then only the kernel it
+    // names is compiled). The file's errors come before the inputs' (exit status 1, then 2).
+    let inputs = read_inputs(&cli.inputs).and_then(|v| {
+        let wanted = spirthon::run::wanted_types(&v, cli.kernel.as_deref())?;
+        Ok((v, wanted))
+    });
+    let (kernel, types) = match &inputs {
+        Ok((_, (kernel, types))) if !types.is_empty() => (kernel.clone(), types.clone()),
+        _ => (None, Vec::new()),
+    };
     let opts = CompileOptions {
         checked: cli.checked,
         fast_math: cli.fast_math,
         host_imports: cli.program,
+        kernel,
+        types,
         ..CompileOptions::default()
     };
     let (compiled, source) = match compile_file(&cli.file, &opts, false) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let inputs = match read_inputs(&cli.inputs) {
-        Ok(v) => v,
+    let inputs = match inputs {
+        Ok((v, _)) => v,
         Err(message) => {
             say!("error: {message}");
             return 2;
@@ -412,6 +429,16 @@ fn on_device(
 }
 
 fn run(cli: &Cli) -> u8 {
+    let mut types = Vec::new();
+    for spec in &cli.types {
+        match spirthon::parse_types(spec) {
+            Ok(t) => types.push(t),
+            Err(e) => {
+                say!("error: --types {spec:?}: {e}");
+                return 2;
+            }
+        }
+    }
     let opts = CompileOptions {
         kernel: cli.kernel.clone(),
         validate: !cli.no_validate,
@@ -421,6 +448,7 @@ fn run(cli: &Cli) -> u8 {
         host_imports: cli.program,
         fast_math: cli.fast_math,
         cpython: false,
+        types,
     };
     let (compiled, source) =
         match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {

@@ -48,7 +48,14 @@ pub fn reflect_json(m: &IrModule, source: &str) -> String {
                 }
                 bindings.push(b);
             }
-            json!({"name": ep.name, "workgroup_size": ep.workgroup_size, "bindings": bindings})
+            let mut k = json!({"name": ep.name, "workgroup_size": ep.workgroup_size, "bindings": bindings});
+            // A specialization: the generic kernel's name and its types.
+            if let Some(s) = &ep.specializes {
+                let types: serde_json::Map<String, serde_json::Value> =
+                    s.types.iter().map(|(n, t)| (n.clone(), json!(t))).collect();
+                k["specializes"] = json!({"kernel": s.kernel, "types": types});
+            }
+            k
         })
         .collect();
     let mut out = json!({ "kernels": kernels });

@@ -36,6 +36,38 @@ pub fn plan(
     spirthon_runtime::inputs::plan(&compiled.module, ep, inputs)
 }
 
+/// What a run JSON asks to compile: the kernel it names (`--kernel`, else its `"kernel"`),
+/// and the types of its `"types"` object (a generic kernel's: `{"T": "f32"}`) for that
+/// kernel, or for the file's only generic kernel when none is named.
+#[allow(clippy::type_complexity)]
+pub fn wanted_types(
+    inputs: &Value,
+    kernel: Option<&str>,
+) -> Result<(Option<String>, Vec<(String, Vec<(String, String)>)>), String> {
+    let named = match inputs.get("kernel") {
+        Some(Value::String(k)) => Some(k.clone()),
+        _ => None,
+    };
+    let kernel = kernel.map(str::to_string).or(named);
+    let types = match inputs.get("types") {
+        None | Some(Value::Null) => return Ok((kernel, Vec::new())),
+        Some(Value::Object(o)) => o
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(t) => Ok((k.clone(), t.clone())),
+                other => Err(format!("\"types\": the type of `{k}` must be a string like \"f32\" or \"Array[f32]\", found {other}")),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(other) => {
+            return Err(format!(
+                "\"types\" must be an object of a type per generic name, like {{\"T\": \"f32\"}}, found {other}"
+            ))
+        }
+    };
+    let target = kernel.clone().unwrap_or_default();
+    Ok((kernel, vec![(target, types)]))
+}
+
 /// Runs a planned launch of a compiled file on `gpu`. `repeat` extra dispatches time the
 /// kernel (the fastest is reported).
 pub fn run_plan(

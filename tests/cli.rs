@@ -868,3 +868,74 @@ fn todays_python_around_kernels_compiles_as_a_program() {
         }
     }
 }
+
+/// `--types` compiles a generic kernel's specializations, each an entry point that the
+/// reflection lists with its generic kernel and types; wrong types are errors that name
+/// what is wrong.
+#[test]
+fn types_specialize_generic_kernels() {
+    let generic = common::root()
+        .join("tests/run/generic_kernels.py")
+        .display()
+        .to_string();
+    let r = spirthon(&[
+        &generic,
+        "--types",
+        "blend:T=f32",
+        "--types",
+        "blend:T=f64",
+        "--types",
+        "transpose_any:src=vec2,dst=vec2",
+        "--emit",
+        "reflect",
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    let names: Vec<&str> = v["kernels"]
+        .as_array()
+        .expect("kernels")
+        .iter()
+        .map(|k| k["name"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        names,
+        ["blend__f32", "blend__f64", "transpose_any__vec2__vec2"]
+    );
+    let k = &v["kernels"][1];
+    assert_eq!(k["specializes"]["kernel"], "blend");
+    assert_eq!(k["specializes"]["types"]["T"], "f64");
+    assert_eq!(k["bindings"][0]["fields"][0]["name"], "w");
+    assert_eq!(k["bindings"][0]["fields"][0]["type"], "f64");
+    assert_eq!(k["bindings"][1]["type"], "f64");
+    // Without types, each generic kernel is an error that says how to give them.
+    let r = spirthon(&[&generic, "-o", "-"]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("kernel `blend` is generic (`T`)"), "{err}");
+    assert!(err.contains("--types 'blend:T=f32'"), "{err}");
+    for (spec, want) in [
+        ("blend:U=f32", "kernel `blend` has no generic name `U`"),
+        ("blend:T=f32,T=i32", "`T` is given two types"),
+        ("blend:T=f33", "`T=f33`: `f33` is no type"),
+        ("blend:T=Array[f32]", "it is an array's element type here"),
+        ("transpose_any:src=f32", "no type is given for `dst`"),
+        ("nothing:T=f32", "no kernel of this file has that name"),
+        (
+            "blend:T=bool",
+            "`Array[bool]` has no portable storage layout",
+        ),
+    ] {
+        let r = spirthon(&[&generic, "--types", spec, "--kernel", "blend", "-o", "-"]);
+        assert_eq!(r.status.code(), Some(1), "{spec}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.contains(want), "{spec}: {err}");
+    }
+    let r = spirthon(&[&generic, "--types", "blend", "-o", "-"]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("KERNEL:NAME=TYPE"));
+}

@@ -67,7 +67,8 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
             }
         };
     let source = std::fs::read_to_string(py).map_err(|e| format!("{shown}: {e}"))?;
-    let compiled = match spirthon::compile(&source, &shown, &Default::default()) {
+    let opts = run_options(&inputs, &shown)?;
+    let compiled = match spirthon::compile(&source, &shown, &opts) {
         Ok(c) => c,
         Err(spirthon::CompileError::Source(d)) => {
             return Err(format!(
@@ -103,6 +104,21 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
 
 /// Compiles `source` in checked mode (spirv-val checks the module) and runs it with
 /// `inputs`; `None` when it has source errors.
+/// The options `spirthon run` compiles a run case with: the kernel and the generic types its
+/// run JSON names.
+fn run_options(
+    inputs: &serde_json::Value,
+    shown: &str,
+) -> Result<spirthon::CompileOptions, String> {
+    let (kernel, types) =
+        spirthon::run::wanted_types(inputs, None).map_err(|e| format!("{shown}: {e}"))?;
+    Ok(spirthon::CompileOptions {
+        kernel,
+        types,
+        ..Default::default()
+    })
+}
+
 fn checked_run(
     gpu: &Gpu,
     source: &str,
@@ -111,7 +127,7 @@ fn checked_run(
 ) -> Result<Option<spirthon::run::Ran>, String> {
     let opts = spirthon::CompileOptions {
         checked: true,
-        ..Default::default()
+        ..run_options(inputs, shown)?
     };
     let compiled = match spirthon::compile(source, shown, &opts) {
         Ok(c) => c,

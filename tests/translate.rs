@@ -27,9 +27,22 @@ fn cases() -> Vec<std::path::PathBuf> {
     all
 }
 
+/// A case compiled as `spirthon run` compiles it: a generic kernel with the types of its
+/// run JSON.
 fn compiled(py: &Path) -> Result<spirthon::Compiled, String> {
     let source = std::fs::read_to_string(py).map_err(|e| e.to_string())?;
-    spirthon::compile(&source, &display_path(py), &Default::default())
+    let inputs: Option<serde_json::Value> =
+        std::fs::read_to_string(py.with_extension("inputs.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok());
+    let mut opts = spirthon::CompileOptions::default();
+    if let Some(v) = inputs {
+        let (kernel, types) = spirthon::run::wanted_types(&v, None)?;
+        if !types.is_empty() {
+            (opts.kernel, opts.types) = (kernel, types);
+        }
+    }
+    spirthon::compile(&source, &display_path(py), &opts)
         .map_err(|e| format!("{} does not compile: {e:?}", display_path(py)))
 }
 

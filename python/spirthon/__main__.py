@@ -83,7 +83,24 @@ def _same_file(a, b):
         return False
 
 
-def check_source(path, checked, program=False):
+def wanted_types(inputs, kernel):
+    """What a run JSON asks to compile, as ``spirthon run`` reads it: the kernel it names
+    (``--kernel``, else its ``"kernel"``) and its ``"types"`` (a generic kernel's), as
+    ``(kernel or None, [(name, type text)] or None)``."""
+    named = inputs.get("kernel") if isinstance(inputs, dict) else None
+    kernel = kernel if kernel is not None else (named if isinstance(named, str) else None)
+    types = inputs.get("types") if isinstance(inputs, dict) else None
+    if types is None:
+        return kernel, None
+    if not isinstance(types, dict):
+        raise InputError("\"types\" must be an object of a type per generic name, like {\"T\": \"f32\"}, found %s" % runjson.text(types))
+    for k, v in types.items():
+        if not isinstance(v, str):
+            raise InputError("\"types\": the type of `%s` must be a string like \"f32\" or \"Array[f32]\", found %s" % (k, runjson.text(v)))
+    return kernel, list(types.items())
+
+
+def check_source(path, checked, program=False, kernel=None, types=None):
     """Reads and compiles ``path`` as ``spirthon run`` does, for its errors: printed as the
     compiler prints them, with its exit status. ``program``: the file is a program, its
     other imports the CPU side's (``--program``). Without the native module, the file is only
@@ -94,7 +111,7 @@ def check_source(path, checked, program=False):
         _read(path, MAX_SOURCE, "a kernel file")
         _say("note: the native module is not built (%s), so the kernel is not checked against the compiler's rules; `pip install .` in spirthon's repository builds it" % e)
         return
-    status, text = _native.check(path, checked, program)
+    status, text = _native.check(path, checked, program, kernel, types)
     if text:
         try:
             sys.stderr.write(text)
@@ -168,6 +185,14 @@ def run(path, inputs, kernel_name=None, checked=False):
     kernels = kernels_of(module)
     name = runjson.entry_point(list(kernels), inputs, kernel_name)
     k = kernels[name]
+    if k.generic:
+        types = wanted_types(inputs, kernel_name)[1]
+        if types is None:
+            raise InputError("kernel `%s` is generic: give its types as \"types\": {\"name\": \"type\"}" % k.name)
+        try:
+            k = k.specialize(types)
+        except TypeError as e:
+            raise InputError(str(e))
     scalars, arrays = _signature(k)
     threads, values, planned = runjson.plan(k.name, scalars, arrays, inputs)
     for name_, data, shape in planned:
@@ -219,8 +244,17 @@ def main(argv=None):
         for given in (a.file, a.inputs):
             if a.out is not None and a.out != "-" and _same_file(a.out, given):
                 raise InputError("--out %s is an input of the run; nothing was written" % given)
-        check_source(a.file, a.checked, a.program)
-        inputs = read_inputs(a.inputs)
+        # The file's errors come before the inputs' (exit status 1, then 2), as for
+        # `spirthon run`; a generic kernel's types come from the inputs.
+        try:
+            inputs = read_inputs(a.inputs)
+            kernel, types = wanted_types(inputs, a.kernel)
+            bad_inputs = None
+        except InputError as e:
+            kernel, types, bad_inputs = None, None, e
+        check_source(a.file, a.checked, a.program, kernel if types is not None else None, types)
+        if bad_inputs is not None:
+            raise bad_inputs
         out = run(a.file, inputs, a.kernel, a.checked)
         write_output(None if a.out in (None, "-") else a.out, runjson.text(out) + "\n")
     except _Exit as e:

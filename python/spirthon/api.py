@@ -6,11 +6,12 @@ which runs in the kernel's types under CPython.
 Imports go one way: this module uses ``gpu`` and ``runtime``; neither uses it.
 """
 
+import copy
 import functools
 import inspect
 import typing
 
-from . import gpu, runtime, source, typed
+from . import generic as _generic, gpu, runtime, source, typed
 from .errors import CompileError
 from .arrays import Array, _ArrayType, copied, element
 from .runtime import _per_component_min_max
@@ -89,14 +90,20 @@ def _annotations(fn):
 
 
 class Param:
-    __slots__ = ("name", "kind", "elem", "dims")
+    __slots__ = ("name", "kind", "elem", "dims", "generic")
 
     def __init__(self, name, kind, elem):
         self.name, self.kind, self.elem = name, kind, elem
         self.dims = 1
+        self.generic = None
 
 
-def _param(name, ann):
+def _param(name, ann, annotated=True):
+    g = _generic.generic(name, ann, annotated)
+    if g is not None:
+        p = Param(name, "generic", None)
+        p.generic = g
+        return p
     if isinstance(ann, _ArrayType):
         p = Param(name, "array", ann.elem)
         p.dims = ann.dims
@@ -134,13 +141,68 @@ class Kernel:
         self.workgroup_size = tuple(workgroup_size) + (1,) * (3 - len(workgroup_size))
         hints = _annotations(fn)
         self._signature = inspect.signature(fn)
-        self.params = [_param(n, hints.get(n)) for n in self._signature.parameters]
+        self.params = [_param(n, hints.get(n), n in hints) for n in self._signature.parameters]
+        # A specialization of a generic kernel: its (generic name, type text) pairs.
+        self.types = None
+        self._specializations = {}
+
+    @property
+    def generic(self):
+        """Whether a parameter's type comes from each launch (``spirthon.generic``)."""
+        return self.types is None and any(p.generic is not None for p in self.params)
+
+    def specialize(self, types):
+        """The kernel with each generic name's type given (``types``: ``(name, type)``
+        pairs, a type an annotation such as ``f32`` or ``Array2D[u8]`` or its text); one
+        object per set of types, which the compile caches keep apart."""
+        if not self.generic:
+            raise TypeError("kernel %s is not generic" % self.name)
+        ns = self.fn.__globals__
+        resolved = [(n, _generic.parse(t, ns) if isinstance(t, str) else t) for n, t in types]
+        key = tuple((n, _generic.text(t)) for n, t in resolved)
+        spec = self._specializations.get(key)
+        if spec is not None:
+            return spec
+        by_name = dict(resolved)
+        names = []
+        for p in self.params:
+            if p.generic is not None and p.generic.var not in names:
+                names.append(p.generic.var)
+        unknown = [n for n in by_name if n not in names]
+        if unknown or len(by_name) != len(names):
+            raise TypeError("kernel %s: its generic names are %s; types were given for %s"
+                            % (self.name, ", ".join(names), ", ".join(by_name) or "none"))
+        spec = copy.copy(self)
+        spec.params = []
+        for p in self.params:
+            if p.generic is None:
+                spec.params.append(p)
+                continue
+            ann = _generic.annotation(p.generic, by_name[p.generic.var])
+            spec.params.append(_param(p.name, ann))
+        spec.types = [(n, _generic.text(by_name[n])) for n in names]
+        spec._compiled = None
+        spec._specializations = None
+        spec.__dict__.pop("_gpu_plans", None)
+        self._specializations[key] = spec
+        return spec
+
+    def _specialized(self, args, kwargs):
+        """The kernel to run for these arguments: itself, or its specialization for their
+        types when it is generic."""
+        if not self.generic:
+            return self
+        bound = self._signature.bind(*args, **kwargs)
+        values = [bound.arguments[p.name] for p in self.params]
+        return self.specialize(_generic.types_of(self.params, values, self.fn.__globals__, self.name))
 
     def __call__(self, *args, **kwargs):
         raise TypeError("a kernel runs through %s.launch(threads, ...)" % self.name)
 
     def bind(self, args, kwargs):
         """The arguments in parameter order, scalars converted to their declared types."""
+        if self.generic:
+            return self._specialized(args, kwargs).bind(args, kwargs)
         bound = self.signature().bind(*args, **kwargs)
         out = []
         for p in self.params:
@@ -178,14 +240,14 @@ class Kernel:
         CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
         values; those the kernel writes are updated in place."""
         self._refuse_rebound()
-        gpu.launch(self, threads, args, kwargs, False)
+        gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, False)
 
     def launch_checked(self, threads, /, *args, **kwargs):
         """``launch`` in checked mode: an invocation that fails an index, division or assert
         check stops, the others run on, and then ``CheckError`` reports the first failure
         (lowest workgroup, then invocation) as ``spirthon run --checked`` does."""
         self._refuse_rebound()
-        gpu.launch(self, threads, args, kwargs, True)
+        gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, True)
 
     def _refuse_rebound(self):
         """A kernel runs with its module's constants as the file writes them (the compiler
@@ -204,7 +266,7 @@ class Kernel:
     def reference_launch(self, threads, args, kwargs, checked=False):
         """A launch on the CPython reference executor, whatever the current device
         (``spirthon.runtime.reference_launch``)."""
-        runtime.reference_launch(self, threads, args, kwargs, checked)
+        runtime.reference_launch(self._specialized(args, kwargs), threads, args, kwargs, checked)
 
 
 def kernel(fn=None, *, workgroup_size=64):

@@ -7,6 +7,8 @@ indices do not wrap around). An array of vectors holds values: reading an elemen
 copy, so change it and store it back (``v = a[i]; v.x = 0.0; a[i] = v``), as in kernels.
 """
 
+import typing
+
 from .scalars import I32, index_text
 from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, i64, u64
 from .matrices import Matrix, MatrixType
@@ -32,6 +34,8 @@ _KIND = {1: "Array", 2: "Array2D", 3: "Array3D"}
 def _array_type(elem, dims):
     # ``float`` and ``int`` are ``f32`` and ``i32`` in annotations, as for scalars.
     elem = f32 if elem is float else i32 if elem is int else elem
+    if elem is typing.Any or isinstance(elem, typing.TypeVar):
+        return _ArrayType(elem, dims)  # generic (spirthon.generic)
     if isinstance(elem, (VectorType, MatrixType, StructType)):
         return _ArrayType(elem, dims)
     if elem not in (i32, u32, f32, f64, f16, i8, u8, i16, u16, i64, u64):

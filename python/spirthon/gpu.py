@@ -222,7 +222,9 @@ class _Module:
         self.reflection = reflection
         self.path, self.source = path, source
         info = json.loads(reflection)
-        entry = next(k for k in info["kernels"] if k["name"] == kernel_name)
+        entry = _entry(info, kernel_name)
+        # The entry point: the kernel's name, or its specialization's (`add__f32`).
+        self.entry = entry["name"]
         self.workgroup_size = tuple(int(n) for n in entry["workgroup_size"])
         if len(self.workgroup_size) != 3:
             raise ValueError("a workgroup size has three numbers")
@@ -236,6 +238,18 @@ class _Module:
         self.records = {b["name"]: (int(b["struct"]["size"]), [(f["name"], f["type"], int(f["offset"])) for f in b["struct"]["fields"]])
                         for b in entry["bindings"][1:] if "struct" in b}
         self.checked = "checks" in info
+
+
+def _entry(info, kernel_name):
+    """A kernel's entry in reflection JSON: by its name, or the one specialization of the
+    generic kernel of that name (a generic kernel compiles only for its types)."""
+    return next(k for k in info["kernels"]
+                if k["name"] == kernel_name or k.get("specializes", {}).get("kernel") == kernel_name)
+
+
+def _types_text(kernel):
+    """The generic types a kernel compiles with, as the cache key holds them."""
+    return "" if kernel.types is None else ",".join("%s=%s" % t for t in kernel.types)
 
 
 def _source_of(kernel):
@@ -314,7 +328,7 @@ def compile_kernel(kernel, checked=False):
     if _native is None:
         raise RuntimeError("compiling needs spirthon's native module, which is not built (%s)" % _NATIVE_ERROR)
     path, source = _source_of(kernel)
-    key = hashlib.sha256("\0".join([_native_build(), path, kernel.name, str(checked), source]).encode()).hexdigest()
+    key = hashlib.sha256("\0".join([_native_build(), path, kernel.name, _types_text(kernel), str(checked), source]).encode()).hexdigest()
     m = _modules.get(key)
     if m is not None:
         return m
@@ -330,7 +344,7 @@ def compile_kernel(kernel, checked=False):
         except Exception as e:  # any fault of the entry costs a compile, never a wrong run
             _log.debug("the cache entry of kernel %s does not check out (%s): compiling", kernel.name, e)
     t = time.perf_counter()
-    words, reflection, messages = _native.compile(source, path, kernel.name, checked)
+    words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types)
     if words is None:
         raise CompileError(messages.rstrip())
     if messages:
@@ -365,13 +379,13 @@ def _check_for_python(kernel, checked):
     if _native is None:
         return lambda name: True
     path, source = _source_of(kernel)
-    key = (path, kernel.name, checked, source)
+    key = (path, kernel.name, _types_text(kernel), checked, source)
     written = _python_checked.get(key)
     if written is None:
-        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True)
+        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True, types=kernel.types)
         if words is None:
             raise CompileError(messages.rstrip())
-        entry = next(k for k in json.loads(reflection)["kernels"] if k["name"] == kernel.name)
+        entry = _entry(json.loads(reflection), kernel.name)
         written = _python_checked[key] = frozenset(b["name"] for b in entry["bindings"][1:] if not b["read_only"])
     return lambda name: name in written
 
@@ -941,7 +955,7 @@ def launch(kernel, threads, args, kwargs, checked):
         return _launch_python(kernel, threads, args, checked)
     plan = _plan(kernel, checked)
     m = plan.module
-    pipeline = _pipeline(dev, m, kernel.name)
+    pipeline = _pipeline(dev, m, m.entry)
     uniform = bytearray(m.uniform_size)
     structs = {}
     for k, p, offset in plan.scalars:

@@ -238,6 +238,13 @@ pub enum Item {
         span: Span,
         what: &'static str,
     },
+    /// `T = TypeVar("T", ...)`: a type variable for generic kernels, if `callee` (the called
+    /// name or attribute) is `typing`'s `TypeVar`.
+    TypeVar {
+        name: String,
+        callee: ExprId,
+        span: Span,
+    },
     Def(FuncDef),
     /// `@struct class Name:` with its annotated fields (`pos: vec3`), in order.
     Struct(StructDecl),
@@ -335,6 +342,7 @@ pub fn dump(ast: &Ast) -> String {
                 dump_expr(ast, *value, 1, &mut out);
             }
             Item::Opaque { name, what, .. } => out.push_str(&format!("ignored {name}: {what}\n")),
+            Item::TypeVar { name, .. } => out.push_str(&format!("typevar {name}\n")),
             Item::Struct(d) => {
                 out.push_str(&format!(
                     "struct {} @{}..{}\n",

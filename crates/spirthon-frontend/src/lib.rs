@@ -37,6 +37,9 @@ pub struct Options {
     /// The file is a Python program that launches its kernels (the `spirthon` package
     /// compiling in-process): its other imports are the CPU side's, not errors.
     pub host_imports: bool,
+    /// The types of generic kernels' specializations to compile: per request, the kernel
+    /// and a type for each of its generic names (`("add", [("T", "f32")])`).
+    pub types: Vec<(String, Vec<(String, String)>)>,
     /// The file is checked for the reference executor, which runs it under CPython:
     /// `print(...)` and `breakpoint()` statements are allowed there (they debug on CPython
     /// only) and compile to nothing. Everything else is held to the same rules.
@@ -66,8 +69,14 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         all.append(&mut diags);
         return Err(all);
     }
-    // The return types of funcs written without one, from their `return`s.
     let mut info = info;
+    let mut diags = specializations(&mut info, opts);
+    if !diags.is_empty() {
+        let mut all = parse_diags;
+        all.append(&mut diags);
+        return Err(all);
+    }
+    // The return types of funcs written without one, from their `return`s.
     let mut diags = lower::infer_returns(&ast, &mut info, opts.cpython);
     let mut cx = Ctx::new(&ast, &info, opts.checked, opts.cpython);
     cx.diags = parse_diags;
@@ -104,6 +113,76 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
     })
 }
 
+/// Adds the specializations `opts.types` asks for; the errors in them.
+fn specializations(info: &mut module::ModuleInfo, opts: &Options) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for (kernel, types) in &opts.types {
+        // An empty name: the file's only generic kernel (a run JSON that names none).
+        let found = if kernel.is_empty() {
+            let generic: Vec<usize> = (0..info.defs.len())
+                .filter(|&d| info.defs[d].is_generic())
+                .collect();
+            match generic[..] {
+                [d] => Some(d),
+                [] => None,
+                _ => {
+                    diags.push(
+                        Diagnostic::error(
+                            spirthon_ir::Span::new(0, 0),
+                            "types are given, but the file has several generic kernels",
+                        )
+                        .with_help("name the kernel (\"kernel\" in the run JSON, or --kernel)"),
+                    );
+                    continue;
+                }
+            }
+        } else {
+            info.defs
+                .iter()
+                .position(|s| s.is_kernel && s.specializes.is_none() && s.name == *kernel)
+        };
+        let Some(d) = found else {
+            let names: Vec<String> = info
+                .defs
+                .iter()
+                .filter(|s| s.is_generic())
+                .map(|s| format!("`{}`", s.name))
+                .collect();
+            let help = match names.len() {
+                0 => "the file has no generic kernel".to_string(),
+                _ => format!("its generic kernels: {}", names.join(", ")),
+            };
+            diags.push(
+                Diagnostic::error(
+                    spirthon_ir::Span::new(0, 0),
+                    match kernel.as_str() {
+                        "" => "types are given, but the file has no generic kernel".to_string(),
+                        k => format!(
+                            "types are given for `{k}`, but no kernel of this file has that name"
+                        ),
+                    },
+                )
+                .with_help(help),
+            );
+            continue;
+        };
+        let sig = &info.defs[d];
+        if !sig.is_generic() {
+            diags.push(
+                Diagnostic::error(sig.span, format!("types are given for kernel `{kernel}`, which is not generic"))
+                    .with_note("a kernel is generic when a parameter has no annotation, or `Any` or a `TypeVar` in it")
+                    .with_help("compile it without types"),
+            );
+            continue;
+        }
+        let at = sig.span;
+        if let Err(e) = info.specialize(d, types, at) {
+            diags.push(e);
+        }
+    }
+    diags
+}
+
 /// Declares the kernels to compile (all, or the one `opts` names) and queues their bodies
 /// in `cx`; an error when there is none to compile.
 fn kernels(
@@ -114,7 +193,23 @@ fn kernels(
 ) -> Result<Vec<KernelDecl>, Vec<Diagnostic>> {
     let mut entry_points = Vec::new();
     for (d, sig) in info.defs.iter().enumerate() {
-        if !sig.is_kernel || opts.kernel.as_ref().is_some_and(|k| *k != sig.name) {
+        let generic_name = sig.specializes.as_ref().map(|s| &s.kernel);
+        if !sig.is_kernel
+            || opts
+                .kernel
+                .as_ref()
+                .is_some_and(|k| *k != sig.name && Some(k) != generic_name)
+        {
+            continue;
+        }
+        if sig.is_generic() {
+            let given = info
+                .defs
+                .iter()
+                .any(|s| s.specializes.as_ref().is_some_and(|g| g.kernel == sig.name));
+            if !given {
+                cx.diags.push(unspecialized(info, d));
+            }
             continue;
         }
         let arrays = cx.add_arrays(sig);
@@ -136,6 +231,7 @@ fn kernels(
         let function = cx.instance(d, arrays.clone());
         entry_points.push(KernelDecl {
             name: sig.name.clone(),
+            specializes: sig.specializes.clone(),
             function,
             workgroup_size: sig.workgroup_size,
             scalars,
@@ -172,6 +268,38 @@ fn kernels(
     }
 }
 
+/// The error for generic kernel `d` compiled without types.
+fn unspecialized(info: &module::ModuleInfo, d: usize) -> Diagnostic {
+    let sig = &info.defs[d];
+    let names = info.generic_names(d);
+    // An element's or a value's type is a number type; a whole parameter's may be an array.
+    let example: Vec<String> = names
+        .iter()
+        .map(|n| {
+            let whole = sig
+                .generic
+                .iter()
+                .any(|g| g.var == *n && g.use_ == module::GenericUse::Whole);
+            format!("{n}={}", if whole { "TYPE" } else { "f32" })
+        })
+        .collect();
+    let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    Diagnostic::error(
+        sig.span,
+        format!(
+            "kernel `{}` is generic ({}), so it compiles only for given types",
+            sig.name,
+            listed.join(", ")
+        ),
+    )
+    .with_help(format!(
+        "give them with `--types '{}:{}'`, as `\"types\"` in the run JSON, or launch it from Python, which takes them from the arguments",
+        sig.name,
+        example.join(",")
+    ))
+    .with_note("a type is spelled as an annotation: `f32`, `vec3`, `Array[f32]`, `Array2D[u8]`, a struct's name")
+}
+
 /// Lowers every kernel and func that no compiled kernel reaches (with stand-in arrays), so
 /// that their errors are reported too: lowering's go to `diags`, and the functions come back
 /// for the middle end to put through SSA construction for its own.
@@ -188,7 +316,7 @@ fn lower_unused_defs(
         seen[*d] = true;
     }
     for (d, sig) in info.defs.iter().enumerate() {
-        if seen[d] {
+        if seen[d] || sig.is_generic() {
             continue;
         }
         let mut cx = Ctx::new(ast, info, false, cpython);

@@ -669,12 +669,22 @@ impl GlobalArray {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct EntryPoint {
     pub name: String,
+    /// For a specialization of a generic kernel: the kernel and its types.
+    pub specializes: Option<Specialization>,
     pub function: FuncId,
     pub workgroup_size: [u32; 3],
     /// The uniform block (binding 0): the scalar parameters and the launch size.
     pub uniform: UniformLayout,
     /// The kernel's array parameters, in declaration order (bindings 1, 2, …).
     pub arrays: Vec<ArrayId>,
+}
+
+/// A generic kernel's specialization: the generic kernel's name, and the type given for
+/// each of its generic names, in their order (`("T", "f32")`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Specialization {
+    pub kernel: String,
+    pub types: Vec<(String, String)>,
 }
 
 /// A whole compiled file: every kernel and every function instance they call.

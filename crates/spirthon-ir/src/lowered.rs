@@ -27,6 +27,8 @@ pub struct Lowered {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct KernelDecl {
     pub name: String,
+    /// For a specialization of a generic kernel: the kernel and its types.
+    pub specializes: Option<crate::cfg::Specialization>,
     pub function: FuncId,
     pub workgroup_size: [u32; 3],
     /// The scalar parameters, in declaration order.

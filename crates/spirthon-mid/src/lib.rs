@@ -156,6 +156,7 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         .iter()
         .map(|k| EntryPoint {
             name: k.name.clone(),
+            specializes: k.specializes.clone(),
             function: k.function,
             workgroup_size: k.workgroup_size,
             uniform: k.uniform_layout(&arrays),

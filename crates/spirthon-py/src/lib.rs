@@ -54,7 +54,8 @@ type Compiled<'py> = (Option<Bound<'py, PyBytes>>, Option<String>, String);
 /// are the CPU side's); `cpython`: it is checked for the reference executor, which allows
 /// `print`. Errors come as `spirthon` prints them, with the line that counts them.
 #[pyfunction]
-#[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false))]
+#[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false, types=None))]
+#[allow(clippy::too_many_arguments)]
 fn compile<'py>(
     py: Python<'py>,
     source: &str,
@@ -63,12 +64,19 @@ fn compile<'py>(
     checked: bool,
     host_imports: bool,
     cpython: bool,
+    types: Option<Vec<(String, String)>>,
 ) -> PyResult<Compiled<'py>> {
+    // A generic kernel's types (`kernel.types` of a specialization).
+    let types = match (types, &kernel) {
+        (Some(t), k) => vec![(k.clone().unwrap_or_default(), t)],
+        (None, _) => Vec::new(),
+    };
     let opts = spirthon::CompileOptions {
         kernel,
         checked,
         host_imports,
         cpython,
+        types,
         ..Default::default()
     };
     let result = py.detach(|| spirthon::compile(source, path, &opts));
@@ -96,8 +104,15 @@ fn compile<'py>(
 /// file compiles) and what it prints on stderr (the errors, or a clean file's warnings).
 /// `program`: the file is a program (`--program`), its other imports the CPU side's.
 #[pyfunction]
-#[pyo3(signature = (path, checked, program=false))]
-fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool, program: bool) -> (u8, String) {
+#[pyo3(signature = (path, checked, program=false, kernel=None, types=None))]
+fn check(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    checked: bool,
+    program: bool,
+    kernel: Option<String>,
+    types: Option<Vec<(String, String)>>,
+) -> (u8, String) {
     py.detach(|| {
         let shown = path.display().to_string();
         let source = match spirthon::read_source(&path, &shown) {
@@ -113,10 +128,17 @@ fn check(py: Python<'_>, path: std::path::PathBuf, checked: bool, program: bool)
                 )
             }
         };
+        // As `spirthon run` compiles it: the run JSON's kernel, and its "types".
+        let types = match types {
+            Some(t) => vec![(kernel.clone().unwrap_or_default(), t)],
+            None => Vec::new(),
+        };
         let opts = spirthon::CompileOptions {
             checked,
             host_imports: program,
             cpython: true,
+            kernel,
+            types,
             ..Default::default()
         };
         match spirthon::compile(&source, &shown, &opts) {

@@ -132,7 +132,11 @@ pub fn entry_point<'m>(
     let wanted = kernel.or(named);
     let names: Vec<&str> = m.entry_points.iter().map(|e| e.name.as_str()).collect();
     match wanted {
-        Some(k) => match m.entry_points.iter().find(|e| e.name == k) {
+        Some(k) => match m
+            .entry_points
+            .iter()
+            .find(|e| e.name == k || e.specializes.as_ref().is_some_and(|s| s.kernel == k))
+        {
             Some(e) => Ok(e),
             None => err(format!(
                 "no kernel named `{k}` (the file has {})",
@@ -206,7 +210,11 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
         .collect();
     let uniform = Some(uniform_bytes(ep, args, threads, &shapes)?);
     Ok(Plan {
-        kernel: ep.name.clone(),
+        // A specialization reports under its generic kernel's name.
+        kernel: ep
+            .specializes
+            .as_ref()
+            .map_or_else(|| ep.name.clone(), |s| s.kernel.clone()),
         launch: Launch {
             entry: ep.name.clone(),
             workgroup_size: ep.workgroup_size,

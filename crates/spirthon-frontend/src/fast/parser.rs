@@ -192,6 +192,9 @@ impl Parser<'_> {
             None
         };
         self.expect(K::Assign)?;
+        if annotation.is_none() && self.type_var_ahead() {
+            return self.type_var(name, first);
+        }
         self.lists = true;
         let value = self.test_list();
         self.lists = false;
@@ -204,6 +207,50 @@ impl Parser<'_> {
             value,
             span,
         });
+        Some(())
+    }
+
+    /// Whether `TypeVar("...` or `a.b.TypeVar("...` comes next.
+    fn type_var_ahead(&self) -> bool {
+        let mut k = 0;
+        loop {
+            if self.peek_at(k) != K::Name {
+                return false;
+            }
+            if self.peek_at(k + 1) == K::Dot {
+                k += 2;
+                continue;
+            }
+            let t = self.toks[(self.i + k).min(self.toks.len() - 1)];
+            return self.text(t) == "TypeVar"
+                && self.peek_at(k + 1) == K::LParen
+                && self.peek_at(k + 2) == K::Str;
+        }
+    }
+
+    /// `NAME = TypeVar("NAME", ...)`: the callee as an expression; the arguments are not
+    /// the kernel language's and are skipped to the closing parenthesis.
+    fn type_var(&mut self, name: String, first: Tok) -> Option<()> {
+        let start = self.tok().start;
+        let mut callee = self.atom()?;
+        while self.eat(K::Dot) {
+            let (attr, t) = self.name()?;
+            callee = self.node(ExprKind::Attr(callee, attr), start, t.end)?;
+        }
+        self.expect(K::LParen)?;
+        let mut depth = 1;
+        while depth > 0 {
+            match self.peek() {
+                K::LParen | K::LBracket => depth += 1,
+                K::RParen | K::RBracket => depth -= 1,
+                K::Newline | K::Eof => return None,
+                _ => {}
+            }
+            self.bump();
+        }
+        let span = Span::new(first.start, self.prev_end());
+        self.expect(K::Newline)?;
+        self.ast.items.push(Item::TypeVar { name, callee, span });
         Some(())
     }
 

@@ -35,6 +35,13 @@ impl Lower<'_, '_> {
             let item = item.to_string();
             return match lib {
                 Lib::Math => self.math_call(&item, args, span),
+                Lib::Typing => {
+                    self.error(
+                        span,
+                        format!("`{item}` is for annotations: kernels do not call it"),
+                    );
+                    Ex::Err
+                }
                 Lib::Spirthon => self.spirthon_call(&item, args, span),
             };
         }

@@ -145,7 +145,7 @@ impl ModuleInfo {
 
     /// `Array[S]` of a struct: an element with narrow ints is 32-bit words, so it cannot
     /// hold an 8-byte scalar (`f64`, `i64`, `u64`) as well.
-    fn records_annotation(
+    pub(super) fn records_annotation(
         &self,
         id: StructId,
         sp: Span,
@@ -251,6 +251,15 @@ impl ModuleInfo {
             ));
         }
         let item = self.lib_item(ast, e, &no_local);
+        let type_var = matches!(&expr.kind, ExprKind::Name(n) if matches!(self.globals.get(n), Some(Global::TypeVar(_))));
+        if type_var || matches!(item, Some((Lib::Typing, _))) {
+            return Err(Diagnostic::error(
+                expr.span,
+                "a generic type stands only for a kernel parameter's type here",
+            )
+            .with_note("a kernel parameter annotated `Any`, a `TypeVar` or `Array[T]` (or not annotated) is generic: each launch gives its type")
+            .with_help("give this one a type (`f32`, `Array[f32]`, ...)"));
+        }
         if item == Some((Lib::Spirthon, "Rand")) {
             return Ok(Ann::Struct(Self::RAND));
         }

@@ -12,10 +12,12 @@ use crate::ast::*;
 use crate::lit::{self, Lit};
 
 mod annotation;
+mod generic;
 mod signature;
 mod structs;
 
 pub use annotation::{Ann, TupleTy, MAX_TUPLE_COMPONENTS};
+pub use generic::{mangled, GenericParam, GenericUse};
 pub use structs::{Field, FieldTy, Leaf, StructDef, StructId};
 
 use signature::signature;
@@ -25,6 +27,8 @@ use signature::signature;
 pub enum Lib {
     Spirthon,
     Math,
+    /// Python's `typing`: `Any` and `TypeVar`, for generic kernels.
+    Typing,
 }
 
 /// Whether `name` is something `spirthon` exports for kernel code (spirthon-ir's built-in
@@ -77,6 +81,8 @@ pub enum Global {
     },
     Module(Lib),
     Item(Lib, String),
+    /// `T = TypeVar("T")`: a generic name for kernel parameters (see `generic`).
+    TypeVar(Span),
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -117,6 +123,17 @@ pub struct DefSig {
     /// Index into `Ast::items` of the `Item::Def`.
     pub item: usize,
     pub span: Span,
+    /// A generic kernel's generic parameters (see `generic`); empty for every other def.
+    pub generic: Vec<GenericParam>,
+    /// A specialization of a generic kernel: which, and its types.
+    pub specializes: Option<spirthon_ir::Specialization>,
+}
+
+impl DefSig {
+    /// Whether this is a generic kernel, which only its specializations compile.
+    pub fn is_generic(&self) -> bool {
+        !self.generic.is_empty()
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -281,6 +298,9 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                 "math" => {
                     m.globals.insert(alias.clone(), Global::Module(Lib::Math));
                 }
+                "typing" => {
+                    m.globals.insert(alias.clone(), Global::Module(Lib::Typing));
+                }
                 _ if host_imports => {
                     m.globals.insert(alias.clone(), host_name(*span));
                 }
@@ -309,6 +329,17 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                         what: (*what).into(),
                     },
                 );
+            }
+            Item::TypeVar { name, callee, span } => {
+                let no_local = |_: &str| false;
+                let global = match m.lib_item(ast, *callee, &no_local) {
+                    Some((Lib::Typing, "TypeVar")) => Global::TypeVar(*span),
+                    _ => Global::Opaque {
+                        span: *span,
+                        what: "a value the kernel language cannot hold".into(),
+                    },
+                };
+                m.globals.insert(name.clone(), global);
             }
             Item::Struct(decl) => match m.declare_struct(ast, decl) {
                 Ok(id) => {
@@ -420,6 +451,20 @@ fn import_from(
         "spirthon" => (Lib::Spirthon, library::Module::Spirthon),
         "math" => (Lib::Math, library::Module::Math),
         "__future__" => return,
+        "typing" => {
+            for (name, alias, sp) in names {
+                match name.as_str() {
+                    "Any" | "TypeVar" => {
+                        m.globals
+                            .insert(alias.clone(), Global::Item(Lib::Typing, name.clone()));
+                    }
+                    _ => {
+                        m.globals.insert(alias.clone(), host_name(*sp));
+                    }
+                }
+            }
+            return;
+        }
         _ if host_imports => {
             for (_, alias, sp) in names {
                 m.globals.insert(alias.clone(), host_name(*sp));
@@ -663,7 +708,7 @@ fn host_name(span: Span) -> Global {
 
 fn bad_import(span: Span, module: &str) -> Diagnostic {
     Diagnostic::error(span, format!("`{module}` cannot be imported in a kernel file"))
-        .with_note("kernel files may import only `spirthon` and `math`; put CPU-side imports under `if __name__ == \"__main__\":`, or compile the file as a program (`--program`), as `kernel.launch` does")
+        .with_note("kernel files may import only `spirthon`, `math` and `typing`'s `Any` and `TypeVar`; put CPU-side imports under `if __name__ == \"__main__\":`, or compile the file as a program (`--program`), as `kernel.launch` does")
 }
 
 /// Rejects direct and mutual recursion, at a call that closes a cycle.

@@ -14,7 +14,7 @@ pub(super) fn signature(
     let Some((is_kernel, workgroup_size)) = kind else {
         return Err(diags);
     };
-    let params = param_sigs(m, ast, def, is_kernel, &mut diags);
+    let (params, generic) = param_sigs(m, ast, def, is_kernel, &mut diags);
     let mut ret_tuple = None;
     let mut ret_struct = None;
     let ret = match def.returns.map(|r| (r, m.annotation(ast, r))) {
@@ -83,6 +83,8 @@ pub(super) fn signature(
         ret_unknown: false,
         item,
         span: def.name_span,
+        generic,
+        specializes: None,
     })
 }
 
@@ -145,9 +147,31 @@ fn param_sigs(
     def: &FuncDef,
     is_kernel: bool,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<ParamSig> {
+) -> (Vec<ParamSig>, Vec<GenericParam>) {
     let mut params = Vec::new();
+    let mut generic = Vec::new();
     for p in &def.params {
+        if let (true, Some((var, use_))) = (is_kernel, m.generic_use(ast, p)) {
+            if let Some(d) = p.default {
+                diags.push(Diagnostic::error(
+                    ast.expr(d).span,
+                    format!("kernel parameter `{}` cannot have a default value", p.name),
+                ));
+            }
+            generic.push(GenericParam {
+                param: params.len(),
+                var,
+                use_,
+            });
+            // A placeholder: a generic def is never lowered (see `generic`).
+            params.push(ParamSig {
+                name: p.name.clone(),
+                kind: ParamKind::Value(Ty::I32),
+                span: p.span,
+                default: None,
+            });
+            continue;
+        }
         let Some(a) = p.annotation else {
             diags.push(
                 Diagnostic::error(
@@ -202,7 +226,7 @@ fn param_sigs(
             default,
         });
     }
-    params
+    (params, generic)
 }
 
 /// The default value `d` of parameter `p` (of `kind`): a constant expression (literals and

@@ -493,6 +493,27 @@ impl Convert<'_> {
         value: &ast::Expr,
         sp: Span,
     ) {
+        // `T = TypeVar("T")` (or `typing.TypeVar`): the callee is resolved with the imports.
+        if let ast::Expr::Call(c) = value {
+            let last = match &*c.func {
+                ast::Expr::Name(n) => Some(n.id.as_str()),
+                ast::Expr::Attribute(a) => Some(a.attr.as_str()),
+                _ => None,
+            };
+            if last == Some("TypeVar")
+                && matches!(c.arguments.args.first(), Some(ast::Expr::StringLiteral(_)))
+            {
+                let quiet = std::mem::replace(&mut self.quiet, true);
+                let callee = self.expr(&c.func);
+                self.quiet = quiet;
+                self.ast.items.push(Item::TypeVar {
+                    name,
+                    callee,
+                    span: sp,
+                });
+                return;
+            }
+        }
         let quiet = std::mem::replace(&mut self.quiet, true);
         let before = self.ast.exprs.len();
         self.lists_as_tuples = true;

@@ -90,6 +90,7 @@ fn kernel_of(op: BinOp, ty: Ty, divisor: Option<Const>) -> Module {
         .into(),
         functions: vec![f].into(),
         entry_points: vec![EntryPoint {
+            specializes: None,
             name: "k".into(),
             function: FuncId(0),
             workgroup_size: [64, 1, 1],
