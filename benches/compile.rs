@@ -60,14 +60,18 @@ fn naga_compile(src: &str) -> ([Duration; 3], Vec<u32>) {
     let t0 = Instant::now();
     let module = naga::front::wgsl::parse_str(src).expect("the WGSL twin parses");
     let t1 = Instant::now();
-    // The twin of an `f64` (`u64`) kernel uses naga's `f64` (`u64`, 64-bit atomics).
+    // The twin of an `f64` (`u64`) kernel uses naga's `f64` (`u64`, 64-bit atomics), a
+    // subgroup kernel's its subgroup operations.
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default()
             | naga::valid::Capabilities::FLOAT64
             | naga::valid::Capabilities::SHADER_INT64
-            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
+            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
+            | naga::valid::Capabilities::SUBGROUP,
     )
+    .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+    .subgroup_operations(naga::valid::SubgroupOperationSet::all())
     .validate(&module)
     .expect("the WGSL twin validates");
     let t2 = Instant::now();

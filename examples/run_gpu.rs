@@ -42,7 +42,12 @@ fn main() -> ExitCode {
         .or_else(|| std::env::var("SPIRTHON_ADAPTER").ok());
     spirthon_runtime::quiet_vulkan_loader();
     let gpu = match Gpu::open(adapter.as_deref()) {
-        Ok(g) => g,
+        Ok(g) => {
+            if let Some(n) = g.subgroup_size() {
+                let _ = compare::SUBGROUP_SIZE.set(n);
+            }
+            g
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);

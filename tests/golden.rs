@@ -173,8 +173,11 @@ fn corpus_kernels_have_twins_and_inputs() {
                         naga::valid::Capabilities::default()
                             | naga::valid::Capabilities::FLOAT64
                             | naga::valid::Capabilities::SHADER_INT64
-                            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
+                            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
+                            | naga::valid::Capabilities::SUBGROUP,
                     );
+                    v.subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+                        .subgroup_operations(naga::valid::SubgroupOperationSet::all());
                     if let Err(e) = v.validate(&m) {
                         failures.push(format!(
                             "{}: naga rejects the twin: {:?}",

@@ -33,7 +33,12 @@ fn inputs_of(py: &Path) -> PathBuf {
 fn gpu() -> Option<Gpu> {
     spirthon_runtime::quiet_vulkan_loader();
     match Gpu::open(std::env::var("SPIRTHON_ADAPTER").ok().as_deref()) {
-        Ok(g) => Some(g),
+        Ok(g) => {
+            if let Some(n) = g.subgroup_size() {
+                let _ = compare::SUBGROUP_SIZE.set(n);
+            }
+            Some(g)
+        }
         Err(e @ RunError::NoAdapter(_)) if !require_gpu() => {
             // Straight to the process's stderr, past the harness's capture, so that the skip
             // shows beside the "ok" the harness prints for a test that returns early.

@@ -98,10 +98,13 @@ fn wgsl_passes_nagas_front_end_and_validator() {
                 continue;
             }
         };
+        // WGSL's `subgroups` extension (a device feature wgpu asks for).
         let mut v = naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::empty(),
+            naga::valid::Capabilities::SUBGROUP,
         );
+        v.subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+            .subgroup_operations(naga::valid::SubgroupOperationSet::all());
         if let Err(e) = v.validate(&module) {
             failures.push(format!(
                 "{shown}: naga's validator rejects the WGSL: {}",

@@ -40,7 +40,11 @@ from .api import kernel, func, Kernel  # noqa: F401
 from .runtime import (  # noqa: F401
     global_id, local_id, workgroup_id, num_workgroups, local_index, num_threads, shared_array,
     local_array, barrier, atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor,
-    atomic_exchange, atomic_compare_exchange,
+    atomic_exchange, atomic_compare_exchange, set_subgroup_size, subgroup_size, subgroup_invocation_id,
+    subgroup_add, subgroup_mul, subgroup_min, subgroup_max, subgroup_and, subgroup_or, subgroup_xor,
+    subgroup_inclusive_add, subgroup_exclusive_add, subgroup_inclusive_mul, subgroup_exclusive_mul,
+    subgroup_broadcast, subgroup_broadcast_first, subgroup_shuffle, subgroup_shuffle_down,
+    subgroup_shuffle_up, subgroup_shuffle_xor, subgroup_ballot, subgroup_all, subgroup_any, subgroup_elect,
 )
 from .errors import CheckError, CompileError, DeadlockError  # noqa: F401
 from .gpu import (  # noqa: F401
@@ -52,7 +56,7 @@ from . import _library
 # that each is imported above), then the library's own.
 __all__ = list(_library.SPIRTHON) + [
     "Kernel", "DeadlockError", "CheckError", "CompileError", "DeviceArray", "array", "zeros",
-    "set_device", "device", "devices", "synchronize", "set_timeout", "get_timeout",
+    "set_device", "device", "devices", "synchronize", "set_timeout", "get_timeout", "set_subgroup_size",
 ]
 
 __version__ = "0.1.0"

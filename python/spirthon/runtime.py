@@ -47,7 +47,7 @@ import threading
 from . import _library, typed, vectors
 from .arrays import Array, copied
 from .errors import CheckError, DeadlockError
-from .scalars import I32, index_text
+from .scalars import I32, U32, index_text, to_type
 from .vectors import Vector, ivec3
 
 
@@ -134,6 +134,173 @@ def barrier():
     phases.arrive(inv.lindex, sys._getframe(1))
 
 
+# Subgroups (docs/language.md, "Subgroups"): the invocations of a workgroup in runs of
+# `subgroup_size()` consecutive local indices, as Vulkan devices form them for a 1-D
+# workgroup. The size is the executor's choice (a device's is its own: 8 on lavapipe, 32 on
+# NVIDIA, 32 or 64 on AMD): set it to the device's to compare results that depend on it.
+
+_subgroup_size = None
+
+
+def set_subgroup_size(n):
+    """Sets the subgroup size of the reference executor (a power of two from 1 to 128; also
+    ``SPIRTHON_SUBGROUP_SIZE``; 32 when neither sets it); ``None`` restores the default."""
+    global _subgroup_size
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1 or n > 128 or n & (n - 1)):
+        raise ValueError("a subgroup size is a power of two from 1 to 128, not %r" % (n,))
+    _subgroup_size = n
+
+
+def _size():
+    if _subgroup_size is not None:
+        return _subgroup_size
+    env = os.environ.get("SPIRTHON_SUBGROUP_SIZE")
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            n = 0
+        if n < 1 or n > 128 or n & (n - 1):
+            raise ValueError("SPIRTHON_SUBGROUP_SIZE=%s: a subgroup size is a power of two from 1 to 128" % env)
+        return n
+    return 32
+
+
+def subgroup_size():
+    """The invocations in a subgroup (the executor's: see ``set_subgroup_size``)."""
+    return I32(_size())
+
+
+def subgroup_invocation_id():
+    """The invocation's index in its subgroup."""
+    return I32(int(_now().lindex) % _size())
+
+
+def _gather(op, *operands):
+    inv = _now()
+    phases = inv.group.phases
+    if phases is None:
+        raise RuntimeError("%s() reached in a kernel that was not found to call it; call it from the kernel or a @func it calls" % op)
+    return phases.gather(int(inv.lindex), sys._getframe(2), op, operands)
+
+
+def _collective(name):
+    def op(x):
+        return _gather(name, x)
+
+    op.__name__ = name
+    op.__doc__ = "%s over the subgroup's active invocations." % name
+    return op
+
+
+def _shuffle(name):
+    def op(x, lane):
+        return _gather(name, x, int(lane))
+
+    op.__name__ = name
+    op.__doc__ = "``x`` of another invocation of the subgroup (its own when that one is past the subgroup or inactive)."
+    return op
+
+
+subgroup_add = _collective("subgroup_add")
+subgroup_mul = _collective("subgroup_mul")
+subgroup_min = _collective("subgroup_min")
+subgroup_max = _collective("subgroup_max")
+subgroup_and = _collective("subgroup_and")
+subgroup_or = _collective("subgroup_or")
+subgroup_xor = _collective("subgroup_xor")
+subgroup_inclusive_add = _collective("subgroup_inclusive_add")
+subgroup_exclusive_add = _collective("subgroup_exclusive_add")
+subgroup_inclusive_mul = _collective("subgroup_inclusive_mul")
+subgroup_exclusive_mul = _collective("subgroup_exclusive_mul")
+subgroup_broadcast_first = _collective("subgroup_broadcast_first")
+subgroup_ballot = _collective("subgroup_ballot")
+subgroup_all = _collective("subgroup_all")
+subgroup_any = _collective("subgroup_any")
+subgroup_broadcast = _shuffle("subgroup_broadcast")
+subgroup_shuffle = _shuffle("subgroup_shuffle")
+subgroup_shuffle_down = _shuffle("subgroup_shuffle_down")
+subgroup_shuffle_up = _shuffle("subgroup_shuffle_up")
+subgroup_shuffle_xor = _shuffle("subgroup_shuffle_xor")
+
+
+def subgroup_elect():
+    """True in the subgroup's lowest active invocation."""
+    return _gather("subgroup_elect")
+
+
+# The subgroup operations that make a kernel run its invocations in phases.
+_SUBGROUP_NAMES = tuple(n for n in list(globals()) if n.startswith("subgroup_") and n not in ("subgroup_size", "subgroup_invocation_id"))
+
+
+def _fold(values, fn):
+    acc = values[0]
+    for v in values[1:]:
+        acc = fn(acc, v)
+    return acc
+
+
+def _zero_like(x, one=False):
+    """The identity of add (or of mul) in the type of ``x``."""
+    n = 1 if one else 0
+    if isinstance(x, Vector):
+        return Vector(x.type, [to_type(c, n) for c in x.tolist()])
+    return to_type(x, n)
+
+
+def _subgroup_results(op, values, size):
+    """The results of subgroup operation ``op`` for each active lane: ``values`` maps each
+    active lane (in ``0..size``) to its operands."""
+    lanes = sorted(values)
+    xs = [values[k][0] for k in lanes] if op != "subgroup_elect" else []
+    combine = {
+        "add": lambda a, b: a + b,
+        "mul": lambda a, b: a * b,
+        "min": vectors.min,
+        "max": vectors.max,
+        "and": lambda a, b: (a and b) if isinstance(a, bool) else a & b,
+        "or": lambda a, b: (a or b) if isinstance(a, bool) else a | b,
+        "xor": lambda a, b: (a != b) if isinstance(a, bool) else a ^ b,
+    }
+    name = op[len("subgroup_"):]
+    if name in combine:
+        total = _fold(xs, combine[name])
+        return {k: copied(total) for k in lanes}
+    if name.startswith(("inclusive_", "exclusive_")):
+        kind, what = name.split("_", 1)
+        fn = combine[what]
+        out, acc = {}, None
+        for k, x in zip(lanes, xs):
+            if kind == "exclusive":
+                out[k] = _zero_like(x, what == "mul") if acc is None else copied(acc)
+            acc = x if acc is None else fn(acc, x)
+            if kind == "inclusive":
+                out[k] = copied(acc)
+        return out
+    if name == "broadcast_first":
+        return {k: copied(xs[0]) for k in lanes}
+    if name == "elect":
+        return {k: k == lanes[0] for k in lanes}
+    if name in ("all", "any"):
+        r = (all if name == "all" else any)(bool(x) for x in xs)
+        return {k: r for k in lanes}
+    if name == "ballot":
+        words = [0, 0, 0, 0]
+        for k, x in zip(lanes, xs):
+            if x:
+                words[k // 32] |= 1 << (k % 32)
+        return {k: Vector(vectors.uvec4, [U32(w) for w in words]) for k in lanes}
+    # Shuffles: each lane reads the lane its operand names (its own value past the
+    # subgroup or from an inactive lane).
+    out = {}
+    for k in lanes:
+        x, n = values[k]
+        src = {"broadcast": n, "shuffle": n, "shuffle_down": k + n, "shuffle_up": k - n, "shuffle_xor": k ^ n}[name]
+        src &= 0xFFFFFFFF
+        out[k] = copied(values[src][0] if src < size and src in values else x)
+    return out
+
+
 def _atomic(update):
     def op(array, index, *values):
         old = array[index]
@@ -171,13 +338,25 @@ class _Group:
 
 
 class _Phases:
-    """Runs a workgroup's invocations as threads, one at a time, phase by phase."""
+    """Runs a workgroup's invocations as threads, one at a time, phase by phase: each runs
+    until it returns or waits (at a barrier, or at a subgroup operation); when none can run,
+    the subgroups whose every running invocation waits at one subgroup operation get its
+    results and go on, else the barrier completes (or the wait is the deadlock or the
+    divergence it would be on the GPU)."""
 
-    def __init__(self, n):
-        self.n = n
-        self.turn = [threading.Semaphore(0) for _ in range(n)]
+    def __init__(self, lanes, subgroup_size):
+        # Per body k: its invocation's local index (bodies of a kernel without barriers
+        # are the invocations inside the launch, as its implicit guard leaves them).
+        self.lanes = list(lanes)
+        self.n = len(self.lanes)
+        self.body_of = {lane: k for k, lane in enumerate(self.lanes)}
+        self.size = subgroup_size
+        self.turn = [threading.Semaphore(0) for _ in range(self.n)]
         self.main = threading.Semaphore(0)
         self.waiting = {}
+        # Bodies waiting at a subgroup operation: k -> (site, operation, operands).
+        self.gathering = {}
+        self.results = {}
         self.done = set()
         # Checked mode: invocations that stopped at a failed check. The others go on past
         # barriers without them, as on the GPU.
@@ -210,25 +389,50 @@ class _Phases:
         self.done.add(k)
         self._next(k)
 
-    def arrive(self, k, frame):
+    def arrive(self, lane, frame):
+        k = self.body_of[lane]
         self.waiting[k] = "%s:%d" % (frame.f_code.co_filename, frame.f_lineno)
         self._next(k)
         self.turn[k].acquire()
         if self.error is not None:
             raise _Abort()
 
+    def gather(self, lane, frame, op, operands):
+        """Waits at subgroup operation ``op`` with this invocation's operands; its result."""
+        k = self.body_of[lane]
+        site = "%s:%d" % (frame.f_code.co_filename, frame.f_lineno)
+        self.gathering[k] = (site, op, operands)
+        self._next(k)
+        self.turn[k].acquire()
+        if self.error is not None:
+            raise _Abort()
+        return self.results.pop(k)
+
+    def fail(self, lane):
+        self.failed.add(self.body_of[lane])
+
     def _next(self, k):
-        """Hands the turn to the next invocation of this phase, or starts the next phase."""
+        """Hands the turn to the next invocation of this phase, or settles the waits."""
         for j in range(k + 1, self.n):
-            if j not in self.done and j not in self.waiting:
+            if j not in self.done and j not in self.waiting and j not in self.gathering:
                 self.turn[j].release()
                 return
         if len(self.done) == self.n:
             self.main.release()
             return
+        if self.gathering:
+            try:
+                settled = self._settle_subgroups()
+            except DeadlockError as e:
+                self.error = e
+                self.main.release()
+                return
+            if settled:
+                self._next(-1)
+                return
         sites = sorted(set(self.waiting.values()))
         if len(sites) > 1:
-            by_site = {s: sorted(k for k, w in self.waiting.items() if w == s) for s in sites}
+            by_site = {s: sorted(self.lanes[k] for k, w in self.waiting.items() if w == s) for s in sites}
             self.error = DeadlockError(
                 "deadlock: the invocations of a workgroup wait at different barrier() calls: %s"
                 % "; ".join("%s at %s" % (_ranks(ks), s) for s, ks in by_site.items()))
@@ -239,15 +443,49 @@ class _Phases:
             where = sorted(set(self.waiting.values()))
             self.error = DeadlockError(
                 "deadlock: invocations %s of the workgroup wait at barrier() (%s) that invocations %s never reach (they returned)"
-                % (_ranks(self.waiting), ", ".join(where), _ranks(returned)))
+                % (_ranks(self.lanes[k] for k in self.waiting), ", ".join(where), _ranks(self.lanes[k] for k in returned)))
             self.main.release()
             return
         self.waiting.clear()
         self._next(-1)
 
+    def _settle_subgroups(self):
+        """Computes the subgroup operations that every running invocation of a subgroup
+        waits at; whether any was. A subgroup whose running invocations wait at different
+        operations, or some at a barrier, is the divergence it would be on the GPU."""
+        members = {}
+        for k in range(self.n):
+            if k not in self.done:
+                members.setdefault(self.lanes[k] // self.size, []).append(k)
+        settled = False
+        for group, ks in sorted(members.items()):
+            at = [k for k in ks if k in self.gathering]
+            if not at:
+                continue
+            sites = sorted({self.gathering[k][0] for k in at})
+            if len(at) != len(ks) or len(sites) > 1:
+                where = ["%s at %s" % (_ranks(self.lanes[k] for k in at if self.gathering[k][0] == s), s) for s in sites]
+                elsewhere = [k for k in ks if k not in self.gathering]
+                if elsewhere:
+                    where.append("%s at barrier() (%s)" % (_ranks(self.lanes[k] for k in elsewhere),
+                                                             ", ".join(sorted({self.waiting[k] for k in elsewhere}))))
+                raise DeadlockError(
+                    "a subgroup operation under divergent control flow (undefined on a GPU): the running "
+                    "invocations of subgroup %d (local indices %d to %d) wait at different places: %s"
+                    % (group, group * self.size, group * self.size + self.size - 1, "; ".join(where)))
+            lanes = {self.lanes[k] % self.size: k for k in at}
+            op = self.gathering[at[0]][1]
+            values = {lane: self.gathering[k][2] for lane, k in lanes.items()}
+            for lane, result in _subgroup_results(op, values, self.size).items():
+                self.results[lanes[lane]] = result
+            for k in at:
+                del self.gathering[k]
+            settled = True
+        return settled
+
 
 def _ranks(ks):
-    ks = sorted(ks)
+    ks = sorted(int(k) for k in ks)
     if len(ks) > 6:
         return "%s, … (%d in all)" % (", ".join(map(str, ks[:5])), len(ks))
     return ", ".join(map(str, ks))
@@ -262,11 +500,13 @@ def _per_component_min_max(fn):
         g.setdefault("max", vectors.max)
 
 
-def _calls_barrier(fn, seen=None):
+def _calls_barrier(fn, seen=None, names=("barrier",)):
     """Whether ``fn`` names ``barrier`` (called, as ``spirthon.barrier``, or under another
     name it was imported as: ``from spirthon import barrier as sync``), itself or through
-    the ``@func``s of its module that it names, as the compiler resolves the names."""
+    the ``@func``s of its module that it names, as the compiler resolves the names; with
+    ``names``, one of those functions of this module instead."""
     seen = set() if seen is None else seen
+    wanted = [globals()[n] for n in names]
     fn = getattr(fn, "__wrapped__", fn)
     if id(fn) in seen:
         return False
@@ -274,17 +514,16 @@ def _calls_barrier(fn, seen=None):
     code = getattr(fn, "__code__", None)
     if code is None:
         return False
-    names = set()
+    used = set()
     work = [code]
     while work:
         c = work.pop()
-        names.update(c.co_names)
+        used.update(c.co_names)
         work.extend(k for k in c.co_consts if hasattr(k, "co_names"))
     g = getattr(fn, "__globals__", {})
-    if "barrier" in names or any(g.get(n) is barrier for n in names):
+    if any(n in used for n in names) or any(g.get(n) is w for n in used for w in wanted):
         return True
-    return any(getattr(g.get(n), "__spirthon_func__", False) and _calls_barrier(g[n], seen) for n in names)
-
+    return any(getattr(g.get(n), "__spirthon_func__", False) and _calls_barrier(g[n], seen, names) for n in used)
 
 
 def reference_launch(kernel, threads, args, kwargs, checked=False):
@@ -317,13 +556,14 @@ def _launch(kernel, threads, values, failures):
     wg = kernel.workgroup_size
     groups = tuple(-(-t // w) for t, w in zip(threads, wg))
     barriers = _calls_barrier(kernel.fn)
+    phased = barriers or _calls_barrier(kernel.fn, names=_SUBGROUP_NAMES)
     fn = _typed(kernel, typed.module_globals(kernel.fn.__globals__))
     # Shared by the invocations: the id functions hand out copies.
     nwg, size = ivec3(*groups), ivec3(*threads)
     saved = getattr(_local, "current", None)
     try:
         for wz, wy, wx in itertools.product(range(groups[2]), range(groups[1]), range(groups[0])):
-            group = _Group(_Phases(wg[0] * wg[1] * wg[2]) if barriers else None)
+            group = _Group(None)
             wid = ivec3(wx, wy, wz)
             invs = []
             for lz, ly, lx in itertools.product(range(wg[2]), range(wg[1]), range(wg[0])):
@@ -339,7 +579,8 @@ def _launch(kernel, threads, values, failures):
                 inv.group = group
                 inv.key = (wx + groups[0] * (wy + groups[1] * wz)) * (wg[0] * wg[1] * wg[2]) + inv.lindex
                 invs.append(inv)
-            if barriers:
+            if phased:
+                group.phases = _Phases([int(inv.lindex) for inv in invs], subgroup_size())
                 group.phases.run([functools.partial(_invoke, fn, inv, values, failures) for inv in invs])
             else:
                 for inv in invs:
@@ -364,7 +605,7 @@ def _run_one(fn, inv, values, failures):
     except _CHECKED as e:
         failures.add(inv.key, inv, e)
         if inv.group.phases is not None:
-            inv.group.phases.failed.add(inv.lindex)
+            inv.group.phases.fail(inv.lindex)
 
 def _invoke(fn, inv, values, failures):
     _local.current = inv

@@ -214,6 +214,10 @@ pub fn cpython(
     cpython_with(python_dir, py, inputs, &[])
 }
 
+/// The device's subgroup size, for the reference executor ([`cpython_with`]), once a test
+/// has opened the device.
+pub static SUBGROUP_SIZE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
 /// [`cpython`] with more arguments for `python3 -m spirthon run` (`--program`).
 pub fn cpython_with(
     python_dir: &std::path::Path,
@@ -221,13 +225,18 @@ pub fn cpython_with(
     inputs: &std::path::Path,
     extra: &[&str],
 ) -> Result<Value, String> {
-    let out = std::process::Command::new("python3")
-        .args(["-m", "spirthon", "run"])
+    let mut cmd = std::process::Command::new("python3");
+    cmd.args(["-m", "spirthon", "run"])
         .args(extra)
         .arg(py)
         .arg("--inputs")
         .arg(inputs)
-        .env("PYTHONPATH", python_dir)
+        .env("PYTHONPATH", python_dir);
+    // The executor's subgroups as the device's, so results that depend on their size agree.
+    if let Some(n) = SUBGROUP_SIZE.get() {
+        cmd.env("SPIRTHON_SUBGROUP_SIZE", n.to_string());
+    }
+    let out = cmd
         .output()
         .map_err(|e| format!("cannot run python3: {e}"))?;
     if !out.status.success() {

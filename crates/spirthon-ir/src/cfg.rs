@@ -234,6 +234,10 @@ pub enum Builtin {
     WorkgroupId,
     NumWorkgroups,
     LocalIndex,
+    /// The invocations in a subgroup, an `i32`.
+    SubgroupSize,
+    /// The invocation's index in its subgroup, an `i32`.
+    SubgroupInvocationId,
 }
 
 impl Builtin {
@@ -244,6 +248,8 @@ impl Builtin {
             Builtin::WorkgroupId => "workgroup_id",
             Builtin::NumWorkgroups => "num_workgroups",
             Builtin::LocalIndex => "local_index",
+            Builtin::SubgroupSize => "subgroup_size",
+            Builtin::SubgroupInvocationId => "subgroup_invocation_id",
         }
     }
 }
@@ -314,6 +320,50 @@ pub enum Op {
     Fail,
     /// Checked mode: whether this invocation has failed (in a function it called), a `bool`.
     Failed,
+    /// A subgroup operation (SPIR-V's `GroupNonUniform`), over the invocations of the
+    /// subgroup that execute it (its *active* ones). It acts with the others, so it stays
+    /// where it is: it is neither moved, merged with an equal one nor dropped.
+    Subgroup(SubgroupOp),
+}
+
+/// The subgroup operations (see [`Op::Subgroup`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum SubgroupOp {
+    /// `args = [x]`: the reduction of `x` over the active invocations, or its inclusive or
+    /// exclusive scan in invocation order (the instruction's type is `x`'s).
+    Collective(GroupReduce, GroupScan),
+    /// `args = [x]`: `x` of the lowest active invocation.
+    BroadcastFirst,
+    /// `args = [x, lane]` (`lane` a `u32`): `x` of invocation `lane`; undefined when that one
+    /// is inactive or past the subgroup (lowering selects the invocation's own value then).
+    Shuffle,
+    /// `args = [pred]`: a `uvec4` with bit `k` set when invocation `k` is active and its
+    /// `pred` is true.
+    Ballot,
+    /// `args = [pred]`: whether `pred` is true in every active invocation.
+    All,
+    /// `args = [pred]`: whether `pred` is true in some active invocation.
+    Any,
+}
+
+/// The reductions of [`SubgroupOp::Collective`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum GroupReduce {
+    Add,
+    Mul,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+/// Whether a [`SubgroupOp::Collective`] reduces or scans.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum GroupScan {
+    Reduce,
+    Inclusive,
+    Exclusive,
 }
 
 /// The atomic operations on `i32` / `u32` array elements.
@@ -365,6 +415,7 @@ impl Op {
                 | Op::Atomic(..)
                 | Op::Fail
                 | Op::Clear(_)
+                | Op::Subgroup(_)
         )
     }
 }

@@ -75,6 +75,7 @@ fn op_text(op: &Op) -> String {
         Op::Atomic(op, a) => format!("atomic.{op:?} a{}", a.0).to_lowercase(),
         Op::Fail => "fail".into(),
         Op::Failed => "failed".into(),
+        Op::Subgroup(op) => format!("subgroup.{op:?}").to_lowercase(),
     }
 }
 

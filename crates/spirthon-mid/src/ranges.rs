@@ -335,6 +335,9 @@ impl<'f> Ranges<'f> {
                 lo: 0,
                 hi: self.group.map_or(1024, |g| g.iter().product::<u32>()) as i64 - 1,
             },
+            // Vulkan's subgroups have 1 to 128 invocations.
+            Op::Builtin(Builtin::SubgroupSize) => Iv { lo: 1, hi: 128 },
+            Op::Builtin(Builtin::SubgroupInvocationId) => Iv { lo: 0, hi: 127 },
             Op::Extract(k) => self.id_component(inst.args[0], k).unwrap_or(whole),
             Op::Binary(op) => {
                 let (x, y) = (arg(0), arg(1));
@@ -365,7 +368,9 @@ impl<'f> Ranges<'f> {
         };
         let hi = match bi {
             Builtin::LocalId => self.group.map_or(1024, |g| g[k as usize]) as i64 - 1,
-            Builtin::LocalIndex => return None,
+            Builtin::LocalIndex | Builtin::SubgroupSize | Builtin::SubgroupInvocationId => {
+                return None
+            }
             Builtin::GlobalId | Builtin::WorkgroupId | Builtin::NumWorkgroups => i32::MAX as i64,
         };
         Some(Iv { lo: 0, hi })

@@ -53,6 +53,28 @@ type Compiled<'py> = (Option<Bound<'py, PyBytes>>, Option<String>, String);
 /// `kernel`, that one only. `host_imports`: the file is a program's own (its other imports
 /// are the CPU side's); `cpython`: it is checked for the reference executor, which allows
 /// `print`. Errors come as `spirthon` prints them, with the line that counts them.
+/// `spirthon::compile`, with a panic (a bug) turned into the internal error it is, so that
+/// Python sees a `RuntimeError` that says so rather than pyo3's `PanicException`.
+fn compile_caught(
+    source: &str,
+    path: &str,
+    opts: &spirthon::CompileOptions,
+) -> Result<spirthon::Compiled, spirthon::CompileError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        spirthon::compile(source, path, opts)
+    }))
+    .unwrap_or_else(|p| {
+        let what = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        Err(spirthon::CompileError::Internal(format!(
+            "panicked: {what}"
+        )))
+    })
+}
+
 #[pyfunction]
 #[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false, types=None))]
 #[allow(clippy::too_many_arguments)]
@@ -79,7 +101,7 @@ fn compile<'py>(
         types,
         ..Default::default()
     };
-    let result = py.detach(|| spirthon::compile(source, path, &opts));
+    let result = py.detach(|| compile_caught(source, path, &opts));
     match result {
         Ok(c) => {
             let bytes: Vec<u8> = c.words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -141,7 +163,7 @@ fn check(
             types,
             ..Default::default()
         };
-        match spirthon::compile(&source, &shown, &opts) {
+        match compile_caught(&source, &shown, &opts) {
             Ok(c) => (
                 0,
                 spirthon::render_diagnostics(&c.warnings, &source, &shown, false),
@@ -285,6 +307,11 @@ impl Device {
 
     fn describe(&self) -> String {
         self.thread.gpu().describe()
+    }
+
+    /// The device's subgroup size (`None` without subgroups, or when it varies by kernel).
+    fn subgroup_size(&self) -> Option<u32> {
+        self.thread.gpu().subgroup_size()
     }
 
     /// A zeroed buffer of `nbytes` bytes (made here: a new buffer is no one's to order).

@@ -92,4 +92,12 @@ impl Gpu {
     pub fn name(&self) -> &str {
         &self.info.name
     }
+
+    /// The device's subgroup size, when it has subgroup operations and one size (a device
+    /// that may pick a size per kernel, between two, gives `None`).
+    pub fn subgroup_size(&self) -> Option<u32> {
+        let (lo, hi) = (self.info.subgroup_min_size, self.info.subgroup_max_size);
+        (self.device.features().contains(wgpu::Features::SUBGROUP) && lo == hi && lo > 0)
+            .then_some(lo)
+    }
 }

@@ -49,7 +49,7 @@ impl std::error::Error for RunError {}
 
 /// The optional device features a module may need: the SPIR-V capability that declares the
 /// need, the wgpu feature, the Vulkan feature's name, and what in a kernel needs it.
-const OPTIONAL_FEATURES: [(u32, wgpu::Features, &str, &str); 4] = [
+const OPTIONAL_FEATURES: [(u32, wgpu::Features, &str, &str); 5] = [
     (
         6033, // AtomicFloat32AddEXT
         wgpu::Features::SHADER_FLOAT32_ATOMIC,
@@ -73,6 +73,12 @@ const OPTIONAL_FEATURES: [(u32, wgpu::Features, &str, &str); 4] = [
         wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
         "shaderBufferInt64Atomics and shaderSharedInt64Atomics",
         "calls an atomic on an `Array[i64]` or `Array[u64]`",
+    ),
+    (
+        61, // GroupNonUniform
+        wgpu::Features::SUBGROUP,
+        "subgroupSupportedOperations (basic, vote, arithmetic, ballot, shuffle and shuffle relative, in compute shaders)",
+        "calls a subgroup operation",
     ),
 ];
 
@@ -675,6 +681,6 @@ mod tests {
         assert!(super::declared_capabilities(&header).is_empty());
         // Every optional feature's capability is one a module can declare.
         let caps: Vec<u32> = super::OPTIONAL_FEATURES.iter().map(|f| f.0).collect();
-        assert_eq!(caps, [6033, 10, 11, 12]);
+        assert_eq!(caps, [6033, 10, 11, 12, 61]);
     }
 }

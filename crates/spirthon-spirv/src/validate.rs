@@ -18,16 +18,20 @@ pub fn validate(words: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
 
 /// Validates a naga module read from our SPIR-V (after a back end's adjustment, for one).
 pub fn check(module: &naga::Module) -> Result<naga::valid::ModuleInfo, String> {
-    // `atomic_add` on an `Array[f32]`, `f64`, `i64`/`u64` and their atomics need device
-    // features; the runtime checks the device.
+    // `atomic_add` on an `Array[f32]`, `f64`, `i64`/`u64` and their atomics, and subgroup
+    // operations need device features; the runtime checks the device.
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default()
             | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC
             | naga::valid::Capabilities::FLOAT64
             | naga::valid::Capabilities::SHADER_INT64
-            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
+            | naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
+            | naga::valid::Capabilities::SUBGROUP,
     );
+    validator
+        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+        .subgroup_operations(naga::valid::SubgroupOperationSet::all());
     validator
         .validate(module)
         .map_err(|e| format!("naga's validator rejected the module: {:?}", e.into_inner()))

@@ -426,6 +426,9 @@ impl Lower<'_, '_> {
         if is_random(item) {
             return self.rand_call(item, args, span);
         }
+        if subgroups::is_subgroup(item) {
+            return self.subgroup_call(item, args, span);
+        }
         if item == "Rand" {
             return self.construct_struct(ModuleInfo::RAND, args, &[], span);
         }

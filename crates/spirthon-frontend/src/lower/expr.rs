@@ -39,6 +39,20 @@ impl Lower<'_, '_> {
                             return false;
                         }
                     }
+                    // Built-ins that act: atomics, barriers, draws that advance a stream,
+                    // subgroup operations (which act with the other invocations).
+                    let is_local = |n: &str| self.is_local(n);
+                    if let Some((Lib::Spirthon, item)) = self.m.lib_item(self.ast, *func, &is_local)
+                    {
+                        if item.starts_with("atomic_")
+                            || item.starts_with("subgroup_")
+                            || item.starts_with("rand") && item != "rand_init" && item != "Rand"
+                            || item.starts_with("sample_unit_")
+                            || item == "barrier"
+                        {
+                            return false;
+                        }
+                    }
                     work.extend(args.iter().copied());
                 }
                 kind => kind.children(|c| work.push(c)),

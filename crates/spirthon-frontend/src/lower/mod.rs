@@ -47,6 +47,7 @@ mod random;
 mod returns;
 mod stmt;
 mod structs;
+mod subgroups;
 mod tuples;
 mod vectors;
 mod workgroup;

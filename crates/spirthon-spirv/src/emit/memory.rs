@@ -568,6 +568,10 @@ impl Emitter {
                     (Ty::Vector(Scalar::U32, 3), spirv::BuiltIn::NumWorkgroups)
                 }
                 Builtin::LocalIndex => (Ty::U32, spirv::BuiltIn::LocalInvocationIndex),
+                Builtin::SubgroupSize => (Ty::U32, spirv::BuiltIn::SubgroupSize),
+                Builtin::SubgroupInvocationId => {
+                    (Ty::U32, spirv::BuiltIn::SubgroupLocalInvocationId)
+                }
             };
             let t = self.ty(ty);
             let p = self.b.type_pointer(StorageClass::Input, t);

@@ -35,6 +35,7 @@ mod checked;
 mod glsl;
 mod half;
 mod memory;
+mod subgroup;
 
 use memory::{shape_members, uniform_load};
 
@@ -139,6 +140,9 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     }
     if int64_atomics {
         b.capability(spirv::Capability::Int64Atomics);
+    }
+    for c in subgroup::capabilities(m) {
+        b.capability(c);
     }
     let glsl = b.ext_inst_import("GLSL.std.450");
     b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
@@ -798,6 +802,10 @@ impl<'f> FnState<'f> {
             Op::LaunchSize => self.launch_size(e, rt, id)?,
             Op::ArrayShape(a, axis) => self.array_shape(e, a, axis, rt, id)?,
             Op::Atomic(op, a) => self.atomic(e, op, a, operand(0)?, t, id, &args)?,
+            Op::Subgroup(op) => {
+                let tys = (0..inst.args.len()).map(&operand).collect::<R<Vec<Ty>>>()?;
+                subgroup::emit(e, op, &tys, rt, id, &args)?;
+            }
         }
         let id = match (narrow, wrapped) {
             (Some(s), Some(to)) => {
