@@ -167,7 +167,67 @@ fn main() {
     }
     print_table(&rows, full);
     parse_paths(&files, iters);
+    specializations(iters);
     scale(full);
+}
+
+/// What a generic kernel's specialization costs: the generic `blend` of
+/// `tests/run/generic_kernels.py` compiled for one and for three sets of types, beside the
+/// same kernel written with its types (one compile each).
+fn specializations(iters: usize) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let generic = std::fs::read_to_string(root.join("tests/run/generic_kernels.py"))
+        .expect("tests/run/generic_kernels.py");
+    let written = generic
+        .replace(
+            "a: Array[T], b: Array[T], w: T, out: Array[T]",
+            "a: Array[f32], b: Array[f32], w: f32, out: Array[f32]",
+        )
+        .replace(
+            "from spirthon import kernel",
+            "from spirthon import f32, kernel",
+        );
+    let spec = |types: &[&str]| CompileOptions {
+        kernel: Some("blend".into()),
+        types: types
+            .iter()
+            .map(|t| ("blend".to_string(), vec![("T".to_string(), t.to_string())]))
+            .collect(),
+        ..CompileOptions::default()
+    };
+    let cases = [
+        (
+            "written with f32",
+            written.as_str(),
+            CompileOptions {
+                kernel: Some("blend".into()),
+                ..CompileOptions::default()
+            },
+        ),
+        ("generic, T=f32", generic.as_str(), spec(&["f32"])),
+        (
+            "generic, T=f32, f64, i32",
+            generic.as_str(),
+            spec(&["f32", "f64", "i32"]),
+        ),
+    ];
+    println!("\nspecializations: median µs to compile kernel `blend`");
+    println!("| kernel                     | entry points |   µs |");
+    println!("|----------------------------|-------------:|-----:|");
+    for (what, src, opts) in cases {
+        let mut runs = Vec::new();
+        let mut n = 0;
+        for _ in 0..iters.max(3) {
+            let t = Instant::now();
+            let c = spirthon::compile(src, "generic_kernels.py", &opts).expect("compiles");
+            runs.push(t.elapsed());
+            n = c.module.entry_points.len();
+        }
+        println!(
+            "| {what:<26} | {n:>12} | {:>4.0} |",
+            median(runs).as_secs_f64() * 1e6
+        );
+    }
 }
 
 /// The `.py` files of the repository's directory `dir`, sorted.

@@ -15,7 +15,7 @@ from . import generic as _generic, gpu, runtime, source, typed
 from .errors import CompileError
 from .arrays import Array, _ArrayType, copied, element
 from .runtime import _per_component_min_max
-from .scalars import LitF, LitI
+from .scalars import LitF, LitI, value as literal_value
 from .types import convert, f16, f32, f64, i32, u32, i8, u8, i16, u16, i64, u64
 from .matrices import MatrixType
 from .structs import StructType
@@ -31,7 +31,8 @@ def func(fn):
     caller's vector)."""
     _per_component_min_max(fn)
     hints = _annotations(fn)
-    params = [_converter(hints.get(n)) for n in inspect.signature(fn).parameters]
+    params = [_converter(hints.get(n)) if n in hints and hints[n] is not typing.Any else _generic_arg
+              for n in inspect.signature(fn).parameters]
     result = _converter(hints.get("return")) if "return" in hints else _inferred_result
     compiled = []
 
@@ -67,6 +68,15 @@ def _converter(ann):
         each = [_converter(a) for a in items]
         return lambda v: tuple(c(x) for c, x in zip(each, v)) if isinstance(v, tuple) and len(v) == len(each) else v
     return copied
+
+
+def _generic_arg(v):
+    """An argument of a func parameter without an annotation (or annotated ``Any``): a
+    literal (or a default value) takes its own type, as the compiler types the parameter
+    from it (``1`` an ``i32``, ``0.5`` an ``f32``); a typed value is copied."""
+    if type(v) in (int, float, LitI, LitF):
+        return literal_value(v)
+    return copied(v)
 
 
 def _inferred_result(v):

@@ -76,12 +76,60 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         all.append(&mut diags);
         return Err(all);
     }
-    // The return types of funcs written without one, from their `return`s.
-    let mut diags = lower::infer_returns(&ast, &mut info, opts.cpython);
-    let mut cx = Ctx::new(&ast, &info, opts.checked, opts.cpython);
-    cx.diags = parse_diags;
-    cx.diags.append(&mut diags);
-    let entry_points = kernels(&mut cx, &info, opts, source)?;
+    // The return types of funcs written without one, from their `return`s; then the
+    // lowering. A call of a generic func whose specialization does not exist yet asks for
+    // it (`ModuleInfo::wanted`): it is made, and the file lowered again (each round makes
+    // the specializations one more level of calls down; calls cannot recurse).
+    let mut returns_diags = Vec::new();
+    let mut rounds = 0;
+    loop {
+        returns_diags.extend(lower::infer_returns(&ast, &mut info, opts.cpython));
+        if rounds < MAX_SPECIALIZATION_ROUNDS && make_wanted(&mut info) {
+            rounds += 1;
+            continue;
+        }
+        let mut all = parse_diags.clone();
+        all.extend(returns_diags.iter().cloned());
+        let (program, cfg_text, t2) = lower_all(&ast, &info, opts, source, all)?;
+        if rounds < MAX_SPECIALIZATION_ROUNDS && make_wanted(&mut info) {
+            rounds += 1;
+            continue;
+        }
+        let t3 = Instant::now();
+        return Ok(Output {
+            program,
+            ast,
+            cfg_text,
+            phases: [("parse", t1 - t0), ("check", t2 - t1), ("lower", t3 - t2)],
+        });
+    }
+}
+
+/// The most rounds of specializing generic funcs (each goes one level of calls deeper).
+const MAX_SPECIALIZATION_ROUNDS: usize = 64;
+
+/// Makes the specializations of generic funcs that a lowering asked for; whether there
+/// were any.
+fn make_wanted(info: &mut module::ModuleInfo) -> bool {
+    let wanted = std::mem::take(&mut *info.wanted.borrow_mut());
+    for (d, kinds) in &wanted {
+        info.specialize_func(*d, kinds.clone());
+    }
+    !wanted.is_empty()
+}
+
+/// Lowers the kernels (and the funcs they call, and the defs no kernel reaches, for their
+/// errors) into a program; `diags` are those found before. Also the time the check ended.
+fn lower_all(
+    ast: &ast::Ast,
+    info: &module::ModuleInfo,
+    opts: &Options,
+    source: &str,
+    diags: Vec<Diagnostic>,
+) -> Result<(Program, Vec<String>, Instant), Vec<Diagnostic>> {
+    let mut cx = Ctx::new(ast, info, opts.checked, opts.cpython);
+    cx.diags = diags;
+    let entry_points = kernels(&mut cx, info, opts, source)?;
     let t2 = Instant::now();
     let mut lowered = Vec::new();
     let mut cfg_text = Vec::new();
@@ -93,24 +141,19 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         }
         lowered.push(l);
     }
-    let t3 = Instant::now();
-    let checked = lower_unused_defs(&ast, &info, &cx.jobs, &mut cx.diags, opts.cpython);
+    let checked = lower_unused_defs(ast, info, &cx.jobs, &mut cx.diags, opts.cpython);
     let (diags, warnings) = cx.diags.into_iter().partition(Diagnostic::is_error);
-    Ok(Output {
-        program: Program {
-            arrays: cx.arrays,
-            functions: lowered,
-            kernels: entry_points,
-            checked,
-            diags,
-            warnings,
-            checked_mode: opts.checked,
-            checks: cx.checks,
-        },
-        ast,
-        cfg_text,
-        phases: [("parse", t1 - t0), ("check", t2 - t1), ("lower", t3 - t2)],
-    })
+    let program = Program {
+        arrays: cx.arrays,
+        functions: lowered,
+        kernels: entry_points,
+        checked,
+        diags,
+        warnings,
+        checked_mode: opts.checked,
+        checks: cx.checks,
+    };
+    Ok((program, cfg_text, t2))
 }
 
 /// Adds the specializations `opts.types` asks for; the errors in them.

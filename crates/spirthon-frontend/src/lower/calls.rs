@@ -181,6 +181,14 @@ impl Lower<'_, '_> {
         let Some(exs) = self.bind_args(d, args, keywords, span) else {
             return Ex::Err;
         };
+        let d = match sig.is_generic() {
+            true => match self.func_specialization(d, &exs) {
+                Some(s) => s,
+                None => return Ex::Err,
+            },
+            false => d,
+        };
+        let sig = &self.m.defs[d];
         if sig.ret.is_none() && returns_value(self.ast, sig.item) {
             // Its return type is not known yet (see `returns`), or its `return value` is
             // already reported; the call's value is unknown.
@@ -215,6 +223,132 @@ impl Lower<'_, '_> {
             (None, _) => Ex::Void,
         }
     }
+    /// The specialization of generic func `d` for these arguments (in parameter order):
+    /// each generic parameter takes its argument's type (a literal its default type, an
+    /// array its own). `None` after an error, or when the specialization is not made yet:
+    /// it is asked for (`ModuleInfo::wanted`), and the compile lowers again once it is.
+    fn func_specialization(&mut self, d: usize, exs: &[(Ex, Span)]) -> Option<usize> {
+        let m = self.m;
+        let sig = &m.defs[d];
+        let mut kinds: Vec<ParamKind> = sig.params.iter().map(|p| p.kind).collect();
+        // Each generic name's type so far (an element's for `Array[T]`), and who gave it.
+        let mut bound: Vec<(&str, String, usize)> = Vec::new();
+        // A literal takes the scalar type its TypeVar has from another argument (`pick(x, 1)`
+        // with `x` an `Array[f32]` makes `1` an `f32`), else its default type.
+        let typed: Vec<(&str, Scalar)> = sig
+            .generic
+            .iter()
+            .filter_map(|g| match (&exs[g.param].0, g.use_) {
+                (Ex::Val(_, Ty::Scalar(s)), GenericUse::Value) => Some((g.var.as_str(), *s)),
+                (Ex::Array(a), GenericUse::Elem(_)) => match self.cx.arrays[a.index()].elem {
+                    Ty::Scalar(s) if self.record_of(*a).is_none() => Some((g.var.as_str(), s)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        for g in &sig.generic {
+            let (ex, sp) = &exs[g.param];
+            let p = &sig.params[g.param];
+            let kind = match *ex {
+                Ex::Val(_, t) => ParamKind::Value(t),
+                Ex::Lit(l) => {
+                    let given = typed.iter().find(|(v, _)| *v == g.var).map(|&(_, s)| s);
+                    match given
+                        .filter(|&s| l.to_const(s).is_ok())
+                        .map(Ok)
+                        .unwrap_or_else(|| l.default_scalar())
+                    {
+                        Ok(s) => ParamKind::Value(Ty::Scalar(s)),
+                        Err(e) => {
+                            self.error(*sp, e);
+                            return None;
+                        }
+                    }
+                }
+                Ex::Array(a) => {
+                    let dims = self.cx.arrays[a.index()].dims;
+                    match self.record_of(a) {
+                        Some(id) => ParamKind::Records(id, dims),
+                        None => ParamKind::Array(self.cx.arrays[a.index()].elem, dims),
+                    }
+                }
+                Ex::Struct(v) => ParamKind::Struct(self.struct_parts(v).0),
+                Ex::Err => return None,
+                other => {
+                    self.value(other, *sp);
+                    return None;
+                }
+            };
+            let fits = match (g.use_, kind) {
+                (GenericUse::Whole, _) => true,
+                (GenericUse::Value, k) => matches!(k, ParamKind::Value(_) | ParamKind::Struct(_)),
+                (GenericUse::Elem(n), ParamKind::Array(_, dims) | ParamKind::Records(_, dims)) => {
+                    n == dims
+                }
+                (GenericUse::Elem(_), _) => false,
+            };
+            if !fits {
+                let found = match kind {
+                    ParamKind::Array(..) | ParamKind::Records(..) => self.param_type_name(kind),
+                    ParamKind::Value(t) => t.with_article(),
+                    ParamKind::Struct(id) => format!("a {}", self.struct_name(id)),
+                };
+                let want = match g.use_ {
+                    GenericUse::Elem(n) => format!(
+                        "an {}[{}]",
+                        ["Array", "Array2D", "Array3D"][n as usize - 1],
+                        g.var
+                    ),
+                    _ => format!("a value of type {}", g.var),
+                };
+                self.error(
+                    *sp,
+                    format!(
+                        "parameter `{}` of `{}` takes {want}, but this is {found}",
+                        p.name, sig.name
+                    ),
+                );
+                return None;
+            }
+            let key = match (g.use_, kind) {
+                (GenericUse::Elem(_), ParamKind::Array(t, _)) => t.name(),
+                (GenericUse::Elem(_), ParamKind::Records(id, _)) => {
+                    self.struct_name(id).to_string()
+                }
+                (_, ParamKind::Value(t)) => t.name(),
+                (_, ParamKind::Struct(id)) => self.struct_name(id).to_string(),
+                (_, k) => self.param_type_name(k),
+            };
+            match bound.iter().find(|(v, _, _)| *v == g.var) {
+                Some((_, was, k)) if *was != key => {
+                    let first = &sig.params[*k];
+                    self.cx.diags.push(
+                        Diagnostic::error(
+                            *sp,
+                            format!(
+                                "`{}` of `{}` is {key} from argument `{}`, but {was} from argument `{}`",
+                                g.var, sig.name, p.name, first.name
+                            ),
+                        )
+                        .with_note("one TypeVar takes one type in a call")
+                        .with_help("convert one of the arguments"),
+                    );
+                    return None;
+                }
+                Some(_) => {}
+                None => bound.push((&g.var, key, g.param)),
+            }
+            kinds[g.param] = kind;
+        }
+        if let Some(&s) = m.func_specs.get(&(d, kinds.clone())) {
+            return Some(s);
+        }
+        m.wanted.borrow_mut().push((d, kinds));
+        self.probe_blocked();
+        None
+    }
+
     /// The arguments of a call of func `d` in parameter order, each lowered where the call
     /// writes it (positional ones, then keywords, left to right, as Python evaluates them):
     /// by position, by name, or the parameter's default (at the call's span). `None` after

@@ -29,7 +29,7 @@ use spirthon_ssa::FunctionBuilder;
 
 use crate::ast::*;
 use crate::lit::{self, Lit};
-use crate::module::{DefSig, Global, Lib, ModuleInfo, ParamKind, StructId, TupleTy};
+use crate::module::{DefSig, GenericUse, Global, Lib, ModuleInfo, ParamKind, StructId, TupleTy};
 use checks::Index;
 
 mod builder;

@@ -37,6 +37,8 @@ pub fn infer_returns(ast: &Ast, info: &mut ModuleInfo, cpython: bool) -> Vec<Dia
         .filter(|&d| {
             let sig = &info.defs[d];
             !sig.is_kernel
+                && !sig.is_generic()
+                && !sig.ret_unknown
                 && sig.ret.is_none()
                 && info.def(ast, d).returns.is_none()
                 && returns_value(ast, sig.item)

@@ -255,9 +255,9 @@ impl ModuleInfo {
         if type_var || matches!(item, Some((Lib::Typing, _))) {
             return Err(Diagnostic::error(
                 expr.span,
-                "a generic type stands only for a kernel parameter's type here",
+                "a generic type stands only for a kernel's or a func's parameter here",
             )
-            .with_note("a kernel parameter annotated `Any`, a `TypeVar` or `Array[T]` (or not annotated) is generic: each launch gives its type")
+            .with_note("a parameter annotated `Any`, a `TypeVar` or `Array[T]` (or not annotated) is generic: a kernel's type comes from each launch, a func's from each call")
             .with_help("give this one a type (`f32`, `Array[f32]`, ...)"));
         }
         if item == Some((Lib::Spirthon, "Rand")) {

@@ -11,6 +11,11 @@
 //! `f32`, `int` (`i32`), `vec3`, `mat33`, `Array[f32]`, `Array2D[u8]`, a `@struct` class's
 //! name, `Array[Particle]`.
 //!
+//! A func is generic the same way; it is specialized at each call from its arguments'
+//! types (`specialize_func`), which a lowering asks for when it meets a call whose
+//! specialization does not exist yet (`ModuleInfo::wanted`); the compile then makes them and
+//! lowers again (a func's callees are specialized before it, as calls cannot recurse).
+//!
 //! Invariants: a generic def's `params` hold a placeholder kind at each generic parameter
 //! (`generic` lists them), so nothing lowers a generic def; every specialization's params are
 //! concrete and its `generic` is empty.
@@ -182,6 +187,65 @@ impl ModuleInfo {
         self.reaches_barrier.push(self.reaches_barrier[d]);
         self.reaches_num_threads.push(self.reaches_num_threads[d]);
         Ok(self.defs.len() - 1)
+    }
+
+    /// The specialization of generic func `d` whose parameters have `kinds` (every one, the
+    /// generic ones given by a call's arguments): made on first request, with no return type
+    /// yet when the func has no annotation (see `lower::infer_returns`).
+    pub fn specialize_func(&mut self, d: usize, kinds: Vec<ParamKind>) -> usize {
+        if let Some(&s) = self.func_specs.get(&(d, kinds.clone())) {
+            return s;
+        }
+        let sig = &self.defs[d];
+        let mut params = sig.params.clone();
+        let mut types: Vec<(String, String)> = Vec::new();
+        for g in &sig.generic {
+            let kind = kinds[g.param];
+            params[g.param].kind = kind;
+            if !types.iter().any(|(n, _)| *n == g.var) {
+                types.push((g.var.clone(), self.kind_text(kind, g.use_)));
+            }
+        }
+        let spec = DefSig {
+            name: mangled(&sig.name, &types),
+            params,
+            generic: Vec::new(),
+            specializes: Some(Specialization {
+                kernel: sig.name.clone(),
+                types,
+            }),
+            ..sig.clone()
+        };
+        self.defs.push(spec);
+        self.reaches_barrier.push(self.reaches_barrier[d]);
+        self.reaches_num_threads.push(self.reaches_num_threads[d]);
+        let s = self.defs.len() - 1;
+        self.func_specs.insert((d, kinds), s);
+        s
+    }
+
+    /// A parameter kind as the type a generic name stands for in it (`Array[T]`'s `T`
+    /// is the element).
+    fn kind_text(&self, kind: ParamKind, use_: GenericUse) -> String {
+        let elem = use_ != GenericUse::Whole;
+        match kind {
+            ParamKind::Value(t) => t.name(),
+            ParamKind::Struct(id) => self.strukt(id).name.clone(),
+            ParamKind::Array(t, _) if elem => t.name(),
+            ParamKind::Records(id, _) if elem => self.strukt(id).name.clone(),
+            ParamKind::Array(t, dims) => {
+                format!(
+                    "{}[{}]",
+                    ["Array", "Array2D", "Array3D"][dims as usize - 1],
+                    t.name()
+                )
+            }
+            ParamKind::Records(id, dims) => format!(
+                "{}[{}]",
+                ["Array", "Array2D", "Array3D"][dims as usize - 1],
+                self.strukt(id).name
+            ),
+        }
     }
 
     /// The parameter kind a generic use of `t` gives.

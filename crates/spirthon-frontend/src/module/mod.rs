@@ -85,7 +85,7 @@ pub enum Global {
     TypeVar(Span),
 }
 
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum ParamKind {
     /// A scalar or vector, passed by value.
     Value(Ty),
@@ -147,6 +147,12 @@ pub struct ModuleInfo {
     pub reaches_barrier: Vec<bool>,
     /// Per def: whether it calls `num_threads()`, itself or through the defs it calls.
     pub reaches_num_threads: Vec<bool>,
+    /// The specializations of generic funcs made so far: (generic func, its parameters'
+    /// kinds) to the specialization's def.
+    pub func_specs: FastMap<(usize, Vec<ParamKind>), usize>,
+    /// The specializations of generic funcs that a lowering called before they existed
+    /// (see `generic`): the compile makes them and lowers again.
+    pub wanted: std::cell::RefCell<Vec<(usize, Vec<ParamKind>)>>,
 }
 
 impl ModuleInfo {

@@ -151,13 +151,30 @@ fn param_sigs(
     let mut params = Vec::new();
     let mut generic = Vec::new();
     for p in &def.params {
-        if let (true, Some((var, use_))) = (is_kernel, m.generic_use(ast, p)) {
-            if let Some(d) = p.default {
-                diags.push(Diagnostic::error(
-                    ast.expr(d).span,
-                    format!("kernel parameter `{}` cannot have a default value", p.name),
-                ));
-            }
+        if let Some((var, use_)) = m.generic_use(ast, p) {
+            // A generic func parameter's default is a constant of its own type (a literal's
+            // default type when the call leaves it out).
+            let default = match (p.default, is_kernel) {
+                (Some(d), true) => {
+                    diags.push(Diagnostic::error(
+                        ast.expr(d).span,
+                        format!("kernel parameter `{}` cannot have a default value", p.name),
+                    ));
+                    None
+                }
+                (Some(d), false) => match m.const_eval(ast, d, &|_: &str| false) {
+                    Ok(Some(l)) => Some(l),
+                    Ok(None) => {
+                        diags.push(Diagnostic::error(ast.expr(d).span, "a default value must be a constant: a number, a bool, or an expression of module constants"));
+                        None
+                    }
+                    Err(e) => {
+                        diags.push(e);
+                        None
+                    }
+                },
+                (None, _) => None,
+            };
             generic.push(GenericParam {
                 param: params.len(),
                 var,
@@ -168,7 +185,7 @@ fn param_sigs(
                 name: p.name.clone(),
                 kind: ParamKind::Value(Ty::I32),
                 span: p.span,
-                default: None,
+                default,
             });
             continue;
         }
