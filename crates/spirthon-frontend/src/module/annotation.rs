@@ -252,7 +252,14 @@ impl ModuleInfo {
         }
         let item = self.lib_item(ast, e, &no_local);
         let type_var = matches!(&expr.kind, ExprKind::Name(n) if matches!(self.globals.get(n), Some(Global::TypeVar(_))));
-        if type_var || matches!(item, Some((Lib::Typing, _))) {
+        if let Some((Lib::Typing, other)) = item.filter(|&(_, n)| n != "Any") {
+            return Err(Diagnostic::error(
+                expr.span,
+                format!("`typing.{other}` is no type in kernels"),
+            )
+            .with_help("kernels take `Any` and `TypeVar`s from `typing`; types come from spirthon: `from spirthon import f32, Array`"));
+        }
+        if type_var || item.is_some_and(|(lib, _)| lib == Lib::Typing) {
             return Err(Diagnostic::error(
                 expr.span,
                 "a generic type stands only for a kernel's or a func's parameter here",
