@@ -21,7 +21,7 @@ import sys
 from . import runjson
 from .runjson import InputError
 from .api import Kernel
-from .errors import CheckError
+from .errors import CheckError, DeadlockError
 from .arrays import Array
 
 #: The most bytes a kernel file may have (as the compiler reads it).
@@ -261,6 +261,11 @@ def main(argv=None):
         return e.code
     except CheckError as e:
         _say(e.report(a.file))
+        return 1
+    except DeadlockError as e:
+        # A barrier some invocations never reach, or a subgroup operation under divergent
+        # control flow: what would hang or be undefined on a GPU.
+        _say("error: %s" % e)
         return 1
     except InputError as e:
         _say("error: %s" % e)

@@ -400,8 +400,7 @@ class _Phases:
     def gather(self, lane, frame, op, operands):
         """Waits at subgroup operation ``op`` with this invocation's operands; its result."""
         k = self.body_of[lane]
-        site = "%s:%d" % (frame.f_code.co_filename, frame.f_lineno)
-        self.gathering[k] = (site, op, operands)
+        self.gathering[k] = (_call_site(frame), op, operands)
         self._next(k)
         self.turn[k].acquire()
         if self.error is not None:
@@ -482,6 +481,19 @@ class _Phases:
                 del self.gathering[k]
             settled = True
         return settled
+
+
+def _call_site(frame):
+    """Where an invocation is: the line of ``frame`` and of each kernel or func call that led
+    there (``k.py:12 <- k.py:30``), so that one func's subgroup operation called from two
+    places is two places (the package's own frames left out)."""
+    parts = []
+    f = frame
+    while f is not None and f.f_code is not _run_one.__code__:
+        if not os.path.abspath(f.f_code.co_filename).startswith(_PACKAGE + os.sep):
+            parts.append("%s:%d" % (f.f_code.co_filename, f.f_lineno))
+        f = f.f_back
+    return " <- ".join(parts)
 
 
 def _ranks(ks):

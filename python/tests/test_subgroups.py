@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, f32, i32, u32, kernel, global_id, local_index, subgroup_size, subgroup_invocation_id,
+    Array, f32, i32, kernel, func, global_id, local_index, subgroup_size, subgroup_invocation_id,
     subgroup_add, subgroup_max, subgroup_inclusive_add, subgroup_exclusive_add,
     subgroup_shuffle_down, subgroup_shuffle_xor, subgroup_broadcast, subgroup_ballot,
     subgroup_elect, DeadlockError,
@@ -51,6 +51,21 @@ def divergent(x: Array[i32], out: Array[i32]):
         out[i] = subgroup_add(x[i])
     else:
         out[i] = subgroup_max(x[i])
+
+
+@func
+def total(v: i32) -> i32:
+    return subgroup_add(v)
+
+
+@kernel(workgroup_size=WG)
+def divergent_func(x: Array[i32], out: Array[i32]):
+    """One func's subgroup operation reached from two sides of a branch: two places."""
+    i = global_id().x
+    if x[i] > 0:
+        out[i] = total(x[i])
+    else:
+        out[i] = total(-x[i]) * 100
 
 
 @kernel(workgroup_size=WG)
@@ -134,6 +149,9 @@ class Subgroups(unittest.TestCase):
         msg = str(e.exception)
         self.assertIn("divergent control flow", msg)
         self.assertIn("test_subgroups.py", msg)
+        with self.assertRaises(DeadlockError) as e:
+            divergent_func.launch(8, x, np.zeros(8, np.int32))
+        self.assertIn(" <- ", str(e.exception))
         # Uniform branches are fine.
         out = np.zeros(8, np.int32)
         divergent.launch(8, np.abs(x) + 1, out)
