@@ -173,8 +173,20 @@ impl ModuleInfo {
         if let Some(i) = self.defs.iter().position(|s| s.name == name) {
             return Ok(i);
         }
+        Ok(self.add_specialization(d, params, types))
+    }
+
+    /// Adds the specialization of generic def `d` with these concrete `params` (its generic
+    /// names' types, as text, name it); its index in `defs`.
+    fn add_specialization(
+        &mut self,
+        d: usize,
+        params: Vec<ParamSig>,
+        types: Vec<(String, String)>,
+    ) -> usize {
+        let sig = &self.defs[d];
         let spec = DefSig {
-            name,
+            name: mangled(&sig.name, &types),
             params,
             generic: Vec::new(),
             specializes: Some(Specialization {
@@ -186,7 +198,7 @@ impl ModuleInfo {
         self.defs.push(spec);
         self.reaches_barrier.push(self.reaches_barrier[d]);
         self.reaches_num_threads.push(self.reaches_num_threads[d]);
-        Ok(self.defs.len() - 1)
+        self.defs.len() - 1
     }
 
     /// The specialization of generic func `d` whose parameters have `kinds` (every one, the
@@ -206,20 +218,7 @@ impl ModuleInfo {
                 types.push((g.var.clone(), self.kind_text(kind, g.use_)));
             }
         }
-        let spec = DefSig {
-            name: mangled(&sig.name, &types),
-            params,
-            generic: Vec::new(),
-            specializes: Some(Specialization {
-                kernel: sig.name.clone(),
-                types,
-            }),
-            ..sig.clone()
-        };
-        self.defs.push(spec);
-        self.reaches_barrier.push(self.reaches_barrier[d]);
-        self.reaches_num_threads.push(self.reaches_num_threads[d]);
-        let s = self.defs.len() - 1;
+        let s = self.add_specialization(d, params, types);
         self.func_specs.insert((d, kinds), s);
         s
     }
