@@ -15,8 +15,8 @@ swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) 
 + - * with mix, abs and length (a third of them in dvec2, `in_f64`); 4 f32 arithmetic on inputs that are not binary-exact, with
 literals and constants meeting f32 values and thresholds into ints, a third of them in f64
 (`float_kernel`); 5 u32
-and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it
-(`hash_kernel`); 6 matrices (`matrix_kernel`; a third of them dmat33); 7 structs of every field kind in an
+and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it, random
+streams and subgroup operations (`hash_kernel`); 6 matrices (`matrix_kernel`; a third of them dmat33); 7 structs of every field kind in an
 `Array[S]` (`struct_kernel`). Every kind sometimes spells array
 elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
@@ -468,7 +468,9 @@ def hash_kernel(rnd):
     and one narrow int type (i8 u8 i16 u16) computed in a local carried through the loop and
     stored packed into `small`; and u64/i64 locals (64-bit multiplicative hashes, shifts of
     any count, floored `//` and `%`, conversions from and to the 32-bit values) stored into
-    `wide` and `longs`. CPython must wrap exactly as the GPU does."""
+    `wide` and `longs`; half of them mix in the words of a random stream seeded from the
+    hash, half the results of subgroup operations. CPython must wrap exactly as the GPU
+    does."""
     mults = ["1664525", "747796405", "0x9E3779B9", "277803737", "2654435761", "16777619"]
     nt = rnd.choice(["i8", "u8", "i16", "u16"])
     bits = int(nt[1:])
@@ -576,6 +578,26 @@ def hash_kernel(rnd):
         "        q = %s" % nexpr(2),
         "        w = %s" % wexpr(2),
         "        l = %s" % lexpr(2),
+    ]
+    extra = []
+    if rnd.random() < 0.5:
+        # A random stream seeded from the hash, its words mixed in.
+        extra.append("rand_init, randu, randi")
+        body += [
+            "    rng = rand_init(%s, i)" % rnd.choice(["i32(h)", "h", "s"]),
+            "    h = h ^ randu(rng)",
+            "    s = s + randi(rng, %d, %d)" % (rnd.randint(-60, 0), rnd.randint(1, 60)),
+        ]
+    if rnd.random() < 0.5:
+        # Subgroup operations in uniform control flow (the device's subgroup size: the
+        # reference executor is given it).
+        extra.append("subgroup_add, subgroup_xor, subgroup_shuffle_xor, subgroup_inclusive_add")
+        body += [
+            "    s = s + subgroup_add(i32(h & u32(255)))",
+            "    v = v ^ subgroup_shuffle_xor(v, %d) ^ subgroup_xor(h)" % rnd.randint(0, 9),
+            "    s = s - subgroup_inclusive_add(s %% %d)" % rnd.randint(2, 9),
+        ]
+    body += [
         "    out[i] = %s" % uexpr(3, vs),
         "    wide[i] = %s" % wexpr(3),
         "    longs[i] = %s" % lexpr(3),
@@ -583,7 +605,8 @@ def hash_kernel(rnd):
         "    small[i] = %s" % nexpr(3),
     ]
     head = [
-        "from spirthon import kernel, func, Array, i32, u32, i8, u8, i16, u16, i64, u64, global_id",
+        "from spirthon import kernel, func, Array, i32, u32, i8, u8, i16, u16, i64, u64, global_id%s"
+        % "".join(", " + e for e in extra),
         "",
         "",
         "@func",
