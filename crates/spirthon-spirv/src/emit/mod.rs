@@ -740,6 +740,20 @@ impl<'f> FnState<'f> {
                 let small = count_below_width(f, inst.args[1], t.scalar().bits());
                 arith::shift(e, op, t, rt, id, args[0], args[1], small)?;
             }
+            // `//` and `%` of an `i32` known non-negative by one known positive: Python's
+            // floor and the device's truncation agree (no sign fixups).
+            Op::Binary(op @ (BinOp::FloorDiv | BinOp::Mod))
+                if t == Ty::I32
+                    && known_non_negative(f, inst.args[0])
+                    && known_positive(f, inst.args[1]) =>
+            {
+                let code = if op == BinOp::FloorDiv {
+                    SOp::SDiv
+                } else {
+                    SOp::SRem
+                };
+                e.b.op(code, rt, out, &[args[0], args[1]])?;
+            }
             Op::Binary(op) => {
                 let divisor = inst.args.get(1).and_then(|&r| f.as_const(r));
                 binary(e, op, t, rt, id, args[0], args[1], divisor)?;
@@ -951,6 +965,43 @@ mod tests;
 /// Whether a shift count is known to lie in `0..32`: a constant there, `n & m` with a
 /// constant `m < 32`, or `n % m` with a constant `0 < m <= 32` (Python's `%` of a positive
 /// divisor is never negative).
+/// Whether the `i32` `r` is never negative, from its instruction alone: a constant, or an
+/// id within the workgroup or the subgroup (the local id and index, below 1024; the
+/// subgroup size and index). Global and workgroup ids are not among them (a launch may
+/// have 2**31 threads, or workgroups of one, along an axis).
+fn known_non_negative(f: &Function<Ref>, r: Ref) -> bool {
+    if let Some(Const::I32(k)) = f.as_const(r) {
+        return k >= 0;
+    }
+    let Ref::Inst(v) = r else { return false };
+    let local = |b: Builtin| {
+        matches!(
+            b,
+            Builtin::LocalId
+                | Builtin::LocalIndex
+                | Builtin::SubgroupSize
+                | Builtin::SubgroupInvocationId
+        )
+    };
+    match f.insts[v].op {
+        Op::Builtin(b) => local(b),
+        Op::Extract(_) => match f.insts[v].args[0] {
+            Ref::Inst(w) => matches!(f.insts[w].op, Op::Builtin(b) if local(b)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether the `i32` `r` is never zero or negative, from its instruction alone: a positive
+/// constant, or the subgroup size.
+fn known_positive(f: &Function<Ref>, r: Ref) -> bool {
+    if let Some(Const::I32(k)) = f.as_const(r) {
+        return k > 0;
+    }
+    matches!(r, Ref::Inst(v) if f.insts[v].op == Op::Builtin(Builtin::SubgroupSize))
+}
+
 fn count_below_width(f: &Function<Ref>, r: Ref, width: u32) -> bool {
     let max_count = i128::from(width) - 1;
     let small = |c: Option<Const>, max: i128| match c {
