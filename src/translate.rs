@@ -342,6 +342,14 @@ fn glsl(
         if integer_mix {
             out = enable_after_version(&out, "GL_EXT_shader_integer_mix");
         }
+        // naga requests the subgroup extension for subgroup operations, not for the
+        // subgroup size or index read alone.
+        let basic = "GL_KHR_shader_subgroup_basic";
+        if (out.contains("gl_SubgroupSize") || out.contains("gl_SubgroupInvocationID"))
+            && !out.contains(basic)
+        {
+            out = enable_after_version(&out, basic);
+        }
         if kernels.len() > 1 {
             if k > 0 {
                 all.push('\n');
