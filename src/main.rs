@@ -318,8 +318,8 @@ fn run_kernel(cli: &RunCli) -> u8 {
         Ok((v, wanted))
     });
     let (kernel, types) = match &inputs {
-        Ok((_, (kernel, types))) if !types.is_empty() => (kernel.clone(), types.clone()),
-        _ => (None, Vec::new()),
+        Ok((_, wanted)) => wanted.clone(),
+        Err(_) => (None, Vec::new()),
     };
     let opts = CompileOptions {
         checked: cli.checked,

@@ -36,9 +36,10 @@ pub fn plan(
     spirthon_runtime::inputs::plan(&compiled.module, ep, inputs)
 }
 
-/// What a run JSON asks to compile: the kernel it names (`--kernel`, else its `"kernel"`),
-/// and the types of its `"types"` object (a generic kernel's: `{"T": "f32"}`) for that
-/// kernel, or for the file's only generic kernel when none is named.
+/// What a run JSON asks to compile besides every kernel: with a `"types"` object (a generic
+/// kernel's: `{"T": "f32"}`), the kernel it names (`--kernel`, else its `"kernel"`), the
+/// only one then compiled, and those types for it, or for the file's only generic kernel
+/// when none is named; without one, nothing (`(None, [])`).
 #[allow(clippy::type_complexity)]
 pub fn wanted_types(
     inputs: &Value,
@@ -50,7 +51,7 @@ pub fn wanted_types(
     };
     let kernel = kernel.map(str::to_string).or(named);
     let types = match inputs.get("types") {
-        None | Some(Value::Null) => return Ok((kernel, Vec::new())),
+        None | Some(Value::Null) => return Ok((None, Vec::new())),
         Some(Value::Object(o)) => o
             .iter()
             .map(|(k, v)| match v {

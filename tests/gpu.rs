@@ -109,8 +109,8 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
 
 /// Compiles `source` in checked mode (spirv-val checks the module) and runs it with
 /// `inputs`; `None` when it has source errors.
-/// The options `spirthon run` compiles a run case with: the kernel and the generic types its
-/// run JSON names.
+/// The options `spirthon run` compiles a run case with: a generic kernel's types from its
+/// run JSON (and then that kernel alone).
 fn run_options(
     inputs: &serde_json::Value,
     shown: &str,

@@ -37,10 +37,7 @@ fn compiled(py: &Path) -> Result<spirthon::Compiled, String> {
             .and_then(|t| serde_json::from_str(&t).ok());
     let mut opts = spirthon::CompileOptions::default();
     if let Some(v) = inputs {
-        let (kernel, types) = spirthon::run::wanted_types(&v, None)?;
-        if !types.is_empty() {
-            (opts.kernel, opts.types) = (kernel, types);
-        }
+        (opts.kernel, opts.types) = spirthon::run::wanted_types(&v, None)?;
     }
     spirthon::compile(&source, &display_path(py), &opts)
         .map_err(|e| format!("{} does not compile: {e:?}", display_path(py)))

@@ -84,14 +84,15 @@ def _same_file(a, b):
 
 
 def wanted_types(inputs, kernel):
-    """What a run JSON asks to compile, as ``spirthon run`` reads it: the kernel it names
-    (``--kernel``, else its ``"kernel"``) and its ``"types"`` (a generic kernel's), as
-    ``(kernel or None, [(name, type text)] or None)``."""
+    """What a run JSON asks to compile besides every kernel, as ``spirthon run`` reads it:
+    with ``"types"`` (a generic kernel's), the kernel it names (``--kernel``, else its
+    ``"kernel"``) and those types, as ``(kernel or None, [(name, type text)])``; without,
+    ``(None, None)``."""
     named = inputs.get("kernel") if isinstance(inputs, dict) else None
     kernel = kernel if kernel is not None else (named if isinstance(named, str) else None)
     types = inputs.get("types") if isinstance(inputs, dict) else None
     if types is None:
-        return kernel, None
+        return None, None
     if not isinstance(types, dict):
         raise InputError("\"types\" must be an object of a type per generic name, like {\"T\": \"f32\"}, found %s" % runjson.text(types))
     for k, v in types.items():
@@ -252,7 +253,7 @@ def main(argv=None):
             bad_inputs = None
         except InputError as e:
             kernel, types, bad_inputs = None, None, e
-        check_source(a.file, a.checked, a.program, kernel if types is not None else None, types)
+        check_source(a.file, a.checked, a.program, kernel, types)
         if bad_inputs is not None:
             raise bad_inputs
         out = run(a.file, inputs, a.kernel, a.checked)
