@@ -9,7 +9,7 @@ compiled kernel stores the state back where it was read.
 
 import math
 
-from .scalars import F32, I32, U32, r32
+from .scalars import F32, I32, U32, r32, wrap_i32
 from .structs import struct
 from .types import u32
 
@@ -75,11 +75,10 @@ def randi(rng, lo=None, hi=None):
     difference as a ``u32``, wrapping; ``lo`` when it is zero)."""
     w = _next(rng)
     if lo is None:
-        return I32(w - (1 << 32) if w >= 1 << 31 else w)
+        return I32(wrap_i32(w))
     lo, hi = int(lo), int(hi)
     d = max((hi - lo) & _MASK, 1)
-    r = (lo + (w % d)) & _MASK
-    return I32(r - (1 << 32) if r >= 1 << 31 else r)
+    return I32(wrap_i32(lo + (w % d)))
 
 
 def randf(rng, lo=None, hi=None):

@@ -582,7 +582,7 @@ fn f64_functions() -> String {
     }
 }
 
-/// The functions of a random stream (see `random`).
+/// The functions of a random stream (see `random`): `rand_init` and the draws.
 fn is_random(item: &str) -> bool {
-    item.starts_with("rand") && item != "Rand" || item.starts_with("sample_unit_")
+    item == "rand_init" || random::is_draw(item)
 }

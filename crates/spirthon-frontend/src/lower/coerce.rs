@@ -59,6 +59,22 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// An `i32` or `u32` argument as the 32 bits of a `u32` (an `i32`'s bits; a literal
+    /// from `-2**31` to `2**32 - 1` as its word), or an error saying it was `what` (a seed,
+    /// a shuffle's lane).
+    pub(super) fn int_bits(&mut self, a: ExprId, what: &str) -> Option<Operand> {
+        let sp = self.ast.expr(a).span;
+        match self.expr(a) {
+            Ex::Val(o, Ty::Scalar(Scalar::U32)) => Some(o),
+            Ex::Val(o, Ty::Scalar(Scalar::I32)) => Some(self.val(Op::Bitcast, Ty::U32, [o], sp)),
+            Ex::Lit(Lit::Int(i)) if (-(1i128 << 31)..1i128 << 32).contains(&i) => {
+                Some(self.konst(Const::U32(i as u32)))
+            }
+            Ex::Err => None,
+            ex => self.coerce(ex, Ty::U32, sp, what),
+        }
+    }
+
     /// `ex` converted implicitly to `to`, or an error saying where it was `what`.
     pub(super) fn coerce(&mut self, ex: Ex, to: Ty, span: Span, what: &str) -> Option<Operand> {
         match ex {

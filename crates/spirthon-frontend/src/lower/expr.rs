@@ -45,9 +45,8 @@ impl Lower<'_, '_> {
                     if let Some((Lib::Spirthon, item)) = self.m.lib_item(self.ast, *func, &is_local)
                     {
                         if item.starts_with("atomic_")
-                            || item.starts_with("subgroup_")
-                            || item.starts_with("rand") && item != "rand_init" && item != "Rand"
-                            || item.starts_with("sample_unit_")
+                            || subgroups::is_subgroup(item)
+                            || random::is_draw(item)
                             || item == "barrier"
                         {
                             return false;

@@ -20,15 +20,20 @@ use super::*;
 /// `2π` rounded to `f32`.
 const TAU: f32 = std::f32::consts::TAU;
 
+/// Whether `item` draws from a stream (and so advances the `Rand` it is given).
+pub(super) fn is_draw(item: &str) -> bool {
+    item.starts_with("rand") && !matches!(item, "rand_init" | "Rand")
+        || item.starts_with("sample_unit_")
+}
+
 impl Lower<'_, '_> {
     /// `rand_init randu randi randf randn sample_unit_disk sample_unit_sphere_surface
     /// sample_unit_sphere`.
     pub(super) fn rand_call(&mut self, item: &str, args: &[ExprId], span: Span) -> Ex {
-        let (least, most) = match item {
-            "rand_init" => (1, 2),
-            "randi" | "randf" => (1, 3),
-            _ => (1, 1),
-        };
+        // The table's arities; `randi`/`randf` take one or three (`lo` and `hi` go together).
+        let (least, most) =
+            spirthon_ir::library::lookup(spirthon_ir::library::Module::Spirthon, item)
+                .map_or((1, 1), |row| (row.arity.0 as usize, row.arity.1 as usize));
         if args.len() < least || args.len() > most || (most == 3 && args.len() == 2) {
             if !self.has_rejected_arg(args) {
                 let usage = match item {
@@ -173,7 +178,10 @@ impl Lower<'_, '_> {
             .enumerate()
             .map(|(k, &a)| {
                 let what = if k == 0 { "the seed" } else { "the offset" };
-                self.int_word(a, what)
+                self.int_bits(
+                    a,
+                    &format!("{what} of a random stream (an `i32` or a `u32`)"),
+                )
             })
             .collect();
         let Some(words) = words.into_iter().collect::<Option<Vec<_>>>() else {
@@ -189,23 +197,6 @@ impl Lower<'_, '_> {
         };
         let state = self.pcg(s, span);
         self.struct_value(ModuleInfo::RAND, vec![state])
-    }
-
-    /// An `i32` or `u32` argument as a `u32` word (an `i32`'s bits).
-    fn int_word(&mut self, a: ExprId, what: &str) -> Option<Operand> {
-        let sp = self.ast.expr(a).span;
-        match self.expr(a) {
-            Ex::Val(o, Ty::Scalar(Scalar::U32)) => Some(o),
-            Ex::Val(o, Ty::Scalar(Scalar::I32)) => Some(self.val(Op::Bitcast, Ty::U32, [o], sp)),
-            Ex::Lit(Lit::Int(i)) if (-(1i128 << 31)..1i128 << 32).contains(&i) => {
-                Some(self.konst(Const::U32(i as u32)))
-            }
-            Ex::Err => None,
-            ex => {
-                let what = format!("{what} of a random stream (an `i32` or a `u32`)");
-                self.coerce(ex, Ty::U32, sp, &what)
-            }
-        }
     }
 
     /// `lo, hi` of `randi`/`randf`, each converted to `t`.

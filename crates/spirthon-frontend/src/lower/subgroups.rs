@@ -108,7 +108,8 @@ impl Lower<'_, '_> {
                 Ex::Val(o, t)
             }
             Kind::Shuffle(lane) => {
-                let Some(k) = self.lane_operand(item, args[1]) else {
+                let what = format!("the lane of `{item}` (an `i32` or a `u32`)");
+                let Some(k) = self.int_bits(args[1], &what) else {
                     return Ex::Err;
                 };
                 Ex::Val(self.shuffle(x, t, k, lane, span), t)
@@ -166,20 +167,6 @@ impl Lower<'_, '_> {
             .with_note("subgroup operations work on 32-bit values in this version"),
         );
         false
-    }
-
-    /// The lane (or offset, or mask) argument of a shuffle, as a `u32`.
-    fn lane_operand(&mut self, item: &str, a: ExprId) -> Option<Operand> {
-        let sp = self.ast.expr(a).span;
-        let what = format!("the lane of `{item}` (an `i32` or a `u32`)");
-        match self.expr(a) {
-            Ex::Val(o, Ty::Scalar(Scalar::U32)) => Some(o),
-            Ex::Val(o, Ty::Scalar(Scalar::I32)) => Some(self.val(Op::Bitcast, Ty::U32, [o], sp)),
-            ex => {
-                let o = self.coerce(ex, Ty::I32, sp, &what)?;
-                Some(self.val(Op::Bitcast, Ty::U32, [o], sp))
-            }
-        }
     }
 
     /// `x` of the lane `k` gives (see the module docs), or the invocation's own `x` when that

@@ -251,7 +251,7 @@ impl ModuleInfo {
             ));
         }
         let item = self.lib_item(ast, e, &no_local);
-        let type_var = matches!(&expr.kind, ExprKind::Name(n) if matches!(self.globals.get(n), Some(Global::TypeVar(_))));
+        let type_var = matches!(&expr.kind, ExprKind::Name(n) if matches!(self.globals.get(n), Some(Global::TypeVar)));
         if let Some((Lib::Typing, other)) = item.filter(|&(_, n)| n != "Any") {
             return Err(Diagnostic::error(
                 expr.span,

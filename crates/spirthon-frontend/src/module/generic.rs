@@ -67,7 +67,7 @@ impl ModuleInfo {
         let no_local = |_: &str| false;
         let var = |e: ExprId| -> Option<Option<String>> {
             match &ast.expr(e).kind {
-                ExprKind::Name(n) if matches!(self.globals.get(n), Some(Global::TypeVar(_))) => {
+                ExprKind::Name(n) if matches!(self.globals.get(n), Some(Global::TypeVar)) => {
                     Some(Some(n.clone()))
                 }
                 _ => match self.lib_item(ast, e, &no_local) {

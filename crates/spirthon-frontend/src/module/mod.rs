@@ -81,8 +81,8 @@ pub enum Global {
     },
     Module(Lib),
     Item(Lib, String),
-    /// `T = TypeVar("T")`: a generic name for kernel parameters (see `generic`).
-    TypeVar(Span),
+    /// `T = TypeVar("T")`: a generic name for kernel and func parameters (see `generic`).
+    TypeVar,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -339,7 +339,7 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
             Item::TypeVar { name, callee, span } => {
                 let no_local = |_: &str| false;
                 let global = match m.lib_item(ast, *callee, &no_local) {
-                    Some((Lib::Typing, "TypeVar")) => Global::TypeVar(*span),
+                    Some((Lib::Typing, "TypeVar")) => Global::TypeVar,
                     _ => Global::Opaque {
                         span: *span,
                         what: "a value the kernel language cannot hold".into(),

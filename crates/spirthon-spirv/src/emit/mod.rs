@@ -126,12 +126,19 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     b.capability(spirv::Capability::Shader);
     // The scalar types atomics work on, in one pass: the device's float add and 64-bit ones
     // need capabilities (a float atomic on a word array is a compare-exchange loop).
+    // And the subgroup operations theirs, in the same pass.
     let words = m.word_arrays();
     let (mut float_atomics, mut int64_atomics) = (false, false);
+    let mut group_caps: Vec<spirv::Capability> = Vec::new();
     for i in m.functions.iter().flat_map(|f| f.insts.iter()) {
         if let (Op::Atomic(_, a), Some(t)) = (i.op, i.ty) {
             float_atomics |= t.scalar() == Scalar::F32 && !words.contains(&a);
             int64_atomics |= t.scalar().is_int64();
+        }
+        for c in subgroup::capabilities(i.op) {
+            if !group_caps.contains(c) {
+                group_caps.push(*c);
+            }
         }
     }
     if float_atomics {
@@ -141,7 +148,8 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     if int64_atomics {
         b.capability(spirv::Capability::Int64Atomics);
     }
-    for c in subgroup::capabilities(m) {
+    group_caps.sort_by_key(|c| *c as u32);
+    for c in group_caps {
         b.capability(c);
     }
     let glsl = b.ext_inst_import("GLSL.std.450");

@@ -9,35 +9,23 @@ use spirthon_ir::{GroupReduce, GroupScan, SubgroupOp};
 /// `Subgroup` scope.
 const SCOPE_SUBGROUP: u32 = 3;
 
-/// The capabilities the subgroup operations and builtins of `m` need.
-pub(super) fn capabilities(m: &Module) -> Vec<spirv::Capability> {
+/// The capabilities an instruction's subgroup operation or builtin needs (none for others).
+pub(super) fn capabilities(op: Op) -> &'static [spirv::Capability] {
     use spirv::Capability as C;
-    let mut caps = Vec::new();
-    for i in m.functions.iter().flat_map(|f| f.insts.iter()) {
-        let more: &[C] = match i.op {
-            Op::Builtin(Builtin::SubgroupSize | Builtin::SubgroupInvocationId) => {
-                &[C::GroupNonUniform]
-            }
-            Op::Subgroup(SubgroupOp::Collective(..)) => {
-                &[C::GroupNonUniform, C::GroupNonUniformArithmetic]
-            }
-            Op::Subgroup(SubgroupOp::BroadcastFirst | SubgroupOp::Ballot) => {
-                &[C::GroupNonUniform, C::GroupNonUniformBallot]
-            }
-            Op::Subgroup(SubgroupOp::All | SubgroupOp::Any) => {
-                &[C::GroupNonUniform, C::GroupNonUniformVote]
-            }
-            Op::Subgroup(SubgroupOp::Shuffle) => &[C::GroupNonUniform, C::GroupNonUniformShuffle],
-            _ => &[],
-        };
-        for c in more {
-            if !caps.contains(c) {
-                caps.push(*c);
-            }
+    match op {
+        Op::Builtin(Builtin::SubgroupSize | Builtin::SubgroupInvocationId) => &[C::GroupNonUniform],
+        Op::Subgroup(SubgroupOp::Collective(..)) => {
+            &[C::GroupNonUniform, C::GroupNonUniformArithmetic]
         }
+        Op::Subgroup(SubgroupOp::BroadcastFirst | SubgroupOp::Ballot) => {
+            &[C::GroupNonUniform, C::GroupNonUniformBallot]
+        }
+        Op::Subgroup(SubgroupOp::All | SubgroupOp::Any) => {
+            &[C::GroupNonUniform, C::GroupNonUniformVote]
+        }
+        Op::Subgroup(SubgroupOp::Shuffle) => &[C::GroupNonUniform, C::GroupNonUniformShuffle],
+        _ => &[],
     }
-    caps.sort_by_key(|c| *c as u32);
-    caps
 }
 
 /// Emits subgroup operation `op` (of result type id `rt`) into `id`; `tys` are its operands'
