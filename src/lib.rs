@@ -22,7 +22,7 @@ pub use spirthon_ir::Module as IrModule;
 
 pub use diagnostics::{diagnostics_json, internal_error_text, render_diagnostics, render_failure};
 pub use dump::{cfg_dot, ssa_text};
-pub use reflect::{checks_from_reflection, reflect_json};
+pub use reflect::{checks_from_reflection, prints_from_reflection, reflect_json};
 pub use source::{read_bounded, read_source, ReadError, MAX_SOURCE};
 
 /// What to compile and how.

@@ -385,6 +385,13 @@ fn run_kernel(cli: &RunCli) -> u8 {
             return 101;
         }
     };
+    // What the kernel printed comes first, as under CPython, where it prints as it runs.
+    if let Some(p) = &ran.printed {
+        let code = write_output(Path::new("-"), p.output().as_bytes());
+        if code != 0 {
+            return code;
+        }
+    }
     if let Some(report) = ran.failure_report(&cli.file.display().to_string(), &source) {
         say!("{report}");
         return 1;

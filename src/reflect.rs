@@ -1,9 +1,11 @@
 //! The reflection JSON of `--emit reflect` (docs/language.md, "The binding ABI"): per
 //! kernel its workgroup size and bindings, the uniform block's fields and hidden members;
-//! for a checked module the error buffer and every check site; and the check sites read
-//! back from it, for a host that reports failures.
+//! for a checked module the error buffer and every check site; for a module that prints
+//! the print buffer and every print site; and the check and print sites read back from it,
+//! for a host that reports failures and prints what a kernel printed.
 
 use serde_json::json;
+use spirthon_ir::prints::{Conversion, PrintPart, PrintSite, PrintValue};
 use spirthon_ir::{LineIndex, Ty};
 
 use crate::IrModule;
@@ -49,6 +51,9 @@ pub fn reflect_json(m: &IrModule, source: &str) -> String {
                 bindings.push(b);
             }
             let mut k = json!({"name": ep.name, "workgroup_size": ep.workgroup_size, "bindings": bindings});
+            if m.prints(ep.function) {
+                k["prints"] = json!(true);
+            }
             // A specialization: the generic kernel's name and its types.
             if let Some(s) = &ep.specializes {
                 let types: serde_json::Map<String, serde_json::Value> =
@@ -61,6 +66,9 @@ pub fn reflect_json(m: &IrModule, source: &str) -> String {
     let mut out = json!({ "kernels": kernels });
     if m.checked {
         out["checks"] = checks_json(m, source);
+    }
+    if !m.prints.is_empty() {
+        out["prints"] = prints_json(m, source);
     }
     serde_json::to_string_pretty(&out).unwrap_or_default() + "\n"
 }
@@ -140,6 +148,154 @@ pub fn checks_from_reflection(reflection: &str) -> Result<Vec<spirthon_ir::Check
             Ok(CheckSite {
                 kind,
                 span: Span { start, end },
+            })
+        })
+        .collect()
+}
+
+fn scalar_named(name: &str) -> Option<spirthon_ir::Scalar> {
+    match name {
+        "bool" => Some(spirthon_ir::Scalar::Bool),
+        n => spirthon_ir::Scalar::named(n),
+    }
+}
+
+/// A printed value's type as JSON: `{"scalar": "f32"}`, `{"composite": "vec3", "scalar":
+/// "f32", "count": 3}` or `{"struct": "P", "fields": [["m", {...}], ...]}`.
+fn print_value_json(v: &PrintValue) -> serde_json::Value {
+    match v {
+        PrintValue::Scalar(s) => json!({"scalar": s.name()}),
+        PrintValue::Composite {
+            name,
+            scalar,
+            count,
+        } => json!({"composite": name, "scalar": scalar.name(), "count": count}),
+        PrintValue::Struct { name, fields } => {
+            let fields: Vec<_> = fields
+                .iter()
+                .map(|(f, v)| json!([f, print_value_json(v)]))
+                .collect();
+            json!({"struct": name, "fields": fields})
+        }
+    }
+}
+
+fn print_value_from(v: &serde_json::Value) -> Result<PrintValue, String> {
+    let scalar = |v: &serde_json::Value| {
+        v["scalar"]
+            .as_str()
+            .and_then(scalar_named)
+            .ok_or_else(|| format!("a printed value without a known scalar type: {v}"))
+    };
+    if let Some(name) = v["struct"].as_str() {
+        let fields = v["fields"]
+            .as_array()
+            .ok_or("a printed struct without fields")?
+            .iter()
+            .map(|f| {
+                let name = f[0].as_str().ok_or("a printed field without a name")?;
+                Ok((name.to_string(), print_value_from(&f[1])?))
+            })
+            .collect::<Result<_, String>>()?;
+        return Ok(PrintValue::Struct {
+            name: name.to_string(),
+            fields,
+        });
+    }
+    if let Some(name) = v["composite"].as_str() {
+        let count = v["count"].as_u64().ok_or("a printed composite without a count")?;
+        return Ok(PrintValue::Composite {
+            name: name.to_string(),
+            scalar: scalar(v)?,
+            count: count as u32,
+        });
+    }
+    Ok(PrintValue::Scalar(scalar(v)?))
+}
+
+/// The print buffer of a module that prints and its print sites, by id.
+fn prints_json(m: &IrModule, source: &str) -> serde_json::Value {
+    use spirthon_ir::PrintBuffer;
+    let lines = LineIndex::new(source);
+    let sites: Vec<_> = m
+        .prints
+        .iter()
+        .enumerate()
+        .map(|(id, s)| {
+            let (line, column) = lines.line_col(source, s.span.start);
+            let parts: Vec<_> = s
+                .parts
+                .iter()
+                .map(|p| match p {
+                    PrintPart::Text(t) => json!({"text": t}),
+                    PrintPart::Value {
+                        value,
+                        conversion,
+                        spec,
+                    } => {
+                        let c = conversion.map(|c| match c {
+                            Conversion::Str => "s",
+                            Conversion::Repr => "r",
+                            Conversion::Ascii => "a",
+                        });
+                        json!({"value": print_value_json(value), "conversion": c, "spec": spec})
+                    }
+                })
+                .collect();
+            json!({"site": id, "line": line, "column": column, "span": [s.span.start, s.span.end], "parts": parts, "end": s.end, "record_words": s.record_words()})
+        })
+        .collect();
+    json!({
+        "set": PrintBuffer::SET,
+        "binding": PrintBuffer::BINDING,
+        "size": PrintBuffer::SIZE,
+        "words": ["used", "dropped", "capacity", "pad"],
+        "capacity": PrintBuffer::CAPACITY,
+        "record_header": ["site", "global_id.x", "global_id.y", "global_id.z"],
+        "sites": sites,
+    })
+}
+
+/// The print sites of a module's reflection JSON (`--emit reflect`), by id: what a host
+/// needs to turn the print buffer into text.
+pub fn prints_from_reflection(reflection: &str) -> Result<Vec<PrintSite>, String> {
+    use serde_json::Value;
+    let v: Value = serde_json::from_str(reflection).map_err(|e| e.to_string())?;
+    let Some(sites) = v["prints"]["sites"].as_array() else {
+        return Ok(Vec::new());
+    };
+    sites
+        .iter()
+        .map(|s| {
+            let at = |k: usize| s["span"][k].as_u64().and_then(|n| u32::try_from(n).ok());
+            let (Some(start), Some(end)) = (at(0), at(1)) else {
+                return Err(format!("print site {} has no span", s["site"]));
+            };
+            let parts = s["parts"]
+                .as_array()
+                .ok_or("a print site without parts")?
+                .iter()
+                .map(|p| {
+                    if let Some(t) = p["text"].as_str() {
+                        return Ok(PrintPart::Text(t.to_string()));
+                    }
+                    let conversion = match p["conversion"].as_str() {
+                        Some("s") => Some(Conversion::Str),
+                        Some("r") => Some(Conversion::Repr),
+                        Some("a") => Some(Conversion::Ascii),
+                        _ => None,
+                    };
+                    Ok(PrintPart::Value {
+                        value: print_value_from(&p["value"])?,
+                        conversion,
+                        spec: p["spec"].as_str().unwrap_or("").to_string(),
+                    })
+                })
+                .collect::<Result<_, String>>()?;
+            Ok(PrintSite {
+                span: spirthon_ir::Span { start, end },
+                parts,
+                end: s["end"].as_str().unwrap_or("\n").to_string(),
             })
         })
         .collect()

@@ -13,6 +13,9 @@ pub struct Ran {
     pub failure: Option<spirthon_ir::Failure>,
     /// The module's check sites, to report `failure` with.
     pub checks: Vec<spirthon_ir::CheckSite>,
+    /// What a kernel that prints printed (see [`spirthon_ir::prints`]): up to the first
+    /// failure of a checked run, as the reference executor stops there.
+    pub printed: Option<spirthon_ir::prints::Printed>,
 }
 
 impl Ran {
@@ -78,15 +81,24 @@ pub fn run_plan(
     repeat: usize,
 ) -> Result<Ran, RunError> {
     let outcome = gpu.run(Shader::SpirV(&compiled.words), &plan.launch, repeat)?;
+    let failure = outcome
+        .reported
+        .errors
+        .as_deref()
+        .and_then(spirthon_ir::Failure::decode);
+    let l = &plan.launch;
+    let printed = outcome.reported.prints.as_deref().map(|w| {
+        let until = failure.as_ref().map(|f| u64::from(f.key));
+        let sites = &compiled.module.prints;
+        spirthon_ir::prints::decode(sites, w, l.workgroups(), l.workgroup_size, until)
+    });
     Ok(Ran {
         output: spirthon_runtime::inputs::output(&plan, &outcome),
         dispatch: outcome.dispatch,
         plan,
-        failure: outcome
-            .errors
-            .as_deref()
-            .and_then(spirthon_ir::Failure::decode),
+        failure,
         checks: compiled.module.checks.clone(),
+        printed,
     })
 }
 

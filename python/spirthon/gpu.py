@@ -238,6 +238,7 @@ class _Module:
         self.records = {b["name"]: (int(b["struct"]["size"]), [(f["name"], f["type"], int(f["offset"])) for f in b["struct"]["fields"]])
                         for b in entry["bindings"][1:] if "struct" in b}
         self.checked = "checks" in info
+        self.prints = bool(entry.get("prints"))
 
 
 def _entry(info, kernel_name):
@@ -984,13 +985,17 @@ def launch(kernel, threads, args, kwargs, checked):
     for k, axis, offset in plan.shapes:
         struct.pack_into("<i", uniform, offset, shapes[k][axis])
     try:
-        errors = dev.native.launch(pipeline, bytes(uniform), buffers, threads, timeout=_timeout)
+        errors, prints = dev.native.launch(pipeline, bytes(uniform), buffers, threads, timeout=_timeout)
         for h in hosts:
             h.write_back(dev)
     except TimeoutError as e:
         raise TimeoutError("kernel `%s`: %s; the arrays it writes are not updated" % (kernel.name, e)) from None
+    groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
+    if prints is not None:
+        # What the kernel printed, in the reference executor's order (up to a checked
+        # launch's first failure, where the executor stops).
+        sys.stdout.write(_native.printed(prints, m.reflection, groups, m.workgroup_size, errors))
     if errors is not None:
-        groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
         failure = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
         if failure is not None:
             raise CheckError.from_report(m.path, *failure)
@@ -1002,7 +1007,7 @@ def _pipeline(dev, m, name):
     if p is None:
         t = time.perf_counter()
         arrays = sorted(m.arrays.values())
-        p = dev.native.prepare(m.words, name, m.workgroup_size, arrays, m.uniform_size, m.checked, timeout=_timeout)
+        p = dev.native.prepare(m.words, name, m.workgroup_size, arrays, m.uniform_size, m.checked, m.prints, timeout=_timeout)
         dev.pipelines[key] = p
         _log.debug("prepared kernel %s on %s in %.1f ms", name, dev.name, (time.perf_counter() - t) * 1e3)
     return p

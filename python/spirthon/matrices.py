@@ -205,7 +205,13 @@ class Matrix:
         return [[float(x) for x in self._row(i)] for i in range(n)]
 
     def __repr__(self):
-        return "%s(%s)" % (self.type.name, ", ".join(repr(float(x)) for x in self._e))
+        return "%s(%s)" % (self.type.name, ", ".join(repr(x) for x in self._e))
+
+    def __format__(self, spec):
+        """``format(m, spec)``: the spec applied to each entry, row by row, as for a vector."""
+        if not spec:
+            return repr(self)
+        return "%s(%s)" % (self.type.name, ", ".join(format(x, spec) for x in self._e))
 
 
 def _matrix(m, fn):

@@ -114,6 +114,21 @@ class F32(float):
 
     __str__ = __repr__
 
+    def __format__(self, spec):
+        return _format_short(self, spec, _short)
+
+
+def _format_short(x, spec, short):
+    """``format(x, spec)`` of a float32 or a half: a spec with neither a precision nor a type
+    formats the shortest digits (those ``str(x)`` shows, as the GPU's print does), any other
+    spec the value's exact double."""
+    if not spec:
+        return short(x)
+    rest = spec[2:] if len(spec) > 1 and spec[1] in "<>=^" else spec[1:] if spec[0] in "<>=^" else spec
+    if "." not in rest and not (rest and (rest[-1].isalpha() or rest[-1] == "%")):
+        return float.__format__(float(short(x)), spec)
+    return float.__format__(float(x), spec)
+
 
 class I32(int):
     """A 32-bit signed integer value."""
@@ -487,6 +502,9 @@ class F16(float):
         return _short16(self)
 
     __str__ = __repr__
+
+    def __format__(self, spec):
+        return _format_short(self, spec, _short16)
 
 
 def _short16(x):

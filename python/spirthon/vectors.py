@@ -168,6 +168,13 @@ class Vector:
     def __repr__(self):
         return "%s(%s)" % (self.type.name, ", ".join(repr(c) for c in self._c))
 
+    def __format__(self, spec):
+        """``format(v, spec)``: the spec applied to each component (``f"{v:.2f}"`` is
+        ``vec3(1.00, 2.00, 3.00)``), as the GPU's print formats a vector."""
+        if not spec:
+            return repr(self)
+        return "%s(%s)" % (self.type.name, ", ".join(format(c, spec) for c in self._c))
+
     def tolist(self):
         return list(self._c)
 

@@ -92,8 +92,28 @@ pub enum ExprKind {
     Tuple(Vec<ExprId>),
     /// `(name := value)`, stored as `(target, value)`: the target is a `Name` node.
     Walrus(ExprId, ExprId),
+    /// A string literal: only as an argument of `print` or the value of its `sep=`/`end=`
+    /// (anywhere else the parser rejects strings).
+    Str(String),
+    /// An f-string (implicitly concatenated pieces joined): only as an argument of `print`.
+    FString(Vec<FPart>),
     /// A construct that was rejected with a diagnostic already.
     Error,
+}
+
+/// A piece of an f-string.
+#[derive(Clone, PartialEq, Debug)]
+pub enum FPart {
+    Text(String),
+    /// `{value=!r:spec}`: `debug` is the text before the conversion, spec or `}` of a
+    /// field with `=` (`"x = "`), `conversion` one of `s r a`, `spec` the literal format spec.
+    Field {
+        value: ExprId,
+        debug: Option<String>,
+        conversion: Option<char>,
+        spec: String,
+        span: Span,
+    },
 }
 
 /// The one walk over an expression's children, written once for shared and mutable access.
@@ -124,7 +144,13 @@ macro_rules! each_child {
                 $f(b);
                 $f(c);
             }
-            ExprKind::Int(_)
+            ExprKind::FString(parts) => parts.$iter().for_each(|p| {
+                if let FPart::Field { value, .. } = p {
+                    $f(value)
+                }
+            }),
+            ExprKind::Str(_)
+            | ExprKind::Int(_)
             | ExprKind::Float(_)
             | ExprKind::Bool(_)
             | ExprKind::None
@@ -506,6 +532,22 @@ fn expr_label(kind: &ExprKind) -> String {
         ExprKind::IfExp(..) => "ifexp (test, body, else)".into(),
         ExprKind::Tuple(_) => "tuple".into(),
         ExprKind::Walrus(..) => "walrus (target, value)".into(),
+        ExprKind::Str(t) => format!("str {t:?}"),
+        ExprKind::FString(parts) => {
+            let shown: Vec<String> = parts
+                .iter()
+                .map(|p| match p {
+                    FPart::Text(t) => format!("{t:?}"),
+                    FPart::Field {
+                        debug,
+                        conversion,
+                        spec,
+                        ..
+                    } => format!("{{{}!{}:{spec}}}", debug.as_deref().unwrap_or(""), conversion.unwrap_or('-')),
+                })
+                .collect();
+            format!("fstring {}", shown.join(" "))
+        }
         ExprKind::Error => "<error>".into(),
     }
 }

@@ -152,6 +152,7 @@ fn lower_all(
         warnings,
         checked_mode: opts.checked,
         checks: cx.checks,
+        prints: cx.prints,
     };
     Ok((program, cfg_text, t2))
 }

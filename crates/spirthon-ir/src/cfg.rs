@@ -324,6 +324,10 @@ pub enum Op {
     /// subgroup that execute it (its *active* ones). It acts with the others, so it stays
     /// where it is: it is neither moved, merged with an equal one nor dropped.
     Subgroup(SubgroupOp),
+    /// `print(...)` at print site `n` (see [`crate::prints`]): `args` are the values the
+    /// site formats, in order (a struct's leaves in field order). Writes a record to the
+    /// print buffer; no result.
+    Print(u32),
 }
 
 /// The subgroup operations (see [`Op::Subgroup`]).
@@ -416,6 +420,7 @@ impl Op {
                 | Op::Fail
                 | Op::Clear(_)
                 | Op::Subgroup(_)
+                | Op::Print(_)
         )
     }
 }
@@ -748,6 +753,8 @@ pub struct Module {
     pub checked: bool,
     /// The check sites of a checked module, by id.
     pub checks: Vec<crate::checks::CheckSite>,
+    /// The print sites, by id (`Op::Print`'s operand).
+    pub prints: Vec<crate::prints::PrintSite>,
 }
 
 impl Module {
@@ -769,6 +776,13 @@ impl Module {
             }
         }
         out
+    }
+
+    /// Whether kernel (or func) `f` prints: an `Op::Print` in it or a function it calls.
+    pub fn prints(&self, f: FuncId) -> bool {
+        self.call_closure(f)
+            .iter()
+            .any(|&g| self.functions[g].insts.iter().any(|i| matches!(i.op, Op::Print(_))))
     }
 
     /// The kernels' names, in entry-point order.

@@ -19,6 +19,8 @@ pub mod lowered;
 pub mod operators;
 pub mod print;
 pub mod pyarith;
+pub mod pyformat;
+pub mod prints;
 pub mod span;
 pub mod types;
 
@@ -26,6 +28,7 @@ pub use abi::{ShapeField, UniformField, UniformLayout};
 pub use cfg::*;
 pub use checks::{CheckKind, CheckSite, ErrorBuffer, Failure};
 pub use diag::{Diagnostic, Label, Severity};
+pub use prints::{PrintBuffer, PrintSite};
 pub use index_vec::{Idx, IndexVec};
 pub use span::{LineIndex, Span};
 pub use types::{Const, Scalar, Ty};

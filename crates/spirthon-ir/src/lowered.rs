@@ -68,4 +68,6 @@ pub struct Program {
     pub checked_mode: bool,
     /// The check sites of a checked program, by id (`Op::Fail`'s operand).
     pub checks: Vec<crate::checks::CheckSite>,
+    /// The print sites, by id (`Op::Print`'s operand).
+    pub prints: Vec<crate::prints::PrintSite>,
 }

@@ -74,6 +74,7 @@ fn op_text(op: &Op) -> String {
         Op::Clear(a) => format!("clear a{}", a.0),
         Op::Atomic(op, a) => format!("atomic.{op:?} a{}", a.0).to_lowercase(),
         Op::Fail => "fail".into(),
+        Op::Print(site) => format!("print {site}"),
         Op::Failed => "failed".into(),
         Op::Subgroup(op) => format!("subgroup.{op:?}").to_lowercase(),
     }

@@ -101,6 +101,7 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         warnings: _,
         checked_mode,
         checks,
+        prints,
     } = p;
     let mut hidden = false;
     let mut functions: Vec<Function<Ref>> = functions
@@ -169,6 +170,7 @@ pub fn run(p: Program) -> Result<Module, MidError> {
         entry_points,
         checked: checked_mode,
         checks,
+        prints,
     })
 }
 

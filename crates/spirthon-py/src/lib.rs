@@ -212,6 +212,28 @@ fn report(
     )))
 }
 
+/// The text a launch's print buffer `words` holds (see `spirthon_ir::prints`), for a launch
+/// of `workgroups` workgroups of `workgroup_size`: with a checked launch's error words,
+/// only up to its first failure, where the reference executor stops.
+#[pyfunction]
+#[pyo3(signature = (words, reflection, workgroups, workgroup_size, errors=None))]
+fn printed(
+    words: Vec<u32>,
+    reflection: &str,
+    workgroups: [u32; 3],
+    workgroup_size: [u32; 3],
+    errors: Option<Vec<u32>>,
+) -> PyResult<String> {
+    let sites = spirthon::prints_from_reflection(reflection)
+        .map_err(|e| PyValueError::new_err(format!("bad reflection JSON: {e}")))?;
+    let until = errors
+        .as_deref()
+        .and_then(spirthon_ir::Failure::decode)
+        .map(|f| u64::from(f.key));
+    let p = spirthon_ir::prints::decode(&sites, &words, workgroups, workgroup_size, until);
+    Ok(p.output())
+}
+
 /// An open device, with the thread that runs every operation on it in call order
 /// (`spirthon_runtime::worker`). Each method waits for its operation in slices of
 /// [`SLICE`], with the GIL released: between slices a pending signal (Ctrl-C) raises, and
@@ -370,8 +392,9 @@ impl Device {
     }
 
     /// Compiles entry point `entry` of the SPIR-V module `words`: `arrays` lists each array
-    /// binding and whether it is read-only, `uniform_size` is the uniform block's size.
-    #[pyo3(signature = (words, entry, workgroup_size, arrays, uniform_size, checked=false, timeout=None))]
+    /// binding and whether it is read-only, `uniform_size` is the uniform block's size;
+    /// `checked` and `prints` bind the error and print buffers.
+    #[pyo3(signature = (words, entry, workgroup_size, arrays, uniform_size, checked=false, prints=false, timeout=None))]
     // A Python method with keyword arguments: one parameter per keyword reads best there.
     #[allow(clippy::too_many_arguments)]
     fn prepare(
@@ -383,6 +406,7 @@ impl Device {
         arrays: Vec<(u32, bool)>,
         uniform_size: u64,
         checked: bool,
+        prints: bool,
         timeout: Option<f64>,
     ) -> PyResult<Kernel> {
         let words = self::words(words)?;
@@ -392,6 +416,7 @@ impl Device {
             uniform: true,
             arrays,
             checked,
+            prints,
         };
         let p = self.thread.submit(move |g| {
             g.prepare(
@@ -409,7 +434,8 @@ impl Device {
 
     /// Launches `kernel` over `threads` with the uniform block `uniform` and `arrays` in
     /// binding order, once everything asked for before it is submitted; returns a checked
-    /// kernel's error words (after it ran), else `None` once submitted.
+    /// kernel's error words and a printing kernel's print words (after it ran), each `None`
+    /// otherwise (then once submitted).
     #[pyo3(signature = (kernel, uniform, arrays, threads, timeout=None))]
     fn launch(
         &self,
@@ -419,7 +445,7 @@ impl Device {
         arrays: Vec<PyRef<'_, Buffer>>,
         threads: [u32; 3],
         timeout: Option<f64>,
-    ) -> PyResult<Option<Vec<u32>>> {
+    ) -> PyResult<(Option<Vec<u32>>, Option<Vec<u32>>)> {
         let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
         let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
         let what = format!("the launch of `{}`", pipeline.interface().entry);
@@ -427,7 +453,8 @@ impl Device {
             let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
             g.launch(&pipeline, &uniform, &refs, threads)
         });
-        wait(py, p, timeout, &|| what.clone())
+        let r = wait(py, p, timeout, &|| what.clone())?;
+        Ok((r.errors, r.prints))
     }
 }
 
@@ -435,7 +462,7 @@ impl Device {
 #[pymodule]
 mod _native {
     #[pymodule_export]
-    use super::{adapters, check, compile, report, Buffer, Device, Kernel};
+    use super::{adapters, check, compile, printed, report, Buffer, Device, Kernel};
 
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -222,6 +222,7 @@ pub fn plan(m: &Module, ep: &EntryPoint, inputs: &Value) -> Result<Plan, RunErro
             uniform,
             arrays,
             checked: m.checked,
+            prints: m.prints(ep.function),
         },
         arrays: array_info,
     })
@@ -707,22 +708,7 @@ fn nest(mut values: Vec<Value>, shape: &[u32]) -> Value {
     Value::Array(rows)
 }
 
-/// The shortest decimal that reads back as `f`, as the double nearest to it (which prints
-/// with those digits): of 1 to 9 significant digits, each rounded half to even, the first
-/// that reads back as `f` — exactly as `python3 -m spirthon run` chooses, so that the two
-/// print the same text also at a tie (33.3515625 is `33.351562`; the shortest-digits
-/// algorithm of `{:e}` gives `33.351563`).
-fn shortest_f32(f: f32) -> f64 {
-    for digits in 1..=9 {
-        let text = format!("{:.*e}", digits - 1, f as f64);
-        if let Ok(v) = text.parse::<f64>() {
-            if v as f32 == f {
-                return v;
-            }
-        }
-    }
-    f as f64
-}
+use spirthon_ir::pyformat::shortest_f32;
 
 #[cfg(test)]
 #[test]
@@ -747,15 +733,7 @@ fn half_json(h: u16) -> Value {
     if !v.is_finite() {
         return float_json(v as f32);
     }
-    for digits in 1..=5 {
-        let text = format!("{:.*e}", digits - 1, v);
-        if let Ok(x) = text.parse::<f64>() {
-            if spirthon_ir::half::round(x) == v {
-                return json!(x);
-            }
-        }
-    }
-    json!(v)
+    json!(spirthon_ir::pyformat::shortest_f16(v))
 }
 
 /// An `f64` as JSON: the number (printed as Python's `repr` prints it), or the string of a

@@ -389,41 +389,7 @@ fn shown(c: char) -> String {
 /// A float as Python's `repr` writes it: the shortest digits that read back as `f`, in
 /// positional notation for exponents from -4 to 15 (`0.0001`, `4.0`, `1e+16`, `1e-05`).
 pub fn float_text(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    // `{:e}` gives the shortest digits that round-trip: `d.ddde[-]x`.
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    if (-4..16).contains(&exp) {
-        let point = exp + 1;
-        let text = if point <= 0 {
-            format!("0.{}{digits}", "0".repeat((-point) as usize))
-        } else if point as usize >= digits.len() {
-            format!("{digits}{}.0", "0".repeat(point as usize - digits.len()))
-        } else {
-            let (a, b) = digits.split_at(point as usize);
-            format!("{a}.{b}")
-        };
-        format!("{sign}{text}")
-    } else {
-        let m = if digits.len() == 1 {
-            digits
-        } else {
-            format!("{}.{}", &digits[..1], &digits[1..])
-        };
-        let e = if exp < 0 { "-" } else { "+" };
-        format!("{sign}{m}e{e}{:02}", exp.abs())
-    }
+    spirthon_ir::pyformat::float_repr(f)
 }
 
 /// `v` as compact JSON (`[1,2.5,"x"]`, `{"a":1}`), floats as [`float_text`] writes them,

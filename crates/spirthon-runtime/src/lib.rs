@@ -15,14 +15,15 @@
 //! with the same ABI, for comparisons).
 
 mod adapter;
+mod hidden;
 pub mod inputs;
 pub mod json;
 pub mod resident;
 pub mod worker;
 
 pub use adapter::{adapters, quiet_vulkan_loader, INSTALL_HINT};
+pub use hidden::Reported;
 
-use spirthon_ir::ErrorBuffer;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -156,6 +157,9 @@ pub struct Launch {
     /// A `--checked` module: the error buffer is bound at set 1, binding 0
     /// (`spirthon_ir::checks`).
     pub checked: bool,
+    /// The kernel prints: the print buffer is bound at set 1, binding 1
+    /// (`spirthon_ir::prints`).
+    pub prints: bool,
 }
 
 impl Launch {
@@ -175,6 +179,7 @@ impl Launch {
                 .map(|a| (a.binding, a.read_only))
                 .collect(),
             checked: self.checked,
+            prints: self.prints,
         }
     }
 }
@@ -196,14 +201,14 @@ pub fn le_words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-/// Records one compute pass: `pipeline` with the ABI's bind group (and a checked module's
-/// error buffer at set 1), dispatched `times` times over `groups` workgroups (not at all
-/// when an axis has none).
+/// Records one compute pass: `pipeline` with the ABI's bind group (and the hidden buffers'
+/// at set 1), dispatched `times` times over `groups` workgroups (not at all when an axis
+/// has none).
 fn encode_pass(
     encoder: &mut wgpu::CommandEncoder,
     pipeline: &wgpu::ComputePipeline,
     group: &wgpu::BindGroup,
-    errors: Option<&wgpu::BindGroup>,
+    hidden: Option<&wgpu::BindGroup>,
     groups: [u32; 3],
     times: u32,
 ) {
@@ -213,8 +218,8 @@ fn encode_pass(
     });
     pass.set_pipeline(pipeline);
     pass.set_bind_group(0, group, &[]);
-    if let Some(g) = errors {
-        pass.set_bind_group(ErrorBuffer::SET, g, &[]);
+    if let Some(g) = hidden {
+        pass.set_bind_group(spirthon_ir::ErrorBuffer::SET, g, &[]);
     }
     let [x, y, z] = groups;
     if x > 0 && y > 0 && z > 0 {
@@ -226,13 +231,15 @@ fn encode_pass(
 
 /// What a kernel's pipeline binds (docs/language.md, "Binding ABI"): its entry point, the
 /// uniform block at binding 0 if it has one, each array's binding and whether it is
-/// read-only, and in checked mode the error buffer at set 1.
+/// read-only, and at set 1 the error buffer in checked mode and the print buffer of a
+/// kernel that prints.
 #[derive(Clone, Debug)]
 pub struct Interface {
     pub entry: String,
     pub uniform: bool,
     pub arrays: Vec<(u32, bool)>,
     pub checked: bool,
+    pub prints: bool,
 }
 
 /// What a run produced: every array's bytes after the dispatch, and how long the dispatch
@@ -241,18 +248,19 @@ pub struct Interface {
 pub struct Outcome {
     pub arrays: Vec<Vec<u8>>,
     pub dispatch: Duration,
-    /// A checked launch's error buffer after the dispatch, as words.
-    pub errors: Option<Vec<u32>>,
+    /// The hidden buffers after the dispatch (the error and print buffers' words).
+    pub reported: Reported,
 }
 
-/// The bind group layouts of a pipeline: the ABI's set 0, and set 1 in checked mode.
+/// The bind group layouts of a pipeline: the ABI's set 0, and set 1 when it has hidden
+/// buffers (module `hidden`).
 struct Layouts {
     main: wgpu::BindGroupLayout,
-    errors: Option<wgpu::BindGroupLayout>,
+    hidden: Option<wgpu::BindGroupLayout>,
 }
 
-/// The arrays after a dispatch, and a checked launch's error words.
-type Dispatched = (Vec<Vec<u8>>, Option<Vec<u32>>);
+/// The arrays after a dispatch, and the hidden buffers' words.
+type Dispatched = (Vec<Vec<u8>>, Reported);
 
 /// An open device.
 pub struct Gpu {
@@ -273,16 +281,16 @@ impl Gpu {
         let (layout, pipeline) = self.pipeline(shader, &launch.interface())?;
         let mut best = Duration::MAX;
         let mut arrays = Vec::new();
-        let mut errors = None;
+        let mut reported = Reported::default();
         for _ in 0..repeat.max(1) + usize::from(repeat > 0) {
             let (out, t) = self.dispatch(launch, &layout, &pipeline, 1)?;
             best = best.min(t);
-            (arrays, errors) = out;
+            (arrays, reported) = out;
         }
         Ok(Outcome {
             arrays,
             dispatch: best,
-            errors,
+            reported,
         })
     }
 
@@ -336,13 +344,13 @@ impl Gpu {
                 },
             });
         let layout = self.bind_group_layout(launch);
-        let errors = launch.checked.then(|| self.error_layout());
+        let hidden = self.hidden_layout(launch);
         let pipeline_layout = self
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
-                bind_group_layouts: &[Some(&layout), errors.as_ref()]
-                    [..1 + usize::from(launch.checked)],
+                bind_group_layouts: &[Some(&layout), hidden.as_ref()]
+                    [..1 + usize::from(hidden.is_some())],
                 immediate_size: 0,
             });
         let pipeline = self
@@ -364,51 +372,10 @@ impl Gpu {
         Ok((
             Layouts {
                 main: layout,
-                errors,
+                hidden,
             },
             pipeline,
         ))
-    }
-
-    /// A checked launch's error buffer, initialized (see `spirthon_ir::checks`), and its
-    /// bind group.
-    fn error_buffer(
-        &self,
-        layout: &wgpu::BindGroupLayout,
-    ) -> Result<(wgpu::Buffer, wgpu::BindGroup), RunError> {
-        let words: Vec<u8> = ErrorBuffer::initial()
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
-        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let buf = self.buffer(Some(&words), words.len() as u64, usage)?;
-        let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("spirthon_errors"),
-            layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: ErrorBuffer::BINDING,
-                resource: buf.as_entire_binding(),
-            }],
-        });
-        Ok((buf, group))
-    }
-
-    /// The layout of a checked module's bind group 1: the error buffer at binding 0.
-    fn error_layout(&self) -> wgpu::BindGroupLayout {
-        self.device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("spirthon_errors"),
-                entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: ErrorBuffer::BINDING,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: false },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                }],
-            })
     }
 
     fn bind_group_layout(&self, launch: &Interface) -> wgpu::BindGroupLayout {
@@ -518,31 +485,28 @@ impl Gpu {
         let bindings: Vec<u32> = launch.arrays.iter().map(|a| a.binding).collect();
         let refs: Vec<&wgpu::Buffer> = storage.iter().collect();
         let bind_group = self.bind_group(&bindings, layout, uniform.as_ref(), &refs);
-        let errors = match &layouts.errors {
-            Some(l) => Some(self.error_buffer(l)?),
+        let prints = match launch.prints {
+            true => Some(self.print_buffer()?),
+            false => None,
+        };
+        let hidden = match &layouts.hidden {
+            Some(l) => Some(self.hidden(l, &launch.interface(), prints.as_ref())?),
             None => None,
         };
-        let readback: Vec<wgpu::Buffer> = storage
-            .iter()
-            .chain(errors.as_ref().map(|e| &e.0))
-            .map(|b| self.staging(b.size()))
-            .collect();
+        let readback: Vec<wgpu::Buffer> = storage.iter().map(|b| self.staging(b.size())).collect();
         let mut encoder = self.device.create_command_encoder(&Default::default());
         encode_pass(
             &mut encoder,
             pipeline,
             &bind_group,
-            errors.as_ref().map(|e| &e.1),
+            hidden.as_ref().map(|h| &h.group),
             launch.workgroups(),
             times,
         );
-        for (s, r) in storage
-            .iter()
-            .chain(errors.as_ref().map(|e| &e.0))
-            .zip(&readback)
-        {
+        for (s, r) in storage.iter().zip(&readback) {
             encoder.copy_buffer_to_buffer(s, 0, r, 0, s.size());
         }
+        let staged = hidden.as_ref().map(|h| self.stage_hidden(&mut encoder, h));
         let start = Instant::now();
         self.queue.submit([encoder.finish()]);
         self.wait()?;
@@ -553,15 +517,13 @@ impl Gpu {
                 launch.entry
             )));
         }
-        let mut sizes: Vec<u64> = launch.arrays.iter().map(|a| a.data.len()).collect();
-        if errors.is_some() {
-            sizes.push(ErrorBuffer::SIZE as u64);
-        }
-        let mut out = self.read_back(&sizes, &readback)?;
-        let errors = errors
-            .is_some()
-            .then(|| le_words(&out.pop().unwrap_or_default()));
-        Ok(((out, errors), elapsed))
+        let sizes: Vec<u64> = launch.arrays.iter().map(|a| a.data.len()).collect();
+        let out = self.read_back(&sizes, &readback)?;
+        let reported = match (hidden, staged) {
+            (Some(h), Some(s)) => self.collect_hidden(&h, s)?,
+            _ => Reported::default(),
+        };
+        Ok(((out, reported), elapsed))
     }
 
     /// The bind group of a launch: the uniform block at binding 0, the arrays at

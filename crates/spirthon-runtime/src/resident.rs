@@ -4,8 +4,8 @@
 //! - A [`DeviceBuffer`] is a storage buffer that any array binding of any kernel can take.
 //! - A [`Pipeline`] is one entry point compiled once, with its bind group layout and a
 //!   uniform buffer of its own that every launch rewrites.
-//! - [`Gpu::launch`] records one dispatch and submits it without waiting (a checked launch
-//!   waits, to read its error buffer back).
+//! - [`Gpu::launch`] records one dispatch and submits it without waiting (a checked or
+//!   printing launch waits, to read its error or print buffer back).
 //!
 //! Invariants: everything goes through the device's one queue, in call order, so a launch
 //! sees the writes of every earlier launch and [`Gpu::write`], and [`Gpu::read`] returns the
@@ -15,9 +15,7 @@
 
 use std::sync::Mutex;
 
-use spirthon_ir::ErrorBuffer;
-
-use crate::{Gpu, Interface, Layouts, RunError, Shader};
+use crate::{Gpu, Interface, Layouts, Reported, RunError, Shader};
 
 /// A storage buffer on the device (a handle: clones are the same buffer).
 #[derive(Clone)]
@@ -57,6 +55,8 @@ pub struct Pipeline {
     pipeline: wgpu::ComputePipeline,
     /// The uniform block's buffer, rewritten at every launch (`None` without a block).
     uniform: Option<(wgpu::Buffer, u64)>,
+    /// The print buffer of a kernel that prints, its header rewritten at every launch.
+    prints: Option<wgpu::Buffer>,
     /// The bind group of the last launch and the arrays it binds: a loop of launches over
     /// the same device arrays creates it once (and those arrays live until a launch binds
     /// others).
@@ -131,26 +131,31 @@ impl Gpu {
         } else {
             None
         };
+        let prints = match interface.prints {
+            true => Some(self.print_buffer()?),
+            false => None,
+        };
         Ok(Pipeline {
             interface,
             workgroup_size,
             layouts,
             pipeline,
             uniform,
+            prints,
             last_group: Mutex::new(None),
         })
     }
 
     /// Launches `p` over `threads` with the uniform block `uniform` and `arrays` in the order
     /// of the interface's bindings. It is submitted, not waited for, unless the pipeline is
-    /// checked: then it returns the error buffer's words after the run.
+    /// checked or prints: then it returns the error or print buffer's words after the run.
     pub fn launch(
         &self,
         p: &Pipeline,
         uniform: &[u8],
         arrays: &[&DeviceBuffer],
         threads: [u32; 3],
-    ) -> Result<Option<Vec<u32>>, RunError> {
+    ) -> Result<Reported, RunError> {
         let entry = &p.interface.entry;
         if arrays.len() != p.interface.arrays.len() {
             return Err(RunError::Input(format!(
@@ -171,8 +176,8 @@ impl Gpu {
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let group = self.cached_group(p, arrays);
-        let errors = match &p.layouts.errors {
-            Some(l) => Some(self.error_buffer(l)?),
+        let hidden = match &p.layouts.hidden {
+            Some(l) => Some(self.hidden(l, &p.interface, p.prints.as_ref())?),
             None => None,
         };
         let mut encoder = self.device.create_command_encoder(&Default::default());
@@ -180,26 +185,21 @@ impl Gpu {
             &mut encoder,
             &p.pipeline,
             &group,
-            errors.as_ref().map(|e| &e.1),
+            hidden.as_ref().map(|h| &h.group),
             crate::workgroups(threads, p.workgroup_size),
             1,
         );
-        let readback = errors.as_ref().map(|(buf, _)| {
-            let r = self.staging(buf.size());
-            encoder.copy_buffer_to_buffer(buf, 0, &r, 0, buf.size());
-            r
-        });
+        let staged = hidden.as_ref().map(|h| self.stage_hidden(&mut encoder, h));
         self.queue.submit([encoder.finish()]);
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RunError::Device(format!(
                 "the device rejected the launch of `{entry}`: {e}"
             )));
         }
-        let Some(r) = readback else {
-            return Ok(None);
-        };
-        let bytes = self.read_back(&[ErrorBuffer::SIZE as u64], &[r])?.remove(0);
-        Ok(Some(crate::le_words(&bytes)))
+        match (hidden, staged) {
+            (Some(h), Some(s)) => self.collect_hidden(&h, s),
+            _ => Ok(Reported::default()),
+        }
     }
 
     /// The bind group of `p` over `arrays`: the last launch's when it bound the same ones.

@@ -41,8 +41,10 @@ impl Lower<'_, '_> {
                 Ex::Err
             }
             "print" => {
-                self.cx.diags.push(Diagnostic::error(name_span, "`print` does not run on the GPU")
-                    .with_help("run the kernel under CPython (`python3 -m spirthon run ...`) to debug it with print()"));
+                self.cx.diags.push(
+                    Diagnostic::error(span, "`print(...)` gives no value in kernels")
+                        .with_help("call it as a statement of its own"),
+                );
                 Ex::Err
             }
             _ => {

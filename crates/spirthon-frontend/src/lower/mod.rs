@@ -42,6 +42,7 @@ mod expr;
 mod geometry;
 mod matrices;
 mod ops;
+mod print;
 mod quats;
 mod random;
 mod returns;
@@ -69,6 +70,8 @@ pub struct Ctx<'a> {
     pub cpython: bool,
     /// The check sites, by id.
     pub checks: Vec<CheckSite>,
+    /// The print sites, by id.
+    pub prints: Vec<spirthon_ir::prints::PrintSite>,
     /// The struct of each array of structs.
     pub records: FastMap<ArrayId, StructId>,
     /// While a func's return type is inferred: what its `return`s give (see [`returns`]).
@@ -91,6 +94,7 @@ impl<'a> Ctx<'a> {
             checked,
             cpython,
             checks: Vec::new(),
+            prints: Vec::new(),
             records: FastMap::default(),
             probe: None,
         }

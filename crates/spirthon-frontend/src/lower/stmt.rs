@@ -128,6 +128,11 @@ impl Lower<'_, '_> {
                 if self.cx.cpython
                     && (self.is_builtin(*func, "print")
                         || self.is_builtin(*func, "breakpoint")) => {}
+            ExprKind::Call {
+                func,
+                args,
+                keywords,
+            } if self.is_builtin(*func, "print") => self.print_stmt(args, keywords, expr.span),
             ExprKind::Call { .. } => {
                 let _ = self.expr(e);
             }

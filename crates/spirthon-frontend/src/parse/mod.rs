@@ -925,8 +925,7 @@ impl Convert<'_> {
     fn call_kind(&mut self, c: &ast::ExprCall) -> ExprKind {
         use ast::Expr as E;
         let func = self.expr(&c.func);
-        // `print("x =", x)`: lowering says print does not run on the GPU; its
-        // string arguments need no error of their own.
+        // `print("x =", x, f"{y:.3f}", sep=", ")`: strings and f-strings are print's.
         let print = matches!(&*c.func, E::Name(n) if n.id.as_str() == "print");
         let mut args = Vec::new();
         for a in &c.arguments.args {
@@ -937,7 +936,12 @@ impl Convert<'_> {
                     args.push(self.ast.add_expr(ExprKind::Error, sp));
                 }
                 E::StringLiteral(k) if print => {
-                    args.push(self.ast.add_expr(ExprKind::Error, span(k.range)));
+                    let text = k.value.to_str().to_string();
+                    args.push(self.ast.add_expr(ExprKind::Str(text), span(k.range)));
+                }
+                E::FString(f) if print => {
+                    let kind = self.fstring(f);
+                    args.push(self.ast.add_expr(kind, span(f.range)));
                 }
                 _ => args.push(self.expr(a)),
             }
@@ -946,7 +950,13 @@ impl Convert<'_> {
         for k in &c.arguments.keywords {
             match &k.arg {
                 Some(name) => {
-                    let value = self.expr(&k.value);
+                    let value = match &k.value {
+                        E::StringLiteral(v) if print => {
+                            let text = v.value.to_str().to_string();
+                            self.ast.add_expr(ExprKind::Str(text), span(v.range))
+                        }
+                        other => self.expr(other),
+                    };
                     keywords.push(Keyword {
                         name: name.to_string(),
                         value,
@@ -961,6 +971,59 @@ impl Convert<'_> {
             args,
             keywords,
         }
+    }
+
+    /// An f-string argument of `print`: its literal pieces and replacement fields (a field
+    /// inside a format spec is an error).
+    fn fstring(&mut self, f: &ast::ExprFString) -> ExprKind {
+        use ast::InterpolatedStringElement as El;
+        let mut parts = Vec::new();
+        let mut elements: Vec<&El> = Vec::new();
+        for part in f.value.iter() {
+            match part {
+                ast::FStringPart::Literal(l) => parts.push(FPart::Text(l.value.to_string())),
+                ast::FStringPart::FString(fs) => {
+                    elements.clear();
+                    elements.extend(fs.elements.iter());
+                    for el in &elements {
+                        match el {
+                            El::Literal(l) => parts.push(FPart::Text(l.value.to_string())),
+                            El::Interpolation(i) => match self.field(i) {
+                                Some(p) => parts.push(p),
+                                None => return ExprKind::Error,
+                            },
+                        }
+                    }
+                }
+            }
+        }
+        ExprKind::FString(parts)
+    }
+
+    /// One replacement field of an f-string.
+    fn field(&mut self, i: &ast::InterpolatedElement) -> Option<FPart> {
+        let mut spec = String::new();
+        if let Some(s) = &i.format_spec {
+            for el in s.elements.iter() {
+                match el {
+                    ast::InterpolatedStringElement::Literal(l) => spec.push_str(&l.value),
+                    ast::InterpolatedStringElement::Interpolation(n) => {
+                        self.push_diag(
+                            Diagnostic::error(span(n.range), "a replacement field inside a format spec is not supported in kernels")
+                                .with_help("write the spec out: `{x:8.3f}`, not `{x:{w}.3f}`"),
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(FPart::Field {
+            value: self.expr(&i.expression),
+            debug: i.debug_text.as_ref().map(|d| d.as_str().to_string()),
+            conversion: i.conversion.to_byte().map(char::from),
+            spec,
+            span: span(i.range),
+        })
     }
 
     fn expr_kind(&mut self, e: &ast::Expr, sp: Span) -> ExprKind {

@@ -543,7 +543,7 @@ impl Emitter {
             .flat_map(|f| f.insts.iter())
             .filter_map(|i| match i.op {
                 Op::Builtin(b) => Some(b),
-                Op::OutsideLaunch => Some(Builtin::GlobalId),
+                Op::OutsideLaunch | Op::Print(_) => Some(Builtin::GlobalId),
                 _ => None,
             })
             .collect();

@@ -35,6 +35,7 @@ mod checked;
 mod glsl;
 mod half;
 mod memory;
+mod prints;
 mod subgroup;
 
 use memory::{shape_members, uniform_load};
@@ -89,6 +90,8 @@ struct Globals {
     functions: Vec<Word>,
     /// Checked mode's error buffer, flags and `record` function.
     checks: Option<checked::Checks>,
+    /// The print buffer and print functions of a module that prints.
+    prints: Option<prints::Prints>,
 }
 
 struct Emitter {
@@ -176,6 +179,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
         e.function(m, &globals, FuncId(i as u32), f)?;
     }
     e.record_function(&globals)?;
+    e.print_functions(&globals, m)?;
     accurate::helper_functions(&mut e)?;
     memory::atomic_helpers(&mut e)?;
     for ep in &m.entry_points {
@@ -186,7 +190,7 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
             .flat_map(|g| m.functions[*g].insts.iter())
             .filter_map(|i| match i.op {
                 Op::Builtin(bi) => Some(bi),
-                Op::OutsideLaunch => Some(Builtin::GlobalId),
+                Op::OutsideLaunch | Op::Print(_) => Some(Builtin::GlobalId),
                 _ => None,
             })
             .collect();
@@ -333,6 +337,7 @@ impl Emitter {
             .collect();
         let shapes = shape_members(m, &uniform_of);
         let checks = self.check_globals(m);
+        let prints = self.print_globals(m);
         let packed = m
             .arrays
             .iter_enumerated()
@@ -341,6 +346,7 @@ impl Emitter {
             .collect();
         Ok(Globals {
             checks,
+            prints,
             builtins,
             direct,
             scalarized,
@@ -713,6 +719,7 @@ impl<'f> FnState<'f> {
                 return self.effect(e, inst.op, inst.ty, &args, id, operand)
             }
             Op::Fail => return self.fail(e, &args),
+            Op::Print(site) => return self.print(e, site, &args),
             Op::Barrier => return barrier(e),
             Op::Clear(a) => return self.clear(e, m, a),
             _ => {}
@@ -740,6 +747,7 @@ impl<'f> FnState<'f> {
             | Op::Call(_)
             | Op::Barrier
             | Op::Fail
+            | Op::Print(_)
             | Op::Clear(_) => {}
             Op::Failed => self.failed(e, rt, id)?,
             Op::Param(n) => self.param(e, n, t, id)?,
