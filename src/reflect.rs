@@ -203,7 +203,9 @@ fn print_value_from(v: &serde_json::Value) -> Result<PrintValue, String> {
         });
     }
     if let Some(name) = v["composite"].as_str() {
-        let count = v["count"].as_u64().ok_or("a printed composite without a count")?;
+        let count = v["count"]
+            .as_u64()
+            .ok_or("a printed composite without a count")?;
         return Ok(PrintValue::Composite {
             name: name.to_string(),
             scalar: scalar(v)?,

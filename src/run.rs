@@ -13,8 +13,7 @@ pub struct Ran {
     pub failure: Option<spirthon_ir::Failure>,
     /// The module's check sites, to report `failure` with.
     pub checks: Vec<spirthon_ir::CheckSite>,
-    /// What a kernel that prints printed (see [`spirthon_ir::prints`]): up to the first
-    /// failure of a checked run, as the reference executor stops there.
+    /// What a kernel that prints printed (see [`spirthon_ir::prints`]).
     pub printed: Option<spirthon_ir::prints::Printed>,
 }
 
@@ -88,9 +87,8 @@ pub fn run_plan(
         .and_then(spirthon_ir::Failure::decode);
     let l = &plan.launch;
     let printed = outcome.reported.prints.as_deref().map(|w| {
-        let until = failure.as_ref().map(|f| u64::from(f.key));
         let sites = &compiled.module.prints;
-        spirthon_ir::prints::decode(sites, w, l.workgroups(), l.workgroup_size, until)
+        spirthon_ir::prints::decode(sites, w, l.workgroups(), l.workgroup_size)
     });
     Ok(Ran {
         output: spirthon_runtime::inputs::output(&plan, &outcome),

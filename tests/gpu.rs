@@ -87,10 +87,17 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     portable(&compiled.words, &shown)?;
     let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
         .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
-    let reference = compare::cpython(&root().join("python"), py, &inputs_path)?;
+    let (reference, printed) = compare::cpython_printed(&root().join("python"), py, &inputs_path)?;
     let tol = Tolerance::for_source(&source);
     let worst = compare::outputs(&ran.output, &reference, tol)
         .map_err(|e| format!("{shown}: GPU and CPython disagree ({tol:?}): {e}"))?;
+    // What the kernel printed: the same text, line for line.
+    let gpu_printed = ran.printed.as_ref().map(|p| p.output()).unwrap_or_default();
+    if gpu_printed != printed {
+        return Err(format!(
+            "{shown}: the GPU printed\n{gpu_printed}\nbut CPython printed\n{printed}"
+        ));
+    }
     if std::env::var_os("SPIRTHON_SHOW_ERRORS").is_some() {
         eprintln!("{shown}: {tol:?}, worst {worst}");
     }
@@ -104,6 +111,12 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
     }
     compare::outputs(&ran.output, &reference, tol)
         .map_err(|e| format!("{shown}: checked mode and CPython disagree: {e}"))?;
+    let checked_printed = ran.printed.as_ref().map(|p| p.output()).unwrap_or_default();
+    if checked_printed != printed {
+        return Err(format!(
+            "{shown}: in checked mode the GPU printed\n{checked_printed}\nbut CPython printed\n{printed}"
+        ));
+    }
     Ok(())
 }
 

@@ -992,9 +992,8 @@ def launch(kernel, threads, args, kwargs, checked):
         raise TimeoutError("kernel `%s`: %s; the arrays it writes are not updated" % (kernel.name, e)) from None
     groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
     if prints is not None:
-        # What the kernel printed, in the reference executor's order (up to a checked
-        # launch's first failure, where the executor stops).
-        sys.stdout.write(_native.printed(prints, m.reflection, groups, m.workgroup_size, errors))
+        # What the kernel printed, in the reference executor's order.
+        sys.stdout.write(_native.printed(prints, m.reflection, groups, m.workgroup_size))
     if errors is not None:
         failure = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
         if failure is not None:

@@ -246,6 +246,49 @@ pub fn cpython_with(
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("the reference executor printed bad JSON: {e}"))
+    let (_, json) = split_printed(&out.stdout)?;
+    Ok(json)
+}
+
+/// What `python3 -m spirthon run` (or `spirthon run`) wrote on stdout: the kernel's printed
+/// text, then the output JSON on the last line.
+pub fn split_printed(stdout: &[u8]) -> Result<(String, Value), String> {
+    let text = String::from_utf8_lossy(stdout);
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    let (printed, last) = match body.rfind('\n') {
+        Some(at) => (&text[..at + 1], &body[at + 1..]),
+        None => ("", body),
+    };
+    let json =
+        serde_json::from_str(last).map_err(|e| format!("the runner printed bad JSON: {e}"))?;
+    Ok((printed.to_string(), json))
+}
+
+/// [`cpython`], with what the kernel printed.
+pub fn cpython_printed(
+    python_dir: &std::path::Path,
+    py: &std::path::Path,
+    inputs: &std::path::Path,
+) -> Result<(Value, String), String> {
+    let mut cmd = std::process::Command::new("python3");
+    cmd.args(["-m", "spirthon", "run"])
+        .arg(py)
+        .arg("--inputs")
+        .arg(inputs)
+        .env("PYTHONPATH", python_dir);
+    if let Some(n) = SUBGROUP_SIZE.get() {
+        cmd.env("SPIRTHON_SUBGROUP_SIZE", n.to_string());
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run python3: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "the reference executor failed on {}: {}",
+            py.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let (printed, json) = split_printed(&out.stdout)?;
+    Ok((json, printed))
 }

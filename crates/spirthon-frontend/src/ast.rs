@@ -543,7 +543,11 @@ fn expr_label(kind: &ExprKind) -> String {
                         conversion,
                         spec,
                         ..
-                    } => format!("{{{}!{}:{spec}}}", debug.as_deref().unwrap_or(""), conversion.unwrap_or('-')),
+                    } => format!(
+                        "{{{}!{}:{spec}}}",
+                        debug.as_deref().unwrap_or(""),
+                        conversion.unwrap_or('-')
+                    ),
                 })
                 .collect();
             format!("fstring {}", shown.join(" "))

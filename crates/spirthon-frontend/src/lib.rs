@@ -41,8 +41,9 @@ pub struct Options {
     /// and a type for each of its generic names (`("add", [("T", "f32")])`).
     pub types: Vec<(String, Vec<(String, String)>)>,
     /// The file is checked for the reference executor, which runs it under CPython:
-    /// `print(...)` and `breakpoint()` statements are allowed there (they debug on CPython
-    /// only) and compile to nothing. Everything else is held to the same rules.
+    /// `breakpoint()` statements are allowed there (they debug on CPython only) and compile
+    /// to nothing. Everything else is held to the same rules (`print` too: it prints the
+    /// same text on both devices).
     pub cpython: bool,
 }
 

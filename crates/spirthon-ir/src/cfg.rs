@@ -780,9 +780,12 @@ impl Module {
 
     /// Whether kernel (or func) `f` prints: an `Op::Print` in it or a function it calls.
     pub fn prints(&self, f: FuncId) -> bool {
-        self.call_closure(f)
-            .iter()
-            .any(|&g| self.functions[g].insts.iter().any(|i| matches!(i.op, Op::Print(_))))
+        self.call_closure(f).iter().any(|&g| {
+            self.functions[g]
+                .insts
+                .iter()
+                .any(|i| matches!(i.op, Op::Print(_)))
+        })
     }
 
     /// The kernels' names, in entry-point order.

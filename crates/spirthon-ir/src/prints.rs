@@ -5,11 +5,15 @@
 //! Each `print` call in the source is a [`PrintSite`] (module-wide index = its id): the text
 //! it writes, as literal pieces and the values it formats. Running one reserves a record in
 //! the print buffer ([`PrintBuffer`]) with an atomic add and writes `(site, global id x, y,
-//! z)` then the values' bits; the host reads the buffer back after the launch and
-//! [`decode`]s it: records sorted by invocation in the reference executor's order
-//! (workgroups in x, y, z order, then invocations in local x, y, z order), each
-//! invocation's in the order it wrote them (an invocation's own reservations are in program
-//! order), each turned into text as Python would print it (module `pyformat`).
+//! z, barriers, subgroup operations)` then the values' bits; the host reads the buffer back
+//! after the launch and [`decode`]s it: records sorted in the reference executor's order
+//! (workgroups in x, y, z order; within a workgroup, phase by phase: the barriers the
+//! invocation had passed, then the subgroup operations since the last of them; then
+//! invocations in local x, y, z order), each invocation's in the order it wrote them (an
+//! invocation's own reservations are in program order), each turned into text as Python
+//! would print it (module `pyformat`). The subgroup operations are counted as the compiler
+//! emits them, so subgroups that take different paths through different numbers of them
+//! may print in another order than the executor (the lines are the same).
 //!
 //! The buffer is a storage buffer at descriptor set 1, binding 1, of `u32` words: `used`
 //! (words reserved), `dropped` (print calls that found no room), `capacity` (data words; the
@@ -74,8 +78,9 @@ impl PrintBuffer {
     pub const BINDING: u32 = 1;
     /// Header words before the data.
     pub const HEADER: u32 = 4;
-    /// Words of a record before its values: the site and the global id.
-    pub const RECORD_HEADER: u32 = 4;
+    /// Words of a record before its values: the site, the global id, the barriers passed
+    /// and the subgroup operations since the last.
+    pub const RECORD_HEADER: u32 = 6;
     /// Data words of a launch's buffer (4 MiB).
     pub const CAPACITY: u32 = 1 << 20;
     /// The buffer's size in bytes.
@@ -224,7 +229,9 @@ impl PrintSite {
                     let text = match conversion {
                         None => {
                             let kind = match value {
-                                PrintValue::Scalar(s) | PrintValue::Composite { scalar: s, .. } => spec_kind(*s),
+                                PrintValue::Scalar(s) | PrintValue::Composite { scalar: s, .. } => {
+                                    spec_kind(*s)
+                                }
                                 PrintValue::Struct { .. } => Kind::Str,
                             };
                             let spec = Spec::parse(spec, kind).unwrap_or_default();
@@ -232,8 +239,15 @@ impl PrintSite {
                         }
                         Some(c) => {
                             let r = value.repr(words);
-                            let r = if *c == Conversion::Ascii { ascii(&r) } else { r };
-                            pyformat::format_str(&r, &Spec::parse(spec, Kind::Str).unwrap_or_default())
+                            let r = if *c == Conversion::Ascii {
+                                ascii(&r)
+                            } else {
+                                r
+                            };
+                            pyformat::format_str(
+                                &r,
+                                &Spec::parse(spec, Kind::Str).unwrap_or_default(),
+                            )
                         }
                     };
                     out.push_str(&text);
@@ -269,12 +283,9 @@ impl Printed {
 }
 
 /// The text the print buffer's `words` hold, for a launch of `groups` workgroups of `size`
-/// invocations; with `until`, only the records of invocations up to that key (a checked
-/// launch's first failing invocation: the reference executor stops there). The key of an
-/// invocation is checked mode's (`spirthon_ir::checks`): its linear workgroup id times the
-/// invocations per workgroup, plus its local index, which is the executor's order. Records
-/// that do not parse (a site the module lacks) end the walk.
-pub fn decode(sites: &[PrintSite], words: &[u32], groups: [u32; 3], size: [u32; 3], until: Option<u64>) -> Printed {
+/// invocations, in the executor's order (see the module docs). Records that do not parse
+/// (a site the module lacks) end the walk.
+pub fn decode(sites: &[PrintSite], words: &[u32], groups: [u32; 3], size: [u32; 3]) -> Printed {
     let header = PrintBuffer::HEADER as usize;
     let (used, dropped) = (
         words.first().copied().unwrap_or(0) as usize,
@@ -292,10 +303,9 @@ pub fn decode(sites: &[PrintSite], words: &[u32], groups: [u32; 3], size: [u32; 
         if at + n > end {
             break;
         }
-        let key = order_key([data[at + 1], data[at + 2], data[at + 3]], groups, size);
-        if until.is_none_or(|u| key <= u) {
-            records.push((key, at, site));
-        }
+        let h = &data[at + 1..at + PrintBuffer::RECORD_HEADER as usize];
+        let key = order_key([h[0], h[1], h[2]], [h[3], h[4]], groups, size);
+        records.push((key, at, site));
         at += n;
     }
     // Stable: an invocation's records stay in the order it wrote them.
@@ -308,15 +318,22 @@ pub fn decode(sites: &[PrintSite], words: &[u32], groups: [u32; 3], size: [u32; 
     Printed { text, dropped }
 }
 
-/// The executor's order of the invocation with global id `g` (see [`decode`]).
-fn order_key(g: [u32; 3], groups: [u32; 3], size: [u32; 3]) -> u64 {
+/// The executor's order of a record of the invocation with global id `g` in `phase`
+/// (barriers passed, subgroup operations since): its linear workgroup id, the phase, its
+/// local index.
+fn order_key(
+    g: [u32; 3],
+    phase: [u32; 2],
+    groups: [u32; 3],
+    size: [u32; 3],
+) -> (u64, [u32; 2], u64) {
     let s = size.map(|v| v.max(1) as u64);
     let n = groups.map(|v| v.max(1) as u64);
     let g = g.map(u64::from);
     let w = [g[0] / s[0], g[1] / s[1], g[2] / s[2]];
     let l = [g[0] % s[0], g[1] % s[1], g[2] % s[2]];
     let linear = w[0] + n[0] * (w[1] + n[1] * w[2]);
-    linear * (s[0] * s[1] * s[2]) + l[0] + s[0] * (l[1] + s[1] * l[2])
+    (linear, phase, l[0] + s[0] * (l[1] + s[1] * l[2]))
 }
 
 #[cfg(test)]
@@ -342,7 +359,10 @@ mod tests {
     #[test]
     fn records_decode_in_invocation_order() {
         let sites = vec![
-            site(vec![PrintPart::Text("i=".into()), value(PrintValue::Scalar(Scalar::I32), "")]),
+            site(vec![
+                PrintPart::Text("i=".into()),
+                value(PrintValue::Scalar(Scalar::I32), ""),
+            ]),
             site(vec![
                 value(
                     PrintValue::Composite {
@@ -360,24 +380,36 @@ mod tests {
         // Workgroups of 2: invocation 3 (group 1) wrote first, then 0, then 0 again.
         let mut words = vec![0, 0, PrintBuffer::CAPACITY, 0];
         let data = [
-            vec![0, 3, 0, 0, (-7i32) as u32],
-            vec![0, 0, 0, 0, 5],
-            vec![1, 0, 0, 0, 1.25f32.to_bits(), 2.0f32.to_bits(), half as u32, (half >> 32) as u32],
+            vec![0, 3, 0, 0, 0, 0, (-7i32) as u32],
+            vec![0, 0, 0, 0, 0, 0, 5],
+            vec![
+                1,
+                0,
+                0,
+                0,
+                0,
+                0,
+                1.25f32.to_bits(),
+                2.0f32.to_bits(),
+                half as u32,
+                (half >> 32) as u32,
+            ],
+            // Invocation 1 after a barrier, then before it: phase by phase, and the
+            // workgroup before the next.
+            vec![0, 1, 0, 0, 1, 0, 9],
+            vec![0, 1, 0, 0, 0, 0, 8],
         ];
         for r in &data {
             words.extend(r);
         }
         words[0] = (words.len() - 4) as u32;
-        let p = decode(&sites, &words, [2, 1, 1], [2, 1, 1], None);
-        assert_eq!(p.text, "i=5\nvec2(1.2, 2.0) 0.5\ni=-7\n");
+        let p = decode(&sites, &words, [2, 1, 1], [2, 1, 1]);
+        assert_eq!(p.text, "i=5\nvec2(1.2, 2.0) 0.5\ni=8\ni=9\ni=-7\n");
         assert_eq!(p.dropped, 0);
         words[1] = 3;
-        assert!(decode(&sites, &words, [2, 1, 1], [2, 1, 1], None)
+        assert!(decode(&sites, &words, [2, 1, 1], [2, 1, 1])
             .output()
             .contains("3 more print calls"));
-        // A checked launch that failed in invocation 0 shows only what came before.
-        let p = decode(&sites, &words, [2, 1, 1], [2, 1, 1], Some(0));
-        assert_eq!(p.text, "i=5\nvec2(1.2, 2.0) 0.5\n");
     }
 
     #[test]

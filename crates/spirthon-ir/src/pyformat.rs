@@ -175,7 +175,9 @@ impl Spec {
             k += 1;
         }
         if c.get(k) == Some(&'z') {
-            return Err("the 'z' option (Python 3.11 and later) is not supported in kernels".into());
+            return Err(
+                "the 'z' option (Python 3.11 and later) is not supported in kernels".into(),
+            );
         }
         if c.get(k) == Some(&'#') {
             s.alt = true;
@@ -196,7 +198,9 @@ impl Spec {
             let n: String = c[start..*k].iter().collect();
             match n.parse::<usize>() {
                 Ok(v) if v <= MAX_WIDTH => Ok(Some(v)),
-                _ => Err(format!("a width or precision is at most {MAX_WIDTH} in kernels")),
+                _ => Err(format!(
+                    "a width or precision is at most {MAX_WIDTH} in kernels"
+                )),
             }
         };
         s.width = digits(&mut k)?;
@@ -225,11 +229,23 @@ impl Spec {
     /// Python's checks of a spec against the value's kind, and the kernel language's.
     fn check(&self, kind: Kind) -> Result<(), String> {
         let ty = self.ty;
-        let unknown = |t: char| Err(format!("Unknown format code '{t}' for object of type '{}'", kind.python()));
+        let unknown = |t: char| {
+            Err(format!(
+                "Unknown format code '{t}' for object of type '{}'",
+                kind.python()
+            ))
+        };
         match (kind, ty) {
-            (_, Some('n')) => return Err("the 'n' format (the locale's) is not supported in kernels".into()),
-            (Kind::Int, Some('c')) => return Err("the 'c' format is not supported in kernels".into()),
-            (Kind::Int, None | Some('b' | 'd' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')) => {}
+            (_, Some('n')) => {
+                return Err("the 'n' format (the locale's) is not supported in kernels".into())
+            }
+            (Kind::Int, Some('c')) => {
+                return Err("the 'c' format is not supported in kernels".into())
+            }
+            (
+                Kind::Int,
+                None | Some('b' | 'd' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%'),
+            ) => {}
             (Kind::Float, None | Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')) => {}
             (Kind::Str, None | Some('s')) => {}
             (_, Some(t)) => return unknown(t),
@@ -242,7 +258,9 @@ impl Spec {
             (Some(','), Some(t @ ('b' | 'o' | 'x' | 'X' | 's'))) => {
                 return Err(format!("Cannot specify ',' with '{t}'."))
             }
-            (Some(g), _) if kind == Kind::Str => return Err(format!("Cannot specify '{g}' with 's'.")),
+            (Some(g), _) if kind == Kind::Str => {
+                return Err(format!("Cannot specify '{g}' with 's'."))
+            }
             _ => {}
         }
         if kind == Kind::Str {
@@ -266,7 +284,11 @@ impl Spec {
     /// sign, unless a fill or an alignment is given).
     fn fill_align(&self, default: char) -> (char, char) {
         let fill = self.fill.unwrap_or(if self.zero { '0' } else { ' ' });
-        let align = self.align.unwrap_or(if self.zero && default == '>' { '=' } else { default });
+        let align = self.align.unwrap_or(if self.zero && default == '>' {
+            '='
+        } else {
+            default
+        });
         (fill, align)
     }
 }
@@ -365,7 +387,14 @@ fn format_float(x: f64, spec: &Spec) -> String {
 
 /// CPython's `PyOS_double_to_string` for format codes `e f g r`: the sign (`-` only), the
 /// digits and the exponent, without padding.
-fn double_to_string(d: f64, ty: char, precision: usize, alt: bool, add_dot_0: bool, upper: bool) -> String {
+fn double_to_string(
+    d: f64,
+    ty: char,
+    precision: usize,
+    alt: bool,
+    add_dot_0: bool,
+    upper: bool,
+) -> String {
     if d.is_nan() {
         return if upper { "NAN" } else { "nan" }.into();
     }
@@ -508,7 +537,11 @@ fn layout(
     let (fill, align) = spec.fill_align('>');
     let width = spec.width.unwrap_or(0) as i64;
     let fixed = sign.is_some() as i64 + prefix.len() as i64 + rest.chars().count() as i64;
-    let min_width = if fill == '0' && align == '=' { width - fixed } else { 0 };
+    let min_width = if fill == '0' && align == '=' {
+        width - fixed
+    } else {
+        0
+    };
     let grouped = if digits.is_empty() {
         String::new()
     } else {
@@ -671,12 +704,24 @@ mod tests {
     #[test]
     fn bad_specs_are_refused_with_pythons_words() {
         for (spec, kind, want) in [
-            (".2d", Kind::Int, "Precision not allowed in integer format specifier"),
-            ("d", Kind::Float, "Unknown format code 'd' for object of type 'float'"),
+            (
+                ".2d",
+                Kind::Int,
+                "Precision not allowed in integer format specifier",
+            ),
+            (
+                "d",
+                Kind::Float,
+                "Unknown format code 'd' for object of type 'float'",
+            ),
             (",x", Kind::Int, "Cannot specify ',' with 'x'."),
             (",_", Kind::Int, "Cannot specify both ',' and '_'."),
             (".f", Kind::Float, "Format specifier missing precision"),
-            ("+s", Kind::Str, "Sign not allowed in string format specifier"),
+            (
+                "+s",
+                Kind::Str,
+                "Sign not allowed in string format specifier",
+            ),
             ("10.2fx", Kind::Float, "Invalid format specifier"),
         ] {
             assert_eq!(Spec::parse(spec, kind).unwrap_err(), want, "{spec}");

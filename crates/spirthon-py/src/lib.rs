@@ -213,24 +213,17 @@ fn report(
 }
 
 /// The text a launch's print buffer `words` holds (see `spirthon_ir::prints`), for a launch
-/// of `workgroups` workgroups of `workgroup_size`: with a checked launch's error words,
-/// only up to its first failure, where the reference executor stops.
+/// of `workgroups` workgroups of `workgroup_size`.
 #[pyfunction]
-#[pyo3(signature = (words, reflection, workgroups, workgroup_size, errors=None))]
 fn printed(
     words: Vec<u32>,
     reflection: &str,
     workgroups: [u32; 3],
     workgroup_size: [u32; 3],
-    errors: Option<Vec<u32>>,
 ) -> PyResult<String> {
     let sites = spirthon::prints_from_reflection(reflection)
         .map_err(|e| PyValueError::new_err(format!("bad reflection JSON: {e}")))?;
-    let until = errors
-        .as_deref()
-        .and_then(spirthon_ir::Failure::decode)
-        .map(|f| u64::from(f.key));
-    let p = spirthon_ir::prints::decode(&sites, &words, workgroups, workgroup_size, until);
+    let p = spirthon_ir::prints::decode(&sites, &words, workgroups, workgroup_size);
     Ok(p.output())
 }
 

@@ -153,7 +153,8 @@ impl Gpu {
         if let (Some((r, len)), Some(buf)) = (s.prints, &h.prints) {
             let mut words = crate::le_words(&self.read_back(&[len], &[r])?.remove(0));
             let header = PrintBuffer::HEADER as usize;
-            let used = (words.first().copied().unwrap_or(0) as u64).min(PrintBuffer::CAPACITY as u64);
+            let used =
+                (words.first().copied().unwrap_or(0) as u64).min(PrintBuffer::CAPACITY as u64);
             let have = (words.len() - header) as u64;
             if used > have {
                 // The rest of what was used, in a second copy.

@@ -1,5 +1,6 @@
-"""One error per mistake: print's string arguments, a `*` argument's arity, and the calls of
-a func whose `return`s give two types (so it has none) are not reported again."""
+"""One error per mistake: a `*` argument's arity, and the calls of a func whose `return`s
+give two types (so it has none) are not reported again; print's arguments are reported
+once each."""
 from spirthon import kernel, func, Array, f32, global_id
 
 
@@ -13,7 +14,7 @@ def twice(a: f32):
 @kernel
 def k(x: Array[f32], n: f32):
     i = global_id().x
-    print("x =", x[i], "and", n)
+    print("x =", x[i], "and", n, x)
     x[i] = twice(x[i])
     x[i] = twice(x[i]) + 1.0
     x[i] = max(*x)

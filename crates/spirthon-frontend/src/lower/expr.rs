@@ -190,7 +190,10 @@ impl Lower<'_, '_> {
                 Ex::Err
             }
             ExprKind::Str(_) | ExprKind::FString(_) => {
-                self.error(span, "strings are not supported in kernels: only `print` takes them");
+                self.error(
+                    span,
+                    "strings are not supported in kernels: only `print` takes them",
+                );
                 Ex::Err
             }
             ExprKind::Error => Ex::Err,

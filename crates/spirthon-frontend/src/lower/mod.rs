@@ -66,7 +66,7 @@ pub struct Ctx<'a> {
     pub tables: FastMap<String, ArrayId>,
     /// Checked mode: lowering inserts the run-time checks.
     pub checked: bool,
-    /// Checking a file for the reference executor: `print(...)` statements are allowed.
+    /// Checking a file for the reference executor: `breakpoint()` statements are allowed.
     pub cpython: bool,
     /// The check sites, by id.
     pub checks: Vec<CheckSite>,

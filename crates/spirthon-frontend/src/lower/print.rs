@@ -35,7 +35,7 @@ impl Lower<'_, '_> {
             match (k.name.as_str(), value) {
                 ("sep", ExprKind::Str(s)) => sep = s.clone(),
                 ("end", ExprKind::Str(s)) => end = s.clone(),
-                ("sep" | "end", ExprKind::None) => {}
+                ("sep" | "end", ExprKind::None | ExprKind::Error) => {}
                 ("flush", ExprKind::Bool(_)) => {}
                 ("sep" | "end", _) => self.error(
                     k.span,
@@ -111,6 +111,18 @@ impl Lower<'_, '_> {
             None => None,
         };
         let span = self.ast.expr(e).span;
+        if let ExprKind::Str(text) = &self.ast.expr(e).kind {
+            // `{"x":>4}`: formatted now; a string's repr is not the GPU's to write.
+            match (conversion, Spec::parse(spec, Kind::Str)) {
+                (None | Some(Conversion::Str), Ok(s)) => line.text(&pyformat::format_str(text, &s)),
+                (None | Some(Conversion::Str), Err(why)) => self.spec_error(field, spec, &why),
+                _ => self.error(
+                    field,
+                    "`!r` and `!a` of a string are not supported in kernels: write the quotes out",
+                ),
+            }
+            return;
+        }
         let ex = self.expr(e);
         let (value, operands) = match ex {
             Ex::Err => return,
@@ -129,7 +141,10 @@ impl Lower<'_, '_> {
                 // A call of a func that returns nothing: Python prints `None`.
                 match spec.is_empty() {
                     true => line.text("None"),
-                    false => self.error(field, "unsupported format string passed to NoneType.__format__"),
+                    false => self.error(
+                        field,
+                        "unsupported format string passed to NoneType.__format__",
+                    ),
                 }
                 return;
             }
@@ -145,11 +160,17 @@ impl Lower<'_, '_> {
                 (self.struct_print_value(id), leaves)
             }
             Ex::Tuple(..) => {
-                self.error(span, "a tuple cannot be printed from the GPU: print its items");
+                self.error(
+                    span,
+                    "a tuple cannot be printed from the GPU: print its items",
+                );
                 return;
             }
             Ex::Array(_) => {
-                self.error(span, "an array cannot be printed from the GPU: print its elements");
+                self.error(
+                    span,
+                    "an array cannot be printed from the GPU: print its elements",
+                );
                 return;
             }
         };
@@ -173,7 +194,11 @@ impl Lower<'_, '_> {
         spec: &str,
         field: Span,
     ) -> Option<String> {
-        let kind = if conversion.is_some() { Kind::Str } else { n.kind() };
+        let kind = if conversion.is_some() {
+            Kind::Str
+        } else {
+            n.kind()
+        };
         match Spec::parse(spec, kind) {
             Ok(s) if conversion.is_some() => Some(pyformat::format_str(&n.repr(), &s)),
             Ok(s) => Some(n.format(&s)),

@@ -122,12 +122,10 @@ impl Lower<'_, '_> {
     pub(super) fn expr_stmt(&mut self, e: ExprId) {
         let expr = self.ast.expr(e);
         match &expr.kind {
-            // Under CPython `print` and `breakpoint` debug a kernel; the GPU has neither
-            // (lowering says so).
+            // Under CPython `breakpoint` debugs a kernel; the GPU has none (lowering says
+            // so).
             ExprKind::Call { func, .. }
-                if self.cx.cpython
-                    && (self.is_builtin(*func, "print")
-                        || self.is_builtin(*func, "breakpoint")) => {}
+                if self.cx.cpython && self.is_builtin(*func, "breakpoint") => {}
             ExprKind::Call {
                 func,
                 args,

@@ -1017,8 +1017,15 @@ impl Convert<'_> {
                 }
             }
         }
+        let value = match &*i.expression {
+            ast::Expr::StringLiteral(k) => {
+                let text = k.value.to_str().to_string();
+                self.ast.add_expr(ExprKind::Str(text), span(k.range))
+            }
+            e => self.expr(e),
+        };
         Some(FPart::Field {
-            value: self.expr(&i.expression),
+            value,
             debug: i.debug_text.as_ref().map(|d| d.as_str().to_string()),
             conversion: i.conversion.to_byte().map(char::from),
             spec,

@@ -720,7 +720,10 @@ impl<'f> FnState<'f> {
             }
             Op::Fail => return self.fail(e, &args),
             Op::Print(site) => return self.print(e, site, &args),
-            Op::Barrier => return barrier(e),
+            Op::Barrier => {
+                barrier(e)?;
+                return self.count_sync(e, true);
+            }
             Op::Clear(a) => return self.clear(e, m, a),
             _ => {}
         }
@@ -835,6 +838,7 @@ impl<'f> FnState<'f> {
             Op::Subgroup(op) => {
                 let tys = (0..inst.args.len()).map(&operand).collect::<R<Vec<Ty>>>()?;
                 subgroup::emit(e, op, &tys, rt, id, &args)?;
+                self.count_sync(e, false)?;
             }
         }
         let id = match (narrow, wrapped) {

@@ -5,11 +5,16 @@
 //! The function reads `used`; when the record would not fit it counts the print in
 //! `dropped` and returns, so `used` grows only while there is room (by at most one record
 //! per invocation racing past the end). Otherwise it reserves the record with
-//! `OpAtomicIAdd` on `used`, and writes `(site, GlobalInvocationId)` and each value's words
+//! `OpAtomicIAdd` on `used`, and writes `(site, GlobalInvocationId, barriers, subgroup
+//! operations)` and each value's words
 //! if the reserved words fit (else it counts the print as dropped). A value's words: a
 //! 32-bit scalar's bits (a bool as 0 or 1, a narrow int or a half as its 32-bit carrier's),
 //! a 64-bit one's low then high word, a vector's, matrix's or quaternion's components in
 //! order.
+//!
+//! The invocation's phase, which orders its records as the reference executor runs
+//! invocations (phase by phase), is two private counters: the barriers it passed, and the
+//! subgroup operations since the last of them.
 //!
 //! Invariant: nothing here is emitted for a module with no `Op::Print`.
 
@@ -25,6 +30,9 @@ use super::{Emitter, FnState, Globals, R};
 /// The globals of a module that prints.
 pub(super) struct Prints {
     buffer: Word,
+    /// The private counters of barriers passed and subgroup operations since the last.
+    barriers: Word,
+    subgroup_ops: Word,
     /// Per print site that an instruction uses: its function and its values' types.
     sites: BTreeMap<u32, (Word, Vec<Ty>)>,
 }
@@ -74,7 +82,18 @@ impl Emitter {
         self.b
             .decorate(buffer, spirv::Decoration::Binding, &[PrintBuffer::BINDING]);
         self.name(buffer, "spirthon_prints");
-        Some(Prints { buffer, sites })
+        let pu = self.b.type_pointer(StorageClass::Private, u);
+        let zero = self.konst(Const::U32(0));
+        let barriers = self.b.variable_init(pu, StorageClass::Private, zero);
+        self.name(barriers, "barriers_passed");
+        let subgroup_ops = self.b.variable_init(pu, StorageClass::Private, zero);
+        self.name(subgroup_ops, "subgroup_ops_passed");
+        Some(Prints {
+            buffer,
+            barriers,
+            subgroup_ops,
+            sites,
+        })
     }
 
     /// A pointer to header word `member`, or to data word `k`.
@@ -95,7 +114,9 @@ impl Emitter {
                 .prints
                 .get(site as usize)
                 .map(|s| s.record_words() as u32)
-                .ok_or_else(|| super::EmitError(format!("print site {site} is not in the module")))?;
+                .ok_or_else(|| {
+                    super::EmitError(format!("print site {site} is not in the module"))
+                })?;
             self.print_function(g, p, site, *fid, tys, words)?;
         }
         Ok(())
@@ -162,6 +183,8 @@ impl Emitter {
         for k in 0..3 {
             out.push(self.b.op(SOp::CompositeExtract, u, None, &[gid, k])?);
         }
+        out.push(self.b.op(SOp::Load, u, None, &[p.barriers])?);
+        out.push(self.b.op(SOp::Load, u, None, &[p.subgroup_ops])?);
         for (&v, &t) in values.iter().zip(tys) {
             self.value_words(v, t, &mut out)?;
         }
@@ -241,10 +264,33 @@ impl Emitter {
 }
 
 impl FnState<'_> {
+    /// After a barrier (`barrier`) or a subgroup operation, in a module that prints: counts
+    /// it in the invocation's phase.
+    pub(super) fn count_sync(&mut self, e: &mut Emitter, barrier: bool) -> R<()> {
+        let Some(p) = &self.g.prints else {
+            return Ok(());
+        };
+        let u = e.ty(Ty::U32);
+        let (zero, one) = (e.konst(Const::U32(0)), e.konst(Const::U32(1)));
+        let (counter, reset) = match barrier {
+            true => (p.barriers, Some(p.subgroup_ops)),
+            false => (p.subgroup_ops, None),
+        };
+        let n = e.b.op(SOp::Load, u, None, &[counter])?;
+        let n = e.b.op(SOp::IAdd, u, None, &[n, one])?;
+        e.b.void(SOp::Store, &[counter, n])?;
+        if let Some(r) = reset {
+            e.b.void(SOp::Store, &[r, zero])?;
+        }
+        Ok(())
+    }
+
     /// `Op::Print(site)`: calls the site's function with the values.
     pub(super) fn print(&mut self, e: &mut Emitter, site: u32, args: &[Word]) -> R<()> {
         let Some((fid, _)) = self.g.prints.as_ref().and_then(|p| p.sites.get(&site)) else {
-            return Err(super::EmitError(format!("print site {site} has no function")));
+            return Err(super::EmitError(format!(
+                "print site {site} has no function"
+            )));
         };
         let void = e.b.type_void();
         let mut call = vec![*fid];
