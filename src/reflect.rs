@@ -251,7 +251,7 @@ fn prints_json(m: &IrModule, source: &str) -> serde_json::Value {
         "set": PrintBuffer::SET,
         "binding": PrintBuffer::BINDING,
         "size": PrintBuffer::SIZE,
-        "words": ["used", "dropped", "capacity", "pad"],
+        "words": ["used", "dropped", "capacity", "dropped_high"],
         "capacity": PrintBuffer::CAPACITY,
         "record_header": ["site", "global_id.x", "global_id.y", "global_id.z"],
         "sites": sites,

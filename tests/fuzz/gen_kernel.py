@@ -16,7 +16,7 @@ swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) 
 literals and constants meeting f32 values and thresholds into ints, a third of them in f64
 (`float_kernel`); 5 u32
 and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it, random
-streams and subgroup operations (`hash_kernel`); 6 matrices (`matrix_kernel`; a third of them dmat33); 7 structs of every field kind in an
+streams, subgroup operations and prints with format specs (`hash_kernel`); 6 matrices (`matrix_kernel`; a third of them dmat33); 7 structs of every field kind in an
 `Array[S]` (`struct_kernel`). Every kind sometimes spells array
 elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
@@ -604,6 +604,16 @@ def hash_kernel(rnd):
         "    ints[i] = %s" % iexpr(3, vs),
         "    small[i] = %s" % nexpr(3),
     ]
+    if rnd.random() < 0.5:
+        # Some invocations print their values with random format specs: the GPU must print
+        # what CPython prints, in its order.
+        specs = ["", "x", "#x", "08X", "+d", ",", "_x", ">12", "^9", "*<10", "#b", "o",
+                 ".3e", ".2f", "%", "g", "=+8", "_b", "#012_o", " d"]
+        fields = " ".join("%s={%s:%s}" % (n, n, rnd.choice(specs)) for n in ("h", "s", "q", "w", "l"))
+        body += [
+            "    if i %% %d == %d:" % (rnd.randint(1, 5), 0),
+            "        print(f%r, sep=%r)" % (fields, rnd.choice([" ", ", "])),
+        ]
     head = [
         "from spirthon import kernel, func, Array, i32, u32, i8, u8, i16, u16, i64, u64, global_id%s"
         % "".join(", " + e for e in extra),

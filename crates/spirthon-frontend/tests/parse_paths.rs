@@ -56,9 +56,14 @@ fn agree(source: &str, what: &str) -> bool {
 }
 
 /// Whether `text` has a statement the fast path leaves to the reference parser: `match`,
-/// whose translation into the kernel AST is written once, there.
+/// whose translation into the kernel AST is written once, there, and `print` with string
+/// or f-string arguments.
 fn left_to_the_reference(text: &str) -> bool {
-    text.lines().any(|l| l.trim_start().starts_with("match "))
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("match ")
+            || (l.starts_with("print(") && (l.contains('"') || l.contains('\'')))
+    })
 }
 
 #[test]

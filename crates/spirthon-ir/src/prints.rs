@@ -16,8 +16,9 @@
 //! may print in another order than the executor (the lines are the same).
 //!
 //! The buffer is a storage buffer at descriptor set 1, binding 1, of `u32` words: `used`
-//! (words reserved), `dropped` (print calls that found no room), `capacity` (data words; the
-//! runtime writes it), a pad word, then the data. A print reserves only while `used` leaves
+//! (words reserved), `dropped` (print calls that found no room, modulo 2^32), `capacity`
+//! (data words; the runtime writes it), `dropped_high` (how many times `dropped` wrapped),
+//! then the data. A print reserves only while `used` leaves
 //! room for it, so `used` stays bounded however many invocations print. Invariant: a module
 //! with no print site has no print buffer.
 
@@ -264,7 +265,7 @@ impl PrintSite {
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Printed {
     pub text: String,
-    pub dropped: u32,
+    pub dropped: u64,
 }
 
 impl Printed {
@@ -287,10 +288,9 @@ impl Printed {
 /// (a site the module lacks) end the walk.
 pub fn decode(sites: &[PrintSite], words: &[u32], groups: [u32; 3], size: [u32; 3]) -> Printed {
     let header = PrintBuffer::HEADER as usize;
-    let (used, dropped) = (
-        words.first().copied().unwrap_or(0) as usize,
-        words.get(1).copied().unwrap_or(0),
-    );
+    let word = |k: usize| words.get(k).copied().unwrap_or(0);
+    let used = word(0) as usize;
+    let dropped = u64::from(word(3)) << 32 | u64::from(word(1));
     let data = words.get(header..).unwrap_or(&[]);
     let end = used.min(data.len());
     let mut records = Vec::new();
@@ -410,6 +410,11 @@ mod tests {
         assert!(decode(&sites, &words, [2, 1, 1], [2, 1, 1])
             .output()
             .contains("3 more print calls"));
+        words[3] = 1;
+        assert_eq!(
+            decode(&sites, &words, [2, 1, 1], [2, 1, 1]).dropped,
+            (1 << 32) + 3
+        );
     }
 
     #[test]

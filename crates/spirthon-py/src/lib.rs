@@ -227,6 +227,9 @@ fn printed(
     Ok(p.output())
 }
 
+/// A launch's error words and print words (see [`Device::launch`]).
+type Hidden = (Option<Vec<u32>>, Option<Vec<u32>>);
+
 /// An open device, with the thread that runs every operation on it in call order
 /// (`spirthon_runtime::worker`). Each method waits for its operation in slices of
 /// [`SLICE`], with the GIL released: between slices a pending signal (Ctrl-C) raises, and
@@ -438,7 +441,7 @@ impl Device {
         arrays: Vec<PyRef<'_, Buffer>>,
         threads: [u32; 3],
         timeout: Option<f64>,
-    ) -> PyResult<(Option<Vec<u32>>, Option<Vec<u32>>)> {
+    ) -> PyResult<Hidden> {
         let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
         let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
         let what = format!("the launch of `{}`", pipeline.interface().entry);

@@ -7,7 +7,8 @@
 //! the kernel language rejects, any top-level statement other than imports, constants, a
 //! string, `@kernel`/`@func` defs and `@struct` classes of plain fields, tabs, form feeds, carriage returns and backslash
 //! continuations, non-ASCII text outside comments and strings, string prefixes and
-//! implicit concatenation, semicolons, one-line suites, numbers with `_` or `j`, integers
+//! implicit concatenation, a string inside a function (the arguments of `print`, whose
+//! strings and f-strings are the reference path's), semicolons, one-line suites, numbers with `_` or `j`, integers
 //! too large for 32 bits, and nesting beyond limits well inside the reference path's. The
 //! caller then parses with the reference path, so diagnostics, and every unusual file,
 //! have one implementation. Giving up is always safe; accepting a file the reference path

@@ -44,9 +44,9 @@ impl Emitter {
         for f in m.functions.iter() {
             for inst in f.insts.iter() {
                 if let Op::Print(s) = inst.op {
-                    if !sites.contains_key(&s) {
+                    if let std::collections::btree_map::Entry::Vacant(e) = sites.entry(s) {
                         let tys = inst.args.iter().map(|&a| f.ty_of(a)).collect();
-                        sites.insert(s, (self.b.id(), tys));
+                        e.insert((self.b.id(), tys));
                     }
                 }
             }
@@ -61,7 +61,7 @@ impl Emitter {
         }
         let st = self.b.type_struct(&[u, u, u, u, rt]);
         self.b.decorate(st, spirv::Decoration::Block, &[]);
-        for (k, name) in ["used", "dropped", "capacity", "pad", "data"]
+        for (k, name) in ["used", "dropped", "capacity", "dropped_high", "data"]
             .iter()
             .enumerate()
         {
@@ -212,11 +212,21 @@ impl Emitter {
         self.b.end_function()
     }
 
+    /// Counts a dropped print: `dropped`, and `dropped_high` when that wraps, so the
+    /// count is exact however many there are.
     fn count_dropped(&mut self, p: &Prints, scope: Word, relaxed: Word, one: Word) -> R<()> {
-        let u = self.ty(Ty::U32);
+        let (u, bt) = (self.ty(Ty::U32), self.ty(Ty::BOOL));
         let at = self.print_word(p, 1, None)?;
-        self.b
+        let old = self
+            .b
             .op(SOp::AtomicIAdd, u, None, &[at, scope, relaxed, one])?;
+        let max = self.konst(Const::U32(u32::MAX));
+        let wrapped = self.b.op(SOp::IEqual, bt, None, &[old, max])?;
+        let zero = self.konst(Const::U32(0));
+        let carry = self.b.op(SOp::Select, u, None, &[wrapped, one, zero])?;
+        let high = self.print_word(p, 3, None)?;
+        self.b
+            .op(SOp::AtomicIAdd, u, None, &[high, scope, relaxed, carry])?;
         Ok(())
     }
 
