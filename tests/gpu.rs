@@ -541,7 +541,7 @@ fn faulty_case(gpu: &Gpu, py: &Path) -> Result<Option<bool>, String> {
     }
 }
 
-/// A launch the device cannot take is a clear error, not a validation panic.
+/// A launch of more threads than a launch can have is a clear error, not a validation panic.
 #[test]
 fn oversized_launch_is_a_clear_error() {
     let Some(gpu) = gpu() else { return };
@@ -551,8 +551,90 @@ fn oversized_launch_is_a_clear_error() {
     let inputs =
         serde_json::json!({"threads": [u32::MAX], "args": {"a": 1.0, "x": [1.0], "y": [1.0]}});
     match spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0) {
-        Err(e) => assert!(e.to_string().contains("workgroups"), "{e}"),
-        Ok(_) => panic!("a launch of 2**32 - 1 threads in workgroups of 64 should be refused"),
+        Err(e) => assert!(e.to_string().contains("at most 2147483647"), "{e}"),
+        Ok(_) => panic!("a launch of 2**32 - 1 threads should be refused"),
+    }
+}
+
+/// A launch with more workgroups on an axis than the device dispatches at once (lavapipe:
+/// 65,535) runs as several dispatches, and `global_id()`, `workgroup_id()`,
+/// `num_workgroups()` and `num_threads()` are the whole launch's, on x and on y, in checked
+/// mode's report too.
+#[test]
+fn launches_past_the_workgroup_limit_take_several_dispatches() {
+    let Some(gpu) = gpu() else { return };
+    let source = "from spirthon import kernel, Array, global_id, workgroup_id, num_workgroups, num_threads\n\n\n\
+        @kernel(workgroup_size=(1, 1))\n\
+        def ids(g: Array[int], w: Array[int], n: Array[int], limit: int):\n    \
+        i = global_id().y * num_threads().x + global_id().x\n    \
+        g[2 * i] = global_id().x\n    \
+        g[2 * i + 1] = global_id().y\n    \
+        w[2 * i] = workgroup_id().x\n    \
+        w[2 * i + 1] = workgroup_id().y\n    \
+        n[2 * i] = num_workgroups().x\n    \
+        n[2 * i + 1] = num_workgroups().y\n    \
+        assert i < limit\n";
+    for threads in [[140_000u32, 1], [3, 70_000]] {
+        let count = (threads[0] * threads[1]) as usize;
+        let inputs = serde_json::json!({"threads": threads, "args": {"g": {"zeros": 2 * count}, "w": {"zeros": 2 * count}, "n": {"zeros": 2 * count}, "limit": count}});
+        for checked in [false, true] {
+            let opts = spirthon::CompileOptions {
+                checked,
+                ..Default::default()
+            };
+            let compiled = spirthon::compile(source, "ids.py", &opts).expect("compiles");
+            let ran = spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0)
+                .unwrap_or_else(|e| panic!("{threads:?}: {e}"));
+            assert!(ran.failure.is_none(), "{threads:?}: a check failed");
+            let column = |name: &str| -> Vec<i64> {
+                ran.output["args"][name]
+                    .as_array()
+                    .expect("an array")
+                    .iter()
+                    .map(|v| v.as_i64().expect("an int"))
+                    .collect()
+            };
+            let (g, w, n) = (column("g"), column("w"), column("n"));
+            let want_n = [i64::from(threads[0]), i64::from(threads[1])];
+            for i in 0..count {
+                let xy = [
+                    (i as u32 % threads[0]) as i64,
+                    (i as u32 / threads[0]) as i64,
+                ];
+                let at = |a: &[i64]| [a[2 * i], a[2 * i + 1]];
+                assert_eq!(
+                    (at(&g), at(&w), at(&n)),
+                    (xy, xy, want_n),
+                    "{threads:?}, thread {i}"
+                );
+            }
+        }
+        // A failure in a later dispatch names the invocation of the whole launch.
+        let compiled = spirthon::compile(
+            source,
+            "ids.py",
+            &spirthon::CompileOptions {
+                checked: true,
+                ..Default::default()
+            },
+        )
+        .expect("compiles");
+        let mut inputs = inputs.clone();
+        inputs["args"]["limit"] = serde_json::json!(count - 2);
+        let ran = spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0).expect("runs");
+        let report = ran.failure_report("ids.py", source).expect("a failure");
+        let (x, y) = (
+            (count as u32 - 2) % threads[0],
+            (count as u32 - 2) / threads[0],
+        );
+        assert!(
+            report.contains(&format!("global_id ({x}, {y}, 0)")),
+            "{report}"
+        );
+        assert!(
+            report.contains("the first of 2 failing invocations"),
+            "{report}"
+        );
     }
 }
 

@@ -538,4 +538,4 @@ CHECK_REPORT = {
 }
 
 # The most threads a launch may ask for per axis (crates/spirthon-ir/src/abi.rs).
-MAX_THREADS_PER_AXIS = 4294967295
+MAX_THREADS_PER_AXIS = 2147483647

@@ -22,7 +22,7 @@ import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
     Array, Array2D, Array3D, CheckError, CompileError, f32, f64, i32, u32, i8, u8, i16, u16, vec2, vec3, vec4, kernel, func,
     global_id, local_id, barrier, shared_array, atomic_add, atomic_min, atomic_max, mat22, mat33, quat,
-    quat_rotate, local_array, transpose,
+    quat_rotate, local_array, transpose, workgroup_id, num_workgroups, num_threads,
 )
 from spirthon import gpu  # noqa: E402
 
@@ -58,6 +58,14 @@ def lcg(x: u32) -> u32:
 def saxpy(a: f32, x: Array[f32], y: Array[f32]):
     i = global_id().x
     y[i] = a * x[i] + y[i]
+
+
+@kernel(workgroup_size=64)
+def launch_ids(g: Array[i32], w: Array[i32], n: Array[i32]):
+    i = global_id().x
+    g[i] = i
+    w[i] = workgroup_id().x * 64 + local_id().x
+    n[i] = num_workgroups().x * 1000 + num_threads().x % 1000
 
 
 @kernel
@@ -337,9 +345,23 @@ class ArgumentErrors(unittest.TestCase):
 
     def test_bad_thread_counts(self):
         y = np.ones(4, dtype=np.float32)
-        for threads in [(-1,), (1, 2, 3, 4), 2 ** 32, "4"]:
+        for threads in [(-1,), (1, 2, 3, 4), 2 ** 32, 2 ** 31, "4"]:
             with self.assertRaises((TypeError, ValueError)):
                 saxpy.launch(threads, 1.0, y, y.copy())
+
+    def test_a_launch_past_the_workgroup_limit_runs_whole(self):
+        # 65,535 workgroups a dispatch on lavapipe: 4,195,304 threads in 64s take two, and
+        # the ids are the whole launch's.
+        n = 65535 * 64 + 1000
+        g, w, c = (spirthon.zeros(n, i32) for _ in range(3))
+        launch_ids.launch(n, g, w, c)
+        np.testing.assert_array_equal(g.numpy(), np.arange(n))
+        np.testing.assert_array_equal(w.numpy(), np.arange(n))
+        self.assertTrue((c.numpy() == -(-n // 64) * 1000 + n % 1000).all())
+        x = np.ones(n, dtype=np.float32)
+        y = np.arange(n, dtype=np.float32)
+        saxpy.launch(n, 2.0, x, y)
+        np.testing.assert_array_equal(y, np.arange(n, dtype=np.float32) + 2.0)
 
 
 class DeviceArrays(unittest.TestCase):

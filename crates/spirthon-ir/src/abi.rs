@@ -5,11 +5,15 @@
 //! in declaration order, each at the next multiple of its alignment (4 bytes for a scalar, 8
 //! for a 2-vector, 16 for a 3- or 4-vector), then the hidden shape of every multi-dimensional
 //! array parameter in declaration order (one `i32` per axis, named `A.shape[k]`), then the
-//! hidden launch size `threads`, a `uvec3` at the next 16-byte boundary. Bindings 1, 2, … are the array parameters in declaration
-//! order (see [`crate::EntryPoint::arrays`]).
+//! hidden launch size `threads`, a `uvec3` at the next 16-byte boundary, then the hidden
+//! `group_base`, a `uvec3` in the block's last 16 bytes: the first workgroup id of a
+//! dispatch's block of the launch's workgroups (zeros unless a launch takes several
+//! dispatches). Bindings 1, 2, … are the array parameters in declaration order (see
+//! [`crate::EntryPoint::arrays`]).
 //!
 //! Invariants: offsets increase in declaration order; `threads` comes after every scalar and
-//! is 16-byte aligned; [`UniformLayout::size`] is a multiple of 16.
+//! is 16-byte aligned; `group_base` is 16 bytes after it; [`UniformLayout::size`] is a
+//! multiple of 16.
 
 use crate::cfg::ArrayId;
 use crate::types::{Scalar, Ty};
@@ -43,16 +47,18 @@ pub struct UniformLayout {
     pub threads: u32,
 }
 
-/// The most threads a launch may ask for per axis: the hidden `threads` member holds them as
-/// a `uvec3`. Every runner checks a launch against it (the run JSON, the Python library,
-/// through the generated `_library.MAX_THREADS_PER_AXIS`).
-pub const MAX_THREADS_PER_AXIS: u32 = u32::MAX;
+/// The most threads a launch may ask for per axis: `global_id()` is an `ivec3`, so every id
+/// of a launch is a non-negative `i32`. Every runner checks a launch against it (the run
+/// JSON, the Python library, through the generated `_library.MAX_THREADS_PER_AXIS`).
+pub const MAX_THREADS_PER_AXIS: u32 = i32::MAX as u32;
 
 impl UniformLayout {
     /// The hidden launch-size member's name (in reflection and debug names).
     pub const THREADS_NAME: &'static str = "threads";
     /// The hidden launch-size member's type.
     pub const THREADS_TY: Ty = Ty::Vector(Scalar::U32, 3);
+    /// The hidden member of a dispatch's first workgroup id.
+    pub const BASE_NAME: &'static str = "group_base";
 
     /// The std140 layout of a kernel whose scalar and vector parameters are `params`, in
     /// order.
@@ -107,7 +113,17 @@ impl UniformLayout {
 
     /// The block's size in bytes.
     pub fn size(&self) -> u32 {
+        self.threads + 32
+    }
+
+    /// The byte offset of `group_base`: the block's last 16 bytes.
+    pub fn base_offset(&self) -> u32 {
         self.threads + 16
+    }
+
+    /// The struct member index of `group_base` (it follows `threads`).
+    pub fn base_member(&self) -> u32 {
+        self.threads_member() + 1
     }
 
     /// The struct member index of `threads` (it follows the parameters and shapes).
@@ -125,12 +141,10 @@ impl UniformLayout {
                     .iter()
                     .map(|s| (s.name.as_str(), Ty::I32, s.offset, true)),
             )
-            .chain(std::iter::once((
-                Self::THREADS_NAME,
-                Self::THREADS_TY,
-                self.threads,
-                true,
-            )))
+            .chain([
+                (Self::THREADS_NAME, Self::THREADS_TY, self.threads, true),
+                (Self::BASE_NAME, Self::THREADS_TY, self.base_offset(), true),
+            ])
     }
 }
 
@@ -143,26 +157,26 @@ mod tests {
         let none = UniformLayout::std140([]);
         assert_eq!(
             (none.threads, none.size(), none.threads_member()),
-            (0, 16, 0)
+            (0, 32, 0)
         );
         let three = UniformLayout::std140(
             ["a", "b", "c"].map(|n| (n.to_string(), Ty::Scalar(Scalar::F32))),
         );
         let offsets: Vec<u32> = three.members().map(|m| m.2).collect();
-        assert_eq!(offsets, [0, 4, 8, 16]);
-        assert_eq!(three.size(), 32);
+        assert_eq!(offsets, [0, 4, 8, 16, 32]);
+        assert_eq!(three.size(), 48);
         let four = UniformLayout::std140(
             ["a", "b", "c", "d"].map(|n| (n.to_string(), Ty::Scalar(Scalar::I32))),
         );
         assert_eq!(
             (four.threads, four.size(), four.threads_member()),
-            (16, 32, 4)
+            (16, 48, 4)
         );
         let five = UniformLayout::std140(
             ["a", "b", "c", "d", "e"].map(|n| (n.to_string(), Ty::Scalar(Scalar::U32))),
         );
-        assert_eq!((five.threads, five.size()), (32, 48));
-        assert_eq!(five.members().filter(|m| m.3).count(), 1);
+        assert_eq!((five.threads, five.size()), (32, 64));
+        assert_eq!(five.members().filter(|m| m.3).count(), 2);
     }
 
     #[test]
@@ -179,8 +193,8 @@ mod tests {
         let offsets: Vec<u32> = mixed.members().map(|m| m.2).collect();
         // a 0, v2 8 (8-aligned), b 16, v3 32 (16-aligned), c 44 (fills v3's last word),
         // v4 48, threads 64.
-        assert_eq!(offsets, [0, 8, 16, 32, 44, 48, 64]);
-        assert_eq!(mixed.size(), 80);
+        assert_eq!(offsets, [0, 8, 16, 32, 44, 48, 64, 80]);
+        assert_eq!(mixed.size(), 96);
     }
 
     #[test]
@@ -202,7 +216,8 @@ mod tests {
                 ("c.shape[0]", 16),
                 ("c.shape[1]", 20),
                 ("c.shape[2]", 24),
-                ("threads", 32)
+                ("threads", 32),
+                ("group_base", 48)
             ]
         );
         assert_eq!(l.shape_member(ArrayId(2), 1), Some(4));

@@ -193,6 +193,42 @@ pub fn workgroups(threads: [u32; 3], workgroup_size: [u32; 3]) -> [u32; 3] {
     w
 }
 
+/// The most dispatches one launch may take (a launch of more workgroups than that many
+/// dispatches of the device's limit would run for days).
+pub const MAX_DISPATCHES: usize = 1 << 16;
+
+/// One dispatch of a launch: its first workgroup id (its `group_base`, docs/language.md, "The
+/// binding ABI") and its workgroup counts.
+pub type Chunk = ([u32; 3], [u32; 3]);
+
+/// The dispatches of a launch of `groups` workgroups when one dispatch takes at most `max`
+/// per axis, x fastest; none when an axis has none.
+pub fn chunks(groups: [u32; 3], max: u32) -> Vec<Chunk> {
+    let max = max.max(1);
+    let blocks = |n: u32| (0..n.div_ceil(max)).map(move |k| (k * max, (n - k * max).min(max)));
+    let mut out = Vec::new();
+    for (bz, nz) in blocks(groups[2]) {
+        for (by, ny) in blocks(groups[1]) {
+            for (bx, nx) in blocks(groups[0]) {
+                out.push(([bx, by, bz], [nx, ny, nz]));
+            }
+        }
+    }
+    out
+}
+
+/// A uniform block's bytes with `group_base` (its last 16 bytes) set to `base`, padded to
+/// `size` bytes.
+fn with_base(uniform: &[u8], size: usize, base: [u32; 3]) -> Vec<u8> {
+    let mut out = uniform.to_vec();
+    out.resize(size.max(out.len()).max(16), 0);
+    let at = out.len() - 16;
+    for (k, v) in base.iter().enumerate() {
+        out[at + 4 * k..at + 4 * k + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
 /// Little-endian bytes as 32-bit words (a trailing partial word is dropped).
 pub fn le_words(bytes: &[u8]) -> Vec<u32> {
     bytes
@@ -201,15 +237,14 @@ pub fn le_words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-/// Records one compute pass: `pipeline` with the ABI's bind group (and the hidden buffers'
-/// at set 1), dispatched `times` times over `groups` workgroups (not at all when an axis
-/// has none).
+/// Records one compute pass: `pipeline` with the hidden buffers' bind group at set 1, and
+/// each of `dispatches`, `times` times: the ABI's bind group (its uniform block's
+/// `group_base` is the dispatch's) and the workgroup counts.
 fn encode_pass(
     encoder: &mut wgpu::CommandEncoder,
     pipeline: &wgpu::ComputePipeline,
-    group: &wgpu::BindGroup,
+    dispatches: &[(&wgpu::BindGroup, [u32; 3])],
     hidden: Option<&wgpu::BindGroup>,
-    groups: [u32; 3],
     times: u32,
 ) {
     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -217,14 +252,13 @@ fn encode_pass(
         timestamp_writes: None,
     });
     pass.set_pipeline(pipeline);
-    pass.set_bind_group(0, group, &[]);
     if let Some(g) = hidden {
         pass.set_bind_group(spirthon_ir::ErrorBuffer::SET, g, &[]);
     }
-    let [x, y, z] = groups;
-    if x > 0 && y > 0 && z > 0 {
-        for _ in 0..times {
-            pass.dispatch_workgroups(x, y, z);
+    for _ in 0..times {
+        for (group, [x, y, z]) in dispatches {
+            pass.set_bind_group(0, *group, &[]);
+            pass.dispatch_workgroups(*x, *y, *z);
         }
     }
 }
@@ -484,7 +518,28 @@ impl Gpu {
             .collect::<Result<_, _>>()?;
         let bindings: Vec<u32> = launch.arrays.iter().map(|a| a.binding).collect();
         let refs: Vec<&wgpu::Buffer> = storage.iter().collect();
-        let bind_group = self.bind_group(&bindings, layout, uniform.as_ref(), &refs);
+        // One bind group per dispatch of the launch, each with its `group_base`.
+        let chunks = self.chunks(launch.threads, launch.workgroup_size)?;
+        let groups: Vec<wgpu::BindGroup> = match (&launch.uniform, chunks.len()) {
+            (Some(u), n) if n > 1 => chunks
+                .iter()
+                .map(|(base, _)| {
+                    let bytes = with_base(u, u.len(), *base);
+                    let ub = self.buffer(
+                        Some(&bytes),
+                        bytes.len() as u64,
+                        wgpu::BufferUsages::UNIFORM,
+                    )?;
+                    Ok(self.bind_group(&bindings, layout, Some(&ub), &refs))
+                })
+                .collect::<Result<_, RunError>>()?,
+            _ => vec![self.bind_group(&bindings, layout, uniform.as_ref(), &refs)],
+        };
+        let dispatches: Vec<(&wgpu::BindGroup, [u32; 3])> = chunks
+            .iter()
+            .enumerate()
+            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], *n))
+            .collect();
         let prints = match launch.prints {
             true => Some(self.print_buffer()?),
             false => None,
@@ -498,9 +553,8 @@ impl Gpu {
         encode_pass(
             &mut encoder,
             pipeline,
-            &bind_group,
+            &dispatches,
             hidden.as_ref().map(|h| &h.group),
-            launch.workgroups(),
             times,
         );
         for (s, r) in storage.iter().zip(&readback) {
@@ -586,7 +640,7 @@ impl Gpu {
 
     /// Launches the device cannot take are clear errors, not validation failures.
     fn check_limits(&self, launch: &Launch) -> Result<(), RunError> {
-        self.check_grid(launch.threads, launch.workgroup_size)?;
+        self.chunks(launch.threads, launch.workgroup_size)?;
         let limits = self.device.limits();
         let max_bytes = limits.max_storage_buffer_binding_size;
         if let Some(a) = launch.arrays.iter().find(|a| a.data.len() > max_bytes) {
@@ -599,17 +653,29 @@ impl Gpu {
         Ok(())
     }
 
-    /// A launch of `threads` needs no more workgroups per axis than the device allows.
-    fn check_grid(&self, threads: [u32; 3], workgroup_size: [u32; 3]) -> Result<(), RunError> {
-        let groups = workgroups(threads, workgroup_size);
-        let max = self.device.limits().max_compute_workgroups_per_dimension;
-        if let Some(axis) = (0..3).find(|&i| groups[i] > max) {
+    /// The dispatches a launch of `threads` takes (see [`chunks`]): one unless an axis has
+    /// more workgroups than the device dispatches at once.
+    fn chunks(&self, threads: [u32; 3], workgroup_size: [u32; 3]) -> Result<Vec<Chunk>, RunError> {
+        let max_threads = spirthon_ir::abi::MAX_THREADS_PER_AXIS;
+        if let Some(axis) = (0..3).find(|&i| threads[i] > max_threads) {
             return Err(RunError::Input(format!(
-                "launching {} threads along {} needs {} workgroups of {}, more than this device's limit of {max}: use a larger workgroup_size or split the launch",
-                threads[axis], ["x", "y", "z"][axis], groups[axis], workgroup_size[axis]
+                "{} threads along {} are more than a launch can have: at most {max_threads} per axis (global_id() is an ivec3)",
+                threads[axis],
+                ["x", "y", "z"][axis]
             )));
         }
-        Ok(())
+        let groups = workgroups(threads, workgroup_size);
+        let max = self.device.limits().max_compute_workgroups_per_dimension;
+        let count: u64 = groups
+            .iter()
+            .map(|&g| u64::from(g.div_ceil(max.max(1))))
+            .product();
+        if count > MAX_DISPATCHES as u64 {
+            return Err(RunError::Input(format!(
+                "a launch of {groups:?} workgroups takes {count} dispatches of at most {max} workgroups per axis, more than {MAX_DISPATCHES}: use a larger workgroup_size"
+            )));
+        }
+        Ok(chunks(groups, max))
     }
 
     fn wait(&self) -> Result<(), RunError> {

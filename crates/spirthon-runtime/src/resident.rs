@@ -164,7 +164,7 @@ impl Gpu {
                 arrays.len()
             )));
         }
-        self.check_grid(threads, p.workgroup_size)?;
+        let chunks = self.chunks(threads, p.workgroup_size)?;
         if let Some((buf, size)) = &p.uniform {
             if uniform.len() as u64 > *size {
                 return Err(RunError::Input(format!(
@@ -175,7 +175,32 @@ impl Gpu {
             self.write_padded(buf, uniform);
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let group = self.cached_group(p, arrays);
+        // A launch of several dispatches: a uniform block and bind group for each, with its
+        // `group_base` (the pipeline's own serve launches of one).
+        let groups: Vec<wgpu::BindGroup> = match &p.uniform {
+            Some((_, size)) if chunks.len() > 1 => {
+                let bindings: Vec<u32> = p.interface.arrays.iter().map(|a| a.0).collect();
+                let storage: Vec<&wgpu::Buffer> = arrays.iter().map(|a| &a.buf).collect();
+                chunks
+                    .iter()
+                    .map(|(base, _)| {
+                        let bytes = crate::with_base(uniform, *size as usize, *base);
+                        let ub = self.buffer(
+                            Some(&bytes),
+                            bytes.len() as u64,
+                            wgpu::BufferUsages::UNIFORM,
+                        )?;
+                        Ok(self.bind_group(&bindings, &p.layouts.main, Some(&ub), &storage))
+                    })
+                    .collect::<Result<_, RunError>>()?
+            }
+            _ => vec![self.cached_group(p, arrays)],
+        };
+        let dispatches: Vec<(&wgpu::BindGroup, [u32; 3])> = chunks
+            .iter()
+            .enumerate()
+            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], *n))
+            .collect();
         let hidden = match &p.layouts.hidden {
             Some(l) => Some(self.hidden(l, &p.interface, p.prints.as_ref())?),
             None => None,
@@ -184,9 +209,8 @@ impl Gpu {
         crate::encode_pass(
             &mut encoder,
             &p.pipeline,
-            &group,
+            &dispatches,
             hidden.as_ref().map(|h| &h.group),
-            crate::workgroups(threads, p.workgroup_size),
             1,
         );
         let staged = hidden.as_ref().map(|h| self.stage_hidden(&mut encoder, h));

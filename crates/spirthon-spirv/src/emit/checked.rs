@@ -13,7 +13,7 @@
 use rspirv::spirv::{self, Op as SOp, StorageClass, Word};
 
 use spirthon_ir::cfg::*;
-use spirthon_ir::{Const, ErrorBuffer, Scalar, Ty};
+use spirthon_ir::{Const, ErrorBuffer, Ty};
 
 use super::{Emitter, FnState, Globals, R};
 
@@ -98,7 +98,6 @@ impl Emitter {
     pub(super) fn record_function(&mut self, g: &Globals) -> R<()> {
         let Some(c) = &g.checks else { return Ok(()) };
         let (u, i) = (self.ty(Ty::U32), self.ty(Ty::I32));
-        let u3 = self.ty(Ty::Vector(Scalar::U32, 3));
         let void = self.b.type_void();
         let fty = self.b.type_function(void, &[u, i, i]);
         self.b.begin_function(void, c.record, fty)?;
@@ -108,15 +107,10 @@ impl Emitter {
         let len = self.b.function_parameter(i)?;
         let entry = self.b.id();
         self.b.begin_block(entry)?;
-        let wid = self
-            .b
-            .op(SOp::Load, u3, None, &[g.builtins[&Builtin::WorkgroupId]])?;
-        let nwg = self
-            .b
-            .op(SOp::Load, u3, None, &[g.builtins[&Builtin::NumWorkgroups]])?;
-        let li = self
-            .b
-            .op(SOp::Load, u, None, &[g.builtins[&Builtin::LocalIndex]])?;
+        // The launch's workgroup id and count (module `launch`), not one dispatch's.
+        let wid = self.launch_id(g, Builtin::WorkgroupId)?;
+        let nwg = self.launch_id(g, Builtin::NumWorkgroups)?;
+        let li = self.launch_id(g, Builtin::LocalIndex)?;
         let part =
             |e: &mut Emitter, v: Word, k: u32| e.b.op(SOp::CompositeExtract, u, None, &[v, k]);
         let (wx, wy, wz) = (

@@ -438,9 +438,7 @@ impl FnState<'_> {
     }
 
     pub(super) fn outside_launch(&mut self, e: &mut Emitter, id: Word) -> R<()> {
-        let u3 = e.ty(Ty::Vector(Scalar::U32, 3));
-        let gid =
-            e.b.op(SOp::Load, u3, None, &[self.g.builtins[&Builtin::GlobalId]])?;
+        let gid = e.launch_id(self.g, Builtin::GlobalId)?;
         let threads = self.threads(e, "a launch guard")?;
         let b3 = e.ty(Ty::Vector(Scalar::Bool, 3));
         let ge = e.b.op(SOp::UGreaterThanEqual, b3, None, &[gid, threads])?;

@@ -34,6 +34,7 @@ mod arith;
 mod checked;
 mod glsl;
 mod half;
+mod launch;
 mod memory;
 mod prints;
 mod subgroup;
@@ -92,6 +93,8 @@ struct Globals {
     checks: Option<checked::Checks>,
     /// The print buffer and print functions of a module that prints.
     prints: Option<prints::Prints>,
+    /// The private launch-wide id offsets of a module that reads one (module `launch`).
+    launch: Option<launch::LaunchIds>,
 }
 
 struct Emitter {
@@ -338,6 +341,7 @@ impl Emitter {
         let shapes = shape_members(m, &uniform_of);
         let checks = self.check_globals(m);
         let prints = self.print_globals(m);
+        let launch = self.launch_globals(&builtins);
         let packed = m
             .arrays
             .iter_enumerated()
@@ -347,6 +351,7 @@ impl Emitter {
         Ok(Globals {
             checks,
             prints,
+            launch,
             builtins,
             direct,
             scalarized,
@@ -588,6 +593,7 @@ impl<'f> FnState<'f> {
             }
             if b.index() == 0 {
                 self.store_group_size(e, m)?;
+                self.store_launch_base(e, m)?;
             }
             if !f.reachable[b] {
                 self.dead_structural_block(e, b)?;
@@ -798,8 +804,8 @@ impl<'f> FnState<'f> {
             }
             Op::ArrayLen(a) => self.array_len(e, m, a, rt, id)?,
             Op::Builtin(bi) => {
-                let var = self.g.builtins[&bi];
-                builtin_load(e, var, t, rt, id)?;
+                let raw = e.launch_id(self.g, bi)?;
+                e.b.op(SOp::Bitcast, rt, Some(id), &[raw])?;
             }
             Op::Extract(i) => {
                 e.b.op(SOp::CompositeExtract, rt, out, &[args[0], i])?;
@@ -953,17 +959,6 @@ fn select(e: &mut Emitter, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
         Ty::Scalar(_) => args[0],
     };
     e.b.op(SOp::Select, rt, Some(id), &[c, args[1], args[2]])?;
-    Ok(())
-}
-
-/// An invocation id (`global_id()`, …) into `id`: the built-in variable's `u32`s as `t`.
-fn builtin_load(e: &mut Emitter, var: Word, t: Ty, rt: Word, id: Word) -> R<()> {
-    let ut = match t {
-        Ty::Vector(_, n) => e.ty(Ty::Vector(Scalar::U32, n)),
-        _ => e.ty(Ty::U32),
-    };
-    let raw = e.b.op(SOp::Load, ut, None, &[var])?;
-    e.b.op(SOp::Bitcast, rt, Some(id), &[raw])?;
     Ok(())
 }
 

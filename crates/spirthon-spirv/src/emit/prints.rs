@@ -175,10 +175,7 @@ impl Emitter {
             .terminate(SOp::BranchConditional, &[fits, write, late])?;
 
         self.b.begin_block(write)?;
-        let u3 = self.ty(Ty::Vector(Scalar::U32, 3));
-        let gid = self
-            .b
-            .op(SOp::Load, u3, None, &[g.builtins[&Builtin::GlobalId]])?;
+        let gid = self.launch_id(g, Builtin::GlobalId)?;
         let mut out = vec![self.konst(Const::U32(site))];
         for k in 0..3 {
             out.push(self.b.op(SOp::CompositeExtract, u, None, &[gid, k])?);
