@@ -11,7 +11,8 @@ Prints two tables:
    median of N processes (a fresh cache directory for every cold one).
 2. Launch overhead: the time per launch of a small saxpy (1024 elements) on arrays that stay
    on the device, the best of 5 batches of 1,000 launches then one wait, for spirthon against
-   wgpu-py dispatching the very same SPIR-V module (with the same uniform write per launch).
+   numba-vulkan (its own saxpy, the same grid) and wgpu-py dispatching the very same SPIR-V
+   module (one submission per launch, with the same uniform write).
 
 A tool that is not installed is reported as such; nothing else is needed for spirthon's rows.
 """
@@ -197,6 +198,32 @@ assert out[0] == 5 * {launches} + 50
 """
 
 
+OVERHEAD_NUMBA_VULKAN = """
+import time, numpy as np, numba_vulkan as nv
+
+@nv.jit
+def saxpy(a, x, y):
+    i = nv.global_id(0)
+    y[i] = a * x[i] + y[i]
+
+n = 1024
+x = nv.to_device(np.ones(n, np.float32)); y = nv.to_device(np.zeros(n, np.float32))
+k = saxpy[n // 64, 64]
+for _ in range(50):
+    k(np.float32(1.0), x, y)
+nv.synchronize()
+best = 1e9
+for _ in range(5):
+    t = time.perf_counter()
+    for _ in range({launches}):
+        k(np.float32(1.0), x, y)
+    nv.synchronize()
+    best = min(best, (time.perf_counter() - t) / {launches})
+print(best)
+assert y.copy_to_host()[0] == 5 * {launches} + 50
+"""
+
+
 def available(module):
     if module == "spirthon":
         return True  # from this checkout's python/
@@ -262,12 +289,12 @@ def main():
     fmt = dict(python=os.path.join(ROOT, "python"), here=HERE, launches=args.launches)
     ours = float(run(OVERHEAD_SPIRTHON.format(**fmt))[1])
     print("%-18s %10.1f" % ("spirthon", ours * 1e6))
-    if available("wgpu"):
-        theirs = float(run(OVERHEAD_WGPU.format(**fmt))[1])
-        print("%-18s %10.1f" % ("wgpu-py", theirs * 1e6))
-        print("%-18s %10.2f" % ("ratio", ours / theirs))
-    else:
-        print("wgpu-py            not installed (pip install wgpu)")
+    for label, module, template in [("numba-vulkan", "numba_vulkan", OVERHEAD_NUMBA_VULKAN), ("wgpu-py", "wgpu", OVERHEAD_WGPU)]:
+        if not available(module):
+            print("%-18s not installed (pip install %s)" % (label, module.replace("_", "-")))
+            continue
+        theirs = float(run(template.format(**fmt))[1])
+        print("%-18s %10.1f   (spirthon / this: %.2f)" % (label, theirs * 1e6, ours / theirs))
 
 
 if __name__ == "__main__":

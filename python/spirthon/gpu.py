@@ -30,6 +30,7 @@ and gives up after ``set_timeout``'s seconds with a ``TimeoutError`` that says w
 not finish.
 """
 
+import atexit
 import hashlib
 import json
 import logging
@@ -102,6 +103,20 @@ _device = None  # a _Device, or _PYTHON; None until the first launch or set_devi
 _PYTHON = "python"
 _opened = {}  # a device's description -> its _Device: each device is opened once
 _switch = threading.Lock()
+
+
+def _flush_at_exit():
+    """Submits what every device has recorded when the program ends (a launch returns once
+    recorded), without waiting for it to run, and for the device's thread at most a second:
+    a program ended by Ctrl-C during a long kernel ends at once."""
+    for d in list(_opened.values()):
+        try:
+            d.native.flush(timeout=1.0)
+        except BaseException:  # the program is ending: nothing left to tell
+            pass
+
+
+atexit.register(_flush_at_exit)
 
 
 class _Device:

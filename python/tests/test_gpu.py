@@ -69,6 +69,15 @@ def launch_ids(g: Array[i32], w: Array[i32], n: Array[i32]):
 
 
 @kernel
+def diffuse(alpha: f32, u: Array[f32], out: Array[f32]):
+    i = global_id().x
+    n = len(u)
+    left = u[i - 1] if i > 0 else u[i]
+    right = u[i + 1] if i < n - 1 else u[i]
+    out[i] = u[i] + alpha * (left - 2.0 * u[i] + right)
+
+
+@kernel
 def hashes(seed: u32, out: Array[u32], signed: Array[i32]):
     i = global_id().x
     h = lcg(seed ^ u32(i))
@@ -365,6 +374,36 @@ class ArgumentErrors(unittest.TestCase):
 
 
 class DeviceArrays(unittest.TestCase):
+    def test_batched_launches_keep_their_own_scalars_and_order(self):
+        # A bitonic sort: 78 launches in a row, each with its own (j, k), recorded in
+        # batches (more than a ring's 64 uniform slots) before anything waits.
+        rng = np.random.default_rng(7)
+        values = rng.integers(-10**6, 10**6, 4096).astype(np.int32)
+        a = spirthon.array(values)
+        k = 2
+        while k <= len(values):
+            j = k // 2
+            while j > 0:
+                bitonic_step.launch(len(values), j, k, a)
+                j //= 2
+            k *= 2
+        np.testing.assert_array_equal(a.numpy(), np.sort(values))
+
+    def test_a_time_loop_of_batched_launches_matches_numpy_step_by_step(self):
+        u0 = np.zeros(1000, dtype=np.float32)
+        u0[500] = 1000.0
+        u, v = spirthon.array(u0), spirthon.zeros(1000, f32)
+        want = u0.copy()
+        alpha = np.float32(0.2)
+        for step in range(300):
+            diffuse.launch(1000, 0.2 if step % 2 == 0 else 0.1, u, v)
+            u, v = v, u
+            a = alpha if step % 2 == 0 else np.float32(0.1)
+            left = np.concatenate([want[:1], want[:-1]])
+            right = np.concatenate([want[1:], want[-1:]])
+            want = (want + a * (left - np.float32(2.0) * want + right)).astype(np.float32)
+        np.testing.assert_array_equal(u.numpy(), want)
+
     def test_device_arrays_stay_on_the_device_across_launches(self):
         x = spirthon.array(np.arange(64, dtype=np.float32))
         y = spirthon.zeros(64, f32)

@@ -111,9 +111,11 @@ impl UniformLayout {
             .map(|k| (self.params.len() + k) as u32)
     }
 
-    /// The block's size in bytes.
+    /// The block's size in bytes: past `group_base`, rounded up to the block's alignment
+    /// (std140: its largest member's, at least 16; 32 with a `dvec3`, `dvec4` or `dmat`).
     pub fn size(&self) -> u32 {
-        self.threads + 32
+        let align = self.params.iter().map(|f| f.ty.align()).fold(16, u32::max);
+        (self.base_offset() + 16).next_multiple_of(align)
     }
 
     /// The byte offset of `group_base`: the block's last 16 bytes.
@@ -177,6 +179,26 @@ mod tests {
         );
         assert_eq!((five.threads, five.size()), (32, 64));
         assert_eq!(five.members().filter(|m| m.3).count(), 2);
+    }
+
+    #[test]
+    fn a_block_with_doubles_rounds_up_to_their_alignment() {
+        let l = UniformLayout::std140([("p".to_string(), Ty::Vector(Scalar::F64, 3))]);
+        // p 0..24, threads 32, group_base 48..60: 64, a multiple of dvec3's 32.
+        assert_eq!((l.threads, l.base_offset(), l.size()), (32, 48, 64));
+        let l = UniformLayout::std140([
+            ("p".to_string(), Ty::Vector(Scalar::F64, 3)),
+            ("s".to_string(), Ty::F32),
+            ("t".to_string(), Ty::F32),
+        ]);
+        // s 24, t 28, threads 32, group_base 48: 64.
+        assert_eq!(l.size(), 64);
+        let l = UniformLayout::std140([
+            ("p".to_string(), Ty::Vector(Scalar::F64, 4)),
+            ("s".to_string(), Ty::F32),
+        ]);
+        // s 32, threads 48, group_base 64..76: 96, not 80.
+        assert_eq!(l.size(), 96);
     }
 
     #[test]

@@ -380,6 +380,16 @@ impl Device {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// Submits the launches recorded so far, without waiting for them to run (at most
+    /// `timeout` seconds for the device's thread to get to it).
+    #[pyo3(signature = (timeout=None))]
+    fn flush(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        let p = self.thread.submit(|g| g.flush());
+        wait(py, p, timeout, &|| {
+            "submitting the recorded launches".into()
+        })
+    }
+
     /// Waits until everything launched has run.
     #[pyo3(signature = (timeout=None))]
     fn finish(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
@@ -444,6 +454,22 @@ impl Device {
     ) -> PyResult<Hidden> {
         let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
         let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
+        let gpu = self.thread.gpu();
+        let dispatches = gpu
+            .check_launch(&pipeline, &uniform, bufs.len(), threads)
+            .map_err(run_error)?
+            .len();
+        if gpu.records(&pipeline, dispatches) {
+            // Recorded in its turn, without waiting: a device error comes from the next
+            // call that waits.
+            self.thread.post(move |g| {
+                let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
+                if let Err(e) = g.launch(&pipeline, &uniform, &refs, threads) {
+                    g.keep_failure(e);
+                }
+            });
+            return Ok((None, None));
+        }
         let what = format!("the launch of `{}`", pipeline.interface().entry);
         let p = self.thread.submit(move |g| {
             let refs: Vec<&DeviceBuffer> = bufs.iter().collect();

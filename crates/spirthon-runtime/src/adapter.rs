@@ -81,6 +81,7 @@ impl Gpu {
             device,
             queue,
             info,
+            batches: Default::default(),
         })
     }
 

@@ -15,6 +15,7 @@
 //! with the same ABI, for comparisons).
 
 mod adapter;
+mod batch;
 mod hidden;
 pub mod inputs;
 pub mod json;
@@ -237,13 +238,16 @@ pub fn le_words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// One dispatch of a pass: the ABI's bind group, the dynamic offset of its uniform block
+/// (whose `group_base` is the dispatch's), and the workgroup counts.
+type Dispatch<'a> = (&'a wgpu::BindGroup, Option<u32>, [u32; 3]);
+
 /// Records one compute pass: `pipeline` with the hidden buffers' bind group at set 1, and
-/// each of `dispatches`, `times` times: the ABI's bind group (its uniform block's
-/// `group_base` is the dispatch's) and the workgroup counts.
+/// each of `dispatches`, `times` times.
 fn encode_pass(
     encoder: &mut wgpu::CommandEncoder,
     pipeline: &wgpu::ComputePipeline,
-    dispatches: &[(&wgpu::BindGroup, [u32; 3])],
+    dispatches: &[Dispatch<'_>],
     hidden: Option<&wgpu::BindGroup>,
     times: u32,
 ) {
@@ -256,8 +260,8 @@ fn encode_pass(
         pass.set_bind_group(spirthon_ir::ErrorBuffer::SET, g, &[]);
     }
     for _ in 0..times {
-        for (group, [x, y, z]) in dispatches {
-            pass.set_bind_group(0, *group, &[]);
+        for (group, offset, [x, y, z]) in dispatches {
+            pass.set_bind_group(0, *group, offset.as_slice());
             pass.dispatch_workgroups(*x, *y, *z);
         }
     }
@@ -301,6 +305,8 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     info: wgpu::AdapterInfo,
+    /// The launches recorded and not yet submitted (module `batch`).
+    batches: batch::Batches,
 }
 
 impl Gpu {
@@ -420,7 +426,7 @@ impl Gpu {
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
+                    has_dynamic_offset: true,
                     min_binding_size: None,
                 },
                 count: None,
@@ -530,15 +536,19 @@ impl Gpu {
                         bytes.len() as u64,
                         wgpu::BufferUsages::UNIFORM,
                     )?;
-                    Ok(self.bind_group(&bindings, layout, Some(&ub), &refs))
+                    Ok(self.bind_group(&bindings, layout, Some((&ub, ub.size())), &refs))
                 })
                 .collect::<Result<_, RunError>>()?,
-            _ => vec![self.bind_group(&bindings, layout, uniform.as_ref(), &refs)],
+            _ => {
+                let u = uniform.as_ref().map(|u| (u, u.size()));
+                vec![self.bind_group(&bindings, layout, u, &refs)]
+            }
         };
-        let dispatches: Vec<(&wgpu::BindGroup, [u32; 3])> = chunks
+        let offset = launch.uniform.is_some().then_some(0);
+        let dispatches: Vec<Dispatch<'_>> = chunks
             .iter()
             .enumerate()
-            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], *n))
+            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], offset, *n))
             .collect();
         let prints = match launch.prints {
             true => Some(self.print_buffer()?),
@@ -586,14 +596,19 @@ impl Gpu {
         &self,
         bindings: &[u32],
         layout: &wgpu::BindGroupLayout,
-        uniform: Option<&wgpu::Buffer>,
+        uniform: Option<(&wgpu::Buffer, u64)>,
         storage: &[&wgpu::Buffer],
     ) -> wgpu::BindGroup {
         let mut entries = Vec::new();
-        if let Some(u) = uniform {
+        // The first `size` bytes from the dispatch's dynamic offset.
+        if let Some((u, size)) = uniform {
             entries.push(wgpu::BindGroupEntry {
                 binding: 0,
-                resource: u.as_entire_binding(),
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: u,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(size),
+                }),
             });
         }
         for (&binding, b) in bindings.iter().zip(storage) {

@@ -4,8 +4,9 @@
 //! - A [`DeviceBuffer`] is a storage buffer that any array binding of any kernel can take.
 //! - A [`Pipeline`] is one entry point compiled once, with its bind group layout and a
 //!   uniform buffer of its own that every launch rewrites.
-//! - [`Gpu::launch`] records one dispatch and submits it without waiting (a checked or
-//!   printing launch waits, to read its error or print buffer back).
+//! - [`Gpu::launch`] records one dispatch into the current batch (module `batch`) without
+//!   waiting (a checked or printing launch, or one of several dispatches, is submitted at
+//!   once, and the first two wait to read their error or print buffer back).
 //!
 //! Invariants: everything goes through the device's one queue, in call order, so a launch
 //! sees the writes of every earlier launch and [`Gpu::write`], and [`Gpu::read`] returns the
@@ -53,8 +54,8 @@ pub struct Pipeline {
     workgroup_size: [u32; 3],
     layouts: Layouts,
     pipeline: wgpu::ComputePipeline,
-    /// The uniform block's buffer, rewritten at every launch (`None` without a block).
-    uniform: Option<(wgpu::Buffer, u64)>,
+    /// The ring of uniform blocks its launches write (`None` without a block).
+    uniform: Option<Ring>,
     /// The print buffer of a kernel that prints, its header rewritten at every launch.
     prints: Option<wgpu::Buffer>,
     /// The bind group of the last launch and the arrays it binds: a loop of launches over
@@ -67,6 +68,16 @@ impl Pipeline {
     pub fn interface(&self) -> &Interface {
         &self.interface
     }
+}
+
+/// A pipeline's uniform blocks: [`crate::batch::RING_SLOTS`] slots of `stride` bytes, each
+/// one launch's `size`-byte block, bound with a dynamic offset.
+struct Ring {
+    buf: wgpu::Buffer,
+    size: u64,
+    stride: u64,
+    /// The batch generation of the slots taken, and the next free slot in it.
+    next: Mutex<(u64, u32)>,
 }
 
 const STORAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
@@ -96,12 +107,16 @@ impl Gpu {
     /// Replaces the contents of `b` with `data`, which has its length.
     pub fn write(&self, b: &DeviceBuffer, data: &[u8]) -> Result<(), RunError> {
         b.fits(data)?;
+        // After every launch recorded before it (a queued write lands before the next
+        // submission's commands).
+        self.settle()?;
         self.write_padded(&b.buf, data);
         Ok(())
     }
 
-    /// The contents of `b` once everything submitted so far has run.
+    /// The contents of `b` once everything launched so far has run.
     pub fn read(&self, b: &DeviceBuffer) -> Result<Vec<u8>, RunError> {
+        self.settle()?;
         let staging = self.staging(b.buf.size());
         let mut encoder = self.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&b.buf, 0, &staging, 0, b.buf.size());
@@ -110,8 +125,9 @@ impl Gpu {
         Ok(self.read_back(&[b.len], &[staging])?.remove(0))
     }
 
-    /// Waits until everything submitted so far has run.
+    /// Waits until everything launched so far has run.
     pub fn finish(&self) -> Result<(), RunError> {
+        self.settle()?;
         self.wait()
     }
 
@@ -127,7 +143,15 @@ impl Gpu {
         let (layouts, pipeline) = self.pipeline(shader, &interface)?;
         let uniform = if interface.uniform {
             let size = uniform_size.max(16).next_multiple_of(16);
-            Some((self.buffer(None, size, wgpu::BufferUsages::UNIFORM)?, size))
+            let align = u64::from(self.device.limits().min_uniform_buffer_offset_alignment);
+            let stride = size.next_multiple_of(align.max(16));
+            let slots = u64::from(crate::batch::RING_SLOTS);
+            Some(Ring {
+                buf: self.buffer(None, stride * slots, wgpu::BufferUsages::UNIFORM)?,
+                size,
+                stride,
+                next: Mutex::new((0, 0)),
+            })
         } else {
             None
         };
@@ -157,28 +181,21 @@ impl Gpu {
         threads: [u32; 3],
     ) -> Result<Reported, RunError> {
         let entry = &p.interface.entry;
-        if arrays.len() != p.interface.arrays.len() {
-            return Err(RunError::Input(format!(
-                "kernel `{entry}` binds {} arrays, {} given",
-                p.interface.arrays.len(),
-                arrays.len()
-            )));
+        let chunks = self.check_launch(p, uniform, arrays.len(), threads)?;
+        self.take_failure()?;
+        if self.records(p, chunks.len()) {
+            return self.record_launch(p, uniform, arrays, chunks[0].1);
         }
-        let chunks = self.chunks(threads, p.workgroup_size)?;
-        if let Some((buf, size)) = &p.uniform {
-            if uniform.len() as u64 > *size {
-                return Err(RunError::Input(format!(
-                    "kernel `{entry}`: a uniform block of {} bytes, more than its {size}",
-                    uniform.len()
-                )));
-            }
-            self.write_padded(buf, uniform);
+        // Submitted at once, after every launch recorded before it, with slot 0 of the ring.
+        self.flush()?;
+        if let Some(r) = &p.uniform {
+            self.write_padded(&r.buf, uniform);
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         // A launch of several dispatches: a uniform block and bind group for each, with its
         // `group_base` (the pipeline's own serve launches of one).
         let groups: Vec<wgpu::BindGroup> = match &p.uniform {
-            Some((_, size)) if chunks.len() > 1 => {
+            Some(Ring { size, .. }) if chunks.len() > 1 => {
                 let bindings: Vec<u32> = p.interface.arrays.iter().map(|a| a.0).collect();
                 let storage: Vec<&wgpu::Buffer> = arrays.iter().map(|a| &a.buf).collect();
                 chunks
@@ -190,16 +207,18 @@ impl Gpu {
                             bytes.len() as u64,
                             wgpu::BufferUsages::UNIFORM,
                         )?;
-                        Ok(self.bind_group(&bindings, &p.layouts.main, Some(&ub), &storage))
+                        let u = Some((&ub, ub.size()));
+                        Ok(self.bind_group(&bindings, &p.layouts.main, u, &storage))
                     })
                     .collect::<Result<_, RunError>>()?
             }
             _ => vec![self.cached_group(p, arrays)],
         };
-        let dispatches: Vec<(&wgpu::BindGroup, [u32; 3])> = chunks
+        let offset = p.uniform.as_ref().map(|_| 0);
+        let dispatches: Vec<crate::Dispatch<'_>> = chunks
             .iter()
             .enumerate()
-            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], *n))
+            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], offset, *n))
             .collect();
         let hidden = match &p.layouts.hidden {
             Some(l) => Some(self.hidden(l, &p.interface, p.prints.as_ref())?),
@@ -226,6 +245,86 @@ impl Gpu {
         }
     }
 
+    /// The dispatches of a launch of `p` with `uniform` and `arrays` arrays over `threads`,
+    /// or why it cannot run: what [`Gpu::launch`] checks before it records anything.
+    pub fn check_launch(
+        &self,
+        p: &Pipeline,
+        uniform: &[u8],
+        arrays: usize,
+        threads: [u32; 3],
+    ) -> Result<Vec<crate::Chunk>, RunError> {
+        let entry = &p.interface.entry;
+        if arrays != p.interface.arrays.len() {
+            return Err(RunError::Input(format!(
+                "kernel `{entry}` binds {} arrays, {arrays} given",
+                p.interface.arrays.len(),
+            )));
+        }
+        if let Some(r) = &p.uniform {
+            if uniform.len() as u64 > r.size {
+                return Err(RunError::Input(format!(
+                    "kernel `{entry}`: a uniform block of {} bytes, more than its {}",
+                    uniform.len(),
+                    r.size
+                )));
+            }
+        }
+        self.chunks(threads, p.workgroup_size)
+    }
+
+    /// Whether a launch of `p` in `dispatches` dispatches is only recorded: it waits for
+    /// nothing and reads nothing back.
+    pub fn records(&self, p: &Pipeline, dispatches: usize) -> bool {
+        p.layouts.hidden.is_none() && dispatches == 1
+    }
+
+    /// Records a launch of one dispatch of `groups` workgroups into the current batch, its
+    /// uniform block in the next free slot of the ring.
+    fn record_launch(
+        &self,
+        p: &Pipeline,
+        uniform: &[u8],
+        arrays: &[&DeviceBuffer],
+        groups: [u32; 3],
+    ) -> Result<Reported, RunError> {
+        let write = match &p.uniform {
+            Some(r) => {
+                let slot = self.take_slot(r)?;
+                let mut bytes = uniform.to_vec();
+                bytes.resize(r.size as usize, 0);
+                Some((r.buf.clone(), slot * r.stride, bytes))
+            }
+            None => None,
+        };
+        let offset = write.as_ref().map(|w| w.1 as u32);
+        let group = self.cached_group(p, arrays);
+        self.record(&p.interface.entry, write, |pass| {
+            pass.set_pipeline(&p.pipeline);
+            pass.set_bind_group(0, &group, offset.as_slice());
+            let [x, y, z] = groups;
+            pass.dispatch_workgroups(x, y, z);
+        })?;
+        Ok(Reported::default())
+    }
+
+    /// The next free slot of ring `r` in the current batch (submitting the batch when the
+    /// ring has none).
+    fn take_slot(&self, r: &Ring) -> Result<u64, RunError> {
+        let mut next = r.next.lock().unwrap_or_else(|e| e.into_inner());
+        let mut generation = self.generation();
+        if next.0 == generation && next.1 >= crate::batch::RING_SLOTS {
+            self.flush()?;
+            generation = self.generation();
+        }
+        if next.0 != generation {
+            *next = (generation, 0);
+        }
+        let slot = next.1;
+        next.1 += 1;
+        Ok(u64::from(slot))
+    }
+
     /// The bind group of `p` over `arrays`: the last launch's when it bound the same ones.
     fn cached_group(&self, p: &Pipeline, arrays: &[&DeviceBuffer]) -> wgpu::BindGroup {
         let mut last = p.last_group.lock().unwrap_or_else(|e| e.into_inner());
@@ -239,7 +338,7 @@ impl Gpu {
         let group = self.bind_group(
             &bindings,
             &p.layouts.main,
-            p.uniform.as_ref().map(|u| &u.0),
+            p.uniform.as_ref().map(|r| (&r.buf, r.size)),
             &storage,
         );
         *last = Some((

@@ -11,12 +11,16 @@
 //! kernel each got the other's scalars when the uniform write was staged on one thread and
 //! the submission made on another).
 //!
+//! When no job is queued, the thread submits the launches recorded so far (module `batch`):
+//! a loop of launches is recorded in batches as fast as it asks, and nothing recorded waits
+//! for a later call.
+//!
 //! A job that panics (a driver bug) fails its own caller, not the thread: later jobs run.
 //! Work a caller gave up on still runs (the device cannot take it back); later jobs wait
 //! for it. Dropping the [`DeviceThread`] lets the thread end after its queued jobs, without
 //! waiting for it.
 
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -52,12 +56,22 @@ impl DeviceThread {
         let on_thread = Arc::clone(&gpu);
         std::thread::Builder::new()
             .name("spirthon-device".into())
-            .spawn(move || {
-                for job in rx {
-                    // A panicking job drops its result sender: its caller sees `Lost`.
-                    let _ =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&on_thread)));
-                }
+            .spawn(move || loop {
+                let job = match rx.try_recv() {
+                    Ok(job) => job,
+                    Err(e) => {
+                        // Idle (or done): submit what is recorded.
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            on_thread.flush_idle()
+                        }));
+                        match (e, rx.recv()) {
+                            (TryRecvError::Empty, Ok(job)) => job,
+                            _ => break,
+                        }
+                    }
+                };
+                // A panicking job drops its result sender: its caller sees `Lost`.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&on_thread)));
             })
             .map_err(|e| RunError::Device(format!("cannot start the device thread: {e}")))?;
         Ok(DeviceThread {
