@@ -170,7 +170,7 @@ group = device.create_bind_group(layout=bgl, entries=[
     dict(binding=m.arrays["y"][0], resource=dict(buffer=ybuf))])
 uniform = bytearray(m.uniform_size)
 struct.pack_into("<f", uniform, m.fields["a"][1], 1.0)
-struct.pack_into("<3I", uniform, m.fields["threads"][1], 1024, 1, 1)
+struct.pack_into("<3I", uniform, m.threads, 1024, 1, 1)
 uniform = bytes(uniform)
 
 def launch():
