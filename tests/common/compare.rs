@@ -225,6 +225,18 @@ pub fn cpython_with(
     inputs: &std::path::Path,
     extra: &[&str],
 ) -> Result<Value, String> {
+    let (_, json) = split_printed(&cpython_stdout(python_dir, py, inputs, extra)?)?;
+    Ok(json)
+}
+
+/// What `python3 -m spirthon run PY --inputs INPUTS` (with `extra`) wrote on stdout, or its
+/// error.
+fn cpython_stdout(
+    python_dir: &std::path::Path,
+    py: &std::path::Path,
+    inputs: &std::path::Path,
+    extra: &[&str],
+) -> Result<Vec<u8>, String> {
     let mut cmd = std::process::Command::new("python3");
     cmd.args(["-m", "spirthon", "run"])
         .args(extra)
@@ -246,8 +258,7 @@ pub fn cpython_with(
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    let (_, json) = split_printed(&out.stdout)?;
-    Ok(json)
+    Ok(out.stdout)
 }
 
 /// What `python3 -m spirthon run` (or `spirthon run`) wrote on stdout: the kernel's printed
@@ -270,25 +281,6 @@ pub fn cpython_printed(
     py: &std::path::Path,
     inputs: &std::path::Path,
 ) -> Result<(Value, String), String> {
-    let mut cmd = std::process::Command::new("python3");
-    cmd.args(["-m", "spirthon", "run"])
-        .arg(py)
-        .arg("--inputs")
-        .arg(inputs)
-        .env("PYTHONPATH", python_dir);
-    if let Some(n) = SUBGROUP_SIZE.get() {
-        cmd.env("SPIRTHON_SUBGROUP_SIZE", n.to_string());
-    }
-    let out = cmd
-        .output()
-        .map_err(|e| format!("cannot run python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the reference executor failed on {}: {}",
-            py.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    let (printed, json) = split_printed(&out.stdout)?;
+    let (printed, json) = split_printed(&cpython_stdout(python_dir, py, inputs, &[])?)?;
     Ok((json, printed))
 }

@@ -171,8 +171,10 @@ impl Gpu {
     }
 
     /// Launches `p` over `threads` with the uniform block `uniform` and `arrays` in the order
-    /// of the interface's bindings. It is submitted, not waited for, unless the pipeline is
-    /// checked or prints: then it returns the error or print buffer's words after the run.
+    /// of the interface's bindings. It is recorded into the current batch (module `batch`),
+    /// not waited for, unless the pipeline is checked or prints (it then returns the error
+    /// or print buffer's words after the run) or the launch takes several dispatches (it is
+    /// submitted at once).
     pub fn launch(
         &self,
         p: &Pipeline,

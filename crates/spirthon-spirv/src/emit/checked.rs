@@ -39,33 +39,11 @@ impl Emitter {
             return None;
         }
         let u = self.ty(Ty::U32);
-        let rt = self.b.type_runtime_array(u);
-        if self.decorated_arrays.insert(rt) {
-            self.b.decorate(rt, spirv::Decoration::ArrayStride, &[4]);
-        }
-        let st = self.b.type_struct(&[u, u, u, u, rt]);
-        self.b.decorate(st, spirv::Decoration::Block, &[]);
-        for (k, name) in ["count", "first", "next", "pad", "records"]
-            .iter()
-            .enumerate()
-        {
-            let k = k as u32;
-            self.b
-                .member_decorate(st, k, spirv::Decoration::Offset, &[4 * k]);
-            if self.names {
-                self.b.member_name(st, k, name);
-            }
-        }
-        let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
-        let buffer = self.b.variable(p, StorageClass::StorageBuffer);
-        self.b.decorate(
-            buffer,
-            spirv::Decoration::DescriptorSet,
-            &[ErrorBuffer::SET],
+        let buffer = self.hidden_buffer(
+            (ErrorBuffer::SET, ErrorBuffer::BINDING),
+            ["count", "first", "next", "pad", "records"],
+            "spirthon_errors",
         );
-        self.b
-            .decorate(buffer, spirv::Decoration::Binding, &[ErrorBuffer::BINDING]);
-        self.name(buffer, "spirthon_errors");
         let bt = self.ty(Ty::BOOL);
         let pb = self.b.type_pointer(StorageClass::Private, bt);
         let no = self.konst(Const::Bool(false));
@@ -84,12 +62,46 @@ impl Emitter {
         })
     }
 
-    /// A pointer to word `k` of the error buffer's member `member`.
-    fn error_word(&mut self, c: &Checks, member: u32, k: Option<Word>) -> R<Word> {
+    /// A hidden buffer of set 1 (the error or print buffer): four header words, then a
+    /// runtime array of words, with the members' names; its variable.
+    pub(super) fn hidden_buffer(
+        &mut self,
+        (set, binding): (u32, u32),
+        names: [&str; 5],
+        name: &str,
+    ) -> Word {
+        let u = self.ty(Ty::U32);
+        let rt = self.b.type_runtime_array(u);
+        if self.decorated_arrays.insert(rt) {
+            self.b.decorate(rt, spirv::Decoration::ArrayStride, &[4]);
+        }
+        let st = self.b.type_struct(&[u, u, u, u, rt]);
+        self.b.decorate(st, spirv::Decoration::Block, &[]);
+        for (k, member) in names.iter().enumerate() {
+            let k = k as u32;
+            self.b
+                .member_decorate(st, k, spirv::Decoration::Offset, &[4 * k]);
+            if self.names {
+                self.b.member_name(st, k, member);
+            }
+        }
+        let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
+        let buffer = self.b.variable(p, StorageClass::StorageBuffer);
+        self.b
+            .decorate(buffer, spirv::Decoration::DescriptorSet, &[set]);
+        self.b
+            .decorate(buffer, spirv::Decoration::Binding, &[binding]);
+        self.name(buffer, name);
+        buffer
+    }
+
+    /// A pointer to header word `member` of hidden buffer `buffer`, or to word `k` of its
+    /// array (`member` 4).
+    pub(super) fn hidden_word(&mut self, buffer: Word, member: u32, k: Option<Word>) -> R<Word> {
         let u = self.ty(Ty::U32);
         let p = self.b.type_pointer(StorageClass::StorageBuffer, u);
         let m = self.konst(Const::I32(member as i32));
-        let mut ops = vec![c.buffer, m];
+        let mut ops = vec![buffer, m];
         ops.extend(k);
         self.b.op(SOp::AccessChain, p, None, &ops)
     }
@@ -130,10 +142,10 @@ impl Emitter {
         let scope = self.konst(Const::U32(1));
         let relaxed = self.konst(Const::U32(0));
         let one = self.konst(Const::U32(1));
-        let count = self.error_word(c, 0, None)?;
+        let count = self.hidden_word(c.buffer, 0, None)?;
         self.b
             .op(SOp::AtomicIAdd, u, None, &[count, scope, relaxed, one])?;
-        let first = self.error_word(c, 1, None)?;
+        let first = self.hidden_word(c.buffer, 1, None)?;
         let old = self
             .b
             .op(SOp::AtomicUMin, u, None, &[first, scope, relaxed, key])?;
@@ -144,7 +156,7 @@ impl Emitter {
         self.b
             .terminate(SOp::BranchConditional, &[lower, write, done])?;
         self.b.begin_block(write)?;
-        let next = self.error_word(c, 2, None)?;
+        let next = self.hidden_word(c.buffer, 2, None)?;
         let slot = self
             .b
             .op(SOp::AtomicIAdd, u, None, &[next, scope, relaxed, one])?;
@@ -157,7 +169,7 @@ impl Emitter {
         for (k, v) in [key, site, index, len].into_iter().enumerate() {
             let off = self.konst(Const::U32(k as u32));
             let at = self.b.op(SOp::IAdd, u, None, &[base, off])?;
-            let p = self.error_word(c, 4, Some(at))?;
+            let p = self.hidden_word(c.buffer, 4, Some(at))?;
             self.b.void(SOp::Store, &[p, v])?;
         }
         self.b.terminate(SOp::Branch, &[done])?;

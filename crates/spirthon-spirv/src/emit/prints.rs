@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use rspirv::spirv::{self, Op as SOp, StorageClass, Word};
+use rspirv::spirv::{Op as SOp, StorageClass, Word};
 
 use spirthon_ir::cfg::*;
 use spirthon_ir::{Const, PrintBuffer, Scalar, Ty};
@@ -55,33 +55,11 @@ impl Emitter {
             return None;
         }
         let u = self.ty(Ty::U32);
-        let rt = self.b.type_runtime_array(u);
-        if self.decorated_arrays.insert(rt) {
-            self.b.decorate(rt, spirv::Decoration::ArrayStride, &[4]);
-        }
-        let st = self.b.type_struct(&[u, u, u, u, rt]);
-        self.b.decorate(st, spirv::Decoration::Block, &[]);
-        for (k, name) in ["used", "dropped", "capacity", "dropped_high", "data"]
-            .iter()
-            .enumerate()
-        {
-            let k = k as u32;
-            self.b
-                .member_decorate(st, k, spirv::Decoration::Offset, &[4 * k]);
-            if self.names {
-                self.b.member_name(st, k, name);
-            }
-        }
-        let p = self.b.type_pointer(StorageClass::StorageBuffer, st);
-        let buffer = self.b.variable(p, StorageClass::StorageBuffer);
-        self.b.decorate(
-            buffer,
-            spirv::Decoration::DescriptorSet,
-            &[PrintBuffer::SET],
+        let buffer = self.hidden_buffer(
+            (PrintBuffer::SET, PrintBuffer::BINDING),
+            ["used", "dropped", "capacity", "dropped_high", "data"],
+            "spirthon_prints",
         );
-        self.b
-            .decorate(buffer, spirv::Decoration::Binding, &[PrintBuffer::BINDING]);
-        self.name(buffer, "spirthon_prints");
         let pu = self.b.type_pointer(StorageClass::Private, u);
         let zero = self.konst(Const::U32(0));
         let barriers = self.b.variable_init(pu, StorageClass::Private, zero);
@@ -94,16 +72,6 @@ impl Emitter {
             subgroup_ops,
             sites,
         })
-    }
-
-    /// A pointer to header word `member`, or to data word `k`.
-    fn print_word(&mut self, p: &Prints, member: u32, k: Option<Word>) -> R<Word> {
-        let u = self.ty(Ty::U32);
-        let ptr = self.b.type_pointer(StorageClass::StorageBuffer, u);
-        let m = self.konst(Const::I32(member as i32));
-        let mut ops = vec![p.buffer, m];
-        ops.extend(k);
-        self.b.op(SOp::AccessChain, ptr, None, &ops)
     }
 
     /// Every print site's function (see the module docs).
@@ -149,9 +117,9 @@ impl Emitter {
         let relaxed = self.konst(Const::U32(0));
         let n = self.konst(Const::U32(words));
         let one = self.konst(Const::U32(1));
-        let cap_at = self.print_word(p, 2, None)?;
+        let cap_at = self.hidden_word(p.buffer, 2, None)?;
         let cap = self.b.op(SOp::Load, u, None, &[cap_at])?;
-        let used_at = self.print_word(p, 0, None)?;
+        let used_at = self.hidden_word(p.buffer, 0, None)?;
         let used = self
             .b
             .op(SOp::AtomicLoad, u, None, &[used_at, scope, relaxed])?;
@@ -163,7 +131,7 @@ impl Emitter {
             .terminate(SOp::BranchConditional, &[room, reserve, full])?;
 
         self.b.begin_block(reserve)?;
-        let used_at = self.print_word(p, 0, None)?;
+        let used_at = self.hidden_word(p.buffer, 0, None)?;
         let off = self
             .b
             .op(SOp::AtomicIAdd, u, None, &[used_at, scope, relaxed, n])?;
@@ -188,7 +156,7 @@ impl Emitter {
         for (k, w) in out.into_iter().enumerate() {
             let kc = self.konst(Const::U32(k as u32));
             let at = self.b.op(SOp::IAdd, u, None, &[off, kc])?;
-            let ptr = self.print_word(p, 4, Some(at))?;
+            let ptr = self.hidden_word(p.buffer, 4, Some(at))?;
             self.b.void(SOp::Store, &[ptr, w])?;
         }
         self.b.terminate(SOp::Branch, &[written])?;
@@ -213,7 +181,7 @@ impl Emitter {
     /// count is exact however many there are.
     fn count_dropped(&mut self, p: &Prints, scope: Word, relaxed: Word, one: Word) -> R<()> {
         let (u, bt) = (self.ty(Ty::U32), self.ty(Ty::BOOL));
-        let at = self.print_word(p, 1, None)?;
+        let at = self.hidden_word(p.buffer, 1, None)?;
         let old = self
             .b
             .op(SOp::AtomicIAdd, u, None, &[at, scope, relaxed, one])?;
@@ -221,7 +189,7 @@ impl Emitter {
         let wrapped = self.b.op(SOp::IEqual, bt, None, &[old, max])?;
         let zero = self.konst(Const::U32(0));
         let carry = self.b.op(SOp::Select, u, None, &[wrapped, one, zero])?;
-        let high = self.print_word(p, 3, None)?;
+        let high = self.hidden_word(p.buffer, 3, None)?;
         self.b
             .op(SOp::AtomicIAdd, u, None, &[high, scope, relaxed, carry])?;
         Ok(())
