@@ -1005,6 +1005,8 @@ def launch(kernel, threads, args, kwargs, checked):
             h.write_back(dev)
     except TimeoutError as e:
         raise TimeoutError("kernel `%s`: %s; the arrays it writes are not updated" % (kernel.name, e)) from None
+    if prints is None and errors is None:
+        return
     groups = tuple(-(-t // w) for t, w in zip(threads, m.workgroup_size))
     if prints is not None:
         # What the kernel printed, in the reference executor's order.

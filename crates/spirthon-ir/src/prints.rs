@@ -135,20 +135,23 @@ impl PrintValue {
         }
     }
 
+    /// What its format spec formats (a struct's only spec is the empty one, its `str`).
+    fn spec_kind(&self) -> Kind {
+        match self {
+            PrintValue::Scalar(s) | PrintValue::Composite { scalar: s, .. } => spec_kind(*s),
+            PrintValue::Struct { .. } => Kind::Str,
+        }
+    }
+
     /// Whether `format(value, spec)` (or with a conversion) is one the GPU prints as Python
     /// does; the message says why not.
     pub fn check(&self, conversion: Option<Conversion>, spec: &str) -> Result<(), String> {
-        if conversion.is_some() {
-            return Spec::parse(spec, Kind::Str).map(|_| ());
-        }
-        match self {
-            PrintValue::Scalar(s) | PrintValue::Composite { scalar: s, .. } => {
-                Spec::parse(spec, spec_kind(*s)).map(|_| ())
-            }
-            PrintValue::Struct { name, .. } if !spec.is_empty() => Err(format!(
+        match (self, conversion) {
+            (PrintValue::Struct { name, .. }, None) if !spec.is_empty() => Err(format!(
                 "unsupported format string passed to {name}.__format__ (a struct formats only as its repr: format its fields)"
             )),
-            PrintValue::Struct { .. } => Ok(()),
+            (_, Some(_)) => Spec::parse(spec, Kind::Str).map(|_| ()),
+            (v, None) => Spec::parse(spec, v.spec_kind()).map(|_| ()),
         }
     }
 
@@ -229,13 +232,7 @@ impl PrintSite {
                     at += value.words();
                     let text = match conversion {
                         None => {
-                            let kind = match value {
-                                PrintValue::Scalar(s) | PrintValue::Composite { scalar: s, .. } => {
-                                    spec_kind(*s)
-                                }
-                                PrintValue::Struct { .. } => Kind::Str,
-                            };
-                            let spec = Spec::parse(spec, kind).unwrap_or_default();
+                            let spec = Spec::parse(spec, value.spec_kind()).unwrap_or_default();
                             value.format(words, &spec)
                         }
                         Some(c) => {

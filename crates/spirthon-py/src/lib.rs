@@ -459,7 +459,7 @@ impl Device {
             .check_launch(&pipeline, &uniform, bufs.len(), threads)
             .map_err(run_error)?
             .len();
-        if gpu.records(&pipeline, dispatches) {
+        if pipeline.records(dispatches) {
             // Recorded in its turn, without waiting: a device error comes from the next
             // call that waits.
             self.thread.post(move |g| {

@@ -230,6 +230,20 @@ fn with_base(uniform: &[u8], size: usize, base: [u32; 3]) -> Vec<u8> {
     out
 }
 
+/// The dispatches of `chunks`, each with its bind group of `groups` (one per chunk, or one
+/// for a launch of one dispatch) and the uniform block's dynamic offset.
+fn dispatches<'a>(
+    chunks: &[Chunk],
+    groups: &'a [wgpu::BindGroup],
+    offset: Option<u32>,
+) -> Vec<Dispatch<'a>> {
+    chunks
+        .iter()
+        .enumerate()
+        .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], offset, *n))
+        .collect()
+}
+
 /// Little-endian bytes as 32-bit words (a trailing partial word is dropped).
 pub fn le_words(bytes: &[u8]) -> Vec<u32> {
     bytes
@@ -526,30 +540,17 @@ impl Gpu {
         let refs: Vec<&wgpu::Buffer> = storage.iter().collect();
         // One bind group per dispatch of the launch, each with its `group_base`.
         let chunks = self.chunks(launch.threads, launch.workgroup_size)?;
-        let groups: Vec<wgpu::BindGroup> = match (&launch.uniform, chunks.len()) {
-            (Some(u), n) if n > 1 => chunks
-                .iter()
-                .map(|(base, _)| {
-                    let bytes = with_base(u, u.len(), *base);
-                    let ub = self.buffer(
-                        Some(&bytes),
-                        bytes.len() as u64,
-                        wgpu::BufferUsages::UNIFORM,
-                    )?;
-                    Ok(self.bind_group(&bindings, layout, Some((&ub, ub.size())), &refs))
-                })
-                .collect::<Result<_, RunError>>()?,
+        let groups = match (&launch.uniform, chunks.len()) {
+            (Some(u), n) if n > 1 => {
+                self.chunk_groups(&chunks, u, u.len(), &bindings, layout, &refs)?
+            }
             _ => {
                 let u = uniform.as_ref().map(|u| (u, u.size()));
                 vec![self.bind_group(&bindings, layout, u, &refs)]
             }
         };
         let offset = launch.uniform.is_some().then_some(0);
-        let dispatches: Vec<Dispatch<'_>> = chunks
-            .iter()
-            .enumerate()
-            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], offset, *n))
-            .collect();
+        let dispatches = dispatches(&chunks, &groups, offset);
         let prints = match launch.prints {
             true => Some(self.print_buffer()?),
             false => None,
@@ -588,6 +589,29 @@ impl Gpu {
             _ => Reported::default(),
         };
         Ok(((out, reported), elapsed))
+    }
+
+    /// The bind groups of the dispatches of a launch of several (`chunks`): each over a
+    /// uniform block of its own, `uniform`'s bytes (padded to `size`) with the dispatch's
+    /// `group_base`, and the arrays at `bindings`.
+    fn chunk_groups(
+        &self,
+        chunks: &[Chunk],
+        uniform: &[u8],
+        size: usize,
+        bindings: &[u32],
+        layout: &wgpu::BindGroupLayout,
+        storage: &[&wgpu::Buffer],
+    ) -> Result<Vec<wgpu::BindGroup>, RunError> {
+        chunks
+            .iter()
+            .map(|(base, _)| {
+                let bytes = with_base(uniform, size, *base);
+                let usage = wgpu::BufferUsages::UNIFORM;
+                let ub = self.buffer(Some(&bytes), bytes.len() as u64, usage)?;
+                Ok(self.bind_group(bindings, layout, Some((&ub, ub.size())), storage))
+            })
+            .collect()
     }
 
     /// The bind group of a launch: the uniform block at binding 0, the arrays at

@@ -68,6 +68,12 @@ impl Pipeline {
     pub fn interface(&self) -> &Interface {
         &self.interface
     }
+
+    /// Whether a launch of it in `dispatches` dispatches is only recorded: it waits for
+    /// nothing and reads nothing back.
+    pub fn records(&self, dispatches: usize) -> bool {
+        self.layouts.hidden.is_none() && dispatches == 1
+    }
 }
 
 /// A pipeline's uniform blocks: [`crate::batch::RING_SLOTS`] slots of `stride` bytes, each
@@ -185,7 +191,7 @@ impl Gpu {
         let entry = &p.interface.entry;
         let chunks = self.check_launch(p, uniform, arrays.len(), threads)?;
         self.take_failure()?;
-        if self.records(p, chunks.len()) {
+        if p.records(chunks.len()) {
             return self.record_launch(p, uniform, arrays, chunks[0].1);
         }
         // Submitted at once, after every launch recorded before it, with slot 0 of the ring.
@@ -196,32 +202,17 @@ impl Gpu {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         // A launch of several dispatches: a uniform block and bind group for each, with its
         // `group_base` (the pipeline's own serve launches of one).
-        let groups: Vec<wgpu::BindGroup> = match &p.uniform {
-            Some(Ring { size, .. }) if chunks.len() > 1 => {
+        let groups = match &p.uniform {
+            Some(r) if chunks.len() > 1 => {
                 let bindings: Vec<u32> = p.interface.arrays.iter().map(|a| a.0).collect();
                 let storage: Vec<&wgpu::Buffer> = arrays.iter().map(|a| &a.buf).collect();
-                chunks
-                    .iter()
-                    .map(|(base, _)| {
-                        let bytes = crate::with_base(uniform, *size as usize, *base);
-                        let ub = self.buffer(
-                            Some(&bytes),
-                            bytes.len() as u64,
-                            wgpu::BufferUsages::UNIFORM,
-                        )?;
-                        let u = Some((&ub, ub.size()));
-                        Ok(self.bind_group(&bindings, &p.layouts.main, u, &storage))
-                    })
-                    .collect::<Result<_, RunError>>()?
+                let (size, layout) = (r.size as usize, &p.layouts.main);
+                self.chunk_groups(&chunks, uniform, size, &bindings, layout, &storage)?
             }
             _ => vec![self.cached_group(p, arrays)],
         };
         let offset = p.uniform.as_ref().map(|_| 0);
-        let dispatches: Vec<crate::Dispatch<'_>> = chunks
-            .iter()
-            .enumerate()
-            .map(|(k, (_, n))| (&groups[k.min(groups.len() - 1)], offset, *n))
-            .collect();
+        let dispatches = crate::dispatches(&chunks, &groups, offset);
         let hidden = match &p.layouts.hidden {
             Some(l) => Some(self.hidden(l, &p.interface, p.prints.as_ref())?),
             None => None,
@@ -273,12 +264,6 @@ impl Gpu {
             }
         }
         self.chunks(threads, p.workgroup_size)
-    }
-
-    /// Whether a launch of `p` in `dispatches` dispatches is only recorded: it waits for
-    /// nothing and reads nothing back.
-    pub fn records(&self, p: &Pipeline, dispatches: usize) -> bool {
-        p.layouts.hidden.is_none() && dispatches == 1
     }
 
     /// Records a launch of one dispatch of `groups` workgroups into the current batch, its

@@ -978,14 +978,11 @@ impl Convert<'_> {
     fn fstring(&mut self, f: &ast::ExprFString) -> ExprKind {
         use ast::InterpolatedStringElement as El;
         let mut parts = Vec::new();
-        let mut elements: Vec<&El> = Vec::new();
         for part in f.value.iter() {
             match part {
                 ast::FStringPart::Literal(l) => parts.push(FPart::Text(l.value.to_string())),
                 ast::FStringPart::FString(fs) => {
-                    elements.clear();
-                    elements.extend(fs.elements.iter());
-                    for el in &elements {
+                    for el in fs.elements.iter() {
                         match el {
                             El::Literal(l) => parts.push(FPart::Text(l.value.to_string())),
                             El::Interpolation(i) => match self.field(i) {
