@@ -11,8 +11,13 @@ Prints two tables:
    median of N processes (a fresh cache directory for every cold one).
 2. Launch overhead: the time per launch of a small saxpy (1024 elements) on arrays that stay
    on the device, the best of 5 batches of 1,000 launches then one wait, for spirthon against
-   numba-vulkan (its own saxpy, the same grid) and wgpu-py dispatching the very same SPIR-V
-   module (one submission per launch, with the same uniform write).
+   numba-vulkan (its own saxpy, the same grid), Quadrants (the Taichi fork) on Vulkan, wgpu-py
+   dispatching the very same SPIR-V module (one submission per launch, with the same uniform
+   write) and, where a CUDA GPU is, Numba-CUDA. spirthon's row also gives its host time (the
+   loop without the wait) and the floor: the same 1,000 dispatches recorded into one command
+   buffer from Rust and submitted once.
+
+   python3 benches/python/bench.py --launches-only    # table 2 alone
 
 A tool that is not installed is reported as such; nothing else is needed for spirthon's rows.
 """
@@ -128,20 +133,24 @@ OVERHEAD_SPIRTHON = """
 import sys, time, numpy as np
 sys.path[:0] = [{python!r}, {here!r}]
 import spirthon
+from spirthon import gpu
 from kernels_spirthon import saxpy
 x = spirthon.array(np.ones(1024, dtype=np.float32)); y = spirthon.zeros(1024)
 for _ in range(50):
     saxpy.launch(1024, 1.0, x, y)
 spirthon.synchronize()
-best = 1e9
+best = host = 1e9
 for _ in range(5):
     t = time.perf_counter()
     for _ in range({launches}):
         saxpy.launch(1024, 1.0, x, y)
+    t1 = time.perf_counter()
     spirthon.synchronize()
     best = min(best, (time.perf_counter() - t) / {launches})
-print(best)
+    host = min(host, (t1 - t) / {launches})
 assert y.numpy()[0] == 5 * {launches} + 50
+floor = min(gpu.time_launches(saxpy, 1024, (1.0, x, y), {launches}) for _ in range(5)) / {launches}
+print(best, host, floor, spirthon.device())
 """
 
 OVERHEAD_WGPU = """
@@ -224,6 +233,63 @@ assert y.copy_to_host()[0] == 5 * {launches} + 50
 """
 
 
+OVERHEAD_QUADRANTS = """
+import time, numpy as np, quadrants as qd
+qd.init(arch=qd.vulkan, log_level=qd.ERROR)
+
+@qd.kernel
+def saxpy(a: qd.f32, x: qd.types.ndarray(dtype=qd.f32, ndim=1), y: qd.types.ndarray(dtype=qd.f32, ndim=1)):
+    for i in range(x.shape[0]):
+        y[i] = a * x[i] + y[i]
+
+n = 1024
+x = qd.ndarray(qd.f32, shape=n); y = qd.ndarray(qd.f32, shape=n)
+x.from_numpy(np.ones(n, np.float32))
+for _ in range(50):
+    saxpy(1.0, x, y)
+qd.sync()
+best = 1e9
+for _ in range(5):
+    t = time.perf_counter()
+    for _ in range({launches}):
+        saxpy(1.0, x, y)
+    qd.sync()
+    best = min(best, (time.perf_counter() - t) / {launches})
+print(best)
+assert y.to_numpy()[0] == 5 * {launches} + 50
+"""
+
+# Where a CUDA GPU is (not Vulkan: the launch cost of the CUDA stack, for reference).
+OVERHEAD_NUMBA_CUDA = """
+import time, numpy as np
+from numba import cuda
+if not cuda.is_available():
+    raise SystemExit("no CUDA device")
+
+@cuda.jit
+def saxpy(a, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        y[i] = a * x[i] + y[i]
+
+n = 1024
+x = cuda.to_device(np.ones(n, np.float32)); y = cuda.to_device(np.zeros(n, np.float32))
+k = saxpy[n // 64, 64]
+for _ in range(50):
+    k(np.float32(1.0), x, y)
+cuda.synchronize()
+best = 1e9
+for _ in range(5):
+    t = time.perf_counter()
+    for _ in range({launches}):
+        k(np.float32(1.0), x, y)
+    cuda.synchronize()
+    best = min(best, (time.perf_counter() - t) / {launches})
+print(best)
+assert y.copy_to_host()[0] == 5 * {launches} + 50
+"""
+
+
 def available(module):
     if module == "spirthon":
         return True  # from this checkout's python/
@@ -266,7 +332,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--launches", type=int, default=1000)
+    ap.add_argument("--launches-only", action="store_true", help="only the launch overhead table")
     args = ap.parse_args()
+    if not args.launches_only:
+        first_calls(args)
+    launches(args)
+
+
+def first_calls(args):
     tools = [("spirthon", "spirthon", SPIRTHON), ("taichi (vulkan)", "taichi", TAICHI), ("warp (cpu)", "warp", WARP)]
     print("first call: fresh process to result in NumPy, median of %d (ms)" % args.rounds)
     print("%-18s %-11s %10s %10s" % ("tool", "kernel", "cold", "warm"))
@@ -285,15 +358,27 @@ def main():
             except RuntimeError as e:
                 print("%-18s %-11s failed: %s" % (label, case, e))
     print()
+
+
+def launches(args):
     print("launch overhead on device arrays: saxpy of 1024, best of 5 batches of %d launches (µs per launch)" % args.launches)
     fmt = dict(python=os.path.join(ROOT, "python"), here=HERE, launches=args.launches)
-    ours = float(run(OVERHEAD_SPIRTHON.format(**fmt))[1])
-    print("%-18s %10.1f" % ("spirthon", ours * 1e6))
-    for label, module, template in [("numba-vulkan", "numba_vulkan", OVERHEAD_NUMBA_VULKAN), ("wgpu-py", "wgpu", OVERHEAD_WGPU)]:
+    best, host, floor, device = run(OVERHEAD_SPIRTHON.format(**fmt))[1].split(None, 3)
+    ours, host, floor = float(best), float(host), float(floor)
+    print("on %s" % device.strip())
+    print("%-18s %10.1f   (host %.1f; the same dispatches in one command buffer from Rust: %.1f, spirthon / that: %.2f)" % ("spirthon", ours * 1e6, host * 1e6, floor * 1e6, ours / floor))
+    peers = [("numba-vulkan", "numba_vulkan", OVERHEAD_NUMBA_VULKAN), ("quadrants (vulkan)", "quadrants", OVERHEAD_QUADRANTS),
+             ("wgpu-py", "wgpu", OVERHEAD_WGPU), ("numba-cuda", "numba.cuda", OVERHEAD_NUMBA_CUDA)]
+    for label, module, template in peers:
         if not available(module):
-            print("%-18s not installed (pip install %s)" % (label, module.replace("_", "-")))
+            print("%-18s not installed (pip install %s)" % (label, module.replace("_", "-").split(".")[0]))
             continue
-        theirs = float(run(template.format(**fmt))[1])
+        try:
+            # The last line (Quadrants prints a banner first).
+            theirs = float(run(template.format(**fmt))[1].split()[-1])
+        except RuntimeError as e:
+            print("%-18s failed: %s" % (label, e))
+            continue
         print("%-18s %10.1f   (spirthon / this: %.2f)" % (label, theirs * 1e6, ours / theirs))
 
 

@@ -972,35 +972,9 @@ def launch(kernel, threads, args, kwargs, checked):
     plan = _plan(kernel, checked)
     m = plan.module
     pipeline = _pipeline(dev, m, m.entry)
-    uniform = bytearray(m.uniform_size)
-    structs = {}
-    for k, p, offset in plan.scalars:
-        value = args[k]
-        if isinstance(p, _Leaf):
-            param = kernel.params[k]
-            if k not in structs:
-                structs[k] = _struct_arg(param.name, param.elem, value)
-            value = _leaf_value(structs[k], p.name[len(param.name) + 1:])
-        fmt, vals = _scalar_words(p, value)
-        if offset is not None:
-            struct.pack_into("<" + fmt, uniform, offset, *vals)
-    # Every array is checked before any is copied to the device.
-    _check_arrays([(p, args[k], written) for k, p, _, written in plan.arrays])
-    shapes = {k: _array_shape(dev, p, args[k]) for k, p, _, _ in plan.arrays}
-    buffers = [None] * plan.bindings
-    hosts = []
-    for k, p, at, written in plan.arrays:
-        buf, host = _array_arg(dev, p, args[k])
-        if host is not None and written:
-            hosts.append(host)
-        if at is not None:
-            buffers[at] = buf
-    if plan.threads is not None:
-        struct.pack_into("<3I", uniform, plan.threads, *threads)
-    for k, axis, offset in plan.shapes:
-        struct.pack_into("<i", uniform, offset, shapes[k][axis])
+    uniform, buffers, hosts = _arguments(dev, kernel, plan, threads, args)
     try:
-        errors, prints = dev.native.launch(pipeline, bytes(uniform), buffers, threads, timeout=_timeout)
+        errors, prints = dev.native.launch(pipeline, uniform, buffers, threads, timeout=_timeout)
         for h in hosts:
             h.write_back(dev)
     except TimeoutError as e:
@@ -1015,6 +989,54 @@ def launch(kernel, threads, args, kwargs, checked):
         failure = _native.report(errors, m.reflection, m.path, m.source, groups, m.workgroup_size)
         if failure is not None:
             raise CheckError.from_report(m.path, *failure)
+
+
+def _arguments(dev, kernel, plan, threads, args):
+    """A launch's arguments (in parameter order) for the device: the uniform block's bytes,
+    the array buffers in binding order, and the host arrays to write back after it. Every
+    argument is checked before any array is copied to the device."""
+    m = plan.module
+    uniform = bytearray(m.uniform_size)
+    structs = {}
+    for k, p, offset in plan.scalars:
+        value = args[k]
+        if isinstance(p, _Leaf):
+            param = kernel.params[k]
+            if k not in structs:
+                structs[k] = _struct_arg(param.name, param.elem, value)
+            value = _leaf_value(structs[k], p.name[len(param.name) + 1:])
+        fmt, vals = _scalar_words(p, value)
+        if offset is not None:
+            struct.pack_into("<" + fmt, uniform, offset, *vals)
+    _check_arrays([(p, args[k], written) for k, p, _, written in plan.arrays])
+    shapes = {k: _array_shape(dev, p, args[k]) for k, p, _, _ in plan.arrays}
+    buffers = [None] * plan.bindings
+    hosts = []
+    for k, p, at, written in plan.arrays:
+        buf, host = _array_arg(dev, p, args[k])
+        if host is not None and written:
+            hosts.append(host)
+        if at is not None:
+            buffers[at] = buf
+    if plan.threads is not None:
+        struct.pack_into("<3I", uniform, plan.threads, *threads)
+    for k, axis, offset in plan.shapes:
+        struct.pack_into("<i", uniform, offset, shapes[k][axis])
+    return bytes(uniform), buffers, hosts
+
+
+def time_launches(kernel, threads, args, times):
+    """For benchmarks: seconds for ``times`` launches of ``kernel`` (not generic) over
+    ``threads`` with ``args`` (device arrays), as ``launch`` records them, recorded into one
+    command buffer from Rust and submitted once: the floor of a loop of launches."""
+    dev = _current()
+    threads = _threads(threads)
+    plan = _plan(kernel, False)
+    pipeline = _pipeline(dev, plan.module, plan.module.entry)
+    uniform, buffers, hosts = _arguments(dev, kernel, plan, threads, list(args))
+    if hosts:
+        raise TypeError("time_launches takes device arrays")
+    return dev.native.time_launches(pipeline, uniform, buffers, threads, times, timeout=_timeout)
 
 
 def _pipeline(dev, m, name):

@@ -478,6 +478,31 @@ impl Device {
         let r = wait(py, p, timeout, &|| what.clone())?;
         Ok((r.errors, r.prints))
     }
+
+    /// For benchmarks: seconds for `times` launches as `launch` records them, recorded into
+    /// one command buffer from Rust and submitted once (the floor of a loop of launches).
+    #[pyo3(signature = (kernel, uniform, arrays, threads, times, timeout=None))]
+    // A Python method with keyword arguments: one parameter per keyword reads best there.
+    #[allow(clippy::too_many_arguments)]
+    fn time_launches(
+        &self,
+        py: Python<'_>,
+        kernel: &Kernel,
+        uniform: &[u8],
+        arrays: Vec<PyRef<'_, Buffer>>,
+        threads: [u32; 3],
+        times: u32,
+        timeout: Option<f64>,
+    ) -> PyResult<f64> {
+        let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
+        let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
+        let p = self.thread.submit(move |g| {
+            let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
+            g.time_launches(&pipeline, &uniform, &refs, threads, times)
+        });
+        let t = wait(py, p, timeout, &|| "timing launches".into())?;
+        Ok(t.as_secs_f64())
+    }
 }
 
 /// spirthon's compiler and GPU runtime, for the `spirthon` package.

@@ -238,6 +238,41 @@ impl Gpu {
         }
     }
 
+    /// The floor a loop of launches is measured against: `times` launches of `p` as
+    /// [`Gpu::launch`] would record them (same pipeline, bind group and uniform bytes),
+    /// recorded into one command buffer and submitted once; the wall time from the first
+    /// recording to completion, after everything launched before has run. For benchmarks.
+    pub fn time_launches(
+        &self,
+        p: &Pipeline,
+        uniform: &[u8],
+        arrays: &[&DeviceBuffer],
+        threads: [u32; 3],
+        times: u32,
+    ) -> Result<std::time::Duration, RunError> {
+        let chunks = self.check_launch(p, uniform, arrays.len(), threads)?;
+        if !p.records(chunks.len()) {
+            return Err(RunError::Input(format!(
+                "kernel `{}`: only launches that are recorded (one dispatch, not checked, not printing) are timed",
+                p.interface.entry
+            )));
+        }
+        self.finish()?;
+        if let Some(r) = &p.uniform {
+            self.write_padded(&r.buf, uniform);
+        }
+        let group = self.cached_group(p, arrays);
+        let offset = p.uniform.as_ref().map(|_| 0);
+        let dispatches = crate::dispatches(&chunks, std::slice::from_ref(&group), offset);
+        self.wait()?;
+        let t = std::time::Instant::now();
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        crate::encode_pass(&mut encoder, &p.pipeline, &dispatches, None, times);
+        self.queue.submit([encoder.finish()]);
+        self.wait()?;
+        Ok(t.elapsed())
+    }
+
     /// The dispatches of a launch of `p` with `uniform` and `arrays` arrays over `threads`,
     /// or why it cannot run: what [`Gpu::launch`] checks before it records anything.
     pub fn check_launch(
