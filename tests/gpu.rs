@@ -20,6 +20,12 @@ use common::compare::Tolerance;
 use common::*;
 use spirthon::run::{Gpu, RunError};
 
+/// Every float control a Vulkan device may support (module `floats` of the runtime).
+const ALL_FLOAT_CONTROLS: spirthon_runtime::FloatControls = spirthon_runtime::FloatControls {
+    denorm_preserve: [true; 3],
+    signed_zero_inf_nan_preserve: [true; 3],
+};
+
 fn require_gpu() -> bool {
     std::env::var("SPIRTHON_REQUIRE_GPU").is_ok_and(|v| v == "1")
 }
@@ -84,6 +90,9 @@ fn check(gpu: &Gpu, py: &Path) -> Result<(), String> {
         Err(e) => return Err(format!("{shown} does not compile: {e:?}")),
     };
     spirv_val(&compiled.words, &shown)?;
+    // What the driver is given: the module with every float control a device may support.
+    let controlled = spirthon_runtime::with_float_controls(&compiled.words, &ALL_FLOAT_CONTROLS);
+    spirv_val(&controlled, &format!("{shown} (with float controls)"))?;
     portable(&compiled.words, &shown)?;
     let ran = spirthon::run::run_compiled(gpu, &compiled, &inputs, None, 0)
         .map_err(|e| format!("{shown}: the GPU run failed: {e}"))?;
@@ -300,7 +309,11 @@ fn check_all(cases: &[PathBuf], check: impl Fn(&Path) -> Result<(), String>) {
 #[test]
 fn gpu_agrees_with_cpython_on_every_kernel() {
     let Some(gpu) = gpu() else { return };
-    eprintln!("GPU tests on {}", gpu.describe());
+    eprintln!(
+        "GPU tests on {} ({})",
+        gpu.describe(),
+        gpu.describe_floats()
+    );
     let mut cases = kernels("shaders");
     let run_cases = kernels("tests/run");
     assert!(

@@ -80,8 +80,10 @@ class Dvec(unittest.TestCase):
         return p, q, before, springs, out, energy, turn
 
     def test_float64_arrays_on_both_devices(self):
-        """The GPU and the python device agree to the last bit but for the device's
-        `length` (its square root of a dot product), and both agree with NumPy's float64."""
+        """The GPU and the python device agree but for the device's `length` (its square
+        root of a dot product, which a driver computes its own way: on an H100 an entry of
+        `out` that cancels differed by 2.1e-15 relative), and both agree with NumPy's
+        float64."""
         gpu = self._launch(None)
         cpu = self._launch("python")
         p, q, before, springs, out, energy, turn = gpu
@@ -90,7 +92,7 @@ class Dvec(unittest.TestCase):
                 for f in a.dtype.names:
                     np.testing.assert_array_equal(a[f], b[f])
             else:
-                np.testing.assert_allclose(a, b, rtol=1e-15)
+                np.testing.assert_allclose(a, b, rtol=1e-14)
         want_out, want_energy, want_turn, want_d = _numpy_forces(p, q, before, np.array([0.1, 1e-12, -0.25]), (0.5, 2.0))
         np.testing.assert_allclose(out, want_out, rtol=1e-14)
         np.testing.assert_allclose(energy, want_energy, rtol=1e-14)

@@ -67,11 +67,21 @@ impl Gpu {
         });
         let adapter = adapters.swap_remove(0);
         let info = adapter.get_info();
+        // On Vulkan the driver gets the compiler's module as it is (module `floats`).
+        let passthrough = (info.backend == wgpu::Backend::Vulkan
+            && adapter
+                .features()
+                .contains(wgpu::Features::PASSTHROUGH_SHADERS))
+        .then(|| float_controls(&adapter));
+        let extra = match passthrough {
+            Some(_) => wgpu::Features::PASSTHROUGH_SHADERS,
+            None => wgpu::Features::empty(),
+        };
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("spirthon"),
             // Float atomics and f64 where the device has them; a kernel that needs one the
             // device lacks is refused before it runs (`OPTIONAL_FEATURES`).
-            required_features: adapter.features() & crate::optional_features(),
+            required_features: (adapter.features() & crate::optional_features()) | extra,
             // Kernels may take many arrays: ask for what the adapter has.
             required_limits: adapter.limits(),
             ..Default::default()
@@ -82,6 +92,7 @@ impl Gpu {
             queue,
             info,
             batches: Default::default(),
+            passthrough,
         })
     }
 
@@ -94,11 +105,59 @@ impl Gpu {
         &self.info.name
     }
 
+    /// How the device computes with floats beside IEEE 754 rounding, e.g.
+    /// `subnormals kept in f16, f32, f64` (module `floats`).
+    pub fn describe_floats(&self) -> String {
+        match &self.passthrough {
+            Some(fc) => fc.describe(),
+            None => "modules translated by naga (no float controls, contraction possible)".into(),
+        }
+    }
+
     /// The device's subgroup size, when it has subgroup operations and one size (a device
     /// that may pick a size per kernel, between two, gives `None`).
     pub fn subgroup_size(&self) -> Option<u32> {
         let (lo, hi) = (self.info.subgroup_min_size, self.info.subgroup_max_size);
         (self.device.features().contains(wgpu::Features::SUBGROUP) && lo == hi && lo > 0)
             .then_some(lo)
+    }
+}
+
+/// The float controls of a Vulkan adapter (`VkPhysicalDeviceFloatControlsProperties`, core in
+/// Vulkan 1.2); none for an older device.
+#[allow(unsafe_code)]
+fn float_controls(adapter: &wgpu::Adapter) -> crate::FloatControls {
+    use ash::vk;
+    // SAFETY: the guard borrows the adapter, which outlives it; the one Vulkan call below
+    // only reads the physical device's properties, with structures ash sets up.
+    let Some(hal) = (unsafe { adapter.as_hal::<wgpu::hal::api::Vulkan>() }) else {
+        return Default::default();
+    };
+    let shared = hal.shared_instance();
+    if shared.instance_api_version() < vk::API_VERSION_1_2 {
+        return Default::default();
+    }
+    let mut fc = vk::PhysicalDeviceFloatControlsProperties::default();
+    let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut fc);
+    unsafe {
+        shared
+            .raw_instance()
+            .get_physical_device_properties2(hal.raw_physical_device(), &mut props)
+    };
+    if props.properties.api_version < vk::API_VERSION_1_2 {
+        return Default::default();
+    }
+    let yes = |b: vk::Bool32| b == vk::TRUE;
+    crate::FloatControls {
+        denorm_preserve: [
+            yes(fc.shader_denorm_preserve_float16),
+            yes(fc.shader_denorm_preserve_float32),
+            yes(fc.shader_denorm_preserve_float64),
+        ],
+        signed_zero_inf_nan_preserve: [
+            yes(fc.shader_signed_zero_inf_nan_preserve_float16),
+            yes(fc.shader_signed_zero_inf_nan_preserve_float32),
+            yes(fc.shader_signed_zero_inf_nan_preserve_float64),
+        ],
     }
 }

@@ -16,6 +16,8 @@
 
 mod adapter;
 mod batch;
+mod bindings;
+mod floats;
 mod hidden;
 pub mod inputs;
 pub mod json;
@@ -23,6 +25,7 @@ pub mod resident;
 pub mod worker;
 
 pub use adapter::{adapters, quiet_vulkan_loader, INSTALL_HINT};
+pub use floats::{with_float_controls, FloatControls};
 pub use hidden::Reported;
 
 use std::fmt;
@@ -294,6 +297,24 @@ pub struct Interface {
     pub prints: bool,
 }
 
+impl Interface {
+    /// The bindings of its two bind group layouts, sets 0 and 1 (module `bindings`).
+    fn bindings(&self) -> [Vec<u32>; 2] {
+        let mut main: Vec<u32> = self.arrays.iter().map(|a| a.0).collect();
+        if self.uniform {
+            main.push(0);
+        }
+        let mut hidden = Vec::new();
+        if self.checked {
+            hidden.push(spirthon_ir::ErrorBuffer::BINDING);
+        }
+        if self.prints {
+            hidden.push(spirthon_ir::PrintBuffer::BINDING);
+        }
+        [main, hidden]
+    }
+}
+
 /// What a run produced: every array's bytes after the dispatch, and how long the dispatch
 /// took on the device (submission to completion).
 #[derive(Clone, Debug)]
@@ -314,6 +335,16 @@ struct Layouts {
 /// The arrays after a dispatch, and the hidden buffers' words.
 type Dispatched = (Vec<Vec<u8>>, Reported);
 
+/// A launch's buffers on the device ([`Gpu::bind`]): its arrays, the workgroup counts and
+/// bind group of each dispatch, the dynamic offset of the uniform block, the hidden buffers.
+struct Bound {
+    storage: Vec<wgpu::Buffer>,
+    chunks: Vec<Chunk>,
+    groups: Vec<wgpu::BindGroup>,
+    offset: Option<u32>,
+    hidden: Option<hidden::Hidden>,
+}
+
 /// An open device.
 pub struct Gpu {
     device: wgpu::Device,
@@ -321,6 +352,9 @@ pub struct Gpu {
     info: wgpu::AdapterInfo,
     /// The launches recorded and not yet submitted (module `batch`).
     batches: batch::Batches,
+    /// On Vulkan, the float controls a module is given before it goes to the driver as it
+    /// is (module `floats`); `None` where modules go through naga (Metal).
+    passthrough: Option<FloatControls>,
 }
 
 impl Gpu {
@@ -337,7 +371,7 @@ impl Gpu {
         let mut arrays = Vec::new();
         let mut reported = Reported::default();
         for _ in 0..repeat.max(1) + usize::from(repeat > 0) {
-            let (out, t) = self.dispatch(launch, &layout, &pipeline, 1)?;
+            let (out, t) = self.dispatch(launch, &layout, &pipeline)?;
             best = best.min(t);
             (arrays, reported) = out;
         }
@@ -348,10 +382,11 @@ impl Gpu {
         })
     }
 
-    /// The device time of one dispatch of `launch`: `per_submit` dispatches are recorded in
-    /// one submission, so that submission and read-back costs are shared, and the fastest of
-    /// `rounds` submissions (after a warm-up one) is divided by `per_submit`. The arrays are
-    /// not reset between dispatches: this is for timing only.
+    /// The device time of one dispatch of `launch`: its arrays are uploaded once, then
+    /// `per_submit` dispatches are recorded in one submission, so that the submission's cost
+    /// is shared, and the fastest of `rounds` submissions (after a warm-up one) is divided by
+    /// `per_submit`; nothing is read back. The arrays are not reset between dispatches: this
+    /// is for timing only.
     pub fn time(
         &self,
         shader: Shader<'_>,
@@ -359,12 +394,27 @@ impl Gpu {
         per_submit: u32,
         rounds: usize,
     ) -> Result<Duration, RunError> {
-        let (layout, pipeline) = self.pipeline(shader, &launch.interface())?;
+        let (layouts, pipeline) = self.pipeline(shader, &launch.interface())?;
         let per_submit = per_submit.max(1);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let b = self.bind(launch, &layouts)?;
+        let dispatches = dispatches(&b.chunks, &b.groups, b.offset);
+        self.wait()?;
         let mut best = Duration::MAX;
         for _ in 0..rounds + 1 {
-            let (_, t) = self.dispatch(launch, &layout, &pipeline, per_submit)?;
-            best = best.min(t);
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            let hidden = b.hidden.as_ref().map(|h| &h.group);
+            encode_pass(&mut encoder, &pipeline, &dispatches, hidden, per_submit);
+            let start = Instant::now();
+            self.queue.submit([encoder.finish()]);
+            self.wait()?;
+            best = best.min(start.elapsed());
+        }
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RunError::Device(format!(
+                "the device rejected the dispatch of `{}`: {e:?}",
+                launch.entry
+            )));
         }
         Ok(best / per_submit)
     }
@@ -388,15 +438,39 @@ impl Gpu {
             }
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&launch.entry),
-                source: match shader {
-                    Shader::SpirV(w) => wgpu::ShaderSource::SpirV(w.into()),
-                    Shader::Wgsl(s) => wgpu::ShaderSource::Wgsl(s.into()),
-                },
-            });
+        let module = match (shader, &self.passthrough) {
+            (Shader::SpirV(w), Some(fc)) => {
+                let words = bindings::with_layout_bindings(w, &launch.bindings());
+                let words = floats::with_float_controls(&words, fc);
+                let entry = wgpu::PassthroughShaderEntryPoint {
+                    name: launch.entry.as_str().into(),
+                    workgroup_size: (1, 1, 1),
+                };
+                // SAFETY: the compiler validated the module with naga, and the module and
+                // the pipeline layout below follow one binding ABI (docs/language.md);
+                // the tests put every module through `spirv-val` too.
+                #[allow(unsafe_code)]
+                unsafe {
+                    self.device.create_shader_module_passthrough(
+                        wgpu::ShaderModuleDescriptorPassthrough {
+                            label: Some(&launch.entry),
+                            entry_points: std::borrow::Cow::Borrowed(std::slice::from_ref(&entry)),
+                            spirv: Some(words.into()),
+                            ..Default::default()
+                        },
+                    )
+                }
+            }
+            _ => self
+                .device
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(&launch.entry),
+                    source: match shader {
+                        Shader::SpirV(w) => wgpu::ShaderSource::SpirV(w.into()),
+                        Shader::Wgsl(s) => wgpu::ShaderSource::Wgsl(s.into()),
+                    },
+                }),
+        };
         let layout = self.bind_group_layout(launch);
         let hidden = self.hidden_layout(launch);
         let pipeline_layout = self
@@ -505,18 +579,11 @@ impl Gpu {
         }
     }
 
-    /// Runs `launch` `times` times in one submission: the arrays (and a checked launch's
-    /// error buffer) afterwards, and the device time.
-    fn dispatch(
-        &self,
-        launch: &Launch,
-        layouts: &Layouts,
-        pipeline: &wgpu::ComputePipeline,
-        times: u32,
-    ) -> Result<(Dispatched, Duration), RunError> {
+    /// The buffers and bind groups of `launch` on this device: its arrays uploaded, one bind
+    /// group per dispatch (each with its `group_base`), the hidden buffers.
+    fn bind(&self, launch: &Launch, layouts: &Layouts) -> Result<Bound, RunError> {
         let layout = &layouts.main;
         self.check_limits(launch)?;
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let uniform = match &launch.uniform {
             Some(u) => Some(self.buffer(Some(u), u.len() as u64, wgpu::BufferUsages::UNIFORM)?),
             None => None,
@@ -549,8 +616,6 @@ impl Gpu {
                 vec![self.bind_group(&bindings, layout, u, &refs)]
             }
         };
-        let offset = launch.uniform.is_some().then_some(0);
-        let dispatches = dispatches(&chunks, &groups, offset);
         let prints = match launch.prints {
             true => Some(self.print_buffer()?),
             false => None,
@@ -559,19 +624,38 @@ impl Gpu {
             Some(l) => Some(self.hidden(l, &launch.interface(), prints.as_ref())?),
             None => None,
         };
-        let readback: Vec<wgpu::Buffer> = storage.iter().map(|b| self.staging(b.size())).collect();
+        Ok(Bound {
+            storage,
+            chunks,
+            groups,
+            offset: launch.uniform.is_some().then_some(0),
+            hidden,
+        })
+    }
+
+    /// Runs `launch` once: the arrays (and the hidden buffers' words) afterwards, and the
+    /// device time.
+    fn dispatch(
+        &self,
+        launch: &Launch,
+        layouts: &Layouts,
+        pipeline: &wgpu::ComputePipeline,
+    ) -> Result<(Dispatched, Duration), RunError> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let b = self.bind(launch, layouts)?;
+        let dispatches = dispatches(&b.chunks, &b.groups, b.offset);
+        let readback: Vec<wgpu::Buffer> =
+            b.storage.iter().map(|s| self.staging(s.size())).collect();
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        encode_pass(
-            &mut encoder,
-            pipeline,
-            &dispatches,
-            hidden.as_ref().map(|h| &h.group),
-            times,
-        );
-        for (s, r) in storage.iter().zip(&readback) {
+        let hidden = b.hidden.as_ref().map(|h| &h.group);
+        encode_pass(&mut encoder, pipeline, &dispatches, hidden, 1);
+        for (s, r) in b.storage.iter().zip(&readback) {
             encoder.copy_buffer_to_buffer(s, 0, r, 0, s.size());
         }
-        let staged = hidden.as_ref().map(|h| self.stage_hidden(&mut encoder, h));
+        let staged = b
+            .hidden
+            .as_ref()
+            .map(|h| self.stage_hidden(&mut encoder, h));
         let start = Instant::now();
         self.queue.submit([encoder.finish()]);
         self.wait()?;
@@ -584,8 +668,8 @@ impl Gpu {
         }
         let sizes: Vec<u64> = launch.arrays.iter().map(|a| a.data.len()).collect();
         let out = self.read_back(&sizes, &readback)?;
-        let reported = match (hidden, staged) {
-            (Some(h), Some(s)) => self.collect_hidden(&h, s)?,
+        let reported = match (&b.hidden, staged) {
+            (Some(h), Some(s)) => self.collect_hidden(h, s)?,
             _ => Reported::default(),
         };
         Ok(((out, reported), elapsed))

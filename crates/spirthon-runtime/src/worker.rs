@@ -17,8 +17,11 @@
 //!
 //! A job that panics (a driver bug) fails its own caller, not the thread: later jobs run.
 //! Work a caller gave up on still runs (the device cannot take it back); later jobs wait
-//! for it. Dropping the [`DeviceThread`] lets the thread end after its queued jobs, without
-//! waiting for it.
+//! for it. Dropping the [`DeviceThread`] ends the thread after its queued jobs and waits
+//! for that (at most [`DROP_WAIT`]): the device is then released by the dropping thread, not
+//! by the device's thread while the process goes on to exit (NVIDIA's driver tears itself
+//! down at exit, and a device destroyed concurrently with that crashed the process with
+//! "free(): invalid pointer").
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
@@ -28,10 +31,16 @@ use crate::{Gpu, RunError};
 
 type Job = Box<dyn FnOnce(&Gpu) + Send>;
 
+/// How long dropping a [`DeviceThread`] waits for its thread to end (a kernel that never
+/// ends keeps it; the process may still exit).
+pub const DROP_WAIT: Duration = Duration::from_secs(5);
+
 /// A [`Gpu`] with the thread that runs its operations.
 pub struct DeviceThread {
     gpu: Arc<Gpu>,
-    jobs: Mutex<Sender<Job>>,
+    jobs: Mutex<Option<Sender<Job>>>,
+    /// Told when the thread has ended (and dropped its handle on the device).
+    ended: Mutex<Receiver<()>>,
 }
 
 /// A job's result, not yet there.
@@ -54,29 +63,19 @@ impl DeviceThread {
         let gpu = Arc::new(gpu);
         let (tx, rx) = mpsc::channel::<Job>();
         let on_thread = Arc::clone(&gpu);
+        let (done, ended) = mpsc::channel();
         std::thread::Builder::new()
             .name("spirthon-device".into())
-            .spawn(move || loop {
-                let job = match rx.try_recv() {
-                    Ok(job) => job,
-                    Err(e) => {
-                        // Idle (or done): submit what is recorded.
-                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            on_thread.flush_idle()
-                        }));
-                        match (e, rx.recv()) {
-                            (TryRecvError::Empty, Ok(job)) => job,
-                            _ => break,
-                        }
-                    }
-                };
-                // A panicking job drops its result sender: its caller sees `Lost`.
-                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&on_thread)));
+            .spawn(move || {
+                serve(&on_thread, &rx);
+                drop(on_thread);
+                let _ = done.send(());
             })
             .map_err(|e| RunError::Device(format!("cannot start the device thread: {e}")))?;
         Ok(DeviceThread {
             gpu,
-            jobs: Mutex::new(tx),
+            jobs: Mutex::new(Some(tx)),
+            ended: Mutex::new(ended),
         })
     }
 
@@ -90,11 +89,9 @@ impl DeviceThread {
     pub fn post(&self, job: impl FnOnce(&Gpu) + Send + 'static) {
         // The thread only ends when the sender goes, so a send cannot fail while `self`
         // lives; if it ever did, a waiting caller sees `Lost`.
-        let _ = self
-            .jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .send(Box::new(job));
+        if let Some(tx) = self.jobs.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            let _ = tx.send(Box::new(job));
+        }
     }
 
     /// Queues `job`; its result comes through the [`Pending`].
@@ -107,6 +104,35 @@ impl DeviceThread {
             let _ = tx.send(job(gpu));
         });
         Pending { rx }
+    }
+}
+
+/// The device thread's loop: each job in turn, and the recorded launches submitted whenever
+/// none is queued; until the [`DeviceThread`] is dropped.
+fn serve(gpu: &Gpu, rx: &Receiver<Job>) {
+    loop {
+        let job = match rx.try_recv() {
+            Ok(job) => job,
+            Err(e) => {
+                // Idle (or done): submit what is recorded.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| gpu.flush_idle()));
+                match (e, rx.recv()) {
+                    (TryRecvError::Empty, Ok(job)) => job,
+                    _ => return,
+                }
+            }
+        };
+        // A panicking job drops its result sender: its caller sees `Lost`.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(gpu)));
+    }
+}
+
+impl Drop for DeviceThread {
+    fn drop(&mut self) {
+        // The thread ends once its queue is empty and the sender is gone.
+        drop(self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = ended.recv_timeout(DROP_WAIT);
     }
 }
 
