@@ -18,7 +18,7 @@ use std::process::Command;
 
 use common::compare::Tolerance;
 use common::*;
-use spirthon::run::{Gpu, RunError};
+use spirthon::run::{Gpu, RunError, Shader};
 
 /// Every float control a Vulkan device may support (module `floats` of the runtime).
 const ALL_FLOAT_CONTROLS: spirthon_runtime::FloatControls = spirthon_runtime::FloatControls {
@@ -783,4 +783,80 @@ fn shared_math_helpers_give_the_same_bits_as_standalone_ones() {
     assert_eq!((alone_calls, shared_calls), (2, 6));
     assert_eq!(a1, a2, "acos differs when it shares asin's helper");
     assert_eq!(b1, b2, "atan2 differs when it shares atan's helper");
+}
+
+/// A device's thread ends with its queue: dropping it (what the library does as the process
+/// exits) waits for the work queued before, so the device is released by the dropping
+/// thread and not while the process tears down its driver.
+#[test]
+fn dropping_a_device_thread_waits_for_its_queued_work() {
+    let Some(gpu) = gpu() else { return };
+    let thread = spirthon_runtime::worker::DeviceThread::start(gpu).expect("device thread");
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for _ in 0..3 {
+        let done = std::sync::Arc::clone(&done);
+        thread.post(move |_| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        });
+    }
+    drop(thread);
+    assert_eq!(done.load(std::sync::atomic::Ordering::SeqCst), 3);
+}
+
+/// A batch the device rejects names the launch it rejected and where it was made: the
+/// runtime takes any buffers (the library refuses this aliasing before it records; the
+/// runtime's own API does not), and `x` as both saxpy's read-only `x` and its written `y`
+/// is a usage the device's validation rejects in a dispatch.
+#[test]
+fn a_rejected_batch_names_the_launch_the_device_rejected() {
+    let Some(gpu) = gpu() else { return };
+    let py = root().join("shaders/saxpy.py");
+    let source = std::fs::read_to_string(&py).expect("saxpy.py");
+    let compiled = spirthon::compile(&source, "saxpy.py", &Default::default()).expect("compiles");
+    let inputs: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(py.with_extension("inputs.json")).expect("inputs"),
+    )
+    .expect("json");
+    let plan = spirthon::run::plan(&compiled, &inputs, None).expect("plan");
+    let l = &plan.launch;
+    let uniform = l.uniform.clone().expect("a uniform block");
+    let p = gpu
+        .prepare(
+            Shader::SpirV(&compiled.words),
+            l.interface(),
+            l.workgroup_size,
+            uniform.len() as u64,
+        )
+        .expect("pipeline");
+    let bytes = |k: usize| match &l.arrays[k].data {
+        spirthon_runtime::ArrayData::Bytes(b) => b.clone(),
+        spirthon_runtime::ArrayData::Zeros(n) => vec![0; *n as usize],
+    };
+    let (x, y) = (
+        gpu.upload(&bytes(0)).unwrap(),
+        gpu.upload(&bytes(1)).unwrap(),
+    );
+    for (arrays, site) in [
+        ([&x, &y], "good.py:1"),
+        ([&x, &x], "bad.py:2"),
+        ([&x, &y], "good.py:3"),
+    ] {
+        gpu.launch(&p, &uniform, &arrays, l.threads, Some(site))
+            .expect("recorded, not yet validated");
+    }
+    let e = gpu
+        .flush()
+        .expect_err("the device rejects the batch")
+        .to_string();
+    assert!(
+        e.contains(
+            "the launch of `saxpy` at bad.py:2 (launch 2 of a batch of 3, none of which ran)"
+        ),
+        "{e}"
+    );
+    // The device goes on: a batch of good launches runs.
+    gpu.launch(&p, &uniform, &[&x, &y], l.threads, Some("good.py:4"))
+        .unwrap();
+    gpu.finish().expect("a good batch");
 }

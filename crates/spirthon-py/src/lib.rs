@@ -439,10 +439,13 @@ impl Device {
     }
 
     /// Launches `kernel` over `threads` with the uniform block `uniform` and `arrays` in
-    /// binding order, once everything asked for before it is submitted; returns a checked
+    /// binding order (`site`, `file:line` of the call, names it in a batch's error), once
+    /// everything asked for before it is submitted; returns a checked
     /// kernel's error words and a printing kernel's print words (after it ran), each `None`
     /// otherwise (then once submitted).
-    #[pyo3(signature = (kernel, uniform, arrays, threads, timeout=None))]
+    #[pyo3(signature = (kernel, uniform, arrays, threads, timeout=None, site=None))]
+    // A Python method with keyword arguments: one parameter per keyword reads best there.
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         &self,
         py: Python<'_>,
@@ -451,6 +454,7 @@ impl Device {
         arrays: Vec<PyRef<'_, Buffer>>,
         threads: [u32; 3],
         timeout: Option<f64>,
+        site: Option<String>,
     ) -> PyResult<Hidden> {
         let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
         let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
@@ -464,7 +468,7 @@ impl Device {
             // call that waits.
             self.thread.post(move |g| {
                 let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
-                if let Err(e) = g.launch(&pipeline, &uniform, &refs, threads) {
+                if let Err(e) = g.launch(&pipeline, &uniform, &refs, threads, site.as_deref()) {
                     g.keep_failure(e);
                 }
             });
@@ -473,7 +477,7 @@ impl Device {
         let what = format!("the launch of `{}`", pipeline.interface().entry);
         let p = self.thread.submit(move |g| {
             let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
-            g.launch(&pipeline, &uniform, &refs, threads)
+            g.launch(&pipeline, &uniform, &refs, threads, site.as_deref())
         });
         let r = wait(py, p, timeout, &|| what.clone())?;
         Ok((r.errors, r.prints))

@@ -20,8 +20,10 @@
 //! free again.
 //!
 //! Errors: the device's validation errors of a batch are reported by the flush that
-//! submits it, naming its launches; a flush with no caller (the thread went idle) keeps the
-//! error for the next operation that reports ([`Gpu::take_failure`]).
+//! submits it, naming the launch the device rejects (found by validating each launch again
+//! on its own, without submitting it) and where it was launched, or every launch of the
+//! batch when none is rejected on its own; a flush with no caller (the thread went idle)
+//! keeps the error for the next operation that reports ([`Gpu::take_failure`]).
 
 use std::sync::Mutex;
 
@@ -40,11 +42,31 @@ pub(crate) struct Batch {
     pass: Option<wgpu::ComputePass<'static>>,
     /// The uniform bytes of its launches: per ring, the offset and bytes of each.
     writes: Vec<(wgpu::Buffer, u64, Vec<u8>)>,
-    /// Each recorded launch's kernel, for a message.
-    kernels: Vec<String>,
+    /// Each recorded launch, to name the one the device rejects.
+    launches: Vec<Recorded>,
     /// Counts the submitted batches: a pipeline's ring slots taken in an older batch are
     /// free.
     pub(crate) generation: u64,
+}
+
+/// One recorded launch: what it binds and dispatches, and its name for messages (its kernel
+/// and where it was launched: `` `step` at sim.py:40 ``).
+pub(crate) struct Recorded {
+    pub(crate) name: String,
+    pub(crate) pipeline: wgpu::ComputePipeline,
+    pub(crate) group: wgpu::BindGroup,
+    /// The dynamic offset of its uniform block in its ring.
+    pub(crate) offset: Option<u32>,
+    pub(crate) groups: [u32; 3],
+}
+
+impl Recorded {
+    fn encode(&self, pass: &mut wgpu::ComputePass<'_>) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.group, self.offset.as_slice());
+        let [x, y, z] = self.groups;
+        pass.dispatch_workgroups(x, y, z);
+    }
 }
 
 /// The state of batches on a device.
@@ -56,14 +78,12 @@ pub(crate) struct Batches {
 }
 
 impl Gpu {
-    /// Records into the current batch's pass (begun if there is none) with `record`, as
-    /// launch `kernel` whose uniform block is `write` (a ring, the offset, the bytes);
-    /// submits the batch when it is full.
+    /// Records `launch` into the current batch's pass (begun if there is none), its uniform
+    /// block `write` (a ring, the offset, the bytes); submits the batch when it is full.
     pub(crate) fn record(
         &self,
-        kernel: &str,
+        launch: Recorded,
         write: Option<(wgpu::Buffer, u64, Vec<u8>)>,
-        record: impl FnOnce(&mut wgpu::ComputePass<'static>),
     ) -> Result<(), RunError> {
         let full = {
             let mut b = self.batches.batch.lock().unwrap_or_else(|e| e.into_inner());
@@ -79,11 +99,11 @@ impl Gpu {
                 b.pass = Some(pass);
             }
             if let Some(pass) = b.pass.as_mut() {
-                record(pass);
+                launch.encode(pass);
             }
             b.writes.extend(write);
-            b.kernels.push(kernel.to_string());
-            b.kernels.len() as u32 >= MAX_BATCH
+            b.launches.push(launch);
+            b.launches.len() as u32 >= MAX_BATCH
         };
         if full {
             self.flush()?;
@@ -100,9 +120,10 @@ impl Gpu {
             .generation
     }
 
-    /// Submits the recorded launches, if any; the device's error, naming them.
+    /// Submits the recorded launches, if any; the device's error, naming the launch it
+    /// rejected.
     pub fn flush(&self) -> Result<(), RunError> {
-        let (encoder, writes, kernels) = {
+        let (encoder, writes, launches) = {
             let mut b = self.batches.batch.lock().unwrap_or_else(|e| e.into_inner());
             // The pass ends before its encoder does.
             drop(b.pass.take());
@@ -113,19 +134,43 @@ impl Gpu {
             (
                 encoder,
                 std::mem::take(&mut b.writes),
-                std::mem::take(&mut b.kernels),
+                std::mem::take(&mut b.launches),
             )
         };
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.write_rings(writes);
         self.queue.submit([encoder.finish()]);
-        match pollster::block_on(scope.pop()) {
-            None => Ok(()),
-            Some(e) => Err(RunError::Device(format!(
-                "the device rejected {}: {e}",
-                launches(&kernels)
-            ))),
-        }
+        let Some(e) = pollster::block_on(scope.pop()) else {
+            return Ok(());
+        };
+        let n = launches.len();
+        Err(RunError::Device(match self.rejected(&launches) {
+            Some(k) if n > 1 => format!(
+                "the device rejected the launch of {} (launch {} of a batch of {n}, none of which ran): {e}",
+                launches[k].name,
+                k + 1
+            ),
+            _ => {
+                let names: Vec<String> = launches.into_iter().map(|l| l.name).collect();
+                format!("the device rejected {}: {e}", self::launches(&names))
+            }
+        }))
+    }
+
+    /// The first of a rejected batch's `launches` that the device rejects on its own: each
+    /// is recorded again into a command buffer of its own, which is validated and dropped,
+    /// never submitted (nothing runs twice).
+    fn rejected(&self, launches: &[Recorded]) -> Option<usize> {
+        launches.iter().position(|l| {
+            let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                l.encode(&mut pass);
+            }
+            drop(encoder.finish());
+            pollster::block_on(scope.pop()).is_some()
+        })
     }
 
     /// One write per ring of the uniform blocks of a batch (its slots are taken in order
@@ -189,14 +234,54 @@ impl Gpu {
     }
 }
 
-/// `the launches of `a`, `b` (3)` for a message.
-fn launches(kernels: &[String]) -> String {
-    let mut names: Vec<&str> = kernels.iter().map(String::as_str).collect();
-    names.dedup();
-    let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
-    let more = if names.len() > 4 { ", ..." } else { "" };
-    match kernels.len() {
-        1 => format!("the launch of {}", shown.join(", ")),
-        n => format!("a batch of {n} launches (of {}{more})", shown.join(", ")),
+/// The launches of a batch for a message: `the launch of `step` at sim.py:40`, or
+/// `a batch of 12 launches: `step` at sim.py:40 (11 times), `reset` at sim.py:44`: each
+/// run of equal launches once, with its count, at most four runs.
+fn launches(launches: &[String]) -> String {
+    if let [one] = launches {
+        return format!("the launch of {one}");
+    }
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    for l in launches {
+        match runs.last_mut() {
+            Some((last, n)) if *last == l.as_str() => *n += 1,
+            _ => runs.push((l, 1)),
+        }
+    }
+    let shown: Vec<String> = runs
+        .iter()
+        .take(4)
+        .map(|(l, n)| match n {
+            1 => l.to_string(),
+            n => format!("{l} ({n} times)"),
+        })
+        .collect();
+    let more = if runs.len() > 4 { ", ..." } else { "" };
+    format!(
+        "a batch of {} launches: {}{more}",
+        launches.len(),
+        shown.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::launches;
+
+    #[test]
+    fn a_batch_names_its_launches_and_where_they_were_made() {
+        let one = vec!["`step` at sim.py:40".to_string()];
+        assert_eq!(launches(&one), "the launch of `step` at sim.py:40");
+        let mut many = vec!["`step` at sim.py:40".to_string(); 11];
+        many.push("`reset` at sim.py:44".into());
+        assert_eq!(
+            launches(&many),
+            "a batch of 12 launches: `step` at sim.py:40 (11 times), `reset` at sim.py:44"
+        );
+        let runs: Vec<String> = (0..6).map(|k| format!("`k{k}`")).collect();
+        assert_eq!(
+            launches(&runs),
+            "a batch of 6 launches: `k0`, `k1`, `k2`, `k3`, ..."
+        );
     }
 }

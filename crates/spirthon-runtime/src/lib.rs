@@ -173,7 +173,7 @@ impl Launch {
     }
 
     /// What the pipeline of this launch binds.
-    fn interface(&self) -> Interface {
+    pub fn interface(&self) -> Interface {
         Interface {
             entry: self.entry.clone(),
             uniform: self.uniform.is_some(),

@@ -187,12 +187,13 @@ impl Gpu {
         uniform: &[u8],
         arrays: &[&DeviceBuffer],
         threads: [u32; 3],
+        site: Option<&str>,
     ) -> Result<Reported, RunError> {
         let entry = &p.interface.entry;
         let chunks = self.check_launch(p, uniform, arrays.len(), threads)?;
         self.take_failure()?;
         if p.records(chunks.len()) {
-            return self.record_launch(p, uniform, arrays, chunks[0].1);
+            return self.record_launch(p, uniform, arrays, chunks[0].1, site);
         }
         // Submitted at once, after every launch recorded before it, with slot 0 of the ring.
         self.flush()?;
@@ -309,6 +310,7 @@ impl Gpu {
         uniform: &[u8],
         arrays: &[&DeviceBuffer],
         groups: [u32; 3],
+        site: Option<&str>,
     ) -> Result<Reported, RunError> {
         let write = match &p.uniform {
             Some(r) => {
@@ -321,12 +323,18 @@ impl Gpu {
         };
         let offset = write.as_ref().map(|w| w.1 as u32);
         let group = self.cached_group(p, arrays);
-        self.record(&p.interface.entry, write, |pass| {
-            pass.set_pipeline(&p.pipeline);
-            pass.set_bind_group(0, &group, offset.as_slice());
-            let [x, y, z] = groups;
-            pass.dispatch_workgroups(x, y, z);
-        })?;
+        let name = match site {
+            Some(at) => format!("`{}` at {at}", p.interface.entry),
+            None => format!("`{}`", p.interface.entry),
+        };
+        let launch = crate::batch::Recorded {
+            name,
+            pipeline: p.pipeline.clone(),
+            group,
+            offset,
+            groups,
+        };
+        self.record(launch, write)?;
         Ok(Reported::default())
     }
 
