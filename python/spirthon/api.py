@@ -9,6 +9,7 @@ Imports go one way: this module uses ``gpu`` and ``runtime``; neither uses it.
 import copy
 import functools
 import inspect
+import sys
 import typing
 
 from . import generic as _generic, gpu, runtime, source, typed
@@ -159,7 +160,12 @@ class Kernel:
     @property
     def generic(self):
         """Whether a parameter's type comes from each launch (``spirthon.generic``)."""
-        return self.types is None and any(p.generic is not None for p in self.params)
+        if self.types is not None:
+            return False
+        params = self.__dict__.get("_generic_params")
+        if params is None or params[0] is not self.params:
+            params = self.__dict__["_generic_params"] = (self.params, any(p.generic is not None for p in self.params))
+        return params[1]
 
     def specialize(self, types):
         """The kernel with each generic name's type given (``types``: ``(name, type)``
@@ -194,6 +200,7 @@ class Kernel:
         spec._compiled = None
         spec._specializations = None
         spec.__dict__.pop("_gpu_plans", None)
+        spec.__dict__.pop("_gpu_fast", None)
         self._specializations[key] = spec
         return spec
 
@@ -250,7 +257,9 @@ class Kernel:
         CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
         values; those the kernel writes are updated in place."""
         self._refuse_rebound()
-        gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, False)
+        caller = sys._getframe(1)
+        site = "%s:%d" % (caller.f_code.co_filename, caller.f_lineno)
+        gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, False, site)
 
     def launch_checked(self, threads, /, *args, **kwargs):
         """``launch`` in checked mode: an invocation that fails an index, division or assert
@@ -264,9 +273,12 @@ class Kernel:
         reads the text, and the executor folds it alike): one that the program has since
         bound to another value is refused on every device, rather than run with a value
         the program no longer has."""
-        rebound = typed.rebound_constants(self.fn, self.source)
+        watched = self.__dict__.get("_watched")
+        if watched is None:
+            watched = self.__dict__["_watched"] = typed.watched_constants(self.fn, self.source)
+        rebound = watched and typed.rebound(self.fn, watched)
         if rebound:
-            name, written, now = rebound[0]
+            name, written, now = rebound
             raise CompileError(
                 "%s: `%s` is %r now, but kernel `%s` uses the module's constants as the file "
                 "writes them (%r); pass a value that changes as a kernel parameter"

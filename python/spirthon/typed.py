@@ -359,9 +359,26 @@ def rebound_constants(fn, src):
     """The module constants kernel function ``fn`` uses (itself or through its module's
     ``@func``s) whose value now is not the one its source text ``src`` (a ``Source``, the
     text it was imported and is compiled from) gives them: ``[(name, as written, now)]``."""
+    g = getattr(fn, "__globals__", {})
+    return [(n, w, g.get(n)) for n, w in watched_constants(fn, src) if n in g and not _same(w, g[n])]
+
+
+def rebound(fn, watched):
+    """The first of ``watched`` (``watched_constants(fn, src)``) whose value in ``fn``'s
+    module now is not as written: ``(name, as written, now)``, or None."""
+    g = getattr(fn, "__globals__", {})
+    for n, w in watched:
+        if n in g and not _same(w, g[n]):
+            return n, w, g[n]
+    return None
+
+
+def watched_constants(fn, src):
+    """The module constants kernel function ``fn`` uses whose values its source text
+    ``src`` writes: ``[(name, as written)]``, by name (fixed for a kernel: its function and
+    text are)."""
     if src is None:
         return []
-    g = getattr(fn, "__globals__", {})
     entry = _AS_WRITTEN.get(id(src))
     if entry is None or entry[0] is not src:
         try:
@@ -375,8 +392,7 @@ def rebound_constants(fn, src):
     cached = _USED.get(id(fn))
     if cached is None or cached[0] is not fn:
         cached = _USED[id(fn)] = (fn, _names_used(fn))
-    return [(n, written[n], g.get(n)) for n in sorted(cached[1])
-            if n in written and n in g and not _same(written[n], g[n])]
+    return [(n, written[n]) for n in sorted(cached[1]) if n in written]
 
 
 # The global names each kernel function uses (by ``id``, beside the function itself).

@@ -373,6 +373,57 @@ class ArgumentErrors(unittest.TestCase):
         np.testing.assert_array_equal(y, np.arange(n, dtype=np.float32) + 2.0)
 
 
+class FastLaunches(unittest.TestCase):
+    """A kernel's launches after its first take a one-pass path (``gpu._Fast``); it must
+    pack the same bytes and refuse the same arguments as the full path."""
+
+    def test_the_one_pass_path_packs_what_the_full_path_packs(self):
+        n = 300
+        hashes.launch(n, 1, spirthon.zeros(n, u32), spirthon.zeros(n, i32))
+        self.assertTrue(hashes.__dict__.get("_gpu_fast"))
+        for seed in (0, 1, 2654435761, 2 ** 32 - 1, np.uint32(77), np.int64(5)):
+            out, signed = spirthon.zeros(n, u32), spirthon.zeros(n, i32)
+            hashes.launch(n, seed, out, signed)
+            want_out, want_signed = np.zeros(n, np.uint32), np.zeros(n, np.int32)
+            hashes.launch(n, int(seed), want_out, want_signed)  # host arrays: the full path
+            np.testing.assert_array_equal(out.numpy(), want_out)
+            np.testing.assert_array_equal(signed.numpy(), want_signed)
+        x = spirthon.array(np.linspace(-1, 1, n))
+        for k in (0.1, 3, np.float32(0.1), np.float64(1e300), 2 ** 53, 2 ** 60 + 1):
+            out = spirthon.zeros(n, f64)
+            affine.launch((n,), x, out, k)
+            want = np.zeros(n)
+            affine.launch(n, x.numpy(), want, k)
+            np.testing.assert_array_equal(out.numpy(), want)
+
+    def test_the_one_pass_path_refuses_what_the_full_path_refuses(self):
+        x, y = spirthon.array(np.ones(8, np.float32)), spirthon.zeros(8, f32)
+        saxpy.launch(8, 1.0, x, y)
+        self.assertTrue(saxpy.__dict__.get("_gpu_fast"))
+        cases = [
+            ((8, True, x, y), TypeError, "bool"),
+            ((8, "1", x, y), TypeError, "number"),
+            ((8, 1.0, x, x), ValueError, "same device array"),
+            ((8, 1.0, x, spirthon.zeros(8, i32)), TypeError, "'y'"),
+            ((8, 1.0, x, spirthon.zeros((2, 4), f32)), TypeError, "dimensions"),
+            ((-1, 1.0, x, y), ValueError, "threads"),
+            ((2 ** 31, 1.0, x, y), ValueError, "threads"),
+            ((8.0, 1.0, x, y), TypeError, "threads"),
+            ((8, 1.0, x), TypeError, "y"),
+        ]
+        for args, error, words in cases:
+            with self.subTest(args=args[:2]):
+                with self.assertRaises(error) as e:
+                    saxpy.launch(*args)
+                self.assertIn(words, str(e.exception))
+        for bad in (-1, 2 ** 32):
+            with self.assertRaises(OverflowError):
+                hashes.launch(8, bad, spirthon.zeros(8, u32), spirthon.zeros(8, i32))
+        with self.assertRaises(TypeError):
+            hashes.launch(8, 1.5, spirthon.zeros(8, u32), spirthon.zeros(8, i32))
+        np.testing.assert_array_equal(y.numpy(), np.ones(8, np.float32))
+
+
 class DeviceArrays(unittest.TestCase):
     def test_batched_launches_keep_their_own_scalars_and_order(self):
         # A bitonic sort: 78 launches in a row, each with its own (j, k), recorded in
