@@ -283,6 +283,16 @@ fn wait<T: Send + 'static>(
     }
 }
 
+/// A launch's kernel, uniform bytes and buffers, owned, for a job of the device's thread.
+fn owned(
+    kernel: &Kernel,
+    uniform: &[u8],
+    arrays: &[PyRef<'_, Buffer>],
+) -> (Arc<Pipeline>, Vec<u8>, Vec<DeviceBuffer>) {
+    let bufs = arrays.iter().map(|b| b.buf.clone()).collect();
+    (Arc::clone(&kernel.pipeline), uniform.to_vec(), bufs)
+}
+
 /// A storage buffer on a device.
 #[pyclass(frozen, module = "spirthon._native")]
 struct Buffer {
@@ -456,8 +466,7 @@ impl Device {
         timeout: Option<f64>,
         site: Option<String>,
     ) -> PyResult<Hidden> {
-        let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
-        let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
+        let (pipeline, uniform, bufs) = owned(kernel, uniform, &arrays);
         let gpu = self.thread.gpu();
         let dispatches = gpu
             .check_launch(&pipeline, &uniform, bufs.len(), threads)
@@ -498,8 +507,7 @@ impl Device {
         times: u32,
         timeout: Option<f64>,
     ) -> PyResult<f64> {
-        let bufs: Vec<DeviceBuffer> = arrays.iter().map(|b| b.buf.clone()).collect();
-        let (pipeline, uniform) = (Arc::clone(&kernel.pipeline), uniform.to_vec());
+        let (pipeline, uniform, bufs) = owned(kernel, uniform, &arrays);
         let p = self.thread.submit(move |g| {
             let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
             g.time_launches(&pipeline, &uniform, &refs, threads, times)
