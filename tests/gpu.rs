@@ -860,3 +860,52 @@ fn a_rejected_batch_names_the_launch_the_device_rejected() {
         .unwrap();
     gpu.finish().expect("a good batch");
 }
+
+/// Outside checked mode an index past the end of a local, shared or constant-table array
+/// touches its last element, never the memory beside it (the driver runs the module as it
+/// is, and robust buffer access bounds storage buffers only).
+#[test]
+fn indices_past_a_private_or_shared_array_stay_inside_it() {
+    let Some(gpu) = gpu() else { return };
+    let source = "from spirthon import kernel, Array, global_id, local_id, shared_array, local_array, barrier\n\n\
+        TABLE = (5, 6, 7)\n\n\n\
+        @kernel(workgroup_size=8)\n\
+        def past(k: Array[int], out: Array[int]):\n    \
+        i = global_id().x\n    \
+        a = local_array(int, 4)\n    \
+        for j in range(4):\n        \
+        a[j] = 10 + j\n    \
+        s = shared_array(int, 4)\n    \
+        if local_id().x < 4:\n        \
+        s[local_id().x] = 20 + local_id().x\n    \
+        barrier()\n    \
+        a[k[i] + 4] = 99\n    \
+        out[4 * i] = a[k[i]]\n    \
+        out[4 * i + 1] = s[k[i]]\n    \
+        out[4 * i + 2] = TABLE[k[i]]\n    \
+        out[4 * i + 3] = a[3]\n";
+    let compiled = spirthon::compile(source, "past.py", &Default::default()).expect("compiles");
+    let ks = [0i64, 3, 4, 7, 1000, -1, -1000, 2_000_000_000];
+    let inputs = serde_json::json!({"threads": [8], "args": {"k": ks, "out": {"zeros": 32}}});
+    let ran = spirthon::run::run_compiled(&gpu, &compiled, &inputs, None, 0).expect("runs");
+    let out: Vec<i64> = ran.output["args"]["out"]
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|v| v.as_i64().expect("an int"))
+        .collect();
+    for (i, &k) in ks.iter().enumerate() {
+        // `a[k + 4] = 99` stores into a[3] for every k here: past the end (clamped to the
+        // last element), or a[3] itself for k = -1; the reads then see it.
+        let last_a = 99;
+        let inside = (0..4).contains(&k);
+        let want_a = if inside && k < 3 { 10 + k } else { last_a };
+        let want_s = if inside { 20 + k } else { 23 };
+        let want_t = if (0..3).contains(&k) { 5 + k } else { 7 };
+        assert_eq!(
+            &out[4 * i..4 * i + 4],
+            &[want_a, want_s, want_t, last_a],
+            "k = {k}"
+        );
+    }
+}

@@ -66,7 +66,7 @@ impl FnState<'_> {
         let s = Ty::Scalar(t.scalar());
         component_indices(e, index, it, t)?
             .into_iter()
-            .map(|at| self.element(e, a, at, s))
+            .map(|at| self.element(e, a, at, it, s))
             .collect()
     }
 
@@ -103,7 +103,7 @@ impl FnState<'_> {
             e.b.op(SOp::CompositeConstruct, rt, Some(out), &comps)?;
             return Ok(());
         }
-        let p = self.element(e, a, index, t)?;
+        let p = self.element(e, a, index, it, t)?;
         self.load_at(e, a, p, t, Some(out))?;
         Ok(())
     }
@@ -168,7 +168,7 @@ impl FnState<'_> {
             }
             return Ok(());
         }
-        let p = self.element(e, a, index, t)?;
+        let p = self.element(e, a, index, it, t)?;
         self.store_at(e, a, p, value)
     }
 
@@ -203,7 +203,7 @@ impl FnState<'_> {
         let slot = e.b.op(SOp::BitwiseAnd, u, None, &[index, low])?;
         let bits = e.konst(Const::U32(s.bits()));
         let shift = e.b.op(SOp::IMul, u, None, &[slot, bits])?;
-        let p = self.element(e, a, word, Ty::U32)?;
+        let p = self.element(e, a, word, Ty::U32, Ty::U32)?;
         let loaded = e.b.op(SOp::Load, u, None, &[p])?;
         let down = e.b.op(SOp::ShiftRightLogical, u, None, &[loaded, shift])?;
         Ok((p, shift, down))
@@ -262,20 +262,66 @@ impl FnState<'_> {
 
     /// A pointer to element `index` of array `a`: through the Block struct's member 0 for a
     /// storage buffer, straight into a workgroup array.
-    pub(super) fn element(&mut self, e: &mut Emitter, a: ArrayId, index: Word, t: Ty) -> R<Word> {
+    pub(super) fn element(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        t: Ty,
+    ) -> R<Word> {
         // A word array's element is a `u32` (the bits of its `f32`).
         let et = match self.words(a) {
             true => e.ty(Ty::U32),
             false => e.ty(t),
         };
         let var = self.g.arrays[a.index()];
-        if let Some(&class) = self.g.direct.get(&a) {
+        if let Some(&(class, _)) = self.g.direct.get(&a) {
+            let index = self.in_bounds(e, a, index, it)?;
             let p = e.b.type_pointer(class, et);
             return e.b.op(SOp::AccessChain, p, None, &[var, index]);
         }
         let p = e.b.type_pointer(StorageClass::StorageBuffer, et);
         let zero = e.konst(Const::I32(0));
         e.b.op(SOp::AccessChain, p, None, &[var, zero, index])
+    }
+
+    /// `index` (of type `it`) into the private or workgroup array `a`, clamped to its last
+    /// element outside checked mode (where a check stops an invocation before it uses an
+    /// index past the end). A storage buffer is bounded by the device's robust buffer access;
+    /// these arrays are not, and the driver runs this module as it is (no translation adds
+    /// bounds checks), so an index past the end would reach other memory: it reads and writes
+    /// the last element instead (docs/language.md, "Memory safety").
+    pub(super) fn in_bounds(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+    ) -> R<Word> {
+        let Some(&(_, len)) = self.g.direct.get(&a) else {
+            return Ok(index);
+        };
+        if self.g.checked || len == 0 {
+            return Ok(index);
+        }
+        let u = e.ty(Ty::U32);
+        let signed = it.scalar() != Scalar::U32;
+        let ui = match signed {
+            true => e.b.op(SOp::Bitcast, u, None, &[index])?,
+            false => index,
+        };
+        let last = e.konst(Const::U32(len - 1));
+        let glsl = e.glsl;
+        let clamped =
+            e.b.ext_inst(u, None, glsl, spirv::GlslStd450Op::UMin as u32, &[ui, last])?;
+        match signed {
+            true => {
+                let itw = e.ty(it);
+                e.b.op(SOp::Bitcast, itw, None, &[clamped])
+            }
+            false => Ok(clamped),
+        }
     }
 
     /// The launch size, a `uvec3`, from the kernel's uniform block (`what` names the use,
@@ -314,7 +360,7 @@ impl FnState<'_> {
             return self.word_atomic(e, op, a, it, t, id, args);
         }
         let Ty::Vector(s, n) = t else {
-            let p = self.element(e, a, args[0], t)?;
+            let p = self.element(e, a, args[0], it, t)?;
             return self.atomic_at(e, op, a, p, t, id, args);
         };
         let st = Ty::Scalar(s);
@@ -365,9 +411,10 @@ impl FnState<'_> {
         };
         let ft = e.ty(Ty::F32);
         let var = self.g.arrays[a.index()];
-        let class = self.g.direct.get(&a).copied();
+        let class = self.g.direct.get(&a).map(|d| d.0);
         let mut olds = Vec::with_capacity(indices.len());
         for (k, at) in indices.into_iter().enumerate() {
+            let at = self.in_bounds(e, a, at, it)?;
             let value = match t {
                 Ty::Vector(..) => {
                     e.b.op(SOp::CompositeExtract, ft, None, &[args[1], k as u32])?

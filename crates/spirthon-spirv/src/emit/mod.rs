@@ -75,7 +75,10 @@ struct Globals {
     builtins: FastMap<Builtin, Word>,
     /// The arrays in workgroup memory (`shared_array`s) and in private memory (constant
     /// tables), with their storage class: no Block struct around them.
-    direct: FastMap<ArrayId, StorageClass>,
+    /// Per private or workgroup array: its storage class and its variable's length.
+    direct: FastMap<ArrayId, (StorageClass, u32)>,
+    /// A checked module: every index that could be past its array's end is checked.
+    checked: bool,
     /// The arrays stored as their vectors' components (see `memory::scalarized_arrays`).
     scalarized: FastSet<ArrayId>,
     /// The buffers of narrow ints, packed in words, and their element type.
@@ -329,13 +332,24 @@ impl Emitter {
             uniform_of.insert(ep.function, (var, ep.uniform.clone()));
         }
         let functions = m.functions.iter().map(|_| self.b.id()).collect();
+        // The length of each private or workgroup array's variable, as `array_variable`
+        // declares it (a scalarized array holds each element's components).
         let direct = m
             .arrays
             .iter_enumerated()
-            .filter_map(|(i, a)| match a.memory {
+            .filter_map(|(i, a)| match &a.memory {
                 Memory::Buffer => None,
-                Memory::Workgroup(_) => Some((i, StorageClass::Workgroup)),
-                Memory::Local(_) | Memory::Constant(_) => Some((i, StorageClass::Private)),
+                Memory::Workgroup(len) => {
+                    let per = match a.elem {
+                        t @ (Ty::Vector(..) | Ty::Matrix(..)) if scalarized.contains(&i) => {
+                            t.components()
+                        }
+                        _ => 1,
+                    };
+                    Some((i, (StorageClass::Workgroup, len * per)))
+                }
+                Memory::Local(len) => Some((i, (StorageClass::Private, *len))),
+                Memory::Constant(values) => Some((i, (StorageClass::Private, values.len() as u32))),
             })
             .collect();
         let shapes = shape_members(m, &uniform_of);
@@ -349,6 +363,7 @@ impl Emitter {
             .map(|(i, a)| (i, a.elem.scalar()))
             .collect();
         Ok(Globals {
+            checked: m.checked,
             checks,
             prints,
             launch,
