@@ -769,8 +769,11 @@ impl Module {
         for inst in self.functions.iter().flat_map(|f| f.insts.iter()) {
             if let (Op::Atomic(op, a), Some(t)) = (inst.op, inst.ty) {
                 let shared = !self.arrays[a].is_buffer();
-                let min_max = matches!(op, AtomicOp::Min | AtomicOp::Max);
-                if t.scalar() == crate::Scalar::F32 && (shared || min_max) {
+                let loop_op = matches!(
+                    op,
+                    AtomicOp::Min | AtomicOp::Max | AtomicOp::Exchange | AtomicOp::CompareExchange
+                );
+                if t.scalar() == crate::Scalar::F32 && (shared || loop_op) {
                     out.insert(a);
                 }
             }

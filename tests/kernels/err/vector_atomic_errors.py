@@ -14,5 +14,5 @@ def k(p: Array[vec3], q: Array[ivec2]):
     atomic_add(t, local_index(), vec2(1.0))
     atomic_sub(u, local_index(), 1.0)
     atomic_xor(t, local_index(), vec2(1.0))
-    atomic_exchange(u, local_index(), 1.0)
+    atomic_xor(u, local_index(), 1.0)
     atomic_add(p, i, 1.0)

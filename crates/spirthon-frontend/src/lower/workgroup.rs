@@ -391,14 +391,16 @@ impl Lower<'_, '_> {
             AtomicOp::Add | AtomicOp::Sub | AtomicOp::Min | AtomicOp::Max
         );
         let matrix = matches!(elem, Ty::Matrix(..) | Ty::Quat);
+        let swap = matches!(op, AtomicOp::Exchange | AtomicOp::CompareExchange);
         if elem
             .as_scalar()
             .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64))
             || (arith && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32) && !matrix)
+            || (swap && elem == Ty::F32)
         {
             return None;
         }
-        let kinds = match arith {
+        let kinds = match arith || swap {
             true => "`i32`, `u32`, `i64`, `u64` or `f32`",
             false => "`i32`, `u32`, `i64` or `u64`",
         };
@@ -420,7 +422,7 @@ impl Lower<'_, '_> {
             );
         } else if s == Scalar::F32 {
             d = d.with_note(
-                "on floats `atomic_add`, `atomic_sub`, `atomic_min` and `atomic_max` exist",
+                "on floats `atomic_add`, `atomic_sub`, `atomic_min`, `atomic_max`, `atomic_exchange` and `atomic_compare_exchange` exist",
             );
         }
         Some(d)

@@ -424,7 +424,15 @@ impl FnState<'_> {
             let helper = atomic_helper(e, var, class, it, op);
             // As for `atomic_at`: a use that naga's front end scopes properly.
             let value = e.b.op(SOp::CopyObject, ft, None, &[value])?;
-            olds.push(e.b.op(SOp::FunctionCall, ft, None, &[helper, at, value])?);
+            let call = match op {
+                // `(index, expected, value)`.
+                AtomicOp::CompareExchange => {
+                    let new = e.b.op(SOp::CopyObject, ft, None, &[args[2]])?;
+                    vec![helper, at, value, new]
+                }
+                _ => vec![helper, at, value],
+            };
+            olds.push(e.b.op(SOp::FunctionCall, ft, None, &call)?);
         }
         let rt = e.ty(t);
         match t {
@@ -694,7 +702,8 @@ fn component_indices(e: &mut Emitter, index: Word, it: Ty, t: Ty) -> R<Vec<Word>
 }
 
 /// A compare-exchange loop that applies a float atomic to a word array: `f32 helper(index,
-/// value)` returning the element's old value.
+/// value)` (`helper(index, expected, value)` for a compare-exchange) returning the element's
+/// old value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(super) struct AtomicHelper {
     pub id: Word,
@@ -743,11 +752,17 @@ fn atomic_helper(
 pub(super) fn atomic_helpers(e: &mut Emitter) -> R<()> {
     for h in e.atomic_helpers.clone() {
         let (ft, ut, bt, itw) = (e.ty(Ty::F32), e.ty(Ty::U32), e.ty(Ty::BOOL), e.ty(h.it));
-        let fty = e.b.type_function(ft, &[itw, ft]);
+        let cas = h.op == AtomicOp::CompareExchange;
+        let params: &[Word] = if cas { &[itw, ft, ft] } else { &[itw, ft] };
+        let fty = e.b.type_function(ft, params);
         e.b.begin_function(ft, h.id, fty)?;
         let name = format!("spirthon_atomic_{:?}_f32", h.op).to_lowercase();
         e.name(h.id, &name);
         let index = e.b.function_parameter(itw)?;
+        let expected = match cas {
+            true => Some(e.b.function_parameter(ft)?),
+            false => None,
+        };
         let value = e.b.function_parameter(ft)?;
         let entry = e.b.id();
         e.b.begin_block(entry)?;
@@ -788,6 +803,13 @@ pub(super) fn atomic_helpers(e: &mut Emitter) -> R<()> {
                 };
                 let better = e.b.op(cmp, bt, None, &[value, old])?;
                 e.b.op(SOp::Select, ft, None, &[better, value, old])?
+            }
+            AtomicOp::Exchange => value,
+            // Python's `old == expected`: `-0.0` equals `0.0`, a NaN equals nothing.
+            AtomicOp::CompareExchange => {
+                let expected = expected.ok_or_else(|| EmitError("no expected value".into()))?;
+                let equal = e.b.op(SOp::FOrdEqual, bt, None, &[old, expected])?;
+                e.b.op(SOp::Select, ft, None, &[equal, value, old])?
             }
             other => return Err(EmitError(format!("no float atomic loop for {other:?}"))),
         };
