@@ -252,14 +252,22 @@ fn time_pair(
     twin: Shader<'_>,
     launch: &spirthon_runtime::Launch,
 ) -> Result<(f64, f64), String> {
-    let once = gpu.time(ours, launch, 1, 1).map_err(|e| e.to_string())?;
+    let ours = gpu.timer(ours, launch).map_err(|e| e.to_string())?;
+    let twin = gpu
+        .timer(twin, launch)
+        .map_err(|e| format!("WGSL twin: {e}"))?;
+    // A warm-up submission of each; the second of ours sets the submissions' size.
+    gpu.time_submission(&twin, 1)
+        .map_err(|e| format!("WGSL twin: {e}"))?;
+    gpu.time_submission(&ours, 1).map_err(|e| e.to_string())?;
+    let once = gpu.time_submission(&ours, 1).map_err(|e| e.to_string())?;
     let per_submit = (SUBMIT_TIME / once.as_secs_f64().max(1e-7)).ceil() as u32;
     let per_submit = per_submit.clamp(1, MAX_PER_SUBMIT);
     let (mut a, mut b) = (f64::MAX, f64::MAX);
     for _ in 0..BENCH_ROUNDS {
-        let t = gpu.time(ours, launch, per_submit, 1);
+        let t = gpu.time_submission(&ours, per_submit);
         a = a.min(t.map_err(|e| e.to_string())?.as_secs_f64());
-        let t = gpu.time(twin, launch, per_submit, 1);
+        let t = gpu.time_submission(&twin, per_submit);
         b = b.min(t.map_err(|e| format!("WGSL twin: {e}"))?.as_secs_f64());
     }
     Ok((a, b))
@@ -425,16 +433,18 @@ fn checked_cost(
         checked: false,
         ..launch.clone()
     };
+    let checked_timer = gpu
+        .timer(Shader::SpirV(&compiled.words), launch)
+        .map_err(|e| e.to_string())?;
+    let plain_timer = gpu
+        .timer(Shader::SpirV(&plain.words), &unchecked_launch)
+        .map_err(|e| format!("unchecked: {e}"))?;
     let (mut ours, mut base) = (std::time::Duration::MAX, std::time::Duration::MAX);
-    for _ in 0..ROUNDS {
-        let t = gpu.time(Shader::SpirV(&compiled.words), launch, PER_SUBMIT, 1);
+    // One round more than counted, as `Gpu::time` has: the first warms up (the fastest counts).
+    for _ in 0..ROUNDS + 1 {
+        let t = gpu.time_submission(&checked_timer, PER_SUBMIT);
         ours = ours.min(t.map_err(|e| e.to_string())?);
-        let t = gpu.time(
-            Shader::SpirV(&plain.words),
-            &unchecked_launch,
-            PER_SUBMIT,
-            1,
-        );
+        let t = gpu.time_submission(&plain_timer, PER_SUBMIT);
         base = base.min(t.map_err(|e| format!("unchecked: {e}"))?);
     }
     let (ms, bms) = (ours.as_secs_f64() * 1e3, base.as_secs_f64() * 1e3);

@@ -207,7 +207,29 @@ assert out[0] == 5 * {launches} + 50
 """
 
 
-OVERHEAD_NUMBA_VULKAN = """
+def _timed(setup, launch, sync, result):
+    """A peer's launch-overhead script: ``setup`` (saxpy of 1024 on arrays ``x`` = ones and
+    ``y`` = zeros on its device), then 50 warm-up launches of ``launch`` and the best of 5
+    loops of ``{launches}`` launches, each then ``sync``; it prints seconds per launch and
+    checks ``result`` (``y`` read back to the host). Still a template for ``launches``."""
+    loop = """
+for _ in range(50):
+    LAUNCH
+SYNC
+best = 1e9
+for _ in range(5):
+    t = time.perf_counter()
+    for _ in range({launches}):
+        LAUNCH
+    SYNC
+    best = min(best, (time.perf_counter() - t) / {launches})
+print(best)
+assert RESULT[0] == 5 * {launches} + 50
+"""
+    return setup + loop.replace("LAUNCH", launch).replace("SYNC", sync).replace("RESULT", result)
+
+
+OVERHEAD_NUMBA_VULKAN = _timed("""
 import time, numpy as np, numba_vulkan as nv
 
 @nv.jit
@@ -218,22 +240,10 @@ def saxpy(a, x, y):
 n = 1024
 x = nv.to_device(np.ones(n, np.float32)); y = nv.to_device(np.zeros(n, np.float32))
 k = saxpy[n // 64, 64]
-for _ in range(50):
-    k(np.float32(1.0), x, y)
-nv.synchronize()
-best = 1e9
-for _ in range(5):
-    t = time.perf_counter()
-    for _ in range({launches}):
-        k(np.float32(1.0), x, y)
-    nv.synchronize()
-    best = min(best, (time.perf_counter() - t) / {launches})
-print(best)
-assert y.copy_to_host()[0] == 5 * {launches} + 50
-"""
+""", "k(np.float32(1.0), x, y)", "nv.synchronize()", "y.copy_to_host()")
 
 
-OVERHEAD_QUADRANTS = """
+OVERHEAD_QUADRANTS = _timed("""
 import time, numpy as np, quadrants as qd
 qd.init(arch=qd.vulkan, log_level=qd.ERROR)
 
@@ -245,22 +255,10 @@ def saxpy(a: qd.f32, x: qd.types.ndarray(dtype=qd.f32, ndim=1), y: qd.types.ndar
 n = 1024
 x = qd.ndarray(qd.f32, shape=n); y = qd.ndarray(qd.f32, shape=n)
 x.from_numpy(np.ones(n, np.float32))
-for _ in range(50):
-    saxpy(1.0, x, y)
-qd.sync()
-best = 1e9
-for _ in range(5):
-    t = time.perf_counter()
-    for _ in range({launches}):
-        saxpy(1.0, x, y)
-    qd.sync()
-    best = min(best, (time.perf_counter() - t) / {launches})
-print(best)
-assert y.to_numpy()[0] == 5 * {launches} + 50
-"""
+""", "saxpy(1.0, x, y)", "qd.sync()", "y.to_numpy()")
 
 # Where a CUDA GPU is (not Vulkan: the launch cost of the CUDA stack, for reference).
-OVERHEAD_NUMBA_CUDA = """
+OVERHEAD_NUMBA_CUDA = _timed("""
 import time, numpy as np
 from numba import cuda
 if not cuda.is_available():
@@ -275,19 +273,7 @@ def saxpy(a, x, y):
 n = 1024
 x = cuda.to_device(np.ones(n, np.float32)); y = cuda.to_device(np.zeros(n, np.float32))
 k = saxpy[n // 64, 64]
-for _ in range(50):
-    k(np.float32(1.0), x, y)
-cuda.synchronize()
-best = 1e9
-for _ in range(5):
-    t = time.perf_counter()
-    for _ in range({launches}):
-        k(np.float32(1.0), x, y)
-    cuda.synchronize()
-    best = min(best, (time.perf_counter() - t) / {launches})
-print(best)
-assert y.copy_to_host()[0] == 5 * {launches} + 50
-"""
+""", "k(np.float32(1.0), x, y)", "cuda.synchronize()", "y.copy_to_host()")
 
 
 def available(module):

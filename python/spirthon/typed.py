@@ -355,14 +355,6 @@ def _same(a, b):
     return True
 
 
-def rebound_constants(fn, src):
-    """The module constants kernel function ``fn`` uses (itself or through its module's
-    ``@func``s) whose value now is not the one its source text ``src`` (a ``Source``, the
-    text it was imported and is compiled from) gives them: ``[(name, as written, now)]``."""
-    g = getattr(fn, "__globals__", {})
-    return [(n, w, g.get(n)) for n, w in watched_constants(fn, src) if n in g and not _same(w, g[n])]
-
-
 def rebound(fn, watched):
     """The first of ``watched`` (``watched_constants(fn, src)``) whose value in ``fn``'s
     module now is not as written: ``(name, as written, now)``, or None."""

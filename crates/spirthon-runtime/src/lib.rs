@@ -335,6 +335,13 @@ struct Layouts {
 /// The arrays after a dispatch, and the hidden buffers' words.
 type Dispatched = (Vec<Vec<u8>>, Reported);
 
+/// A launch made ready for timing by [`Gpu::timer`].
+pub struct Timer {
+    entry: String,
+    pipeline: wgpu::ComputePipeline,
+    bound: Bound,
+}
+
 /// A launch's buffers on the device ([`Gpu::bind`]): its arrays, the workgroup counts and
 /// bind group of each dispatch, the dynamic offset of the uniform block, the hidden buffers.
 struct Bound {
@@ -382,11 +389,9 @@ impl Gpu {
         })
     }
 
-    /// The device time of one dispatch of `launch`: its arrays are uploaded once, then
-    /// `per_submit` dispatches are recorded in one submission, so that the submission's cost
-    /// is shared, and the fastest of `rounds` submissions (after a warm-up one) is divided by
-    /// `per_submit`; nothing is read back. The arrays are not reset between dispatches: this
-    /// is for timing only.
+    /// The device time of one dispatch of `launch`: the fastest of `rounds` submissions of
+    /// `per_submit` dispatches (after a warm-up one) on one [`Timer`], divided by
+    /// `per_submit`.
     pub fn time(
         &self,
         shader: Shader<'_>,
@@ -394,29 +399,57 @@ impl Gpu {
         per_submit: u32,
         rounds: usize,
     ) -> Result<Duration, RunError> {
-        let (layouts, pipeline) = self.pipeline(shader, &launch.interface())?;
-        let per_submit = per_submit.max(1);
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let b = self.bind(launch, &layouts)?;
-        let dispatches = dispatches(&b.chunks, &b.groups, b.offset);
-        self.wait()?;
+        let t = self.timer(shader, launch)?;
         let mut best = Duration::MAX;
         for _ in 0..rounds + 1 {
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            let hidden = b.hidden.as_ref().map(|h| &h.group);
-            encode_pass(&mut encoder, &pipeline, &dispatches, hidden, per_submit);
-            let start = Instant::now();
-            self.queue.submit([encoder.finish()]);
-            self.wait()?;
-            best = best.min(start.elapsed());
+            best = best.min(self.time_submission(&t, per_submit)?);
         }
+        Ok(best)
+    }
+
+    /// `launch` ready to be timed again and again: its pipeline made and its arrays uploaded
+    /// once (two timers alternate without either paying for the other's set-up).
+    pub fn timer(&self, shader: Shader<'_>, launch: &Launch) -> Result<Timer, RunError> {
+        let (layouts, pipeline) = self.pipeline(shader, &launch.interface())?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let bound = self.bind(launch, &layouts)?;
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RunError::Device(format!(
-                "the device rejected the dispatch of `{}`: {e:?}",
+                "the device rejected the buffers of `{}`: {e:?}",
                 launch.entry
             )));
         }
-        Ok(best / per_submit)
+        self.wait()?;
+        Ok(Timer {
+            entry: launch.entry.clone(),
+            pipeline,
+            bound,
+        })
+    }
+
+    /// The device time of one dispatch of `t`'s launch: `per_submit` dispatches recorded in
+    /// one submission, so that the submission's cost is shared, divided by `per_submit`;
+    /// nothing is read back. The arrays are not reset between dispatches: this is for
+    /// timing only.
+    pub fn time_submission(&self, t: &Timer, per_submit: u32) -> Result<Duration, RunError> {
+        let per_submit = per_submit.max(1);
+        let b = &t.bound;
+        let dispatches = dispatches(&b.chunks, &b.groups, b.offset);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        let hidden = b.hidden.as_ref().map(|h| &h.group);
+        encode_pass(&mut encoder, &t.pipeline, &dispatches, hidden, per_submit);
+        let start = Instant::now();
+        self.queue.submit([encoder.finish()]);
+        self.wait()?;
+        let elapsed = start.elapsed();
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RunError::Device(format!(
+                "the device rejected the dispatch of `{}`: {e:?}",
+                t.entry
+            )));
+        }
+        Ok(elapsed / per_submit)
     }
 
     /// The shader's compute pipeline with the bind group layout of the ABI.

@@ -265,7 +265,6 @@ impl Gpu {
         let group = self.cached_group(p, arrays);
         let offset = p.uniform.as_ref().map(|_| 0);
         let dispatches = crate::dispatches(&chunks, std::slice::from_ref(&group), offset);
-        self.wait()?;
         let t = std::time::Instant::now();
         let mut encoder = self.device.create_command_encoder(&Default::default());
         crate::encode_pass(&mut encoder, &p.pipeline, &dispatches, None, times);

@@ -291,14 +291,8 @@ impl FnState<'_> {
     /// index past the end). A storage buffer is bounded by the device's robust buffer access;
     /// these arrays are not, and the driver runs this module as it is (no translation adds
     /// bounds checks), so an index past the end would reach other memory: it reads and writes
-    /// the last element instead (docs/language.md, "Memory safety").
-    pub(super) fn in_bounds(
-        &mut self,
-        e: &mut Emitter,
-        a: ArrayId,
-        index: Word,
-        it: Ty,
-    ) -> R<Word> {
+    /// the last element instead (docs/language.md, "The module the driver runs").
+    fn in_bounds(&mut self, e: &mut Emitter, a: ArrayId, index: Word, it: Ty) -> R<Word> {
         let Some(&(_, len)) = self.g.direct.get(&a) else {
             return Ok(index);
         };
