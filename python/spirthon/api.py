@@ -256,9 +256,15 @@ class Kernel:
         current device (``spirthon.set_device``): a GPU through the native module, or the
         CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
         values; those the kernel writes are updated in place."""
-        self._refuse_rebound()
+        if self.__dict__.get("_watched") != []:
+            self._refuse_rebound()
         caller = sys._getframe(1)
         site = "%s:%d" % (caller.f_code.co_filename, caller.f_lineno)
+        # The one-pass launch of a kernel launched before (``gpu._fast_path``), else the
+        # general path (which builds it).
+        fast = self.__dict__.get("_gpu_fast")
+        if fast and not kwargs and fast.device is gpu._device and fast(threads, args, gpu._timeout, site):
+            return
         gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, False, site)
 
     def launch_checked(self, threads, /, *args, **kwargs):

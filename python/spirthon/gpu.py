@@ -108,12 +108,18 @@ _switch = threading.Lock()
 def _flush_at_exit():
     """Submits what every device has recorded when the program ends (a launch returns once
     recorded), without waiting for it to run, and for the device's thread at most a second:
-    a program ended by Ctrl-C during a long kernel ends at once."""
+    a program ended by Ctrl-C during a long kernel ends at once. A launch the device
+    rejected that no call has reported yet is reported on stderr: no failure goes unsaid."""
     for d in list(_opened.values()):
         try:
             d.native.flush(timeout=1.0)
-        except BaseException:  # the program is ending: nothing left to tell
+        except (TimeoutError, KeyboardInterrupt):  # a long kernel, or Ctrl-C: end now
             pass
+        except Exception as e:
+            try:
+                sys.stderr.write("spirthon: at exit, on %s: %s\n" % (d.label(), e))
+            except Exception:  # stderr closed: nowhere left to tell
+                pass
 
 
 atexit.register(_flush_at_exit)
@@ -967,7 +973,7 @@ def launch(kernel, threads, args, kwargs, checked, site=None):
     in the error of a batch it was recorded in."""
     if not kwargs and not checked:
         fast = kernel.__dict__.get("_gpu_fast")
-        if fast and fast.device is _device and fast(threads, args, site):
+        if fast and fast.device is _device and fast(threads, args, _timeout, site):
             return
     dev = _current()
     threads = _threads(threads)
@@ -980,7 +986,7 @@ def launch(kernel, threads, args, kwargs, checked, site=None):
     uniform, buffers, hosts = _arguments(dev, kernel, plan, threads, args)
     fast = kernel.__dict__.get("_gpu_fast")
     if not checked and (fast is None or (fast and fast.device is not dev)):
-        kernel.__dict__["_gpu_fast"] = _Fast.of(kernel, plan, dev, pipeline)
+        kernel.__dict__["_gpu_fast"] = _fast_path(kernel, plan, dev, pipeline)
     try:
         errors, prints = dev.native.launch(pipeline, uniform, buffers, threads, timeout=_timeout, site=site)
         for h in hosts:
@@ -1033,129 +1039,47 @@ def _arguments(dev, kernel, plan, threads, args):
     return bytes(uniform), buffers, hosts
 
 
-class _Fast:
-    """The common launch in one pass: scalars that are Python (or NumPy) numbers, device
-    arrays of the device, one to three ints of threads, packed with one precompiled
-    ``struct``. Built once per kernel (for the device of its first launch, when it has no
-    parameter of another kind and neither checks nor prints); a call returns False for
-    anything else, before anything is sent, and ``launch`` then takes the full path, which
-    checks the same rules and raises what they raise. The bytes are the full path's."""
-
-    __slots__ = ("name", "device", "pipeline", "nargs", "scalars", "unused", "arrays", "pairs", "fields", "struct", "bindings", "numbers")
-
-    @staticmethod
-    def of(kernel, plan, dev, pipeline):
-        """The fast path of ``kernel``'s ``plan`` on ``dev``, or False."""
-        m = plan.module
-        if m.checked or m.prints or len(kernel.params) != len(plan.scalars) + len(plan.arrays):
+def _fast_path(kernel, plan, dev, pipeline):
+    """The one-pass launch of ``kernel``'s ``plan`` on ``dev`` (the native module's
+    ``Fast``), or False: the common launch, whose scalars are Python (or NumPy) numbers and
+    whose arrays are device arrays of the device, with one to three ints of threads, checked
+    and packed in one call. Built once per kernel (for the device of its first launch, when
+    it has no parameter of another kind and neither checks nor prints); a call returns False
+    for anything else, before anything is sent, and ``launch`` then takes the full path,
+    which checks the same rules and raises what they raise. The bytes are the full path's:
+    the fields below, packed as ``struct`` packs them."""
+    m = plan.module
+    if m.checked or m.prints or len(kernel.params) != len(plan.scalars) + len(plan.arrays):
+        return False
+    scalars, unused, fields = [], [], []
+    for k, p, offset in plan.scalars:
+        if isinstance(p, _Leaf) or p.kind != "scalar" or p.elem not in _FAST_SCALARS:
             return False
-        f = _Fast()
-        f.name = kernel.name
-        f.device, f.pipeline, f.nargs, f.bindings = dev, pipeline, len(kernel.params), plan.bindings
-        f.scalars, f.unused, fields = [], [], []
-        for k, p, offset in plan.scalars:
-            if isinstance(p, _Leaf) or p.kind != "scalar" or p.elem not in _FAST_SCALARS:
-                return False
-            floating = p.elem in (float, f32, f64)
-            if offset is None:
-                f.unused.append((k, None if floating else INT_RANGES[p.elem]))
-            else:
-                f.scalars.append((k, floating))
-                fields.append((offset, _CODES[p.elem], ("s", len(f.scalars) - 1)))
-        f.arrays = [(k, p.elem, p.dims, at) for k, p, at, _ in plan.arrays]
-        written = {k for k, _, _, w in plan.arrays if w}
-        ks = [k for k, _, _, _ in plan.arrays]
-        f.pairs = [(a, b) for i, a in enumerate(ks) for b in ks[i + 1:] if a in written or b in written]
-        if plan.threads is not None:
-            fields.append((plan.threads, "3I", ("t",)))
-        for k, axis, offset in plan.shapes:
-            fields.append((offset, "i", ("h", k, axis)))
-        fields.sort()
-        fmt, at = "<", 0
-        for offset, code, _ in fields:
-            if offset > at:
-                fmt += "%dx" % (offset - at)
-            fmt += code
-            at = offset + struct.calcsize("<" + code)
-        if m.uniform_size > at:
-            fmt += "%dx" % (m.uniform_size - at)
-        f.fields = [what for _, _, what in fields]
-        f.struct = struct.Struct(fmt)
-        np = sys.modules.get("numpy")
-        f.numbers = {}
-        if np is not None:
-            f.numbers = {t: float for t in (np.float16, np.float32, np.float64)}
-            f.numbers.update({t: int for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)})
-        return f
-
-    def __call__(self, threads, args, site):
-        if len(args) != self.nargs:
-            return False
-        if type(threads) is int:
-            t = (threads, 1, 1)
-        elif type(threads) is tuple and 1 <= len(threads) <= 3 and all(type(n) is int for n in threads):
-            t = threads + (1,) * (3 - len(threads))
+        floating = p.elem in (float, f32, f64)
+        if offset is None:
+            unused.append((k, None if floating else INT_RANGES[p.elem]))
         else:
-            return False
-        for n in t:
-            if not 0 <= n <= _library.MAX_THREADS_PER_AXIS:
-                return False
-        values = []
-        for k, floating in self.scalars:
-            v = self._number(args[k], floating)
-            if v is None:
-                return False
-            values.append(v)
-        for k, bounds in self.unused:
-            v = self._number(args[k], bounds is None)
-            if v is None or (bounds is not None and not bounds[0] <= v <= bounds[1]):
-                return False
-        buffers = [None] * self.bindings
-        for k, elem, dims, at in self.arrays:
-            a = args[k]
-            if type(a) is not DeviceArray or a.device is not self.device or a.elem is not elem or len(a.shape) != dims:
-                return False
-            if at is not None:
-                buffers[at] = a._buffer
-        for a, b in self.pairs:
-            if args[a] is args[b]:
-                return False
-        words = []
-        for what in self.fields:
-            if what[0] == "s":
-                words.append(values[what[1]])
-            elif what[0] == "t":
-                words.extend(t)
-            else:
-                words.append(args[what[1]].shape[what[2]])
-        try:
-            uniform = self.struct.pack(*words)
-        except (struct.error, OverflowError):
-            return False
-        try:
-            self.device.native.launch(self.pipeline, uniform, buffers, t, timeout=_timeout, site=site)
-        except TimeoutError as e:
-            raise TimeoutError("kernel `%s`: %s; the arrays it writes are not updated" % (self.name, e)) from None
-        return True
-
-    def _number(self, v, floating):
-        """``v`` as the number it is, when it is a plain one for the parameter (an int for
-        a float only while the double holds it exactly), else None."""
-        tv = type(v)
-        if tv is not float and tv is not int:
-            kind = self.numbers.get(tv)
-            if kind is None:
-                return None
-            v = kind(v)
-            tv = kind
-        if tv is float:
-            return v if floating else None
-        if floating and not -(2 ** 53) <= v <= 2 ** 53:
-            return None
-        return v
+            scalars.append((k, floating))
+            fields.append((offset, _CODES[p.elem], ("s", len(scalars) - 1)))
+    arrays = [(k, p.elem, p.dims, at) for k, p, at, _ in plan.arrays]
+    written = {k for k, _, _, w in plan.arrays if w}
+    ks = [k for k, _, _, _ in plan.arrays]
+    pairs = [(a, b) for i, a in enumerate(ks) for b in ks[i + 1:] if a in written or b in written]
+    if plan.threads is not None:
+        fields.append((plan.threads, "3I", ("t",)))
+    for k, axis, offset in plan.shapes:
+        fields.append((offset, "i", ("h", k, axis)))
+    fields.sort()
+    np = sys.modules.get("numpy")
+    numbers = []
+    if np is not None:
+        numbers = [(t, True) for t in (np.float16, np.float32, np.float64)]
+        numbers += [(t, False) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)]
+    return _native.Fast(kernel.name, dev.native, dev, DeviceArray, pipeline, len(kernel.params), scalars, unused,
+                        arrays, pairs, fields, m.uniform_size, plan.bindings, numbers)
 
 
-# The scalar parameter types of the fast path (``_Fast``).
+# The scalar parameter types of the one-pass launch (``_fast_path``).
 _FAST_SCALARS = (float, f32, f64, i32, u32, i64, u64)
 
 

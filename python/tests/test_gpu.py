@@ -374,7 +374,7 @@ class ArgumentErrors(unittest.TestCase):
 
 
 class FastLaunches(unittest.TestCase):
-    """A kernel's launches after its first take a one-pass path (``gpu._Fast``); it must
+    """A kernel's launches after its first take a one-pass path (``gpu._fast_path``); it must
     pack the same bytes and refuse the same arguments as the full path."""
 
     def test_the_one_pass_path_packs_what_the_full_path_packs(self):
@@ -485,6 +485,38 @@ class DeviceArrays(unittest.TestCase):
         with self.assertRaises(TypeError) as e:
             saxpy.launch(4, 1.0, x, np.zeros(4, dtype=np.float32))
         self.assertIn("'x'", str(e.exception))
+
+    def test_launches_recorded_when_the_program_ends_are_not_lost(self):
+        # The program's last act is a loop of launches on device arrays, with no wait. A
+        # handler registered before spirthon's runs after spirthon's own (atexit is last
+        # in, first out): the work must all be there, and the exit clean.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = script(tmp, "ends.py", """\
+                import atexit
+                import numpy as np
+
+                def after_spirthon():
+                    got = y.numpy()
+                    print("sum", float(got.sum()), "first", float(got[0]), flush=True)
+
+                atexit.register(after_spirthon)
+                import spirthon
+                from spirthon import kernel, Array, f32, global_id
+
+                @kernel
+                def saxpy(a: f32, x: Array[f32], y: Array[f32]):
+                    i = global_id().x
+                    y[i] = a * x[i] + y[i]
+
+                x = spirthon.array(np.ones(1 << 16, dtype=np.float32))
+                y = spirthon.zeros(1 << 16)
+                for _ in range(500):
+                    saxpy.launch(1 << 16, 0.5, x, y)
+                """)
+            r = run_python(path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split(), ["sum", str(250.0 * (1 << 16)), "first", "250.0"], r.stderr)
+        self.assertEqual(r.stderr, "")
 
     def test_bitonic_sort_of_many_launches(self):
         values = np.random.default_rng(7).integers(-1000, 1000, size=512).astype(np.int32)

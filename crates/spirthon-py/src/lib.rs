@@ -23,6 +23,8 @@ use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+mod fast;
+
 use spirthon_runtime::resident::{DeviceBuffer, Pipeline};
 use spirthon_runtime::worker::{DeviceThread, Pending, Waited};
 use spirthon_runtime::{Gpu, Interface, RunError, Shader};
@@ -391,10 +393,14 @@ impl Device {
     }
 
     /// Submits the launches recorded so far, without waiting for them to run (at most
-    /// `timeout` seconds for the device's thread to get to it).
+    /// `timeout` seconds for the device's thread to get to it); the error of a batch the
+    /// device rejected, this one or one submitted earlier that no call has reported yet.
     #[pyo3(signature = (timeout=None))]
     fn flush(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
-        let p = self.thread.submit(|g| g.flush());
+        let p = self.thread.submit(|g| {
+            let earlier = g.take_failure();
+            g.flush().and(earlier)
+        });
         wait(py, p, timeout, &|| {
             "submitting the recorded launches".into()
         })
@@ -467,29 +473,7 @@ impl Device {
         site: Option<String>,
     ) -> PyResult<Hidden> {
         let (pipeline, uniform, bufs) = owned(kernel, uniform, &arrays);
-        let gpu = self.thread.gpu();
-        let dispatches = gpu
-            .check_launch(&pipeline, &uniform, bufs.len(), threads)
-            .map_err(run_error)?
-            .len();
-        if pipeline.records(dispatches) {
-            // Recorded in its turn, without waiting: a device error comes from the next
-            // call that waits.
-            self.thread.post(move |g| {
-                let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
-                if let Err(e) = g.launch(&pipeline, &uniform, &refs, threads, site.as_deref()) {
-                    g.keep_failure(e);
-                }
-            });
-            return Ok((None, None));
-        }
-        let what = format!("the launch of `{}`", pipeline.interface().entry);
-        let p = self.thread.submit(move |g| {
-            let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
-            g.launch(&pipeline, &uniform, &refs, threads, site.as_deref())
-        });
-        let r = wait(py, p, timeout, &|| what.clone())?;
-        Ok((r.errors, r.prints))
+        self.launch_owned(py, pipeline, uniform, bufs, threads, timeout, site)
     }
 
     /// For benchmarks: seconds for `times` launches as `launch` records them, recorded into
@@ -517,9 +501,51 @@ impl Device {
     }
 }
 
+impl Device {
+    /// [`Device::launch`] of owned parts (the one-pass path of `fast` calls it too).
+    // The parts of a launch, as `launch` takes them.
+    #[allow(clippy::too_many_arguments)]
+    fn launch_owned(
+        &self,
+        py: Python<'_>,
+        pipeline: Arc<Pipeline>,
+        uniform: Vec<u8>,
+        bufs: Vec<DeviceBuffer>,
+        threads: [u32; 3],
+        timeout: Option<f64>,
+        site: Option<String>,
+    ) -> PyResult<Hidden> {
+        let gpu = self.thread.gpu();
+        let dispatches = gpu
+            .check_launch(&pipeline, &uniform, bufs.len(), threads)
+            .map_err(run_error)?
+            .len();
+        if pipeline.records(dispatches) {
+            // Recorded in its turn, without waiting: a device error comes from the next
+            // call that waits.
+            self.thread.post(move |g| {
+                let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
+                if let Err(e) = g.launch(&pipeline, &uniform, &refs, threads, site.as_deref()) {
+                    g.keep_failure(e);
+                }
+            });
+            return Ok((None, None));
+        }
+        let what = format!("the launch of `{}`", pipeline.interface().entry);
+        let p = self.thread.submit(move |g| {
+            let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
+            g.launch(&pipeline, &uniform, &refs, threads, site.as_deref())
+        });
+        let r = wait(py, p, timeout, &|| what.clone())?;
+        Ok((r.errors, r.prints))
+    }
+}
+
 /// spirthon's compiler and GPU runtime, for the `spirthon` package.
 #[pymodule]
 mod _native {
+    #[pymodule_export]
+    use super::fast::Fast;
     #[pymodule_export]
     use super::{adapters, check, compile, printed, report, Buffer, Device, Kernel};
 

@@ -49,10 +49,11 @@ pub(crate) struct Batch {
     pub(crate) generation: u64,
 }
 
-/// One recorded launch: what it binds and dispatches, and its name for messages (its kernel
-/// and where it was launched: `` `step` at sim.py:40 ``).
+/// One recorded launch: what it binds and dispatches, and what names it in messages (its
+/// kernel and where it was launched: `` `step` at sim.py:40 ``, formatted only for one).
 pub(crate) struct Recorded {
-    pub(crate) name: String,
+    pub(crate) entry: std::sync::Arc<str>,
+    pub(crate) site: Option<String>,
     pub(crate) pipeline: wgpu::ComputePipeline,
     pub(crate) group: wgpu::BindGroup,
     /// The dynamic offset of its uniform block in its ring.
@@ -61,6 +62,14 @@ pub(crate) struct Recorded {
 }
 
 impl Recorded {
+    /// The launch in a message: `` `step` at sim.py:40 ``.
+    fn name(&self) -> String {
+        match &self.site {
+            Some(at) => format!("`{}` at {at}", self.entry),
+            None => format!("`{}`", self.entry),
+        }
+    }
+
     fn encode(&self, pass: &mut wgpu::ComputePass<'_>) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.group, self.offset.as_slice());
@@ -147,11 +156,11 @@ impl Gpu {
         Err(RunError::Device(match self.rejected(&launches) {
             Some(k) if n > 1 => format!(
                 "the device rejected the launch of {} (launch {} of a batch of {n}, none of which ran): {e}",
-                launches[k].name,
+                launches[k].name(),
                 k + 1
             ),
             _ => {
-                let names: Vec<String> = launches.into_iter().map(|l| l.name).collect();
+                let names: Vec<String> = launches.iter().map(Recorded::name).collect();
                 format!("the device rejected {}: {e}", self::launches(&names))
             }
         }))

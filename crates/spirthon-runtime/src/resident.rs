@@ -51,6 +51,8 @@ impl DeviceBuffer {
 /// One entry point, ready to launch.
 pub struct Pipeline {
     interface: Interface,
+    /// The entry point's name, shared by the launches recorded of it.
+    entry: std::sync::Arc<str>,
     workgroup_size: [u32; 3],
     layouts: Layouts,
     pipeline: wgpu::ComputePipeline,
@@ -166,6 +168,7 @@ impl Gpu {
             false => None,
         };
         Ok(Pipeline {
+            entry: interface.entry.as_str().into(),
             interface,
             workgroup_size,
             layouts,
@@ -322,12 +325,9 @@ impl Gpu {
         };
         let offset = write.as_ref().map(|w| w.1 as u32);
         let group = self.cached_group(p, arrays);
-        let name = match site {
-            Some(at) => format!("`{}` at {at}", p.interface.entry),
-            None => format!("`{}`", p.interface.entry),
-        };
         let launch = crate::batch::Recorded {
-            name,
+            entry: p.entry.clone(),
+            site: site.map(str::to_string),
             pipeline: p.pipeline.clone(),
             group,
             offset,
