@@ -25,6 +25,8 @@ from .types import f32, f64, f16, i32, u32, i8, u8, i16, u16, i64, u64  # noqa: 
 from .arrays import Array, Array2D, Array3D  # noqa: F401
 from .vectors import (  # noqa: F401
     vec2, vec3, vec4, ivec2, ivec3, ivec4, uvec2, uvec3, uvec4, dvec2, dvec3, dvec4, quat,
+    i8vec2, i8vec3, i8vec4, u8vec2, u8vec3, u8vec4, i16vec2, i16vec3, i16vec4, u16vec2, u16vec3, u16vec4,
+    i64vec2, i64vec3, i64vec4, u64vec2, u64vec3, u64vec4, f16vec2, f16vec3, f16vec4,
     dot, cross, length, distance, normalize, clamp, mix, step, smoothstep,
 )
 from .matrices import (  # noqa: F401

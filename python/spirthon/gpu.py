@@ -563,17 +563,17 @@ def _scalar_words(p, value):
         pad = "%dx" % (stride - size * n) if stride > size * n else ""
         return pad.join([code * n] * n), _matrix(p, value)
     if p.kind == "vector":
-        return _CODES[_scalar_of(p.elem)] * p.elem.size, _vector(p, value)
+        # A narrow scalar's component is a whole word, as a narrow scalar parameter is.
+        return _WORD_CODES.get(_scalar_of(p.elem), _CODES[_scalar_of(p.elem)]) * p.elem.size, _vector(p, value)
     v = _number(repr(p.name), p.elem, value)
     if p.elem is bool:
         return "I", [1 if v else 0]
-    if p.elem in (i8, i16):
-        return "i", [v]  # a narrow int parameter is a whole word, sign-extended
-    if p.elem in (u8, u16):
-        return "I", [v]
-    if p.elem is f16:
-        return "f", [v]  # an f16 parameter is the f32 of its value, a whole word
-    return _CODES[p.elem], [v]
+    return _WORD_CODES.get(p.elem, _CODES[p.elem]), [v]
+
+
+# A narrow parameter (or component) is a whole word of the uniform block: a narrow int
+# extended, an f16 the f32 of its value.
+_WORD_CODES = {i8: "i", i16: "i", u8: "I", u16: "I", f16: "f"}
 
 
 def _count(what, n):

@@ -1,5 +1,7 @@
 """Vectors under CPython: ``vec2 vec3 vec4`` (float32s), ``dvec2..4`` (float64s),
-``ivec2..4`` and ``uvec2..4`` (ints), and spirthon's vector and shading functions.
+``ivec2..4`` and ``uvec2..4`` (ints), the other widths by their scalar's name (``i8vec4``,
+``u8vec4``, ``i16vec2``, ``u16vec2``, ``i64vec3``, ``u64vec3``, ``f16vec3``, each component
+computing as its scalar does), and spirthon's vector and shading functions.
 
 A vector type is callable as a constructor, as in kernels: ``vec3(x, y, z)``, ``vec3(v2, z)``
 (the components of the arguments in order), ``vec3(1.0)`` (one number in every component) and
@@ -23,14 +25,14 @@ import math
 import operator
 
 from .scalars import F32, F64, INT_NAMES, LitF, f64_mixing, index_text, r32
-from .types import convert, f32, f64, i32, to_f32, u32
+from .types import convert, f16, f32, f64, i8, i16, i32, i64, to_f32, u8, u16, u32, u64
 
 _NAMES = "xyzw"
 
 
 class VectorType:
-    """``vec2`` … ``uvec4``: the component type (``float`` for float32, ``f64``, ``i32`` or
-    ``u32``) and size."""
+    """``vec2`` … ``f16vec4``: the component type (``float`` for float32, else its scalar
+    type) and size."""
 
     __slots__ = ("name", "scalar", "size")
 
@@ -46,8 +48,8 @@ class VectorType:
 
     @property
     def is_float(self):
-        """Whether the components are floats (``vec`` and ``dvec``)."""
-        return self.scalar is float or self.scalar is f64
+        """Whether the components are floats (``vec``, ``dvec`` and ``f16vec``)."""
+        return self.scalar is float or self.scalar is f64 or self.scalar is f16
 
     def component(self, value):
         """``value`` as one component of this type (an int promotes to a float component; a
@@ -64,6 +66,10 @@ class VectorType:
             if type(value) is F32:
                 raise f64_mixing()
             return convert(f64, value)
+        if self.scalar is f16:
+            if type(value) in (F32, F64):
+                raise f64_mixing("f16", "f32" if type(value) is F32 else "f64")
+            return convert(f16, value)
         if isinstance(value, float):
             raise TypeError("a float cannot become a %s component implicitly: use int()" % self.name)
         return convert(self.scalar, value)
@@ -72,7 +78,7 @@ class VectorType:
         if len(args) == 1 and isinstance(args[0], Vector) and args[0].type.size == self.size:
             src = args[0]
             if self.is_float:
-                return Vector(self, [convert(f32 if self.scalar is float else f64, c) for c in src._c])
+                return Vector(self, [convert(f32 if self.scalar is float else self.scalar, c) for c in src._c])
             return Vector(self, [convert(self.scalar, math.trunc(c)) for c in src._c])
         if len(args) == 1 and not isinstance(args[0], Vector):
             return Vector(self, [self.component(args[0])] * self.size)
@@ -87,9 +93,14 @@ class VectorType:
         return Vector(self, comps)
 
 
+# Each vector type's name before ``vec``, by component type.
+_PREFIXES = {float: "", i32: "i", u32: "u", f64: "d", i8: "i8", u8: "u8", i16: "i16", u16: "u16",
+             i64: "i64", u64: "u64", f16: "f16"}
+
+
 def _types():
     out = {}
-    for prefix, scalar in (("", float), ("i", i32), ("u", u32), ("d", f64)):
+    for scalar, prefix in _PREFIXES.items():
         for n in (2, 3, 4):
             name = "%svec%d" % (prefix, n)
             out[name] = VectorType(name, scalar, n)
@@ -116,11 +127,17 @@ vec2, vec3, vec4 = TYPES["vec2"], TYPES["vec3"], TYPES["vec4"]
 ivec2, ivec3, ivec4 = TYPES["ivec2"], TYPES["ivec3"], TYPES["ivec4"]
 uvec2, uvec3, uvec4 = TYPES["uvec2"], TYPES["uvec3"], TYPES["uvec4"]
 dvec2, dvec3, dvec4 = TYPES["dvec2"], TYPES["dvec3"], TYPES["dvec4"]
+i8vec2, i8vec3, i8vec4 = TYPES["i8vec2"], TYPES["i8vec3"], TYPES["i8vec4"]
+u8vec2, u8vec3, u8vec4 = TYPES["u8vec2"], TYPES["u8vec3"], TYPES["u8vec4"]
+i16vec2, i16vec3, i16vec4 = TYPES["i16vec2"], TYPES["i16vec3"], TYPES["i16vec4"]
+u16vec2, u16vec3, u16vec4 = TYPES["u16vec2"], TYPES["u16vec3"], TYPES["u16vec4"]
+i64vec2, i64vec3, i64vec4 = TYPES["i64vec2"], TYPES["i64vec3"], TYPES["i64vec4"]
+u64vec2, u64vec3, u64vec4 = TYPES["u64vec2"], TYPES["u64vec3"], TYPES["u64vec4"]
+f16vec2, f16vec3, f16vec4 = TYPES["f16vec2"], TYPES["f16vec3"], TYPES["f16vec4"]
 
 
 def _type_of(scalar, size):
-    prefix = {float: "", i32: "i", u32: "u", f64: "d"}[scalar]
-    return TYPES["%svec%d" % (prefix, size)]
+    return TYPES["%svec%d" % (_PREFIXES[scalar], size)]
 
 
 class Vector:

@@ -12,7 +12,9 @@ break and in a loop's else, ranges whose counters would wrap past 2**31, early r
 funcs over arrays, tuple assignment and mixed-type and/or tests; 3 vectors: ivec2/ivec4
 expressions (element-wise // and % with both signs, bitwise operators, broadcasting,
 swizzles, constructors, component and index assignment, dot, min/max/clamp, ==) and vec2
-+ - * with mix, abs and length (a third of them in dvec2, `in_f64`); 4 f32 arithmetic on inputs that are not binary-exact, with
++ - * with mix, abs and length (a third of them in dvec2, `in_f64`), or, a third of the time,
+the same in another width (`i8vec4` … `u64vec4` wrapping per component, and `f16vec4`
+rounding: `width_vector_kernel`); 4 f32 arithmetic on inputs that are not binary-exact, with
 literals and constants meeting f32 values and thresholds into ints, a third of them in f64
 (`float_kernel`); 5 u32
 and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it, random
@@ -721,6 +723,68 @@ def vector_kernel(rnd):
     return in_f64("\n".join(head + body) + "\n", rnd, ["vec2", "vec4"])
 
 
+def width_vector_kernel(rnd):
+    """Vectors of another width (``i8vec4 u8vec4 i16vec4 u16vec4 i64vec4 u64vec4``, and an
+    ``f16vec4`` beside them): element-wise expressions that wrap at the width, per component
+    as the scalar does, and halves that round after every operation. Returns the source
+    and the range of the input arrays' components."""
+    scalar = rnd.choice(["i8", "u8", "i16", "u16", "i64", "u64"])
+    vt = scalar + "vec4"
+    signed = scalar.startswith("i")
+
+    def iv(d):
+        if d == 0 or rnd.random() < 0.2:
+            return rnd.choice(["p", "q", "p.wzyx", "%s(q.xy, p.zw)" % vt, "%s(%d)" % (vt, rnd.randint(0, 9)),
+                               "%s(p.x, %d, q.y, p.w)" % (vt, rnd.randint(0, 5))])
+        a, b = iv(d - 1), iv(d - 1)
+        k = rnd.random()
+        if k < 0.4:
+            return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*", "&", "|", "^"]), b)
+        if k < 0.55:
+            return "(%s %s (%s | %s(1)))" % (a, rnd.choice(["//", "%"]), b, vt)
+        if k < 0.65:
+            return "(%s %s %d)" % (a, rnd.choice(["+", "-", "*", "//", "%"]), rnd.choice([2, 3, 7]))
+        if k < 0.75:
+            return "min(%s, %s)" % (a, b) if rnd.random() < 0.5 else "max(%s, %s)" % (a, b)
+        if k < 0.85:
+            return "(%s >> %s(%d))" % (a, scalar, rnd.randint(0, 3))
+        if k < 0.93 and signed:
+            return "(-%s)" % a
+        return "abs(%s)" % a if signed else "(~%s)" % a
+
+    def hv(d):
+        if d == 0 or rnd.random() < 0.25:
+            return rnd.choice(["h", "f16vec4(%s)" % rnd.choice(["0.5", "1.25", "-2.0", "0.1"]), "h.wzyx"])
+        a, b = hv(d - 1), hv(d - 1)
+        return "(%s %s %s)" % (a, rnd.choice(["+", "-", "*"]), b) if rnd.random() < 0.7 else "abs(%s)" % a
+
+    body = [
+        "    p = a[i]",
+        "    q = b[i]",
+        "    r = %s(%s)" % (vt, iv(3)),
+        "    r.%s = %s" % (rnd.choice("xyzw"), rnd.choice(["p.x", "q.w * %s(2)" % scalar, "r.y - %s(1)" % scalar])),
+        "    r[%d] += %s(%d)" % (rnd.randint(-4, 3), scalar, rnd.randint(0, 9)),
+        "    loc = local_array(%s, 2)" % vt,
+        "    loc[i %% 2] = %s" % iv(2),
+        "    if r == %s:" % iv(1),
+        "        r = %s(%s)" % (vt, iv(2)),
+        "    out[i] = r + loc[i % 2]",
+        "    red[i] = r.x * r.y + r.z - r.w",
+        "    h = f16vec4(vec4(ivec4(p)) * 0.25)",
+        "    h = %s" % hv(3),
+        "    fo[i] = vec4(h)",
+    ]
+    head = [
+        "from spirthon import kernel, Array, f16vec4, vec4, ivec4, %s, %s, global_id, local_array" % (scalar, vt),
+        "",
+        "",
+        "@kernel",
+        "def k(a: Array[%s], b: Array[%s], out: Array[%s], red: Array[%s], fo: Array[vec4]):" % (vt, vt, vt, scalar),
+        "    i = global_id().x",
+    ]
+    return "\n".join(head + body) + "\n", ((-40, 40) if signed else (0, 80))
+
+
 def in_f64(src, rnd, names):
     """``src`` with its float vectors and matrices (``names``) and ``f32`` in double
     precision a third of the time: ``dvec2``, ``dmat33``, ``f64`` (the values are binary-exact
@@ -988,10 +1052,11 @@ def main():
             "wide": {"zeros": n}, "longs": {"zeros": n},
         }}
     elif kind == 3:
-        src = vector_kernel(rnd)
+        # A third of the vector kernels in another width.
+        src, (lo, hi) = width_vector_kernel(rnd) if rnd.random() < 1 / 3 else (vector_kernel(rnd), (-40, 40))
         inputs = {"threads": [n], "args": {
-            "a": [[rnd.randint(-40, 40) for _ in range(4)] for _ in range(n)],
-            "b": [[rnd.randint(-40, 40) for _ in range(4)] for _ in range(n)],
+            "a": [[rnd.randint(lo, hi) for _ in range(4)] for _ in range(n)],
+            "b": [[rnd.randint(lo, hi) for _ in range(4)] for _ in range(n)],
             "out": {"zeros": n}, "red": {"zeros": n}, "fo": {"zeros": n},
         }}
     elif kind == 2:

@@ -211,8 +211,10 @@ impl Ty {
     pub fn align(self) -> u32 {
         match self {
             Ty::Matrix(..) => self.row_stride(),
-            // A narrow int parameter is a whole word of the uniform block, extended.
+            // A narrow parameter (or component) is a whole word of the uniform block: an int
+            // extended, an `f16` the `f32` of its value.
             Ty::Scalar(s) if s.is_narrow() => 4,
+            Ty::Vector(s, n) if s.is_narrow() => Ty::Vector(s.carrier(), n).align(),
             _ => {
                 self.scalar().size()
                     * match self.components() {
@@ -236,6 +238,7 @@ impl Ty {
         match self {
             Ty::Matrix(_, n) => self.row_stride() * n as u32,
             Ty::Scalar(s) if s.is_narrow() => 4,
+            Ty::Vector(s, n) if s.is_narrow() => 4 * n as u32,
             t => t.size(),
         }
     }
@@ -289,13 +292,19 @@ impl Ty {
     pub fn with_article(self) -> String {
         with_article(&self.name())
     }
-    /// The vector type that a spirthon name spells (`vec2`, `ivec3`, `uvec4`, …).
+    /// The vector type that a spirthon name spells (`vec2`, `ivec3`, `uvec4`, `dvec3`, and
+    /// the other widths by their scalar's name: `i8vec4 u8vec4 i16vec2 u16vec2 i64vec3
+    /// u64vec3 f16vec3`, as GLSL's explicit-width types).
     pub fn vector_named(name: &str) -> Option<Ty> {
-        let (s, rest) = match name.as_bytes().first()? {
-            b'i' => (Scalar::I32, &name[1..]),
-            b'u' => (Scalar::U32, &name[1..]),
-            b'd' => (Scalar::F64, &name[1..]),
-            _ => (Scalar::F32, name),
+        let at = name.find("vec")?;
+        let (prefix, rest) = name.split_at(at);
+        let s = match prefix {
+            "" => Scalar::F32,
+            "i" => Scalar::I32,
+            "u" => Scalar::U32,
+            "d" => Scalar::F64,
+            p => Scalar::named(p)
+                .filter(|s| !matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32 | Scalar::F64))?,
         };
         let n = match rest {
             "vec2" => 2,
@@ -320,7 +329,7 @@ impl Ty {
                     Scalar::U32 => "u",
                     Scalar::Bool => "b",
                     Scalar::F64 => "d",
-                    _ => "?",
+                    s => s.name(),
                 };
                 format!("{p}vec{n}")
             }

@@ -297,10 +297,11 @@ fn uniform_bytes(
             None => v,
         };
         let mut words = value_bits(&u.name, u.ty, v, true)?;
-        if u.ty == Ty::Scalar(Scalar::F16) {
-            // An `f16` parameter is the `f32` of its value, a whole word.
-            let h = spirthon_ir::half::value(words[0] as u16);
-            words[0] = (h as f32).to_bits();
+        if u.ty.scalar() == Scalar::F16 {
+            // An `f16` parameter (or component) is the `f32` of its value, a whole word.
+            for w in &mut words {
+                *w = (spirthon_ir::half::value(*w as u16) as f32).to_bits();
+            }
         }
         for (k, w) in words.iter().enumerate() {
             let at = (u.offset + u.ty.uniform_word_offset(k as u32)) as usize;

@@ -247,9 +247,7 @@ fn value_of(t: Ty) -> Option<PrintValue> {
     };
     match t {
         Ty::Scalar(s) => Some(PrintValue::Scalar(s)),
-        Ty::Vector(s @ (Scalar::F32 | Scalar::F64 | Scalar::I32 | Scalar::U32), n @ 2..=4) => {
-            Some(composite(s, n as u32))
-        }
+        Ty::Vector(s, n @ 2..=4) if s != Scalar::Bool => Some(composite(s, n as u32)),
         Ty::Matrix(s, n) => Some(composite(s, (n as u32) * (n as u32))),
         Ty::Quat => Some(composite(Scalar::F32, 4)),
         Ty::Vector(..) => None,

@@ -193,21 +193,23 @@ fn f64_round_even(e: &mut Emitter, t: Ty, x: Word, id: Word) -> R<Word> {
     e.b.op(SOp::Select, dt, Some(id), &[bump, next, fl])
 }
 
-/// The narrow type `s` from `value`, computed in its 32-bit carrier, into `id`: for an int
-/// (`i8 u8 i16 u16`) the low bits kept, sign-extended for a signed type, as NumPy's
-/// fixed-width ints wrap; for `f16` the nearest half.
-pub(super) fn wrap_narrow(e: &mut Emitter, s: Scalar, value: Word, id: Word) -> R<Word> {
+/// The narrow type `t` (a narrow scalar, or a vector of one, component by component) from
+/// `value`, computed in its 32-bit carrier, into `id`: for an int (`i8 u8 i16 u16`) the
+/// low bits kept, sign-extended for a signed type, as NumPy's fixed-width ints wrap; for
+/// `f16` the nearest half.
+pub(super) fn wrap_narrow(e: &mut Emitter, t: Ty, value: Word, id: Word) -> R<Word> {
+    let s = t.scalar();
     if s == Scalar::F16 {
-        return super::half::quantize(e, value, id);
+        return super::half::quantize(e, t, value, id);
     }
-    let rt = e.ty(Ty::Scalar(s.carrier()));
+    let rt = e.ty(with_scalar(t, s.carrier()));
     let bits = s.bits();
     if s.is_signed() {
-        let k = e.konst(Const::U32(32 - bits));
+        let k = e.splat(Const::U32(32 - bits), with_scalar(t, Scalar::U32));
         let up = e.b.op(SOp::ShiftLeftLogical, rt, None, &[value, k])?;
         e.b.op(SOp::ShiftRightArithmetic, rt, Some(id), &[up, k])
     } else {
-        let mask = e.konst(Const::U32((1u32 << bits) - 1));
+        let mask = e.splat(Const::U32((1u32 << bits) - 1), with_scalar(t, Scalar::U32));
         e.b.op(SOp::BitwiseAnd, rt, Some(id), &[value, mask])
     }
 }

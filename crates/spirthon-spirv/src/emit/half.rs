@@ -5,7 +5,7 @@
 //! rounding open), as spirthon-ir's `half` computes them for constants.
 
 use rspirv::spirv::{GlslStd450Op as GLOp, Op as SOp, Word};
-use spirthon_ir::{Const, Ty};
+use spirthon_ir::{Const, Scalar, Ty};
 
 use super::{Emitter, R};
 
@@ -14,24 +14,34 @@ use super::{Emitter, R};
 /// leading bit, at least -14 (the subnormals' quantum is that of the smallest normal), the
 /// result is `roundEven(x · 2^(10-e)) · 2^(e-10)`: both products are by powers of two, so
 /// exact, and the rounding is the one rounding.
-pub(super) fn quantize(e: &mut Emitter, x: Word, id: Word) -> R<Word> {
-    let (f, u, b) = (e.ty(Ty::F32), e.ty(Ty::U32), e.ty(Ty::BOOL));
+pub(super) fn quantize(e: &mut Emitter, shape: Ty, x: Word, id: Word) -> R<Word> {
+    // Every operation is component-wise: `shape`'s (a scalar, or a vector of its size).
+    let of = |s: Scalar| match shape.as_vector() {
+        Some((_, n)) => Ty::Vector(s, n),
+        None => Ty::Scalar(s),
+    };
+    let (f, u, b) = (
+        e.ty(of(Scalar::F32)),
+        e.ty(of(Scalar::U32)),
+        e.ty(of(Scalar::Bool)),
+    );
+    let k = |e: &mut Emitter, c: Const| e.splat(c, of(Scalar::U32));
     let glsl = e.glsl;
     let bits = e.b.op(SOp::Bitcast, u, None, &[x])?;
-    let k23 = e.konst(Const::U32(23));
+    let k23 = k(e, Const::U32(23));
     let exp = e.b.op(SOp::ShiftRightLogical, u, None, &[bits, k23])?;
-    let byte = e.konst(Const::U32(0xFF));
+    let byte = k(e, Const::U32(0xFF));
     let exp = e.b.op(SOp::BitwiseAnd, u, None, &[exp, byte])?;
     // The biased exponent of 2^-14.
-    let min = e.konst(Const::U32(113));
+    let min = k(e, Const::U32(113));
     let exp =
         e.b.ext_inst(u, None, glsl, GLOp::UMax as u32, &[exp, min])?;
     // 2^(10 - e) and 2^(e - 10) as floats: biased exponents 264 - exp and exp - 10.
-    let k264 = e.konst(Const::U32(264));
+    let k264 = k(e, Const::U32(264));
     let up = e.b.op(SOp::ISub, u, None, &[k264, exp])?;
     let up = e.b.op(SOp::ShiftLeftLogical, u, None, &[up, k23])?;
     let up = e.b.op(SOp::Bitcast, f, None, &[up])?;
-    let k10 = e.konst(Const::U32(10));
+    let k10 = k(e, Const::U32(10));
     let down = e.b.op(SOp::ISub, u, None, &[exp, k10])?;
     let down = e.b.op(SOp::ShiftLeftLogical, u, None, &[down, k23])?;
     let down = e.b.op(SOp::Bitcast, f, None, &[down])?;
@@ -41,11 +51,11 @@ pub(super) fn quantize(e: &mut Emitter, x: Word, id: Word) -> R<Word> {
     let r = e.b.op(SOp::FMul, f, None, &[whole, down])?;
     // Past the largest half: the infinity of the sign.
     let abs = e.b.ext_inst(f, None, glsl, GLOp::FAbs as u32, &[r])?;
-    let max = e.konst(Const::f32(65504.0));
+    let max = e.splat(Const::f32(65504.0), of(Scalar::F32));
     let big = e.b.op(SOp::FOrdGreaterThan, b, None, &[abs, max])?;
-    let sign = e.konst(Const::U32(0x8000_0000));
+    let sign = k(e, Const::U32(0x8000_0000));
     let sign = e.b.op(SOp::BitwiseAnd, u, None, &[bits, sign])?;
-    let inf = e.konst(Const::U32(0x7F80_0000));
+    let inf = k(e, Const::U32(0x7F80_0000));
     let inf = e.b.op(SOp::BitwiseOr, u, None, &[sign, inf])?;
     let inf = e.b.op(SOp::Bitcast, f, None, &[inf])?;
     e.b.op(SOp::Select, f, Some(id), &[big, inf, r])

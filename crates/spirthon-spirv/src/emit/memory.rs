@@ -82,15 +82,17 @@ impl FnState<'_> {
     ) -> R<()> {
         let rt = e.ty(t);
         if let Some(s) = self.packed(a) {
-            let (_, _, mut v) = self.packed_word(e, a, index, it, s)?;
-            if s == Scalar::F16 {
-                super::half::from_bits(e, v, Some(out))?;
-                return Ok(());
+            if t.as_vector().is_none() {
+                return self.packed_load(e, a, index, it, s, out);
             }
-            if s.is_signed() {
-                v = e.b.op(SOp::Bitcast, rt, None, &[v])?;
+            // A vector of narrow scalars: each component is its own packed element.
+            let mut comps = Vec::new();
+            for at in component_indices(e, index, it, t)? {
+                let c = e.b.id();
+                self.packed_load(e, a, at, it, s, c)?;
+                comps.push(c);
             }
-            super::arith::wrap_narrow(e, s, v, out)?;
+            e.b.op(SOp::CompositeConstruct, rt, Some(out), &comps)?;
             return Ok(());
         }
         if self.scalarized(a) {
@@ -105,6 +107,30 @@ impl FnState<'_> {
         }
         let p = self.element(e, a, index, it, t)?;
         self.load_at(e, a, p, t, Some(out))?;
+        Ok(())
+    }
+
+    /// Element `index` (of type `it`) of the packed array `a` of narrow scalars `s`, in its
+    /// carrier, into `out`.
+    fn packed_load(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        s: Scalar,
+        out: Word,
+    ) -> R<()> {
+        let (_, _, mut v) = self.packed_word(e, a, index, it, s)?;
+        if s == Scalar::F16 {
+            super::half::from_bits(e, v, Some(out))?;
+            return Ok(());
+        }
+        if s.is_signed() {
+            let rt = e.ty(Ty::Scalar(s));
+            v = e.b.op(SOp::Bitcast, rt, None, &[v])?;
+        }
+        super::arith::wrap_narrow(e, Ty::Scalar(s), v, out)?;
         Ok(())
     }
 
@@ -156,7 +182,17 @@ impl FnState<'_> {
         value: Word,
     ) -> R<()> {
         if let Some(s) = self.packed(a) {
-            return self.packed_store(e, a, index, it, s, value);
+            if t.as_vector().is_none() {
+                return self.packed_store(e, a, index, it, s, value);
+            }
+            // A vector of narrow scalars: each component is its own packed element.
+            let ct = e.ty(Ty::Scalar(s));
+            for (k, at) in component_indices(e, index, it, t)?.into_iter().enumerate() {
+                let c =
+                    e.b.op(SOp::CompositeExtract, ct, None, &[value, k as u32])?;
+                self.packed_store(e, a, at, it, s, c)?;
+            }
+            return Ok(());
         }
         if self.scalarized(a) {
             let st = e.ty(Ty::Scalar(t.scalar()));
@@ -524,10 +560,10 @@ impl Emitter {
         // A scalarized array stores `n` scalars per element of `n` components; a packed one
         // is words, as is a word array of `f32`s (their bits).
         let (elem, per) = match a.elem {
+            _ if a.packed() => (Ty::U32, 1),
             t @ (Ty::Vector(..) | Ty::Matrix(..)) if scalarized => {
                 (Ty::Scalar(t.scalar()), t.components())
             }
-            _ if a.packed() => (Ty::U32, 1),
             t => (t, 1),
         };
         let elem = if words { Ty::U32 } else { elem };
@@ -642,7 +678,10 @@ pub(super) fn scalarized_arrays(m: &Module) -> FastSet<ArrayId> {
         .arrays
         .iter_enumerated()
         .filter(|(_, a)| {
-            a.is_buffer() && (a.elem.components() == 3 || matches!(a.elem, Ty::Matrix(..)))
+            // A packed array of narrow scalars is accessed component by component already.
+            a.is_buffer()
+                && !a.packed()
+                && (a.elem.components() == 3 || matches!(a.elem, Ty::Matrix(..)))
         })
         .map(|(i, _)| i)
         .collect();

@@ -751,15 +751,18 @@ impl<'f> FnState<'f> {
         let t = inst
             .ty
             .ok_or_else(|| EmitError(format!("{:?} has no result type", inst.op)))?;
-        // A narrow int's arithmetic runs in its 32-bit carrier, then wraps to its width.
-        let narrow = t.as_scalar().filter(|s| s.is_narrow()).filter(|_| {
-            matches!(
-                inst.op,
-                Op::Unary(_) | Op::Binary(_) | Op::Math(_) | Op::Convert
-            )
-        });
+        // A narrow int's (or a vector of them's) arithmetic runs in its 32-bit carrier, then
+        // wraps to its width.
+        let narrow = Some(t)
+            .filter(|t| matches!(t, Ty::Scalar(_) | Ty::Vector(..)) && t.scalar().is_narrow())
+            .filter(|_| {
+                matches!(
+                    inst.op,
+                    Op::Unary(_) | Op::Binary(_) | Op::Math(_) | Op::Convert
+                )
+            });
         let (t, wrapped, id) = match narrow {
-            Some(s) => (Ty::Scalar(s.carrier()), Some(id), e.b.id()),
+            Some(nt) => (nt.with_scalar(nt.scalar().carrier()), Some(id), e.b.id()),
             None => (t, None, id),
         };
         let out = Some(id);
@@ -863,8 +866,8 @@ impl<'f> FnState<'f> {
             }
         }
         let id = match (narrow, wrapped) {
-            (Some(s), Some(to)) => {
-                arith::wrap_narrow(e, s, id, to)?;
+            (Some(nt), Some(to)) => {
+                arith::wrap_narrow(e, nt, id, to)?;
                 to
             }
             _ => id,
