@@ -24,7 +24,7 @@ import builtins
 import math
 import operator
 
-from .scalars import F32, F64, INT_NAMES, LitF, f64_mixing, index_text, r32
+from .scalars import F16, F32, F64, INT_NAMES, LitF, f64_mixing, index_text, r32
 from .types import convert, f16, f32, f64, i8, i16, i32, i64, to_f32, u8, u16, u32, u64
 
 _NAMES = "xyzw"
@@ -379,6 +379,32 @@ def max(*args, **kwargs):
     return _extremum(builtins.max, args, kwargs)
 
 
+def _halves(fn):
+    """A shading function that, given ``f16``s or ``f16vec``s, computes as a ``math``
+    function of an ``f16`` does: the ``f32`` function of the widened values, its result
+    rounded to half (the compiler's rule)."""
+    def is_half(a):
+        return type(a) is F16 or (isinstance(a, Vector) and a.type.scalar is f16)
+
+    def widened(a):
+        if type(a) is F16:
+            return convert(f32, a)
+        if isinstance(a, Vector) and a.type.scalar is f16:
+            return _type_of(float, a.type.size)(a)
+        return a
+
+    def run(*args):
+        if not builtins.any(is_half(a) for a in args):
+            return fn(*args)
+        r = fn(*[widened(a) for a in args])
+        if isinstance(r, Vector):
+            return _type_of(f16, r.type.size)(r)
+        return convert(f16, r)
+
+    run.__name__, run.__doc__ = fn.__name__, fn.__doc__
+    return run
+
+
 def _kind(*args):
     """The float type a shading function computes in: ``f64`` when an argument is an
     ``F64`` or a ``dvec`` (the compiler lets no float32 meet them), else ``f32``."""
@@ -398,6 +424,7 @@ def _vector_of(kind, n):
     return _type_of(float if kind is f32 else f64, n)
 
 
+@_halves
 def dot(a, b):
     """The sum of the products of the components (an int for int vectors)."""
     if not (isinstance(a, Vector) and isinstance(b, Vector)):
@@ -409,6 +436,7 @@ def dot(a, b):
     return total if vt.is_float else convert(vt.scalar, total)
 
 
+@_halves
 def cross(a, b):
     if not (isinstance(a, Vector) and isinstance(b, Vector) and a.type.size == 3 and b.type.size == 3):
         raise TypeError("cross needs two 3-component vectors")
@@ -427,17 +455,20 @@ def _norm(c, kind):
     return F32(r32(math.sqrt(total)))
 
 
+@_halves
 def length(v):
     kind = _kind(v)
     c, _ = _floats(v, kind)
     return _norm(c, kind)
 
 
+@_halves
 def distance(a, b):
     kind = _kind(a, b)
     return length(_float_vector(a, kind) - _float_vector(b, kind))
 
 
+@_halves
 def normalize(v):
     kind = _kind(v)
     c, n = _floats(v, kind)
@@ -464,6 +495,7 @@ def _floats_of(args):
     return kind, [_float_vector(a, kind) for a in args]
 
 
+@_halves
 def mix(a, b, t):
     """``a * (1 - t) + b * t``, per component on vectors."""
     _, args = _floats_of((a, b, t))
@@ -473,6 +505,7 @@ def mix(a, b, t):
 _BOUNDS = {f32: (F32(0.0), F32(1.0)), f64: (F64(0.0), F64(1.0))}
 
 
+@_halves
 def step(edge, x):
     """``0.0`` where ``x < edge``, else ``1.0``, per component."""
     kind, args = _floats_of((edge, x))
@@ -480,6 +513,7 @@ def step(edge, x):
     return _each(lambda e, v: zero if v < e else one, *args)
 
 
+@_halves
 def smoothstep(e0, e1, x):
     """Hermite interpolation between 0 and 1 as ``x`` goes from ``e0`` to ``e1``."""
     kind, args = _floats_of((e0, e1, x))

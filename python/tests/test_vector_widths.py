@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (Array, f16, f16vec3, i16vec2, i64vec3, i8vec4, u16vec2, u64, u64vec3, u8, u8vec4,  # noqa: E402
+from spirthon import (Array, f16, f16vec2, f16vec3, f16vec4, u16vec4, i16vec2, i64vec3, i8vec4, u16vec2, u64, u64vec3, u8, u8vec4,  # noqa: E402
                       global_id, kernel, struct)
 # The same requirements as the other launches: the native module, NumPy and a device.
 from test_gpu import np, setUpModule  # noqa: E402,F401
@@ -60,6 +60,16 @@ def shade(px: Array[Pixel], out: Array[Pixel], lift: u8vec4):
     p.normal = -p.normal * p.weight
     p.weight = p.weight + f16(1)
     out[i] = p
+
+
+@kernel
+def words(h4: Array[f16vec4], w4: Array[u16vec4], h2: Array[f16vec2], out_h4: Array[f16vec4], out_w4: Array[u16vec4],
+          out_h2: Array[f16vec2]):
+    # Elements of whole words: each stored as its words, neighbours at the same time.
+    i = global_id().x
+    out_h4[i] = h4[i].wzyx * f16(0.5) - h4[i]
+    out_w4[i] = w4[i] * u16vec4(3, 5, 7, 9) + w4[(i + 1) % len(w4)]
+    out_h2[i] = h2[i] + f16vec2(h4[i].x, f16(1))
 
 
 def on_both(run):
@@ -124,6 +134,24 @@ class Widths(unittest.TestCase):
         for got_q, got_r in ((gq, gr), (cq, cr)):
             np.testing.assert_array_equal(got_q, want_q)
             np.testing.assert_array_equal(got_r, want_r)
+
+    def test_elements_of_whole_words_store_their_words(self):
+        h4 = (self.rng.standard_normal((333, 4)) * 100).astype(np.float16)
+        w4 = self.rng.integers(0, 2 ** 16, (333, 4), dtype=np.uint16)
+        h2 = (self.rng.standard_normal((333, 2)) * 100).astype(np.float16)
+
+        def run():
+            outs = np.zeros((333, 4), np.float16), np.zeros((333, 4), np.uint16), np.zeros((333, 2), np.float16)
+            words.launch(333, h4, w4, h2, *outs)
+            return outs
+
+        gpu, cpu = on_both(run)
+        want = (h4[:, ::-1] * np.float16(0.5) - h4,
+                w4 * np.array([3, 5, 7, 9], np.uint16) + np.roll(w4, -1, axis=0),
+                h2 + np.stack([h4[:, 0], np.ones(333, np.float16)], axis=1))
+        for got in (gpu, cpu):
+            for g, w in zip(got, want):
+                self.assertEqual(g.tobytes(), w.tobytes())
 
     def test_8_and_16_bit_vectors_on_device_arrays(self):
         s = spirthon.array(self.rng.integers(-2 ** 15, 2 ** 15, (64, 2), dtype=np.int16), i16vec2)

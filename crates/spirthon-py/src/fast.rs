@@ -385,22 +385,19 @@ fn put(out: &mut [u8], at: usize, code: u8, v: Num) -> bool {
         }
         (b'd', Num::F(x)) => x.to_le_bytes().to_vec(),
         (b'd', Num::I(i)) => (i as f64).to_le_bytes().to_vec(),
-        (b'i', Num::I(i)) => match i32::try_from(i) {
-            Ok(n) => n.to_le_bytes().to_vec(),
-            Err(_) => return false,
-        },
-        (b'I', Num::I(i)) => match u32::try_from(i) {
-            Ok(n) => n.to_le_bytes().to_vec(),
-            Err(_) => return false,
-        },
-        (b'q', Num::I(i)) => match i64::try_from(i) {
-            Ok(n) => n.to_le_bytes().to_vec(),
-            Err(_) => return false,
-        },
-        (b'Q', Num::I(i)) => match u64::try_from(i) {
-            Ok(n) => n.to_le_bytes().to_vec(),
-            Err(_) => return false,
-        },
+        (b'i' | b'I' | b'q' | b'Q', Num::I(i)) => {
+            let (lo, hi, width) = match code {
+                b'i' => (i32::MIN.into(), i32::MAX.into(), 4),
+                b'I' => (0, u32::MAX.into(), 4),
+                b'q' => (i64::MIN.into(), i64::MAX.into(), 8),
+                _ => (0, u64::MAX.into(), 8),
+            };
+            if !(lo..=hi).contains(&i) {
+                return false;
+            }
+            // Two's complement, little-endian: the low bytes of the i128 are the int's.
+            i.to_le_bytes()[..width].to_vec()
+        }
         _ => return false,
     };
     out[at..at + bytes.len()].copy_from_slice(&bytes);

@@ -60,7 +60,45 @@ impl Lower<'_, '_> {
                 r
             };
         }
+        let half = |x: &Ex| matches!(x, Ex::Val(_, t) if t.scalar() == Scalar::F16);
+        if name != "clamp" && exs.iter().any(|(x, _)| half(x)) {
+            return self.geometry_in_halves(row, &exs, span);
+        }
         self.geometry_on(row, &exs, span)
+    }
+
+    /// A shading function of `f16`s and `f16vec`s, as a `math` function of an `f16` is:
+    /// the `f32` function of the widened values, its result rounded to half. No other float
+    /// type meets them.
+    fn geometry_in_halves(&mut self, row: &library::Row, exs: &[(Ex, Span)], span: Span) -> Ex {
+        let mut wide = Vec::with_capacity(exs.len());
+        for &(x, sp) in exs {
+            match x {
+                Ex::Val(o, t) if t.scalar() == Scalar::F16 => {
+                    let ft = t.with_scalar(Scalar::F32);
+                    wide.push((Ex::Val(self.val(Op::Convert, ft, [o], sp), ft), sp));
+                }
+                Ex::Val(_, t) if t.scalar().is_float() => {
+                    self.error(
+                        sp,
+                        format!(
+                            "`{}` cannot mix f16 and {}: convert one side",
+                            row.name,
+                            t.scalar().name()
+                        ),
+                    );
+                    return Ex::Err;
+                }
+                other => wide.push((other, sp)),
+            }
+        }
+        match self.geometry_on(row, &wide, span) {
+            Ex::Val(o, t) if t.scalar() == Scalar::F32 => {
+                let ht = t.with_scalar(Scalar::F16);
+                Ex::Val(self.val(Op::Convert, ht, [o], span), ht)
+            }
+            other => other,
+        }
     }
 
     /// `geometry_call` once the arguments are lowered.

@@ -85,6 +85,9 @@ impl FnState<'_> {
             if t.as_vector().is_none() {
                 return self.packed_load(e, a, index, it, s, out);
             }
+            if t.size().is_multiple_of(4) {
+                return self.whole_words_load(e, a, index, it, t, out);
+            }
             // A vector of narrow scalars: each component is its own packed element.
             let mut comps = Vec::new();
             for at in component_indices(e, index, it, t)? {
@@ -121,16 +124,122 @@ impl FnState<'_> {
         s: Scalar,
         out: Word,
     ) -> R<()> {
-        let (_, _, mut v) = self.packed_word(e, a, index, it, s)?;
-        if s == Scalar::F16 {
-            super::half::from_bits(e, v, Some(out))?;
-            return Ok(());
+        let (_, _, v) = self.packed_word(e, a, index, it, s)?;
+        from_bits(e, s, v, out)
+    }
+
+    /// The words of element `index` (of type `it`) of packed array `a`, whose elements of
+    /// type `t` are whole words (`u8vec4`, `f16vec2`, `u16vec4`, ...): pointers to them, in
+    /// order.
+    fn element_words(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        t: Ty,
+    ) -> R<Vec<Word>> {
+        let u = e.ty(Ty::U32);
+        let index = as_u32(e, index, it)?;
+        let per = t.size() / 4;
+        let first = match per {
+            1 => index,
+            _ => {
+                let k = e.konst(Const::U32(per));
+                e.b.op(SOp::IMul, u, None, &[index, k])?
+            }
+        };
+        (0..per)
+            .map(|w| {
+                let at = match w {
+                    0 => first,
+                    _ => {
+                        let k = e.konst(Const::U32(w));
+                        e.b.op(SOp::IAdd, u, None, &[first, k])?
+                    }
+                };
+                self.element(e, a, at, Ty::U32, Ty::U32)
+            })
+            .collect()
+    }
+
+    /// Element `index` of a packed array whose elements are whole words, into `out`: each
+    /// word loaded once and its components taken from its bits (the first in the low ones).
+    fn whole_words_load(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        t: Ty,
+        out: Word,
+    ) -> R<()> {
+        let s = t.scalar();
+        let u = e.ty(Ty::U32);
+        let per_word = 32 / s.bits();
+        let mut comps = Vec::new();
+        for p in self.element_words(e, a, index, it, t)? {
+            let word = e.b.op(SOp::Load, u, None, &[p])?;
+            for k in 0..per_word {
+                let bits = match k {
+                    0 => word,
+                    _ => {
+                        let shift = e.konst(Const::U32(k * s.bits()));
+                        e.b.op(SOp::ShiftRightLogical, u, None, &[word, shift])?
+                    }
+                };
+                let c = e.b.id();
+                from_bits(e, s, bits, c)?;
+                comps.push(c);
+            }
         }
-        if s.is_signed() {
-            let rt = e.ty(Ty::Scalar(s));
-            v = e.b.op(SOp::Bitcast, rt, None, &[v])?;
+        let rt = e.ty(t);
+        e.b.op(SOp::CompositeConstruct, rt, Some(out), &comps)?;
+        Ok(())
+    }
+
+    /// `a[index] = value` into a packed array whose elements are whole words: each word
+    /// built from its components and stored (no other element shares it, so no atomic).
+    fn whole_words_store(
+        &mut self,
+        e: &mut Emitter,
+        a: ArrayId,
+        index: Word,
+        it: Ty,
+        t: Ty,
+        value: Word,
+    ) -> R<()> {
+        let s = t.scalar();
+        let (u, ct) = (e.ty(Ty::U32), e.ty(Ty::Scalar(s)));
+        let per_word = 32 / s.bits();
+        let mask = e.konst(Const::U32(((1u64 << s.bits()) - 1) as u32));
+        let words = self.element_words(e, a, index, it, t)?;
+        for (w, p) in words.into_iter().enumerate() {
+            let mut word = None;
+            for k in 0..per_word {
+                let c = e.b.op(
+                    SOp::CompositeExtract,
+                    ct,
+                    None,
+                    &[value, w as u32 * per_word + k],
+                )?;
+                let bits = to_bits(e, s, c)?;
+                let bits = e.b.op(SOp::BitwiseAnd, u, None, &[bits, mask])?;
+                let placed = match k {
+                    0 => bits,
+                    _ => {
+                        let shift = e.konst(Const::U32(k * s.bits()));
+                        e.b.op(SOp::ShiftLeftLogical, u, None, &[bits, shift])?
+                    }
+                };
+                word = Some(match word {
+                    None => placed,
+                    Some(acc) => e.b.op(SOp::BitwiseOr, u, None, &[acc, placed])?,
+                });
+            }
+            let word = word.ok_or_else(|| EmitError("an element word of no components".into()))?;
+            e.b.void(SOp::Store, &[p, word])?;
         }
-        super::arith::wrap_narrow(e, Ty::Scalar(s), v, out)?;
         Ok(())
     }
 
@@ -185,7 +294,11 @@ impl FnState<'_> {
             if t.as_vector().is_none() {
                 return self.packed_store(e, a, index, it, s, value);
             }
-            // A vector of narrow scalars: each component is its own packed element.
+            if t.size().is_multiple_of(4) {
+                return self.whole_words_store(e, a, index, it, t, value);
+            }
+            // A vector of narrow scalars: each component is its own packed element, stored
+            // as a packed scalar is (its word's neighbours may be stored at the same time).
             let ct = e.ty(Ty::Scalar(s));
             for (k, at) in component_indices(e, index, it, t)?.into_iter().enumerate() {
                 let c =
@@ -227,11 +340,7 @@ impl FnState<'_> {
         s: Scalar,
     ) -> R<(Word, Word, Word)> {
         let u = e.ty(Ty::U32);
-        let index = if it.scalar() == Scalar::U32 {
-            index
-        } else {
-            e.b.op(SOp::Bitcast, u, None, &[index])?
-        };
+        let index = as_u32(e, index, it)?;
         let per_word = 32 / s.bits();
         let log = e.konst(Const::U32(per_word.trailing_zeros()));
         let word = e.b.op(SOp::ShiftRightLogical, u, None, &[index, log])?;
@@ -261,13 +370,7 @@ impl FnState<'_> {
     ) -> R<()> {
         let (p, shift, old) = self.packed_word(e, a, index, it, s)?;
         let u = e.ty(Ty::U32);
-        let bits = if s == Scalar::F16 {
-            super::half::to_bits(e, value, None)?
-        } else if s.is_signed() {
-            e.b.op(SOp::Bitcast, u, None, &[value])?
-        } else {
-            value
-        };
+        let bits = to_bits(e, s, value)?;
         let flips = e.b.op(SOp::BitwiseXor, u, None, &[old, bits])?;
         let mask = e.konst(Const::U32((1u32 << s.bits()) - 1));
         let flips = e.b.op(SOp::BitwiseAnd, u, None, &[flips, mask])?;
@@ -708,6 +811,48 @@ pub(super) fn shape_members(
         }
     }
     shapes
+}
+
+/// A narrow scalar `s` from its bits in the low bits of `bits` (a `u32`; the bits above may
+/// be anything), in its carrier, into `out`: an `f16`'s `f32`, an int extended.
+fn from_bits(e: &mut Emitter, s: Scalar, bits: Word, out: Word) -> R<()> {
+    if s == Scalar::F16 {
+        super::half::from_bits(e, bits, Some(out))?;
+        return Ok(());
+    }
+    let bits = match s.is_signed() {
+        true => {
+            let ct = e.ty(Ty::Scalar(s));
+            e.b.op(SOp::Bitcast, ct, None, &[bits])?
+        }
+        false => bits,
+    };
+    super::arith::wrap_narrow(e, Ty::Scalar(s), bits, out)?;
+    Ok(())
+}
+
+/// The bits of narrow scalar `value` (of type `s`, in its carrier) in a `u32`: in its low
+/// bits, the bits above a signed int's sign.
+fn to_bits(e: &mut Emitter, s: Scalar, value: Word) -> R<Word> {
+    if s == Scalar::F16 {
+        return super::half::to_bits(e, value, None);
+    }
+    match s.is_signed() {
+        true => {
+            let u = e.ty(Ty::U32);
+            e.b.op(SOp::Bitcast, u, None, &[value])
+        }
+        false => Ok(value),
+    }
+}
+
+/// `index` (of type `it`) as a `u32`.
+fn as_u32(e: &mut Emitter, index: Word, it: Ty) -> R<Word> {
+    if it.scalar() == Scalar::U32 {
+        return Ok(index);
+    }
+    let u = e.ty(Ty::U32);
+    e.b.op(SOp::Bitcast, u, None, &[index])
 }
 
 /// The scalar indices of the components of element `index` (of type `it`) of a scalarized
