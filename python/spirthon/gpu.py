@@ -698,9 +698,34 @@ def _elem_of(dtype, elem):
     raise TypeError("kernels take float32, float64, float16, int32, uint32, int64, uint64, int8, uint8, int16 and uint16 arrays, not %s" % name)
 
 
-def _as_numpy(values, elem, dims, what):
+def _converted(values, elem, what):
+    """``values`` as a C-contiguous NumPy array of ``elem``'s dtype, refusing a conversion
+    that would not keep the values: floats for an int element (which rounding is the
+    program's to choose), an int out of the element's range (NumPy's cast would wrap it).
+    Floats for a float element round as the launch rounds them."""
     np = _numpy()
-    arr = np.ascontiguousarray(values, dtype=_np_dtype(elem))
+    dt = _np_dtype(elem)
+    floats = "%s: floats for an array of %s: convert them first (np.round, np.floor, .astype: the rounding is yours to choose)"
+    if not isinstance(values, np.ndarray):
+        # Lists: NumPy refuses an int out of the dtype's range, but would truncate a float.
+        if dt.kind in "iu" and any(isinstance(v, (float, np.floating)) for v in np.asarray(values, dtype=object).ravel()):
+            raise TypeError(floats % (what, _elem_name(elem)))
+        return np.array(values, dtype=dt, order="C")
+    src = values
+    if dt.kind in "iu" and src.dtype != dt and src.size:
+        if src.dtype.kind in "fc":
+            raise TypeError(floats % (what, _elem_name(elem)))
+        if src.dtype.kind in "iu" and not np.can_cast(src.dtype, dt):
+            info = np.iinfo(dt)
+            lo, hi = int(src.min()), int(src.max())
+            if lo < info.min or hi > info.max:
+                raise OverflowError("%s: %d does not fit in %s (%d to %d)"
+                                    % (what, lo if lo < info.min else hi, dt, info.min, info.max))
+    return np.ascontiguousarray(src, dtype=dt)
+
+
+def _as_numpy(values, elem, dims, what):
+    arr = _converted(values, elem, what)
     want = dims + len(_elem_axes(elem))
     if arr.ndim != want:
         raise ValueError("%s: %d dimensions for an array of %s, %d expected" % (what, arr.ndim, _elem_name(elem), want))
@@ -721,7 +746,7 @@ def array(values, dtype=None):
         data = b"".join(structs.pack(element(elem, v)) for v in values)
         arr = np.frombuffer(data, dtype=elem.numpy_dtype).copy()
     else:
-        arr = np.array(values, dtype=_np_dtype(elem), order="C")
+        arr = _converted(values, elem, "spirthon.array").copy()
     axes = _elem_axes(elem)
     shape = arr.shape[:arr.ndim - len(axes)]
     if axes and (arr.ndim <= len(axes) or arr.shape[-len(axes):] != axes):

@@ -20,7 +20,7 @@ sys.path.insert(0, PACKAGE)
 
 import spirthon  # noqa: E402
 from spirthon import (  # noqa: E402
-    Array, Array2D, Array3D, CheckError, CompileError, f32, f64, i32, u32, i8, u8, i16, u16, vec2, vec3, vec4, kernel, func,
+    Array, Array2D, Array3D, CheckError, CompileError, f32, f64, i32, u32, i8, u8, i16, u16, u64, vec2, vec3, vec4, u8vec4, kernel, func,
     global_id, local_id, barrier, shared_array, atomic_add, atomic_min, atomic_max, mat22, mat33, quat,
     quat_rotate, local_array, transpose, workgroup_id, num_workgroups, num_threads,
 )
@@ -517,6 +517,26 @@ class DeviceArrays(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.split(), ["sum", str(250.0 * (1 << 16)), "first", "250.0"], r.stderr)
         self.assertEqual(r.stderr, "")
+
+    def test_array_and_update_refuse_conversions_that_change_values(self):
+        # NumPy's cast would wrap 300 into a uint8 and truncate 1.7: refused, with the value.
+        cases = [
+            (lambda: spirthon.array(np.array([300, 1], np.int16), u8), OverflowError, "300 does not fit in uint8"),
+            (lambda: spirthon.array([[1, 2, 3, 300]], u8vec4), OverflowError, "300"),
+            (lambda: spirthon.array(np.array([1.7]), i32), TypeError, "floats for an array of i32"),
+            (lambda: spirthon.array([[1, 2, 3, 4.5]], u8vec4), TypeError, "floats"),
+            (lambda: spirthon.array(np.array([2 ** 40]), i32), OverflowError, "1099511627776"),
+            (lambda: spirthon.zeros(2, u8).update(np.array([1, 256])), OverflowError, "256"),
+        ]
+        for make, error, words in cases:
+            with self.assertRaises(error) as e:
+                make()
+            self.assertIn(words, str(e.exception))
+        # What keeps its values converts: ints in range, floats to a float element, bools.
+        np.testing.assert_array_equal(spirthon.array(np.arange(5, dtype=np.int64), u8).numpy(), np.arange(5))
+        np.testing.assert_array_equal(spirthon.array([2 ** 64 - 1, 0], u64).numpy(), np.array([2 ** 64 - 1, 0], np.uint64))
+        np.testing.assert_array_equal(spirthon.array(np.array([0.1, 2.0]), f32).numpy(), np.array([0.1, 2.0], np.float32))
+        np.testing.assert_array_equal(spirthon.array(np.array([[1, 2, 3, 4]], np.int64), u8vec4).numpy(), [[1, 2, 3, 4]])
 
     def test_bitonic_sort_of_many_launches(self):
         values = np.random.default_rng(7).integers(-1000, 1000, size=512).astype(np.int32)
