@@ -49,6 +49,45 @@ def setUpModule():
         raise RuntimeError("no Vulkan device: %s" % spirthon.devices())
 
 
+@kernel
+def halve(x: Array[f32], out: Array[f32]):
+    i = global_id().x
+    out[i] = x[i] * 0.5
+
+
+_FLUSHES = []
+
+
+def flushes_f32_subnormals():
+    """Whether the current GPU flushes f32 subnormals to zero, measured (half the smallest
+    normal float32 comes back as zero): NVIDIA's driver keeps subnormals in f16 only
+    (docs/language.md, "Subnormals and signed zeros"). The tests that compare subnormal
+    f32 values leave them out there, and compare the rest exactly as everywhere."""
+    if not _FLUSHES:
+        out = np.zeros(1, np.float32)
+        halve.launch(1, np.array([2.0 ** -126], np.float32), out)
+        _FLUSHES.append(bool(out[0] == 0.0))
+    return _FLUSHES[0]
+
+
+def subnormal(*arrays):
+    """Where any of ``arrays`` holds a float32 subnormal (or a value that rounds to one)."""
+    out = False
+    for v in arrays:
+        a = np.abs(np.asarray(v, dtype=np.float64))
+        out = out | ((a > 0) & (a < 2.0 ** -126))
+    return out
+
+
+def normal_on_this_device(*arrays):
+    """A mask of the elements to compare: all of them, but on a device that flushes f32
+    subnormals only those where no operand or expected result is one."""
+    n = len(arrays[0])
+    if not flushes_f32_subnormals():
+        return np.ones(n, dtype=bool)
+    return ~subnormal(*arrays)
+
+
 @func
 def lcg(x: u32) -> u32:
     return x * 1664525 + 1013904223
@@ -453,7 +492,15 @@ class DeviceArrays(unittest.TestCase):
             left = np.concatenate([want[:1], want[:-1]])
             right = np.concatenate([want[1:], want[-1:]])
             want = (want + a * (left - np.float32(2.0) * want + right)).astype(np.float32)
-        np.testing.assert_array_equal(u.numpy(), want)
+        got = u.numpy()
+        if flushes_f32_subnormals():
+            # The tails decay through the subnormals, which this device flushes: they
+            # differ from NumPy's by less than the smallest normal, exact above.
+            big = np.abs(want) >= 2.0 ** -100
+            np.testing.assert_array_equal(got[big], want[big])
+            self.assertLessEqual(float(np.abs(got - want).max()), 2.0 ** -100)
+            return
+        np.testing.assert_array_equal(got, want)
 
     def test_device_arrays_stay_on_the_device_across_launches(self):
         x = spirthon.array(np.arange(64, dtype=np.float32))
@@ -1023,6 +1070,8 @@ class Math(unittest.TestCase):
         inverse_trig.launch(len(x), which, x, y, out)
         with np.errstate(over="ignore"):
             want = np.array([fn(float(a), float(b)) for a, b in zip(x, y)]).astype(np.float32)
+        keep = normal_on_this_device(x, y, want)
+        out, want = out[keep], want[keep]
         finite = np.isfinite(want)
         self.assertTrue((np.isfinite(out) == finite).all(), "function %d overflows differently" % which)
         return ulp_distance(out[finite], want[finite])
@@ -1138,7 +1187,12 @@ class Math(unittest.TestCase):
         v = np.zeros((n, 2), dtype=np.float32)
         remainders.launch(n, x, y, fm, md, fd, v)
         f32 = lambda t: float(np.float32(t))
+        keep = normal_on_this_device(x, y, [math.fmod(float(a), float(b)) for a, b in zip(x, y)],
+                                     [float(a) % float(b) for a, b in zip(x, y)],
+                                     [-float(a) % float(b) for a, b in zip(x, y)])
         for k in range(n):
+            if not keep[k]:
+                continue
             a, b = float(x[k]), float(y[k])
             self.assertEqual(float(fm[k]), math.fmod(a, b), "fmod(%r, %r)" % (a, b))
             self.assertEqual(float(md[k]), f32(a % b), "%r %% %r" % (a, b))
@@ -1146,6 +1200,7 @@ class Math(unittest.TestCase):
             self.assertEqual(float(v[k, 1]), f32(-a % b), "vec2 %r %% %r" % (-a, b))
         # The floor quotient in float32 arithmetic, as the reference executor computes it.
         want = remainders_reference(x, y)
+        fd, want = fd[keep], want[keep]
         self.assertTrue((fd == want).all(), "floor division differs at %s" % np.nonzero(fd != want)[0][:5])
 
     def test_pow_within_4_ulp(self):
@@ -1194,12 +1249,19 @@ class Math(unittest.TestCase):
                             np.exp(rng.uniform(-100, 88, 4096))]).astype(np.float32)
         lit, const = np.zeros_like(x), np.zeros_like(x)
         half_powers.launch(len(x), x, lit, const)
-        for a, p, q in zip(x, lit, const):
+        keep = normal_on_this_device(x)
+        # The device's square root: correctly rounded on lavapipe, within Vulkan's bound
+        # elsewhere (NVIDIA's is at times 1 ULP off).
+        ulps = 0 if "(Cpu," in spirthon.device() else 3
+        for a, p, q in zip(x[keep], lit[keep], const[keep]):
             a = float(a)
             want = math.nan if a < 0 and a != -math.inf or math.isnan(a) else float(np.float32(abs(a) ** 0.5))
             for got in (float(p), float(q)):
                 if math.isnan(want):
                     self.assertTrue(math.isnan(got), "%r ** 0.5 = %r" % (a, got))
+                elif math.isfinite(want) and want != 0.0:
+                    off = int(ulp_distance(np.array([got], np.float32), np.array([want], np.float32))[0])
+                    self.assertLessEqual(off, ulps, "%r ** 0.5 = %r, not %r" % (a, got, want))
                 else:
                     self.assertEqual((got, math.copysign(1, got)), (want, 1.0), "%r ** 0.5" % a)
 
@@ -1223,6 +1285,8 @@ class Math(unittest.TestCase):
                 except OverflowError:
                     want.append(math.inf)
             want = np.array(want).astype(np.float32)
+            keep = normal_on_this_device(x, want)
+            out, want = out[keep], want[keep]
             self.assertTrue((np.isfinite(out) == np.isfinite(want)).all(), "function %d" % which)
             finite = np.isfinite(want)
             worst = int(ulp_distance(out[finite], want[finite]).max())
@@ -1241,6 +1305,8 @@ class Math(unittest.TestCase):
                     want = math.inf
                 except ValueError:  # CPython raises where IEEE arithmetic gives these
                     want = -math.inf if a == -1.0 else math.nan
+                if not normal_on_this_device([a], [want])[0]:
+                    continue
                 if math.isnan(want):
                     self.assertTrue(math.isnan(got), "%d(%r) = %r" % (which, a, got))
                 else:
