@@ -8,7 +8,10 @@ use super::f::F;
 use crate::emit::R;
 
 /// `hypot(x, y)`: `sqrt(x² + y²)` where the squares neither overflow nor underflow, else
-/// `big · sqrt(1 + (small / big)²)`; an infinite operand gives infinity, as in C.
+/// `big · sqrt(1 + (small / big)²)`; an infinite operand gives infinity, as in C. The plain
+/// form is taken only for `big >= 2^-50`: a `small²` below the normal range (`2^-126`) is
+/// then less than `2^-25` of `big²`, so a device that flushes subnormals to zero (NVIDIA's,
+/// for `f32`) loses nothing that counts; below it, the scaled form squares only a ratio.
 pub(super) fn hypot(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let a = f.glsl(GLOp::FAbs, x)?;
     let b = f.glsl(GLOp::FAbs, y)?;
@@ -25,7 +28,7 @@ pub(super) fn hypot(f: &mut F<'_>, x: Word, y: Word) -> R<Word> {
     let t = f.add(qq, one)?;
     let t = f.glsl(GLOp::Sqrt, t)?;
     let scaled = f.mul(big, t)?;
-    let (hi, lo) = (f.c(1.0e18), f.c(1.0e-18));
+    let (hi, lo) = (f.c(1.0e18), f.c(8.881_784e-16));
     let too_big = f.cmp(SOp::FOrdGreaterThan, big, hi)?;
     let too_small = f.cmp(SOp::FOrdLessThan, big, lo)?;
     let bt = f.bt;

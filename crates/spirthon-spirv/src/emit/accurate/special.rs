@@ -9,18 +9,20 @@ use super::exp_log::exp_parts;
 use super::f::F;
 use crate::emit::R;
 
-/// `cbrt(x)`, the real cube root: `|x|` scaled into a safe range (by `2^24` if subnormal, by
-/// `2^-96` above `2^96`, so that `y³` cannot overflow), a first guess from the bits (the
+/// `cbrt(x)`, the real cube root: `|x|` scaled into a safe range (by `2^48` below `2^-100`,
+/// so that neither `y³` nor the last step's residual `y³ - a` is ever subnormal, which a
+/// device that flushes them (NVIDIA's, for `f32`) would zero; by `2^-96` above `2^96`, so
+/// that `y³` cannot overflow), a first guess from the bits (the
 /// exponent divided by 3, as musl's `cbrtf`), two Halley steps `y·(y³ + 2a)/(2y³ + a)`, a
 /// last Newton step `y - (y³ - a)/(3y²)` whose correction is small (so its rounding is), and
 /// the scale undone. At most 1 ULP on a sweep; `±0`, `±inf` and NaN are themselves.
 pub(super) fn cbrt(f: &mut F<'_>, x: Word) -> R<Word> {
     let a = f.glsl(GLOp::FAbs, x)?;
-    let tiny = f.c(1.175_494_4e-38);
+    let tiny = f.c(7.888_609e-31);
     let sub = f.cmp(SOp::FOrdLessThan, a, tiny)?;
     let huge_at = f.c(7.922_816_3e28);
     let huge = f.cmp(SOp::FOrdGreaterThan, a, huge_at)?;
-    let (up, down) = (f.c(16_777_216.0), f.c(1.262_177_4e-29));
+    let (up, down) = (f.c(281_474_976_710_656.0), f.c(1.262_177_4e-29));
     let scaled_up = f.mul(a, up)?;
     let scaled_down = f.mul(a, down)?;
     let a = f.select(sub, scaled_up, a)?;
@@ -49,7 +51,7 @@ pub(super) fn cbrt(f: &mut F<'_>, x: Word) -> R<Word> {
     let den = f.mul(y3, y)?;
     let step = f.div(d, den)?;
     let y = f.sub(y, step)?;
-    let (back_up, back_down) = (f.c(0.003_906_25), f.c(4_294_967_296.0));
+    let (back_up, back_down) = (f.c(1.525_878_9e-5), f.c(4_294_967_296.0));
     let y_sub = f.mul(y, back_up)?;
     let y_huge = f.mul(y, back_down)?;
     let y = f.select(sub, y_sub, y)?;
