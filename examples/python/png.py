@@ -5,10 +5,10 @@ import zlib
 
 
 def write_png(path, pixels):
-    """Writes ``pixels`` (a NumPy uint8 array of shape (height, width, 3), or (height,
-    width) for grey) to ``path``."""
+    """Writes ``pixels`` (a NumPy uint8 array of shape (height, width, 3), (height, width, 4)
+    with alpha, or (height, width) for grey) to ``path``."""
     height, width = pixels.shape[:2]
-    colour = 2 if pixels.ndim == 3 else 0
+    colour = 0 if pixels.ndim == 2 else (6 if pixels.shape[2] == 4 else 2)
     rows = b"".join(b"\x00" + pixels[y].tobytes() for y in range(height))
 
     def chunk(kind, data):

@@ -1347,6 +1347,32 @@ class Examples(unittest.TestCase):
         self.assertGreater((counts == n).mean(), 0.97)
         self.assertEqual(counts[16, 30], mandelbrot.MAX_ITER)  # inside the main cardioid
 
+    def test_filters(self):
+        import filters
+        img = filters.picture(30, 44)
+        got = filters.run(3, h=30, w=44)
+        want = img.astype(np.uint32)
+        h, w = img.shape[:2]
+        for _ in range(3):
+            total = np.zeros_like(want)
+            count = np.zeros((h, w, 1), np.uint32)
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    ys, xs = slice(max(dy, 0), h + min(dy, 0)), slice(max(dx, 0), w + min(dx, 0))
+                    yd, xd = slice(max(-dy, 0), h + min(-dy, 0)), slice(max(-dx, 0), w + min(-dx, 0))
+                    total[yd, xd] += want[ys, xs]
+                    count[yd, xd] += 1
+            blurred = (total + count // 2) // count
+            blurred[..., 3] = want[..., 3]
+            want = blurred
+        c = want[..., :3].astype(np.float32)
+        k = np.float32
+        tone = np.stack([k(0.393) * c[..., 0] + k(0.769) * c[..., 1] + k(0.189) * c[..., 2],
+                         k(0.349) * c[..., 0] + k(0.686) * c[..., 1] + k(0.168) * c[..., 2],
+                         k(0.272) * c[..., 0] + k(0.534) * c[..., 1] + k(0.131) * c[..., 2]], axis=-1)
+        want[..., :3] = np.minimum(tone, k(255.0)).astype(np.uint32)
+        np.testing.assert_array_equal(got, want.astype(np.uint8))
+
     def test_heat(self):
         import heat
         u = heat.initial(24, 20)
