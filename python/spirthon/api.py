@@ -260,12 +260,13 @@ class Kernel:
             self._refuse_rebound()
         caller = sys._getframe(1)
         site = "%s:%d" % (caller.f_code.co_filename, caller.f_lineno)
+        kernel = self._specialized(args, kwargs) if self.generic else self
         # The one-pass launch of a kernel launched before (``gpu._fast_path``), else the
         # general path (which builds it).
-        fast = self.__dict__.get("_gpu_fast")
+        fast = kernel.__dict__.get("_gpu_fast")
         if fast and not kwargs and fast.device is gpu._device and fast(threads, args, gpu._timeout, site):
             return
-        gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, False, site)
+        gpu.launch(kernel, threads, args, kwargs, False, site)
 
     def launch_checked(self, threads, /, *args, **kwargs):
         """``launch`` in checked mode: an invocation that fails an index, division or assert

@@ -994,12 +994,9 @@ def _bind(kernel, args, kwargs):
 
 
 def launch(kernel, threads, args, kwargs, checked, site=None):
-    """``kernel.launch`` on the current device; ``site`` (``file:line`` of the call) names it
-    in the error of a batch it was recorded in."""
-    if not kwargs and not checked:
-        fast = kernel.__dict__.get("_gpu_fast")
-        if fast and fast.device is _device and fast(threads, args, _timeout, site):
-            return
+    """``kernel.launch`` on the current device by the general path (``Kernel.launch`` tries
+    the one-pass launch first); ``site`` (``file:line`` of the call) names it in the error of
+    a batch it was recorded in."""
     dev = _current()
     threads = _threads(threads)
     args = _bind(kernel, args, kwargs)

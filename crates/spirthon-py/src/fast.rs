@@ -272,26 +272,23 @@ impl Fast {
     /// `v` as the number it is, when it is a plain one for the parameter (an int for a
     /// float only while the double holds it exactly): the package's `_number`.
     fn number(&self, v: &Bound<'_, PyAny>, floating: bool) -> PyResult<Option<Num>> {
-        let n = if v.is_exact_instance_of::<PyFloat>() {
-            Num::F(v.extract()?)
+        let is_float = if v.is_exact_instance_of::<PyFloat>() {
+            true
         } else if v.is_exact_instance_of::<PyInt>() {
-            match int(v) {
-                Some(i) => Num::I(i),
-                None => return Ok(None),
-            }
+            false
         } else {
             let t = v.get_type();
-            let Some(&(_, is_float)) = self.numbers.iter().find(|(k, _)| t.is(k)) else {
-                return Ok(None);
-            };
-            if is_float {
-                Num::F(v.extract()?)
-            } else {
-                match int(v) {
-                    Some(i) => Num::I(i),
-                    None => return Ok(None),
-                }
+            match self.numbers.iter().find(|(k, _)| t.is(k)) {
+                Some(&(_, is_float)) => is_float,
+                None => return Ok(None),
             }
+        };
+        let n = match is_float {
+            true => Num::F(v.extract()?),
+            false => match int(v) {
+                Some(i) => Num::I(i),
+                None => return Ok(None),
+            },
         };
         Ok(match n {
             Num::F(_) if !floating => None,

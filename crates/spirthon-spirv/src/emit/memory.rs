@@ -439,22 +439,16 @@ impl FnState<'_> {
             return Ok(index);
         }
         let u = e.ty(Ty::U32);
-        let signed = it.scalar() != Scalar::U32;
-        let ui = match signed {
-            true => e.b.op(SOp::Bitcast, u, None, &[index])?,
-            false => index,
-        };
+        let ui = as_u32(e, index, it)?;
         let last = e.konst(Const::U32(len - 1));
         let glsl = e.glsl;
         let clamped =
             e.b.ext_inst(u, None, glsl, spirv::GlslStd450Op::UMin as u32, &[ui, last])?;
-        match signed {
-            true => {
-                let itw = e.ty(it);
-                e.b.op(SOp::Bitcast, itw, None, &[clamped])
-            }
-            false => Ok(clamped),
+        if it.scalar() == Scalar::U32 {
+            return Ok(clamped);
         }
+        let itw = e.ty(it);
+        e.b.op(SOp::Bitcast, itw, None, &[clamped])
     }
 
     /// The launch size, a `uvec3`, from the kernel's uniform block (`what` names the use,
