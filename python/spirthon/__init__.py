@@ -52,6 +52,8 @@ from .errors import CheckError, CompileError, DeadlockError  # noqa: F401
 from .gpu import (  # noqa: F401
     DeviceArray, array, zeros, set_device, device, devices, synchronize, set_timeout, get_timeout,
 )
+from .tape import Tape  # noqa: F401
+from .autodiff import AdjointError  # noqa: F401
 from . import _library
 
 # The kernel language's names (the compiler's table, ``_library.SPIRTHON``: a test checks
@@ -59,6 +61,7 @@ from . import _library
 __all__ = list(_library.SPIRTHON) + [
     "Kernel", "DeadlockError", "CheckError", "CompileError", "DeviceArray", "array", "zeros",
     "set_device", "device", "devices", "synchronize", "set_timeout", "get_timeout", "set_subgroup_size",
+    "Tape", "AdjointError",
 ]
 
 __version__ = "0.1.0"

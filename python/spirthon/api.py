@@ -13,6 +13,7 @@ import sys
 import typing
 
 from . import generic as _generic, gpu, runtime, source, typed
+from . import tape as _tape
 from .errors import CompileError
 from .arrays import Array, _ArrayType, copied, element
 from .runtime import _per_component_min_max
@@ -201,6 +202,7 @@ class Kernel:
         spec._specializations = None
         spec.__dict__.pop("_gpu_plans", None)
         spec.__dict__.pop("_gpu_fast", None)
+        spec.__dict__.pop("_adjoint", None)
         self._specializations[key] = spec
         return spec
 
@@ -262,10 +264,13 @@ class Kernel:
         site = "%s:%d" % (caller.f_code.co_filename, caller.f_lineno)
         kernel = self._specialized(args, kwargs) if self.generic else self
         # The one-pass launch of a kernel launched before (``gpu._fast_path``), else the
-        # general path (which builds it).
+        # general path (which builds it, and counts array writes while a tape holds launches).
         fast = kernel.__dict__.get("_gpu_fast")
-        if fast and not kwargs and fast.device is gpu._device and fast(threads, args, gpu._timeout, site):
+        if fast and not kwargs and not gpu._watching and fast.device is gpu._device and fast(threads, args, gpu._timeout, site):
             return
+        recording = _tape.active()
+        if recording is not None:
+            return recording.record(kernel, threads, args, kwargs, False, site)
         gpu.launch(kernel, threads, args, kwargs, False, site)
 
     def launch_checked(self, threads, /, *args, **kwargs):
@@ -273,7 +278,26 @@ class Kernel:
         check stops, the others run on, and then ``CheckError`` reports the first failure
         (lowest workgroup, then invocation) as ``spirthon run --checked`` does."""
         self._refuse_rebound()
-        gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, True)
+        caller = sys._getframe(1)
+        site = "%s:%d" % (caller.f_code.co_filename, caller.f_lineno)
+        recording = _tape.active()
+        if recording is not None:
+            return recording.record(self._specialized(args, kwargs), threads, args, kwargs, True, site)
+        gpu.launch(self._specialized(args, kwargs), threads, args, kwargs, True, site)
+
+    @property
+    def adjoint(self):
+        """The adjoint kernel (``spirthon.autodiff``): this kernel's parameters, then the
+        adjoint array of each ``f32``/``vec`` array parameter; ``Tape.backward`` launches it.
+        ``AdjointError`` (a ``CompileError``) where the kernel cannot be differentiated."""
+        if self.generic:
+            raise TypeError("kernel %s is generic: take the adjoint of a specialization (kernel.specialize(...))" % self.name)
+        return self.__dict__.get("_adjoint") or _tape._adjoint_of(self)
+
+    @property
+    def adjoint_source(self):
+        """The adjoint kernel's definition, as Python source in the kernel language."""
+        return self.adjoint.info.text
 
     def _refuse_rebound(self):
         """A kernel runs with its module's constants as the file writes them (the compiler

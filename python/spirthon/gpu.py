@@ -100,6 +100,9 @@ def get_timeout():
 # The device switch.
 
 _device = None  # a _Device, or _PYTHON; None until the first launch or set_device
+# The number of tapes holding launches (``spirthon.tape``): while any does, every launch takes
+# the general path, which counts the writes to device arrays.
+_watching = 0
 _PYTHON = "python"
 _opened = {}  # a device's description -> its _Device: each device is opened once
 _switch = threading.Lock()
@@ -620,9 +623,29 @@ class DeviceArray:
     ``spirthon.zeros(shape, dtype)``. ``.numpy()`` reads it back. On the ``"python"`` device
     it lives in host memory, so the same program runs under the reference executor."""
 
+    # ``requires_grad`` arrays have ``grad``, their adjoint (``spirthon.Tape``). The version
+    # counts the writes (launches that write the array, ``update``), the writer names the
+    # last: a tape refuses to differentiate through values that changed under it.
+    requires_grad = False
+    grad = None
+    _version = 0
+    _writer = None
+
     def __init__(self, dev, elem, shape, buffer=None, host=None):
         self.device, self.elem, self.shape = dev, elem, tuple(shape)
         self._buffer, self._host = buffer, host
+
+    def _written(self, site):
+        self._version += 1
+        self._writer = site
+
+    def _with_grad(self, requires_grad):
+        if requires_grad:
+            if not (self.elem is f32 or (isinstance(self.elem, VectorType) and self.elem.name in ("vec2", "vec3", "vec4"))):
+                raise TypeError("requires_grad: gradients are of f32 and vec2/vec3/vec4 arrays, not of %s ones" % _elem_name(self.elem))
+            self.requires_grad = True
+            self.grad = zeros(self.shape, self.elem)
+        return self
 
     @property
     def dtype(self):
@@ -662,6 +685,7 @@ class DeviceArray:
             self._host[...] = arr
         else:
             self.device.native.write(self._buffer, arr.tobytes())
+        self._written("update()")
 
     def __repr__(self):
         where = "python" if self._host is not None else self.device.label()
@@ -732,11 +756,16 @@ def _as_numpy(values, elem, dims, what):
     return arr
 
 
-def array(values, dtype=None):
+def array(values, dtype=None, requires_grad=False):
     """A device array holding ``values`` (a NumPy array or nested lists; for a struct, a list
     of structs or of dicts of their fields): its element type is ``dtype`` (``f32``,
     ``vec4``, ``Particle``, ``np.float32``, …) or the NumPy array's. A vector element type
-    takes the last axis as the components."""
+    takes the last axis as the components. ``requires_grad=True`` gives it ``.grad``, its
+    gradient after ``Tape.backward`` (``f32`` and ``vec2``…``vec4`` arrays)."""
+    return _array(values, dtype)._with_grad(requires_grad)
+
+
+def _array(values, dtype):
     np = _numpy()
     if dtype is None and not isinstance(values, np.ndarray):
         raise TypeError("spirthon.array(values, dtype): name the element type for values that are not a NumPy array")
@@ -759,9 +788,13 @@ def array(values, dtype=None):
     return DeviceArray(dev, elem, shape, buffer=dev.native.upload(arr.tobytes()))
 
 
-def zeros(shape, dtype=f32):
+def zeros(shape, dtype=f32, requires_grad=False):
     """A zeroed device array of ``shape`` (an int or a tuple of one to three ints; NumPy
-    integers too) with element type ``dtype``."""
+    integers too) with element type ``dtype``; ``requires_grad`` as for ``array``."""
+    return _zeros(shape, dtype)._with_grad(requires_grad)
+
+
+def _zeros(shape, dtype):
     shape = _counts("a shape", shape, 0, 2 ** 31 - 1)
     elem = _elem_of(None, dtype)
     dev = _current()
@@ -1001,7 +1034,7 @@ def launch(kernel, threads, args, kwargs, checked, site=None):
     threads = _threads(threads)
     args = _bind(kernel, args, kwargs)
     if dev is _PYTHON:
-        return _launch_python(kernel, threads, args, checked)
+        return _launch_python(kernel, threads, args, checked, site)
     plan = _plan(kernel, checked)
     m = plan.module
     pipeline = _pipeline(dev, m, m.entry)
@@ -1009,6 +1042,10 @@ def launch(kernel, threads, args, kwargs, checked, site=None):
     fast = kernel.__dict__.get("_gpu_fast")
     if not checked and (fast is None or (fast and fast.device is not dev)):
         kernel.__dict__["_gpu_fast"] = _fast_path(kernel, plan, dev, pipeline)
+    if _watching:
+        for k, p, _, written in plan.arrays:
+            if written and isinstance(args[k], DeviceArray):
+                args[k]._written("the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name)
     try:
         errors, prints = dev.native.launch(pipeline, uniform, buffers, threads, timeout=_timeout, site=site)
         for h in hosts:
@@ -1131,7 +1168,7 @@ def _pipeline(dev, m, name):
     return p
 
 
-def _launch_python(kernel, threads, args, checked):
+def _launch_python(kernel, threads, args, checked, site=None):
     """A launch on the reference executor: the kernel checked by the compiler first, the
     arguments by the GPU's rules, NumPy and device arrays as ``Array`` values for it, taking
     its results back."""
@@ -1167,6 +1204,9 @@ def _launch_python(kernel, threads, args, checked):
         values[k] = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
         back.append((host, values[k]))
     _check_arrays([(p, v, written(p.name)) for p, v in arrays])
+    for p, v in arrays:
+        if isinstance(v, DeviceArray) and written(p.name):
+            v._written("the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name)
     try:
         kernel.reference_launch(threads, values, {}, checked)
     finally:

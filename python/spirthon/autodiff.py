@@ -1,0 +1,1416 @@
+"""Reverse-mode differentiation of kernels: the adjoint of a kernel as a kernel of the language.
+
+``adjoint(kernel)`` writes the adjoint of a ``@kernel`` as Python source in the kernel
+language, appended to the kernel's file text: one more ``@kernel`` that takes the kernel's
+parameters and then, for each float array parameter ``a``, its adjoint array. So the same
+adjoint runs on every device: the GPU compiles it as any kernel (naga and spirv-val check
+it), and the reference executor runs its lines under CPython, where ``print`` and ``pdb``
+work (``Kernel.adjoint_source`` shows it).
+
+The adjoint is a forward replay followed by a reverse sweep (Griewank and Walther,
+*Evaluating Derivatives*, 2nd ed., 2008, ch. 3-4; the structured form with recomputation is
+that of Tapenade and of Warp's code generator):
+
+* The kernel body is first put in a linear form over versioned names, one name per
+  assignment (so every value the sweep needs stays available): each float operation is a
+  ``Let`` with its adjoint rule, array reads ``Load``, writes and atomics ``Store``,
+  branches ``If`` with their merged names (a phi as a copy at the end of each branch),
+  loops ``For`` with their carried names. Int and bool values carry no adjoint: their
+  expressions stay whole in the replay.
+* The replay runs the linear form without its stores and atomics; the sweep walks it
+  backwards, each ``Let``'s rule adding to its operands' adjoints. A branch is replayed
+  again inside its reverse (so its names are defined there), a loop iterates backwards,
+  restoring its carried values at each iteration's start from a per-invocation array
+  (``local_array``) sized by the trip count, which must be a compile-time constant; a loop
+  whose trip count is not constant may carry float values only as accumulators
+  (``s += e`` where ``e`` reads no carried value), whose adjoint needs no stored value.
+* Array reads add to the array's adjoint with ``atomic_add`` (several invocations may read
+  one element); a plain store's reverse reads the element's adjoint, clears it (the value
+  it overwrote did not reach the result) and passes it to the stored value; ``+=``,
+  ``-=``, ``atomic_add`` and ``atomic_sub`` pass it on unchanged.
+
+What would make the adjoint wrong is refused here with the file and line: an array that
+the kernel both reads and writes (the replay would read the written values), the result of
+an atomic or of a func that writes arrays used as a value, loops that cannot be reversed
+(``while``, ``break``, a ``return`` inside a loop, non-constant trip counts with carried
+values), and everything not differentiable yet (``f64``/``f16`` values, matrices, local and
+shared arrays, barriers). ``spirthon.tape`` checks the rules that involve several launches.
+
+Invariants: every versioned name is assigned before any use on every path of the adjoint
+(a branch's names are used only inside that branch's replay and reverse, a merged name is
+assigned at the end of both branches); an adjoint name is created zero at the start of the
+reverse of the scope that defines its value, and only ever rebound (``g = g + d``), never
+changed in place, since a vector is a shared object under CPython.
+"""
+import ast
+import builtins
+import copy
+import re
+import typing
+
+from .errors import CompileError
+from .arrays import _ArrayType
+from .types import f32
+from .vectors import VectorType
+
+FLOAT_VECS = ("vec2", "vec3", "vec4")
+DIFF = ("f32",) + FLOAT_VECS
+LOCAL_ARRAY_BYTES = 16384
+
+# Placeholders in the texts this module writes, replaced when the adjoint is written out:
+# the library's names (``import spirthon as ...`` and ``import math as ...``, appended
+# under names of the adjoint's own prefix, so a kernel file's own names never clash), and
+# in an adjoint rule the adjoint of the value it defines. No kernel's text holds them.
+S, M, G = "\x01", "\x02", "\x03"
+
+
+class AdjointError(CompileError):
+    """A kernel that cannot be differentiated (or not yet), located at its line."""
+
+
+def _size(t):
+    return int(t[-1]) if t in FLOAT_VECS else 1
+
+
+def _zero(t):
+    return "%s%s(0.0)" % (S, t)
+
+
+# The adjoint rules of the `math` functions: the addition to the adjoint of argument ``a``
+# (and ``b``), over the result ``r`` and its adjoint ``G``. The derivative where the
+# function is differentiable; at a kink or an edge of the domain, the one-sided value a
+# Python programmer would take (``sqrt`` at 0 gives 0, not inf).
+MATH1 = {
+    "sqrt": "{G} * 0.5 / {r} if {r} > 0.0 else {S}f32(0.0)",
+    "sin": "{G} * {M}cos({a})",
+    "cos": "-{G} * {M}sin({a})",
+    "tan": "{G} / ({M}cos({a}) * {M}cos({a}))",
+    "asin": "{G} / {M}sqrt(1.0 - {a} * {a})",
+    "acos": "-{G} / {M}sqrt(1.0 - {a} * {a})",
+    "atan": "{G} / (1.0 + {a} * {a})",
+    "sinh": "{G} * {M}cosh({a})",
+    "cosh": "{G} * {M}sinh({a})",
+    "tanh": "{G} * (1.0 - {r} * {r})",
+    "exp": "{G} * {r}",
+    "exp2": "{G} * {r} * 0.6931471805599453",
+    "expm1": "{G} * ({r} + 1.0)",
+    "log": "{G} / {a}",
+    "log2": "{G} / ({a} * 0.6931471805599453)",
+    "log10": "{G} / ({a} * 2.302585092994046)",
+    "log1p": "{G} / (1.0 + {a})",
+    "cbrt": "{G} / (3.0 * {r} * {r}) if {r} != 0.0 else {S}f32(0.0)",
+    "erf": "{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
+    "erfc": "-{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
+    "fabs": "{G} if {a} >= 0.0 else -{G}",
+}
+MATH2 = {
+    "atan2": ("{G} * {b} / ({a} * {a} + {b} * {b})", "-{G} * {a} / ({a} * {a} + {b} * {b})"),
+    "pow": ("{G} * {b} * {M}pow({a}, {b} - 1.0) if {a} != 0.0 or {b} >= 1.0 else {S}f32(0.0)",
+            "{G} * {r} * {M}log({a}) if {a} > 0.0 else {S}f32(0.0)"),
+    "hypot": ("{G} * {a} / {r} if {r} > 0.0 else {S}f32(0.0)", "{G} * {b} / {r} if {r} > 0.0 else {S}f32(0.0)"),
+    "copysign": ("{G} if {M}copysign(1.0, {a}) == {M}copysign(1.0, {b}) else -{G}", None),
+    "fmod": ("{G}", "-{G} * {S}f32({M}trunc({a} / {b}))"),
+}
+# Piecewise constant (no adjoint flows), int- or bool-valued.
+MATH_INT = ("floor", "ceil", "trunc")
+MATH_BOOL = ("isnan", "isinf", "isfinite")
+
+
+def _rule(template, **names):
+    return template.format(G=G, S=S, M=M, **{k: _paren(v) for k, v in names.items()})
+
+
+class _Let:
+    """``var = text`` in the replay; ``rules``: (operand, its type, the addition to its
+    adjoint over ``G``[, the addition's type when it is not the value's]), the addition
+    summed to a scalar where the operand is one and the addition a vector."""
+    __slots__ = ("var", "ty", "text", "rules")
+
+    def __init__(self, var, ty, text, rules):
+        self.var, self.ty, self.text, self.rules = var, ty, text, rules
+
+
+class _Load:
+    __slots__ = ("var", "ty", "array", "index")
+
+    def __init__(self, var, ty, array, index):
+        self.var, self.ty, self.array, self.index = var, ty, array, index
+
+
+class _Store:
+    """A write to an array with an adjoint (``kind``: "set", "add" or "sub"); ``value`` the
+    stored name when it has an adjoint, else ``None``."""
+    __slots__ = ("array", "index", "value", "vty", "kind")
+
+    def __init__(self, array, index, value, vty, kind):
+        self.array, self.index, self.value, self.vty, self.kind = array, index, value, vty, kind
+
+
+class _Plain:
+    """A line of the replay with no adjoint (an int or bool value)."""
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+
+class _If:
+    """``merges``: (name after the `if`, type, name at the end of the first branch, of the
+    second), the phis, written as copies at the ends of the branches."""
+    __slots__ = ("cond", "then", "other", "merges")
+
+    def __init__(self, cond, then, other, merges):
+        self.cond, self.then, self.other, self.merges = cond, then, other, merges
+
+
+class _For:
+    """``carried``: (header name, type, name entering the loop, name at the end of the body,
+    source name); ``checkpoints``: header name -> (local array, element type), for a loop
+    with a constant trip count ``static``."""
+    __slots__ = ("var", "lo", "step", "hi", "static", "body", "carried", "counter", "checkpoints")
+
+
+_MISSING = object()
+
+
+def _paren(t):
+    return t if re.fullmatch(r"[\w.\x01\x02]+(\(\))?", t) else "(%s)" % t
+
+
+class Differentiator:
+    """The adjoint of one kernel. ``reads``/``writes``: the array parameters the kernel
+    reads and writes, by name, with the node of the first such access (for messages)."""
+
+    def __init__(self, kernel, prefix):
+        self.kernel = kernel
+        self.fn = kernel.fn
+        self.path = self.fn.__code__.co_filename
+        self.globals = self.fn.__globals__
+        self.prefix = prefix
+        self.count = 0
+        self.reads = {}
+        self.writes = {}
+        self.arrays = {}      # kernel array parameter -> (element type, dims)
+        self.params = {}      # kernel scalar parameter -> type
+        self.inlining = []    # funcs being inlined (a call of one inside itself is refused)
+        self.writes_memo = {}
+
+    def error(self, node, text):
+        line = getattr(node, "lineno", 0)
+        col = getattr(node, "col_offset", 0) + 1
+        return AdjointError("%s:%d:%d: error: cannot differentiate kernel `%s`: %s"
+                            % (self.path, line, col, self.kernel.name, text))
+
+    def fresh(self, base):
+        self.count += 1
+        return "%s%d_%s" % (self.prefix, self.count, base)
+
+    def type_of(self, ann):
+        """The differentiator's type of an annotation: ``f32``, ``vecN``, ``int``, ``bool``,
+        ``ivec`` (an int vector), ``float-other`` (``f64``, ``f16``, their vectors,
+        matrices: not differentiable yet), ``("array", elem, dims)`` or ``other``."""
+        if isinstance(ann, _ArrayType):
+            return ("array", self.type_of(ann.elem), ann.dims)
+        if ann is float or ann is f32:
+            return "f32"
+        if ann is int:
+            return "int"
+        if ann is bool:
+            return "bool"
+        if isinstance(ann, VectorType):
+            if ann.name in FLOAT_VECS:
+                return ann.name
+            return "float-other" if ann.is_float else "ivec"
+        name = getattr(ann, "name", None) or getattr(ann, "__name__", None)
+        if name in ("i32", "u32", "i64", "u64", "i8", "u8", "i16", "u16"):
+            return "int"
+        if name in ("f64", "f16") or (name or "").startswith(("mat", "dmat", "quat")):
+            return "float-other"
+        return "other"
+
+    def join(self, a, b, node):
+        """The type of an arithmetic result of ``a`` and ``b``."""
+        for t in (a, b):
+            if t in ("float-other", "other", "tuple") or isinstance(t, tuple):
+                return "float-other" if t == "float-other" else "other"
+        vecs = [t for t in (a, b) if t in FLOAT_VECS]
+        if vecs:
+            if len(vecs) == 2 and vecs[0] != vecs[1]:
+                raise self.error(node, "%s mixed with %s" % tuple(vecs))
+            return vecs[0]
+        if "ivec" in (a, b):
+            return "ivec"
+        if "f32" in (a, b):
+            return "f32"
+        if "litfloat" in (a, b):
+            return "litfloat" if {a, b} <= {"litfloat", "litint"} else "f32"
+        if a == b == "litint":
+            return "litint"
+        return "int"
+
+    def global_value(self, name):
+        return self.globals[name] if name in self.globals else _MISSING
+
+    def callee(self, node):
+        """What a call calls: ("math", name), ("func", fn) or ("lib", name) (a built-in or
+        a name of spirthon)."""
+        import math
+        f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+            owner = self.global_value(f.value.id)
+            if owner is math:
+                return ("math", f.attr)
+            if getattr(owner, "__name__", None) == "spirthon":
+                return ("lib", f.attr)
+        if isinstance(f, ast.Name):
+            v = self.global_value(f.id)
+            if v is _MISSING:
+                return ("lib", f.id)
+            if getattr(v, "__spirthon_func__", False):
+                return ("func", v)
+            if getattr(v, "__module__", None) == "math" or (callable(v) and getattr(math, getattr(v, "__name__", ""), None) is v):
+                return ("math", v.__name__)
+            if isinstance(v, VectorType):
+                return ("lib", v.name)
+            return ("lib", _lib_names().get(id(v), f.id))
+        return ("lib", ast.unparse(f))
+
+    def writes_arrays(self, fn):
+        """Whether func ``fn`` writes arrays, itself or through the funcs it calls."""
+        if fn in self.writes_memo:
+            return self.writes_memo[fn]
+        self.writes_memo[fn] = False
+        out = False
+        for s in ast.walk(_func_tree(self, fn, None)):
+            if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                out |= any(isinstance(t, ast.Subscript) for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
+            if isinstance(s, ast.Call):
+                kind, name = self.callee(s)
+                out |= kind == "lib" and name.startswith("atomic_")
+                out |= kind == "func" and self.writes_arrays(name)
+        self.writes_memo[fn] = out
+        return out
+
+
+def _lib_names():
+    """The names spirthon exports, by the identity of what they name (a kernel file may
+    import them under other names)."""
+    global _LIB
+    if _LIB is None:
+        import spirthon
+        _LIB = {id(v): k for k, v in vars(spirthon).items() if not k.startswith("_")}
+    return _LIB
+
+
+_LIB = None
+
+
+class _Body:
+    """The linear form of one scope, built statement by statement. ``env``: source name ->
+    (versioned name, type); ``arrays``: source name -> the kernel's array parameter."""
+
+    def __init__(self, d, env, arrays, func=None):
+        self.d, self.env, self.arrays, self.func = d, env, arrays, func
+        self.nodes = []
+
+    def sub(self):
+        return _Body(self.d, dict(self.env), self.arrays, self.func)
+
+    # ----- types
+
+    def ty(self, e):
+        d = self.d
+        if isinstance(e, ast.Constant):
+            v = e.value
+            return "bool" if isinstance(v, bool) else "litint" if isinstance(v, int) else "litfloat" if isinstance(v, float) else "other"
+        if isinstance(e, ast.Name):
+            if e.id in self.env:
+                return self.env[e.id][1]
+            if e.id in self.arrays:
+                return ("array",) + d.arrays[self.arrays[e.id]]
+            v = d.global_value(e.id)
+            if isinstance(v, bool):
+                return "bool"
+            if isinstance(v, int):
+                return "litint"
+            if isinstance(v, float):
+                return "litfloat"
+            if isinstance(v, tuple) and v and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
+                return "table-f" if any(isinstance(x, float) for x in v) else "table-i"
+            if isinstance(v, (int, float)):  # a typed constant (`GAIN: f32 = 0.1`)
+                return "litfloat" if isinstance(v, float) else "litint"
+            t = type(v).__name__
+            return {"F32": "litfloat", "I32": "litint", "U32": "litint"}.get(t, "other")
+        if isinstance(e, ast.BinOp):
+            a, b = self.ty(e.left), self.ty(e.right)
+            if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)):
+                return "int" if a != "litint" or b != "litint" else "litint"
+            if isinstance(e.op, ast.MatMult):
+                return "float-other"
+            if isinstance(e.op, ast.Div) and a in ("int", "litint") and b in ("int", "litint"):
+                return "litfloat" if a == b == "litint" else "f32"
+            return d.join(a, b, e)
+        if isinstance(e, ast.UnaryOp):
+            return "bool" if isinstance(e.op, ast.Not) else self.ty(e.operand)
+        if isinstance(e, ast.Compare):
+            return "bool"
+        if isinstance(e, ast.BoolOp):
+            ts = {self.ty(v) for v in e.values}
+            return "bool" if ts == {"bool"} else ts.pop() if len(ts) == 1 else "other"
+        if isinstance(e, ast.IfExp):
+            return d.join(self.ty(e.body), self.ty(e.orelse), e) if self.ty(e.body) != "bool" else "bool"
+        if isinstance(e, ast.Attribute):
+            t = self.ty(e.value)
+            if t in FLOAT_VECS and re.fullmatch("[xyzw]{1,4}", e.attr):
+                return "f32" if len(e.attr) == 1 else "vec%d" % len(e.attr)
+            if t == "ivec":
+                return "int" if len(e.attr) == 1 else "ivec"
+            if isinstance(t, tuple) and e.attr == "shape":
+                return "shape"
+            return "float-other" if t == "float-other" else "other"
+        if isinstance(e, ast.Subscript):
+            t = self.ty(e.value)
+            if isinstance(t, tuple):
+                return t[1]
+            return {"table-f": "f32", "table-i": "int", "ivec": "int", "shape": "int", "float-other": "float-other"}.get(
+                t, "f32" if t in FLOAT_VECS else "other")
+        if isinstance(e, ast.Call):
+            return self.call_type(e)
+        if isinstance(e, ast.Tuple):
+            return "tuple"
+        return "other"
+
+    def call_type(self, e):
+        d = self.d
+        kind, name = d.callee(e)
+        args = [self.ty(a) for a in e.args]
+        if kind == "math":
+            if name in MATH_INT:
+                return "int"
+            if name in MATH_BOOL:
+                return "bool"
+            if "float-other" in args:
+                return "float-other"
+            return "litfloat" if args and all(a in ("litint", "litfloat") for a in args) else "f32"
+        if kind == "func":
+            ann = _hints(name).get("return")
+            if ann is not None:
+                return d.type_of(ann)
+            # Unannotated: the type of its result, from a trial inlining.
+            trial = self.sub()
+            return trial.inline(e)[1]
+        if name in ("float", "f32"):
+            return "litfloat" if args == ["litfloat"] or args == ["litint"] else "f32"
+        if name in ("int", "i32", "u32", "i64", "u64", "i8", "u8", "i16", "u16", "len", "round", "local_index",
+                    "subgroup_size", "subgroup_invocation_id", "randi", "randu"):
+            return "int"
+        if name in ("f64", "f16") or name.startswith(("dvec", "f16vec", "mat", "dmat", "quat")):
+            return "float-other"
+        if name == "bool":
+            return "bool"
+        if name in FLOAT_VECS:
+            return name
+        if name in ("global_id", "local_id", "workgroup_id", "num_workgroups", "num_threads") or re.match(r"[iu]\d*vec", name):
+            return "ivec"
+        if name in ("abs", "min", "max", "clamp", "mix", "smoothstep", "step"):
+            t = args[0] if args else "other"
+            for a in args[1:]:
+                t = d.join(t, a, e)
+            return t
+        if name in ("dot", "length", "distance"):
+            return "f32"
+        if name in ("cross", "normalize"):
+            return args[0] if args else "other"
+        if name.startswith("atomic_") and e.args:
+            t = self.ty(e.args[0])
+            return t[1] if isinstance(t, tuple) else "other"
+        if name in ("randf", "randn"):
+            return "f32"
+        return "other"
+
+    # ----- expressions
+
+    def val(self, e):
+        """``e`` in the linear form: (text, type). A value with an adjoint is a name."""
+        d = self.d
+        t = self.ty(e)
+        if t == "float-other":
+            raise d.error(e, "`%s`: f64, f16, their vectors, matrices and quaternions are not differentiable yet (f32 and vec2/vec3/vec4 are)" % ast.unparse(e))
+        if t in DIFF:
+            return self.diff(e, t)
+        if isinstance(e, ast.Call) and d.callee(e)[0] == "func" and d.writes_arrays(d.callee(e)[1]):
+            return self.inline(e)
+        if t == "other":
+            for sub in ast.walk(e):
+                if sub is not e and self.ty(sub) in DIFF:
+                    raise d.error(e, "`%s` takes a float value and the differentiator cannot tell what it gives" % ast.unparse(e))
+        return self.text(e), t
+
+    def text(self, e):
+        """``e`` as replay text over the versioned names (a value without an adjoint)."""
+        d = self.d
+        env, arrays = self.env, self.arrays
+        for sub in ast.walk(e):
+            if isinstance(sub, ast.NamedExpr):
+                raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
+            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id in arrays:
+                d.reads.setdefault(arrays[sub.value.id], sub)
+            if isinstance(sub, ast.Call):
+                kind, name = d.callee(sub)
+                if kind == "func":
+                    if d.writes_arrays(name):
+                        raise d.error(sub, "`%s` writes arrays and its result is used inside an expression; call it on a line of its own" % name.__name__)
+                    for a in sub.args:
+                        if isinstance(a, ast.Name) and a.id in arrays:
+                            d.reads.setdefault(arrays[a.id], sub)
+                elif kind == "lib" and name.startswith("atomic_"):
+                    raise d.error(sub, "the result of `%s` is used: the backward pass replays the kernel without its writes, so it cannot know what the atomic returned" % name)
+                elif kind == "lib" and name in ("shared_array", "local_array", "barrier", "randf", "randn", "randi", "randu", "rand_init"):
+                    raise d.error(sub, "`%s` in a differentiated kernel is not supported yet" % name)
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in env and sub.id not in arrays \
+                    and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
+                raise d.error(sub, "`%s` is not assigned on every path to here" % sub.id)
+
+        class Rename(ast.NodeTransformer):
+            def visit_Name(self, n):
+                if n.id in env:
+                    return ast.copy_location(ast.Name(id=env[n.id][0], ctx=n.ctx), n)
+                if n.id in arrays:
+                    return ast.copy_location(ast.Name(id=arrays[n.id], ctx=n.ctx), n)
+                return n
+
+        return ast.unparse(Rename().visit(copy.deepcopy(e)))
+
+    def let(self, base, t, text, rules):
+        var = self.d.fresh(base)
+        self.nodes.append(_Let(var, t, text, rules))
+        return var, t
+
+    def diff(self, e, t):
+        d = self.d
+        if isinstance(e, ast.Name):
+            if e.id in self.env:
+                return self.env[e.id][0], t
+            return self.let("k", t, "%s%s(%s)" % (S, t, e.id), [])  # a module constant
+        if isinstance(e, ast.BinOp):
+            return self.binop(e, t)
+        if isinstance(e, ast.UnaryOp):
+            a, at = self.val(e.operand)
+            if isinstance(e.op, ast.USub):
+                return self.let("neg", t, "-" + _paren(a), [(a, at, "-" + G)])
+            if isinstance(e.op, ast.UAdd):
+                return (a, at) if at == t else self.let("f", t, "%s%s(%s)" % (S, t, a), [])
+        if isinstance(e, ast.IfExp):
+            return self.ifexp(e, t)
+        if isinstance(e, ast.Attribute):
+            v, vt = self.val(e.value)
+            if len(e.attr) == 1:
+                return self.component(v, vt, "xyzw".index(e.attr))
+            return self.swizzle(v, vt, e.attr, t)
+        if isinstance(e, ast.Subscript):
+            bt = self.ty(e.value)
+            if isinstance(bt, tuple):
+                return self.load(e, t)
+            if bt == "table-f":
+                return self.let("tab", t, self.text(e), [])
+            if bt in FLOAT_VECS:
+                k = _const_int(d, e.slice)
+                if k is None:
+                    raise d.error(e, "a vector component at a run-time index; use .x/.y/.z/.w or a constant")
+                v, vt = self.val(e.value)
+                return self.component(v, vt, k % _size(vt))
+        if isinstance(e, ast.Call):
+            return self.call(e, t)
+        raise d.error(e, "`%s` is not differentiable yet" % ast.unparse(e))
+
+    def component(self, v, vt, k):
+        back = ", ".join(G if i == k else "0.0" for i in range(_size(vt)))
+        return self.let("c", "f32", "%s.%s" % (_paren(v), "xyzw"[k]), [(v, vt, "%s%s(%s)" % (S, vt, back))])
+
+    def swizzle(self, v, vt, attr, t):
+        # The adjoint of a read swizzle: each component's adjoint goes back to its source.
+        parts = []
+        for i in range(_size(vt)):
+            picks = ["%s.%s" % (G, "xyzw"[j]) for j, c in enumerate(attr) if c == "xyzw"[i]]
+            parts.append(" + ".join(picks) if picks else "0.0")
+        return self.let("sw", t, "%s.%s" % (_paren(v), attr), [(v, vt, "%s%s(%s)" % (S, vt, ", ".join(parts)))])
+
+    def binop(self, e, t):
+        d = self.d
+        a, at = self.val(e.left)
+        b, bt = self.val(e.right)
+        sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}.get(type(e.op))
+        if sym is None:
+            raise d.error(e, "`%s` on floats is not differentiable" % ast.unparse(e))
+        var = d.fresh("t")
+        pa, pb = _paren(a), _paren(b)
+        if sym == "+":
+            rules = [(a, at, G), (b, bt, G)]
+        elif sym == "-":
+            rules = [(a, at, G), (b, bt, "-" + G)]
+        elif sym == "*":
+            rules = [(a, at, "%s * %s" % (G, pb)), (b, bt, "%s * %s" % (G, pa))]
+        elif sym == "/":
+            rules = [(a, at, "%s / %s" % (G, pb)), (b, bt, "-%s * %s / %s" % (G, var, pb))]
+        elif sym == "//":
+            rules = []  # piecewise constant
+        elif sym == "%":
+            if t != "f32":
+                raise d.error(e, "`%` on float vectors is not differentiable yet")
+            rules = [(a, at, G), (b, bt, "-%s * (%s // %s)" % (G, pa, pb))]
+        else:
+            if t != "f32":
+                raise d.error(e, "`**` on vectors is not differentiable yet")
+            n = e.right.value if isinstance(e.right, ast.Constant) and type(e.right.value) is int else None
+            if n is not None:
+                # x ** n with a literal int n (repeated multiplication): n * x ** (n - 1).
+                rules = [(a, at, "%s * %d.0 * %s ** %d" % (G, n, pa, n - 1) if n != 1 else G)]
+            else:
+                ra, rb = MATH2["pow"]
+                rules = [(a, at, _rule(ra, a=a, b=b, r=var)), (b, bt, _rule(rb, a=a, b=b, r=var))]
+        self.nodes.append(_Let(var, t, "%s %s %s" % (pa, sym, pb), rules))
+        return var, t
+
+    def cond(self, test):
+        c = self.d.fresh("c")
+        self.nodes.append(_Plain("%s = %s" % (c, self.text(test))))
+        return c
+
+    def ifexp(self, e, t):
+        cond = self.cond(e.test)
+        out = self.d.fresh("sel")
+        then, other = self.sub(), self.sub()
+        a = then.val(e.body)[0]
+        b = other.val(e.orelse)[0]
+        self.nodes.append(_If(cond, then.nodes, other.nodes, [(out, t, a, b)]))
+        return out, t
+
+    def load(self, e, t):
+        d = self.d
+        if not (isinstance(e.value, ast.Name) and e.value.id in self.arrays):
+            raise d.error(e, "a read of `%s`: only array parameters are differentiable yet" % ast.unparse(e.value))
+        name = self.arrays[e.value.id]
+        index = self.index(e.slice)
+        d.reads.setdefault(name, e)
+        var = d.fresh("ld")
+        self.nodes.append(_Load(var, t, name, index))
+        return var, t
+
+    def index(self, s):
+        """An index as the names (or literals) the replay computed it into."""
+        parts = s.elts if isinstance(s, ast.Tuple) else [s]
+        out = []
+        for p in parts:
+            txt, pt = self.val(p)
+            if pt in DIFF or pt == "litfloat":
+                raise self.d.error(p, "a float index")
+            if not (isinstance(p, ast.Constant) or isinstance(p, ast.Name)):
+                k = self.d.fresh("i")
+                self.nodes.append(_Plain("%s = %s" % (k, txt)))
+                txt = k
+            out.append(txt)
+        return ", ".join(out)
+
+    def call(self, e, t):
+        d = self.d
+        kind, name = d.callee(e)
+        if e.keywords:
+            raise d.error(e, "keyword arguments in a differentiated call")
+        if kind == "func":
+            return self.inline(e)
+        args = [self.val(a) for a in e.args]
+        names = [a for a, _ in args]
+        text = "%s(%s)" % (ast.unparse(e.func), ", ".join(names))
+        var = d.fresh(name if name.isidentifier() else "call")
+        rules = None
+        if kind == "math":
+            if name in MATH1 and len(args) == 1:
+                rules = [(names[0], args[0][1], _rule(MATH1[name], a=names[0], r=var))]
+            elif name in MATH2 and len(args) == 2:
+                ra, rb = MATH2[name]
+                rules = [(names[0], args[0][1], _rule(ra, a=names[0], b=names[1], r=var))]
+                if rb is not None:
+                    rules.append((names[1], args[1][1], _rule(rb, a=names[0], b=names[1], r=var)))
+            elif name == "log" and len(args) == 2:
+                rules = [(names[0], args[0][1], _rule("{G} / ({a} * {M}log({b}))", a=names[0], b=names[1])),
+                         (names[1], args[1][1], _rule("-{G} * {r} / ({b} * {M}log({b}))", b=names[1], r=var))]
+            else:
+                raise d.error(e, "math.%s is not differentiable yet" % name)
+        elif name in ("float", "f32") and len(args) == 1:
+            if args[0][1] == "f32":
+                return args[0]
+            rules = []
+        elif name in FLOAT_VECS:
+            return self.construct(name, args, text, e)
+        elif name == "abs" and len(args) == 1:
+            a, at = args[0]
+            if at == "f32":
+                rules = [(a, at, "%s if %s >= 0.0 else -%s" % (G, a, G))]
+            else:
+                sign = ", ".join("1.0 if %s.%s >= 0.0 else -1.0" % (a, c) for c in "xyzw"[:_size(at)])
+                rules = [(a, at, "%s * %s%s(%s)" % (G, S, at, sign))]
+        elif name in ("min", "max") and len(args) >= 2:
+            return self.minmax(name, args, t)
+        elif name == "clamp" and len(args) == 3:
+            # clamp(x, lo, hi): x where lo <= x <= hi, else the bound it is held at.
+            (x, xt), (lo, lt), (hi, ht) = args
+            rules = self.clamp_rules(x, xt, lo, lt, hi, ht, t)
+        elif name == "dot" and len(args) == 2:
+            (a, at), (b, bt) = args
+            rules = [(a, at, "%s * %s" % (G, b)), (b, bt, "%s * %s" % (G, a))]
+        elif name == "cross" and len(args) == 2:
+            (a, at), (b, bt) = args
+            rules = [(a, at, "%scross(%s, %s)" % (S, b, G)), (b, bt, "%scross(%s, %s)" % (S, G, a))]
+        elif name == "length" and len(args) == 1:
+            a, at = args[0]
+            rules = [(a, at, "%s * %s / %s if %s > 0.0 else %s" % (G, a, var, var, _zero(at)))]
+        elif name == "distance" and len(args) == 2:
+            (a, at), (b, bt) = args
+            delta = "(%s - %s)" % (a, b)
+            rules = [(a, at, "%s * %s / %s if %s > 0.0 else %s" % (G, delta, var, var, _zero(at))),
+                     (b, bt, "-%s * %s / %s if %s > 0.0 else %s" % (G, delta, var, var, _zero(bt)))]
+        elif name == "normalize" and len(args) == 1:
+            a, at = args[0]
+            n = "%slength(%s)" % (S, a)
+            rules = [(a, at, "(%s - %s * %sdot(%s, %s)) / %s if %s > 0.0 else %s" % (G, var, S, G, var, n, n, _zero(at)))]
+        elif name == "mix" and len(args) == 3:
+            (a, at), (b, bt), (w, wt) = args
+            rules = [(a, at, "%s * (1.0 - %s)" % (G, _paren(w))), (b, bt, "%s * %s" % (G, _paren(w))),
+                     (w, wt, "%s * (%s - %s)" % (G, _paren(b), _paren(a)))]
+        elif name == "step" and len(args) == 2:
+            rules = []
+        elif name == "smoothstep" and len(args) == 3 and t == "f32":
+            (e0, _), (e1, _), (x, xt) = args
+            u = "((%s - %s) / (%s - %s))" % (x, e0, e1, e0)
+            rules = [(x, xt, "%s * 6.0 * %s * (1.0 - %s) / (%s - %s) if 0.0 < %s < 1.0 else %sf32(0.0)"
+                      % (G, u, u, e1, e0, u, S))]
+        if rules is None:
+            raise d.error(e, "`%s` is not differentiable yet" % ast.unparse(e.func))
+        self.nodes.append(_Let(var, t, text, rules))
+        return var, t
+
+    def clamp_rules(self, x, xt, lo, lt, hi, ht, t):
+        if t == "f32":
+            return [(x, xt, "%s if %s <= %s <= %s else %sf32(0.0)" % (G, lo, x, hi, S)),
+                    (lo, lt, "%s if %s < %s else %sf32(0.0)" % (G, x, lo, S)),
+                    (hi, ht, "%s if %s > %s and %s >= %s else %sf32(0.0)" % (G, x, hi, x, lo, S))]
+        comps = "xyzw"[:_size(t)]
+        c = lambda v, vt, k: "%s.%s" % (v, k) if vt in FLOAT_VECS else v
+        inside = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s <= %s <= %s else 0.0" % (c(lo, lt, k), c(x, xt, k), c(hi, ht, k)) for k in comps))
+        below = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s < %s else 0.0" % (c(x, xt, k), c(lo, lt, k)) for k in comps))
+        above = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s > %s and %s >= %s else 0.0" % (c(x, xt, k), c(hi, ht, k), c(x, xt, k), c(lo, lt, k)) for k in comps))
+        return [(x, xt, "%s * %s" % (G, inside)), (lo, lt, "%s * %s" % (G, below)), (hi, ht, "%s * %s" % (G, above))]
+
+    def minmax(self, name, args, t):
+        # Python's min and max return the first of equal arguments: it takes the adjoint.
+        cmp = "<=" if name == "min" else ">="
+        cur = args[0]
+        for nxt in args[1:]:
+            (a, at), (b, bt) = cur, nxt
+            if t in FLOAT_VECS:
+                ca = lambda k: "%s.%s" % (a, k) if at in FLOAT_VECS else a
+                cb = lambda k: "%s.%s" % (b, k) if bt in FLOAT_VECS else b
+                mask = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s %s %s else 0.0" % (ca(k), cmp, cb(k)) for k in "xyzw"[:_size(t)]))
+                rules = [(a, at, "%s * %s" % (G, mask)), (b, bt, "%s * (1.0 - %s)" % (G, mask))]
+            else:
+                rules = [(a, at, "%s if %s %s %s else %sf32(0.0)" % (G, a, cmp, b, S)),
+                         (b, bt, "%sf32(0.0) if %s %s %s else %s" % (S, a, cmp, b, G))]
+            cur = self.let(name, t, "%s(%s, %s)" % (name, a, b), rules)
+        return cur
+
+    def construct(self, name, args, text, e):
+        if len(args) == 1 and args[0][1] == name:
+            return args[0]
+        if len(args) == 1:
+            a, at = args[0]
+            return self.let("splat", name, text, [(a, at, "%sdot(%s, %s%s(1.0))" % (S, G, S, name))])
+        rules, k = [], 0
+        for a, at in args:
+            if at in FLOAT_VECS:
+                w = _size(at)
+                rules.append((a, at, "%s%s(%s)" % (S, at, ", ".join("%s.%s" % (G, "xyzw"[k + i]) for i in range(w)))))
+            else:
+                w = 1
+                rules.append((a, at, "%s.%s" % (G, "xyzw"[k]), "f32"))
+            k += w
+        if k != _size(name):
+            raise self.d.error(e, "a %s from %d components" % (name, k))
+        return self.let(name, name, text, rules)
+
+    # ----- funcs: inlined, their parameters bound as the call converts them
+
+    def inline(self, e):
+        d = self.d
+        _, fn = d.callee(e)
+        if fn in d.inlining:
+            raise d.error(e, "`%s` calls itself" % fn.__name__)
+        tree = _func_tree(d, fn, e)
+        hints = _hints(fn)
+        params = tree.args.args
+        if e.keywords or len(e.args) > len(params) or len(e.args) < len(params) - len(tree.args.defaults):
+            raise d.error(e, "call of `%s`: pass each argument by position" % fn.__name__)
+        values = list(e.args) + tree.args.defaults[len(tree.args.defaults) - (len(params) - len(e.args)):] if len(params) > len(e.args) else list(e.args)
+        body = _Body(d, {}, {}, func=fn)
+        for p, v in zip(params, values):
+            vt = self.ty(v)
+            if isinstance(vt, tuple):
+                if not (isinstance(v, ast.Name) and v.id in self.arrays):
+                    raise d.error(v, "only the kernel's array parameters may be passed to a differentiated func")
+                body.arrays[p.arg] = self.arrays[v.id]
+                continue
+            ann = hints.get(p.arg)
+            want = d.type_of(ann) if ann is not None else _settle(vt)
+            txt, vt = self.val(v)
+            body.env[p.arg] = self.bind(p.arg, txt, vt, want, p.annotation, v)
+        d.inlining.append(fn)
+        try:
+            body.stmts(_tail_returns(d, tree, fn))
+        finally:
+            d.inlining.pop()
+        self.nodes.extend(body.nodes)
+        if "return" not in body.env:
+            return "None", "other"
+        return body.env["return"]
+
+    def bind(self, name, txt, vt, want, annotation, node):
+        """A new name for ``txt`` of type ``vt`` held as ``want`` (converted as an
+        assignment to an annotated local or parameter converts)."""
+        d = self.d
+        var = d.fresh(name)
+        if want in DIFF:
+            if vt == want:
+                self.nodes.append(_Let(var, want, txt, [(txt, vt, G)]))
+            elif vt in DIFF:
+                raise d.error(node, "a %s where a %s is expected" % (vt, want))
+            else:
+                self.nodes.append(_Let(var, want, "%s%s(%s)" % (S, want, txt), []))
+        elif want == "float-other":
+            raise d.error(node, "f64, f16, their vectors, matrices and quaternions are not differentiable yet")
+        elif vt in DIFF:
+            raise d.error(node, "a %s held as %s: its adjoint would be lost" % (vt, want))
+        elif annotation is not None and want == "int":
+            self.nodes.append(_Plain("%s = %s(%s)" % (var, ast.unparse(annotation), txt)))
+        else:
+            self.nodes.append(_Plain("%s = %s" % (var, txt)))
+        return var, want
+
+    # ----- statements
+
+    def stmts(self, body):
+        for s in body:
+            self.stmt(s)
+
+    def stmt(self, s):
+        d = self.d
+        if isinstance(s, ast.Expr):
+            v = s.value
+            if isinstance(v, ast.Constant):
+                return
+            if isinstance(v, ast.Call):
+                kind, name = d.callee(v)
+                if kind == "lib" and name == "print":
+                    return  # the backward pass does not print the forward's lines again
+                if kind == "lib" and name.startswith("atomic_"):
+                    return self.atomic(v, name)
+                if kind == "func":
+                    self.inline(v)
+                    return
+            raise d.error(s, "this statement is not differentiable yet")
+        if isinstance(s, (ast.Pass, ast.Assert)):
+            return
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                raise d.error(s, "a chained assignment; assign one target per line")
+            return self.assign_to(s.targets[0], s.value, s, None)
+        if isinstance(s, ast.AnnAssign):
+            if s.value is None:
+                raise d.error(s, "a declaration without a value")
+            return self.assign_to(s.target, s.value, s, s.annotation)
+        if isinstance(s, ast.AugAssign):
+            return self.augassign(s)
+        if isinstance(s, ast.If):
+            return self.if_stmt(s)
+        if isinstance(s, ast.For):
+            return self.for_stmt(s)
+        if isinstance(s, ast.Return) and self.func is not None:
+            if s.value is not None:
+                ann = _hints(self.func).get("return")
+                self.assign_name("return", s.value, s, None, ann)
+            return
+        if isinstance(s, ast.Return):
+            raise d.error(s, "a `return` that is not a guard (`if ...: return` at the top level of the kernel)")
+        if isinstance(s, ast.While):
+            raise d.error(s, "a `while` loop: the backward pass cannot reverse a loop whose trip count it does not know; use `for ... in range(N)`")
+        if isinstance(s, (ast.Break, ast.Continue)):
+            raise d.error(s, "`%s` in a differentiated loop is not supported yet" % type(s).__name__.lower())
+        raise d.error(s, "this statement is not differentiable yet")
+
+    def assign_to(self, target, value, s, annotation):
+        d = self.d
+        if isinstance(target, ast.Name):
+            ann = _eval_annotation(d, annotation) if annotation is not None else None
+            return self.assign_name(target.id, value, s, annotation, ann)
+        if isinstance(target, ast.Tuple):
+            return self.unpack(target, value, s)
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.arrays:
+            return self.array_store(target, value, "set", s)
+        if isinstance(target, (ast.Attribute, ast.Subscript)) and isinstance(target.value, ast.Name) and target.value.id in self.env:
+            return self.component_store(target, value, s, None)
+        raise d.error(s, "an assignment to `%s` is not differentiable yet" % ast.unparse(target))
+
+    def assign_name(self, name, value, s, annotation, ann):
+        txt, vt = self.val(value)
+        old = self.env.get(name)
+        want = old[1] if old is not None else self.d.type_of(ann) if ann is not None else _settle(vt)
+        self.env[name] = self.bind(name, txt, vt, want, annotation, s)
+
+    def unpack(self, target, value, s):
+        d = self.d
+        if not all(isinstance(t, ast.Name) for t in target.elts):
+            raise d.error(s, "unpacking into something other than names")
+        if isinstance(value, ast.Tuple) and len(value.elts) == len(target.elts):
+            vals = [self.val(v) for v in value.elts]  # every value first, as Python does
+            for tg, (txt, vt) in zip(target.elts, vals):
+                old = self.env.get(tg.id)
+                self.env[tg.id] = self.bind(tg.id, txt, vt, old[1] if old else _settle(vt), None, s)
+            return
+        t = self.ty(value)
+        if t != "ivec":
+            raise d.error(s, "unpacking `%s` is not differentiable yet" % ast.unparse(value))
+        txt = self.text(value)
+        names = [d.fresh(tg.id) for tg in target.elts]
+        self.nodes.append(_Plain("%s = %s" % (", ".join(names), txt)))
+        for tg, n in zip(target.elts, names):
+            self.env[tg.id] = (n, "int")
+
+    def component_store(self, target, value, s, op):
+        d = self.d
+        name = target.value.id
+        cur, t = self.env[name]
+        if t not in FLOAT_VECS:
+            raise d.error(s, "an assignment to a component of `%s` (not a float vector) in a differentiated kernel is not supported yet" % name)
+        if isinstance(target, ast.Attribute):
+            if not (len(target.attr) == 1 and target.attr in "xyzw"):
+                raise d.error(target, "a swizzle cannot be assigned")
+            k = "xyzw".index(target.attr)
+        else:
+            k = _const_int(d, target.slice)
+            if k is None:
+                raise d.error(target, "a vector component at a run-time index; use .x/.y/.z/.w or a constant")
+            k %= _size(t)
+        if op is not None:
+            comp = ast.copy_location(ast.Attribute(value=ast.Name(id=name, ctx=ast.Load()), attr="xyzw"[k], ctx=ast.Load()), target)
+            value = ast.copy_location(ast.BinOp(left=comp, op=op, right=value), s)
+        v, vt = self.val(value)
+        if vt != "f32":
+            v, vt = self.let("f", "f32", "%sf32(%s)" % (S, v), [])
+        n = _size(t)
+        parts = ", ".join(v if i == k else "%s.%s" % (cur, "xyzw"[i]) for i in range(n))
+        keep = ", ".join("0.0" if i == k else "%s.%s" % (G, "xyzw"[i]) for i in range(n))
+        var = d.fresh(name)
+        self.nodes.append(_Let(var, t, "%s%s(%s)" % (S, t, parts), [(cur, t, "%s%s(%s)" % (S, t, keep)), (v, vt, "%s.%s" % (G, "xyzw"[k]), "f32")]))
+        self.env[name] = (var, t)
+
+    def augassign(self, s):
+        d = self.d
+        target = s.target
+        if isinstance(target, ast.Name):
+            if target.id not in self.env:
+                raise d.error(s, "`%s` is not a local here" % target.id)
+            read = ast.copy_location(ast.Name(id=target.id, ctx=ast.Load()), target)
+            return self.assign_name(target.id, ast.copy_location(ast.BinOp(left=read, op=s.op, right=s.value), s), s, None, None)
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.arrays:
+            kind = {ast.Add: "add", ast.Sub: "sub"}.get(type(s.op))
+            elem = d.arrays[self.arrays[target.value.id]][0]
+            if kind is None or elem not in DIFF:
+                if elem in DIFF or elem == "float-other":
+                    raise d.error(s, "`%s` on an array element: the backward pass needs the element's old value, which the write destroys; write the result to another array" % _aug_text(s))
+                # An int element updated in place: a read and a write of the array.
+                d.reads.setdefault(self.arrays[target.value.id], s)
+            return self.array_store(target, s.value, kind or "set", s)
+        if isinstance(target, (ast.Attribute, ast.Subscript)) and isinstance(target.value, ast.Name) and target.value.id in self.env:
+            return self.component_store(target, s.value, s, s.op)
+        raise d.error(s, "an assignment to `%s` is not differentiable yet" % ast.unparse(target))
+
+    def array_store(self, target, value, kind, s):
+        d = self.d
+        name = self.arrays[target.value.id]
+        elem = d.arrays[name][0]
+        if elem == "float-other":
+            raise d.error(s, "arrays of f64, f16, their vectors or matrices are not differentiable yet")
+        index = self.index(target.slice)
+        d.writes.setdefault(name, s)
+        v, vt = self.val(value)
+        if elem in DIFF:
+            if vt in DIFF and vt != elem:
+                raise d.error(s, "a %s stored to an array of %s" % (vt, elem))
+            self.nodes.append(_Store(name, index, v if vt in DIFF else None, vt, kind))
+
+    def atomic(self, call, name):
+        d = self.d
+        if len(call.args) != 3 or not (isinstance(call.args[0], ast.Name) and call.args[0].id in self.arrays):
+            raise d.error(call, "`%s` on something other than an array parameter of the kernel is not differentiable yet" % name)
+        arr = self.arrays[call.args[0].id]
+        elem = d.arrays[arr][0]
+        if elem in DIFF and name not in ("atomic_add", "atomic_sub"):
+            raise d.error(call, "`%s` on floats is not differentiable yet (`atomic_add` and `atomic_sub` are)" % name)
+        index = self.index(call.args[1])
+        d.writes.setdefault(arr, call)
+        v, vt = self.val(call.args[2])
+        if elem in DIFF:
+            self.nodes.append(_Store(arr, index, v if vt in DIFF else None, vt, "add" if name == "atomic_add" else "sub"))
+
+    def if_stmt(self, s):
+        d = self.d
+        cond = self.cond(s.test)
+        then, other = self.sub(), self.sub()
+        then.stmts(s.body)
+        other.stmts(s.orelse)
+        merges = []
+        for name in sorted(set(then.env) & set(other.env)):
+            a, b = then.env[name], other.env[name]
+            if a[0] == b[0]:
+                continue
+            if a[1] != b[1]:
+                raise d.error(s, "`%s` is a %s in one branch and a %s in the other" % (name, a[1], b[1]))
+            out = d.fresh(name)
+            merges.append((out, a[1], a[0], b[0]))
+            self.env[name] = (out, a[1])
+        self.nodes.append(_If(cond, then.nodes, other.nodes, merges))
+
+    def for_stmt(self, s):
+        d = self.d
+        it = s.iter
+        if s.orelse:
+            raise d.error(s, "a `for ... else` is not differentiable yet")
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
+            raise d.error(s, "a loop that is not `for ... in range(...)` is not differentiable yet")
+        if not isinstance(s.target, ast.Name):
+            raise d.error(s.target, "a loop target that is not a name")
+        args = list(it.args)
+        lo, hi = (args[0], args[1]) if len(args) >= 2 else (ast.Constant(0), args[0])
+        loop = _For()
+        loop.step = _const_int(d, args[2]) if len(args) == 3 else 1
+        if not loop.step:
+            raise d.error(it, "a range whose step is not a nonzero constant")
+        for a in (lo, hi):
+            if self.ty(a) not in ("int", "litint"):
+                raise d.error(a if hasattr(a, "lineno") else it, "a range bound that is not an int")
+        clo, chi = _const_int(d, lo), _const_int(d, hi)
+        loop.static = len(range(clo, chi, loop.step)) if clo is not None and chi is not None else None
+        loop.lo, loop.hi, loop.counter = d.fresh("lo"), d.fresh("hi"), d.fresh("n")
+        self.nodes.append(_Plain("%s = %s" % (loop.lo, self.text(lo))))
+        self.nodes.append(_Plain("%s = %s" % (loop.hi, self.text(hi))))
+        before = dict(self.env)
+        body = self.sub()
+        loop.carried = []
+        for name in sorted(_assigned(s.body) - {s.target.id}):
+            if name in before:
+                h = d.fresh(name)
+                body.env[name] = (h, before[name][1])
+                loop.carried.append([h, before[name][1], before[name][0], None, name])
+        loop.var = d.fresh(s.target.id)
+        body.env[s.target.id] = (loop.var, "int")
+        body.stmts(s.body)
+        for c in loop.carried:
+            c[3] = body.env[c[4]][0]
+            self.env[c[4]] = (c[0], c[1])
+        loop.body = body.nodes
+        loop.checkpoints = {}
+        if loop.static is None:
+            names = [c[4] for c in loop.carried]
+            for c in loop.carried:
+                if c[1] not in DIFF:
+                    raise d.error(s, "this loop's trip count is not a compile-time constant and it carries `%s` from one iteration to the next: the backward pass could not restore it; give `range` constant bounds (literals or module constants)" % c[4])
+                _only_accumulated(d, s.body, c[4], names)
+        else:
+            for c in loop.carried:
+                t = c[1] if c[1] in DIFF else {"bool": "bool", "int": "i32"}.get(c[1])
+                if t is None or (c[1] == "int" and not _plain_i32(self, s, c[4])):
+                    raise d.error(s, "the backward pass keeps `%s` at each iteration of this loop and cannot tell its type; make it an f32, a vec, an int from a literal, or a bool" % c[4])
+                size = 4 * _size(t)
+                if loop.static * size > LOCAL_ARRAY_BYTES:
+                    raise d.error(s, "this loop runs %d times and carries `%s`: the backward pass keeps its value at each iteration (%d bytes), more than a local array's %d; split the loop over launches" % (loop.static, c[4], loop.static * size, LOCAL_ARRAY_BYTES))
+                loop.checkpoints[c[0]] = (d.fresh("keep_" + c[4]), t)
+        self.nodes.append(loop)
+
+
+_BUILTINS = set(dir(builtins))
+
+
+def _aug_text(s):
+    return {ast.Mult: "*=", ast.Div: "/=", ast.FloorDiv: "//=", ast.Mod: "%=", ast.Pow: "**=", ast.BitAnd: "&=",
+            ast.BitOr: "|=", ast.BitXor: "^=", ast.LShift: "<<=", ast.RShift: ">>=", ast.Add: "+=", ast.Sub: "-="}.get(type(s.op), "=")
+
+
+def _plain_i32(body, s, name):
+    """Whether the int carried as ``name`` is an ``i32`` (what a checkpoint array holds):
+    not a ``u32`` or wider parameter or annotation."""
+    for sub in ast.walk(ast.Module(body=[s], type_ignores=[])):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in ("u32", "i64", "u64", "u8", "i8", "u16", "i16"):
+            return False
+    return body.d.params.get(name, "int") == "int"
+
+
+def _only_accumulated(d, body, name, carried):
+    """In a loop whose trip count is not constant, ``name`` may change only by ``name +=
+    e`` / ``name -= e`` with ``e`` reading no carried name, and be read nowhere else."""
+    tree = ast.Module(body=body, type_ignores=[])
+    ok = set()
+    for s in ast.walk(tree):
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id == name and isinstance(s.op, (ast.Add, ast.Sub)):
+            for sub in ast.walk(s.value):
+                if isinstance(sub, ast.Name) and sub.id in carried:
+                    raise d.error(sub, "this loop's trip count is not a compile-time constant and `%s %s ...` reads `%s`, which the loop changes: the backward pass could not restore it; give `range` constant bounds" % (name, _aug_text(s), sub.id))
+            ok.add(id(s.target))
+            continue
+        targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, (ast.AnnAssign, ast.AugAssign)) else []
+        for tg in targets:
+            for sub in ast.walk(tg):
+                if isinstance(sub, ast.Name) and sub.id == name:
+                    raise d.error(s, "this loop's trip count is not a compile-time constant and it reassigns `%s`: the backward pass could not restore its value at each iteration; accumulate with `%s += ...` or give `range` constant bounds" % (name, name))
+    for sub in ast.walk(tree):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load):
+            raise d.error(sub, "this loop's trip count is not a compile-time constant and it reads `%s`, which it changes: the backward pass could not restore it; give `range` constant bounds" % name)
+
+
+def _assigned(body):
+    """The local names a loop body assigns (a component assignment assigns its vector)."""
+    out = set()
+    for s in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(s, ast.Name) and isinstance(s.ctx, ast.Store):
+            out.add(s.id)
+        targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, (ast.AnnAssign, ast.AugAssign)) else []
+        for tg in targets:
+            if isinstance(tg, (ast.Attribute, ast.Subscript)) and isinstance(tg.value, ast.Name):
+                out.add(tg.value.id)
+    return out
+
+
+def _settle(t):
+    """A value's type once a name holds it: a float literal an ``f32``, an int one an int."""
+    return {"litfloat": "f32", "litint": "int"}.get(t, t) if isinstance(t, str) else t
+
+
+def _const_int(d, e):
+    """``e``'s value when it is an int the compiler folds (a literal, a module constant, or
+    ``+ - * //`` of those), else ``None``."""
+    if isinstance(e, ast.Constant):
+        return e.value if type(e.value) is int else None
+    if isinstance(e, ast.Name):
+        v = d.global_value(e.id)
+        return v if type(v) is int else None
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        v = _const_int(d, e.operand)
+        return None if v is None else -v
+    if isinstance(e, ast.BinOp):
+        a, b = _const_int(d, e.left), _const_int(d, e.right)
+        if a is None or b is None:
+            return None
+        op = type(e.op)
+        if op is ast.FloorDiv:
+            return a // b if b else None
+        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(op)
+    return None
+
+
+def _eval_annotation(d, ann):
+    try:
+        return eval(compile(ast.Expression(ann), d.path, "eval"), d.globals)
+    except Exception:
+        raise d.error(ann, "an annotation the differentiator cannot read: `%s`" % ast.unparse(ann)) from None
+
+
+def _hints(fn):
+    target = getattr(fn, "__wrapped__", fn)
+    try:
+        return typing.get_type_hints(target)
+    except Exception:
+        return dict(getattr(target, "__annotations__", {}))
+
+
+def _parse_def(fn, src):
+    """The ``FunctionDef`` of ``fn`` in its kept source, at its lines; ``None`` when the
+    text is not there."""
+    from . import source as _source
+    block = _source.block(fn, src) if src is not None else None
+    if block is None:
+        return None
+    lines, first = block
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    text = "".join(l[indent:] if l.strip() else "\n" for l in lines)
+    tree = ast.parse(text)
+    ast.increment_lineno(tree, first - 1)
+    for node in ast.walk(tree):
+        if hasattr(node, "col_offset"):
+            node.col_offset += indent
+    return tree.body[0]
+
+
+def _func_tree(d, fn, e):
+    from . import source as _source
+    target = getattr(fn, "__wrapped__", fn)
+    if target.__code__.co_filename != d.path:
+        raise d.error(e, "`%s` is defined in another file; the kernel's funcs are its file's" % fn.__name__)
+    tree = _parse_def(target, getattr(fn, "__spirthon_source__", None) or _source.keep(target))
+    if tree is None:
+        raise d.error(e, "the source of `%s` is not available" % fn.__name__)
+    return tree
+
+
+def _tail_returns(d, tree, fn):
+    """The func's statements, checked to return only at their end (the last statement, or
+    the last statement of each branch of a last ``if``), so that inlining keeps their meaning."""
+    body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    work = [(body, True)]
+    while work:
+        stmts, tail = work.pop()
+        for k, s in enumerate(stmts):
+            last = tail and k == len(stmts) - 1
+            if isinstance(s, ast.Return) and not last:
+                raise d.error(s, "`%s` returns before its end; a differentiated func returns once, at its end (or at the end of each branch of its last `if`)" % fn.__name__)
+            if isinstance(s, ast.If):
+                if last and s.orelse == [] and s.body and isinstance(s.body[-1], ast.Return) and tree.returns is not None:
+                    raise d.error(s, "`%s` returns in one branch of its last `if` only; return after it" % fn.__name__)
+                work += [(s.body, last), (s.orelse, last)]
+            elif isinstance(s, (ast.For, ast.While)):
+                work.append((s.body, False))
+    return body
+
+
+def _unguard(d, stmts):
+    """``stmts`` with each top-level ``if c: ... return`` (a branch ending in ``return``)
+    turned into an ``if``/``else`` whose other branch holds the statements after it, so
+    that the body returns only at its end."""
+    out = []
+    for k, s in enumerate(stmts):
+        if isinstance(s, ast.Return) and s.value is None:
+            return out
+        if isinstance(s, ast.If):
+            then_ret = bool(s.body) and isinstance(s.body[-1], ast.Return)
+            else_ret = bool(s.orelse) and isinstance(s.orelse[-1], ast.Return)
+            if then_ret or else_ret:
+                rest = stmts[k + 1:]
+                body = _unguard(d, s.body[:-1] if then_ret else s.body + rest)
+                orelse = _unguard(d, s.orelse[:-1] if else_ret else s.orelse + rest)
+                new = ast.copy_location(ast.If(test=s.test, body=body, orelse=orelse), s)
+                out.append(new)
+                return out
+        for x in ast.walk(s):
+            if isinstance(x, ast.Return):
+                raise d.error(x, "a `return` that does not end a branch at the kernel's top level; use `if ...: return` guards, or compute a flag")
+        out.append(s)
+    return out
+
+
+# ----- writing the adjoint out
+
+
+class _Writer:
+    """The adjoint's body: the replay of the linear form, then its reverse."""
+
+    def __init__(self, d, adj):
+        self.d, self.adj, self.out = d, adj, []
+
+    def line(self, depth, text):
+        self.out.append("    " * depth + text)
+
+    def g(self, name):
+        """The adjoint's name: the value's own with ``_g``; a parameter's under the prefix."""
+        return name + "_g" if name.startswith(self.d.prefix) else "%sg_%s" % (self.d.prefix, name)
+
+    def replay(self, nodes, depth):
+        for n in nodes:
+            if isinstance(n, _Let):
+                self.line(depth, "%s = %s" % (n.var, n.text))
+            elif isinstance(n, _Load):
+                self.line(depth, "%s = %s[%s]" % (n.var, n.array, n.index))
+            elif isinstance(n, _Plain):
+                self.line(depth, n.text)
+            elif isinstance(n, _If):
+                if not n.merges:
+                    continue  # nothing after it reads what it defines; its reverse replays it
+                for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
+                    self.line(depth, word)
+                    self.replay(branch, depth + 1)
+                    for m in n.merges:
+                        self.line(depth + 1, "%s = %s" % (m[0], m[k]))
+                    self.line(depth + 1, "pass")
+            elif isinstance(n, _For):
+                if not n.carried:
+                    # Nothing after it reads what it defines: only its trip count is needed.
+                    lo, hi, st = n.lo, n.hi, n.step
+                    if st > 0:
+                        self.line(depth, "%s = (%s - %s + %d) // %d if %s > %s else 0" % (n.counter, hi, lo, st - 1, st, hi, lo))
+                    else:
+                        self.line(depth, "%s = (%s - %s + %d) // %d if %s > %s else 0" % (n.counter, lo, hi, -st - 1, -st, lo, hi))
+                    continue
+                for h, t, entry, back, name in n.carried:
+                    if h in n.checkpoints:
+                        arr, ct = n.checkpoints[h]
+                        self.line(depth, "%s = %slocal_array(%s%s, %d)" % (arr, S, S, ct, max(n.static, 1)))
+                    self.line(depth, "%s = %s" % (h, entry))
+                self.line(depth, "%s = 0" % n.counter)
+                self.line(depth, "for %s in range(%s, %s, %d):" % (n.var, n.lo, n.hi, n.step))
+                for h in n.checkpoints:
+                    self.line(depth + 1, "%s[%s] = %s" % (n.checkpoints[h][0], n.counter, h))
+                self.replay(n.body, depth + 1)
+                for h, t, entry, back, name in n.carried:
+                    self.line(depth + 1, "%s = %s" % (h, back))
+                self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
+
+    def zeros(self, nodes, depth):
+        """The adjoints of the values ``nodes`` define in their own scope, created zero."""
+        for n in nodes:
+            defs = []
+            if isinstance(n, (_Let, _Load)):
+                defs = [(n.var, n.ty)]
+            elif isinstance(n, _If):
+                defs = [(m[0], m[1]) for m in n.merges]
+            elif isinstance(n, _For):
+                defs = [(c[0], c[1]) for c in n.carried]
+            for var, t in defs:
+                if t in DIFF:
+                    self.line(depth, "%s = %s" % (self.g(var), _zero(t)))
+
+    def add(self, depth, name, nt, text, gt):
+        """Adds ``text`` (a value of type ``gt``) to the adjoint of ``name`` (of type
+        ``nt``), summed over the components where ``name`` is a scalar."""
+        if nt not in DIFF or not name.isidentifier():
+            return
+        if gt in FLOAT_VECS and nt == "f32":
+            text = "%sdot(%s, %s%s(1.0))" % (S, _paren(text), S, gt)
+        self.line(depth, "%s = %s + %s" % (self.g(name), self.g(name), _paren(text)))
+
+    def reverse(self, nodes, depth):
+        arrays = self.d.arrays
+        for n in reversed(nodes):
+            if isinstance(n, _Let):
+                for rule in n.rules:
+                    # (operand, its type, the addition, the addition's type if not the value's)
+                    self.add(depth, rule[0], rule[1], rule[2].replace(G, self.g(n.var)), rule[3] if len(rule) > 3 else n.ty)
+            elif isinstance(n, _Load):
+                self.line(depth, "%satomic_add(%s, %s, %s)" % (S, self.adj[n.array], _index(n.index), self.g(n.var)))
+            elif isinstance(n, _Store):
+                a, elem = self.adj[n.array], arrays[n.array][0]
+                if n.kind == "set":
+                    tmp = self.d.fresh("out_g")
+                    self.line(depth, "%s = %s[%s]" % (tmp, a, n.index))
+                    self.line(depth, "%s[%s] = %s" % (a, n.index, _zero(elem)))
+                    if n.value is not None:
+                        self.add(depth, n.value, n.vty, tmp, elem)
+                elif n.value is not None:
+                    self.add(depth, n.value, n.vty, "%s%s[%s]" % ("" if n.kind == "add" else "-", a, n.index), elem)
+            elif isinstance(n, _If):
+                for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
+                    self.line(depth, word)
+                    self.replay(branch, depth + 1)
+                    self.zeros(branch, depth + 1)
+                    for m in n.merges:
+                        self.add(depth + 1, m[k], m[1], self.g(m[0]), m[1])
+                    self.reverse(branch, depth + 1)
+                    self.line(depth + 1, "pass")
+            elif isinstance(n, _For):
+                r, j = self.d.fresh("r"), self.d.fresh("j")
+                self.line(depth, "for %s in range(%s):" % (r, n.counter))
+                self.line(depth + 1, "%s = %s - 1 - %s" % (j, n.counter, r))
+                self.line(depth + 1, "%s = %s + %s * %d" % (n.var, n.lo, j, n.step))
+                for h in n.checkpoints:
+                    self.line(depth + 1, "%s = %s[%s]" % (h, n.checkpoints[h][0], j))
+                self.replay(n.body, depth + 1)
+                self.zeros(n.body, depth + 1)
+                for h, t, entry, back, name in n.carried:
+                    if t in DIFF:
+                        self.add(depth + 1, back, t, self.g(h), t)
+                        self.line(depth + 1, "%s = %s" % (self.g(h), _zero(t)))
+                self.reverse(n.body, depth + 1)
+                for h, t, entry, back, name in n.carried:
+                    self.add(depth, entry, t, self.g(h), t)
+
+
+def _index(index):
+    return "(%s)" % index if "," in index else index
+
+
+def _prefix(text):
+    """A prefix that no name in the file starts with."""
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    k = 0
+    while True:
+        p = "_ad%s_" % (k or "")
+        if not any(n.startswith(p) for n in names):
+            return p
+        k += 1
+
+
+class Adjoint:
+    """A kernel's adjoint: ``text`` (the definitions to append to the kernel's file),
+    ``name`` (the adjoint kernel's), ``adjoints`` (array parameter -> its adjoint
+    parameter, in the adjoint kernel's order), ``reads`` and ``writes`` (the array
+    parameters the kernel reads and writes, each with the line of its first access)."""
+
+    def __init__(self, text, name, adjoints, reads, writes):
+        self.text, self.name, self.adjoints, self.reads, self.writes = text, name, adjoints, reads, writes
+
+
+def adjoint(kernel):
+    """The ``Adjoint`` of ``kernel`` (a ``Kernel``, not generic); ``AdjointError`` where it
+    cannot be differentiated."""
+    src = kernel.source
+    tree = _parse_def(kernel.fn, src)
+    if tree is None:
+        raise AdjointError("cannot differentiate kernel `%s`: its source is not available" % kernel.name)
+    d = Differentiator(kernel, _prefix(src.text))
+    hints = _hints(kernel.fn)
+    env, arrays = {}, {}
+    for p in kernel.params:
+        if p.kind == "array":
+            d.arrays[p.name] = (d.type_of(p.elem), p.dims)
+            arrays[p.name] = p.name
+        elif p.kind == "generic":
+            raise d.error(tree, "a generic kernel is differentiated per specialization (`kernel.specialize(...)`)")
+        else:
+            t = d.type_of(p.elem)
+            if t == "float-other":
+                raise d.error(tree, "parameter `%s`: f64, f16, their vectors, matrices and quaternions are not differentiable yet" % p.name)
+            if t == "other":
+                raise d.error(tree, "parameter `%s`: structs are not differentiable yet" % p.name)
+            env[p.name] = (p.name, t)
+            d.params[p.name] = t
+    body = _Body(d, env, arrays)
+    stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    body.stmts(_unguard(d, stmts))
+    for name in d.arrays:
+        if name in d.reads and name in d.writes:
+            raise d.error(d.writes[name], "`%s` is written here and read at line %d: the backward pass replays the kernel's reads and would see the written values, not the ones it read; write the results to another array"
+                          % (name, d.reads[name].lineno))
+    prefix = d.prefix
+    adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF}
+    w = _Writer(d, adj)
+    w.replay(body.nodes, 1)
+    w.zeros(body.nodes, 1)
+    for p, t in d.params.items():
+        if t in DIFF:
+            w.line(1, "%s = %s" % (w.g(p), _zero(t)))
+    w.reverse(body.nodes, 1)
+    w.line(1, "pass")
+    kinds = {1: "Array", 2: "Array2D", 3: "Array3D"}
+    params = []
+    for p in kernel.params:
+        if p.kind == "array":
+            params.append("%s: %s%s[%s%s]" % (p.name, S, kinds[p.dims], S, p.elem.name))
+        else:
+            params.append("%s: %s" % (p.name, "bool" if p.elem is bool else S + p.elem.name))
+    params += ["%s: %s%s[%s%s]" % (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]) for a, g in adj.items()]
+    params = [p.replace(S, prefix + "sp.") for p in params]
+    name = prefix + kernel.name
+    lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, "",
+             "",
+             "@%skernel(workgroup_size=(%d, %d, %d))" % ((S,) + tuple(kernel.workgroup_size)),
+             "def %s(%s):" % (name, ", ".join(params))] + w.out
+    text = "\n".join(lines) + "\n"
+    text = text.replace(S, prefix + "sp.").replace(M, prefix + "math.")
+    out = Adjoint(text, name, adj, d.reads, d.writes)
+    out.prefix = prefix
+    out.params = [tuple(p.split(": ", 1)) for p in params]
+    return out

@@ -1,0 +1,240 @@
+"""Gradients through launches: ``Tape`` records launches and runs their adjoints backwards.
+
+::
+
+    x = spirthon.array(x0, requires_grad=True)
+    loss = spirthon.zeros(1, requires_grad=True)
+    with spirthon.Tape() as tape:
+        step.launch(n, x, y)
+        energy.launch(n, y, loss)
+    tape.backward(loss)          # x.grad is d loss / d x
+
+Each launch inside ``with`` runs as usual and is recorded; ``backward`` seeds the loss's
+adjoint with 1 (or ``grads={array: seed}``) and launches each recorded kernel's adjoint
+(``spirthon.autodiff``) in reverse order, on the arguments it was launched with and the
+adjoint of each float array argument. An array made with ``requires_grad=True`` has its
+adjoint in ``.grad``, which backward passes add to (``tape.zero()`` clears them); every
+other float array a recorded launch touched gets an adjoint of the tape's own, zero at the
+start of each backward pass, so the gradient flows through intermediate arrays without
+asking. ``.grad`` is the gradient with respect to the array's contents when the tape
+began: an element a recorded launch overwrote did not reach the loss from there, so it
+is zero after the launch's adjoint ran.
+
+The rules that keep a gradient right are checked, each with the launches' lines:
+
+* A recorded launch takes device arrays (``spirthon.array``/``zeros``), whose writes the
+  tape can see; NumPy arrays are refused.
+* The backward pass replays each launch's reads, so an array a recorded launch read must
+  hold the same values at ``backward``: a later recorded launch that writes it is refused
+  when it is launched; a write outside the tape (an unrecorded launch, ``update``) is
+  found by the array's version at ``backward`` and refused there.
+* A kernel that reads and writes one array is refused when it is launched on a tape
+  (``spirthon.autodiff``), and so is what it cannot differentiate.
+"""
+
+import threading
+import weakref
+
+from . import gpu
+from .autodiff import AdjointError, adjoint as _adjoint  # noqa: F401 (AdjointError re-exported)
+
+_local = threading.local()
+
+
+def active():
+    """The tape recording on this thread, or ``None``."""
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else None
+
+
+class _Record:
+    __slots__ = ("kernel", "adjoint", "threads", "args", "versions", "site", "checked")
+
+
+class Tape:
+    """Records the launches made inside ``with tape:`` (on this thread) for ``backward``."""
+
+    def __init__(self):
+        self.records = []
+        self._read_by = {}   # id(array) -> the record of the first launch that read it
+        self._own = {}       # id(array) -> (array, the tape's adjoint of it)
+        self._watching = False
+        self._in = False
+
+    def __enter__(self):
+        if self._in:
+            raise RuntimeError("this tape is already recording")
+        self._in = True
+        stack = getattr(_local, "stack", None)
+        if stack is None:
+            stack = _local.stack = []
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _local.stack.remove(self)
+        self._in = False
+        return False
+
+    # ----- recording
+
+    def _watch(self):
+        # While a tape holds launches, every launch takes the path that counts array
+        # versions (the one-pass path does not), so a write outside the tape is seen.
+        if not self._watching:
+            self._watching = True
+            gpu._watching += 1
+            weakref.finalize(self, _unwatch)
+
+    def record(self, kernel, threads, args, kwargs, checked, site):
+        """Launches ``kernel`` (a specialization for a generic kernel) and records it."""
+        args = gpu._bind(kernel, args, kwargs)
+        try:
+            adj = kernel.__dict__.get("_adjoint") or _adjoint_of(kernel)
+        except AdjointError as e:
+            raise AdjointError("%s (launched on a tape at %s)" % (e, site)) from None
+        arrays = {}
+        for p, value in zip(kernel.params, args):
+            if p.kind != "array":
+                continue
+            if not isinstance(value, gpu.DeviceArray):
+                raise TypeError("kernel `%s` launched on a tape at %s: argument %r is a %s; a launch on a tape takes "
+                                "device arrays (spirthon.array(a), spirthon.zeros(...)), whose writes the tape can see"
+                                % (kernel.name, site, p.name, type(value).__name__))
+            arrays[p.name] = value
+        info = adj.info
+        for name in info.writes:
+            a = arrays[name]
+            earlier = self._read_by.get(id(a))
+            if earlier is not None:
+                raise RuntimeError(
+                    "kernel `%s` launched at %s writes `%s`, which the launch of `%s` at %s on this tape read: the backward "
+                    "pass needs the values that launch saw; write the new values to another array (one per time step, say)"
+                    % (kernel.name, site, name, earlier.kernel.name, earlier.site))
+        r = _Record()
+        r.kernel, r.adjoint, r.threads, r.args, r.site, r.checked = kernel, adj, threads, list(args), site, checked
+        r.versions = [(name, arrays[name], arrays[name]._version) for name in info.reads]
+        self._watch()
+        gpu.launch(kernel, threads, args, {}, checked, site)
+        self.records.append(r)
+        for name in info.reads:
+            self._read_by.setdefault(id(arrays[name]), r)
+
+    # ----- the backward pass
+
+    def _adjoint_array(self, a):
+        if a.requires_grad:
+            return a.grad
+        own = self._own.get(id(a))
+        if own is None:
+            own = self._own[id(a)] = (a, gpu.zeros(a.shape, a.elem))
+        return own[1]
+
+    def backward(self, loss=None, grads=None):
+        """Runs the adjoints of the recorded launches, last first. ``loss``: a one-element
+        float device array whose adjoint is seeded with 1; ``grads``: ``{array: seed}``
+        (a NumPy array of the array's shape) for several outputs or other seeds."""
+        if self._in:
+            raise RuntimeError("tape.backward() inside `with tape:`; call it after the block")
+        if active() is not None:
+            raise RuntimeError("tape.backward() while another tape records on this thread")
+        seeds = dict((id(a), (a, v)) for a, v in (grads or {}).items())
+        if loss is not None:
+            if not isinstance(loss, gpu.DeviceArray) or loss.elem is not gpu.f32 or _count(loss.shape) != 1:
+                raise ValueError("tape.backward(loss): the loss is a device array of one f32 (got %r); pass grads={array: seed} for others" % (loss,))
+            seeds[id(loss)] = (loss, _ones(loss))
+        if not seeds:
+            raise ValueError("tape.backward() needs the loss (or grads={array: seed})")
+        touched = {}
+        for r in self.records:
+            for p, value in zip(r.kernel.params, r.args):
+                if p.kind == "array" and p.name in r.adjoint.info.adjoints:
+                    touched[id(value)] = value
+        for key, (a, _) in seeds.items():
+            if key not in touched:
+                raise ValueError("tape.backward(): %r was not an argument of any launch on this tape" % (a,))
+        # The tape's own adjoints start from zero at each pass.
+        for a, own in self._own.values():
+            own.update(_zeros_like(own))
+        for key, (a, seed) in seeds.items():
+            self._adjoint_array(a).update(seed)
+        for r in reversed(self.records):
+            for name, a, version in r.versions:
+                if a._version != version:
+                    raise RuntimeError(
+                        "tape.backward(): `%s`, which the launch of `%s` at %s read, was written afterwards (%s): the backward "
+                        "pass needs the values that launch saw; write the new values to another array"
+                        % (name, r.kernel.name, r.site, a._writer or "by update()"))
+            extra = [self._adjoint_array(value) for p, value in zip(r.kernel.params, r.args)
+                     if p.kind == "array" and p.name in r.adjoint.info.adjoints]
+            r.adjoint.launch(r.threads, *(list(r.args) + extra))
+
+    def zero(self):
+        """Clears the ``.grad`` of every ``requires_grad`` array the recorded launches took
+        (and the tape's own adjoints)."""
+        seen = set()
+        for r in self.records:
+            for p, value in zip(r.kernel.params, r.args):
+                if p.kind == "array" and value.requires_grad and id(value) not in seen:
+                    seen.add(id(value))
+                    value.grad.update(_zeros_like(value.grad))
+        for a, own in self._own.values():
+            own.update(_zeros_like(own))
+
+    def reset(self):
+        """Forgets the recorded launches (the arrays' ``.grad`` stay)."""
+        self.records = []
+        self._read_by = {}
+        self._own = {}
+
+
+def _unwatch():
+    gpu._watching -= 1
+
+
+def _count(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _zeros_like(a):
+    np = gpu._numpy()
+    return np.zeros(a._np_shape(), dtype=a.dtype)
+
+
+def _ones(a):
+    np = gpu._numpy()
+    return np.ones(a._np_shape(), dtype=a.dtype)
+
+
+def _adjoint_of(kernel):
+    """The adjoint kernel of ``kernel`` (kept on it): a ``Kernel`` whose source is the
+    kernel's file text with the adjoint's definition appended (``spirthon.autodiff``), run
+    by every device as any kernel is; ``.info`` is the ``autodiff.Adjoint``. The function
+    is made from that text compiled whole, as the GPU path checks a kernel's code against
+    its text, without running the file's other statements again."""
+    import linecache
+    import math
+    import types
+    import spirthon
+    from .api import Kernel
+    info = _adjoint(kernel)
+    src = kernel.source
+    text = src.text if src.text.endswith("\n") else src.text + "\n"
+    full = text + info.text
+    path = "%s (adjoint of %s)" % (src.path, kernel.name)
+    linecache.cache[path] = (len(full), None, full.splitlines(True), path)
+    whole = compile(full, path, "exec", dont_inherit=True)
+    code = next(c for c in whole.co_consts if getattr(c, "co_name", None) == info.name)
+    ns = dict(kernel.fn.__globals__)
+    ns[info.prefix + "sp"] = spirthon
+    ns[info.prefix + "math"] = math
+    fn = types.FunctionType(code, ns, info.name)
+    fn.__annotations__ = {name: eval(ann, ns) for name, ann in info.params}
+    fn.__module__ = kernel.fn.__module__
+    adj = Kernel(fn, kernel.workgroup_size)
+    adj.info = info
+    kernel.__dict__["_adjoint"] = adj
+    return adj
