@@ -690,16 +690,22 @@ class _Body:
         return var, t
 
     def clamp_rules(self, x, xt, lo, lt, hi, ht, t):
+        # clamp(x, lo, hi) is min(max(x, lo), hi): m = x where x >= lo, else lo; the
+        # result is m where m <= hi, else hi (per component on vectors).
+        def masks(cx, clo, chi):
+            m = "(%s if %s >= %s else %s)" % (cx, cx, clo, clo)
+            return ("%s >= %s and %s <= %s" % (cx, clo, m, chi), "%s < %s and %s <= %s" % (cx, clo, m, chi),
+                    "not %s <= %s" % (m, chi))
         if t == "f32":
-            return [(x, xt, "%s if %s <= %s <= %s else %sf32(0.0)" % (G, lo, x, hi, S)),
-                    (lo, lt, "%s if %s < %s else %sf32(0.0)" % (G, x, lo, S)),
-                    (hi, ht, "%s if %s > %s and %s >= %s else %sf32(0.0)" % (G, x, hi, x, lo, S))]
+            return [(v, vt, "%s if %s else %sf32(0.0)" % (G, cond, S)) for (v, vt), cond in zip(((x, xt), (lo, lt), (hi, ht)), masks(x, lo, hi))]
         comps = "xyzw"[:_size(t)]
         c = lambda v, vt, k: "%s.%s" % (v, k) if vt in FLOAT_VECS else v
-        inside = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s <= %s <= %s else 0.0" % (c(lo, lt, k), c(x, xt, k), c(hi, ht, k)) for k in comps))
-        below = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s < %s else 0.0" % (c(x, xt, k), c(lo, lt, k)) for k in comps))
-        above = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s > %s and %s >= %s else 0.0" % (c(x, xt, k), c(hi, ht, k), c(x, xt, k), c(lo, lt, k)) for k in comps))
-        return [(x, xt, "%s * %s" % (G, inside)), (lo, lt, "%s * %s" % (G, below)), (hi, ht, "%s * %s" % (G, above))]
+        per = [masks(c(x, xt, k), c(lo, lt, k), c(hi, ht, k)) for k in comps]
+        out = []
+        for w, (v, vt) in enumerate(((x, xt), (lo, lt), (hi, ht))):
+            mask = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s else 0.0" % m[w] for m in per))
+            out.append((v, vt, "%s * %s" % (G, mask)))
+        return out
 
     def minmax(self, name, args, t):
         # Python's min and max return the first of equal arguments: it takes the adjoint.

@@ -100,8 +100,9 @@ def get_timeout():
 # The device switch.
 
 _device = None  # a _Device, or _PYTHON; None until the first launch or set_device
-# The number of tapes holding launches (``spirthon.tape``): while any does, every launch takes
-# the general path, which counts the writes to device arrays.
+# The number of tapes recording or holding launches (``spirthon.tape``): while any does, every
+# launch takes the general path, which records launches on a tape and counts the writes to
+# device arrays.
 _watching = 0
 _PYTHON = "python"
 _opened = {}  # a device's description -> its _Device: each device is opened once
@@ -685,7 +686,7 @@ class DeviceArray:
             self._host[...] = arr
         else:
             self.device.native.write(self._buffer, arr.tobytes())
-        self._written("update()")
+        self._written("by update()")
 
     def __repr__(self):
         where = "python" if self._host is not None else self.device.label()

@@ -69,11 +69,13 @@ class Tape:
         if stack is None:
             stack = _local.stack = []
         stack.append(self)
+        gpu._watching += 1  # no one-pass launch while a tape records (it would not be recorded)
         return self
 
     def __exit__(self, *exc):
         _local.stack.remove(self)
         self._in = False
+        gpu._watching -= 1
         return False
 
     # ----- recording
@@ -164,7 +166,7 @@ class Tape:
                     raise RuntimeError(
                         "tape.backward(): `%s`, which the launch of `%s` at %s read, was written afterwards (%s): the backward "
                         "pass needs the values that launch saw; write the new values to another array"
-                        % (name, r.kernel.name, r.site, a._writer or "by update()"))
+                        % (name, r.kernel.name, r.site, a._writer))
             extra = [self._adjoint_array(value) for p, value in zip(r.kernel.params, r.args)
                      if p.kind == "array" and p.name in r.adjoint.info.adjoints]
             r.adjoint.launch(r.threads, *(list(r.args) + extra))

@@ -1,0 +1,562 @@
+"""Gradients of kernels (``spirthon.Tape``, ``spirthon.autodiff``): every differentiable
+built-in against central finite differences of the same function in float64 (NumPy), on
+the GPU and on the python device (which agree); kernels with branches, loops, funcs and
+atomics; and each rule that keeps a gradient right refused with its line."""
+
+import importlib
+import math
+import os
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import spirthon  # noqa: E402
+from spirthon import (AdjointError, Array, Tape, atomic_add, f32, func, global_id, kernel, length, normalize,  # noqa: E402
+                      vec3, dot)
+from test_gpu import np, setUpModule  # noqa: E402,F401
+
+
+def on_both(run):
+    """``run()`` on the GPU and on the python device."""
+    out = []
+    for dev in (None, "python"):
+        spirthon.set_device(dev)
+        try:
+            out.append(run())
+        finally:
+            spirthon.set_device(None)
+    return out
+
+
+def central(f, x, h=1e-6):
+    """The gradient of ``f`` (float64 in, a float out) at ``x`` by central differences."""
+    x = x.astype(np.float64)
+    g = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        a, b = x.copy(), x.copy()
+        a[k] += h
+        b[k] -= h
+        g[k] = (f(a) - f(b)) / (2 * h)
+    return g
+
+
+# (kernel expression over `a` (and `b`), its NumPy float64 twin, operand range). The kernel
+# writes `y[i] = expr` and the loss is sum(w * y).
+SCALAR = [
+    ("math.sqrt(a)", np.sqrt, (0.2, 2.0)),
+    ("math.sin(a)", np.sin, (-2, 2)),
+    ("math.cos(a)", np.cos, (-2, 2)),
+    ("math.tan(a)", np.tan, (-1, 1)),
+    ("math.asin(a)", np.arcsin, (-0.9, 0.9)),
+    ("math.acos(a)", np.arccos, (-0.9, 0.9)),
+    ("math.atan(a)", np.arctan, (-3, 3)),
+    ("math.sinh(a)", np.sinh, (-2, 2)),
+    ("math.cosh(a)", np.cosh, (-2, 2)),
+    ("math.tanh(a)", np.tanh, (-2, 2)),
+    ("math.exp(a)", np.exp, (-2, 2)),
+    ("math.exp2(a)", np.exp2, (-2, 2)),
+    ("math.expm1(a)", np.expm1, (-2, 2)),
+    ("math.log(a)", np.log, (0.2, 3)),
+    ("math.log2(a)", np.log2, (0.2, 3)),
+    ("math.log10(a)", np.log10, (0.2, 3)),
+    ("math.log1p(a)", np.log1p, (-0.5, 2)),
+    ("math.cbrt(a)", np.cbrt, (0.2, 3)),
+    ("math.erf(a)", lambda a: np.vectorize(math.erf)(a), (-2, 2)),
+    ("math.erfc(a)", lambda a: np.vectorize(math.erfc)(a), (-2, 2)),
+    ("math.fabs(a)", np.abs, (-2, 2)),
+    ("abs(a)", np.abs, (-2, 2)),
+    ("-a + 1.5", lambda a: -a + 1.5, (-2, 2)),
+    ("a * a * 3.0 - a / 7.0", lambda a: a * a * 3 - a / 7, (-2, 2)),
+    ("1.0 / a", lambda a: 1 / a, (0.5, 2)),
+    ("a ** 3", lambda a: a ** 3, (-2, 2)),
+    ("a ** 2.5", lambda a: a ** 2.5, (0.2, 2)),
+    ("min(a, 0.3)", lambda a: np.minimum(a, 0.3), (-2, 2)),
+    ("max(a, 0.3, -a)", lambda a: np.maximum(np.maximum(a, 0.3), -a), (-2, 2)),
+    ("clamp(a, -0.4, 0.6)", lambda a: np.clip(a, -0.4, 0.6), (-2, 2)),
+    ("smoothstep(-0.5, 0.7, a)", lambda a: (lambda u: u * u * (3 - 2 * u))(np.clip((a + 0.5) / 1.2, 0, 1)), (-1, 1)),
+    ("mix(a, 2.0, 0.3)", lambda a: a * 0.7 + 2 * 0.3, (-2, 2)),
+    ("a % 0.7", lambda a: np.mod(a, 0.7), (-2, 2)),
+    ("float(math.floor(a)) + a // 0.3", lambda a: np.floor(a) + np.floor_divide(a, 0.3), (-2, 2)),
+    ("a * 2.0 if a > 0.1 else a * a", lambda a: np.where(a > 0.1, a * 2, a * a), (-1, 1)),
+]
+BINARY = [
+    ("a + b * 2.0", lambda a, b: a + b * 2, (-2, 2), (-2, 2)),
+    ("a - b", lambda a, b: a - b, (-2, 2), (-2, 2)),
+    ("a * b", lambda a, b: a * b, (-2, 2), (-2, 2)),
+    ("a / b", lambda a, b: a / b, (-2, 2), (0.5, 2)),
+    ("a ** b", lambda a, b: a ** b, (0.2, 2), (-2, 2)),
+    ("math.pow(a, b)", lambda a, b: a ** b, (0.2, 2), (-2, 2)),
+    ("math.atan2(a, b)", np.arctan2, (-2, 2), (-2, 2)),
+    ("math.hypot(a, b)", np.hypot, (-2, 2), (-2, 2)),
+    ("math.copysign(a, b)", np.copysign, (-2, 2), (-2, 2)),
+    ("math.fmod(a, b)", np.fmod, (-3, 3), (0.4, 1)),
+    ("math.log(a, b)", lambda a, b: np.log(a) / np.log(b), (0.2, 3), (1.5, 3)),
+    ("min(a, b)", np.minimum, (-2, 2), (-2, 2)),
+    ("max(a, b)", np.maximum, (-2, 2), (-2, 2)),
+    ("clamp(0.3, a, b)", lambda a, b: np.minimum(np.maximum(0.3, a), b), (-1, 1), (-1, 1)),
+    ("mix(a, b, a)", lambda a, b: a * (1 - a) + b * a, (-2, 2), (-2, 2)),
+]
+VECTOR = [
+    ("p + q * 2.0", lambda p, q: p + q * 2, "vec3"),
+    ("p * q - p / (q * q + 1.0)", lambda p, q: p * q - p / (q * q + 1), "vec3"),
+    ("cross(p, q)", lambda p, q: np.cross(p, q), "vec3"),
+    ("normalize(p)", lambda p, q: p / np.linalg.norm(p, axis=-1, keepdims=True), "vec3"),
+    ("mix(p, q, 0.25)", lambda p, q: p * 0.75 + q * 0.25, "vec3"),
+    ("clamp(p, -0.5, 0.5)", lambda p, q: np.clip(p, -0.5, 0.5), "vec3"),
+    ("min(p, q) + max(p, q * 0.5)", lambda p, q: np.minimum(p, q) + np.maximum(p, q * 0.5), "vec3"),
+    ("abs(p) - p", lambda p, q: np.abs(p) - p, "vec3"),
+    ("vec3(p.x * q.y, p.z, 1.0) + p.zyx", lambda p, q: np.stack([p[:, 0] * q[:, 1] + p[:, 2], p[:, 2] + p[:, 1], 1 + p[:, 0]], -1), "vec3"),
+    ("length(p) * dot(p, q)", lambda p, q: np.linalg.norm(p, axis=-1) * np.sum(p * q, -1), "f32"),
+    ("distance(p, q) + p[1]", lambda p, q: np.linalg.norm(p - q, axis=-1) + p[:, 1], "f32"),
+]
+
+
+def _kernels_file():
+    """A kernel file with one kernel per entry of the tables, imported as a module."""
+    lines = ["import math",
+             "from spirthon import *", ""]
+    for k, (expr, _, _) in enumerate(SCALAR):
+        lines += ["@kernel", "def s%d(x: Array[f32], y: Array[f32]):" % k, "    i = global_id().x", "    a = x[i]",
+                  "    y[i] = %s" % expr, ""]
+    for k, (expr, _, _, _) in enumerate(BINARY):
+        lines += ["@kernel", "def b%d(x: Array[f32], z: Array[f32], y: Array[f32]):" % k, "    i = global_id().x",
+                  "    a = x[i]", "    b = z[i]", "    y[i] = %s" % expr, ""]
+    for k, (expr, _, out) in enumerate(VECTOR):
+        lines += ["@kernel", "def v%d(x: Array[vec3], z: Array[vec3], y: Array[%s]):" % (k, out), "    i = global_id().x",
+                  "    p = x[i]", "    q = z[i]", "    y[i] = %s" % expr, ""]
+    folder = tempfile.mkdtemp(prefix="spirthon-grad-")
+    with open(os.path.join(folder, "grad_builtins.py"), "w") as f:
+        f.write("\n".join(lines))
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module("grad_builtins")
+    finally:
+        sys.path.remove(folder)
+
+
+def tape_gradients(k, inputs, out_shape, out_dtype, seed):
+    """The gradients of sum(seed * y) with respect to each input, by a tape."""
+    xs = [spirthon.array(v, f32 if v.ndim == 1 else vec3, requires_grad=True) for v in inputs]
+    y = spirthon.zeros(out_shape, out_dtype)
+    with Tape() as tape:
+        k.launch(len(inputs[0]), *xs, y)
+    tape.backward(grads={y: seed})
+    return [x.grad.numpy() for x in xs], y.numpy()
+
+
+class Builtins(unittest.TestCase):
+    """Each differentiable operation's adjoint against central differences in float64."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.mod = _kernels_file()
+        cls.rng = np.random.default_rng(11)
+
+    def check(self, name, kernel_, inputs, f, out_shape, out_dtype):
+        n = len(inputs[0])
+        seed = self.rng.uniform(-1, 1, (n,) + out_shape).astype(np.float32)
+        gpu, cpu = on_both(lambda: tape_gradients(kernel_, inputs, (n,), out_dtype, seed))
+        for k, x in enumerate(inputs):
+            def loss(v, k=k):
+                args = [w.astype(np.float64) for w in inputs]
+                args[k] = v
+                return float(np.sum(seed.astype(np.float64) * f(*args)))
+            want = central(loss, x)
+            scale = np.maximum(np.abs(want), 1.0)
+            for got, where in ((gpu[0][k], "gpu"), (cpu[0][k], "python")):
+                err = np.max(np.abs(got - want) / scale)
+                self.assertLess(err, 2e-4, "%s (%s, input %d): %s against %s" % (name, where, k, got, want))
+            # The GPU and the python device compute the same adjoint (within the math's ULPs).
+            np.testing.assert_allclose(gpu[0][k], cpu[0][k], rtol=1e-5, atol=1e-6, err_msg=name)
+
+    def test_scalar_functions(self):
+        for k, (expr, f, (lo, hi)) in enumerate(SCALAR):
+            with self.subTest(expr):
+                x = self.rng.uniform(lo, hi, 24).astype(np.float32)
+                self.check(expr, getattr(self.mod, "s%d" % k), [x], f, (), f32)
+
+    def test_binary_operations(self):
+        for k, (expr, f, ra, rb) in enumerate(BINARY):
+            with self.subTest(expr):
+                x = self.rng.uniform(*ra, 24).astype(np.float32)
+                z = self.rng.uniform(*rb, 24).astype(np.float32)
+                self.check(expr, getattr(self.mod, "b%d" % k), [x, z], f, (), f32)
+
+    def test_vector_operations(self):
+        for k, (expr, f, out) in enumerate(VECTOR):
+            with self.subTest(expr):
+                p = self.rng.uniform(-1, 1, (16, 3)).astype(np.float32)
+                q = self.rng.uniform(-1, 1, (16, 3)).astype(np.float32)
+                shape = (3,) if out == "vec3" else ()
+                self.check(expr, getattr(self.mod, "v%d" % k), [p, q], f, shape, vec3 if out == "vec3" else f32)
+
+
+# ----- kernels with control flow, loops, funcs and atomics
+
+STEPS = 6
+
+
+@func
+def spring_force(a: vec3, b: vec3, rest: f32) -> vec3:
+    d = b - a
+    n = length(d)
+    return d * ((n - rest) / n)
+
+
+@kernel
+def flow(x: Array[f32], y: Array[f32], n: int, gain: f32):
+    i = global_id().x
+    if i >= n:
+        return
+    v = x[i]
+    w = math.sin(v) * gain + v * v
+    if v > 0.25:
+        w = w * 2.0
+    elif v < -0.5:
+        w = -w
+    else:
+        w = w / (1.0 + v * v)
+    acc = 0.0
+    for k in range(STEPS):
+        acc = acc * v + math.exp(-acc) + float(k)
+    total = 0.0
+    for j in range(n):  # a trip count known at run time: an accumulator only
+        total += x[j] * float(j - i)
+    y[i] = w + acc + 0.01 * total
+
+
+def flow_f64(x, gain):
+    n = len(x)
+    out = np.zeros(n)
+    for i, v in enumerate(x):
+        w = math.sin(v) * gain + v * v
+        w = w * 2 if v > 0.25 else -w if v < -0.5 else w / (1 + v * v)
+        acc = 0.0
+        for k in range(STEPS):
+            acc = acc * v + math.exp(-acc) + k
+        total = sum(x[j] * (j - i) for j in range(n))
+        out[i] = w + acc + 0.01 * total
+    return out
+
+
+@kernel
+def chain(p: Array[vec3], force: Array[vec3], n: int):
+    i = global_id().x
+    if i < n - 1:
+        a = p[i]
+        f = spring_force(a, p[i + 1], 0.5)
+        f.y += 0.25 * a.x  # a reassigned component
+        atomic_add(force, i, f)
+        atomic_add(force, i + 1, -f)
+
+
+def chain_f64(p):
+    f = np.zeros_like(p)
+    for i in range(len(p) - 1):
+        d = p[i + 1] - p[i]
+        g = d * ((np.linalg.norm(d) - 0.5) / np.linalg.norm(d))
+        g[1] += 0.25 * p[i][0]
+        f[i] += g
+        f[i + 1] -= g
+    return f
+
+
+@kernel
+def integrate(x: Array[vec3], v: Array[vec3], f: Array[vec3], x_out: Array[vec3], v_out: Array[vec3], dt: f32):
+    i = global_id().x
+    vn = v[i] + f[i] * dt + vec3(0.0, -9.8, 0.0) * dt
+    v_out[i] = vn
+    x_out[i] = x[i] + vn * dt
+
+
+@kernel
+def energy(x: Array[vec3], target: vec3, loss: Array[f32]):
+    i = global_id().x
+    d = x[i] - target
+    atomic_add(loss, 0, dot(d, d))
+
+
+class Programs(unittest.TestCase):
+    rng = np.random.default_rng(3)
+
+    def test_branches_loops_and_accumulators(self):
+        x0 = self.rng.uniform(-1, 1, 21).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, 21).astype(np.float32)
+
+        def run():
+            x = spirthon.array(x0, requires_grad=True)
+            y = spirthon.zeros(21)
+            with Tape() as tape:
+                flow.launch(21, x, y, 21, 0.7)
+            tape.backward(grads={y: seed})
+            return x.grad.numpy(), y.numpy()
+
+        gpu, cpu = on_both(run)
+        np.testing.assert_allclose(gpu[1], flow_f64(x0.astype(np.float64), 0.7), rtol=1e-5, atol=1e-5)
+        want = central(lambda v: float(np.sum(seed * flow_f64(v, 0.7))), x0)
+        for got in (gpu[0], cpu[0]):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(gpu[0], cpu[0], rtol=1e-5, atol=1e-6)
+
+    def test_funcs_components_and_atomics(self):
+        p0 = self.rng.uniform(-1, 1, (12, 3)).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, (12, 3)).astype(np.float32)
+
+        def run():
+            p = spirthon.array(p0, vec3, requires_grad=True)
+            force = spirthon.zeros(12, vec3)
+            with Tape() as tape:
+                chain.launch(12, p, force, 12)
+            tape.backward(grads={force: seed})
+            return p.grad.numpy()
+
+        gpu, cpu = on_both(run)
+        want = central(lambda v: float(np.sum(seed * chain_f64(v))), p0)
+        for got in (gpu, cpu):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+    def test_many_launches_through_intermediate_arrays(self):
+        # Time steps as launches, each writing new arrays: the gradient of the final
+        # distance to a target with respect to the initial velocity flows through every
+        # intermediate array without any of them asking for it.
+        x0 = self.rng.uniform(-1, 1, (5, 3)).astype(np.float32)
+        v0 = self.rng.uniform(-1, 1, (5, 3)).astype(np.float32)
+        target = vec3(0.5, 1.0, -0.25)
+        dt, steps = 0.05, 8
+
+        def simulate(v_init):
+            x = spirthon.array(x0, vec3)
+            v = spirthon.array(v_init, vec3, requires_grad=True)
+            loss = spirthon.zeros(1, requires_grad=True)
+            start = v
+            with Tape() as tape:
+                for _ in range(steps):
+                    f = spirthon.zeros(5, vec3)
+                    chain.launch(5, x, f, 5)
+                    xn, vn = spirthon.zeros(5, vec3), spirthon.zeros(5, vec3)
+                    integrate.launch(5, x, v, f, xn, vn, dt)
+                    x, v = xn, vn
+                energy.launch(5, x, target, loss)
+            tape.backward(loss)
+            return start.grad.numpy(), float(loss.numpy()[0])
+
+        def f64(v_init):
+            x, v = x0.astype(np.float64), v_init.reshape(5, 3).copy()
+            for _ in range(steps):
+                f = chain_f64(x)
+                v = v + f * dt + np.array([0, -9.8, 0]) * dt
+                x = x + v * dt
+            return float(np.sum((x - np.array([0.5, 1.0, -0.25])) ** 2))
+
+        gpu, cpu = on_both(lambda: simulate(v0))
+        self.assertAlmostEqual(gpu[1], f64(v0.astype(np.float64)), delta=1e-3 * abs(gpu[1]))
+        want = central(f64, v0.astype(np.float64))
+        for got in (gpu[0], cpu[0]):
+            np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4)
+
+    def test_grads_accumulate_until_zeroed(self):
+        def run():
+            x = spirthon.array(np.arange(4, dtype=np.float32), requires_grad=True)
+            y = spirthon.zeros(4)
+            loss = spirthon.zeros(1)
+            with Tape() as tape:
+                flow.launch(4, x, y, 4, 0.5)
+                energy_1d.launch(4, y, loss)
+            tape.backward(loss)
+            once = x.grad.numpy()
+            tape.backward(loss)
+            twice = x.grad.numpy()
+            tape.zero()
+            return once, twice, x.grad.numpy()
+
+        for once, twice, zeroed in on_both(run):
+            np.testing.assert_allclose(twice, 2 * once, rtol=1e-6)
+            self.assertEqual(np.count_nonzero(zeroed), 0)
+
+
+@kernel
+def energy_1d(y: Array[f32], loss: Array[f32]):
+    atomic_add(loss, 0, y[global_id().x] ** 2)
+
+
+@kernel
+def scale_into(x: Array[f32], y: Array[f32], s: f32):
+    i = global_id().x
+    y[i] = x[i] * s
+
+
+@kernel
+def normalized(p: Array[vec3], out: Array[vec3]):
+    i = global_id().x
+    out[i] = normalize(p[i])
+
+
+# ----- what would make a gradient wrong, refused with its line
+
+BAD = {
+    "in_place": ("""
+        @kernel
+        def in_place(x: Array[f32]):
+            i = global_id().x
+            x[i] = x[i] * 2.0
+        """, "4:5", "`x` is written here and read at line 5"),
+    "times_equal": ("""
+        @kernel
+        def times_equal(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            y[i] *= x[i]
+        """, "4:5", "`*=` on an array element"),
+    "while_loop": ("""
+        @kernel
+        def while_loop(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            v = x[i]
+            while v > 1.0:
+                v = v * 0.5
+            y[i] = v
+        """, "5:5", "a `while` loop"),
+    "carried_unknown_trip": ("""
+        @kernel
+        def carried_unknown_trip(x: Array[f32], y: Array[f32], n: int):
+            i = global_id().x
+            v = x[i]
+            for k in range(n):
+                v = v * v
+            y[i] = v
+        """, "6:9", "trip count is not a compile-time constant and it reassigns `v`"),
+    "accumulator_reads_itself": ("""
+        @kernel
+        def accumulator_reads_itself(x: Array[f32], y: Array[f32], n: int):
+            i = global_id().x
+            s = 0.0
+            for k in range(n):
+                s += s * x[k]
+            y[i] = s
+        """, "6:14", "reads `s`"),
+    "atomic_result": ("""
+        @kernel
+        def atomic_result(x: Array[f32], y: Array[f32], count: Array[i32]):
+            i = global_id().x
+            slot = atomic_add(count, 0, 1)
+            y[slot] = x[i]
+        """, "4:12", "the result of `atomic_add` is used"),
+    "f64_values": ("""
+        @kernel
+        def f64_values(x: Array[f64], y: Array[f64]):
+            i = global_id().x
+            y[i] = x[i] * 2.0
+        """, "4:5", "arrays of f64"),
+    "barrier": ("""
+        @kernel(workgroup_size=64)
+        def with_barrier(x: Array[f32], y: Array[f32]):
+            tile = shared_array(f32, 64)
+            tile[local_index()] = x[global_id().x]
+            barrier()
+            y[global_id().x] = tile[63 - local_index()]
+        """, "3:12", "`shared_array`"),
+}
+
+
+class Rules(unittest.TestCase):
+    """Each rule violation is an ``AdjointError`` (a ``CompileError``) located at its line,
+    raised when the kernel is launched on a tape, before it runs."""
+
+    @classmethod
+    def setUpClass(cls):
+        folder = tempfile.mkdtemp(prefix="spirthon-grad-bad-")
+        cls.mods = {}
+        sys.path.insert(0, folder)
+        try:
+            for name, (text, _, _) in BAD.items():
+                with open(os.path.join(folder, "bad_%s.py" % name), "w") as f:
+                    f.write("from spirthon import *\n" + textwrap.dedent(text).lstrip("\n"))
+                cls.mods[name] = importlib.import_module("bad_%s" % name)
+        finally:
+            sys.path.remove(folder)
+
+    def test_compile_time_rules(self):
+        for name, (text, where, words) in BAD.items():
+            with self.subTest(name):
+                k = [v for v in vars(self.mods[name]).values() if isinstance(v, spirthon.Kernel)][0]
+                line, col = where.split(":")
+                with self.assertRaises(AdjointError) as e:
+                    k.adjoint
+                msg = str(e.exception)
+                self.assertIn("bad_%s.py:%d:%s: error: cannot differentiate kernel" % (name, int(line) + 1, col), msg)
+                self.assertIn(words, msg)
+
+    def test_refused_on_a_tape_before_it_runs(self):
+        x = spirthon.array(np.ones(4, np.float32))
+        with Tape():
+            with self.assertRaises(AdjointError) as e:
+                self.mods["in_place"].in_place.launch(4, x)
+        self.assertIn("launched on a tape at %s:" % __file__, str(e.exception))
+        self.assertEqual(list(x.numpy()), [1.0] * 4)  # it did not run
+
+    def test_numpy_arrays_are_refused(self):
+        with Tape():
+            with self.assertRaisesRegex(TypeError, "a launch on a tape takes device arrays"):
+                scale_into.launch(4, np.ones(4, np.float32), np.zeros(4, np.float32), 2.0)
+
+    def test_a_later_launch_that_writes_what_an_earlier_read(self):
+        x = spirthon.array(np.ones(4, np.float32), requires_grad=True)
+        y = spirthon.zeros(4)
+        with Tape() as tape:
+            scale_into.launch(4, x, y, 2.0)
+            with self.assertRaisesRegex(RuntimeError, r"writes `y`, which the launch of `scale_into` at .*test_autodiff.py:\d+ on this tape read") as e:
+                scale_into.launch(4, y, x, 3.0)
+        self.assertIn("writes `y`", str(e.exception))
+        self.assertEqual(len(tape.records), 1)
+
+    def test_a_write_outside_the_tape_is_found_at_backward(self):
+        for dev in (None, "python"):
+            spirthon.set_device(dev)
+            try:
+                x = spirthon.array(np.ones(4, np.float32), requires_grad=True)
+                y = spirthon.zeros(4, requires_grad=True)
+                with Tape() as tape:
+                    scale_into.launch(4, x, y, 2.0)
+                scale_into.launch(4, y, x, 0.5)  # not recorded: x changes under the tape
+                with self.assertRaisesRegex(RuntimeError, r"`x`, which the launch of `scale_into` at .* read, was written afterwards \(the launch of `scale_into` at .*test_autodiff.py:\d+\)"):
+                    tape.backward(grads={y: np.ones(4, np.float32)})
+                x.update(np.ones(4, np.float32))
+                with self.assertRaisesRegex(RuntimeError, r"was written afterwards \(by update\(\)\)"):
+                    tape.backward(grads={y: np.ones(4, np.float32)})
+            finally:
+                spirthon.set_device(None)
+
+    def test_overwritten_values_get_no_gradient(self):
+        # y is written twice on the tape: the first values never reach the loss.
+        def run():
+            x = spirthon.array(np.full(3, 2.0, np.float32), requires_grad=True)
+            z = spirthon.array(np.full(3, 5.0, np.float32), requires_grad=True)
+            y = spirthon.zeros(3, requires_grad=True)
+            with Tape() as tape:
+                scale_into.launch(3, x, y, 3.0)
+                scale_into.launch(3, z, y, 7.0)
+            tape.backward(grads={y: np.ones(3, np.float32)})
+            return x.grad.numpy(), z.grad.numpy(), y.grad.numpy()
+
+        for xg, zg, yg in on_both(run):
+            self.assertEqual(list(xg), [0.0] * 3)
+            self.assertEqual(list(zg), [7.0] * 3)
+            self.assertEqual(list(yg), [0.0] * 3)  # y's contents before the tape were overwritten
+
+    def test_requires_grad_only_for_float_arrays(self):
+        with self.assertRaisesRegex(TypeError, "gradients are of f32 and vec2/vec3/vec4 arrays"):
+            spirthon.zeros(3, spirthon.i32, requires_grad=True)
+        spirthon.zeros(3, vec3, requires_grad=True)
+
+    def test_the_adjoint_is_readable_source(self):
+        # Its names take a prefix that no name of the file starts with (this file holds `_ad_`).
+        text = normalized.adjoint_source
+        self.assertRegex(text, r"def (_ad\d*_)normalized\(p: \1sp.Array\[\1sp.vec3\], out: \1sp.Array\[\1sp.vec3\], \1adj_p")
+        self.assertRegex(text, r"(_ad\d*_)sp.atomic_add\(\1adj_p")
+
+
+if __name__ == "__main__":
+    unittest.main()
