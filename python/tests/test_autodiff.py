@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (AdjointError, Array, Tape, atomic_add, f32, func, global_id, kernel, length, normalize,  # noqa: E402
-                      vec3, dot)
+                      vec2, vec3, dot)
 from test_gpu import np, setUpModule  # noqa: E402,F401
 
 
@@ -393,6 +393,38 @@ def scale_into(x: Array[f32], y: Array[f32], s: f32):
 def normalized(p: Array[vec3], out: Array[vec3]):
     i = global_id().x
     out[i] = normalize(p[i])
+
+
+class Example(unittest.TestCase):
+    """examples/python/bounce.py, small: the descent converges, and the python device
+    computes the GPU's loss and gradient."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "python"))
+
+    def test_bounce_converges(self):
+        import bounce
+        out = tempfile.mkdtemp(prefix="spirthon-bounce-")
+        losses, _ = bounce.optimize(30, 3, out=out, verbose=False)
+        self.assertLess(losses[-1], losses[0] / 100, losses)
+        self.assertTrue(os.path.exists(os.path.join(out, "bounce_029.png")))
+        self.assertTrue(os.path.exists(os.path.join(out, "bounce.png")))
+
+    def test_bounce_gradient_on_both_devices(self):
+        import bounce
+
+        def run():
+            start = np.float32([[0.1, 0.5], [0.1, 1.0]])
+            throw = bounce.Throw(start, np.float32([[2.0, 0.5], [2.5, 0.3]]), 60, 1.0 / 60)
+            v0 = spirthon.array(np.float32([[2.0, 2.5], [2.5, 1.0]]), vec2, requires_grad=True)
+            loss, tape = throw.run(v0)
+            tape.backward(throw.loss)
+            return loss, v0.grad.numpy()
+
+        gpu, cpu = on_both(run)
+        self.assertAlmostEqual(gpu[0], cpu[0], delta=1e-5 * gpu[0])
+        np.testing.assert_allclose(gpu[1], cpu[1], rtol=1e-4, atol=1e-5)
 
 
 # ----- what would make a gradient wrong, refused with its line
