@@ -44,7 +44,6 @@ changed in place, since a vector is a shared object under CPython.
 """
 import ast
 import builtins
-import copy
 import re
 import typing
 
@@ -193,6 +192,7 @@ class Differentiator:
         self.arrays = {}      # kernel array parameter -> (element type, dims)
         self.params = {}      # kernel scalar parameter -> type
         self.inlining = []    # funcs being inlined (a call of one inside itself is refused)
+        self.mutable = set()  # the versioned names assigned more than once (loop headers, loop variables)
         self.writes_memo = {}
 
     def error(self, node, text):
@@ -450,7 +450,10 @@ class _Body:
         """``e`` as replay text over the versioned names (a value without an adjoint)."""
         d = self.d
         env, arrays = self.env, self.arrays
+        names = []
         for sub in ast.walk(e):
+            if isinstance(sub, ast.Name):
+                names.append(sub)
             if isinstance(sub, ast.NamedExpr):
                 raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
             if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id in arrays:
@@ -471,15 +474,18 @@ class _Body:
                     and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
                 raise d.error(sub, "`%s` is not assigned on every path to here" % sub.id)
 
-        class Rename(ast.NodeTransformer):
-            def visit_Name(self, n):
-                if n.id in env:
-                    return ast.copy_location(ast.Name(id=env[n.id][0], ctx=n.ctx), n)
-                if n.id in arrays:
-                    return ast.copy_location(ast.Name(id=arrays[n.id], ctx=n.ctx), n)
-                return n
-
-        return ast.unparse(Rename().visit(copy.deepcopy(e)))
+        # The names renamed in place for the text, then restored (the tree is shared).
+        renamed = []
+        for sub in names:
+            new = env[sub.id][0] if sub.id in env else arrays.get(sub.id)
+            if new is not None:
+                renamed.append((sub, sub.id))
+                sub.id = new
+        try:
+            return ast.unparse(e)
+        finally:
+            for sub, old in renamed:
+                sub.id = old
 
     def let(self, base, t, text, rules):
         var = self.d.fresh(base)
@@ -782,6 +788,10 @@ class _Body:
         """A new name for ``txt`` of type ``vt`` held as ``want`` (converted as an
         assignment to an annotated local or parameter converts)."""
         d = self.d
+        if vt == want and annotation is None and txt not in d.mutable and (txt.startswith(d.prefix) or txt in d.params):
+            # A copy of a value that never changes (every versioned name but a loop's
+            # header and variable is assigned once on each path) is that value.
+            return txt, want
         var = d.fresh(name)
         if want in DIFF:
             if vt == want:
@@ -1013,9 +1023,11 @@ class _Body:
         for name in sorted(_assigned(s.body) - {s.target.id}):
             if name in before:
                 h = d.fresh(name)
+                d.mutable.add(h)
                 body.env[name] = (h, before[name][1])
                 loop.carried.append([h, before[name][1], before[name][0], None, name])
         loop.var = d.fresh(s.target.id)
+        d.mutable.add(loop.var)
         body.env[s.target.id] = (loop.var, "int")
         body.stmts(s.body)
         for c in loop.carried:
@@ -1135,22 +1147,29 @@ def _hints(fn):
         return dict(getattr(target, "__annotations__", {}))
 
 
+_DEFS = {}  # a file's text -> its top-level functions by first line (decorators included)
+
+
 def _parse_def(fn, src):
-    """The ``FunctionDef`` of ``fn`` in its kept source, at its lines; ``None`` when the
-    text is not there."""
-    from . import source as _source
-    block = _source.block(fn, src) if src is not None else None
-    if block is None:
+    """The ``FunctionDef`` of ``fn`` (a top-level function) in its kept source, at its
+    lines; ``None`` when the text does not hold it. Each text is parsed once."""
+    if src is None:
         return None
-    lines, first = block
-    indent = len(lines[0]) - len(lines[0].lstrip())
-    text = "".join(l[indent:] if l.strip() else "\n" for l in lines)
-    tree = ast.parse(text)
-    ast.increment_lineno(tree, first - 1)
-    for node in ast.walk(tree):
-        if hasattr(node, "col_offset"):
-            node.col_offset += indent
-    return tree.body[0]
+    defs = _DEFS.get(src.text)
+    if defs is None:
+        if len(_DEFS) > 64:
+            _DEFS.clear()
+        defs = _DEFS[src.text] = {}
+        try:
+            tree = ast.parse(src.text)
+        except SyntaxError:
+            tree = ast.Module(body=[], type_ignores=[])
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                first = min([node.lineno] + [dec.lineno for dec in node.decorator_list])
+                defs[first] = node
+    node = defs.get(fn.__code__.co_firstlineno)
+    return node if node is not None and node.name == fn.__name__ else None
 
 
 def _func_tree(d, fn, e):

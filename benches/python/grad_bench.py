@@ -1,0 +1,87 @@
+"""Gradients: what an adjoint costs against its kernel (see README.md here).
+
+    python3 benches/python/grad_bench.py [--n N] [--rounds R]
+
+Prints one row per kernel of ``kernels_grad.py``: the forward kernel's compile time, the
+adjoint's (writing it, ``spirthon.autodiff``, then compiling it), and their ratio; then the
+device time per launch of the forward kernel and of its adjoint over ``N`` threads, each
+the best of ``R`` batches of 200 dispatches recorded in one command buffer
+(``spirthon.gpu.time_launches``), and their ratio. Runs on the default device.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"), HERE]
+
+import numpy as np  # noqa: E402
+import spirthon  # noqa: E402
+from spirthon import autodiff, gpu, tape, vec3  # noqa: E402
+import kernels_grad as K  # noqa: E402
+
+
+def best(f, rounds):
+    out = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        f()
+        out = min(out, time.perf_counter() - t)
+    return out
+
+
+def compile_times(kernel, rounds):
+    """Seconds to compile the kernel; to write its adjoint; to compile the adjoint."""
+    src = kernel.source
+    fwd = best(lambda: gpu._native.compile(src.text, src.path, kernel.name, False), rounds)
+    write = best(lambda: autodiff.adjoint(kernel), rounds)
+    adj = tape._adjoint_of(kernel)
+    back = best(lambda: gpu._native.compile(adj.source.text, adj.source.path, adj.name, False), rounds)
+    return fwd, write, back
+
+
+def arguments(name, n, rng):
+    """The forward kernel's arguments over n threads (device arrays)."""
+    v3 = lambda: spirthon.array(rng.uniform(-1, 1, (n, 3)).astype(np.float32), vec3)
+    if name == "springs":
+        ends = np.stack([np.arange(n), (np.arange(n) + 1) % n], -1).reshape(-1).astype(np.int32)
+        return [v3(), v3(), spirthon.array(ends), spirthon.array(np.full(n, 0.1, np.float32)),
+                spirthon.zeros(n, vec3), 100.0, 1.0]
+    if name == "integrate":
+        return [v3(), v3(), v3(), spirthon.zeros(n, vec3), spirthon.zeros(n, vec3), 0.01]
+    if name == "field":
+        return [spirthon.array(rng.uniform(-1, 1, n).astype(np.float32)), spirthon.zeros(n), 0.7]
+    return [v3(), v3(), spirthon.zeros(1)]
+
+
+def launch_times(kernel, n, rounds, rng):
+    args = arguments(kernel.name, n, rng)
+    adj = kernel.adjoint
+    extra = [spirthon.zeros(a.shape, a.elem) for p, a in zip(kernel.params, args)
+             if p.kind == "array" and p.name in adj.info.adjoints]
+    fwd = min(gpu.time_launches(kernel, n, args, 200) for _ in range(rounds)) / 200
+    back = min(gpu.time_launches(adj, n, args + extra, 200) for _ in range(rounds)) / 200
+    return fwd, back
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=1 << 16)
+    ap.add_argument("--rounds", type=int, default=5)
+    a = ap.parse_args()
+    spirthon.set_device(None)
+    rng = np.random.default_rng(0)
+    print("device: %s, %d threads" % (spirthon.device(), a.n))
+    print("%-10s %10s %10s %10s %6s | %12s %12s %6s" % ("kernel", "compile", "write adj", "compile adj", "ratio",
+                                                          "launch", "adj launch", "ratio"))
+    for k in (K.springs, K.integrate, K.field, K.loss):
+        fwd, write, back = compile_times(k, 20)
+        lf, lb = launch_times(k, a.n, a.rounds, rng)
+        print("%-10s %8.3f ms %8.3f ms %8.3f ms %6.2f | %9.1f us %9.1f us %6.2f" % (
+            k.name, fwd * 1e3, write * 1e3, back * 1e3, (write + back) / fwd, lf * 1e6, lb * 1e6, lb / lf))
+
+
+if __name__ == "__main__":
+    main()
