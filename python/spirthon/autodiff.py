@@ -137,12 +137,19 @@ class _Load:
 
 
 class _Store:
-    """A write to an array with an adjoint (``kind``: "set", "add" or "sub"); ``value`` the
-    stored name when it has an adjoint, else ``None``."""
-    __slots__ = ("array", "index", "value", "vty", "kind")
+    """A write to an array (``kind``: "set", "add" or "sub"); ``value`` the stored name when
+    it has an adjoint, else ``None``; ``replay`` the stored text where the replay writes it
+    too (a shared or local array, whose contents the replay needs), else ``None``."""
+    __slots__ = ("array", "index", "value", "vty", "kind", "replay")
 
-    def __init__(self, array, index, value, vty, kind):
+    def __init__(self, array, index, value, vty, kind, replay=None):
         self.array, self.index, self.value, self.vty, self.kind = array, index, value, vty, kind
+        self.replay = replay
+
+
+class _Barrier:
+    """``barrier()``: in the replay, and again in the reverse (which reverses the phases)."""
+    __slots__ = ()
 
 
 class _Plain:
@@ -193,6 +200,10 @@ class Differentiator:
         self.params = {}      # kernel scalar parameter -> type
         self.inlining = []    # funcs being inlined (a call of one inside itself is refused)
         self.mutable = set()  # the versioned names assigned more than once (loop headers, loop variables)
+        self.memory = {}      # a shared or local array -> "shared" or "local"
+        self.memory_adj = {}  # such an array of floats -> its adjoint array
+        self.shared_adj = []  # (adjoint, element type, size text) of the shared ones
+        self.log = []         # (array, "load" or "store", node) for shared and local arrays, in order
         self.writes_memo = {}
 
     def error(self, node, text):
@@ -309,12 +320,26 @@ class _Body:
     """The linear form of one scope, built statement by statement. ``env``: source name ->
     (versioned name, type); ``arrays``: source name -> the kernel's array parameter."""
 
-    def __init__(self, d, env, arrays, func=None):
-        self.d, self.env, self.arrays, self.func = d, env, arrays, func
+    def __init__(self, d, env, arrays, func=None, top=False):
+        self.d, self.env, self.arrays, self.func, self.top = d, env, arrays, func, top
         self.nodes = []
 
     def sub(self):
-        return _Body(self.d, dict(self.env), self.arrays, self.func)
+        return _Body(self.d, dict(self.env), dict(self.arrays), self.func)
+
+    def touch(self, arr, what, node):
+        """A load or store of a shared or local array: all of an array's stores come before
+        its loads, so the values the replay (and the replays inside reverses) loads are the
+        ones the kernel loaded."""
+        d = self.d
+        if arr not in d.memory:
+            return
+        if what == "store":
+            for a, w, n in d.log:
+                if a == arr and w == "load":
+                    raise d.error(node, "`%s` is written here after it was read at line %d: the backward pass replays the reads and would see the later values; write each element before any read of the array (or use another array)"
+                                  % (_source_name(arr, d), n.lineno))
+        d.log.append((arr, what, node))
 
     # ----- types
 
@@ -458,6 +483,7 @@ class _Body:
                 raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
             if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id in arrays:
                 d.reads.setdefault(arrays[sub.value.id], sub)
+                self.touch(arrays[sub.value.id], "load", sub)
             if isinstance(sub, ast.Call):
                 kind, name = d.callee(sub)
                 if kind == "func":
@@ -466,9 +492,10 @@ class _Body:
                     for a in sub.args:
                         if isinstance(a, ast.Name) and a.id in arrays:
                             d.reads.setdefault(arrays[a.id], sub)
+                            self.touch(arrays[a.id], "load", sub)
                 elif kind == "lib" and name.startswith("atomic_"):
                     raise d.error(sub, "the result of `%s` is used: the backward pass replays the kernel without its writes, so it cannot know what the atomic returned" % name)
-                elif kind == "lib" and name in ("shared_array", "local_array", "barrier", "randf", "randn", "randi", "randu", "rand_init"):
+                elif kind == "lib" and name in ("shared_array", "local_array", "barrier", "randf", "randn", "randi", "randu", "rand_init", "subgroup_shuffle", "subgroup_broadcast"):
                     raise d.error(sub, "`%s` in a differentiated kernel is not supported yet" % name)
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in env and sub.id not in arrays \
                     and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
@@ -598,6 +625,7 @@ class _Body:
         name = self.arrays[e.value.id]
         index = self.index(e.slice)
         d.reads.setdefault(name, e)
+        self.touch(name, "load", e)
         var = d.fresh("ld")
         self.nodes.append(_Load(var, t, name, index))
         return var, t
@@ -828,6 +856,11 @@ class _Body:
                     return  # the backward pass does not print the forward's lines again
                 if kind == "lib" and name.startswith("atomic_"):
                     return self.atomic(v, name)
+                if kind == "lib" and name == "barrier":
+                    if not self.top:
+                        raise d.error(s, "a `barrier()` inside a branch, a loop or a func of a differentiated kernel is not supported yet; call it at the top level of the kernel")
+                    self.nodes.append(_Barrier())
+                    return
                 if kind == "func":
                     self.inline(v)
                     return
@@ -875,10 +908,42 @@ class _Body:
         raise d.error(s, "an assignment to `%s` is not differentiable yet" % ast.unparse(target))
 
     def assign_name(self, name, value, s, annotation, ann):
+        if isinstance(value, ast.Call):
+            kind, lib = self.d.callee(value)
+            if kind == "lib" and lib in ("shared_array", "local_array"):
+                return self.declare(name, value, lib[:-len("_array")], s)
         txt, vt = self.val(value)
         old = self.env.get(name)
         want = old[1] if old is not None else self.d.type_of(ann) if ann is not None else _settle(vt)
         self.env[name] = self.bind(name, txt, vt, want, annotation, s)
+
+    def declare(self, name, call, kind, s):
+        """``name = shared_array(T, n)`` or ``local_array(T, n)``: the array, in the replay
+        too, and for floats its adjoint (a local one beside it, a shared one zeroed at the
+        adjoint kernel's start)."""
+        d = self.d
+        if len(call.args) != 2 or call.keywords:
+            raise d.error(call, "`%s_array` takes the element type and the size" % kind)
+        elem = d.type_of(_eval_annotation(d, call.args[0]))
+        if elem == "float-other":
+            raise d.error(call, "%s arrays of f64, f16, their vectors or matrices are not differentiable yet" % kind)
+        size = call.args[1]
+        dims = len(size.elts) if isinstance(size, ast.Tuple) else 1
+        arr = d.fresh(name)
+        d.arrays[arr] = (elem, dims)
+        d.memory[arr] = kind
+        self.arrays[name] = arr
+        size_text = ast.unparse(size)
+        self.nodes.append(_Plain("%s = %s(%s, %s)" % (arr, ast.unparse(call.func), ast.unparse(call.args[0]), size_text)))
+        if elem in DIFF:
+            adj = arr + "_adj"
+            d.memory_adj[arr] = adj
+            if kind == "local":
+                self.nodes.append(_Plain("%s = %slocal_array(%s%s, %s)" % (adj, S, S, elem, size_text)))
+            else:
+                if dims != 1:
+                    raise d.error(call, "a multi-dimensional shared array of floats is not differentiable yet")
+                d.shared_adj.append((adj, elem, size_text))
 
     def unpack(self, target, value, s):
         d = self.d
@@ -957,6 +1022,12 @@ class _Body:
         index = self.index(target.slice)
         d.writes.setdefault(name, s)
         v, vt = self.val(value)
+        if name in d.memory:
+            if kind != "set":
+                raise d.error(s, "`%s` on an element of `%s`: the backward pass replays the writes to shared and local arrays, and a read-modify-write there is not differentiable yet; write each element once" % (_aug_text(s), target.value.id))
+            self.touch(name, "store", s)
+            self.nodes.append(_Store(name, index, v if (elem in DIFF and vt in DIFF) else None, vt, kind, v))
+            return
         if elem in DIFF:
             if vt in DIFF and vt != elem:
                 raise d.error(s, "a %s stored to an array of %s" % (vt, elem))
@@ -968,6 +1039,8 @@ class _Body:
             raise d.error(call, "`%s` on something other than an array parameter of the kernel is not differentiable yet" % name)
         arr = self.arrays[call.args[0].id]
         elem = d.arrays[arr][0]
+        if arr in d.memory:
+            raise d.error(call, "`%s` on a shared array in a differentiated kernel is not supported yet" % name)
         if elem in DIFF and name not in ("atomic_add", "atomic_sub"):
             raise d.error(call, "`%s` on floats is not differentiable yet (`atomic_add` and `atomic_sub` are)" % name)
         index = self.index(call.args[1])
@@ -1029,7 +1102,15 @@ class _Body:
         loop.var = d.fresh(s.target.id)
         d.mutable.add(loop.var)
         body.env[s.target.id] = (loop.var, "int")
+        start = len(d.log)
         body.stmts(s.body)
+        seen = {}
+        for arr, what, node in d.log[start:]:
+            seen.setdefault(arr, {})[what] = node
+        for arr, both in seen.items():
+            if len(both) == 2:
+                raise d.error(both["store"], "`%s` is written and read in this loop: a later iteration's write would change what an earlier one read, and the backward pass replays the reads; write the array in one loop and read it in another"
+                              % _source_name(arr, d))
         for c in loop.carried:
             c[3] = body.env[c[4]][0]
             self.env[c[4]] = (c[0], c[1])
@@ -1252,8 +1333,13 @@ class _Writer:
                 self.line(depth, "%s = %s[%s]" % (n.var, n.array, n.index))
             elif isinstance(n, _Plain):
                 self.line(depth, n.text)
+            elif isinstance(n, _Store):
+                if n.replay is not None:
+                    self.line(depth, "%s[%s] = %s" % (n.array, n.index, n.replay))
+            elif isinstance(n, _Barrier):
+                self.line(depth, "%sbarrier()" % S)
             elif isinstance(n, _If):
-                if not n.merges:
+                if not n.merges and not _writes_memory(n):
                     continue  # nothing after it reads what it defines; its reverse replays it
                 for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
                     self.line(depth, word)
@@ -1262,7 +1348,7 @@ class _Writer:
                         self.line(depth + 1, "%s = %s" % (m[0], m[k]))
                     self.line(depth + 1, "pass")
             elif isinstance(n, _For):
-                if not n.carried:
+                if not n.carried and not _writes_memory(n):
                     # Nothing after it reads what it defines: only its trip count is needed.
                     lo, hi, st = n.lo, n.hi, n.step
                     if st > 0:
@@ -1315,8 +1401,18 @@ class _Writer:
                     # (operand, its type, the addition, the addition's type if not the value's)
                     self.add(depth, rule[0], rule[1], rule[2].replace(G, self.g(n.var)), rule[3] if len(rule) > 3 else n.ty)
             elif isinstance(n, _Load):
-                self.line(depth, "%satomic_add(%s, %s, %s)" % (S, self.adj[n.array], _index(n.index), self.g(n.var)))
+                if n.array not in self.adj:
+                    continue
+                a = self.adj[n.array]
+                if self.d.memory.get(n.array) == "local":
+                    self.line(depth, "%s[%s] = %s[%s] + %s" % (a, n.index, a, n.index, self.g(n.var)))
+                else:
+                    self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _index(n.index), self.g(n.var)))
+            elif isinstance(n, _Barrier):
+                self.line(depth, "%sbarrier()" % S)
             elif isinstance(n, _Store):
+                if n.array not in self.adj:
+                    continue
                 a, elem = self.adj[n.array], arrays[n.array][0]
                 if n.kind == "set":
                     tmp = self.d.fresh("out_g")
@@ -1351,6 +1447,26 @@ class _Writer:
                 self.reverse(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
                     self.add(depth, entry, t, self.g(h), t)
+
+
+def _writes_memory(node):
+    """Whether ``node`` (an ``_If`` or ``_For``) writes a shared or local array declared
+    outside it: the replay must then run it."""
+    work = [node]
+    while work:
+        n = work.pop()
+        if isinstance(n, _Store) and n.replay is not None:
+            return True
+        if isinstance(n, _If):
+            work += n.then + n.other
+        elif isinstance(n, _For):
+            work += n.body
+    return False
+
+
+def _source_name(arr, d):
+    """The source's name of a versioned array name."""
+    return arr[len(d.prefix):].split("_", 1)[1] if arr.startswith(d.prefix) else arr
 
 
 def _index(index):
@@ -1402,16 +1518,26 @@ def adjoint(kernel):
                 raise d.error(tree, "parameter `%s`: structs are not differentiable yet" % p.name)
             env[p.name] = (p.name, t)
             d.params[p.name] = t
-    body = _Body(d, env, arrays)
+    body = _Body(d, env, arrays, top=True)
     stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     body.stmts(_unguard(d, stmts))
     for name in d.arrays:
-        if name in d.reads and name in d.writes:
+        if name in d.reads and name in d.writes and name not in d.memory:
             raise d.error(d.writes[name], "`%s` is written here and read at line %d: the backward pass replays the kernel's reads and would see the written values, not the ones it read; write the results to another array"
                           % (name, d.reads[name].lineno))
     prefix = d.prefix
-    adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF}
+    adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF and a not in d.memory}
+    params_adj = dict(adj)
+    adj.update(d.memory_adj)
     w = _Writer(d, adj)
+    group = kernel.workgroup_size[0] * kernel.workgroup_size[1] * kernel.workgroup_size[2]
+    for a, elem, size in d.shared_adj:
+        # A shared array starts undefined: its adjoint is zeroed before the replay.
+        k = d.fresh("z")
+        w.line(1, "%s = %sshared_array(%s%s, %s)" % (a, S, S, elem, size))
+        w.line(1, "for %s in range(%slocal_index(), %s, %d):" % (k, S, size, group))
+        w.line(2, "%s[%s] = %s" % (a, k, _zero(elem)))
+        w.line(1, "%sbarrier()" % S)
     w.replay(body.nodes, 1)
     w.zeros(body.nodes, 1)
     for p, t in d.params.items():
@@ -1426,7 +1552,7 @@ def adjoint(kernel):
             params.append("%s: %s%s[%s%s]" % (p.name, S, kinds[p.dims], S, p.elem.name))
         else:
             params.append("%s: %s" % (p.name, "bool" if p.elem is bool else S + p.elem.name))
-    params += ["%s: %s%s[%s%s]" % (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]) for a, g in adj.items()]
+    params += ["%s: %s%s[%s%s]" % (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]) for a, g in params_adj.items()]
     params = [p.replace(S, prefix + "sp.") for p in params]
     name = prefix + kernel.name
     lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, "",
@@ -1435,7 +1561,8 @@ def adjoint(kernel):
              "def %s(%s):" % (name, ", ".join(params))] + w.out
     text = "\n".join(lines) + "\n"
     text = text.replace(S, prefix + "sp.").replace(M, prefix + "math.")
-    out = Adjoint(text, name, adj, d.reads, d.writes)
+    out = Adjoint(text, name, params_adj, {a: n for a, n in d.reads.items() if a not in d.memory},
+                  {a: n for a, n in d.writes.items() if a not in d.memory})
     out.prefix = prefix
     out.params = [tuple(p.split(": ", 1)) for p in params]
     return out

@@ -373,7 +373,9 @@ def compile_kernel(kernel, checked=False):
     words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types)
     if words is None:
         raise CompileError(messages.rstrip())
-    if messages:
+    if messages and not getattr(kernel, "adjoint_of", None):
+        # (An adjoint's file is its kernel's with the adjoint appended: its warnings are
+        # the kernel's, shown when the kernel compiled, or about the written adjoint.)
         sys.stderr.write(messages)
     _log.debug("compiled kernel %s of %s in %.2f ms", kernel.name, path, (time.perf_counter() - t) * 1e3)
     m = _modules[key] = _Module(words, reflection, kernel.name, path, source)

@@ -238,5 +238,6 @@ def _adjoint_of(kernel):
     fn.__module__ = kernel.fn.__module__
     adj = Kernel(fn, kernel.workgroup_size)
     adj.info = info
+    adj.adjoint_of = kernel
     kernel.__dict__["_adjoint"] = adj
     return adj

@@ -15,8 +15,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Tape, atomic_add, f32, func, global_id, kernel, length, normalize,  # noqa: E402
-                      vec2, vec3, dot)
+from spirthon import (AdjointError, Array, Tape, atomic_add, barrier, f32, func, global_id, kernel, length,  # noqa: E402
+                      local_array, local_index, normalize, shared_array, vec2, vec3, dot)
 from test_gpu import np, setUpModule  # noqa: E402,F401
 
 
@@ -280,8 +280,62 @@ def energy(x: Array[vec3], target: vec3, loss: Array[f32]):
     atomic_add(loss, 0, dot(d, d))
 
 
+@kernel(workgroup_size=64)
+def mirrored(x: Array[f32], y: Array[f32]):
+    # A workgroup's values through shared memory: written, a barrier, read by others.
+    tile = shared_array(f32, 64)
+    l = local_index()
+    g = global_id().x
+    tile[l] = math.sin(x[g])
+    barrier()
+    y[g] = tile[63 - l] * tile[l] + tile[(l + 1) % 64]
+
+
+def mirrored_f64(x):
+    t = np.sin(x).reshape(-1, 64)
+    return (t[:, ::-1] * t + np.roll(t, -1, axis=1)).reshape(-1)
+
+
+@kernel
+def table(x: Array[f32], y: Array[f32]):
+    # A per-invocation table: filled in one loop, read in another.
+    i = global_id().x
+    buf = local_array(f32, 8)
+    for k in range(8):
+        buf[k] = x[i] * float(k) + 1.0
+    s = 0.0
+    for k in range(8):
+        s = s + buf[7 - k] * buf[k]
+    y[i] = s
+
+
+def table_f64(x):
+    buf = x[:, None] * np.arange(8)[None, :] + 1.0
+    return np.sum(buf[:, ::-1] * buf, axis=1)
+
+
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
+
+    def test_shared_and_local_arrays(self):
+        # The adjoint of a barrier-synchronised kernel is barrier-synchronised: the
+        # replay writes the shared array again, the reverse adds into its adjoint (a shared
+        # array zeroed first) before a barrier and reads it after.
+        x0 = self.rng.uniform(-1, 1, 128).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, 128).astype(np.float32)
+        for k, f in ((mirrored, mirrored_f64), (table, table_f64)):
+            def run():
+                x = spirthon.array(x0, requires_grad=True)
+                y = spirthon.zeros(128)
+                with Tape() as tape:
+                    k.launch(128, x, y)
+                tape.backward(grads={y: seed})
+                return x.grad.numpy()
+
+            gpu, cpu = on_both(run)
+            want = central(lambda v: float(np.sum(seed * f(v))), x0)
+            for got in (gpu, cpu):
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)), err_msg=k.name)
 
     def test_branches_loops_and_accumulators(self):
         x0 = self.rng.uniform(-1, 1, 21).astype(np.float32)
@@ -482,14 +536,48 @@ BAD = {
             i = global_id().x
             y[i] = x[i] * 2.0
         """, "4:5", "arrays of f64"),
-    "barrier": ("""
+    "barrier_in_branch": ("""
         @kernel(workgroup_size=64)
-        def with_barrier(x: Array[f32], y: Array[f32]):
+        def barrier_in_branch(x: Array[f32], y: Array[f32]):
+            tile = shared_array(f32, 64)
+            tile[local_index()] = x[global_id().x]
+            if x[0] > 0.0:
+                barrier()
+            y[global_id().x] = tile[63 - local_index()]
+        """, "6:9", "a `barrier()` inside a branch"),
+    "shared_rewritten": ("""
+        @kernel(workgroup_size=64)
+        def shared_rewritten(x: Array[f32], y: Array[f32]):
             tile = shared_array(f32, 64)
             tile[local_index()] = x[global_id().x]
             barrier()
-            y[global_id().x] = tile[63 - local_index()]
-        """, "3:12", "`shared_array`"),
+            v = tile[63 - local_index()]
+            barrier()
+            tile[local_index()] = v * 2.0
+            barrier()
+            y[global_id().x] = tile[local_index() ^ 1]
+        """, "8:5", "`tile` is written here after it was read at line 7"),
+    "local_prefix_sum": ("""
+        @kernel
+        def local_prefix_sum(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            run = local_array(f32, 8)
+            run[0] = x[i]
+            for k in range(1, 8):
+                run[k] = run[k - 1] * x[i]
+            y[i] = run[7]
+        """, "7:9", "`run` is written here after it was read at line 8"),
+    "local_in_one_loop": ("""
+        @kernel
+        def local_in_one_loop(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            buf = local_array(f32, 8)
+            s = 0.0
+            for k in range(8):
+                buf[k] = x[i] * float(k)
+                s = s + buf[(k + 3) % 8]
+            y[i] = s
+        """, "7:9", "`buf` is written and read in this loop"),
 }
 
 
