@@ -24,13 +24,22 @@ from .structs import StructType
 from .vectors import VectorType
 
 
-def func(fn):
+def func(fn=None, *, grad=None):
     """Marks a device function. Under CPython it is the function, run in the kernel's types
     (``spirthon.typed``): its arguments and result are converted to their annotated types as
     the compiled func converts them (a ``-> u32`` hash returns what the GPU returns; an int
     passed to an ``f32`` parameter becomes float32), and vector arguments are copies (vectors
     are values in kernels: a func changing a component of its parameter does not change the
-    caller's vector)."""
+    caller's vector).
+
+    ``@func(grad=f_grad)`` gives the func its own adjoint for gradients (``spirthon.Tape``):
+    ``f_grad``, a ``@func`` defined before it in the same file, takes the func's parameters
+    and then the adjoint of its result, and returns the adjoints of its float parameters
+    (``f32`` and ``vec``s), in order: one value, or a tuple of them."""
+    if fn is None:
+        return lambda f: func(f, grad=grad)
+    if grad is not None and not getattr(grad, "__spirthon_func__", False):
+        raise TypeError("@func(grad=...) of %s: the adjoint is a @func, not %r" % (fn.__name__, grad))
     _per_component_min_max(fn)
     hints = _annotations(fn)
     params = [_converter(hints.get(n)) if n in hints and hints[n] is not typing.Any else _generic_arg
@@ -57,6 +66,7 @@ def func(fn):
 
     call.__spirthon_func__ = True
     call.__spirthon_source__ = src
+    call.__spirthon_grad__ = grad
     return call
 
 

@@ -122,11 +122,12 @@ def _rule(template, **names):
 class _Let:
     """``var = text`` in the replay; ``rules``: (operand, its type, the addition to its
     adjoint over ``G``[, the addition's type when it is not the value's]), the addition
-    summed to a scalar where the operand is one and the addition a vector."""
-    __slots__ = ("var", "ty", "text", "rules")
+    summed to a scalar where the operand is one and the addition a vector; ``pre``: lines
+    the reverse runs before the rules (over ``G`` too)."""
+    __slots__ = ("var", "ty", "text", "rules", "pre")
 
-    def __init__(self, var, ty, text, rules):
-        self.var, self.ty, self.text, self.rules = var, ty, text, rules
+    def __init__(self, var, ty, text, rules, pre=()):
+        self.var, self.ty, self.text, self.rules, self.pre = var, ty, text, rules, pre
 
 
 class _Load:
@@ -779,9 +780,40 @@ class _Body:
 
     # ----- funcs: inlined, their parameters bound as the call converts them
 
+    def own_adjoint(self, e, fn, grad):
+        """A call of a func with its own adjoint (``@func(grad=...)``): the call in the
+        replay, and the adjoint func's results added to the float arguments' adjoints."""
+        d = self.d
+        if d.writes_arrays(fn):
+            raise d.error(e, "`%s` has its own adjoint and writes arrays: the replay would write them again" % fn.__name__)
+        if d.global_value(grad.__name__) is not grad or getattr(grad, "__wrapped__", grad).__code__.co_filename != d.path:
+            raise d.error(e, "the adjoint of `%s`, `%s`, is not a func of this file under that name" % (fn.__name__, grad.__name__))
+        if e.keywords:
+            raise d.error(e, "call of `%s`: pass each argument by position" % fn.__name__)
+        args = [self.val(a) for a in e.args]
+        if any(isinstance(t, tuple) for _, t in args):
+            raise d.error(e, "`%s` has its own adjoint and takes an array" % fn.__name__)
+        t = _settle(self.call_type(e))
+        var = d.fresh(fn.__name__)
+        # The adjoint func returns one adjoint per float parameter of the func, in order.
+        hints = _hints(fn)
+        params = _func_tree(d, fn, e).args.args
+        if len(params) != len(args):
+            raise d.error(e, "call of `%s` with %d arguments for %d parameters" % (fn.__name__, len(args), len(params)))
+        floats = [k for k, p in enumerate(params)
+                  if (d.type_of(hints[p.arg]) if p.arg in hints else _settle(args[k][1])) in DIFF]
+        outs = [d.fresh("own_g") for _ in floats]
+        pre = ["%s = %s(%s, %s)" % (", ".join(outs), grad.__name__, ", ".join(a for a, _ in args), G)] if floats else []
+        rules = [(args[k][0], args[k][1], out, args[k][1]) for k, out in zip(floats, outs)]
+        self.nodes.append(_Let(var, t, "%s(%s)" % (ast.unparse(e.func), ", ".join(a for a, _ in args)), rules, pre))
+        return var, t
+
     def inline(self, e):
         d = self.d
         _, fn = d.callee(e)
+        grad = getattr(fn, "__spirthon_grad__", None)
+        if grad is not None:
+            return self.own_adjoint(e, fn, grad)
         if fn in d.inlining:
             raise d.error(e, "`%s` calls itself" % fn.__name__)
         tree = _func_tree(d, fn, e)
@@ -1397,6 +1429,8 @@ class _Writer:
         arrays = self.d.arrays
         for n in reversed(nodes):
             if isinstance(n, _Let):
+                for line in n.pre:
+                    self.line(depth, line.replace(G, self.g(n.var)))
                 for rule in n.rules:
                     # (operand, its type, the addition, the addition's type if not the value's)
                     self.add(depth, rule[0], rule[1], rule[2].replace(G, self.g(n.var)), rule[3] if len(rule) > 3 else n.ty)

@@ -314,8 +314,52 @@ def table_f64(x):
     return np.sum(buf[:, ::-1] * buf, axis=1)
 
 
+@func
+def clipped_sqrt_grad(x: f32, k: f32, g: f32) -> tuple[f32, f32]:
+    # The adjoint the func gives itself: finite at 0, where the square root's is not.
+    return g * k * 0.5 / math.sqrt(max(x, 1e-4)), g * math.sqrt(max(x, 0.0))
+
+
+@func(grad=clipped_sqrt_grad)
+def clipped_sqrt(x: f32, k: f32) -> f32:
+    return math.sqrt(max(x, 0.0)) * k
+
+
+@func
+def squared_grad(v: vec3, g: f32) -> vec3:
+    return v * (2.0 * g)
+
+
+@func(grad=squared_grad)
+def squared(v: vec3) -> f32:
+    return dot(v, v)
+
+
+@kernel
+def own_adjoints(x: Array[f32], p: Array[vec3], k: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = clipped_sqrt(x[i], k[i]) + squared(p[i]) * 0.5
+
+
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
+
+    def test_funcs_with_their_own_adjoint(self):
+        def run():
+            x = spirthon.array(np.float32([0.0, 0.25, 4.0]), requires_grad=True)
+            p = spirthon.array(np.float32([[1, 2, 3], [0, 0, 1], [1, -1, 1]]), vec3, requires_grad=True)
+            k = spirthon.array(np.float32([3.0, 2.0, 1.0]), requires_grad=True)
+            y = spirthon.zeros(3)
+            with Tape() as tape:
+                own_adjoints.launch(3, x, p, k, y)
+            tape.backward(grads={y: np.ones(3, np.float32)})
+            return y.numpy(), x.grad.numpy(), p.grad.numpy(), k.grad.numpy()
+
+        for y, xg, pg, kg in on_both(run):
+            np.testing.assert_allclose(y, [7.0, 1.0 + 0.5, 2.0 + 1.5])
+            np.testing.assert_allclose(xg, [150.0, 2.0, 0.25], rtol=1e-6)  # the func's adjoint at 0, not inf
+            np.testing.assert_allclose(pg, [[1, 2, 3], [0, 0, 1], [1, -1, 1]])
+            np.testing.assert_allclose(kg, [0.0, 0.5, 2.0])
 
     def test_shared_and_local_arrays(self):
         # The adjoint of a barrier-synchronised kernel is barrier-synchronised: the

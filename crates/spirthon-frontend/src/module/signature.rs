@@ -126,8 +126,19 @@ fn decorator_kind(
                 kind = Some((true, wg));
             }
             Some((Lib::Spirthon, "func")) => {
-                if let Some(k) = keywords.first() {
-                    diags.push(Diagnostic::error(k.span, "`func` takes no arguments"));
+                for &a in call_args {
+                    diags.push(Diagnostic::error(ast.expr(a).span, "`func` takes only `grad=...`"));
+                }
+                for k in keywords {
+                    // `@func(grad=f_grad)`: the func's own adjoint, for `spirthon.Tape`
+                    // (the Python side's); compiling the func, it names a func of the file.
+                    let named = matches!(&ast.expr(k.value).kind, ExprKind::Name(n)
+                        if matches!(m.globals.get(n.as_str()), Some(Global::Def(d)) if !m.defs[*d].is_kernel));
+                    if k.name != "grad" {
+                        diags.push(Diagnostic::error(k.span, format!("unknown `func` argument `{}`", k.name)).with_help("the only argument is `grad`, the func's own adjoint"));
+                    } else if !named {
+                        diags.push(Diagnostic::error(ast.expr(k.value).span, "`grad` names a `@func` of this file defined before this one"));
+                    }
                 }
                 kind = Some((false, [1, 1, 1]));
             }
