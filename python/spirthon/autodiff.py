@@ -1135,7 +1135,7 @@ class _Body:
         d.mutable.add(loop.var)
         body.env[s.target.id] = (loop.var, "int")
         start = len(d.log)
-        body.stmts(s.body)
+        body.stmts(_unguard(d, s.body, ast.Continue))
         seen = {}
         for arr, what, node in d.log[start:]:
             seen.setdefault(arr, {})[what] = node
@@ -1151,8 +1151,6 @@ class _Body:
         if loop.static is None:
             names = [c[4] for c in loop.carried]
             for c in loop.carried:
-                if c[1] not in DIFF:
-                    raise d.error(s, "this loop's trip count is not a compile-time constant and it carries `%s` from one iteration to the next: the backward pass could not restore it; give `range` constant bounds (literals or module constants)" % c[4])
                 _only_accumulated(d, s.body, c[4], names)
         else:
             for c in loop.carried:
@@ -1184,16 +1182,29 @@ def _plain_i32(body, s, name):
 
 
 def _only_accumulated(d, body, name, carried):
-    """In a loop whose trip count is not constant, ``name`` may change only by ``name +=
-    e`` / ``name -= e`` with ``e`` reading no carried name, and be read nowhere else."""
+    """In a loop whose trip count is not constant, ``name`` may change only by ``name += e``,
+    ``name -= e``, ``name = name + e``, ``name = e + name`` or ``name = name - e`` with
+    ``e`` reading no carried name, and be read nowhere else: then no iteration needs the
+    value it had, and the backward pass need not restore it."""
     tree = ast.Module(body=body, type_ignores=[])
-    ok = set()
+    own = set()  # the reads of `name` that are its accumulations' own
     for s in ast.walk(tree):
+        e = None
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id == name and isinstance(s.op, (ast.Add, ast.Sub)):
-            for sub in ast.walk(s.value):
+            e = s.value
+        elif isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name \
+                and isinstance(s.value, ast.BinOp) and isinstance(s.value.op, (ast.Add, ast.Sub)):
+            v = s.value
+            if isinstance(v.left, ast.Name) and v.left.id == name:
+                own.add(id(v.left))
+                e = v.right
+            elif isinstance(v.op, ast.Add) and isinstance(v.right, ast.Name) and v.right.id == name:
+                own.add(id(v.right))
+                e = v.left
+        if e is not None:
+            for sub in ast.walk(e):
                 if isinstance(sub, ast.Name) and sub.id in carried:
-                    raise d.error(sub, "this loop's trip count is not a compile-time constant and `%s %s ...` reads `%s`, which the loop changes: the backward pass could not restore it; give `range` constant bounds" % (name, _aug_text(s), sub.id))
-            ok.add(id(s.target))
+                    raise d.error(sub, "this loop's trip count is not a compile-time constant and the accumulation into `%s` reads `%s`, which the loop changes: the backward pass could not restore it; give `range` constant bounds" % (name, sub.id))
             continue
         targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, (ast.AnnAssign, ast.AugAssign)) else []
         for tg in targets:
@@ -1201,7 +1212,7 @@ def _only_accumulated(d, body, name, carried):
                 if isinstance(sub, ast.Name) and sub.id == name:
                     raise d.error(s, "this loop's trip count is not a compile-time constant and it reassigns `%s`: the backward pass could not restore its value at each iteration; accumulate with `%s += ...` or give `range` constant bounds" % (name, name))
     for sub in ast.walk(tree):
-        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load) and id(sub) not in own:
             raise d.error(sub, "this loop's trip count is not a compile-time constant and it reads `%s`, which it changes: the backward pass could not restore it; give `range` constant bounds" % name)
 
 
@@ -1316,27 +1327,35 @@ def _tail_returns(d, tree, fn):
     return body
 
 
-def _unguard(d, stmts):
-    """``stmts`` with each top-level ``if c: ... return`` (a branch ending in ``return``)
-    turned into an ``if``/``else`` whose other branch holds the statements after it, so
-    that the body returns only at its end."""
+def _unguard(d, stmts, leave=ast.Return):
+    """``stmts`` with each ``if c: ... return`` (``leave`` is ``ast.Return``, at a kernel's
+    top level) or ``if c: ... continue`` (``ast.Continue``, in a loop's body) whose branch
+    ends in it turned into an ``if``/``else`` whose other branch holds the statements after
+    it, so that the body leaves only at its end."""
     out = []
     for k, s in enumerate(stmts):
-        if isinstance(s, ast.Return) and s.value is None:
+        if isinstance(s, leave) and getattr(s, "value", None) is None:
             return out
         if isinstance(s, ast.If):
-            then_ret = bool(s.body) and isinstance(s.body[-1], ast.Return)
-            else_ret = bool(s.orelse) and isinstance(s.orelse[-1], ast.Return)
+            then_ret = bool(s.body) and isinstance(s.body[-1], leave)
+            else_ret = bool(s.orelse) and isinstance(s.orelse[-1], leave)
             if then_ret or else_ret:
                 rest = stmts[k + 1:]
-                body = _unguard(d, s.body[:-1] if then_ret else s.body + rest)
-                orelse = _unguard(d, s.orelse[:-1] if else_ret else s.orelse + rest)
+                body = _unguard(d, s.body[:-1] if then_ret else s.body + rest, leave)
+                orelse = _unguard(d, s.orelse[:-1] if else_ret else s.orelse + rest, leave)
                 new = ast.copy_location(ast.If(test=s.test, body=body, orelse=orelse), s)
                 out.append(new)
                 return out
-        for x in ast.walk(s):
-            if isinstance(x, ast.Return):
-                raise d.error(x, "a `return` that does not end a branch at the kernel's top level; use `if ...: return` guards, or compute a flag")
+        work = [s]
+        while work:
+            x = work.pop()
+            if isinstance(x, leave):
+                what = "a `return` that does not end a branch at the kernel's top level; use `if ...: return` guards, or compute a flag" \
+                    if leave is ast.Return else "a `continue` that does not end a branch of the loop's body"
+                raise d.error(x, what)
+            if leave is ast.Continue and isinstance(x, (ast.For, ast.While)):
+                continue  # its `continue`s are its own
+            work += [c for c in ast.iter_child_nodes(x) if isinstance(c, ast.stmt)]
         out.append(s)
     return out
 

@@ -341,8 +341,52 @@ def own_adjoints(x: Array[f32], p: Array[vec3], k: Array[f32], y: Array[f32]):
     y[i] = clipped_sqrt(x[i], k[i]) + squared(p[i]) * 0.5
 
 
+@kernel
+def neighbours(x: Array[f32], y: Array[f32], n: int):
+    # A loop over a run-time count with `continue`s: its sums are accumulators, int or float.
+    i = global_id().x
+    if i >= n:
+        return
+    s = 0.0
+    count = 0
+    for j in range(n):
+        if j == i:
+            continue
+        d = x[j] - x[i]
+        if abs(d) > 0.8:
+            continue
+        s = s + d * d * math.exp(-d)
+        count += 1
+    y[i] = s / float(max(count, 1))
+
+
+def neighbours_f64(x):
+    out = np.zeros(len(x))
+    for i in range(len(x)):
+        d = np.delete(x, i) - x[i]
+        d = d[np.abs(d) <= 0.8]
+        out[i] = np.sum(d * d * np.exp(-d)) / max(len(d), 1)
+    return out
+
+
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
+
+    def test_run_time_loops_with_continue(self):
+        x0 = self.rng.uniform(-1, 1, 20).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, 20).astype(np.float32)
+
+        def run():
+            x = spirthon.array(x0, requires_grad=True)
+            y = spirthon.zeros(20)
+            with Tape() as tape:
+                neighbours.launch(20, x, y, 20)
+            tape.backward(grads={y: seed})
+            return x.grad.numpy()
+
+        want = central(lambda v: float(np.sum(seed * neighbours_f64(v))), x0)
+        for got in on_both(run):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
     def test_funcs_with_their_own_adjoint(self):
         def run():
@@ -567,6 +611,17 @@ BAD = {
                 s += s * x[k]
             y[i] = s
         """, "6:14", "reads `s`"),
+    "break_loop": ("""
+        @kernel
+        def break_loop(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            v = x[i]
+            for k in range(8):
+                if v > 4.0:
+                    break
+                v = v * 2.0
+            y[i] = v
+        """, "7:13", "`break` in a differentiated loop"),
     "atomic_result": ("""
         @kernel
         def atomic_result(x: Array[f32], y: Array[f32], count: Array[i32]):
