@@ -53,7 +53,8 @@ from .types import f32
 from .vectors import VectorType
 
 FLOAT_VECS = ("vec2", "vec3", "vec4")
-DIFF = ("f32",) + FLOAT_VECS
+MATS = ("mat22", "mat33", "mat44")
+DIFF = ("f32",) + FLOAT_VECS + MATS
 LOCAL_ARRAY_BYTES = 16384
 
 # Placeholders in the texts this module writes, replaced when the adjoint is written out:
@@ -68,11 +69,29 @@ class AdjointError(CompileError):
 
 
 def _size(t):
-    return int(t[-1]) if t in FLOAT_VECS else 1
+    """A vector's components, a matrix's rows (and columns), a scalar's 1."""
+    return int(t[-1]) if t in FLOAT_VECS or t in MATS else 1
+
+
+def _row(t):
+    return "vec%d" % _size(t)
 
 
 def _zero(t):
+    if t in MATS:
+        return "%s%s(%s)" % (S, t, ", ".join(["0.0"] * _size(t) ** 2))
     return "%s%s(0.0)" % (S, t)
+
+
+def _entries(t, entry):
+    """A matrix of type ``t`` whose entry (r, c) is ``entry(r, c)``."""
+    n = _size(t)
+    return "%s%s(%s)" % (S, t, ", ".join(entry(r, c) for r in range(n) for c in range(n)))
+
+
+def _frobenius(a, b, t):
+    """The sum of the entries of ``a * b`` (entry by entry) of two matrices of type ``t``."""
+    return " + ".join("%sdot(%s[%d], %s[%d])" % (S, a, r, b, r) for r in range(_size(t)))
 
 
 # The adjoint rules of the `math` functions: the addition to the adjoint of argument ``a``
@@ -234,6 +253,8 @@ class Differentiator:
                 return ann.name
             return "float-other" if ann.is_float else "ivec"
         name = getattr(ann, "name", None) or getattr(ann, "__name__", None)
+        if name in MATS:
+            return name
         if name in ("i32", "u32", "i64", "u64", "i8", "u8", "i16", "u16"):
             return "int"
         if name in ("f64", "f16") or (name or "").startswith(("mat", "dmat", "quat")):
@@ -245,6 +266,11 @@ class Differentiator:
         for t in (a, b):
             if t in ("float-other", "other", "tuple") or isinstance(t, tuple):
                 return "float-other" if t == "float-other" else "other"
+        mats = [t for t in (a, b) if t in MATS]
+        if mats:
+            if len(mats) == 2 and mats[0] != mats[1] or any(t in FLOAT_VECS or t == "ivec" for t in (a, b)):
+                raise self.error(node, "%s with %s" % (a, b))
+            return mats[0]
         vecs = [t for t in (a, b) if t in FLOAT_VECS]
         if vecs:
             if len(vecs) == 2 and vecs[0] != vecs[1]:
@@ -372,6 +398,10 @@ class _Body:
             if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)):
                 return "int" if a != "litint" or b != "litint" else "litint"
             if isinstance(e.op, ast.MatMult):
+                if a in MATS and b in MATS + FLOAT_VECS:
+                    return b
+                if a in FLOAT_VECS and b in MATS:
+                    return a
                 return "float-other"
             if isinstance(e.op, ast.Div) and a in ("int", "litint") and b in ("int", "litint"):
                 return "litfloat" if a == b == "litint" else "f32"
@@ -398,6 +428,8 @@ class _Body:
             t = self.ty(e.value)
             if isinstance(t, tuple):
                 return t[1]
+            if t in MATS:
+                return "f32" if isinstance(e.slice, ast.Tuple) else _row(t)
             return {"table-f": "f32", "table-i": "int", "ivec": "int", "shape": "int", "float-other": "float-other"}.get(
                 t, "f32" if t in FLOAT_VECS else "other")
         if isinstance(e, ast.Call):
@@ -430,12 +462,23 @@ class _Body:
         if name in ("int", "i32", "u32", "i64", "u64", "i8", "u8", "i16", "u16", "len", "round", "local_index",
                     "subgroup_size", "subgroup_invocation_id", "randi", "randu"):
             return "int"
-        if name in ("f64", "f16") or name.startswith(("dvec", "f16vec", "mat", "dmat", "quat")):
+        if name in ("f64", "f16") or name.startswith(("dvec", "f16vec", "dmat", "quat")):
             return "float-other"
         if name == "bool":
             return "bool"
-        if name in FLOAT_VECS:
+        if name in FLOAT_VECS or name in MATS:
             return name
+        if name in ("transpose", "inverse") and args:
+            return args[0]
+        if name == "determinant":
+            return "f32"
+        if name == "outer" and args:
+            return "mat%d%d" % (_size(args[0]), _size(args[0]))
+        if name == "diag" and args:
+            return "mat%d%d" % (_size(args[0]), _size(args[0]))
+        if name == "identity" and e.args:
+            n = _const_int(d, e.args[0])
+            return "mat%d%d" % (n, n) if n in (2, 3, 4) else "other"
         if name in ("global_id", "local_id", "workgroup_id", "num_workgroups", "num_threads") or re.match(r"[iu]\d*vec", name):
             return "ivec"
         if name in ("abs", "min", "max", "clamp", "mix", "smoothstep", "step"):
@@ -553,9 +596,37 @@ class _Body:
                     raise d.error(e, "a vector component at a run-time index; use .x/.y/.z/.w or a constant")
                 v, vt = self.val(e.value)
                 return self.component(v, vt, k % _size(vt))
+            if bt in MATS:
+                return self.matrix_index(e, t)
         if isinstance(e, ast.Call):
             return self.call(e, t)
         raise d.error(e, "`%s` is not differentiable yet" % ast.unparse(e))
+
+    def matrix_index(self, e, t):
+        """``m[i, j]`` (an entry) or ``m[i]`` (a row), the indices constants or ints: the
+        adjoint goes to that entry or row (negative indices count from the end)."""
+        d = self.d
+        m, mt = self.val(e.value)
+        n = _size(mt)
+        parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        idx = []
+        for p in parts:
+            txt, pt = self.val(p)
+            if pt not in ("int", "litint"):
+                raise d.error(p, "a matrix index that is not an int")
+            k = d.fresh("i")
+            self.nodes.append(_Plain("%s = %s" % (k, txt)))
+            idx.append(k)
+        var = d.fresh("m")
+        text = "%s[%s]" % (_paren(m), ", ".join(idx))
+        hit = lambda k, r: "(%s == %d or %s == %d)" % (k, r, k, r - n)
+        if len(idx) == 2:
+            rule = _entries(mt, lambda r, c: "%s if %s and %s else 0.0" % (G, hit(idx[0], r), hit(idx[1], c)))
+        else:
+            rows = ", ".join("%s if %s else %s" % (G, hit(idx[0], r), _zero(_row(mt))) for r in range(n))
+            rule = "%s%s(%s)" % (S, mt, rows)
+        self.nodes.append(_Let(var, t, text, [(m, mt, rule, mt)]))
+        return var, t
 
     def component(self, v, vt, k):
         back = ", ".join(G if i == k else "0.0" for i in range(_size(vt)))
@@ -573,7 +644,8 @@ class _Body:
         d = self.d
         a, at = self.val(e.left)
         b, bt = self.val(e.right)
-        sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}.get(type(e.op))
+        sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+               ast.MatMult: "@"}.get(type(e.op))
         if sym is None:
             raise d.error(e, "`%s` on floats is not differentiable" % ast.unparse(e))
         var = d.fresh("t")
@@ -582,6 +654,22 @@ class _Body:
             rules = [(a, at, G), (b, bt, G)]
         elif sym == "-":
             rules = [(a, at, G), (b, bt, "-" + G)]
+        elif sym == "@":
+            tr = lambda x: "%stranspose(%s)" % (S, x)
+            if at in MATS and bt in MATS:
+                rules = [(a, at, "%s @ %s" % (G, tr(b))), (b, bt, "%s @ %s" % (tr(a), G))]
+            elif at in MATS:
+                rules = [(a, at, "%souter(%s, %s)" % (S, G, b)), (b, bt, "%s @ %s" % (G, a))]
+            else:
+                rules = [(a, at, "%s @ %s" % (b, G)), (b, bt, "%souter(%s, %s)" % (S, a, G))]
+        elif t in MATS and sym in ("*", "/"):
+            # A matrix by a number: the number's adjoint sums the entries' products.
+            mat, num = (a, b) if at in MATS else (b, a)
+            mt, nt = (at, bt) if at in MATS else (bt, at)
+            if sym == "*":
+                rules = [(mat, mt, "%s * %s" % (G, _paren(num))), (num, nt, "(%s)" % _frobenius(G, mat, mt), "f32")]
+            else:
+                rules = [(a, at, "%s / %s" % (G, pb)), (b, bt, "-(%s) / %s" % (_frobenius(G, var, t), pb), "f32")]
         elif sym == "*":
             rules = [(a, at, "%s * %s" % (G, pb)), (b, bt, "%s * %s" % (G, pa))]
         elif sym == "/":
@@ -624,6 +712,8 @@ class _Body:
         if not (isinstance(e.value, ast.Name) and e.value.id in self.arrays):
             raise d.error(e, "a read of `%s`: only array parameters are differentiable yet" % ast.unparse(e.value))
         name = self.arrays[e.value.id]
+        if t in MATS and name not in d.memory:
+            raise d.error(e, "a read of an array of matrices is not differentiable yet (its adjoint would need an atomic add of a matrix); pass the rows as vector arrays")
         index = self.index(e.slice)
         d.reads.setdefault(name, e)
         self.touch(name, "load", e)
@@ -677,6 +767,30 @@ class _Body:
             rules = []
         elif name in FLOAT_VECS:
             return self.construct(name, args, text, e)
+        elif name in MATS:
+            return self.construct_matrix(name, args, text, e)
+        elif name == "transpose" and len(args) == 1:
+            rules = [(names[0], args[0][1], "%stranspose(%s)" % (S, G))]
+        elif name == "determinant" and len(args) == 1:
+            m, mt = args[0]
+            if mt == "mat22":
+                cof = "%smat22(%s[1, 1], -%s[1, 0], -%s[0, 1], %s[0, 0])" % (S, m, m, m, m)
+            elif mt == "mat33":
+                cof = "%smat33(%scross(%s[1], %s[2]), %scross(%s[2], %s[0]), %scross(%s[0], %s[1]))" % (S, S, m, m, S, m, m, S, m, m)
+            else:
+                raise d.error(e, "the determinant of a mat44 is not differentiable yet")
+            rules = [(m, mt, "%s * %s" % (G, cof), mt)]
+        elif name == "inverse" and len(args) == 1:
+            m, mt = args[0]
+            rules = [(m, mt, "-(%stranspose(%s) @ %s @ %stranspose(%s))" % (S, var, G, S, var))]
+        elif name == "outer" and len(args) == 2:
+            (u, ut), (v, vt) = args
+            rules = [(u, ut, "%s @ %s" % (G, v), ut), (v, vt, "%s @ %s" % (u, G), vt)]
+        elif name == "diag" and len(args) == 1:
+            v, vt = args[0]
+            rules = [(v, vt, "%s%s(%s)" % (S, vt, ", ".join("%s[%d, %d]" % (G, k, k) for k in range(_size(vt)))), vt)]
+        elif name == "identity":
+            rules = []
         elif name == "abs" and len(args) == 1:
             a, at = args[0]
             if at == "f32":
@@ -776,6 +890,18 @@ class _Body:
             k += w
         if k != _size(name):
             raise self.d.error(e, "a %s from %d components" % (name, k))
+        return self.let(name, name, text, rules)
+
+    def construct_matrix(self, name, args, text, e):
+        n = _size(name)
+        if len(args) == 1 and args[0][1] == name:
+            return args[0]
+        if len(args) == n and all(at == _row(name) for _, at in args):
+            rules = [(a, at, "%s[%d]" % (G, k), at) for k, (a, at) in enumerate(args)]
+        elif len(args) == n * n and all(at not in FLOAT_VECS and at not in MATS for _, at in args):
+            rules = [(a, at, "%s[%d, %d]" % (G, k // n, k % n), "f32") for k, (a, at) in enumerate(args)]
+        else:
+            raise self.d.error(e, "this %s constructor is not differentiable yet (rows, or all %d numbers, are)" % (name, n * n))
         return self.let(name, name, text, rules)
 
     # ----- funcs: inlined, their parameters bound as the call converts them
@@ -1440,6 +1566,10 @@ class _Writer:
         ``nt``), summed over the components where ``name`` is a scalar."""
         if nt not in DIFF or not name.isidentifier():
             return
+        if gt in MATS and nt == "f32":
+            tmp = self.d.fresh("sum")
+            self.line(depth, "%s = %s" % (tmp, text))
+            text = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt)))
         if gt in FLOAT_VECS and nt == "f32":
             text = "%sdot(%s, %s%s(1.0))" % (S, _paren(text), S, gt)
         self.line(depth, "%s = %s + %s" % (self.g(name), self.g(name), _paren(text)))

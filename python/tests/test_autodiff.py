@@ -15,8 +15,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Tape, atomic_add, barrier, f32, func, global_id, kernel, length,  # noqa: E402
-                      local_array, local_index, normalize, shared_array, vec2, vec3, dot)
+from spirthon import (AdjointError, Array, Tape, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+                      identity, inverse, kernel, length, local_array, local_index, mat22, mat33, normalize, outer,
+                      shared_array, transpose, vec2, vec3, dot)
 from test_gpu import np, setUpModule  # noqa: E402,F401
 
 
@@ -369,8 +370,55 @@ def neighbours_f64(x):
     return out
 
 
+@kernel
+def matrices(p: Array[vec3], q: Array[vec3], out: Array[vec3], s: Array[f32]):
+    i = global_id().x
+    a = p[i]
+    b = q[i]
+    m = mat33(a, b, cross(a, b) + vec3(0.5, 0.0, 1.0))
+    n = outer(a, b) * 0.5 + identity(3) * 2.0
+    r = (m @ n) @ a + b @ transpose(m) - inverse(n) @ b
+    out[i] = r * determinant(m) + vec3(m[1, 2], m[0][1], m[2, -3]) / 3.0
+    k = mat22(a.x, a.y, b.z, 1.5)
+    s[i] = determinant(k) + (k @ vec2(b.x, b.y)).y / 2.0
+
+
+def matrices_f64(p, q, w, ws):
+    total = 0.0
+    for i in range(len(p)):
+        a, b = p[i], q[i]
+        m = np.stack([a, b, np.cross(a, b) + [0.5, 0, 1]])
+        n = np.outer(a, b) * 0.5 + np.eye(3) * 2
+        r = (m @ n) @ a + b @ m.T - np.linalg.inv(n) @ b
+        o = r * np.linalg.det(m) + np.array([m[1, 2], m[0, 1], m[2, 0]]) / 3
+        k = np.array([[a[0], a[1]], [b[2], 1.5]])
+        total += np.sum(w[i] * o) + ws[i] * (np.linalg.det(k) + (k @ b[:2])[1] / 2)
+    return total
+
+
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
+
+    def test_matrices(self):
+        p0 = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
+        q0 = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
+        w = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
+        ws = self.rng.uniform(-1, 1, 6).astype(np.float32)
+
+        def run():
+            p = spirthon.array(p0, vec3, requires_grad=True)
+            q = spirthon.array(q0, vec3, requires_grad=True)
+            out, s = spirthon.zeros(6, vec3), spirthon.zeros(6)
+            with Tape() as tape:
+                matrices.launch(6, p, q, out, s)
+            tape.backward(grads={out: w, s: ws})
+            return p.grad.numpy(), q.grad.numpy()
+
+        want_p = central(lambda v: matrices_f64(v, q0.astype(np.float64), w, ws), p0)
+        want_q = central(lambda v: matrices_f64(p0.astype(np.float64), v, w, ws), q0)
+        for gp, gq in on_both(run):
+            np.testing.assert_allclose(gp, want_p, rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(gq, want_q, rtol=1e-4, atol=1e-4)
 
     def test_run_time_loops_with_continue(self):
         x0 = self.rng.uniform(-1, 1, 20).astype(np.float32)
@@ -766,7 +814,7 @@ class Rules(unittest.TestCase):
             self.assertEqual(list(yg), [0.0] * 3)  # y's contents before the tape were overwritten
 
     def test_requires_grad_only_for_float_arrays(self):
-        with self.assertRaisesRegex(TypeError, "gradients are of f32 and vec2/vec3/vec4 arrays"):
+        with self.assertRaisesRegex(TypeError, "gradients are of f32, vec2/vec3/vec4 and mat22/mat33/mat44 arrays"):
             spirthon.zeros(3, spirthon.i32, requires_grad=True)
         spirthon.zeros(3, vec3, requires_grad=True)
 
