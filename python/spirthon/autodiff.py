@@ -52,7 +52,7 @@ from .arrays import _ArrayType
 from .types import f32
 from .vectors import VectorType
 
-FLOAT_VECS = ("vec2", "vec3", "vec4")
+FLOAT_VECS = ("vec2", "vec3", "vec4", "quat")
 MATS = ("mat22", "mat33", "mat44")
 DIFF = ("f32",) + FLOAT_VECS + MATS
 LOCAL_ARRAY_BYTES = 16384
@@ -70,6 +70,8 @@ class AdjointError(CompileError):
 
 def _size(t):
     """A vector's components, a matrix's rows (and columns), a scalar's 1."""
+    if t == "quat":
+        return 4
     return int(t[-1]) if t in FLOAT_VECS or t in MATS else 1
 
 
@@ -80,7 +82,13 @@ def _row(t):
 def _zero(t):
     if t in MATS:
         return "%s%s(%s)" % (S, t, ", ".join(["0.0"] * _size(t) ** 2))
+    if t == "quat":
+        return "%squat(0.0, 0.0, 0.0, 0.0)" % S  # (one number alone is no quat)
     return "%s%s(0.0)" % (S, t)
+
+
+def _ones(t):
+    return "%squat(1.0, 1.0, 1.0, 1.0)" % S if t == "quat" else "%s%s(1.0)" % (S, t)
 
 
 def _entries(t, entry):
@@ -224,6 +232,7 @@ class Differentiator:
         self.memory_adj = {}  # such an array of floats -> its adjoint array
         self.shared_adj = []  # (adjoint, element type, size text) of the shared ones
         self.log = []         # (array, "load" or "store", node) for shared and local arrays, in order
+        self.flat = set()     # the array parameters of matrices and quats: their adjoints are flat f32 arrays
         self.writes_memo = {}
 
     def error(self, node, text):
@@ -251,13 +260,15 @@ class Differentiator:
         if isinstance(ann, VectorType):
             if ann.name in FLOAT_VECS:
                 return ann.name
+            if ann.name == "quat":
+                return "quat"
             return "float-other" if ann.is_float else "ivec"
         name = getattr(ann, "name", None) or getattr(ann, "__name__", None)
         if name in MATS:
             return name
         if name in ("i32", "u32", "i64", "u64", "i8", "u8", "i16", "u16"):
             return "int"
-        if name in ("f64", "f16") or (name or "").startswith(("mat", "dmat", "quat")):
+        if name in ("f64", "f16") or (name or "").startswith(("mat", "dmat")):
             return "float-other"
         return "other"
 
@@ -462,7 +473,13 @@ class _Body:
         if name in ("int", "i32", "u32", "i64", "u64", "i8", "u8", "i16", "u16", "len", "round", "local_index",
                     "subgroup_size", "subgroup_invocation_id", "randi", "randu"):
             return "int"
-        if name in ("f64", "f16") or name.startswith(("dvec", "f16vec", "dmat", "quat")):
+        if name in ("quat_inverse", "quat_identity", "quat_from_axis_angle"):
+            return "quat"
+        if name in ("quat_rotate", "quat_rotate_inv"):
+            return "vec3"
+        if name == "quat_to_matrix":
+            return "mat33"
+        if name in ("f64", "f16") or name.startswith(("dvec", "f16vec", "dmat")):
             return "float-other"
         if name == "bool":
             return "bool"
@@ -670,6 +687,9 @@ class _Body:
                 rules = [(mat, mt, "%s * %s" % (G, _paren(num))), (num, nt, "(%s)" % _frobenius(G, mat, mt), "f32")]
             else:
                 rules = [(a, at, "%s / %s" % (G, pb)), (b, bt, "-(%s) / %s" % (_frobenius(G, var, t), pb), "f32")]
+        elif sym == "*" and at == bt == "quat":
+            # The Hamilton product: right (left) multiplication's adjoint is by the conjugate.
+            rules = [(a, at, "%s * %squat_inverse(%s)" % (G, S, b)), (b, bt, "%squat_inverse(%s) * %s" % (S, a, G))]
         elif sym == "*":
             rules = [(a, at, "%s * %s" % (G, pb)), (b, bt, "%s * %s" % (G, pa))]
         elif sym == "/":
@@ -712,8 +732,8 @@ class _Body:
         if not (isinstance(e.value, ast.Name) and e.value.id in self.arrays):
             raise d.error(e, "a read of `%s`: only array parameters are differentiable yet" % ast.unparse(e.value))
         name = self.arrays[e.value.id]
-        if t in MATS and name not in d.memory:
-            raise d.error(e, "a read of an array of matrices is not differentiable yet (its adjoint would need an atomic add of a matrix); pass the rows as vector arrays")
+        if (t in MATS or t == "quat") and name not in d.memory and d.arrays[name][1] != 1:
+            raise d.error(e, "a read of a multi-dimensional array of %ss is not differentiable yet (1-D arrays of them are)" % t)
         index = self.index(e.slice)
         d.reads.setdefault(name, e)
         self.touch(name, "load", e)
@@ -789,8 +809,28 @@ class _Body:
         elif name == "diag" and len(args) == 1:
             v, vt = args[0]
             rules = [(v, vt, "%s%s(%s)" % (S, vt, ", ".join("%s[%d, %d]" % (G, k, k) for k in range(_size(vt)))), vt)]
-        elif name == "identity":
+        elif name in ("identity", "quat_identity"):
             rules = []
+        elif name == "quat_inverse" and len(args) == 1:
+            rules = [(names[0], args[0][1], "%squat_inverse(%s)" % (S, G))]
+        elif name == "quat_from_axis_angle" and len(args) == 2:
+            (a, at), (h, ht) = args
+            half = "%s * 0.5" % _paren(h)
+            rules = [(a, at, "%s.xyz * %ssin(%s)" % (G, M, half), "vec3"),
+                     (h, ht, "0.5 * (%sdot(%s.xyz, %s) * %scos(%s) - %s.w * %ssin(%s))" % (S, G, a, M, half, G, M, half), "f32")]
+        elif name in ("quat_rotate", "quat_rotate_inv") and len(args) == 2:
+            (q, qt), (x, xt) = args
+            sign = "+" if name == "quat_rotate" else "-"
+            rules = [(q, qt, _rotate_q_adjoint(q, x, G, sign), "quat"), (x, xt, _rotate_x_adjoint(q, G, sign), "vec3")]
+        elif name == "quat_to_matrix" and len(args) == 1:
+            q, qt = args[0]
+            # Column c is quat_rotate(q, e_c); its adjoint is column c of G.
+            cols = []
+            for c in range(3):
+                e_c = "%svec3(%s)" % (S, ", ".join("1.0" if k == c else "0.0" for k in range(3)))
+                g_c = "%svec3(%s[0, %d], %s[1, %d], %s[2, %d])" % (S, G, c, G, c, G, c)
+                cols.append(_rotate_q_adjoint(q, e_c, g_c, "+"))
+            rules = [(q, qt, " + ".join("(%s)" % c for c in cols), "quat")]
         elif name == "abs" and len(args) == 1:
             a, at = args[0]
             if at == "f32":
@@ -878,7 +918,7 @@ class _Body:
             return args[0]
         if len(args) == 1:
             a, at = args[0]
-            return self.let("splat", name, text, [(a, at, "%sdot(%s, %s%s(1.0))" % (S, G, S, name))])
+            return self.let("splat", name, text, [(a, at, "%sdot(%s, %s)" % (S, G, _ones(name)))])
         rules, k = [], 0
         for a, at in args:
             if at in FLOAT_VECS:
@@ -1571,7 +1611,7 @@ class _Writer:
             self.line(depth, "%s = %s" % (tmp, text))
             text = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt)))
         if gt in FLOAT_VECS and nt == "f32":
-            text = "%sdot(%s, %s%s(1.0))" % (S, _paren(text), S, gt)
+            text = "%sdot(%s, %s)" % (S, _paren(text), _ones(gt))
         self.line(depth, "%s = %s + %s" % (self.g(name), self.g(name), _paren(text)))
 
     def reverse(self, nodes, depth):
@@ -1587,7 +1627,11 @@ class _Writer:
                 if n.array not in self.adj:
                     continue
                 a = self.adj[n.array]
-                if self.d.memory.get(n.array) == "local":
+                if n.array in self.d.flat:
+                    # One atomic per entry: matrices and quats have no atomics.
+                    for k, entry in enumerate(_entry_texts(n.ty, self.g(n.var))):
+                        self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _flat(n.index, n.ty, k), entry))
+                elif self.d.memory.get(n.array) == "local":
                     self.line(depth, "%s[%s] = %s[%s] + %s" % (a, n.index, a, n.index, self.g(n.var)))
                 else:
                     self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _index(n.index), self.g(n.var)))
@@ -1597,7 +1641,16 @@ class _Writer:
                 if n.array not in self.adj:
                     continue
                 a, elem = self.adj[n.array], arrays[n.array][0]
-                if n.kind == "set":
+                if n.array in self.d.flat:
+                    tmp = self.d.fresh("out_g")
+                    k = len(_entry_texts(elem, ""))
+                    self.line(depth, "%s = %s%s(%s)" % (tmp, S, elem, ", ".join("%s[%s]" % (a, _flat(n.index, elem, j)) for j in range(k))))
+                    if n.kind == "set":
+                        for j in range(k):
+                            self.line(depth, "%s[%s] = 0.0" % (a, _flat(n.index, elem, j)))
+                    if n.value is not None:
+                        self.add(depth, n.value, n.vty, tmp if n.kind != "sub" else "-" + tmp, elem)
+                elif n.kind == "set":
                     tmp = self.d.fresh("out_g")
                     self.line(depth, "%s = %s[%s]" % (tmp, a, n.index))
                     self.line(depth, "%s[%s] = %s" % (a, n.index, _zero(elem)))
@@ -1630,6 +1683,37 @@ class _Writer:
                 self.reverse(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
                     self.add(depth, entry, t, self.g(h), t)
+
+
+def _rotate_x_adjoint(q, g, sign):
+    """The adjoint of ``x`` in ``x*(2w²-1) ± cross(u, x)*w*2 + u*dot(u, x)*2`` (``u =
+    q.xyz``, ``w = q.w``: ``quat_rotate``, or ``quat_rotate_inv`` with ``-``), given the
+    result's adjoint ``g``."""
+    return "%s * (2.0 * %s.w * %s.w - 1.0) %s %scross(%s, %s.xyz) * (2.0 * %s.w) + %s.xyz * (2.0 * %sdot(%s, %s.xyz))" % (
+        g, q, q, sign, S, g, q, q, q, S, g, q)
+
+
+def _rotate_q_adjoint(q, x, g, sign):
+    """The adjoint of ``q`` in the same, as a quat: ``u`` gets ``± 2w cross(x, g) +
+    2(dot(u, x) g + dot(g, u) x)``, ``w`` gets ``4w dot(g, x) ± 2 dot(g, cross(u, x))``."""
+    u = "%s.xyz" % q
+    du = "%scross(%s, %s) * (2.0 * %s.w) * %s1.0 + (%s * %sdot(%s, %s) + %s * %sdot(%s, %s)) * 2.0" % (
+        S, x, g, q, "" if sign == "+" else "-", g, S, u, x, x, S, g, u)
+    dw = "4.0 * %s.w * %sdot(%s, %s) %s 2.0 * %sdot(%s, %scross(%s, %s))" % (q, S, g, x, sign, S, g, S, u, x)
+    return "%squat(%s, %s)" % (S, du, dw)
+
+
+def _entry_texts(t, g):
+    """The entries of ``g``, a value of type ``t`` (a matrix row by row, a quat's x y z w)."""
+    if t in MATS:
+        return ["%s[%d, %d]" % (g, r, c) for r in range(_size(t)) for c in range(_size(t))]
+    return ["%s.%s" % (g, c) for c in "xyzw"]
+
+
+def _flat(index, t, k):
+    """The position of entry ``k`` of element ``index`` in a flat ``f32`` adjoint array."""
+    n = len(_entry_texts(t, ""))
+    return "%s * %d + %d" % (_paren(index), n, k)
 
 
 def _writes_memory(node):
@@ -1701,6 +1785,7 @@ def adjoint(kernel):
                 raise d.error(tree, "parameter `%s`: structs are not differentiable yet" % p.name)
             env[p.name] = (p.name, t)
             d.params[p.name] = t
+    d.flat = {a for a, (elem, dims) in d.arrays.items() if elem in MATS or elem == "quat"}
     body = _Body(d, env, arrays, top=True)
     stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     body.stmts(_unguard(d, stmts))
@@ -1735,7 +1820,8 @@ def adjoint(kernel):
             params.append("%s: %s%s[%s%s]" % (p.name, S, kinds[p.dims], S, p.elem.name))
         else:
             params.append("%s: %s" % (p.name, "bool" if p.elem is bool else S + p.elem.name))
-    params += ["%s: %s%s[%s%s]" % (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]) for a, g in params_adj.items()]
+    params += ["%s: %s%s[%s%s]" % ((g, S, "Array", S, "f32") if a in d.flat else (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]))
+               for a, g in params_adj.items()]
     params = [p.replace(S, prefix + "sp.") for p in params]
     name = prefix + kernel.name
     lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, "",
@@ -1747,5 +1833,6 @@ def adjoint(kernel):
     out = Adjoint(text, name, params_adj, {a: n for a, n in d.reads.items() if a not in d.memory},
                   {a: n for a, n in d.writes.items() if a not in d.memory})
     out.prefix = prefix
+    out.flat = {a: len(_entry_texts(d.arrays[a][0], "")) for a in d.flat if a in params_adj}
     out.params = [tuple(p.split(": ", 1)) for p in params]
     return out

@@ -644,8 +644,8 @@ class DeviceArray:
 
     def _with_grad(self, requires_grad):
         if requires_grad:
-            if not (self.elem is f32 or getattr(self.elem, "name", None) in ("vec2", "vec3", "vec4", "mat22", "mat33", "mat44")):
-                raise TypeError("requires_grad: gradients are of f32, vec2/vec3/vec4 and mat22/mat33/mat44 arrays, not of %s ones" % _elem_name(self.elem))
+            if not (self.elem is f32 or getattr(self.elem, "name", None) in ("vec2", "vec3", "vec4", "quat", "mat22", "mat33", "mat44")):
+                raise TypeError("requires_grad: gradients are of f32, vec2/vec3/vec4, quat and mat22/mat33/mat44 arrays, not of %s ones" % _elem_name(self.elem))
             self.requires_grad = True
             self.grad = zeros(self.shape, self.elem)
         return self

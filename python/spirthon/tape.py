@@ -167,8 +167,9 @@ class Tape:
                         "tape.backward(): `%s`, which the launch of `%s` at %s read, was written afterwards (%s): the backward "
                         "pass needs the values that launch saw; write the new values to another array"
                         % (name, r.kernel.name, r.site, a._writer))
-            extra = [self._adjoint_array(value) for p, value in zip(r.kernel.params, r.args)
-                     if p.kind == "array" and p.name in r.adjoint.info.adjoints]
+            info = r.adjoint.info
+            extra = [_flat(self._adjoint_array(value), info.flat.get(p.name)) for p, value in zip(r.kernel.params, r.args)
+                     if p.kind == "array" and p.name in info.adjoints]
             r.adjoint.launch(r.threads, *(list(r.args) + extra))
 
     def zero(self):
@@ -188,6 +189,17 @@ class Tape:
         self.records = []
         self._read_by = {}
         self._own = {}
+
+
+def _flat(a, entries):
+    """The adjoint array ``a`` as the adjoint kernel takes it: itself, or for matrices and
+    quats (which have no atomics) the same memory as a flat ``f32`` array of their entries."""
+    if entries is None:
+        return a
+    shape = (_count(a.shape) * entries,)
+    if a._host is not None:
+        return gpu.DeviceArray(a.device, gpu.f32, shape, host=a._host.reshape(-1))
+    return gpu.DeviceArray(a.device, gpu.f32, shape, buffer=a._buffer)
 
 
 def _unwatch():

@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 import spirthon  # noqa: E402
 from spirthon import (AdjointError, Array, Tape, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_index, mat22, mat33, normalize, outer,
+                      quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, transpose, vec2, vec3, dot)
 from test_gpu import np, setUpModule  # noqa: E402,F401
 
@@ -396,8 +397,70 @@ def matrices_f64(p, q, w, ws):
     return total
 
 
+@kernel
+def rotations(q: Array[quat], v: Array[vec3], angle: Array[f32], frames: Array[mat33], out: Array[vec3], m: Array[f32]):
+    i = global_id().x
+    a = normalize(q[i])
+    r = quat_from_axis_angle(normalize(v[i]), angle[i])
+    c = a * r * 1.5 + quat_inverse(r) - quat(v[i], 0.5)
+    w = quat_rotate(c, v[i]) + quat_rotate_inv(a, vec3(c.x, 1.0, c.w))
+    out[i] = quat_to_matrix(c) @ w + w * length(c) + c.xyz * dot(a, r) + frames[i] @ v[i]
+    m[i] = quat_to_matrix(a)[1, 2] * frames[i][0, 1]
+
+
+def _hamilton(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return np.array([aw * bx + bw * ax + ay * bz - by * az, aw * by + bw * ay + az * bx - bz * ax,
+                     aw * bz + bw * az + ax * by - bx * ay, aw * bw - ax * bx - ay * by - az * bz])
+
+
+def _rotate(q, x, sign=1):
+    u, w = q[:3], q[3]
+    return x * (2 * w * w - 1) + sign * np.cross(u, x) * w * 2 + u * np.dot(u, x) * 2
+
+
+def rotations_f64(q, v, angle, frames, w, wm):
+    to_matrix = lambda c: np.stack([_rotate(c, e) for e in np.eye(3)], axis=1)
+    total = 0.0
+    for i in range(len(q)):
+        a = q[i] / np.linalg.norm(q[i])
+        h = angle[i] * 0.5
+        r = np.concatenate([v[i] / np.linalg.norm(v[i]) * np.sin(h), [np.cos(h)]])
+        c = _hamilton(a, r) * 1.5 + r * [-1, -1, -1, 1] - np.concatenate([v[i], [0.5]])
+        x = _rotate(c, v[i]) + _rotate(a, np.array([c[0], 1.0, c[3]]), -1)
+        o = to_matrix(c) @ x + x * np.linalg.norm(c) + c[:3] * np.dot(a, r) + frames[i] @ v[i]
+        total += np.sum(w[i] * o) + wm[i] * to_matrix(a)[1, 2] * frames[i][0, 1]
+    return total
+
+
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
+
+    def test_quaternions_and_arrays_of_matrices(self):
+        n = 5
+        args = [self.rng.uniform(-1, 1, (n, 4)), self.rng.uniform(-1, 1, (n, 3)), self.rng.uniform(-2, 2, n),
+                self.rng.uniform(-1, 1, (n, 3, 3))]
+        args = [a.astype(np.float32) for a in args]
+        w = self.rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        wm = self.rng.uniform(-1, 1, n).astype(np.float32)
+
+        def run():
+            ins = [spirthon.array(a, t, requires_grad=True) for a, t in zip(args, (quat, vec3, f32, mat33))]
+            out, m = spirthon.zeros(n, vec3), spirthon.zeros(n)
+            with Tape() as tape:
+                rotations.launch(n, *ins, out, m)
+            tape.backward(grads={out: w, m: wm})
+            return [a.grad.numpy() for a in ins]
+
+        for grads in on_both(run):
+            for k, got in enumerate(grads):
+                def f(x, k=k):
+                    vals = [a.astype(np.float64) for a in args]
+                    vals[k] = x
+                    return rotations_f64(*vals, w, wm)
+                want = central(f, args[k])
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)), err_msg=str(k))
 
     def test_matrices(self):
         p0 = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
@@ -814,7 +877,7 @@ class Rules(unittest.TestCase):
             self.assertEqual(list(yg), [0.0] * 3)  # y's contents before the tape were overwritten
 
     def test_requires_grad_only_for_float_arrays(self):
-        with self.assertRaisesRegex(TypeError, "gradients are of f32, vec2/vec3/vec4 and mat22/mat33/mat44 arrays"):
+        with self.assertRaisesRegex(TypeError, "gradients are of f32, vec2/vec3/vec4, quat and mat22/mat33/mat44 arrays"):
             spirthon.zeros(3, spirthon.i32, requires_grad=True)
         spirthon.zeros(3, vec3, requires_grad=True)
 
