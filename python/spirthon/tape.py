@@ -39,6 +39,12 @@ from . import gpu
 from .autodiff import AdjointError, adjoint as _adjoint  # noqa: F401 (AdjointError re-exported)
 
 _local = threading.local()
+_count_lock = threading.Lock()  # guards gpu._watching, which tapes of every thread count in
+
+
+def _watching(delta):
+    with _count_lock:
+        gpu._watching += delta
 
 
 def active():
@@ -58,7 +64,7 @@ class Tape:
         self.records = []
         self._read_by = {}   # id(array) -> the record of the first launch that read it
         self._own = {}       # id(array) -> (array, the tape's adjoint of it)
-        self._watching = False
+        self._holding = False
         self._in = False
 
     def __enter__(self):
@@ -69,13 +75,13 @@ class Tape:
         if stack is None:
             stack = _local.stack = []
         stack.append(self)
-        gpu._watching += 1  # no one-pass launch while a tape records (it would not be recorded)
+        _watching(1)  # no one-pass launch while a tape records (it would not be recorded)
         return self
 
     def __exit__(self, *exc):
         _local.stack.remove(self)
         self._in = False
-        gpu._watching -= 1
+        _watching(-1)
         return False
 
     # ----- recording
@@ -83,10 +89,10 @@ class Tape:
     def _watch(self):
         # While a tape holds launches, every launch takes the path that counts array
         # versions (the one-pass path does not), so a write outside the tape is seen.
-        if not self._watching:
-            self._watching = True
-            gpu._watching += 1
-            weakref.finalize(self, _unwatch)
+        if not self._holding:
+            self._holding = True
+            _watching(1)
+            weakref.finalize(self, _watching, -1)
 
     def record(self, kernel, threads, args, kwargs, checked, site):
         """Launches ``kernel`` (a specialization for a generic kernel) and records it."""
@@ -200,10 +206,6 @@ def _flat(a, entries):
     if a._host is not None:
         return gpu.DeviceArray(a.device, gpu.f32, shape, host=a._host.reshape(-1))
     return gpu.DeviceArray(a.device, gpu.f32, shape, buffer=a._buffer)
-
-
-def _unwatch():
-    gpu._watching -= 1
 
 
 def _count(shape):

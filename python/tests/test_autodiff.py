@@ -197,6 +197,74 @@ class Builtins(unittest.TestCase):
                 self.check(expr, getattr(self.mod, "v%d" % k), [p, q], f, shape, vec3 if out == "vec3" else f32)
 
 
+def random_expression(rng, depth):
+    """A random float expression over `a` and `b`, valid in a kernel and in Python."""
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice(["a", "b", "a", "b", "%.2f" % rng.uniform(-2, 2)])
+    e = lambda: random_expression(rng, depth - 1)
+    forms = [
+        lambda: "(%s + %s)" % (e(), e()), lambda: "(%s - %s)" % (e(), e()), lambda: "(%s * %s)" % (e(), e()),
+        lambda: (lambda d: "(%s / (%s * %s + 1.0))" % (e(), d, d))(e()), lambda: "(-%s)" % e(),
+        lambda: "math.sin(%s)" % e(), lambda: "math.cos(%s)" % e(), lambda: "math.exp(clamp(%s, -3.0, 3.0))" % e(),
+        lambda: "math.log((%s) ** 2 + 0.5)" % e(), lambda: "math.sqrt((%s) ** 2 + 0.25)" % e(),
+        lambda: "math.tanh(%s)" % e(), lambda: "min(%s, %s)" % (e(), e()), lambda: "max(%s, %s)" % (e(), e()),
+        lambda: "abs(%s)" % e(), lambda: "(%s if %s > %s else %s)" % (e(), e(), e(), e()),
+        lambda: "math.atan2(%s, %s)" % (e(), e()), lambda: "(%s) ** 3" % e(),
+    ]
+    return rng.choice(forms)()
+
+
+class Random(unittest.TestCase):
+    """Random expressions (seeded): the tape's gradient against central differences of the
+    same expression evaluated by Python in float64, where the f32 forward took the same
+    branches and the differences are stable (no kink within the step)."""
+
+    def test_random_expressions(self):
+        import random
+        rng = random.Random(29)
+        exprs = [random_expression(rng, 4) for _ in range(24)]
+        folder = tempfile.mkdtemp(prefix="spirthon-grad-random-")
+        lines = ["import math", "from spirthon import *", ""]
+        for k, e in enumerate(exprs):
+            lines += ["@kernel", "def r%d(x: Array[f32], z: Array[f32], y: Array[f32]):" % k, "    i = global_id().x",
+                      "    a = x[i]", "    b = z[i]", "    y[i] = %s" % e, ""]
+        with open(os.path.join(folder, "grad_random.py"), "w") as f:
+            f.write("\n".join(lines))
+        sys.path.insert(0, folder)
+        try:
+            mod = importlib.import_module("grad_random")
+        finally:
+            sys.path.remove(folder)
+        ns = {"math": math, "clamp": lambda x, lo, hi: min(max(x, lo), hi)}
+        nrng = np.random.default_rng(29)
+        checked = 0
+        for k, e in enumerate(exprs):
+            f = eval("lambda a, b: " + e, ns)
+            x0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
+            z0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
+
+            def run():
+                x, z = spirthon.array(x0, requires_grad=True), spirthon.array(z0, requires_grad=True)
+                y = spirthon.zeros(8)
+                with Tape() as tape:
+                    getattr(mod, "r%d" % k).launch(8, x, z, y)
+                tape.backward(grads={y: np.ones(8, np.float32)})
+                return x.grad.numpy(), z.grad.numpy(), y.numpy()
+
+            for gx, gz, y in on_both(run):
+                for i in range(8):
+                    a, b = float(x0[i]), float(z0[i])
+                    if abs(y[i] - f(a, b)) > 1e-4 * max(1.0, abs(f(a, b))):
+                        continue  # the f32 forward took another branch
+                    for got, d in ((gx[i], (1, 0)), (gz[i], (0, 1))):
+                        fd = [(f(a + s * d[0], b + s * d[1]) - f(a - s * d[0], b - s * d[1])) / (2 * s) for s in (1e-7, 3e-7)]
+                        if abs(fd[0] - fd[1]) > 1e-3 * max(1.0, abs(fd[0])):
+                            continue  # a kink within the step
+                        self.assertLess(abs(got - fd[0]), 2e-3 * max(1.0, abs(fd[0])), "%s at a=%r b=%r" % (e, a, b))
+                        checked += 1
+        self.assertGreater(checked, 300)
+
+
 # ----- kernels with control flow, loops, funcs and atomics
 
 STEPS = 6
