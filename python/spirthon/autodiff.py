@@ -17,24 +17,34 @@ that of Tapenade and of Warp's code generator):
   branches ``If`` with their merged names (a phi as a copy at the end of each branch),
   loops ``For`` with their carried names. Int and bool values carry no adjoint: their
   expressions stay whole in the replay.
-* The replay runs the linear form without its stores and atomics; the sweep walks it
-  backwards, each ``Let``'s rule adding to its operands' adjoints. A branch is replayed
-  again inside its reverse (so its names are defined there), a loop iterates backwards,
-  restoring its carried values at each iteration's start from a per-invocation array
-  (``local_array``) sized by the trip count, which must be a compile-time constant; a loop
-  whose trip count is not constant may carry float values only as accumulators
-  (``s += e`` where ``e`` reads no carried value), whose adjoint needs no stored value.
+* The replay runs the linear form without its writes to parameter arrays (it writes
+  shared and local arrays again, whose contents it reads); the sweep walks it backwards,
+  each ``Let``'s rule adding to its operands' adjoints, and a ``barrier()`` is a barrier in
+  both. A branch is replayed again inside its reverse (so its names are defined there), a
+  loop iterates backwards, restoring its carried values at each iteration's start from a
+  per-invocation array (``local_array``) sized by the trip count, which must be a
+  compile-time constant; a loop whose trip count is not constant may carry values only as
+  accumulators (``s += e`` where ``e`` reads no carried value), whose adjoint needs no
+  stored value. Funcs are inlined, unless they give their own adjoint
+  (``@func(grad=...)``), which the sweep calls.
 * Array reads add to the array's adjoint with ``atomic_add`` (several invocations may read
-  one element); a plain store's reverse reads the element's adjoint, clears it (the value
+  one element; one atomic per entry for matrices and quats, whose adjoint arrays are flat
+  ``f32`` arrays); a plain store's reverse reads the element's adjoint, clears it (the value
   it overwrote did not reach the result) and passes it to the stored value; ``+=``,
   ``-=``, ``atomic_add`` and ``atomic_sub`` pass it on unchanged.
 
+The types are the language's, followed here as far as the adjoint needs them: ``f32``,
+``vec2``-``vec4``, ``quat`` and ``mat22``-``mat44`` values carry adjoints, ints and bools
+do not (their expressions stay whole in the replay), and a value this module cannot type
+where it matters is refused rather than guessed.
+
 What would make the adjoint wrong is refused here with the file and line: an array that
-the kernel both reads and writes (the replay would read the written values), the result of
-an atomic or of a func that writes arrays used as a value, loops that cannot be reversed
-(``while``, ``break``, a ``return`` inside a loop, non-constant trip counts with carried
-values), and everything not differentiable yet (``f64``/``f16`` values, matrices, local and
-shared arrays, barriers). ``spirthon.tape`` checks the rules that involve several launches.
+the kernel both reads and writes (the replay would read the written values), a shared or
+local array written after it was read, the result of an atomic or of a func that writes
+arrays used as a value, loops that cannot be reversed (``while``, ``break``, a ``return``
+inside a loop, non-constant trip counts with carried values other than accumulators), and
+everything not differentiable yet (``f64``/``f16`` values, structs, random numbers).
+``spirthon.tape`` checks the rules that involve several launches.
 
 Invariants: every versioned name is assigned before any use on every path of the adjoint
 (a branch's names are used only inside that branch's replay and reverse, a merged name is
@@ -361,6 +371,7 @@ class _Body:
     def __init__(self, d, env, arrays, func=None, top=False):
         self.d, self.env, self.arrays, self.func, self.top = d, env, arrays, func, top
         self.nodes = []
+        self.types = {}
 
     def sub(self):
         return _Body(self.d, dict(self.env), dict(self.arrays), self.func)
@@ -382,6 +393,14 @@ class _Body:
     # ----- types
 
     def ty(self, e):
+        """The type of expression ``e`` here (kept per scope, by the node itself, which the
+        table keeps alive: a name's type never changes)."""
+        t = self.types.get(e)
+        if t is None:
+            t = self.types[e] = self._ty(e)
+        return t
+
+    def _ty(self, e):
         d = self.d
         if isinstance(e, ast.Constant):
             v = e.value
