@@ -1,4 +1,6 @@
-"""``python3 -m spirthon run FILE.py --inputs IN.json [--kernel NAME] [--out OUT.json]``.
+"""``python3 -m spirthon run FILE.py --inputs IN.json [--kernel NAME] [--out OUT.json]``, and
+``python3 -m spirthon adjoint FILE.py [--kernel NAME] [--types T=f32 ...]``, which prints a
+kernel's adjoint (``spirthon.autodiff``) as the tape runs it.
 
 Runs a kernel under CPython with the run JSON of docs/language.md and prints the arrays
 after the run, as ``spirthon run`` prints them from the GPU. It is the same program as
@@ -230,9 +232,43 @@ def write_output(path, text):
         raise InputError("cannot write %s: %s" % (path, _os_error(e)))
 
 
+def adjoint(path, kernel_name, types):
+    """The adjoint's definition of the kernel ``kernel_name`` of the file (its only kernel
+    when ``None``), specialized by ``types`` (``T=f32`` texts) when it is generic."""
+    from .autodiff import AdjointError
+    try:
+        module = load_module(path)
+    except Exception as e:
+        raise InputError("importing %s raised %s: %s" % (path, type(e).__name__, e))
+    kernels = kernels_of(module)
+    if kernel_name is None:
+        if len(kernels) != 1:
+            raise InputError("%s has %d kernels (%s): name one with --kernel" % (path, len(kernels), ", ".join(sorted(kernels)) or "none"))
+        kernel_name = next(iter(kernels))
+    k = kernels.get(kernel_name)
+    if k is None:
+        raise InputError("%s has no kernel `%s` (it has %s)" % (path, kernel_name, ", ".join(sorted(kernels)) or "none"))
+    if k.generic:
+        if not types:
+            raise InputError("kernel `%s` is generic: give its types with --types T=f32" % k.name)
+        try:
+            k = k.specialize([t.split("=", 1) for t in types])
+        except (TypeError, ValueError) as e:
+            raise InputError(str(e))
+    try:
+        return k.adjoint_source.lstrip("\n")
+    except AdjointError as e:
+        _say(str(e))
+        raise _Exit(1)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m spirthon", description="Run spirthon kernels under CPython.")
     sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("adjoint", help="print a kernel's adjoint, the kernel a spirthon.Tape runs backwards")
+    g.add_argument("file")
+    g.add_argument("--kernel")
+    g.add_argument("--types", nargs="*", default=[], help="a generic kernel's types, as T=f32")
     r = sub.add_parser("run", help="run a kernel with a run-JSON file")
     r.add_argument("file")
     r.add_argument("--inputs", required=True)
@@ -241,6 +277,15 @@ def main(argv=None):
     r.add_argument("--checked", action="store_true", help="stop a kernel invocation at a failed bounds, division or assert check and report the first failure")
     r.add_argument("--program", action="store_true", help="the file is a program, not only a kernel file: its imports of other modules are the CPU side's")
     a = parser.parse_args(argv)
+    if a.command == "adjoint":
+        try:
+            write_output(None, adjoint(a.file, a.kernel, a.types))
+        except _Exit as e:
+            return e.code
+        except InputError as e:
+            _say("error: %s" % e)
+            return 2
+        return 0
     try:
         for given in (a.file, a.inputs):
             if a.out is not None and a.out != "-" and _same_file(a.out, given):

@@ -176,7 +176,8 @@ class Tape:
             info = r.adjoint.info
             extra = [_flat(self._adjoint_array(value), info.flat.get(p.name)) for p, value in zip(r.kernel.params, r.args)
                      if p.kind == "array" and p.name in info.adjoints]
-            r.adjoint.launch(r.threads, *(list(r.args) + extra))
+            # A launch checked forward is checked backward too.
+            (r.adjoint.launch_checked if r.checked else r.adjoint.launch)(r.threads, *(list(r.args) + extra))
 
     def zero(self):
         """Clears the ``.grad`` of every ``requires_grad`` array the recorded launches took

@@ -949,6 +949,22 @@ class Rules(unittest.TestCase):
             spirthon.zeros(3, spirthon.i32, requires_grad=True)
         spirthon.zeros(3, vec3, requires_grad=True)
 
+    def test_the_command_prints_an_adjoint(self):
+        import subprocess
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        run = lambda *args: subprocess.run([sys.executable, "-m", "spirthon", "adjoint", __file__] + list(args),
+                                           capture_output=True, text=True, env=env, timeout=120)
+        ok = run("--kernel", "normalized")
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        self.assertRegex(ok.stdout, r"^import spirthon as (_ad\d*_)sp\n")
+        self.assertRegex(ok.stdout, r"def (_ad\d*_)normalized\(")
+        several = run()
+        self.assertEqual(several.returncode, 2)
+        self.assertIn("name one with --kernel", several.stderr)
+        missing = run("--kernel", "nope")
+        self.assertEqual(missing.returncode, 2)
+        self.assertIn("has no kernel `nope`", missing.stderr)
+
     def test_the_adjoint_is_readable_source(self):
         # Its names take a prefix that no name of the file starts with (this file holds `_ad_`).
         text = normalized.adjoint_source
