@@ -243,6 +243,7 @@ class Differentiator:
         self.shared_adj = []  # (adjoint, element type, size text) of the shared ones
         self.log = []         # (array, "load" or "store", node) for shared and local arrays, in order
         self.flat = set()     # the array parameters of matrices and quats: their adjoints are flat f32 arrays
+        self.i32 = set()      # the versioned int names known to be i32s (for a loop's checkpoint array)
         self.writes_memo = {}
 
     def error(self, node, text):
@@ -1029,9 +1030,43 @@ class _Body:
             return "None", "other"
         return body.env["return"]
 
-    def bind(self, name, txt, vt, want, annotation, node):
+    def bind(self, name, txt, vt, want, annotation, node, value=None):
         """A new name for ``txt`` of type ``vt`` held as ``want`` (converted as an
-        assignment to an annotated local or parameter converts)."""
+        assignment to an annotated local or parameter converts); ``value``, the source
+        expression, tells whether an int is an ``i32``."""
+        d = self.d
+        var, t = self._bind(name, txt, vt, want, annotation, node)
+        if want == "int" and annotation is None and value is not None and self.is_i32(value):
+            d.i32.add(var)
+        return var, t
+
+    def is_i32(self, e):
+        """Whether int expression ``e`` is surely an ``i32``: a literal below 2**31, a thread
+        id's component, ``len``, ``local_index``, ``int()``, an ``i32`` name, and arithmetic
+        of those."""
+        d = self.d
+        if isinstance(e, ast.Constant):
+            return type(e.value) is int and -2 ** 31 <= e.value < 2 ** 31
+        if isinstance(e, ast.Name):
+            if e.id in self.env:
+                v = self.env[e.id][0]
+                return v in d.i32 or (v in d.params and _param_is_i32(d, v))
+            return isinstance(d.global_value(e.id), int) and -2 ** 31 <= d.global_value(e.id) < 2 ** 31
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Call) and isinstance(e.value.func, ast.Name):
+            return d.callee(e.value) in (("lib", n) for n in ("global_id", "local_id", "workgroup_id", "num_workgroups", "num_threads"))
+        if isinstance(e, ast.Call):
+            kind, name = d.callee(e)
+            return kind == "lib" and name in ("len", "local_index", "int", "i32") or \
+                (kind == "lib" and name in ("min", "max", "abs") and all(self.is_i32(a) for a in e.args))
+        if isinstance(e, ast.BinOp) and not isinstance(e.op, (ast.Div, ast.MatMult)):
+            return self.is_i32(e.left) and self.is_i32(e.right)
+        if isinstance(e, ast.UnaryOp) and not isinstance(e.op, ast.Not):
+            return self.is_i32(e.operand)
+        if isinstance(e, ast.IfExp):
+            return self.is_i32(e.body) and self.is_i32(e.orelse)
+        return False
+
+    def _bind(self, name, txt, vt, want, annotation, node):
         d = self.d
         if vt == want and annotation is None and txt not in d.mutable and (txt.startswith(d.prefix) or txt in d.params):
             # A copy of a value that never changes (every versioned name but a loop's
@@ -1132,7 +1167,7 @@ class _Body:
         txt, vt = self.val(value)
         old = self.env.get(name)
         want = old[1] if old is not None else self.d.type_of(ann) if ann is not None else _settle(vt)
-        self.env[name] = self.bind(name, txt, vt, want, annotation, s)
+        self.env[name] = self.bind(name, txt, vt, want, annotation, s, value)
 
     def declare(self, name, call, kind, s):
         """``name = shared_array(T, n)`` or ``local_array(T, n)``: the array, in the replay
@@ -1318,6 +1353,8 @@ class _Body:
                 loop.carried.append([h, before[name][1], before[name][0], None, name])
         loop.var = d.fresh(s.target.id)
         d.mutable.add(loop.var)
+        if self.is_i32(lo) and self.is_i32(hi):
+            d.i32.add(loop.var)
         body.env[s.target.id] = (loop.var, "int")
         start = len(d.log)
         body.stmts(_unguard(d, s.body, ast.Continue))
@@ -1340,9 +1377,9 @@ class _Body:
         else:
             for c in loop.carried:
                 t = c[1] if c[1] in DIFF else {"bool": "bool", "int": "i32"}.get(c[1])
-                if t is None or (c[1] == "int" and not _plain_i32(self, s, c[4])):
-                    raise d.error(s, "the backward pass keeps `%s` at each iteration of this loop and cannot tell its type; make it an f32, a vec, an int from a literal, or a bool" % c[4])
-                size = 4 * _size(t)
+                if t is None or (c[1] == "int" and c[2] not in d.i32):
+                    raise d.error(s, "the backward pass keeps `%s` at each iteration of this loop and cannot tell its type; make it an f32, a vec, a bool, or an int whose first value is a literal, a thread id or another i32" % c[4])
+                size = 4 * (_size(t) ** 2 if t in MATS else _size(t))
                 if loop.static * size > LOCAL_ARRAY_BYTES:
                     raise d.error(s, "this loop runs %d times and carries `%s`: the backward pass keeps its value at each iteration (%d bytes), more than a local array's %d; split the loop over launches" % (loop.static, c[4], loop.static * size, LOCAL_ARRAY_BYTES))
                 loop.checkpoints[c[0]] = (d.fresh("keep_" + c[4]), t)
@@ -1357,13 +1394,9 @@ def _aug_text(s):
             ast.BitOr: "|=", ast.BitXor: "^=", ast.LShift: "<<=", ast.RShift: ">>=", ast.Add: "+=", ast.Sub: "-="}.get(type(s.op), "=")
 
 
-def _plain_i32(body, s, name):
-    """Whether the int carried as ``name`` is an ``i32`` (what a checkpoint array holds):
-    not a ``u32`` or wider parameter or annotation."""
-    for sub in ast.walk(ast.Module(body=[s], type_ignores=[])):
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in ("u32", "i64", "u64", "u8", "i8", "u16", "i16"):
-            return False
-    return body.d.params.get(name, "int") == "int"
+def _param_is_i32(d, name):
+    p = next((p for p in d.kernel.params if p.name == name), None)
+    return p is not None and getattr(p.elem, "name", None) == "i32"
 
 
 def _only_accumulated(d, body, name, carried):

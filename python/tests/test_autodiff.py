@@ -790,6 +790,17 @@ BAD = {
                 s += s * x[k]
             y[i] = s
         """, "6:14", "reads `s`"),
+    "carried_u32": ("""
+        @kernel
+        def carried_u32(x: Array[f32], y: Array[f32], seed: u32):
+            i = global_id().x
+            h = seed
+            v = x[i]
+            for k in range(6):
+                h = h * u32(1103)
+                v = v * 0.5 + float(h % u32(7))
+            y[i] = v
+        """, "6:5", "the backward pass keeps `h` at each iteration of this loop and cannot tell its type"),
     "break_loop": ("""
         @kernel
         def break_loop(x: Array[f32], y: Array[f32]):
