@@ -64,7 +64,7 @@ class Tape:
         self.records = []
         self._read_by = {}   # id(array) -> the record of the first launch that read it
         self._own = {}       # id(array) -> (array, the tape's adjoint of it)
-        self._holding = False
+        self._holding = None  # while it holds launches: the finalizer that stops the counting
         self._in = False
 
     def __enter__(self):
@@ -89,10 +89,9 @@ class Tape:
     def _watch(self):
         # While a tape holds launches, every launch takes the path that counts array
         # versions (the one-pass path does not), so a write outside the tape is seen.
-        if not self._holding:
-            self._holding = True
+        if self._holding is None or not self._holding.alive:
             _watching(1)
-            weakref.finalize(self, _watching, -1)
+            self._holding = weakref.finalize(self, _watching, -1)
 
     def record(self, kernel, threads, args, kwargs, checked, site):
         """Launches ``kernel`` (a specialization for a generic kernel) and records it."""
@@ -192,10 +191,13 @@ class Tape:
             own.update(_zeros_like(own))
 
     def reset(self):
-        """Forgets the recorded launches (the arrays' ``.grad`` stay)."""
+        """Forgets the recorded launches (the arrays' ``.grad`` stay); launches take the
+        one-pass path again once no tape holds any."""
         self.records = []
         self._read_by = {}
         self._own = {}
+        if self._holding is not None:
+            self._holding()
 
 
 def _flat(a, entries):
