@@ -147,6 +147,16 @@ MATH2 = {
     "copysign": ("{G} if {M}copysign(1.0, {a}) == {M}copysign(1.0, {b}) else -{G}", None),
     "fmod": ("{G}", "-{G} * {S}f32({M}trunc({a} / {b}))"),
 }
+# The subgroup operations whose adjoints are subgroup operations: (the sums every lane
+# computes over the result's adjoints, the addition to the lane's argument's adjoint).
+SUBGROUP_RULES = {
+    "subgroup_add": (["subgroup_add"], "{s[0]}"),
+    # inclusive: y_m = sum of x_l for l <= m, so x_l gets the sum of G_m for m >= l.
+    "subgroup_inclusive_add": (["subgroup_add", "subgroup_exclusive_add"], "{s[0]} - {s[1]}"),
+    "subgroup_exclusive_add": (["subgroup_add", "subgroup_inclusive_add"], "{s[0]} - {s[1]}"),
+    "subgroup_broadcast_first": (["subgroup_add"], "{s[0]} if {S}subgroup_elect() else {zero}"),
+    "subgroup_broadcast": (["subgroup_add"], "{s[0]} if {S}subgroup_invocation_id() == {lane} else {zero}"),
+}
 # Piecewise constant (no adjoint flows), int- or bool-valued.
 MATH_INT = ("floor", "ceil", "trunc")
 MATH_BOOL = ("isnan", "isinf", "isfinite")
@@ -532,6 +542,8 @@ class _Body:
             return t[1] if isinstance(t, tuple) else "other"
         if name in ("randf", "randn"):
             return "f32"
+        if name.startswith("subgroup_") and args and name not in ("subgroup_ballot", "subgroup_all", "subgroup_any"):
+            return _settle(args[0])
         return "other"
 
     # ----- expressions
@@ -576,7 +588,7 @@ class _Body:
                             self.touch(arrays[a.id], "load", sub)
                 elif kind == "lib" and name.startswith("atomic_"):
                     raise d.error(sub, "the result of `%s` is used: the backward pass replays the kernel without its writes, so it cannot know what the atomic returned" % name)
-                elif kind == "lib" and name in ("shared_array", "local_array", "barrier", "randf", "randn", "randi", "randu", "rand_init", "subgroup_shuffle", "subgroup_broadcast"):
+                elif kind == "lib" and name in ("shared_array", "local_array", "barrier", "randf", "randn", "randi", "randu", "rand_init"):
                     raise d.error(sub, "`%s` in a differentiated kernel is not supported yet" % name)
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in env and sub.id not in arrays \
                     and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
@@ -831,6 +843,16 @@ class _Body:
             rules = [(v, vt, "%s%s(%s)" % (S, vt, ", ".join("%s[%d, %d]" % (G, k, k) for k in range(_size(vt)))), vt)]
         elif name in ("identity", "quat_identity"):
             rules = []
+        elif name in SUBGROUP_RULES and len(args) >= 1:
+            # Sums over the subgroup's lanes: their adjoints are sums of the result's
+            # adjoints, computed by every lane before any lane picks its share.
+            a, at = args[0]
+            sums = [d.fresh("lanes_g") for _ in SUBGROUP_RULES[name][0]]
+            pre = ["%s = %s%s(%s)" % (v, S, op, G) for v, op in zip(sums, SUBGROUP_RULES[name][0])]
+            lane = names[1] if len(names) > 1 else None
+            rule = SUBGROUP_RULES[name][1].format(S=S, s=sums, lane=lane, zero=_zero(at))
+            self.nodes.append(_Let(var, t, text, [(a, at, rule)], pre))
+            return var, t
         elif name == "quat_inverse" and len(args) == 1:
             rules = [(names[0], args[0][1], "%squat_inverse(%s)" % (S, G))]
         elif name == "quat_from_axis_angle" and len(args) == 2:

@@ -18,7 +18,8 @@ import spirthon  # noqa: E402
 from spirthon import (AdjointError, Array, Tape, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_index, mat22, mat33, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
-                      shared_array, transpose, vec2, vec3, dot)
+                      shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
+                      subgroup_exclusive_add, subgroup_inclusive_add, transpose, vec2, vec3, dot)
 from test_gpu import np, setUpModule  # noqa: E402,F401
 
 
@@ -502,8 +503,55 @@ def rotations_f64(q, v, angle, frames, w, wm):
     return total
 
 
+@kernel(workgroup_size=32)
+def lanes(x: Array[f32], pre: Array[f32], loss: Array[f32]):
+    # Subgroup sums, scans and broadcasts: their adjoints are subgroup sums.
+    i = global_id().x
+    v = math.sin(x[i]) * x[i]
+    s = subgroup_add(v * v)
+    c = subgroup_inclusive_add(v) + 0.5 * subgroup_exclusive_add(v * 2.0)
+    b = subgroup_broadcast(v, 3) + subgroup_broadcast_first(v * 3.0)
+    pre[i] = c * b
+    if subgroup_elect():
+        atomic_add(loss, 0, s)
+
+
+def lanes_f64(x, w, size):
+    v = np.sin(x) * x
+    total = 0.0
+    for g in range(0, len(x), size):
+        u = v[g:g + size]
+        c = np.cumsum(u) + 0.5 * (np.cumsum(u * 2) - u * 2)
+        total += np.sum(u * u) + np.sum(w[g:g + size] * c * (u[3] + u[0] * 3))
+    return total
+
+
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
+
+    def test_subgroup_sums_scans_and_broadcasts(self):
+        size = spirthon.gpu._current().native.subgroup_size()
+        if size is None or size < 4:
+            self.skipTest("the device's subgroup size varies by kernel (or is under 4)")
+        x0 = self.rng.uniform(-1, 1, 64).astype(np.float32)
+        w = self.rng.uniform(-1, 1, 64).astype(np.float32)
+
+        def run():
+            x = spirthon.array(x0, requires_grad=True)
+            pre, loss = spirthon.zeros(64), spirthon.zeros(1)
+            with Tape() as tape:
+                lanes.launch(64, x, pre, loss)
+            tape.backward(grads={loss: np.ones(1, np.float32), pre: w})
+            return x.grad.numpy()
+
+        spirthon.set_subgroup_size(size)  # the executor's lanes as the device's
+        try:
+            got = on_both(run)
+        finally:
+            spirthon.set_subgroup_size(None)
+        want = central(lambda v: lanes_f64(v, w, size), x0)
+        for g in got:
+            np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)))
 
     def test_quaternions_and_arrays_of_matrices(self):
         n = 5
