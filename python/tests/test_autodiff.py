@@ -20,19 +20,7 @@ from spirthon import (AdjointError, Array, Tape, atomic_add, barrier, cross, det
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
                       subgroup_exclusive_add, subgroup_inclusive_add, transpose, vec2, vec3, dot)
-from test_gpu import np, setUpModule  # noqa: E402,F401
-
-
-def on_both(run):
-    """``run()`` on the GPU and on the python device."""
-    out = []
-    for dev in (None, "python"):
-        spirthon.set_device(dev)
-        try:
-            out.append(run())
-        finally:
-            spirthon.set_device(None)
-    return out
+from test_gpu import np, on_both, setUpModule  # noqa: E402,F401
 
 
 def central(f, x, h=1e-6):

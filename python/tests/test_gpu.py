@@ -58,6 +58,18 @@ def halve(x: Array[f32], out: Array[f32]):
 _FLUSHES = []
 
 
+def on_both(run):
+    """``run()`` on the GPU and on the python device, in that order."""
+    out = []
+    for dev in (None, "python"):
+        spirthon.set_device(dev)
+        try:
+            out.append(run())
+        finally:
+            spirthon.set_device(None)
+    return out
+
+
 def flushes_f32_subnormals():
     """Whether the current GPU flushes f32 subnormals to zero, measured (half the smallest
     normal float32 comes back as zero): NVIDIA's driver keeps subnormals in f16 only

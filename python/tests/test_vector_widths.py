@@ -14,7 +14,7 @@ import spirthon  # noqa: E402
 from spirthon import (Array, f16, f16vec2, f16vec3, f16vec4, u16vec4, i16vec2, i64vec3, i8vec4, u16vec2, u64, u64vec3, u8, u8vec4,  # noqa: E402
                       global_id, kernel, struct)
 # The same requirements as the other launches: the native module, NumPy and a device.
-from test_gpu import np, setUpModule  # noqa: E402,F401
+from test_gpu import np, on_both, setUpModule  # noqa: E402,F401
 
 
 @struct
@@ -70,18 +70,6 @@ def words(h4: Array[f16vec4], w4: Array[u16vec4], h2: Array[f16vec2], out_h4: Ar
     out_h4[i] = h4[i].wzyx * f16(0.5) - h4[i]
     out_w4[i] = w4[i] * u16vec4(3, 5, 7, 9) + w4[(i + 1) % len(w4)]
     out_h2[i] = h2[i] + f16vec2(h4[i].x, f16(1))
-
-
-def on_both(run):
-    """``run()`` on the GPU and on the python device."""
-    out = []
-    for dev in (None, "python"):
-        spirthon.set_device(dev)
-        try:
-            out.append(run())
-        finally:
-            spirthon.set_device(None)
-    return out
 
 
 class Widths(unittest.TestCase):
