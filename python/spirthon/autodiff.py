@@ -562,7 +562,7 @@ class _Body:
             for sub in ast.walk(e):
                 if sub is not e and self.ty(sub) in DIFF:
                     raise d.error(e, "`%s` takes a float value and the differentiator cannot tell what it gives" % ast.unparse(e))
-        return self.text(e), t
+        return _paren(self.text(e)), t  # an atom, wherever a rule puts it
 
     def text(self, e):
         """``e`` as replay text over the versioned names (a value without an adjoint)."""

@@ -203,6 +203,86 @@ def random_expression(rng, depth):
     return rng.choice(forms)()
 
 
+LOCALS = ["t0", "t1", "t2", "t3"]
+
+
+def random_statements(rng, depth, indent, loops=True):
+    """Random statements over `a`, `b` and the locals `t0`..`t3`: assignments, `if`/`else`,
+    and loops of a constant count that carry a local."""
+    def expr():
+        e = random_expression(rng, 2)
+        for _ in range(rng.randrange(3)):
+            e = "(%s %s %s)" % (e, rng.choice("+-*"), rng.choice(LOCALS))
+        return e
+    out, pad = [], "    " * indent
+    for _ in range(rng.randrange(1, 4)):
+        r = rng.random()
+        if r < 0.5 or depth == 0:
+            out.append(pad + "%s = math.tanh(%s)" % (rng.choice(LOCALS), expr()))
+        elif r < 0.75:
+            out.append(pad + "if %s > %s:" % (expr(), expr()))
+            out += random_statements(rng, depth - 1, indent + 1, loops)
+            if rng.random() < 0.6:
+                out.append(pad + "else:")
+                out += random_statements(rng, depth - 1, indent + 1, loops)
+        elif loops:
+            v = rng.choice(LOCALS)
+            out.append(pad + "for k in range(%d):" % rng.randrange(1, 4))
+            out.append(pad + "    %s = %s * 0.5 + math.sin(%s) * float(k + 1)" % (v, v, expr()))
+            out += random_statements(rng, depth - 1, indent + 1, False)
+        else:
+            out.append(pad + "%s = %s + 0.25" % (rng.choice(LOCALS), rng.choice(LOCALS)))
+    return out
+
+
+def differentiate_randomly(test, bodies, name):
+    """Kernels of the bodies (over `a = x[i]`, `b = z[i]`, giving `out`): each one's tape
+    gradient against central differences of the same body run by Python in float64,
+    where the f32 forward took the same branches and the differences are stable (no kink
+    within the step). Returns how many gradients were compared."""
+    folder = tempfile.mkdtemp(prefix="spirthon-grad-random-")
+    lines = ["import math", "from spirthon import *", ""]
+    for k, body in enumerate(bodies):
+        lines += ["@kernel", "def r%d(x: Array[f32], z: Array[f32], y: Array[f32]):" % k, "    i = global_id().x",
+                  "    a = x[i]", "    b = z[i]"] + ["    " + l for l in body] + ["    y[i] = out", ""]
+    with open(os.path.join(folder, name + ".py"), "w") as f:
+        f.write("\n".join(lines))
+    sys.path.insert(0, folder)
+    try:
+        mod = importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)
+    nrng = np.random.default_rng(29)
+    checked = 0
+    for k, body in enumerate(bodies):
+        ns = {"math": math, "clamp": lambda x, lo, hi: min(max(x, lo), hi)}
+        exec("def f(a, b):\n" + "\n".join("    " + l for l in body) + "\n    return out\n", ns)
+        f = ns["f"]
+        x0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
+        z0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
+
+        def run():
+            x, z = spirthon.array(x0, requires_grad=True), spirthon.array(z0, requires_grad=True)
+            y = spirthon.zeros(8)
+            with Tape() as tape:
+                getattr(mod, "r%d" % k).launch(8, x, z, y)
+            tape.backward(grads={y: np.ones(8, np.float32)})
+            return x.grad.numpy(), z.grad.numpy(), y.numpy()
+
+        for gx, gz, y in on_both(run):
+            for i in range(8):
+                a, b = float(x0[i]), float(z0[i])
+                if abs(y[i] - f(a, b)) > 1e-4 * max(1.0, abs(f(a, b))):
+                    continue  # the f32 forward took another branch
+                for got, d in ((gx[i], (1, 0)), (gz[i], (0, 1))):
+                    fd = [(f(a + s * d[0], b + s * d[1]) - f(a - s * d[0], b - s * d[1])) / (2 * s) for s in (1e-7, 3e-7)]
+                    if abs(fd[0] - fd[1]) > 1e-3 * max(1.0, abs(fd[0])):
+                        continue  # a kink within the step
+                    test.assertLess(abs(got - fd[0]), 2e-3 * max(1.0, abs(fd[0])), "\n".join(body) + "\nat a=%r b=%r" % (a, b))
+                    checked += 1
+    return checked
+
+
 class Random(unittest.TestCase):
     """Random expressions (seeded): the tape's gradient against central differences of the
     same expression evaluated by Python in float64, where the f32 forward took the same
@@ -211,47 +291,16 @@ class Random(unittest.TestCase):
     def test_random_expressions(self):
         import random
         rng = random.Random(29)
-        exprs = [random_expression(rng, 4) for _ in range(24)]
-        folder = tempfile.mkdtemp(prefix="spirthon-grad-random-")
-        lines = ["import math", "from spirthon import *", ""]
-        for k, e in enumerate(exprs):
-            lines += ["@kernel", "def r%d(x: Array[f32], z: Array[f32], y: Array[f32]):" % k, "    i = global_id().x",
-                      "    a = x[i]", "    b = z[i]", "    y[i] = %s" % e, ""]
-        with open(os.path.join(folder, "grad_random.py"), "w") as f:
-            f.write("\n".join(lines))
-        sys.path.insert(0, folder)
-        try:
-            mod = importlib.import_module("grad_random")
-        finally:
-            sys.path.remove(folder)
-        ns = {"math": math, "clamp": lambda x, lo, hi: min(max(x, lo), hi)}
-        nrng = np.random.default_rng(29)
-        checked = 0
-        for k, e in enumerate(exprs):
-            f = eval("lambda a, b: " + e, ns)
-            x0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
-            z0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
+        bodies = [["out = %s" % random_expression(rng, 4)] for _ in range(24)]
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_expressions"), 300)
 
-            def run():
-                x, z = spirthon.array(x0, requires_grad=True), spirthon.array(z0, requires_grad=True)
-                y = spirthon.zeros(8)
-                with Tape() as tape:
-                    getattr(mod, "r%d" % k).launch(8, x, z, y)
-                tape.backward(grads={y: np.ones(8, np.float32)})
-                return x.grad.numpy(), z.grad.numpy(), y.numpy()
-
-            for gx, gz, y in on_both(run):
-                for i in range(8):
-                    a, b = float(x0[i]), float(z0[i])
-                    if abs(y[i] - f(a, b)) > 1e-4 * max(1.0, abs(f(a, b))):
-                        continue  # the f32 forward took another branch
-                    for got, d in ((gx[i], (1, 0)), (gz[i], (0, 1))):
-                        fd = [(f(a + s * d[0], b + s * d[1]) - f(a - s * d[0], b - s * d[1])) / (2 * s) for s in (1e-7, 3e-7)]
-                        if abs(fd[0] - fd[1]) > 1e-3 * max(1.0, abs(fd[0])):
-                            continue  # a kink within the step
-                        self.assertLess(abs(got - fd[0]), 2e-3 * max(1.0, abs(fd[0])), "%s at a=%r b=%r" % (e, a, b))
-                        checked += 1
-        self.assertGreater(checked, 300)
+    def test_random_statements(self):
+        # Branches, constant-count loops carrying locals, reassignments.
+        import random
+        rng = random.Random(31)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5"] + random_statements(rng, 2, 0)
+                  + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(16)]
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_statements"), 200)
 
 
 # ----- kernels with control flow, loops, funcs and atomics
