@@ -257,10 +257,17 @@ class Differentiator:
         self.writes_memo = {}
 
     def error(self, node, text):
+        """The located error at ``node``: its file, line and column, then the line with a
+        caret under the column."""
         line = getattr(node, "lineno", 0)
         col = getattr(node, "col_offset", 0) + 1
-        return AdjointError("%s:%d:%d: error: cannot differentiate kernel `%s`: %s"
-                            % (self.path, line, col, self.kernel.name, text))
+        head = "%s:%d:%d: error: cannot differentiate kernel `%s`: %s" % (self.path, line, col, self.kernel.name, text)
+        lines = self.kernel.source.lines if self.kernel.source is not None else []
+        if 1 <= line <= len(lines):
+            src = lines[line - 1].rstrip("\r\n").expandtabs(1)
+            width = len(str(line))
+            head += "\n %s |\n %d | %s\n %s | %s^" % (" " * width, line, src, " " * width, " " * (col - 1))
+        return AdjointError(head)
 
     def fresh(self, base):
         self.count += 1

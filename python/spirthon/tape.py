@@ -99,7 +99,8 @@ class Tape:
         try:
             adj = kernel.__dict__.get("_adjoint") or _adjoint_of(kernel)
         except AdjointError as e:
-            raise AdjointError("%s (launched on a tape at %s)" % (e, site)) from None
+            head, nl, rest = str(e).partition("\n")
+            raise AdjointError("%s (launched on a tape at %s)%s%s" % (head, site, nl, rest)) from None
         arrays = {}
         for p, value in zip(kernel.params, args):
             if p.kind != "array":
