@@ -1,169 +1,33 @@
-"""Reverse-mode differentiation of kernels: the adjoint of a kernel as a kernel of the language.
+"""The linear form of a kernel (``spirthon.autodiff``): its body over versioned names, one
+name per assignment, with each float operation's adjoint rule (``Let``), array reads
+(``Load``) and writes (``Store``), barriers, branches with their merged names (``If``: a
+phi as a copy at the end of each branch) and loops with their carried names (``For``).
+``Differentiator`` holds what one kernel's differentiation learns (its arrays, what it
+reads and writes, the names that change); ``_Body`` builds one scope's nodes statement by
+statement, typing expressions as the language does as far as the adjoint needs it, and
+refuses with the line what would make the adjoint wrong or is not differentiable yet.
 
-``adjoint(kernel)`` writes the adjoint of a ``@kernel`` as Python source in the kernel
-language, appended to the kernel's file text: one more ``@kernel`` that takes the kernel's
-parameters and then, for each float array parameter ``a``, its adjoint array. So the same
-adjoint runs on every device: the GPU compiles it as any kernel (naga and spirv-val check
-it), and the reference executor runs its lines under CPython, where ``print`` and ``pdb``
-work (``Kernel.adjoint_source`` shows it).
-
-The adjoint is a forward replay followed by a reverse sweep (Griewank and Walther,
-*Evaluating Derivatives*, 2nd ed., 2008, ch. 3-4; the structured form with recomputation is
-that of Tapenade and of Warp's code generator):
-
-* The kernel body is first put in a linear form over versioned names, one name per
-  assignment (so every value the sweep needs stays available): each float operation is a
-  ``Let`` with its adjoint rule, array reads ``Load``, writes and atomics ``Store``,
-  branches ``If`` with their merged names (a phi as a copy at the end of each branch),
-  loops ``For`` with their carried names. Int and bool values carry no adjoint: their
-  expressions stay whole in the replay.
-* The replay runs the linear form without its writes to parameter arrays (it writes
-  shared and local arrays again, whose contents it reads); the sweep walks it backwards,
-  each ``Let``'s rule adding to its operands' adjoints, and a ``barrier()`` is a barrier in
-  both. A branch is replayed again inside its reverse (so its names are defined there), a
-  loop iterates backwards, restoring its carried values at each iteration's start from a
-  per-invocation array (``local_array``) sized by the trip count, which must be a
-  compile-time constant; a loop whose trip count is not constant may carry values only as
-  accumulators (``s += e`` where ``e`` reads no carried value), whose adjoint needs no
-  stored value. Funcs are inlined, unless they give their own adjoint
-  (``@func(grad=...)``), which the sweep calls.
-* Array reads add to the array's adjoint with ``atomic_add`` (several invocations may read
-  one element; one atomic per entry for matrices and quats, whose adjoint arrays are flat
-  ``f32`` arrays); a plain store's reverse reads the element's adjoint, clears it (the value
-  it overwrote did not reach the result) and passes it to the stored value; ``+=``,
-  ``-=``, ``atomic_add`` and ``atomic_sub`` pass it on unchanged.
-
-The types are the language's, followed here as far as the adjoint needs them: ``f32``,
-``vec2``-``vec4``, ``quat`` and ``mat22``-``mat44`` values carry adjoints, ints and bools
-do not (their expressions stay whole in the replay), and a value this module cannot type
-where it matters is refused rather than guessed.
-
-What would make the adjoint wrong is refused here with the file and line: an array that
-the kernel both reads and writes (the replay would read the written values), a shared or
-local array written after it was read, the result of an atomic or of a func that writes
-arrays used as a value, loops that cannot be reversed (``while``, ``break``, a ``return``
-inside a loop, non-constant trip counts with carried values other than accumulators), and
-everything not differentiable yet (``f64``/``f16`` values, structs, random numbers).
-``spirthon.tape`` checks the rules that involve several launches.
-
-Invariants: every versioned name is assigned before any use on every path of the adjoint
-(a branch's names are used only inside that branch's replay and reverse, a merged name is
-assigned at the end of both branches); an adjoint name is created zero at the start of the
-reverse of the scope that defines its value, and only ever rebound (``g = g + d``), never
-changed in place, since a vector is a shared object under CPython.
+Invariants: every versioned name is assigned before any use on every path (a branch's
+names are used only inside that branch, a merged name is assigned at the end of both
+branches); a value without an adjoint is replay text, an atom wherever a rule puts it; a
+value with one is a name.
 """
+
 import ast
 import builtins
 import re
 import typing
 
-from .errors import CompileError
-from .arrays import _ArrayType
-from .types import f32
-from .vectors import VectorType
-
-FLOAT_VECS = ("vec2", "vec3", "vec4", "quat")
-MATS = ("mat22", "mat33", "mat44")
-DIFF = ("f32",) + FLOAT_VECS + MATS
-LOCAL_ARRAY_BYTES = 16384
-
-# Placeholders in the texts this module writes, replaced when the adjoint is written out:
-# the library's names (``import spirthon as ...`` and ``import math as ...``, appended
-# under names of the adjoint's own prefix, so a kernel file's own names never clash), and
-# in an adjoint rule the adjoint of the value it defines. No kernel's text holds them.
-S, M, G = "\x01", "\x02", "\x03"
+from ..errors import CompileError
+from ..arrays import _ArrayType
+from ..types import f32
+from ..vectors import VectorType
+from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SUBGROUP_RULES,
+                    _entries, _frobenius, _ones, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
 
 
 class AdjointError(CompileError):
     """A kernel that cannot be differentiated (or not yet), located at its line."""
-
-
-def _size(t):
-    """A vector's components, a matrix's rows (and columns), a scalar's 1."""
-    if t == "quat":
-        return 4
-    return int(t[-1]) if t in FLOAT_VECS or t in MATS else 1
-
-
-def _row(t):
-    return "vec%d" % _size(t)
-
-
-def _zero(t):
-    if t in MATS:
-        return "%s%s(%s)" % (S, t, ", ".join(["0.0"] * _size(t) ** 2))
-    if t == "quat":
-        return "%squat(0.0, 0.0, 0.0, 0.0)" % S  # (one number alone is no quat)
-    return "%s%s(0.0)" % (S, t)
-
-
-def _ones(t):
-    return "%squat(1.0, 1.0, 1.0, 1.0)" % S if t == "quat" else "%s%s(1.0)" % (S, t)
-
-
-def _entries(t, entry):
-    """A matrix of type ``t`` whose entry (r, c) is ``entry(r, c)``."""
-    n = _size(t)
-    return "%s%s(%s)" % (S, t, ", ".join(entry(r, c) for r in range(n) for c in range(n)))
-
-
-def _frobenius(a, b, t):
-    """The sum of the entries of ``a * b`` (entry by entry) of two matrices of type ``t``."""
-    return " + ".join("%sdot(%s[%d], %s[%d])" % (S, a, r, b, r) for r in range(_size(t)))
-
-
-# The adjoint rules of the `math` functions: the addition to the adjoint of argument ``a``
-# (and ``b``), over the result ``r`` and its adjoint ``G``. The derivative where the
-# function is differentiable; at a kink or an edge of the domain, the one-sided value a
-# Python programmer would take (``sqrt`` at 0 gives 0, not inf).
-MATH1 = {
-    "sqrt": "{G} * 0.5 / {r} if {r} > 0.0 else {S}f32(0.0)",
-    "sin": "{G} * {M}cos({a})",
-    "cos": "-{G} * {M}sin({a})",
-    "tan": "{G} / ({M}cos({a}) * {M}cos({a}))",
-    "asin": "{G} / {M}sqrt(1.0 - {a} * {a})",
-    "acos": "-{G} / {M}sqrt(1.0 - {a} * {a})",
-    "atan": "{G} / (1.0 + {a} * {a})",
-    "sinh": "{G} * {M}cosh({a})",
-    "cosh": "{G} * {M}sinh({a})",
-    "tanh": "{G} * (1.0 - {r} * {r})",
-    "exp": "{G} * {r}",
-    "exp2": "{G} * {r} * 0.6931471805599453",
-    "expm1": "{G} * ({r} + 1.0)",
-    "log": "{G} / {a}",
-    "log2": "{G} / ({a} * 0.6931471805599453)",
-    "log10": "{G} / ({a} * 2.302585092994046)",
-    "log1p": "{G} / (1.0 + {a})",
-    "cbrt": "{G} / (3.0 * {r} * {r}) if {r} != 0.0 else {S}f32(0.0)",
-    "erf": "{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
-    "erfc": "-{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
-    "fabs": "{G} if {a} >= 0.0 else -{G}",
-}
-MATH2 = {
-    "atan2": ("{G} * {b} / ({a} * {a} + {b} * {b})", "-{G} * {a} / ({a} * {a} + {b} * {b})"),
-    "pow": ("{G} * {b} * {M}pow({a}, {b} - 1.0) if {a} != 0.0 or {b} >= 1.0 else {S}f32(0.0)",
-            "{G} * {r} * {M}log({a}) if {a} > 0.0 else {S}f32(0.0)"),
-    "hypot": ("{G} * {a} / {r} if {r} > 0.0 else {S}f32(0.0)", "{G} * {b} / {r} if {r} > 0.0 else {S}f32(0.0)"),
-    "copysign": ("{G} if {M}copysign(1.0, {a}) == {M}copysign(1.0, {b}) else -{G}", None),
-    "fmod": ("{G}", "-{G} * {S}f32({M}trunc({a} / {b}))"),
-}
-# The subgroup operations whose adjoints are subgroup operations: (the sums every lane
-# computes over the result's adjoints, the addition to the lane's argument's adjoint).
-SUBGROUP_RULES = {
-    "subgroup_add": (["subgroup_add"], "{s[0]}"),
-    # inclusive: y_m = sum of x_l for l <= m, so x_l gets the sum of G_m for m >= l.
-    "subgroup_inclusive_add": (["subgroup_add", "subgroup_exclusive_add"], "{s[0]} - {s[1]}"),
-    "subgroup_exclusive_add": (["subgroup_add", "subgroup_inclusive_add"], "{s[0]} - {s[1]}"),
-    "subgroup_broadcast_first": (["subgroup_add"], "{s[0]} if {S}subgroup_elect() else {zero}"),
-    "subgroup_broadcast": (["subgroup_add"], "{s[0]} if {S}subgroup_invocation_id() == {lane} else {zero}"),
-}
-# Piecewise constant (no adjoint flows), int- or bool-valued.
-MATH_INT = ("floor", "ceil", "trunc")
-MATH_BOOL = ("isnan", "isinf", "isfinite")
-
-
-def _rule(template, **names):
-    return template.format(G=G, S=S, M=M, **{k: _paren(v) for k, v in names.items()})
 
 
 class _Let:
@@ -225,10 +89,6 @@ class _For:
 
 
 _MISSING = object()
-
-
-def _paren(t):
-    return t if re.fullmatch(r"[\w.\x01\x02]+(\(\))?", t) else "(%s)" % t
 
 
 class Differentiator:
@@ -1544,7 +1404,7 @@ def _parse_def(fn, src):
 
 
 def _func_tree(d, fn, e):
-    from . import source as _source
+    from .. import source as _source
     target = getattr(fn, "__wrapped__", fn)
     if target.__code__.co_filename != d.path:
         raise d.error(e, "`%s` is defined in another file; the kernel's funcs are its file's" % fn.__name__)
@@ -1607,196 +1467,6 @@ def _unguard(d, stmts, leave=ast.Return):
     return out
 
 
-# ----- writing the adjoint out
-
-
-class _Writer:
-    """The adjoint's body: the replay of the linear form, then its reverse."""
-
-    def __init__(self, d, adj):
-        self.d, self.adj, self.out = d, adj, []
-
-    def line(self, depth, text):
-        self.out.append("    " * depth + text)
-
-    def g(self, name):
-        """The adjoint's name: the value's own with ``_g``; a parameter's under the prefix."""
-        return name + "_g" if name.startswith(self.d.prefix) else "%sg_%s" % (self.d.prefix, name)
-
-    def replay(self, nodes, depth):
-        for n in nodes:
-            if isinstance(n, _Let):
-                self.line(depth, "%s = %s" % (n.var, n.text))
-            elif isinstance(n, _Load):
-                self.line(depth, "%s = %s[%s]" % (n.var, n.array, n.index))
-            elif isinstance(n, _Plain):
-                self.line(depth, n.text)
-            elif isinstance(n, _Store):
-                if n.replay is not None:
-                    self.line(depth, "%s[%s] = %s" % (n.array, n.index, n.replay))
-            elif isinstance(n, _Barrier):
-                self.line(depth, "%sbarrier()" % S)
-            elif isinstance(n, _If):
-                if not n.merges and not _writes_memory(n):
-                    continue  # nothing after it reads what it defines; its reverse replays it
-                for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
-                    self.line(depth, word)
-                    self.replay(branch, depth + 1)
-                    for m in n.merges:
-                        self.line(depth + 1, "%s = %s" % (m[0], m[k]))
-                    self.line(depth + 1, "pass")
-            elif isinstance(n, _For):
-                if not n.carried and not _writes_memory(n):
-                    # Nothing after it reads what it defines: only its trip count is needed.
-                    lo, hi, st = n.lo, n.hi, n.step
-                    if st > 0:
-                        self.line(depth, "%s = (%s - %s + %d) // %d if %s > %s else 0" % (n.counter, hi, lo, st - 1, st, hi, lo))
-                    else:
-                        self.line(depth, "%s = (%s - %s + %d) // %d if %s > %s else 0" % (n.counter, lo, hi, -st - 1, -st, lo, hi))
-                    continue
-                for h, t, entry, back, name in n.carried:
-                    if h in n.checkpoints:
-                        arr, ct = n.checkpoints[h]
-                        self.line(depth, "%s = %slocal_array(%s%s, %d)" % (arr, S, S, ct, max(n.static, 1)))
-                    self.line(depth, "%s = %s" % (h, entry))
-                self.line(depth, "%s = 0" % n.counter)
-                self.line(depth, "for %s in range(%s, %s, %d):" % (n.var, n.lo, n.hi, n.step))
-                for h in n.checkpoints:
-                    self.line(depth + 1, "%s[%s] = %s" % (n.checkpoints[h][0], n.counter, h))
-                self.replay(n.body, depth + 1)
-                for h, t, entry, back, name in n.carried:
-                    self.line(depth + 1, "%s = %s" % (h, back))
-                self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
-
-    def zeros(self, nodes, depth):
-        """The adjoints of the values ``nodes`` define in their own scope, created zero."""
-        for n in nodes:
-            defs = []
-            if isinstance(n, (_Let, _Load)):
-                defs = [(n.var, n.ty)]
-            elif isinstance(n, _If):
-                defs = [(m[0], m[1]) for m in n.merges]
-            elif isinstance(n, _For):
-                defs = [(c[0], c[1]) for c in n.carried]
-            for var, t in defs:
-                if t in DIFF:
-                    self.line(depth, "%s = %s" % (self.g(var), _zero(t)))
-
-    def add(self, depth, name, nt, text, gt):
-        """Adds ``text`` (a value of type ``gt``) to the adjoint of ``name`` (of type
-        ``nt``), summed over the components where ``name`` is a scalar."""
-        if nt not in DIFF or not name.isidentifier():
-            return
-        if gt in MATS and nt == "f32":
-            tmp = self.d.fresh("sum")
-            self.line(depth, "%s = %s" % (tmp, text))
-            text = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt)))
-        if gt in FLOAT_VECS and nt == "f32":
-            text = "%sdot(%s, %s)" % (S, _paren(text), _ones(gt))
-        self.line(depth, "%s = %s + %s" % (self.g(name), self.g(name), _paren(text)))
-
-    def reverse(self, nodes, depth):
-        arrays = self.d.arrays
-        for n in reversed(nodes):
-            if isinstance(n, _Let):
-                for line in n.pre:
-                    self.line(depth, line.replace(G, self.g(n.var)))
-                for rule in n.rules:
-                    # (operand, its type, the addition, the addition's type if not the value's)
-                    self.add(depth, rule[0], rule[1], rule[2].replace(G, self.g(n.var)), rule[3] if len(rule) > 3 else n.ty)
-            elif isinstance(n, _Load):
-                if n.array not in self.adj:
-                    continue
-                a = self.adj[n.array]
-                if n.array in self.d.flat:
-                    # One atomic per entry: matrices and quats have no atomics.
-                    for k, entry in enumerate(_entry_texts(n.ty, self.g(n.var))):
-                        self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _flat(n.index, n.ty, k), entry))
-                elif self.d.memory.get(n.array) == "local":
-                    self.line(depth, "%s[%s] = %s[%s] + %s" % (a, n.index, a, n.index, self.g(n.var)))
-                else:
-                    self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _index(n.index), self.g(n.var)))
-            elif isinstance(n, _Barrier):
-                self.line(depth, "%sbarrier()" % S)
-            elif isinstance(n, _Store):
-                if n.array not in self.adj:
-                    continue
-                a, elem = self.adj[n.array], arrays[n.array][0]
-                if n.array in self.d.flat:
-                    tmp = self.d.fresh("out_g")
-                    k = len(_entry_texts(elem, ""))
-                    self.line(depth, "%s = %s%s(%s)" % (tmp, S, elem, ", ".join("%s[%s]" % (a, _flat(n.index, elem, j)) for j in range(k))))
-                    if n.kind == "set":
-                        for j in range(k):
-                            self.line(depth, "%s[%s] = 0.0" % (a, _flat(n.index, elem, j)))
-                    if n.value is not None:
-                        self.add(depth, n.value, n.vty, tmp if n.kind != "sub" else "-" + tmp, elem)
-                elif n.kind == "set":
-                    tmp = self.d.fresh("out_g")
-                    self.line(depth, "%s = %s[%s]" % (tmp, a, n.index))
-                    self.line(depth, "%s[%s] = %s" % (a, n.index, _zero(elem)))
-                    if n.value is not None:
-                        self.add(depth, n.value, n.vty, tmp, elem)
-                elif n.value is not None:
-                    self.add(depth, n.value, n.vty, "%s%s[%s]" % ("" if n.kind == "add" else "-", a, n.index), elem)
-            elif isinstance(n, _If):
-                for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
-                    self.line(depth, word)
-                    self.replay(branch, depth + 1)
-                    self.zeros(branch, depth + 1)
-                    for m in n.merges:
-                        self.add(depth + 1, m[k], m[1], self.g(m[0]), m[1])
-                    self.reverse(branch, depth + 1)
-                    self.line(depth + 1, "pass")
-            elif isinstance(n, _For):
-                r, j = self.d.fresh("r"), self.d.fresh("j")
-                self.line(depth, "for %s in range(%s):" % (r, n.counter))
-                self.line(depth + 1, "%s = %s - 1 - %s" % (j, n.counter, r))
-                self.line(depth + 1, "%s = %s + %s * %d" % (n.var, n.lo, j, n.step))
-                for h in n.checkpoints:
-                    self.line(depth + 1, "%s = %s[%s]" % (h, n.checkpoints[h][0], j))
-                self.replay(n.body, depth + 1)
-                self.zeros(n.body, depth + 1)
-                for h, t, entry, back, name in n.carried:
-                    if t in DIFF:
-                        self.add(depth + 1, back, t, self.g(h), t)
-                        self.line(depth + 1, "%s = %s" % (self.g(h), _zero(t)))
-                self.reverse(n.body, depth + 1)
-                for h, t, entry, back, name in n.carried:
-                    self.add(depth, entry, t, self.g(h), t)
-
-
-def _rotate_x_adjoint(q, g, sign):
-    """The adjoint of ``x`` in ``x*(2w²-1) ± cross(u, x)*w*2 + u*dot(u, x)*2`` (``u =
-    q.xyz``, ``w = q.w``: ``quat_rotate``, or ``quat_rotate_inv`` with ``-``), given the
-    result's adjoint ``g``."""
-    return "%s * (2.0 * %s.w * %s.w - 1.0) %s %scross(%s, %s.xyz) * (2.0 * %s.w) + %s.xyz * (2.0 * %sdot(%s, %s.xyz))" % (
-        g, q, q, sign, S, g, q, q, q, S, g, q)
-
-
-def _rotate_q_adjoint(q, x, g, sign):
-    """The adjoint of ``q`` in the same, as a quat: ``u`` gets ``± 2w cross(x, g) +
-    2(dot(u, x) g + dot(g, u) x)``, ``w`` gets ``4w dot(g, x) ± 2 dot(g, cross(u, x))``."""
-    u = "%s.xyz" % q
-    du = "%scross(%s, %s) * (2.0 * %s.w) * %s1.0 + (%s * %sdot(%s, %s) + %s * %sdot(%s, %s)) * 2.0" % (
-        S, x, g, q, "" if sign == "+" else "-", g, S, u, x, x, S, g, u)
-    dw = "4.0 * %s.w * %sdot(%s, %s) %s 2.0 * %sdot(%s, %scross(%s, %s))" % (q, S, g, x, sign, S, g, S, u, x)
-    return "%squat(%s, %s)" % (S, du, dw)
-
-
-def _entry_texts(t, g):
-    """The entries of ``g``, a value of type ``t`` (a matrix row by row, a quat's x y z w)."""
-    if t in MATS:
-        return ["%s[%d, %d]" % (g, r, c) for r in range(_size(t)) for c in range(_size(t))]
-    return ["%s.%s" % (g, c) for c in "xyzw"]
-
-
-def _flat(index, t, k):
-    """The position of entry ``k`` of element ``index`` in a flat ``f32`` adjoint array."""
-    n = len(_entry_texts(t, ""))
-    return "%s * %d + %d" % (_paren(index), n, k)
-
-
 def _writes_memory(node):
     """Whether ``node`` (an ``_If`` or ``_For``) writes a shared or local array declared
     outside it: the replay must then run it."""
@@ -1815,105 +1485,3 @@ def _writes_memory(node):
 def _source_name(arr, d):
     """The source's name of a versioned array name."""
     return arr[len(d.prefix):].split("_", 1)[1] if arr.startswith(d.prefix) else arr
-
-
-def _index(index):
-    return "(%s)" % index if "," in index else index
-
-
-def _prefix(text):
-    """A prefix that no name in the file starts with."""
-    names = set(re.findall(r"[A-Za-z_]\w*", text))
-    k = 0
-    while True:
-        p = "_ad%s_" % (k or "")
-        if not any(n.startswith(p) for n in names):
-            return p
-        k += 1
-
-
-class Adjoint:
-    """A kernel's adjoint: ``text`` (the definitions to append to the kernel's file),
-    ``name`` (the adjoint kernel's), ``adjoints`` (array parameter -> its adjoint
-    parameter, in the adjoint kernel's order), ``reads`` and ``writes`` (the array
-    parameters the kernel reads and writes, each with the line of its first access)."""
-
-    def __init__(self, text, name, adjoints, reads, writes):
-        self.text, self.name, self.adjoints, self.reads, self.writes = text, name, adjoints, reads, writes
-
-
-def adjoint(kernel):
-    """The ``Adjoint`` of ``kernel`` (a ``Kernel``, not generic); ``AdjointError`` where it
-    cannot be differentiated."""
-    src = kernel.source
-    tree = _parse_def(kernel.fn, src)
-    if tree is None:
-        raise AdjointError("cannot differentiate kernel `%s`: its source is not available" % kernel.name)
-    d = Differentiator(kernel, _prefix(src.text))
-    hints = _hints(kernel.fn)
-    env, arrays = {}, {}
-    for p in kernel.params:
-        if p.kind == "array":
-            d.arrays[p.name] = (d.type_of(p.elem), p.dims)
-            arrays[p.name] = p.name
-        elif p.kind == "generic":
-            raise d.error(tree, "a generic kernel is differentiated per specialization (`kernel.specialize(...)`)")
-        else:
-            t = d.type_of(p.elem)
-            if t == "float-other":
-                raise d.error(tree, "parameter `%s`: f64, f16, their vectors, matrices and quaternions are not differentiable yet" % p.name)
-            if t == "other":
-                raise d.error(tree, "parameter `%s`: structs are not differentiable yet" % p.name)
-            env[p.name] = (p.name, t)
-            d.params[p.name] = t
-    d.flat = {a for a, (elem, dims) in d.arrays.items() if elem in MATS or elem == "quat"}
-    body = _Body(d, env, arrays, top=True)
-    stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-    body.stmts(_unguard(d, stmts))
-    for name in d.arrays:
-        if name in d.reads and name in d.writes and name not in d.memory:
-            raise d.error(d.writes[name], "`%s` is written here and read at line %d: the backward pass replays the kernel's reads and would see the written values, not the ones it read; write the results to another array"
-                          % (name, d.reads[name].lineno))
-    prefix = d.prefix
-    adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF and a not in d.memory}
-    params_adj = dict(adj)
-    adj.update(d.memory_adj)
-    w = _Writer(d, adj)
-    group = kernel.workgroup_size[0] * kernel.workgroup_size[1] * kernel.workgroup_size[2]
-    for a, elem, size in d.shared_adj:
-        # A shared array starts undefined: its adjoint is zeroed before the replay.
-        k = d.fresh("z")
-        w.line(1, "%s = %sshared_array(%s%s, %s)" % (a, S, S, elem, size))
-        w.line(1, "for %s in range(%slocal_index(), %s, %d):" % (k, S, size, group))
-        w.line(2, "%s[%s] = %s" % (a, k, _zero(elem)))
-        w.line(1, "%sbarrier()" % S)
-    w.replay(body.nodes, 1)
-    w.zeros(body.nodes, 1)
-    for p, t in d.params.items():
-        if t in DIFF:
-            w.line(1, "%s = %s" % (w.g(p), _zero(t)))
-    w.reverse(body.nodes, 1)
-    w.line(1, "pass")
-    kinds = {1: "Array", 2: "Array2D", 3: "Array3D"}
-    params = []
-    for p in kernel.params:
-        if p.kind == "array":
-            params.append("%s: %s%s[%s%s]" % (p.name, S, kinds[p.dims], S, p.elem.name))
-        else:
-            params.append("%s: %s" % (p.name, "bool" if p.elem is bool else S + p.elem.name))
-    params += ["%s: %s%s[%s%s]" % ((g, S, "Array", S, "f32") if a in d.flat else (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]))
-               for a, g in params_adj.items()]
-    params = [p.replace(S, prefix + "sp.") for p in params]
-    name = prefix + kernel.name
-    lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, "",
-             "",
-             "@%skernel(workgroup_size=(%d, %d, %d))" % ((S,) + tuple(kernel.workgroup_size)),
-             "def %s(%s):" % (name, ", ".join(params))] + w.out
-    text = "\n".join(lines) + "\n"
-    text = text.replace(S, prefix + "sp.").replace(M, prefix + "math.")
-    out = Adjoint(text, name, params_adj, {a: n for a, n in d.reads.items() if a not in d.memory},
-                  {a: n for a, n in d.writes.items() if a not in d.memory})
-    out.prefix = prefix
-    out.flat = {a: len(_entry_texts(d.arrays[a][0], "")) for a in d.flat if a in params_adj}
-    out.params = [tuple(p.split(": ", 1)) for p in params]
-    return out

@@ -1,0 +1,162 @@
+"""Reverse-mode differentiation of kernels: the adjoint of a kernel as a kernel of the language.
+
+``adjoint(kernel)`` writes the adjoint of a ``@kernel`` as Python source in the kernel
+language, appended to the kernel's file text: one more ``@kernel`` that takes the kernel's
+parameters and then, for each float array parameter ``a``, its adjoint array. So the same
+adjoint runs on every device: the GPU compiles it as any kernel (naga and spirv-val check
+it), and the reference executor runs its lines under CPython, where ``print`` and ``pdb``
+work (``Kernel.adjoint_source`` shows it).
+
+Its stages are modules: ``linear`` puts the kernel in a linear form (and refuses what it
+cannot differentiate), ``writer`` writes the adjoint's lines from it, and ``rules`` holds
+the adjoint rule of each differentiable built-in.
+
+The adjoint is a forward replay followed by a reverse sweep (Griewank and Walther,
+*Evaluating Derivatives*, 2nd ed., 2008, ch. 3-4; the structured form with recomputation is
+that of Tapenade and of Warp's code generator):
+
+* The kernel body is first put in a linear form over versioned names, one name per
+  assignment (so every value the sweep needs stays available): each float operation is a
+  ``Let`` with its adjoint rule, array reads ``Load``, writes and atomics ``Store``,
+  branches ``If`` with their merged names (a phi as a copy at the end of each branch),
+  loops ``For`` with their carried names. Int and bool values carry no adjoint: their
+  expressions stay whole in the replay.
+* The replay runs the linear form without its writes to parameter arrays (it writes
+  shared and local arrays again, whose contents it reads); the sweep walks it backwards,
+  each ``Let``'s rule adding to its operands' adjoints, and a ``barrier()`` is a barrier in
+  both. A branch is replayed again inside its reverse (so its names are defined there), a
+  loop iterates backwards, restoring its carried values at each iteration's start from a
+  per-invocation array (``local_array``) sized by the trip count, which must be a
+  compile-time constant; a loop whose trip count is not constant may carry values only as
+  accumulators (``s += e`` where ``e`` reads no carried value), whose adjoint needs no
+  stored value. Funcs are inlined, unless they give their own adjoint
+  (``@func(grad=...)``), which the sweep calls.
+* Array reads add to the array's adjoint with ``atomic_add`` (several invocations may read
+  one element; one atomic per entry for matrices and quats, whose adjoint arrays are flat
+  ``f32`` arrays); a plain store's reverse reads the element's adjoint, clears it (the value
+  it overwrote did not reach the result) and passes it to the stored value; ``+=``,
+  ``-=``, ``atomic_add`` and ``atomic_sub`` pass it on unchanged.
+
+The types are the language's, followed here as far as the adjoint needs them: ``f32``,
+``vec2``-``vec4``, ``quat`` and ``mat22``-``mat44`` values carry adjoints, ints and bools
+do not (their expressions stay whole in the replay), and a value this module cannot type
+where it matters is refused rather than guessed.
+
+What would make the adjoint wrong is refused here with the file and line: an array that
+the kernel both reads and writes (the replay would read the written values), a shared or
+local array written after it was read, the result of an atomic or of a func that writes
+arrays used as a value, loops that cannot be reversed (``while``, ``break``, a ``return``
+inside a loop, non-constant trip counts with carried values other than accumulators), and
+everything not differentiable yet (``f64``/``f16`` values, structs, random numbers).
+``spirthon.tape`` checks the rules that involve several launches.
+
+Invariants: every versioned name is assigned before any use on every path of the adjoint
+(a branch's names are used only inside that branch's replay and reverse, a merged name is
+assigned at the end of both branches); an adjoint name is created zero at the start of the
+reverse of the scope that defines its value, and only ever rebound (``g = g + d``), never
+changed in place, since a vector is a shared object under CPython.
+"""
+
+import ast
+import re
+
+from .linear import AdjointError, Differentiator, _Body, _parse_def, _unguard
+from .rules import DIFF, MATS, M, S, _entry_texts, _zero
+from .writer import _Writer
+
+
+def _prefix(text):
+    """A prefix that no name in the file starts with."""
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    k = 0
+    while True:
+        p = "_ad%s_" % (k or "")
+        if not any(n.startswith(p) for n in names):
+            return p
+        k += 1
+
+
+class Adjoint:
+    """A kernel's adjoint: ``text`` (the definitions to append to the kernel's file),
+    ``name`` (the adjoint kernel's), ``adjoints`` (array parameter -> its adjoint
+    parameter, in the adjoint kernel's order), ``reads`` and ``writes`` (the array
+    parameters the kernel reads and writes, each with the line of its first access)."""
+
+    def __init__(self, text, name, adjoints, reads, writes):
+        self.text, self.name, self.adjoints, self.reads, self.writes = text, name, adjoints, reads, writes
+
+
+def adjoint(kernel):
+    """The ``Adjoint`` of ``kernel`` (a ``Kernel``, not generic); ``AdjointError`` where it
+    cannot be differentiated."""
+    src = kernel.source
+    tree = _parse_def(kernel.fn, src)
+    if tree is None:
+        raise AdjointError("cannot differentiate kernel `%s`: its source is not available" % kernel.name)
+    d = Differentiator(kernel, _prefix(src.text))
+    env, arrays = {}, {}
+    for p in kernel.params:
+        if p.kind == "array":
+            d.arrays[p.name] = (d.type_of(p.elem), p.dims)
+            arrays[p.name] = p.name
+        elif p.kind == "generic":
+            raise d.error(tree, "a generic kernel is differentiated per specialization (`kernel.specialize(...)`)")
+        else:
+            t = d.type_of(p.elem)
+            if t == "float-other":
+                raise d.error(tree, "parameter `%s`: f64, f16, their vectors, matrices and quaternions are not differentiable yet" % p.name)
+            if t == "other":
+                raise d.error(tree, "parameter `%s`: structs are not differentiable yet" % p.name)
+            env[p.name] = (p.name, t)
+            d.params[p.name] = t
+    d.flat = {a for a, (elem, dims) in d.arrays.items() if elem in MATS or elem == "quat"}
+    body = _Body(d, env, arrays, top=True)
+    stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    body.stmts(_unguard(d, stmts))
+    for name in d.arrays:
+        if name in d.reads and name in d.writes and name not in d.memory:
+            raise d.error(d.writes[name], "`%s` is written here and read at line %d: the backward pass replays the kernel's reads and would see the written values, not the ones it read; write the results to another array"
+                          % (name, d.reads[name].lineno))
+    prefix = d.prefix
+    adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF and a not in d.memory}
+    params_adj = dict(adj)
+    adj.update(d.memory_adj)
+    w = _Writer(d, adj)
+    group = kernel.workgroup_size[0] * kernel.workgroup_size[1] * kernel.workgroup_size[2]
+    for a, elem, size in d.shared_adj:
+        # A shared array starts undefined: its adjoint is zeroed before the replay.
+        k = d.fresh("z")
+        w.line(1, "%s = %sshared_array(%s%s, %s)" % (a, S, S, elem, size))
+        w.line(1, "for %s in range(%slocal_index(), %s, %d):" % (k, S, size, group))
+        w.line(2, "%s[%s] = %s" % (a, k, _zero(elem)))
+        w.line(1, "%sbarrier()" % S)
+    w.replay(body.nodes, 1)
+    w.zeros(body.nodes, 1)
+    for p, t in d.params.items():
+        if t in DIFF:
+            w.line(1, "%s = %s" % (w.g(p), _zero(t)))
+    w.reverse(body.nodes, 1)
+    w.line(1, "pass")
+    kinds = {1: "Array", 2: "Array2D", 3: "Array3D"}
+    params = []
+    for p in kernel.params:
+        if p.kind == "array":
+            params.append("%s: %s%s[%s%s]" % (p.name, S, kinds[p.dims], S, p.elem.name))
+        else:
+            params.append("%s: %s" % (p.name, "bool" if p.elem is bool else S + p.elem.name))
+    params += ["%s: %s%s[%s%s]" % ((g, S, "Array", S, "f32") if a in d.flat else (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]))
+               for a, g in params_adj.items()]
+    params = [p.replace(S, prefix + "sp.") for p in params]
+    name = prefix + kernel.name
+    lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, "",
+             "",
+             "@%skernel(workgroup_size=(%d, %d, %d))" % ((S,) + tuple(kernel.workgroup_size)),
+             "def %s(%s):" % (name, ", ".join(params))] + w.out
+    text = "\n".join(lines) + "\n"
+    text = text.replace(S, prefix + "sp.").replace(M, prefix + "math.")
+    out = Adjoint(text, name, params_adj, {a: n for a, n in d.reads.items() if a not in d.memory},
+                  {a: n for a, n in d.writes.items() if a not in d.memory})
+    out.prefix = prefix
+    out.flat = {a: len(_entry_texts(d.arrays[a][0], "")) for a in d.flat if a in params_adj}
+    out.params = [tuple(p.split(": ", 1)) for p in params]
+    return out

@@ -1,0 +1,153 @@
+"""The adjoint rules of the differentiable operations (``spirthon.autodiff``): the `math`
+functions, the subgroup sums, the matrix and quaternion helpers, as tables of Python text
+over the operands, the result ``r`` and its adjoint ``G``. A rule is evaluated where the
+replay has defined its names; one whose operand is a scalar and whose addition is a vector
+(or a matrix) is summed over the components by the writer.
+
+The texts hold three placeholders, replaced when the adjoint is written out: ``S`` and
+``M`` for the library's names (``import spirthon as ...`` and ``import math as ...``,
+appended under names of the adjoint's own prefix, so a kernel file's own names never
+clash) and ``G`` for the adjoint of the value a rule belongs to. No kernel's text holds
+them. The derivatives are the textbook ones (Abramowitz and Stegun, ch. 4 and 7); where a
+function has a kink or the edge of its domain, the one-sided value a Python programmer would
+take (``sqrt`` at 0 gives 0, not inf; ``min`` of equal values gives the first its adjoint,
+as Python's ``min`` returns it).
+"""
+
+import re
+
+FLOAT_VECS = ("vec2", "vec3", "vec4", "quat")
+MATS = ("mat22", "mat33", "mat44")
+DIFF = ("f32",) + FLOAT_VECS + MATS
+LOCAL_ARRAY_BYTES = 16384
+
+# The placeholders (see above).
+S, M, G = "\x01", "\x02", "\x03"
+
+
+
+def _size(t):
+    """A vector's components, a matrix's rows (and columns), a scalar's 1."""
+    if t == "quat":
+        return 4
+    return int(t[-1]) if t in FLOAT_VECS or t in MATS else 1
+
+
+def _row(t):
+    return "vec%d" % _size(t)
+
+
+def _zero(t):
+    if t in MATS:
+        return "%s%s(%s)" % (S, t, ", ".join(["0.0"] * _size(t) ** 2))
+    if t == "quat":
+        return "%squat(0.0, 0.0, 0.0, 0.0)" % S  # (one number alone is no quat)
+    return "%s%s(0.0)" % (S, t)
+
+
+def _ones(t):
+    return "%squat(1.0, 1.0, 1.0, 1.0)" % S if t == "quat" else "%s%s(1.0)" % (S, t)
+
+
+def _entries(t, entry):
+    """A matrix of type ``t`` whose entry (r, c) is ``entry(r, c)``."""
+    n = _size(t)
+    return "%s%s(%s)" % (S, t, ", ".join(entry(r, c) for r in range(n) for c in range(n)))
+
+
+def _frobenius(a, b, t):
+    """The sum of the entries of ``a * b`` (entry by entry) of two matrices of type ``t``."""
+    return " + ".join("%sdot(%s[%d], %s[%d])" % (S, a, r, b, r) for r in range(_size(t)))
+
+
+# The adjoint rules of the `math` functions: the addition to the adjoint of argument ``a``
+# (and ``b``), over the result ``r`` and its adjoint ``G``. The derivative where the
+# function is differentiable; at a kink or an edge of the domain, the one-sided value a
+# Python programmer would take (``sqrt`` at 0 gives 0, not inf).
+MATH1 = {
+    "sqrt": "{G} * 0.5 / {r} if {r} > 0.0 else {S}f32(0.0)",
+    "sin": "{G} * {M}cos({a})",
+    "cos": "-{G} * {M}sin({a})",
+    "tan": "{G} / ({M}cos({a}) * {M}cos({a}))",
+    "asin": "{G} / {M}sqrt(1.0 - {a} * {a})",
+    "acos": "-{G} / {M}sqrt(1.0 - {a} * {a})",
+    "atan": "{G} / (1.0 + {a} * {a})",
+    "sinh": "{G} * {M}cosh({a})",
+    "cosh": "{G} * {M}sinh({a})",
+    "tanh": "{G} * (1.0 - {r} * {r})",
+    "exp": "{G} * {r}",
+    "exp2": "{G} * {r} * 0.6931471805599453",
+    "expm1": "{G} * ({r} + 1.0)",
+    "log": "{G} / {a}",
+    "log2": "{G} / ({a} * 0.6931471805599453)",
+    "log10": "{G} / ({a} * 2.302585092994046)",
+    "log1p": "{G} / (1.0 + {a})",
+    "cbrt": "{G} / (3.0 * {r} * {r}) if {r} != 0.0 else {S}f32(0.0)",
+    "erf": "{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
+    "erfc": "-{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
+    "fabs": "{G} if {a} >= 0.0 else -{G}",
+}
+MATH2 = {
+    "atan2": ("{G} * {b} / ({a} * {a} + {b} * {b})", "-{G} * {a} / ({a} * {a} + {b} * {b})"),
+    "pow": ("{G} * {b} * {M}pow({a}, {b} - 1.0) if {a} != 0.0 or {b} >= 1.0 else {S}f32(0.0)",
+            "{G} * {r} * {M}log({a}) if {a} > 0.0 else {S}f32(0.0)"),
+    "hypot": ("{G} * {a} / {r} if {r} > 0.0 else {S}f32(0.0)", "{G} * {b} / {r} if {r} > 0.0 else {S}f32(0.0)"),
+    "copysign": ("{G} if {M}copysign(1.0, {a}) == {M}copysign(1.0, {b}) else -{G}", None),
+    "fmod": ("{G}", "-{G} * {S}f32({M}trunc({a} / {b}))"),
+}
+# The subgroup operations whose adjoints are subgroup operations: (the sums every lane
+# computes over the result's adjoints, the addition to the lane's argument's adjoint).
+SUBGROUP_RULES = {
+    "subgroup_add": (["subgroup_add"], "{s[0]}"),
+    # inclusive: y_m = sum of x_l for l <= m, so x_l gets the sum of G_m for m >= l.
+    "subgroup_inclusive_add": (["subgroup_add", "subgroup_exclusive_add"], "{s[0]} - {s[1]}"),
+    "subgroup_exclusive_add": (["subgroup_add", "subgroup_inclusive_add"], "{s[0]} - {s[1]}"),
+    "subgroup_broadcast_first": (["subgroup_add"], "{s[0]} if {S}subgroup_elect() else {zero}"),
+    "subgroup_broadcast": (["subgroup_add"], "{s[0]} if {S}subgroup_invocation_id() == {lane} else {zero}"),
+}
+# Piecewise constant (no adjoint flows), int- or bool-valued.
+MATH_INT = ("floor", "ceil", "trunc")
+MATH_BOOL = ("isnan", "isinf", "isfinite")
+
+
+def _rule(template, **names):
+    return template.format(G=G, S=S, M=M, **{k: _paren(v) for k, v in names.items()})
+
+
+def _paren(t):
+    return t if re.fullmatch(r"[\w.\x01\x02]+(\(\))?", t) else "(%s)" % t
+
+
+def _rotate_x_adjoint(q, g, sign):
+    """The adjoint of ``x`` in ``x*(2w²-1) ± cross(u, x)*w*2 + u*dot(u, x)*2`` (``u =
+    q.xyz``, ``w = q.w``: ``quat_rotate``, or ``quat_rotate_inv`` with ``-``), given the
+    result's adjoint ``g``."""
+    return "%s * (2.0 * %s.w * %s.w - 1.0) %s %scross(%s, %s.xyz) * (2.0 * %s.w) + %s.xyz * (2.0 * %sdot(%s, %s.xyz))" % (
+        g, q, q, sign, S, g, q, q, q, S, g, q)
+
+
+def _rotate_q_adjoint(q, x, g, sign):
+    """The adjoint of ``q`` in the same, as a quat: ``u`` gets ``± 2w cross(x, g) +
+    2(dot(u, x) g + dot(g, u) x)``, ``w`` gets ``4w dot(g, x) ± 2 dot(g, cross(u, x))``."""
+    u = "%s.xyz" % q
+    du = "%scross(%s, %s) * (2.0 * %s.w) * %s1.0 + (%s * %sdot(%s, %s) + %s * %sdot(%s, %s)) * 2.0" % (
+        S, x, g, q, "" if sign == "+" else "-", g, S, u, x, x, S, g, u)
+    dw = "4.0 * %s.w * %sdot(%s, %s) %s 2.0 * %sdot(%s, %scross(%s, %s))" % (q, S, g, x, sign, S, g, S, u, x)
+    return "%squat(%s, %s)" % (S, du, dw)
+
+
+def _entry_texts(t, g):
+    """The entries of ``g``, a value of type ``t`` (a matrix row by row, a quat's x y z w)."""
+    if t in MATS:
+        return ["%s[%d, %d]" % (g, r, c) for r in range(_size(t)) for c in range(_size(t))]
+    return ["%s.%s" % (g, c) for c in "xyzw"]
+
+
+def _flat(index, t, k):
+    """The position of entry ``k`` of element ``index`` in a flat ``f32`` adjoint array."""
+    n = len(_entry_texts(t, ""))
+    return "%s * %d + %d" % (_paren(index), n, k)
+
+
+def _index(index):
+    return "(%s)" % index if "," in index else index

@@ -1,0 +1,168 @@
+"""Writing the adjoint out (``spirthon.autodiff``): the replay of a kernel's linear form,
+then its reverse, as lines of the kernel language.
+
+Invariants: an adjoint name is created zero at the start of the reverse of the scope that
+defines its value, and only ever rebound (``g = g + d``), never changed in place, since a
+vector is a shared object under CPython; the replay writes no parameter array, and the
+reverse of a write reads and clears the element's adjoint before any later write's
+reverse could see it.
+"""
+
+from .linear import _Barrier, _For, _If, _Let, _Load, _Plain, _Store, _writes_memory
+from .rules import DIFF, FLOAT_VECS, G, MATS, S, _entry_texts, _flat, _index, _ones, _paren, _row, _size, _zero
+
+
+class _Writer:
+    """The adjoint's body: the replay of the linear form, then its reverse."""
+
+    def __init__(self, d, adj):
+        self.d, self.adj, self.out = d, adj, []
+
+    def line(self, depth, text):
+        self.out.append("    " * depth + text)
+
+    def g(self, name):
+        """The adjoint's name: the value's own with ``_g``; a parameter's under the prefix."""
+        return name + "_g" if name.startswith(self.d.prefix) else "%sg_%s" % (self.d.prefix, name)
+
+    def replay(self, nodes, depth):
+        for n in nodes:
+            if isinstance(n, _Let):
+                self.line(depth, "%s = %s" % (n.var, n.text))
+            elif isinstance(n, _Load):
+                self.line(depth, "%s = %s[%s]" % (n.var, n.array, n.index))
+            elif isinstance(n, _Plain):
+                self.line(depth, n.text)
+            elif isinstance(n, _Store):
+                if n.replay is not None:
+                    self.line(depth, "%s[%s] = %s" % (n.array, n.index, n.replay))
+            elif isinstance(n, _Barrier):
+                self.line(depth, "%sbarrier()" % S)
+            elif isinstance(n, _If):
+                if not n.merges and not _writes_memory(n):
+                    continue  # nothing after it reads what it defines; its reverse replays it
+                for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
+                    self.line(depth, word)
+                    self.replay(branch, depth + 1)
+                    for m in n.merges:
+                        self.line(depth + 1, "%s = %s" % (m[0], m[k]))
+                    self.line(depth + 1, "pass")
+            elif isinstance(n, _For):
+                if not n.carried and not _writes_memory(n):
+                    # Nothing after it reads what it defines: only its trip count is needed.
+                    lo, hi, st = n.lo, n.hi, n.step
+                    if st > 0:
+                        self.line(depth, "%s = (%s - %s + %d) // %d if %s > %s else 0" % (n.counter, hi, lo, st - 1, st, hi, lo))
+                    else:
+                        self.line(depth, "%s = (%s - %s + %d) // %d if %s > %s else 0" % (n.counter, lo, hi, -st - 1, -st, lo, hi))
+                    continue
+                for h, t, entry, back, name in n.carried:
+                    if h in n.checkpoints:
+                        arr, ct = n.checkpoints[h]
+                        self.line(depth, "%s = %slocal_array(%s%s, %d)" % (arr, S, S, ct, max(n.static, 1)))
+                    self.line(depth, "%s = %s" % (h, entry))
+                self.line(depth, "%s = 0" % n.counter)
+                self.line(depth, "for %s in range(%s, %s, %d):" % (n.var, n.lo, n.hi, n.step))
+                for h in n.checkpoints:
+                    self.line(depth + 1, "%s[%s] = %s" % (n.checkpoints[h][0], n.counter, h))
+                self.replay(n.body, depth + 1)
+                for h, t, entry, back, name in n.carried:
+                    self.line(depth + 1, "%s = %s" % (h, back))
+                self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
+
+    def zeros(self, nodes, depth):
+        """The adjoints of the values ``nodes`` define in their own scope, created zero."""
+        for n in nodes:
+            defs = []
+            if isinstance(n, (_Let, _Load)):
+                defs = [(n.var, n.ty)]
+            elif isinstance(n, _If):
+                defs = [(m[0], m[1]) for m in n.merges]
+            elif isinstance(n, _For):
+                defs = [(c[0], c[1]) for c in n.carried]
+            for var, t in defs:
+                if t in DIFF:
+                    self.line(depth, "%s = %s" % (self.g(var), _zero(t)))
+
+    def add(self, depth, name, nt, text, gt):
+        """Adds ``text`` (a value of type ``gt``) to the adjoint of ``name`` (of type
+        ``nt``), summed over the components where ``name`` is a scalar."""
+        if nt not in DIFF or not name.isidentifier():
+            return
+        if gt in MATS and nt == "f32":
+            tmp = self.d.fresh("sum")
+            self.line(depth, "%s = %s" % (tmp, text))
+            text = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt)))
+        if gt in FLOAT_VECS and nt == "f32":
+            text = "%sdot(%s, %s)" % (S, _paren(text), _ones(gt))
+        self.line(depth, "%s = %s + %s" % (self.g(name), self.g(name), _paren(text)))
+
+    def reverse(self, nodes, depth):
+        arrays = self.d.arrays
+        for n in reversed(nodes):
+            if isinstance(n, _Let):
+                for line in n.pre:
+                    self.line(depth, line.replace(G, self.g(n.var)))
+                for rule in n.rules:
+                    # (operand, its type, the addition, the addition's type if not the value's)
+                    self.add(depth, rule[0], rule[1], rule[2].replace(G, self.g(n.var)), rule[3] if len(rule) > 3 else n.ty)
+            elif isinstance(n, _Load):
+                if n.array not in self.adj:
+                    continue
+                a = self.adj[n.array]
+                if n.array in self.d.flat:
+                    # One atomic per entry: matrices and quats have no atomics.
+                    for k, entry in enumerate(_entry_texts(n.ty, self.g(n.var))):
+                        self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _flat(n.index, n.ty, k), entry))
+                elif self.d.memory.get(n.array) == "local":
+                    self.line(depth, "%s[%s] = %s[%s] + %s" % (a, n.index, a, n.index, self.g(n.var)))
+                else:
+                    self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _index(n.index), self.g(n.var)))
+            elif isinstance(n, _Barrier):
+                self.line(depth, "%sbarrier()" % S)
+            elif isinstance(n, _Store):
+                if n.array not in self.adj:
+                    continue
+                a, elem = self.adj[n.array], arrays[n.array][0]
+                if n.array in self.d.flat:
+                    tmp = self.d.fresh("out_g")
+                    k = len(_entry_texts(elem, ""))
+                    self.line(depth, "%s = %s%s(%s)" % (tmp, S, elem, ", ".join("%s[%s]" % (a, _flat(n.index, elem, j)) for j in range(k))))
+                    if n.kind == "set":
+                        for j in range(k):
+                            self.line(depth, "%s[%s] = 0.0" % (a, _flat(n.index, elem, j)))
+                    if n.value is not None:
+                        self.add(depth, n.value, n.vty, tmp if n.kind != "sub" else "-" + tmp, elem)
+                elif n.kind == "set":
+                    tmp = self.d.fresh("out_g")
+                    self.line(depth, "%s = %s[%s]" % (tmp, a, n.index))
+                    self.line(depth, "%s[%s] = %s" % (a, n.index, _zero(elem)))
+                    if n.value is not None:
+                        self.add(depth, n.value, n.vty, tmp, elem)
+                elif n.value is not None:
+                    self.add(depth, n.value, n.vty, "%s%s[%s]" % ("" if n.kind == "add" else "-", a, n.index), elem)
+            elif isinstance(n, _If):
+                for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
+                    self.line(depth, word)
+                    self.replay(branch, depth + 1)
+                    self.zeros(branch, depth + 1)
+                    for m in n.merges:
+                        self.add(depth + 1, m[k], m[1], self.g(m[0]), m[1])
+                    self.reverse(branch, depth + 1)
+                    self.line(depth + 1, "pass")
+            elif isinstance(n, _For):
+                r, j = self.d.fresh("r"), self.d.fresh("j")
+                self.line(depth, "for %s in range(%s):" % (r, n.counter))
+                self.line(depth + 1, "%s = %s - 1 - %s" % (j, n.counter, r))
+                self.line(depth + 1, "%s = %s + %s * %d" % (n.var, n.lo, j, n.step))
+                for h in n.checkpoints:
+                    self.line(depth + 1, "%s = %s[%s]" % (h, n.checkpoints[h][0], j))
+                self.replay(n.body, depth + 1)
+                self.zeros(n.body, depth + 1)
+                for h, t, entry, back, name in n.carried:
+                    if t in DIFF:
+                        self.add(depth + 1, back, t, self.g(h), t)
+                        self.line(depth + 1, "%s = %s" % (self.g(h), _zero(t)))
+                self.reverse(n.body, depth + 1)
+                for h, t, entry, back, name in n.carried:
+                    self.add(depth, entry, t, self.g(h), t)
