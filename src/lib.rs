@@ -45,6 +45,8 @@ pub struct CompileOptions {
     pub cpython: bool,
     /// Generic kernels' specializations to compile (see `spirthon_frontend::Options`).
     pub types: Vec<(String, Vec<(String, String)>)>,
+    /// Diagnose only what the kernel reaches (see `spirthon_frontend::Options`).
+    pub only_reached: bool,
 }
 
 impl Default for CompileOptions {
@@ -59,6 +61,7 @@ impl Default for CompileOptions {
             fast_math: false,
             cpython: false,
             types: Vec::new(),
+            only_reached: false,
         }
     }
 }
@@ -123,6 +126,7 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         host_imports: opts.host_imports,
         cpython: opts.cpython,
         types: opts.types.clone(),
+        only_reached: opts.only_reached,
     };
     let mut out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();

@@ -456,6 +456,7 @@ fn run(cli: &Cli) -> u8 {
         fast_math: cli.fast_math,
         cpython: false,
         types,
+        only_reached: false,
     };
     let (compiled, source) =
         match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {

@@ -6,6 +6,7 @@
 //!   `NAME.stderr`.
 //! - every kernel of `shaders/` compiles and passes naga and `spirv-val`.
 //! - no module contains an instruction of `common::NONPORTABLE` (`OpSRem`, `OpSMod`).
+//! - `only_reached` (a kernel's adjoint's compile) leaves the module as it was.
 //!
 //! `SPIRTHON_BLESS=1 cargo test --test golden` rewrites the expected files.
 
@@ -288,4 +289,30 @@ fn host_programs_compile_with_their_cpu_side_imports() {
     }
     assert!(failures.len() < 100);
     report(failures);
+}
+
+#[test]
+fn only_reached_diagnoses_what_the_kernel_reaches() {
+    // A kernel's adjoint is compiled from its file with the adjoint appended, after the
+    // file compiled: the file's other defs need no second diagnosis. The module is the same.
+    let source = "from spirthon import kernel, func, Array, f32, global_id\n\n\
+                  @func\ndef broken(x: f32) -> f32:\n    return x + undefined_name\n\n\
+                  @kernel\ndef good(x: Array[f32]):\n    i = global_id().x\n    x[i] = x[i] * 2.0\n";
+    let opts = |only_reached| CompileOptions {
+        kernel: Some("good".into()),
+        only_reached,
+        ..CompileOptions::default()
+    };
+    assert!(
+        matches!(
+            spirthon::compile(source, "t.py", &opts(false)),
+            Err(CompileError::Source(_))
+        ),
+        "the unreached func's error is reported by default"
+    );
+    let only = spirthon::compile(source, "t.py", &opts(true))
+        .expect("only what `good` reaches is diagnosed");
+    let fixed = source.replace(" + undefined_name", "");
+    let whole = spirthon::compile(&fixed, "t.py", &opts(false)).expect("compiles");
+    assert_eq!(only.words, whole.words);
 }

@@ -370,7 +370,9 @@ def compile_kernel(kernel, checked=False):
         except Exception as e:  # any fault of the entry costs a compile, never a wrong run
             _log.debug("the cache entry of kernel %s does not check out (%s): compiling", kernel.name, e)
     t = time.perf_counter()
-    words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types)
+    # An adjoint's file is its kernel's, which compiled first: only the adjoint is new.
+    only = getattr(kernel, "adjoint_of", None) is not None
+    words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types, only_reached=only)
     if words is None:
         raise CompileError(messages.rstrip())
     if messages and not getattr(kernel, "adjoint_of", None):
@@ -410,7 +412,8 @@ def _check_for_python(kernel, checked):
     key = (path, kernel.name, _types_text(kernel), checked, source)
     written = _python_checked.get(key)
     if written is None:
-        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True, types=kernel.types)
+        only = getattr(kernel, "adjoint_of", None) is not None
+        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True, types=kernel.types, only_reached=only)
         if words is None:
             raise CompileError(messages.rstrip())
         entry = _entry(json.loads(reflection), kernel.name)

@@ -45,6 +45,10 @@ pub struct Options {
     /// to nothing. Everything else is held to the same rules (`print` too: it prints the
     /// same text on both devices).
     pub cpython: bool,
+    /// Only the kernel compiled (and what it calls): the file's other kernels and funcs are
+    /// not lowered for their diagnostics. For a text whose other defs were checked already
+    /// (a kernel's adjoint, appended to its file, which compiled first).
+    pub only_reached: bool,
 }
 
 /// The frontend's result.
@@ -142,7 +146,11 @@ fn lower_all(
         }
         lowered.push(l);
     }
-    let checked = lower_unused_defs(ast, info, &cx.jobs, &mut cx.diags, opts.cpython);
+    let checked = if opts.only_reached {
+        Vec::new()
+    } else {
+        lower_unused_defs(ast, info, &cx.jobs, &mut cx.diags, opts.cpython)
+    };
     let (diags, warnings) = cx.diags.into_iter().partition(Diagnostic::is_error);
     let program = Program {
         arrays: cx.arrays,

@@ -54,7 +54,9 @@ type Compiled<'py> = (Option<Bound<'py, PyBytes>>, Option<String>, String);
 /// Compiles the kernels of `source` (read from `path`, which messages name); with
 /// `kernel`, that one only. `host_imports`: the file is a program's own (its other imports
 /// are the CPU side's); `cpython`: it is checked for the reference executor, which allows
-/// `print`. Errors come as `spirthon` prints them, with the line that counts them.
+/// `print`; `only_reached`: only what `kernel` reaches is diagnosed (a kernel's adjoint,
+/// whose file compiled before it). Errors come as `spirthon` prints them, with the line
+/// that counts them.
 /// `spirthon::compile`, with a panic (a bug) turned into the internal error it is, so that
 /// Python sees a `RuntimeError` that says so rather than pyo3's `PanicException`.
 fn compile_caught(
@@ -78,7 +80,7 @@ fn compile_caught(
 }
 
 #[pyfunction]
-#[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false, types=None))]
+#[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false, types=None, only_reached=false))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
     py: Python<'py>,
@@ -89,6 +91,7 @@ fn compile<'py>(
     host_imports: bool,
     cpython: bool,
     types: Option<Vec<(String, String)>>,
+    only_reached: bool,
 ) -> PyResult<Compiled<'py>> {
     // A generic kernel's types (`kernel.types` of a specialization).
     let types = match (types, &kernel) {
@@ -101,6 +104,7 @@ fn compile<'py>(
         host_imports,
         cpython,
         types,
+        only_reached,
         ..Default::default()
     };
     let result = py.detach(|| compile_caught(source, path, &opts));

@@ -65,15 +65,25 @@ from .rules import DIFF, MATS, M, S, _entry_texts, _zero
 from .writer import _Writer
 
 
+_PREFIXES = {}  # a file's text -> its prefix
+
+
 def _prefix(text):
     """A prefix that no name in the file starts with."""
+    p = _PREFIXES.get(text)
+    if p is not None:
+        return p
     names = set(re.findall(r"[A-Za-z_]\w*", text))
     k = 0
     while True:
         p = "_ad%s_" % (k or "")
         if not any(n.startswith(p) for n in names):
-            return p
+            break
         k += 1
+    if len(_PREFIXES) > 64:
+        _PREFIXES.clear()
+    _PREFIXES[text] = p
+    return p
 
 
 class Adjoint:

@@ -114,8 +114,15 @@ def _rule(template, **names):
     return template.format(G=G, S=S, M=M, **{k: _paren(v) for k, v in names.items()})
 
 
+_ATOM = re.compile(r"[\w.\x01\x02]+(\(\))?")
+
+
 def _paren(t):
-    return t if re.fullmatch(r"[\w.\x01\x02]+(\(\))?", t) else "(%s)" % t
+    """``t`` as an operand anywhere: itself when it is a name, a literal, an attribute or a
+    call without arguments, else in parentheses."""
+    if t.isidentifier() or _ATOM.fullmatch(t):
+        return t
+    return "(%s)" % t
 
 
 def _rotate_x_adjoint(q, g, sign):
