@@ -1208,20 +1208,27 @@ def _launch_python(kernel, threads, args, checked, site=None):
         else:
             flat = host.reshape(-1, p.elem.size).tolist() if comps else host.reshape(-1).tolist()
         values[k] = Array(p.elem, flat, shape=shape if len(shape) > 1 else None)
-        back.append((host, values[k]))
+        back.append((host, values[k], value if isinstance(value, DeviceArray) else None))
     _check_arrays([(p, v, written(p.name)) for p, v in arrays])
+    # The device arrays' versions (``spirthon.tape``): by what the compiler says the kernel
+    # writes; without the native module to say it, by the contents that changed.
+    what = "the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name
+    exact = _native is not None
     for p, v in arrays:
-        if isinstance(v, DeviceArray) and written(p.name):
-            v._written("the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name)
+        if exact and isinstance(v, DeviceArray) and written(p.name):
+            v._written(what)
     try:
         kernel.reference_launch(threads, values, {}, checked)
     finally:
         np = _numpy() if back else None
-        for host, a in back:
+        for host, a, device_array in back:
             if not host.flags.writeable:
                 continue
+            before = host.tobytes() if device_array is not None and not exact else None
             if isinstance(a.elem, StructType):
                 _copy_bytes(host, b"".join(structs.pack(v) for v in a._data))
             else:
                 host[...] = np.array(a.tolist(), dtype=host.dtype).reshape(host.shape)
+            if before is not None and host.tobytes() != before:
+                device_array._written(what)
 

@@ -1023,6 +1023,28 @@ class Rules(unittest.TestCase):
             finally:
                 spirthon.set_device(None)
 
+    def test_without_the_native_module_writes_are_seen_by_their_contents(self):
+        # The python device without the compiler to say what a kernel writes: the arrays
+        # whose contents changed count as written, and only those.
+        native = spirthon.gpu._native
+        spirthon.set_device("python")
+        spirthon.gpu._native = None
+        try:
+            x = spirthon.array(np.full(4, 2.0, np.float32), requires_grad=True)
+            y = spirthon.zeros(4)
+            loss = spirthon.zeros(1)
+            with Tape() as tape:
+                scale_into.launch(4, x, y, 3.0)
+                energy_1d.launch(4, y, loss)
+            tape.backward(loss)
+            np.testing.assert_allclose(x.grad.numpy(), [36.0] * 4)  # d(sum (3x)^2)/dx = 18x
+            scale_into.launch(4, y, x, 0.5)
+            with self.assertRaisesRegex(RuntimeError, "`x`, which the launch of `scale_into` at .* read, was written afterwards"):
+                tape.backward(loss)
+        finally:
+            spirthon.gpu._native = native
+            spirthon.set_device(None)
+
     def test_overwritten_values_get_no_gradient(self):
         # y is written twice on the tape: the first values never reach the loss.
         def run():
