@@ -23,7 +23,7 @@ How an argument gives a type:
 import typing
 
 from . import types as _types
-from .arrays import Array, _ArrayType
+from .arrays import _KIND, Array, _ArrayType
 from .matrices import Matrix, MatrixType, dmat22, dmat33, dmat44, mat22, mat33, mat44
 from .structs import Struct, StructType
 from .vectors import TYPES as _VECTORS, Vector, VectorType, quat
@@ -32,7 +32,6 @@ _SCALARS = {t.name: t for t in (_types.i32, _types.u32, _types.f32, _types.f64, 
                                  _types.u8, _types.i16, _types.u16, _types.i64, _types.u64)}
 _MATRICES = {m.name: m for m in (mat22, mat33, mat44, dmat22, dmat33, dmat44)}
 _NUMPY_NAMES = {name: t for t, (_, name) in _types.STORAGE.items()}
-_KIND = {1: "Array", 2: "Array2D", 3: "Array3D"}
 
 
 class Generic:

@@ -46,7 +46,7 @@ from . import _library
 from . import source as _source
 from .errors import CheckError, CompileError
 from .scalars import r16
-from .arrays import Array, element
+from .arrays import _KIND, Array, element
 from .types import INT_RANGES, STORAGE, f16, f32, f64, i32, i64, i8, u8, u32, u64, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
 from . import structs
@@ -370,14 +370,13 @@ def compile_kernel(kernel, checked=False):
         except Exception as e:  # any fault of the entry costs a compile, never a wrong run
             _log.debug("the cache entry of kernel %s does not check out (%s): compiling", kernel.name, e)
     t = time.perf_counter()
-    # An adjoint's file is its kernel's, which compiled first: only the adjoint is new.
-    only = getattr(kernel, "adjoint_of", None) is not None
-    words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types, only_reached=only)
+    # An adjoint's file is its kernel's, which compiled first, with the adjoint appended:
+    # only the adjoint is new, and the file's warnings were shown then.
+    adjoint = getattr(kernel, "adjoint_of", None) is not None
+    words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types, only_reached=adjoint)
     if words is None:
         raise CompileError(messages.rstrip())
-    if messages and not getattr(kernel, "adjoint_of", None):
-        # (An adjoint's file is its kernel's with the adjoint appended: its warnings are
-        # the kernel's, shown when the kernel compiled, or about the written adjoint.)
+    if messages and not adjoint:
         sys.stderr.write(messages)
     _log.debug("compiled kernel %s of %s in %.2f ms", kernel.name, path, (time.perf_counter() - t) * 1e3)
     m = _modules[key] = _Module(words, reflection, kernel.name, path, source)
@@ -412,8 +411,8 @@ def _check_for_python(kernel, checked):
     key = (path, kernel.name, _types_text(kernel), checked, source)
     written = _python_checked.get(key)
     if written is None:
-        only = getattr(kernel, "adjoint_of", None) is not None
-        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True, types=kernel.types, only_reached=only)
+        adjoint = getattr(kernel, "adjoint_of", None) is not None
+        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True, types=kernel.types, only_reached=adjoint)
         if words is None:
             raise CompileError(messages.rstrip())
         entry = _entry(json.loads(reflection), kernel.name)
@@ -469,7 +468,7 @@ def _flat(v):
 
 
 def _kind(p):
-    return "%s[%s]" % ({1: "Array", 2: "Array2D", 3: "Array3D"}[p.dims], _elem_name(p.elem))
+    return "%s[%s]" % (_KIND[p.dims], _elem_name(p.elem))
 
 
 def _numpy():
@@ -647,7 +646,8 @@ class DeviceArray:
 
     def _with_grad(self, requires_grad):
         if requires_grad:
-            if not (self.elem is f32 or getattr(self.elem, "name", None) in ("vec2", "vec3", "vec4", "quat", "mat22", "mat33", "mat44")):
+            # (autodiff's DIFF: the launch path sits below autodiff and does not import it)
+            if getattr(self.elem, "name", None) not in ("f32", "vec2", "vec3", "vec4", "quat", "mat22", "mat33", "mat44"):
                 raise TypeError("requires_grad: gradients are of f32, vec2/vec3/vec4, quat and mat22/mat33/mat44 arrays, not of %s ones" % _elem_name(self.elem))
             self.requires_grad = True
             self.grad = zeros(self.shape, self.elem)
@@ -1051,7 +1051,7 @@ def launch(kernel, threads, args, kwargs, checked, site=None):
     if _watching:
         for k, p, _, written in plan.arrays:
             if written and isinstance(args[k], DeviceArray):
-                args[k]._written("the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name)
+                args[k]._written(_launch_label(kernel, site))
     try:
         errors, prints = dev.native.launch(pipeline, uniform, buffers, threads, timeout=_timeout, site=site)
         for h in hosts:
@@ -1174,6 +1174,11 @@ def _pipeline(dev, m, name):
     return p
 
 
+def _launch_label(kernel, site):
+    """A launch as a device array's last writer names it."""
+    return "the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name
+
+
 def _launch_python(kernel, threads, args, checked, site=None):
     """A launch on the reference executor: the kernel checked by the compiler first, the
     arguments by the GPU's rules, NumPy and device arrays as ``Array`` values for it, taking
@@ -1212,7 +1217,7 @@ def _launch_python(kernel, threads, args, checked, site=None):
     _check_arrays([(p, v, written(p.name)) for p, v in arrays])
     # The device arrays' versions (``spirthon.tape``): by what the compiler says the kernel
     # writes; without the native module to say it, by the contents that changed.
-    what = "the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name
+    what = _launch_label(kernel, site)
     exact = _native is not None
     for p, v in arrays:
         if exact and isinstance(v, DeviceArray) and written(p.name):

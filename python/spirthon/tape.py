@@ -32,6 +32,7 @@ The rules that keep a gradient right are checked, each with the launches' lines:
   (``spirthon.autodiff``), and so is what it cannot differentiate.
 """
 
+import math
 import threading
 import weakref
 
@@ -97,7 +98,7 @@ class Tape:
         """Launches ``kernel`` (a specialization for a generic kernel) and records it."""
         args = gpu._bind(kernel, args, kwargs)
         try:
-            adj = kernel.__dict__.get("_adjoint") or _adjoint_of(kernel)
+            adj = kernel.adjoint
         except AdjointError as e:
             head, nl, rest = str(e).partition("\n")
             raise AdjointError("%s (launched on a tape at %s)%s%s" % (head, site, nl, rest)) from None
@@ -148,7 +149,7 @@ class Tape:
             raise RuntimeError("tape.backward() while another tape records on this thread")
         seeds = dict((id(a), (a, v)) for a, v in (grads or {}).items())
         if loss is not None:
-            if not isinstance(loss, gpu.DeviceArray) or loss.elem is not gpu.f32 or _count(loss.shape) != 1:
+            if not isinstance(loss, gpu.DeviceArray) or loss.elem is not gpu.f32 or math.prod(loss.shape) != 1:
                 raise ValueError("tape.backward(loss): the loss is a device array of one f32 (got %r); pass grads={array: seed} for others" % (loss,))
             seeds[id(loss)] = (loss, _ones(loss))
         if not seeds:
@@ -161,9 +162,7 @@ class Tape:
         for key, (a, _) in seeds.items():
             if key not in touched:
                 raise ValueError("tape.backward(): %r was not an argument of any launch on this tape" % (a,))
-        # The tape's own adjoints start from zero at each pass.
-        for a, own in self._own.values():
-            own.update(_zeros_like(own))
+        self._clear_own()  # the tape's own adjoints start from zero at each pass
         for key, (a, seed) in seeds.items():
             self._adjoint_array(a).update(seed)
         for r in reversed(self.records):
@@ -188,7 +187,10 @@ class Tape:
                 if p.kind == "array" and value.requires_grad and id(value) not in seen:
                     seen.add(id(value))
                     value.grad.update(_zeros_like(value.grad))
-        for a, own in self._own.values():
+        self._clear_own()
+
+    def _clear_own(self):
+        for _, own in self._own.values():
             own.update(_zeros_like(own))
 
     def reset(self):
@@ -206,17 +208,10 @@ def _flat(a, entries):
     quats (which have no atomics) the same memory as a flat ``f32`` array of their entries."""
     if entries is None:
         return a
-    shape = (_count(a.shape) * entries,)
+    shape = (math.prod(a.shape) * entries,)
     if a._host is not None:
         return gpu.DeviceArray(a.device, gpu.f32, shape, host=a._host.reshape(-1))
     return gpu.DeviceArray(a.device, gpu.f32, shape, buffer=a._buffer)
-
-
-def _count(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _zeros_like(a):
@@ -236,7 +231,6 @@ def _adjoint_of(kernel):
     is made from that text compiled whole, as the GPU path checks a kernel's code against
     its text, without running the file's other statements again."""
     import linecache
-    import math
     import types
     import spirthon
     from .api import Kernel

@@ -60,6 +60,8 @@ changed in place, since a vector is a shared object under CPython.
 import ast
 import re
 
+from ..arrays import _KIND
+
 from .linear import AdjointError, Differentiator, _Body, _parse_def, _unguard
 from .rules import DIFF, MATS, M, S, _entry_texts, _zero
 from .writer import _Writer
@@ -92,8 +94,11 @@ class Adjoint:
     parameter, in the adjoint kernel's order), ``reads`` and ``writes`` (the array
     parameters the kernel reads and writes, each with the line of its first access)."""
 
-    def __init__(self, text, name, adjoints, reads, writes):
+    def __init__(self, text, name, adjoints, reads, writes, prefix, params, flat):
         self.text, self.name, self.adjoints, self.reads, self.writes = text, name, adjoints, reads, writes
+        # The adjoint's name prefix, its parameters as (name, annotation text), and the
+        # array parameters whose adjoints are flat f32 arrays, with their entries per element.
+        self.prefix, self.params, self.flat = prefix, params, flat
 
 
 def adjoint(kernel):
@@ -147,26 +152,18 @@ def adjoint(kernel):
             w.line(1, "%s = %s" % (w.g(p), _zero(t)))
     w.reverse(body.nodes, 1)
     w.line(1, "pass")
-    kinds = {1: "Array", 2: "Array2D", 3: "Array3D"}
-    params = []
-    for p in kernel.params:
-        if p.kind == "array":
-            params.append("%s: %s%s[%s%s]" % (p.name, S, kinds[p.dims], S, p.elem.name))
-        else:
-            params.append("%s: %s" % (p.name, "bool" if p.elem is bool else S + p.elem.name))
-    params += ["%s: %s%s[%s%s]" % ((g, S, "Array", S, "f32") if a in d.flat else (g, S, kinds[d.arrays[a][1]], S, d.arrays[a][0]))
-               for a, g in params_adj.items()]
-    params = [p.replace(S, prefix + "sp.") for p in params]
+    sp = prefix + "sp."
+    array = lambda dims, elem: "%s%s[%s%s]" % (sp, _KIND[dims], sp, elem)
+    params = [(p.name, array(p.dims, p.elem.name) if p.kind == "array" else "bool" if p.elem is bool else sp + p.elem.name)
+              for p in kernel.params]
+    params += [(g, array(1, "f32") if a in d.flat else array(d.arrays[a][1], d.arrays[a][0])) for a, g in params_adj.items()]
     name = prefix + kernel.name
     lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, "",
              "",
              "@%skernel(workgroup_size=(%d, %d, %d))" % ((S,) + tuple(kernel.workgroup_size)),
-             "def %s(%s):" % (name, ", ".join(params))] + w.out
+             "def %s(%s):" % (name, ", ".join("%s: %s" % p for p in params))] + w.out
     text = "\n".join(lines) + "\n"
-    text = text.replace(S, prefix + "sp.").replace(M, prefix + "math.")
-    out = Adjoint(text, name, params_adj, {a: n for a, n in d.reads.items() if a not in d.memory},
-                  {a: n for a, n in d.writes.items() if a not in d.memory})
-    out.prefix = prefix
-    out.flat = {a: len(_entry_texts(d.arrays[a][0], "")) for a in d.flat if a in params_adj}
-    out.params = [tuple(p.split(": ", 1)) for p in params]
-    return out
+    text = text.replace(S, sp).replace(M, prefix + "math.")
+    flat = {a: len(_entry_texts(d.arrays[a][0], "")) for a in d.flat if a in params_adj}
+    return Adjoint(text, name, params_adj, {a: n for a, n in d.reads.items() if a not in d.memory},
+                   {a: n for a, n in d.writes.items() if a not in d.memory}, prefix, params, flat)

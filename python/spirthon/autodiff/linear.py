@@ -524,15 +524,11 @@ class _Body:
         d = self.d
         m, mt = self.val(e.value)
         n = _size(mt)
-        parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         idx = []
-        for p in parts:
-            txt, pt = self.val(p)
+        for p, (txt, pt) in zip(_index_parts(e.slice), self.index_parts(e.slice)):
             if pt not in ("int", "litint"):
                 raise d.error(p, "a matrix index that is not an int")
-            k = d.fresh("i")
-            self.nodes.append(_Plain("%s = %s" % (k, txt)))
-            idx.append(k)
+            idx.append(txt)
         var = d.fresh("m")
         text = "%s[%s]" % (_paren(m), ", ".join(idx))
         hit = lambda k, r: "(%s == %d or %s == %d)" % (k, r, k, r - n)
@@ -642,9 +638,13 @@ class _Body:
 
     def index(self, s):
         """An index as the names (or literals) the replay computed it into."""
-        parts = s.elts if isinstance(s, ast.Tuple) else [s]
+        return ", ".join(txt for txt, _ in self.index_parts(s))
+
+    def index_parts(self, s):
+        """Each part of an index (one, or a tuple's) as (a name or literal the replay
+        computed it into, its type)."""
         out = []
-        for p in parts:
+        for p in _index_parts(s):
             txt, pt = self.val(p)
             if pt in DIFF or pt == "litfloat":
                 raise self.d.error(p, "a float index")
@@ -652,8 +652,8 @@ class _Body:
                 k = self.d.fresh("i")
                 self.nodes.append(_Plain("%s = %s" % (k, txt)))
                 txt = k
-            out.append(txt)
-        return ", ".join(out)
+            out.append((txt, pt))
+        return out
 
     def call(self, e, t):
         d = self.d
@@ -1276,6 +1276,10 @@ class _Body:
 
 
 _BUILTINS = set(dir(builtins))
+
+
+def _index_parts(s):
+    return s.elts if isinstance(s, ast.Tuple) else [s]
 
 
 def _aug_text(s):
