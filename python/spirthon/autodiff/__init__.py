@@ -146,11 +146,10 @@ def adjoint(kernel):
         w.line(2, "%s[%s] = %s" % (a, k, _zero(elem)))
         w.line(1, "%sbarrier()" % S)
     w.replay(body.nodes, 1)
-    w.zeros(body.nodes, 1)
-    for p, t in d.params.items():
-        if t in DIFF:
-            w.line(1, "%s = %s" % (w.g(p), _zero(t)))
+    w.vary(body.nodes)
+    w.open(body.nodes, 1)
     w.reverse(body.nodes, 1)
+    w.close()
     w.line(1, "pass")
     sp = prefix + "sp."
     array = lambda dims, elem: "%s%s[%s%s]" % (sp, _KIND[dims], sp, elem)

@@ -957,9 +957,11 @@ class _Body:
 
     def _bind(self, name, txt, vt, want, annotation, node):
         d = self.d
-        if vt == want and annotation is None and txt not in d.mutable and (txt.startswith(d.prefix) or txt in d.params):
+        if vt == want and (annotation is None or want in DIFF) and txt not in d.mutable \
+                and (txt.startswith(d.prefix) or txt in d.params):
             # A copy of a value that never changes (every versioned name but a loop's
-            # header and variable is assigned once on each path) is that value.
+            # header and variable is assigned once on each path) is that value; so is a
+            # float value held as its own type (an annotation converts ints only).
             return txt, want
         var = d.fresh(name)
         if want in DIFF:

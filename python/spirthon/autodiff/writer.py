@@ -1,15 +1,28 @@
 """Writing the adjoint out (``spirthon.autodiff``): the replay of a kernel's linear form,
 then its reverse, as lines of the kernel language.
 
-Invariants: an adjoint name is created zero at the start of the reverse of the scope that
-defines its value, and only ever rebound (``g = g + d``), never changed in place, since a
-vector is a shared object under CPython; the replay writes no parameter array, and the
-reverse of a write reads and clears the element's adjoint before any later write's
-reverse could see it.
+Invariants: an adjoint name is first assigned by the first addition to it in the reverse of
+the scope that defines its value, or, when that addition is inside a nested branch or loop,
+created zero just before that construct; until then it is zero, and the reverse skips what
+would add a multiple of it (a value whose adjoint is zero passes nothing on). An adjoint is
+only ever rebound (``g = g + d``), never changed in place, since a vector is a shared object
+under CPython. The replay writes no parameter array, and the reverse of a write reads and
+clears the element's adjoint before any later write's reverse could see it.
 """
 
 from .linear import _Barrier, _For, _If, _Let, _Load, _Plain, _Store, _writes_memory
 from .rules import DIFF, FLOAT_VECS, G, MATS, S, _entry_texts, _flat, _index, _ones, _paren, _row, _size, _zero
+
+
+class _Scope:
+    """The adjoints of the values one scope's nodes define (name -> type) while its reverse
+    is written: those assigned so far, and those an addition inside the nested construct
+    being written (from ``mark``, a position in the output) needs created zero before it."""
+    __slots__ = ("types", "assigned", "needed", "mark", "depth")
+
+    def __init__(self, types, depth):
+        self.types, self.depth = types, depth
+        self.assigned, self.needed, self.mark = set(), [], None
 
 
 class _Writer:
@@ -17,6 +30,36 @@ class _Writer:
 
     def __init__(self, d, adj):
         self.d, self.adj, self.out = d, adj, []
+        self.scopes = []
+        self.active = set()
+
+    def vary(self, nodes):
+        """Adds to ``active`` the names of ``nodes`` whose values depend on a load from an
+        array with an adjoint (the others' adjoints are never read: nothing is added to
+        them)."""
+        active = self.active
+        for n in nodes:
+            if isinstance(n, _Load):
+                if n.array in self.adj:
+                    active.add(n.var)
+            elif isinstance(n, _Let):
+                if any(r[0] in active for r in n.rules):
+                    active.add(n.var)
+            elif isinstance(n, _If):
+                self.vary(n.then)
+                self.vary(n.other)
+                for m in n.merges:
+                    if m[2] in active or m[3] in active:
+                        active.add(m[0])
+            elif isinstance(n, _For):
+                # Until nothing changes: a carried value depends on the previous iteration's.
+                size = -1
+                while size != len(active):
+                    size = len(active)
+                    for c in n.carried:
+                        if c[2] in active or c[3] in active:
+                            active.add(c[0])
+                    self.vary(n.body)
 
     def line(self, depth, text):
         self.out.append("    " * depth + text)
@@ -70,44 +113,95 @@ class _Writer:
                     self.line(depth + 1, "%s = %s" % (h, back))
                 self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
 
-    def zeros(self, nodes, depth):
-        """The adjoints of the values ``nodes`` define in their own scope, created zero."""
+    def open(self, nodes, depth):
+        """Starts the reverse of the scope of ``nodes``: the adjoints of the values they
+        define, all zero."""
+        types = {}
         for n in nodes:
-            defs = []
+            defs = ()
             if isinstance(n, (_Let, _Load)):
-                defs = [(n.var, n.ty)]
+                defs = ((n.var, n.ty),)
             elif isinstance(n, _If):
                 defs = [(m[0], m[1]) for m in n.merges]
             elif isinstance(n, _For):
                 defs = [(c[0], c[1]) for c in n.carried]
             for var, t in defs:
                 if t in DIFF:
-                    self.line(depth, "%s = %s" % (self.g(var), _zero(t)))
+                    types[self.g(var)] = t
+        self.scopes.append(_Scope(types, depth))
+
+    def close(self):
+        self.scopes.pop()
+
+    def owner(self, g):
+        for s in reversed(self.scopes):
+            if g in s.types:
+                return s
+        return None
+
+    def zero(self, name):
+        """Whether the adjoint of ``name`` is zero here: nothing was added to it yet."""
+        g = self.g(name)
+        s = self.owner(g)
+        return s is not None and g not in s.assigned
+
+    def nested(self):
+        """A branch or loop starts here, in the innermost scope."""
+        self.scopes[-1].mark = len(self.out)
+
+    def nested_end(self):
+        """It ended: the adjoints an addition inside it needed are created zero before it."""
+        s = self.scopes[-1]
+        if s.needed:
+            self.out[s.mark:s.mark] = ["    " * s.depth + "%s = %s" % (g, _zero(s.types[g])) for g in s.needed]
+            s.needed = []
+        s.mark = None
+
+    def materialize(self, name, t, depth):
+        """The adjoint of ``name`` (defined in this scope), created zero if nothing was added
+        to it yet (a loop reads and resets its carried values' adjoints)."""
+        g = self.g(name)
+        s = self.owner(g)
+        if s is not None and g not in s.assigned:
+            s.assigned.add(g)
+            self.line(depth, "%s = %s" % (g, _zero(t)))
 
     def add(self, depth, name, nt, text, gt):
         """Adds ``text`` (a value of type ``gt``) to the adjoint of ``name`` (of type
-        ``nt``), summed over the components where ``name`` is a scalar."""
-        if nt not in DIFF or not name.isidentifier():
+        ``nt``), summed over the components where ``name`` is a scalar; nothing where
+        ``name`` is not active (a scalar parameter's adjoint is not kept: its gradient is
+        not given)."""
+        if nt not in DIFF or name not in self.active:
             return
         if gt in MATS and nt == "f32":
             tmp = self.d.fresh("sum")
             self.line(depth, "%s = %s" % (tmp, text))
-            text = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt)))
+            text, gt = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt))), nt
         if gt in FLOAT_VECS and nt == "f32":
-            text = "%sdot(%s, %s)" % (S, _paren(text), _ones(gt))
-        self.line(depth, "%s = %s + %s" % (self.g(name), self.g(name), _paren(text)))
+            text, gt = "%sdot(%s, %s)" % (S, _paren(text), _ones(gt)), nt
+        g = self.g(name)
+        s = self.owner(g)
+        if s is not None and g not in s.assigned:
+            s.assigned.add(g)
+            if s is self.scopes[-1]:
+                self.line(depth, "%s = %s" % (g, text if gt == nt else "%s + %s" % (_zero(nt), _paren(text))))
+                return
+            s.needed.append(g)
+        self.line(depth, "%s = %s + %s" % (g, g, _paren(text)))
 
     def reverse(self, nodes, depth):
         arrays = self.d.arrays
         for n in reversed(nodes):
             if isinstance(n, _Let):
+                if self.zero(n.var):
+                    continue
                 for line in n.pre:
                     self.line(depth, line.replace(G, self.g(n.var)))
                 for rule in n.rules:
                     # (operand, its type, the addition, the addition's type if not the value's)
                     self.add(depth, rule[0], rule[1], rule[2].replace(G, self.g(n.var)), rule[3] if len(rule) > 3 else n.ty)
             elif isinstance(n, _Load):
-                if n.array not in self.adj:
+                if n.array not in self.adj or self.zero(n.var):
                     continue
                 a = self.adj[n.array]
                 if n.array in self.d.flat:
@@ -142,15 +236,23 @@ class _Writer:
                 elif n.value is not None:
                     self.add(depth, n.value, n.vty, "%s%s[%s]" % ("" if n.kind == "add" else "-", a, n.index), elem)
             elif isinstance(n, _If):
+                merges = [m for m in n.merges if not self.zero(m[0])]
+                self.nested()
                 for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
                     self.line(depth, word)
                     self.replay(branch, depth + 1)
-                    self.zeros(branch, depth + 1)
-                    for m in n.merges:
+                    self.open(branch, depth + 1)
+                    for m in merges:
                         self.add(depth + 1, m[k], m[1], self.g(m[0]), m[1])
                     self.reverse(branch, depth + 1)
+                    self.close()
                     self.line(depth + 1, "pass")
+                self.nested_end()
             elif isinstance(n, _For):
+                for h, t, entry, back, name in n.carried:
+                    if t in DIFF:
+                        self.materialize(h, t, depth)
+                self.nested()
                 r, j = self.d.fresh("r"), self.d.fresh("j")
                 self.line(depth, "for %s in range(%s):" % (r, n.counter))
                 self.line(depth + 1, "%s = %s - 1 - %s" % (j, n.counter, r))
@@ -158,11 +260,13 @@ class _Writer:
                 for h in n.checkpoints:
                     self.line(depth + 1, "%s = %s[%s]" % (h, n.checkpoints[h][0], j))
                 self.replay(n.body, depth + 1)
-                self.zeros(n.body, depth + 1)
+                self.open(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
                     if t in DIFF:
                         self.add(depth + 1, back, t, self.g(h), t)
                         self.line(depth + 1, "%s = %s" % (self.g(h), _zero(t)))
                 self.reverse(n.body, depth + 1)
+                self.close()
+                self.nested_end()
                 for h, t, entry, back, name in n.carried:
                     self.add(depth, entry, t, self.g(h), t)
