@@ -861,6 +861,65 @@ fn a_rejected_batch_names_the_launch_the_device_rejected() {
     gpu.finish().expect("a good batch");
 }
 
+/// A device copy holds the contents after the launches recorded before it (still in the
+/// batch) and not those of launches after it: what a tape keeps of an array a later launch
+/// overwrites.
+#[test]
+fn a_device_copy_is_taken_in_launch_order() {
+    let Some(gpu) = gpu() else { return };
+    let py = root().join("shaders/saxpy.py");
+    let source = std::fs::read_to_string(&py).expect("saxpy.py");
+    let compiled = spirthon::compile(&source, "saxpy.py", &Default::default()).expect("compiles");
+    let inputs: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(py.with_extension("inputs.json")).expect("inputs"),
+    )
+    .expect("json");
+    let plan = spirthon::run::plan(&compiled, &inputs, None).expect("plan");
+    let l = &plan.launch;
+    let uniform = l.uniform.clone().expect("a uniform block");
+    let p = gpu
+        .prepare(
+            Shader::SpirV(&compiled.words),
+            l.interface(),
+            l.workgroup_size,
+            uniform.len() as u64,
+        )
+        .expect("pipeline");
+    let bytes = |k: usize| match &l.arrays[k].data {
+        spirthon_runtime::ArrayData::Bytes(b) => b.clone(),
+        spirthon_runtime::ArrayData::Zeros(n) => vec![0; *n as usize],
+    };
+    let (x, y) = (
+        gpu.upload(&bytes(0)).unwrap(),
+        gpu.upload(&bytes(1)).unwrap(),
+    );
+    let before = gpu.read(&y).unwrap();
+    gpu.launch(&p, &uniform, &[&x, &y], l.threads, Some("t.py:1"))
+        .unwrap();
+    let kept = gpu.alloc(y.len()).unwrap();
+    gpu.copy(&y, &kept).unwrap();
+    gpu.launch(&p, &uniform, &[&x, &y], l.threads, Some("t.py:2"))
+        .unwrap();
+    let (once, twice) = (gpu.read(&kept).unwrap(), gpu.read(&y).unwrap());
+    assert_ne!(once, before, "the first launch wrote y");
+    assert_ne!(once, twice, "the second launch wrote y again");
+    // saxpy adds a*x to y: twice - once == once - before, elementwise.
+    let f = |b: &[u8]| -> Vec<f32> {
+        b.chunks(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let (b, o, t) = (f(&before), f(&once), f(&twice));
+    for k in 0..b.len() {
+        assert!(
+            ((t[k] - o[k]) - (o[k] - b[k])).abs() <= 1e-3 * (1.0 + t[k].abs()),
+            "{k}"
+        );
+    }
+    let short = gpu.alloc(y.len() - 4).unwrap();
+    assert!(gpu.copy(&y, &short).is_err(), "lengths differ");
+}
+
 /// Outside checked mode an index past the end of a local, shared or constant-table array
 /// touches its last element, never the memory beside it (the driver runs the module as it
 /// is, and robust buffer access bounds storage buffers only).

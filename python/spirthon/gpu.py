@@ -681,6 +681,13 @@ class DeviceArray:
         out = self.numpy()
         return out if dtype is None else out.astype(dtype)
 
+    def _copy(self):
+        """A new device array (without ``grad``) holding these contents as they are after
+        the launches asked for before (copied on the device, without waiting)."""
+        if self._host is not None:
+            return DeviceArray(self.device, self.elem, self.shape, host=self._host.copy())
+        return DeviceArray(self.device, self.elem, self.shape, buffer=self.device.native.copy(self._buffer))
+
     def update(self, values):
         """Replaces the contents with ``values`` (a NumPy array of the same shape), after the
         launches asked for before."""

@@ -24,10 +24,12 @@ The rules that keep a gradient right are checked, each with the launches' lines:
 
 * A recorded launch takes device arrays (``spirthon.array``/``zeros``), whose writes the
   tape can see; NumPy arrays are refused.
-* The backward pass replays each launch's reads, so an array a recorded launch read must
-  hold the same values at ``backward``: a later recorded launch that writes it is refused
-  when it is launched; a write outside the tape (an unrecorded launch, ``update``) is
-  found by the array's version at ``backward`` and refused there.
+* The backward pass replays each launch's reads, so it needs the values each recorded
+  launch read. A later recorded launch that writes an array an earlier one read (a time
+  step writing back into the arrays it came from, say) first copies the array on the
+  device, and the earlier launches' adjoints read the copy: the tape keeps the data. A
+  write outside the tape (an unrecorded launch, ``update``) is found by the array's version
+  and refused, at the next recorded write to the array or at ``backward``.
 * A kernel that reads and writes one array is refused when it is launched on a tape
   (``spirthon.autodiff``), and so is what it cannot differentiate.
 """
@@ -55,7 +57,11 @@ def active():
 
 
 class _Record:
-    __slots__ = ("kernel", "adjoint", "threads", "args", "versions", "site", "checked")
+    """A recorded launch: ``args`` as launched (whose adjoints the backward pass takes),
+    ``values`` the arrays its adjoint reads as the forward values (an argument a later
+    recorded launch overwrote is replaced by the copy made before), ``versions`` the
+    (parameter, array of ``values``, its version) of each array the kernel reads."""
+    __slots__ = ("kernel", "adjoint", "threads", "args", "values", "versions", "site", "checked")
 
 
 class Tape:
@@ -63,7 +69,7 @@ class Tape:
 
     def __init__(self):
         self.records = []
-        self._read_by = {}   # id(array) -> the record of the first launch that read it
+        self._read_by = {}   # id(array) -> the records of the launches that read it as it is now
         self._own = {}       # id(array) -> (array, the tape's adjoint of it)
         self._holding = None  # while it holds launches: the finalizer that stops the counting
         self._in = False
@@ -113,21 +119,31 @@ class Tape:
             arrays[p.name] = value
         info = adj.info
         for name in info.writes:
-            a = arrays[name]
-            earlier = self._read_by.get(id(a))
-            if earlier is not None:
-                raise RuntimeError(
-                    "kernel `%s` launched at %s writes `%s`, which the launch of `%s` at %s on this tape read: the backward "
-                    "pass needs the values that launch saw; write the new values to another array (one per time step, say)"
-                    % (kernel.name, site, name, earlier.kernel.name, earlier.site))
+            self._keep(arrays[name], "kernel `%s` launched on a tape at %s" % (kernel.name, site))
         r = _Record()
         r.kernel, r.adjoint, r.threads, r.args, r.site, r.checked = kernel, adj, threads, list(args), site, checked
+        r.values = list(args)
         r.versions = [(name, arrays[name], arrays[name]._version) for name in info.reads]
         self._watch()
         gpu.launch(kernel, threads, args, {}, checked, site)
         self.records.append(r)
         for name in info.reads:
-            self._read_by.setdefault(id(arrays[name]), r)
+            readers = self._read_by.setdefault(id(arrays[name]), [])
+            if not readers or readers[-1] is not r:
+                readers.append(r)
+
+    def _keep(self, a, what):
+        """Before a recorded launch writes ``a``: the launches recorded so far that read it
+        read a copy of its contents instead (made on the device, in order)."""
+        readers = self._read_by.pop(id(a), None)
+        if not readers:
+            return
+        for r in readers:
+            _check_versions(r, what, a)
+        copy = a._copy()
+        for r in readers:
+            r.values = [copy if v is a else v for v in r.values]
+            r.versions = [(n, copy, copy._version) if v is a else (n, v, k) for n, v, k in r.versions]
 
     # ----- the backward pass
 
@@ -166,17 +182,12 @@ class Tape:
         for key, (a, seed) in seeds.items():
             self._adjoint_array(a).update(seed)
         for r in reversed(self.records):
-            for name, a, version in r.versions:
-                if a._version != version:
-                    raise RuntimeError(
-                        "tape.backward(): `%s`, which the launch of `%s` at %s read, was written afterwards (%s): the backward "
-                        "pass needs the values that launch saw; write the new values to another array"
-                        % (name, r.kernel.name, r.site, a._writer))
+            _check_versions(r, "tape.backward()")
             info = r.adjoint.info
             extra = [_flat(self._adjoint_array(value), info.flat.get(p.name)) for p, value in zip(r.kernel.params, r.args)
                      if p.kind == "array" and p.name in info.adjoints]
             # A launch checked forward is checked backward too.
-            (r.adjoint.launch_checked if r.checked else r.adjoint.launch)(r.threads, *(list(r.args) + extra))
+            (r.adjoint.launch_checked if r.checked else r.adjoint.launch)(r.threads, *(r.values + extra))
 
     def zero(self):
         """Clears the ``.grad`` of every ``requires_grad`` array the recorded launches took
@@ -201,6 +212,17 @@ class Tape:
         self._own = {}
         if self._holding is not None:
             self._holding()
+
+
+def _check_versions(r, what, only=None):
+    """Refuses (``what``: who finds it) when an array recorded launch ``r`` read (or only
+    ``only``) was written since by something the tape did not record."""
+    for name, a, version in r.versions:
+        if a._version != version and (only is None or a is only):
+            raise RuntimeError(
+                "%s: `%s`, which the launch of `%s` at %s read, was written afterwards (%s), outside "
+                "the tape: the backward pass needs the values that launch saw; record that write on the tape or "
+                "write the new values to another array" % (what, name, r.kernel.name, r.site, a._writer))
 
 
 def _flat(a, entries):

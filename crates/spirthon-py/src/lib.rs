@@ -380,6 +380,21 @@ impl Device {
         Ok(())
     }
 
+    /// A new buffer holding a copy of `buffer`'s contents as they are after everything
+    /// asked for before, made on the device without waiting.
+    fn copy(&self, buffer: &Buffer) -> PyResult<Buffer> {
+        let buf = self
+            .thread
+            .gpu()
+            .alloc(buffer.buf.len())
+            .map_err(run_error)?;
+        let (from, into) = (buffer.buf.clone(), buf.clone());
+        self.thread.post(move |g| {
+            let _ = g.copy(&from, &into);
+        });
+        Ok(Buffer { buf })
+    }
+
     /// A buffer's contents, once everything launched before has run.
     #[pyo3(signature = (buffer, timeout=None))]
     fn read<'py>(

@@ -122,6 +122,22 @@ impl Gpu {
         Ok(())
     }
 
+    /// Copies the contents of `from` into `to` (of its length) on the device, after every
+    /// launch recorded before it.
+    pub fn copy(&self, from: &DeviceBuffer, to: &DeviceBuffer) -> Result<(), RunError> {
+        if from.len != to.len {
+            return Err(RunError::Input(format!(
+                "copying a device array of {} bytes into one of {}",
+                from.len, to.len
+            )));
+        }
+        self.settle()?;
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&from.buf, 0, &to.buf, 0, from.buf.size());
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
     /// The contents of `b` once everything launched so far has run.
     pub fn read(&self, b: &DeviceBuffer) -> Result<Vec<u8>, RunError> {
         self.settle()?;
