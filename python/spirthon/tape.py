@@ -30,8 +30,10 @@ The rules that keep a gradient right are checked, each with the launches' lines:
   device, and the earlier launches' adjoints read the copy: the tape keeps the data. A
   write outside the tape (an unrecorded launch, ``update``) is found by the array's version
   and refused, at the next recorded write to the array or at ``backward``.
-* A kernel that reads and writes one array is refused when it is launched on a tape
-  (``spirthon.autodiff``), and so is what it cannot differentiate.
+* A kernel that reads an array and then writes it (``x[i] *= s``, ``x[i] = f(x[i])``) has
+  the array copied before its launch, for its adjoint to read; one that reads an array
+  after writing it is refused when it is launched on a tape (``spirthon.autodiff``), and so
+  is what it cannot differentiate.
 """
 
 import math
@@ -118,32 +120,41 @@ class Tape:
                                 % (kernel.name, site, p.name, type(value).__name__))
             arrays[p.name] = value
         info = adj.info
+        kept = {}  # id(array) -> the copy of an array this launch reads and writes
         for name in info.writes:
-            self._keep(arrays[name], "kernel `%s` launched on a tape at %s" % (kernel.name, site))
+            a = arrays[name]
+            copy = self._keep(a, "kernel `%s` launched on a tape at %s" % (kernel.name, site), name in info.reads)
+            if copy is not None:
+                kept[id(a)] = copy
         r = _Record()
         r.kernel, r.adjoint, r.threads, r.args, r.site, r.checked = kernel, adj, threads, list(args), site, checked
-        r.values = list(args)
-        r.versions = [(name, arrays[name], arrays[name]._version) for name in info.reads]
+        r.values = [kept.get(id(v), v) for v in args]
+        held = [(name, kept.get(id(arrays[name]), arrays[name])) for name in info.reads]
+        r.versions = [(name, a, a._version) for name, a in held]
         self._watch()
         gpu.launch(kernel, threads, args, {}, checked, site)
         self.records.append(r)
         for name in info.reads:
+            if id(arrays[name]) in kept:
+                continue  # it read the contents the copy keeps
             readers = self._read_by.setdefault(id(arrays[name]), [])
             if not readers or readers[-1] is not r:
                 readers.append(r)
 
-    def _keep(self, a, what):
+    def _keep(self, a, what, reads):
         """Before a recorded launch writes ``a``: the launches recorded so far that read it
-        read a copy of its contents instead (made on the device, in order)."""
-        readers = self._read_by.pop(id(a), None)
-        if not readers:
-            return
+        read a copy of its contents instead (made on the device, in order); the copy, when
+        the launch ``reads`` the array too (its adjoint reads the copy), else ``None``."""
+        readers = self._read_by.pop(id(a), None) or []
         for r in readers:
             _check_versions(r, what, a)
+        if not readers and not reads:
+            return None
         copy = a._copy()
         for r in readers:
             r.values = [copy if v is a else v for v in r.values]
             r.versions = [(n, copy, copy._version) if v is a else (n, v, k) for n, v, k in r.versions]
+        return copy if reads else None
 
     # ----- the backward pass
 

@@ -819,6 +819,24 @@ def square_into(x: Array[f32], y: Array[f32]):
 
 
 @kernel
+def square_in_place(x: Array[f32]):
+    i = global_id().x
+    x[i] *= x[i]
+
+
+@kernel
+def step_in_place(x: Array[vec3], v: Array[vec3], dt: f32):
+    i = global_id().x
+    p = x[i]
+    u = v[i]
+    u.y -= 9.8 * dt
+    if p.y < 0.0:
+        u.y += -p.y * 200.0 * dt
+    v[i] = u
+    x[i] = p + u * dt
+
+
+@kernel
 def clear3(a: Array[vec3]):
     a[global_id().x] = vec3(0.0)
 
@@ -870,18 +888,20 @@ class Example(unittest.TestCase):
 # ----- what would make a gradient wrong, refused with its line
 
 BAD = {
-    "in_place": ("""
+    "read_after_write": ("""
         @kernel
-        def in_place(x: Array[f32]):
+        def read_after_write(x: Array[f32], y: Array[f32]):
             i = global_id().x
-            x[i] = x[i] * 2.0
-        """, "4:5", "`x` is written here and read at line 5"),
-    "times_equal": ("""
+            x[i] = y[i] * 2.0
+            y[i] = x[i] + 1.0
+        """, "5:12", "`x` is read here after it was written at line 5"),
+    "times_equal_in_a_loop": ("""
         @kernel
-        def times_equal(x: Array[f32], y: Array[f32]):
+        def times_equal_in_a_loop(x: Array[f32], y: Array[f32]):
             i = global_id().x
-            y[i] *= x[i]
-        """, "4:5", "`*=` on an array element"),
+            for k in range(3):
+                y[i] *= x[i]
+        """, "5:9", "`y` is written and read in this loop"),
     "while_loop": ("""
         @kernel
         def while_loop(x: Array[f32], y: Array[f32]):
@@ -1018,10 +1038,10 @@ class Rules(unittest.TestCase):
                 self.assertIn(words, msg)
 
     def test_refused_on_a_tape_before_it_runs(self):
-        x = spirthon.array(np.ones(4, np.float32))
+        x, y = spirthon.array(np.ones(4, np.float32)), spirthon.array(np.ones(4, np.float32))
         with Tape():
             with self.assertRaises(AdjointError) as e:
-                self.mods["in_place"].in_place.launch(4, x)
+                self.mods["read_after_write"].read_after_write.launch(4, x, y)
         self.assertIn("launched on a tape at %s:" % __file__, str(e.exception))
         self.assertEqual(list(x.numpy()), [1.0] * 4)  # it did not run
 
@@ -1049,6 +1069,59 @@ class Rules(unittest.TestCase):
         for grad, x in on_both(run):
             np.testing.assert_allclose(x, x0.astype(np.float64) ** 4, rtol=1e-6)
             np.testing.assert_allclose(grad, 8 * x0.astype(np.float64) ** 7, rtol=1e-5)
+
+    def test_kernels_that_update_arrays_in_place(self):
+        # x[i] *= x[i] twice: x0**4 in place, the adjoint reading the copy the tape kept
+        # before each launch (2 x0, then 2 x0**2).
+        x0 = np.array([1.0, 1.1, 0.9, 1.2], np.float32)
+
+        def run():
+            x = spirthon.array(x0, requires_grad=True)
+            loss = spirthon.zeros(1)
+            with Tape() as tape:
+                square_in_place.launch(4, x)
+                square_in_place.launch(4, x)
+                energy_1d.launch(4, x, loss)
+            tape.backward(loss)
+            return x.grad.numpy(), float(loss.numpy()[0])
+
+        for grad, loss in on_both(run):
+            self.assertAlmostEqual(loss, float(np.sum(x0.astype(np.float64) ** 8)), delta=1e-5 * loss)
+            np.testing.assert_allclose(grad, 8 * x0.astype(np.float64) ** 7, rtol=1e-5)
+
+    def test_a_simulation_in_place(self):
+        # Each step reads and writes x and v in place (a bounce off the ground on the way):
+        # the gradient of the final distance to a target by the initial velocity, against
+        # central differences of the same steps in float64.
+        rng = np.random.default_rng(7)
+        x0 = rng.uniform(0.1, 1, (6, 3)).astype(np.float32)
+        v0 = rng.uniform(-1, 1, (6, 3)).astype(np.float32)
+        dt, steps = 0.05, 12
+
+        def simulate(v_init):
+            x = spirthon.array(x0, vec3)
+            v = spirthon.array(v_init, vec3, requires_grad=True)
+            loss = spirthon.zeros(1)
+            with Tape() as tape:
+                for _ in range(steps):
+                    step_in_place.launch(6, x, v, dt)
+                energy.launch(6, x, vec3(0.5, 1.0, -0.25), loss)
+            tape.backward(loss)
+            return v.grad.numpy(), float(loss.numpy()[0])
+
+        def f64(v_init):
+            x, v = x0.astype(np.float64), v_init.reshape(6, 3).copy()
+            for _ in range(steps):
+                v = v + np.array([0.0, -9.8, 0.0]) * dt
+                below = x[:, 1] < 0.0
+                v[below, 1] += -x[below, 1] * 200.0 * dt
+                x = x + v * dt
+            return float(np.sum((x - np.array([0.5, 1.0, -0.25])) ** 2))
+
+        want = central(f64, v0.astype(np.float64))
+        for grad, loss in on_both(lambda: simulate(v0)):
+            self.assertAlmostEqual(loss, f64(v0.astype(np.float64)), delta=1e-4 * abs(loss))
+            np.testing.assert_allclose(grad, want, rtol=1e-3, atol=1e-4)
 
     def test_a_write_outside_the_tape_before_a_recorded_one(self):
         for dev in (None, "python"):

@@ -92,7 +92,9 @@ class Adjoint:
     """A kernel's adjoint: ``text`` (the definitions to append to the kernel's file),
     ``name`` (the adjoint kernel's), ``adjoints`` (array parameter -> its adjoint
     parameter, in the adjoint kernel's order), ``reads`` and ``writes`` (the array
-    parameters the kernel reads and writes, each with the line of its first access)."""
+    parameters the kernel reads and writes, each with the line of its first access; an
+    array in both, which the kernel reads before it writes, is one the tape copies before
+    the launch for the adjoint to read)."""
 
     def __init__(self, text, name, adjoints, reads, writes, prefix, params, flat):
         self.text, self.name, self.adjoints, self.reads, self.writes = text, name, adjoints, reads, writes
@@ -128,10 +130,6 @@ def adjoint(kernel):
     body = _Body(d, env, arrays, top=True)
     stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     body.stmts(_unguard(d, stmts))
-    for name in d.arrays:
-        if name in d.reads and name in d.writes and name not in d.memory:
-            raise d.error(d.writes[name], "`%s` is written here and read at line %d: the backward pass replays the kernel's reads and would see the written values, not the ones it read; write the results to another array"
-                          % (name, d.reads[name].lineno))
     prefix = d.prefix
     adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF and a not in d.memory}
     params_adj = dict(adj)
@@ -164,5 +162,6 @@ def adjoint(kernel):
     text = "\n".join(lines) + "\n"
     text = text.replace(S, sp).replace(M, prefix + "math.")
     flat = {a: len(_entry_texts(d.arrays[a][0], "")) for a in d.flat if a in params_adj}
-    return Adjoint(text, name, params_adj, {a: n for a, n in d.reads.items() if a not in d.memory},
-                   {a: n for a, n in d.writes.items() if a not in d.memory}, prefix, params, flat)
+    reads = {a: n for a, n in d.reads.items() if a not in d.memory}
+    writes = {a: n for a, n in d.writes.items() if a not in d.memory}
+    return Adjoint(text, name, params_adj, reads, writes, prefix, params, flat)

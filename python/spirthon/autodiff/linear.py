@@ -255,17 +255,21 @@ class _Body:
         return _Body(self.d, dict(self.env), dict(self.arrays), self.func)
 
     def touch(self, arr, what, node):
-        """A load or store of a shared or local array: all of an array's stores come before
-        its loads, so the values the replay (and the replays inside reverses) loads are the
-        ones the kernel loaded."""
+        """A load or store of an array, in the kernel's order. A shared or local array's
+        stores all come before its loads: the replay writes it again, so what the replay
+        (and the replays inside reverses) loads is what the kernel loaded. A kernel's array
+        parameter's loads all come before its stores: the replay reads it as the launch
+        found it (the tape keeps a copy of an array a launch reads and writes)."""
         d = self.d
-        if arr not in d.memory:
-            return
-        if what == "store":
+        memory = arr in d.memory
+        if what == ("store" if memory else "load"):
             for a, w, n in d.log:
-                if a == arr and w == "load":
-                    raise d.error(node, "`%s` is written here after it was read at line %d: the backward pass replays the reads and would see the later values; write each element before any read of the array (or use another array)"
-                                  % (_source_name(arr, d), n.lineno))
+                if a == arr and w != what:
+                    if memory:
+                        raise d.error(node, "`%s` is written here after it was read at line %d: the backward pass replays the reads and would see the later values; write each element before any read of the array (or use another array)"
+                                      % (_source_name(arr, d), n.lineno))
+                    raise d.error(node, "`%s` is read here after it was written at line %d: the backward pass replays the kernel's reads from the array as the launch found it; read the elements before writing any (or write to another array)"
+                                  % (arr, n.lineno))
         d.log.append((arr, what, node))
 
     # ----- types
@@ -1147,11 +1151,12 @@ class _Body:
             kind = {ast.Add: "add", ast.Sub: "sub"}.get(type(s.op))
             elem = d.arrays[self.arrays[target.value.id]][0]
             if kind is None or elem not in DIFF:
-                if elem in DIFF or elem == "float-other":
-                    raise d.error(s, "`%s` on an array element: the backward pass needs the element's old value, which the write destroys; write the result to another array" % _aug_text(s))
-                # An int element updated in place: a read and a write of the array.
-                d.reads.setdefault(self.arrays[target.value.id], s)
-            return self.array_store(target, s.value, kind or "set", s)
+                # `x[i] *= e` is `x[i] = x[i] * e`: a read, then a write (of the array the
+                # tape copied before the launch); an int element updated in place too.
+                read = ast.copy_location(ast.Subscript(value=target.value, slice=target.slice, ctx=ast.Load()), target)
+                value = ast.copy_location(ast.BinOp(left=read, op=s.op, right=s.value), s)
+                return self.array_store(target, value, "set", s)
+            return self.array_store(target, s.value, kind, s)
         if isinstance(target, (ast.Attribute, ast.Subscript)) and isinstance(target.value, ast.Name) and target.value.id in self.env:
             return self.component_store(target, s.value, s, s.op)
         raise d.error(s, "an assignment to `%s` is not differentiable yet" % ast.unparse(target))
@@ -1171,6 +1176,7 @@ class _Body:
             self.touch(name, "store", s)
             self.nodes.append(_Store(name, index, v if (elem in DIFF and vt in DIFF) else None, vt, kind, v))
             return
+        self.touch(name, "store", s)
         if elem in DIFF:
             if vt in DIFF and vt != elem:
                 raise d.error(s, "a %s stored to an array of %s" % (vt, elem))
@@ -1189,6 +1195,7 @@ class _Body:
         index = self.index(call.args[1])
         d.writes.setdefault(arr, call)
         v, vt = self.val(call.args[2])
+        self.touch(arr, "store", call)
         if elem in DIFF:
             self.nodes.append(_Store(arr, index, v if vt in DIFF else None, vt, "add" if name == "atomic_add" else "sub"))
 
