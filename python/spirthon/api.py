@@ -332,6 +332,40 @@ class Kernel:
         runtime.reference_launch(self._specialized(args, kwargs), threads, args, kwargs, checked)
 
 
+class AdjointKernel(Kernel):
+    """A kernel's adjoint (``spirthon.autodiff``, made by ``Kernel.adjoint``): the kernel's
+    file text with the adjoint's definition appended, which every device compiles as it
+    compiles any kernel's file. It is made without CPython compiling that text: only the
+    python device runs ``fn``, the function, made at its first use."""
+
+    def __init__(self, kernel, info, src, params):
+        self.__name__ = self.__qualname__ = self.name = info.name
+        self.__module__ = kernel.__module__
+        self.__doc__ = "The adjoint of kernel %s." % kernel.name
+        self.source = src
+        self.workgroup_size = kernel.workgroup_size
+        self.params = params
+        self._signature = inspect.Signature(
+            [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+        self._compiled = None
+        self.types = None
+        self._specializations = {}
+        self._source_checked = True  # the text is the adjoint's own
+        self.info = info
+        self.adjoint_of = kernel
+
+    @property
+    def fn(self):
+        fn = self.__dict__.get("_fn")
+        if fn is None:
+            fn = self.__dict__["_fn"] = _tape._adjoint_function(self)
+        return fn
+
+    def _refuse_rebound(self):
+        # It reads the module constants its kernel reads.
+        self.adjoint_of._refuse_rebound()
+
+
 def kernel(fn=None, *, workgroup_size=64):
     """Marks a kernel: ``@kernel`` or ``@kernel(workgroup_size=N | (X, Y) | (X, Y, Z))``."""
     if fn is None:

@@ -280,14 +280,14 @@ def _types_text(kernel):
 
 def _source_of(kernel):
     """The file a kernel was defined in, and its text then (``spirthon.source``)."""
-    fn = kernel.fn
-    nested = _source.nested(fn)
-    if nested is not None:
-        raise nested
     src = kernel.source
-    if src is None:
-        raise CompileError("cannot read the source of kernel `%s` (defined in %s): spirthon compiles kernels from their file's text" % (fn.__name__, fn.__code__.co_filename))
     if not getattr(kernel, "_source_checked", False):
+        fn = kernel.fn
+        nested = _source.nested(fn)
+        if nested is not None:
+            raise nested
+        if src is None:
+            raise CompileError("cannot read the source of kernel `%s` (defined in %s): spirthon compiles kernels from their file's text" % (fn.__name__, fn.__code__.co_filename))
         if not _source.check(fn, src):
             raise _source.changed(fn, src)
         kernel._source_checked = True

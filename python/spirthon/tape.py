@@ -40,7 +40,7 @@ import math
 import threading
 import weakref
 
-from . import gpu
+from . import gpu, source as _source
 from .autodiff import AdjointError, adjoint as _adjoint  # noqa: F401 (AdjointError re-exported)
 
 _local = threading.local()
@@ -258,22 +258,36 @@ def _ones(a):
 
 
 def _adjoint_of(kernel):
-    """The adjoint kernel of ``kernel`` (kept on it): a ``Kernel`` whose source is the
-    kernel's file text with the adjoint's definition appended (``spirthon.autodiff``), run
-    by every device as any kernel is; ``.info`` is the ``autodiff.Adjoint``. The function
-    is made from that text compiled whole, as the GPU path checks a kernel's code against
-    its text, without running the file's other statements again."""
+    """The adjoint kernel of ``kernel`` (kept on it): an ``AdjointKernel`` whose source is
+    the kernel's file text with the adjoint's definition appended (``spirthon.autodiff``),
+    run by every device as any kernel is; ``.info`` is the ``autodiff.Adjoint``."""
     import linecache
-    import types
-    import spirthon
-    from .api import Kernel
+    from . import api
+    from .arrays import _ArrayType
     info = _adjoint(kernel)
     src = kernel.source
     text = src.text if src.text.endswith("\n") else src.text + "\n"
     full = text + info.text
     path = "%s (adjoint of %s)" % (src.path, kernel.name)
-    linecache.cache[path] = (len(full), None, full.splitlines(True), path)
-    whole = compile(full, path, "exec", dont_inherit=True)
+    lines = full.splitlines(True)
+    linecache.cache[path] = (len(full), None, lines, path)
+    params = list(kernel.params)
+    for a, g in info.adjoints.items():
+        p = next(p for p in kernel.params if p.name == a)
+        params.append(api._param(g, _ArrayType(gpu.f32, 1) if a in info.flat else _ArrayType(p.elem, p.dims)))
+    adj = api.AdjointKernel(kernel, info, _source.Source(path, full), params)
+    kernel.__dict__["_adjoint"] = adj
+    return adj
+
+
+def _adjoint_function(adj):
+    """The function of adjoint kernel ``adj`` (for the python device): its text compiled
+    whole, as the GPU path checks a kernel's code against its text, without running the
+    file's other statements again."""
+    import types
+    import spirthon
+    kernel, info = adj.adjoint_of, adj.info
+    whole = compile(adj.source.text, adj.source.path, "exec", dont_inherit=True)
     code = next(c for c in whole.co_consts if getattr(c, "co_name", None) == info.name)
     ns = dict(kernel.fn.__globals__)
     ns[info.prefix + "sp"] = spirthon
@@ -281,8 +295,4 @@ def _adjoint_of(kernel):
     fn = types.FunctionType(code, ns, info.name)
     fn.__annotations__ = {name: eval(ann, ns) for name, ann in info.params}
     fn.__module__ = kernel.fn.__module__
-    adj = Kernel(fn, kernel.workgroup_size)
-    adj.info = info
-    adj.adjoint_of = kernel
-    kernel.__dict__["_adjoint"] = adj
-    return adj
+    return fn
