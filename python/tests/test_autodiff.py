@@ -235,16 +235,18 @@ def random_statements(rng, depth, indent, loops=True):
     return out
 
 
-def differentiate_randomly(test, bodies, name):
-    """Kernels of the bodies (over `a = x[i]`, `b = z[i]`, giving `out`): each one's tape
-    gradient against central differences of the same body run by Python in float64,
-    where the f32 forward took the same branches and the differences are stable (no kink
-    within the step). Returns how many gradients were compared."""
+def differentiate_randomly(test, bodies, name, in_place=False):
+    """Kernels of the bodies (over `a = x[i]`, `b = z[i]`, giving `out`, stored to `y[i]`,
+    or ``in_place`` to `x[i]`): each one's tape gradient against central differences of
+    the same body run by Python in float64, where the f32 forward took the same branches
+    and the differences are stable (no kink within the step). Returns how many gradients
+    were compared."""
     folder = tempfile.mkdtemp(prefix="spirthon-grad-random-")
     lines = ["import math", "from spirthon import *", ""]
+    params, store = ("x: Array[f32], z: Array[f32]", "x") if in_place else ("x: Array[f32], z: Array[f32], y: Array[f32]", "y")
     for k, body in enumerate(bodies):
-        lines += ["@kernel", "def r%d(x: Array[f32], z: Array[f32], y: Array[f32]):" % k, "    i = global_id().x",
-                  "    a = x[i]", "    b = z[i]"] + ["    " + l for l in body] + ["    y[i] = out", ""]
+        lines += ["@kernel", "def r%d(%s):" % (k, params), "    i = global_id().x",
+                  "    a = x[i]", "    b = z[i]"] + ["    " + l for l in body] + ["    %s[i] = out" % store, ""]
     with open(os.path.join(folder, name + ".py"), "w") as f:
         f.write("\n".join(lines))
     sys.path.insert(0, folder)
@@ -263,9 +265,9 @@ def differentiate_randomly(test, bodies, name):
 
         def run():
             x, z = spirthon.array(x0, requires_grad=True), spirthon.array(z0, requires_grad=True)
-            y = spirthon.zeros(8)
+            y = x if in_place else spirthon.zeros(8)
             with Tape() as tape:
-                getattr(mod, "r%d" % k).launch(8, x, z, y)
+                getattr(mod, "r%d" % k).launch(8, *((x, z) if in_place else (x, z, y)))
             tape.backward(grads={y: np.ones(8, np.float32)})
             return x.grad.numpy(), z.grad.numpy(), y.numpy()
 
@@ -301,6 +303,15 @@ class Random(unittest.TestCase):
         bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5"] + random_statements(rng, 2, 0)
                   + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(16)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_statements"), 200)
+
+    def test_random_statements_in_place(self):
+        # The same kind of bodies, storing the result over the element they read: the tape
+        # keeps the array as the launch found it.
+        import random
+        rng = random.Random(37)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5"] + random_statements(rng, 2, 0)
+                  + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(12)]
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_in_place", in_place=True), 150)
 
 
 # ----- kernels with control flow, loops, funcs and atomics

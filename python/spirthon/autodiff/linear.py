@@ -15,8 +15,10 @@ value with one is a name.
 
 import ast
 import builtins
+import math
 import re
 import typing
+import weakref
 
 from ..errors import CompileError
 from ..arrays import _ArrayType
@@ -115,6 +117,7 @@ class Differentiator:
         self.flat = set()     # the array parameters of matrices and quats: their adjoints are flat f32 arrays
         self.i32 = set()      # the versioned int names known to be i32s (for a loop's checkpoint array)
         self.writes_memo = {}
+        self.callees = {}     # a call node -> what it calls
 
     def error(self, node, text):
         """The located error at ``node``: its file, line and column, then the line with a
@@ -190,8 +193,14 @@ class Differentiator:
 
     def callee(self, node):
         """What a call calls: ("math", name), ("func", fn) or ("lib", name) (a built-in or
-        a name of spirthon)."""
-        import math
+        a name of spirthon); kept per node (a kernel's globals do not change while it is
+        differentiated)."""
+        out = self.callees.get(node)
+        if out is None:
+            out = self.callees[node] = self._callee(node)
+        return out
+
+    def _callee(self, node):
         f = node.func
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
             owner = self.global_value(f.value.id)
@@ -437,35 +446,125 @@ class _Body:
 
     def text(self, e):
         """``e`` as replay text over the versioned names (a value without an adjoint)."""
+        out = []
+        self.emit(e, out)
+        return "".join(out)
+
+    def check(self, sub):
+        """What a value without an adjoint may not hold, and the array reads it makes."""
         d = self.d
+        arrays = self.arrays
+        if isinstance(sub, ast.Name):
+            if isinstance(sub.ctx, ast.Load) and sub.id not in self.env and sub.id not in arrays \
+                    and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
+                raise d.error(sub, "`%s` is not assigned on every path to here" % sub.id)
+        elif isinstance(sub, ast.NamedExpr):
+            raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
+        elif isinstance(sub, ast.Subscript):
+            if isinstance(sub.value, ast.Name) and sub.value.id in arrays:
+                d.reads.setdefault(arrays[sub.value.id], sub)
+                self.touch(arrays[sub.value.id], "load", sub)
+        elif isinstance(sub, ast.Call):
+            kind, name = d.callee(sub)
+            if kind == "func":
+                if d.writes_arrays(name):
+                    raise d.error(sub, "`%s` writes arrays and its result is used inside an expression; call it on a line of its own" % name.__name__)
+                for a in sub.args:
+                    if isinstance(a, ast.Name) and a.id in arrays:
+                        d.reads.setdefault(arrays[a.id], sub)
+                        self.touch(arrays[a.id], "load", sub)
+            elif kind == "lib" and name.startswith("atomic_"):
+                raise d.error(sub, "the result of `%s` is used: the backward pass replays the kernel without its writes, so it cannot know what the atomic returned" % name)
+            elif kind == "lib" and name in ("shared_array", "local_array", "barrier", "randf", "randn", "randi", "randu", "rand_init"):
+                raise d.error(sub, "`%s` in a differentiated kernel is not supported yet" % name)
+
+    def emit(self, e, out):
+        """Appends the text of ``e`` to ``out`` (an operand that is not an atom in
+        parentheses), checking each node; what it does not know, through ``ast.unparse``."""
+        self.check(e)
+        k = type(e)
+        if k is ast.Name:
+            v = self.env.get(e.id)
+            out.append(v[0] if v is not None else self.arrays.get(e.id, e.id))
+        elif k is ast.Constant and (type(e.value) in (int, bool) or e.value is None
+                                    or (type(e.value) is float and math.isfinite(e.value))):
+            out.append(repr(e.value))
+        elif k is ast.BinOp and type(e.op) in _BINOPS:
+            self.operand(e.left, out)
+            out.append(_BINOPS[type(e.op)])
+            self.operand(e.right, out)
+        elif k is ast.UnaryOp:
+            out.append(_UNARY[type(e.op)])
+            self.operand(e.operand, out)
+        elif k is ast.Compare and all(type(op) in _COMPARE for op in e.ops):
+            self.operand(e.left, out)
+            for op, c in zip(e.ops, e.comparators):
+                out.append(_COMPARE[type(op)])
+                self.operand(c, out)
+        elif k is ast.BoolOp:
+            for j, v in enumerate(e.values):
+                if j:
+                    out.append(" and " if isinstance(e.op, ast.And) else " or ")
+                self.operand(v, out)
+        elif k is ast.IfExp:
+            self.operand(e.body, out)
+            out.append(" if ")
+            self.operand(e.test, out)
+            out.append(" else ")
+            self.operand(e.orelse, out)
+        elif k is ast.Attribute:
+            self.operand(e.value, out, type(e.value) is not ast.Constant)
+            out.append("." + e.attr)
+        elif k is ast.Subscript and type(e.slice) is not ast.Slice:
+            self.operand(e.value, out)
+            out.append("[")
+            parts = e.slice.elts if type(e.slice) is ast.Tuple else (e.slice,)
+            for j, p in enumerate(parts):
+                if j:
+                    out.append(", ")
+                self.operand(p, out, type(p) is not ast.Tuple)
+            out.append("]")
+        elif k is ast.Call and not any(type(a) is ast.Starred for a in e.args) and all(w.arg for w in e.keywords):
+            self.operand(e.func, out)
+            out.append("(")
+            for j, a in enumerate(e.args):
+                if j:
+                    out.append(", ")
+                self.operand(a, out, type(a) is not ast.Tuple)
+            for j, w in enumerate(e.keywords):
+                out.append("%s%s=" % (", " if j or e.args else "", w.arg))
+                self.operand(w.value, out, type(w.value) is not ast.Tuple)
+            out.append(")")
+        elif k is ast.Tuple:
+            out.append("(")
+            for j, v in enumerate(e.elts):
+                if j:
+                    out.append(", ")
+                self.operand(v, out, type(v) is not ast.Tuple)
+            out.append(",)" if len(e.elts) == 1 else ")")
+        else:
+            out.append(self.unparsed(e))
+
+    def operand(self, e, out, bare=False):
+        """``e`` as an operand: in parentheses unless it is an atom (or ``bare``)."""
+        if bare or type(e) in _ATOMS:
+            self.emit(e, out)
+        else:
+            out.append("(")
+            self.emit(e, out)
+            out.append(")")
+
+    def unparsed(self, e):
+        """The text of an expression ``emit`` does not write itself, checked node by node,
+        through ``ast.unparse`` with the names renamed in place, then restored (the tree is
+        shared)."""
         env, arrays = self.env, self.arrays
         names = []
         for sub in ast.walk(e):
+            if sub is not e:
+                self.check(sub)
             if isinstance(sub, ast.Name):
                 names.append(sub)
-            if isinstance(sub, ast.NamedExpr):
-                raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
-            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id in arrays:
-                d.reads.setdefault(arrays[sub.value.id], sub)
-                self.touch(arrays[sub.value.id], "load", sub)
-            if isinstance(sub, ast.Call):
-                kind, name = d.callee(sub)
-                if kind == "func":
-                    if d.writes_arrays(name):
-                        raise d.error(sub, "`%s` writes arrays and its result is used inside an expression; call it on a line of its own" % name.__name__)
-                    for a in sub.args:
-                        if isinstance(a, ast.Name) and a.id in arrays:
-                            d.reads.setdefault(arrays[a.id], sub)
-                            self.touch(arrays[a.id], "load", sub)
-                elif kind == "lib" and name.startswith("atomic_"):
-                    raise d.error(sub, "the result of `%s` is used: the backward pass replays the kernel without its writes, so it cannot know what the atomic returned" % name)
-                elif kind == "lib" and name in ("shared_array", "local_array", "barrier", "randf", "randn", "randi", "randu", "rand_init"):
-                    raise d.error(sub, "`%s` in a differentiated kernel is not supported yet" % name)
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in env and sub.id not in arrays \
-                    and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
-                raise d.error(sub, "`%s` is not assigned on every path to here" % sub.id)
-
-        # The names renamed in place for the text, then restored (the tree is shared).
         renamed = []
         for sub in names:
             new = env[sub.id][0] if sub.id in env else arrays.get(sub.id)
@@ -1285,6 +1384,13 @@ class _Body:
 
 
 _BUILTINS = set(dir(builtins))
+_BINOPS = {ast.Add: " + ", ast.Sub: " - ", ast.Mult: " * ", ast.Div: " / ", ast.FloorDiv: " // ", ast.Mod: " % ",
+           ast.Pow: " ** ", ast.MatMult: " @ ", ast.BitAnd: " & ", ast.BitOr: " | ", ast.BitXor: " ^ ",
+           ast.LShift: " << ", ast.RShift: " >> "}
+_UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not "}
+_COMPARE = {ast.Eq: " == ", ast.NotEq: " != ", ast.Lt: " < ", ast.LtE: " <= ", ast.Gt: " > ", ast.GtE: " >= ",
+            ast.Is: " is ", ast.IsNot: " is not ", ast.In: " in ", ast.NotIn: " not in "}
+_ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 
 
 def _index_parts(s):
@@ -1384,11 +1490,21 @@ def _eval_annotation(d, ann):
 
 
 def _hints(fn):
+    """A func's annotations, evaluated (kept per function, by its own annotations)."""
     target = getattr(fn, "__wrapped__", fn)
+    raw = getattr(target, "__annotations__", {})
+    kept = _HINTS.get(target)
+    if kept is not None and kept[0] == raw:
+        return kept[1]
     try:
-        return typing.get_type_hints(target)
+        hints = typing.get_type_hints(target)
     except Exception:
-        return dict(getattr(target, "__annotations__", {}))
+        hints = dict(raw)
+    _HINTS[target] = (dict(raw), hints)
+    return hints
+
+
+_HINTS = weakref.WeakKeyDictionary()  # function -> (its annotations, evaluated)
 
 
 _DEFS = {}  # a file's text -> its top-level functions by first line (decorators included)
