@@ -3,9 +3,11 @@
     python3 benches/python/grad_bench.py [--n N] [--rounds R]
 
 Prints one row per kernel of ``kernels_grad.py``: the forward kernel's compile time, the
-adjoint's (writing it, ``spirthon.autodiff``, then compiling it), and their ratio; then the
-device time per launch of the forward kernel and of its adjoint over ``N`` threads, each
-the best of ``R`` batches of 200 dispatches recorded in one command buffer
+adjoint's (making it, ``spirthon.autodiff`` writing it and the kernel object, then
+compiling it), and their ratio; the time from nothing to each kernel ready to launch with
+every cache bypassed (the driver's pipeline included), and their ratio; then the device
+time per launch of the forward kernel and of its adjoint over ``N`` threads, each the best
+of ``R`` batches of 200 dispatches recorded in one command buffer
 (``spirthon.gpu.time_launches``), and their ratio. Runs on the default device.
 """
 
@@ -33,13 +35,48 @@ def best(f, rounds):
 
 
 def compile_times(kernel, rounds):
-    """Seconds to compile the kernel; to write its adjoint; to compile the adjoint."""
+    """Seconds to compile the kernel; to make its adjoint kernel (writing the adjoint,
+    ``spirthon.autodiff``, and the kernel object, as ``kernel.adjoint`` does the first
+    time); to compile the adjoint."""
     src = kernel.source
     fwd = best(lambda: gpu._native.compile(src.text, src.path, kernel.name, False), rounds)
-    write = best(lambda: autodiff.adjoint(kernel), rounds)
-    adj = tape._adjoint_of(kernel)
+    write = best(lambda: _fresh_adjoint(kernel), rounds)
+    adj = _fresh_adjoint(kernel)
     back = best(lambda: gpu._native.compile(adj.source.text, adj.source.path, adj.name, False, only_reached=True), rounds)
     return fwd, write, back
+
+
+def _fresh_adjoint(kernel):
+    kernel.__dict__.pop("_adjoint", None)
+    return tape._adjoint_of(kernel)
+
+
+def ready_times(kernel, rounds):
+    """Seconds from nothing to a kernel ready to launch on the device, with every cache
+    bypassed: the kernel (its text checked against its code, compiled, the pipeline made
+    by the driver), then its adjoint (made, compiled, its pipeline)."""
+    dev = gpu._current()
+
+    def ready(k, make):
+        path, text = make(k)
+        words, reflection, messages = gpu._native.compile(text, path, k.name, False, only_reached=k is not kernel)
+        m = gpu._Module(words, reflection, k.name, path, text)
+        dev.native.prepare(m.words, m.entry, m.workgroup_size, sorted(m.arrays.values()), m.uniform_size, m.checked,
+                           m.prints, timeout=None)
+
+    def forward(k):
+        k.source._codes = None
+        k.__dict__.pop("_source_checked", None)
+        return gpu._source_of(k)
+
+    def adjoint(k):
+        a = _fresh_adjoint(k)
+        return a.source.path, a.source.text
+
+    fwd = best(lambda: ready(kernel, forward), rounds)
+    adj = _fresh_adjoint(kernel)
+    back = best(lambda: ready(adj, lambda _: adjoint(kernel)), rounds)
+    return fwd, back
 
 
 def arguments(name, n, rng):
@@ -74,13 +111,15 @@ def main():
     spirthon.set_device(None)
     rng = np.random.default_rng(0)
     print("device: %s, %d threads" % (spirthon.device(), a.n))
-    print("%-10s %10s %10s %10s %6s | %12s %12s %6s" % ("kernel", "compile", "write adj", "compile adj", "ratio",
-                                                          "launch", "adj launch", "ratio"))
+    print("%-10s %10s %10s %10s %6s | %10s %10s %6s | %12s %12s %6s" % (
+        "kernel", "compile", "make adj", "compile adj", "ratio", "ready", "adj ready", "ratio", "launch", "adj launch", "ratio"))
     for k in (K.springs, K.integrate, K.field, K.loss):
         fwd, write, back = compile_times(k, 20)
+        rf, rb = ready_times(k, 5)
         lf, lb = launch_times(k, a.n, a.rounds, rng)
-        print("%-10s %8.3f ms %8.3f ms %8.3f ms %6.2f | %9.1f us %9.1f us %6.2f" % (
-            k.name, fwd * 1e3, write * 1e3, back * 1e3, (write + back) / fwd, lf * 1e6, lb * 1e6, lb / lf))
+        print("%-10s %8.3f ms %8.3f ms %8.3f ms %6.2f | %7.2f ms %7.2f ms %6.2f | %9.1f us %9.1f us %6.2f" % (
+            k.name, fwd * 1e3, write * 1e3, back * 1e3, (write + back) / fwd, rf * 1e3, rb * 1e3, rb / rf,
+            lf * 1e6, lb * 1e6, lb / lf))
 
 
 if __name__ == "__main__":

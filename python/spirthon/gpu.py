@@ -375,6 +375,9 @@ def compile_kernel(kernel, checked=False):
     adjoint = getattr(kernel, "adjoint_of", None) is not None
     words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types, only_reached=adjoint)
     if words is None:
+        if adjoint:
+            raise CompileError("the adjoint spirthon wrote of kernel `%s` does not compile: a bug in spirthon's "
+                               "differentiation (please report it, with the kernel)\n%s" % (kernel.adjoint_of.name, messages.rstrip()))
         raise CompileError(messages.rstrip())
     if messages and not adjoint:
         sys.stderr.write(messages)

@@ -25,7 +25,7 @@ from ..arrays import _ArrayType
 from ..types import f32
 from ..vectors import VectorType
 from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SUBGROUP_RULES,
-                    _entries, _frobenius, _ones, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
+                    _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
 
 
 class AdjointError(CompileError):
@@ -86,8 +86,10 @@ class _If:
 class _For:
     """``carried``: (header name, type, name entering the loop, name at the end of the body,
     source name); ``checkpoints``: header name -> (local array, element type), for a loop
-    with a constant trip count ``static``."""
-    __slots__ = ("var", "lo", "step", "hi", "static", "body", "carried", "counter", "checkpoints")
+    with a constant trip count ``static``; ``recompute``: the reverse restores the carried
+    values at each iteration by replaying the loop from its entry (no checkpoints: a
+    run-time trip count, or values it cannot keep), else it needs none (accumulators)."""
+    __slots__ = ("var", "lo", "step", "hi", "static", "body", "carried", "counter", "checkpoints", "recompute")
 
 
 _MISSING = object()
@@ -930,7 +932,7 @@ class _Body:
             return args[0]
         if len(args) == 1:
             a, at = args[0]
-            return self.let("splat", name, text, [(a, at, "%sdot(%s, %s)" % (S, G, _ones(name)))])
+            return self.let("splat", name, text, [(a, at, G)])  # summed over the components
         rules, k = [], 0
         for a, at in args:
             if at in FLOAT_VECS:
@@ -1367,18 +1369,17 @@ class _Body:
             self.env[c[4]] = (c[0], c[1])
         loop.body = body.nodes
         loop.checkpoints = {}
+        loop.recompute = False
         if loop.static is None:
             names = [c[4] for c in loop.carried]
-            for c in loop.carried:
-                _only_accumulated(d, s.body, c[4], names)
+            loop.recompute = not all(_only_accumulated(s.body, c[4], names) for c in loop.carried)
         else:
             for c in loop.carried:
                 t = c[1] if c[1] in DIFF else {"bool": "bool", "int": "i32"}.get(c[1])
-                if t is None or (c[1] == "int" and c[2] not in d.i32):
-                    raise d.error(s, "the backward pass keeps `%s` at each iteration of this loop and cannot tell its type; make it an f32, a vec, a bool, or an int whose first value is a literal, a thread id or another i32" % c[4])
-                size = 4 * (_size(t) ** 2 if t in MATS else _size(t))
-                if loop.static * size > LOCAL_ARRAY_BYTES:
-                    raise d.error(s, "this loop runs %d times and carries `%s`: the backward pass keeps its value at each iteration (%d bytes), more than a local array's %d; split the loop over launches" % (loop.static, c[4], loop.static * size, LOCAL_ARRAY_BYTES))
+                if t is None or (c[1] == "int" and c[2] not in d.i32) \
+                        or loop.static * 4 * (_size(t) ** 2 if t in MATS else _size(t)) > LOCAL_ARRAY_BYTES:
+                    loop.recompute, loop.checkpoints = True, {}
+                    break
                 loop.checkpoints[c[0]] = (d.fresh("keep_" + c[4]), t)
         self.nodes.append(loop)
 
@@ -1407,11 +1408,11 @@ def _param_is_i32(d, name):
     return p is not None and getattr(p.elem, "name", None) == "i32"
 
 
-def _only_accumulated(d, body, name, carried):
-    """In a loop whose trip count is not constant, ``name`` may change only by ``name += e``,
-    ``name -= e``, ``name = name + e``, ``name = e + name`` or ``name = name - e`` with
-    ``e`` reading no carried name, and be read nowhere else: then no iteration needs the
-    value it had, and the backward pass need not restore it."""
+def _only_accumulated(body, name, carried):
+    """Whether ``name`` changes in the loop ``body`` only by ``name += e``, ``name -= e``,
+    ``name = name + e``, ``name = e + name`` or ``name = name - e`` with ``e`` reading no
+    ``carried`` name, and is read nowhere else: then no iteration needs the value it had,
+    and the backward pass need not restore it."""
     tree = ast.Module(body=body, type_ignores=[])
     own = set()  # the reads of `name` that are its accumulations' own
     for s in ast.walk(tree):
@@ -1428,18 +1429,14 @@ def _only_accumulated(d, body, name, carried):
                 own.add(id(v.right))
                 e = v.left
         if e is not None:
-            for sub in ast.walk(e):
-                if isinstance(sub, ast.Name) and sub.id in carried:
-                    raise d.error(sub, "this loop's trip count is not a compile-time constant and the accumulation into `%s` reads `%s`, which the loop changes: the backward pass could not restore it; give `range` constant bounds" % (name, sub.id))
+            if any(isinstance(sub, ast.Name) and sub.id in carried for sub in ast.walk(e)):
+                return False
             continue
         targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, (ast.AnnAssign, ast.AugAssign)) else []
-        for tg in targets:
-            for sub in ast.walk(tg):
-                if isinstance(sub, ast.Name) and sub.id == name:
-                    raise d.error(s, "this loop's trip count is not a compile-time constant and it reassigns `%s`: the backward pass could not restore its value at each iteration; accumulate with `%s += ...` or give `range` constant bounds" % (name, name))
-    for sub in ast.walk(tree):
-        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load) and id(sub) not in own:
-            raise d.error(sub, "this loop's trip count is not a compile-time constant and it reads `%s`, which it changes: the backward pass could not restore it; give `range` constant bounds" % name)
+        if any(isinstance(sub, ast.Name) and sub.id == name for tg in targets for sub in ast.walk(tg)):
+            return False
+    return not any(isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load) and id(sub) not in own
+                   for sub in ast.walk(tree))
 
 
 def _assigned(body):

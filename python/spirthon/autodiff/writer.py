@@ -256,6 +256,15 @@ class _Writer:
                 r, j = self.d.fresh("r"), self.d.fresh("j")
                 self.line(depth, "for %s in range(%s):" % (r, n.counter))
                 self.line(depth + 1, "%s = %s - 1 - %s" % (j, n.counter, r))
+                if n.recompute:
+                    # The carried values at iteration j: the loop replayed from its entry.
+                    for h, t, entry, back, name in n.carried:
+                        self.line(depth + 1, "%s = %s" % (h, entry))
+                    self.line(depth + 1, "for %s in range(%s, %s + %s * %d, %d):" % (n.var, n.lo, n.lo, j, n.step, n.step))
+                    self.replay(n.body, depth + 2)
+                    for h, t, entry, back, name in n.carried:
+                        self.line(depth + 2, "%s = %s" % (h, back))
+                    self.line(depth + 2, "pass")
                 self.line(depth + 1, "%s = %s + %s * %d" % (n.var, n.lo, j, n.step))
                 for h in n.checkpoints:
                     self.line(depth + 1, "%s = %s[%s]" % (h, n.checkpoints[h][0], j))
