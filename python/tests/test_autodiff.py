@@ -715,6 +715,21 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-5)
         self.assertIn("for %s" % recomputed.adjoint.info.prefix, recomputed.adjoint_source)
 
+    def test_loop_variables_after_their_loops(self):
+        # After a loop its variable is its last value, or what it was when the loop did
+        # not run (n = 0 here): y = (x + 3) * (2 + 7 + 8).
+        def run():
+            x = spirthon.array(np.float32([1.0, -2.0]), requires_grad=True)
+            y = spirthon.zeros(2)
+            with Tape() as tape:
+                after_loops.launch(2, x, y, 0)
+            tape.backward(grads={y: np.ones(2, np.float32)})
+            return y.numpy(), x.grad.numpy()
+
+        for y, grad in on_both(run):
+            np.testing.assert_allclose(y, [68.0, 17.0])
+            np.testing.assert_allclose(grad, [17.0, 17.0])
+
     def test_a_constant_loop_too_long_to_keep(self):
         # 1,030 iterations carrying a vec4 would keep 16,480 bytes, more than a local
         # array's 16 KiB: recomputed instead (on the GPU: 530,000 replayed iterations).
@@ -913,6 +928,22 @@ def recomputed(x: Array[f32], v_out: Array[f32], s_out: Array[f32], w_out: Array
         h = h * u32(1103)
         w = w * 0.5 + float(h % u32(7))
     w_out[i] = w
+
+
+@kernel
+def after_loops(x: Array[f32], y: Array[f32], n: int):
+    i = global_id().x
+    j = 5
+    s = x[i]
+    for j in range(3):
+        s = s + 1.0
+    m = 7
+    for m in range(n):
+        s = s + 0.5
+    q = 0
+    for q in range(2, 9, 3):
+        s = s * 1.0
+    y[i] = s * float(j) + s * float(m) + s * float(q)
 
 
 LONG = 1030

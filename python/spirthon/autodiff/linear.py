@@ -1368,6 +1368,16 @@ class _Body:
             c[3] = body.env[c[4]][0]
             self.env[c[4]] = (c[0], c[1])
         loop.body = body.nodes
+        self.nodes.append(loop)
+        # After the loop its target is its last value, or what it was when the loop did
+        # not run.
+        last = d.fresh(s.target.id)
+        old = before.get(s.target.id)
+        none = old[0] if old is not None and old[1] in ("int", "litint") else "%s - %d" % (loop.lo, loop.step)
+        self.nodes.append(_Plain("%s = %s + (%s - 1) * %d if %s > 0 else %s" % (last, loop.lo, loop.counter, loop.step, loop.counter, none)))
+        if loop.var in d.i32 and (old is None or none == old[0] and old[0] in d.i32):
+            d.i32.add(last)
+        self.env[s.target.id] = (last, "int")
         loop.checkpoints = {}
         loop.recompute = False
         if loop.static is None:
@@ -1381,7 +1391,6 @@ class _Body:
                     loop.recompute, loop.checkpoints = True, {}
                     break
                 loop.checkpoints[c[0]] = (d.fresh("keep_" + c[4]), t)
-        self.nodes.append(loop)
 
 
 _BUILTINS = set(dir(builtins))
