@@ -223,12 +223,13 @@ LOCALS = ["t0", "t1", "t2", "t3"]
 
 
 def random_statements(rng, depth, indent, loops=True):
-    """Random statements over `a`, `b` and the locals `t0`..`t3`: assignments, `if`/`else`,
-    and loops of a constant or run-time count (`len(x)` of 8 elements) that carry a local."""
+    """Random statements over `a`, `b`, the locals `t0`..`t3` and `k` (an int bound before,
+    every loop's variable, read after loops too): assignments, `if`/`else`, and loops of a
+    constant or run-time count (`len(x)` of 8 elements) that carry a local."""
     def expr():
         e = random_expression(rng, 2)
         for _ in range(rng.randrange(3)):
-            e = "(%s %s %s)" % (e, rng.choice("+-*"), rng.choice(LOCALS))
+            e = "(%s %s %s)" % (e, rng.choice("+-*"), rng.choice(LOCALS + ["float(k)"]))
         return e
     out, pad = [], "    " * indent
     for _ in range(rng.randrange(1, 4)):
@@ -318,7 +319,7 @@ class Random(unittest.TestCase):
         # Branches, constant-count loops carrying locals, reassignments.
         import random
         rng = random.Random(31)
-        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5"] + random_statements(rng, 2, 0)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5", "k = 1"] + random_statements(rng, 2, 0)
                   + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(16)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_statements"), 200)
 
@@ -327,7 +328,7 @@ class Random(unittest.TestCase):
         # keeps the array as the launch found it.
         import random
         rng = random.Random(37)
-        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5"] + random_statements(rng, 2, 0)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5", "k = 1"] + random_statements(rng, 2, 0)
                   + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(12)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_in_place", in_place=True), 150)
 
@@ -716,8 +717,9 @@ class Programs(unittest.TestCase):
         self.assertIn("for %s" % recomputed.adjoint.info.prefix, recomputed.adjoint_source)
 
     def test_loop_variables_after_their_loops(self):
-        # After a loop its variable is its last value, or what it was when the loop did
-        # not run (n = 0 here): y = (x + 3) * (2 + 7 + 8).
+        # After a loop its variable is its value at the end of the last iteration (an
+        # inner loop's over the same name rebinds it), or what it was when the loop did not
+        # run (n = 0 here): y = (x + 3) * (2 + 7 + 3).
         def run():
             x = spirthon.array(np.float32([1.0, -2.0]), requires_grad=True)
             y = spirthon.zeros(2)
@@ -727,8 +729,8 @@ class Programs(unittest.TestCase):
             return y.numpy(), x.grad.numpy()
 
         for y, grad in on_both(run):
-            np.testing.assert_allclose(y, [68.0, 17.0])
-            np.testing.assert_allclose(grad, [17.0, 17.0])
+            np.testing.assert_allclose(y, [48.0, 12.0])
+            np.testing.assert_allclose(grad, [12.0, 12.0])
 
     def test_a_constant_loop_too_long_to_keep(self):
         # 1,030 iterations carrying a vec4 would keep 16,480 bytes, more than a local
@@ -943,6 +945,8 @@ def after_loops(x: Array[f32], y: Array[f32], n: int):
     q = 0
     for q in range(2, 9, 3):
         s = s * 1.0
+        for q in range(4):
+            s = s + 0.0
     y[i] = s * float(j) + s * float(m) + s * float(q)
 
 

@@ -1350,10 +1350,20 @@ class _Body:
                 d.mutable.add(h)
                 body.env[name] = (h, before[name][1])
                 loop.carried.append([h, before[name][1], before[name][0], None, name])
+        # A target bound before the loop is carried too: after the loop it is its value at
+        # the end of the last iteration (or before the loop when it did not run). No
+        # iteration reads that value, so its reverse needs no checkpoint of it.
+        target = None
+        if s.target.id in before and before[s.target.id][1] in ("int", "litint"):
+            target = [d.fresh(s.target.id), "int", before[s.target.id][0], None, s.target.id]
+            d.mutable.add(target[0])
+            loop.carried.append(target)
         loop.var = d.fresh(s.target.id)
         d.mutable.add(loop.var)
         if self.is_i32(lo) and self.is_i32(hi):
             d.i32.add(loop.var)
+            if target is not None and target[2] in d.i32:
+                d.i32.add(target[0])
         body.env[s.target.id] = (loop.var, "int")
         start = len(d.log)
         body.stmts(_unguard(d, s.body, ast.Continue))
@@ -1368,29 +1378,21 @@ class _Body:
             c[3] = body.env[c[4]][0]
             self.env[c[4]] = (c[0], c[1])
         loop.body = body.nodes
-        self.nodes.append(loop)
-        # After the loop its target is its last value, or what it was when the loop did
-        # not run.
-        last = d.fresh(s.target.id)
-        old = before.get(s.target.id)
-        none = old[0] if old is not None and old[1] in ("int", "litint") else "%s - %d" % (loop.lo, loop.step)
-        self.nodes.append(_Plain("%s = %s + (%s - 1) * %d if %s > 0 else %s" % (last, loop.lo, loop.counter, loop.step, loop.counter, none)))
-        if loop.var in d.i32 and (old is None or none == old[0] and old[0] in d.i32):
-            d.i32.add(last)
-        self.env[s.target.id] = (last, "int")
         loop.checkpoints = {}
         loop.recompute = False
+        kept = [c for c in loop.carried if c is not target]
         if loop.static is None:
-            names = [c[4] for c in loop.carried]
-            loop.recompute = not all(_only_accumulated(s.body, c[4], names) for c in loop.carried)
+            names = [c[4] for c in kept]
+            loop.recompute = not all(_only_accumulated(s.body, c[4], names) for c in kept)
         else:
-            for c in loop.carried:
+            for c in kept:
                 t = c[1] if c[1] in DIFF else {"bool": "bool", "int": "i32"}.get(c[1])
                 if t is None or (c[1] == "int" and c[2] not in d.i32) \
                         or loop.static * 4 * (_size(t) ** 2 if t in MATS else _size(t)) > LOCAL_ARRAY_BYTES:
                     loop.recompute, loop.checkpoints = True, {}
                     break
                 loop.checkpoints[c[0]] = (d.fresh("keep_" + c[4]), t)
+        self.nodes.append(loop)
 
 
 _BUILTINS = set(dir(builtins))
