@@ -224,8 +224,9 @@ LOCALS = ["t0", "t1", "t2", "t3"]
 
 def random_statements(rng, depth, indent, loops=True):
     """Random statements over `a`, `b`, the locals `t0`..`t3` and `k` (an int bound before,
-    every loop's variable, read after loops too): assignments, `if`/`else`, and loops of a
-    constant or run-time count (`len(x)` of 8 elements) that carry a local."""
+    every loop's variable, read after loops too): assignments, `if`/`else`, loops of a
+    constant or run-time count (`len(x)` of 8 elements) that carry a local, `while` loops,
+    `break`s."""
     def expr():
         e = random_expression(rng, 2)
         for _ in range(rng.randrange(3)):
@@ -242,12 +243,27 @@ def random_statements(rng, depth, indent, loops=True):
             if rng.random() < 0.6:
                 out.append(pad + "else:")
                 out += random_statements(rng, depth - 1, indent + 1, loops)
+        elif loops and rng.random() < 0.3:
+            # A while loop (at most 3 times), sometimes leaving by a break.
+            v, w = rng.choice(LOCALS), "w%d" % rng.randrange(1000)
+            out.append(pad + "%s = 0" % w)
+            out.append(pad + "while %s < 3 and %s > %s:" % (w, expr(), expr()))
+            out.append(pad + "    %s = %s * 0.5 + math.sin(%s)" % (v, v, expr()))
+            out.append(pad + "    %s += 1" % w)
+            if rng.random() < 0.5:
+                out.append(pad + "    if %s > %s:" % (expr(), expr()))
+                out.append(pad + "        break")
+            out += random_statements(rng, depth - 1, indent + 1, False)
         elif loops:
             v = rng.choice(LOCALS)
             # A constant trip count (checkpoints) or one known at run time (recomputed).
             out.append(pad + "for k in range(%s):" % rng.choice(["1", "2", "3", "len(x) // 4", "len(x) // 3"]))
             out.append(pad + "    %s = %s * 0.5 + math.sin(%s) * float(k + 1)" % (v, v, expr()))
             out += random_statements(rng, depth - 1, indent + 1, False)
+            if rng.random() < 0.3:
+                out.append(pad + "    if %s > %s:" % (expr(), expr()))
+                out.append(pad + "        %s = %s + 0.5" % (v, v))
+                out.append(pad + "        break")
         else:
             out.append(pad + "%s = %s + 0.25" % (rng.choice(LOCALS), rng.choice(LOCALS)))
     return out
@@ -716,6 +732,43 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-5)
         self.assertIn("for %s" % recomputed.adjoint.info.prefix, recomputed.adjoint_source)
 
+    def test_while_loops_and_break(self):
+        # A while loop that may also break, and a for loop that breaks (its variable read
+        # after it): against central differences of the same code in float64.
+        def grows(v):
+            n = 0
+            while v < 10.0:
+                v = v * 1.5 + 0.25
+                n += 1
+                if n > 50:
+                    break
+            return v * n
+
+        def first_over(s):
+            k = 0
+            for k in range(10):
+                s = s * 1.2
+                if s > 3.0:
+                    s = s - 0.5
+                    break
+                s = s + 0.1
+            return s * k
+
+        x0 = np.float32([0.7, 1.3, 2.9, 5.5, 0.3, 0.05])
+        for kern, f in ((grows_kernel, grows), (first_over_kernel, first_over)):
+            def run():
+                x = spirthon.array(x0, requires_grad=True)
+                y = spirthon.zeros(6)
+                with Tape() as tape:
+                    kern.launch(6, x, y)
+                tape.backward(grads={y: np.ones(6, np.float32)})
+                return y.numpy(), x.grad.numpy()
+
+            want = [(f(float(a) + 1e-6) - f(float(a) - 1e-6)) / 2e-6 for a in x0]
+            for y, grad in on_both(run):
+                np.testing.assert_allclose(y, [f(float(a)) for a in x0], rtol=1e-5)
+                np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-4)
+
     def test_loop_variables_after_their_loops(self):
         # After a loop its variable is its value at the end of the last iteration (an
         # inner loop's over the same name rebinds it), or what it was when the loop did not
@@ -933,6 +986,33 @@ def recomputed(x: Array[f32], v_out: Array[f32], s_out: Array[f32], w_out: Array
 
 
 @kernel
+def grows_kernel(x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    v = x[i]
+    n = 0
+    while v < 10.0:
+        v = v * 1.5 + 0.25
+        n += 1
+        if n > 50:
+            break
+    y[i] = v * float(n)
+
+
+@kernel
+def first_over_kernel(x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    s = x[i]
+    k = 0
+    for k in range(10):
+        s = s * 1.2
+        if s > 3.0:
+            s = s - 0.5
+            break
+        s = s + 0.1
+    y[i] = s * float(k)
+
+
+@kernel
 def after_loops(x: Array[f32], y: Array[f32], n: int):
     i = global_id().x
     j = 5
@@ -1046,26 +1126,29 @@ BAD = {
             for k in range(3):
                 y[i] *= x[i]
         """, "5:9", "`y` is written and read in this loop"),
-    "while_loop": ("""
+    "while_else": ("""
         @kernel
-        def while_loop(x: Array[f32], y: Array[f32]):
+        def while_else(x: Array[f32], y: Array[f32]):
             i = global_id().x
             v = x[i]
             while v > 1.0:
                 v = v * 0.5
+            else:
+                v = v + 1.0
             y[i] = v
-        """, "5:5", "a `while` loop"),
-    "break_loop": ("""
+        """, "5:5", "a `while ... else`"),
+    "nested_break": ("""
         @kernel
-        def break_loop(x: Array[f32], y: Array[f32]):
+        def nested_break(x: Array[f32], y: Array[f32]):
             i = global_id().x
             v = x[i]
-            for k in range(8):
-                if v > 4.0:
-                    break
-                v = v * 2.0
+            for k in range(4):
+                if v > 1.0:
+                    if v > 2.0:
+                        break
+                v = v * 0.5
             y[i] = v
-        """, "7:13", "`break` in a differentiated loop"),
+        """, "8:17", "a `break` that does not end a branch at the top of the loop's body"),
     "atomic_result": ("""
         @kernel
         def atomic_result(x: Array[f32], y: Array[f32], count: Array[i32]):

@@ -88,8 +88,12 @@ class _For:
     source name); ``checkpoints``: header name -> (local array, element type), for a loop
     with a constant trip count ``static``; ``recompute``: the reverse restores the carried
     values at each iteration by replaying the loop from its entry (no checkpoints: a
-    run-time trip count, or values it cannot keep), else it needs none (accumulators)."""
-    __slots__ = ("var", "lo", "step", "hi", "static", "body", "carried", "counter", "checkpoints", "recompute")
+    run-time trip count, or values it cannot keep), else it needs none (accumulators). A
+    ``while`` loop has its ``test`` and no ``var``, and is always recomputed."""
+    __slots__ = ("var", "lo", "step", "hi", "static", "body", "carried", "counter", "checkpoints", "recompute", "test")
+
+    def __init__(self):
+        self.test = None  # a `while` loop's test, over the header names (``var`` is None)
 
 
 _MISSING = object()
@@ -1137,9 +1141,9 @@ class _Body:
         if isinstance(s, ast.Return):
             raise d.error(s, "a `return` that is not a guard (`if ...: return` at the top level of the kernel)")
         if isinstance(s, ast.While):
-            raise d.error(s, "a `while` loop: the backward pass cannot reverse a loop whose trip count it does not know; use `for ... in range(N)`")
+            return self.while_stmt(s)
         if isinstance(s, (ast.Break, ast.Continue)):
-            raise d.error(s, "`%s` in a differentiated loop is not supported yet" % type(s).__name__.lower())
+            raise d.error(s, "a `%s` that does not end a branch of the loop's body" % type(s).__name__.lower())
         raise d.error(s, "this statement is not differentiable yet")
 
     def assign_to(self, target, value, s, annotation):
@@ -1318,11 +1322,87 @@ class _Body:
             self.env[name] = (out, a[1])
         self.nodes.append(_If(cond, then.nodes, other.nodes, merges))
 
+    def loop_body(self, loop, stmts, target):
+        """The scope of a loop's body: each name ``stmts`` assign (but the loop's
+        ``target``) that is bound before the loop carried, under a header name."""
+        d = self.d
+        body = self.sub()
+        loop.carried = []
+        for name in sorted(_assigned(stmts) - {target}):
+            if name in self.env:
+                h = d.fresh(name)
+                d.mutable.add(h)
+                body.env[name] = (h, self.env[name][1])
+                loop.carried.append([h, self.env[name][1], self.env[name][0], None, name])
+        return body
+
+    def finish_loop(self, loop, body, stmts):
+        """Linearizes the loop's body ``stmts`` in ``body``; each carried name then holds its
+        header after the loop."""
+        d = self.d
+        start = len(d.log)
+        body.stmts(_unguard(d, stmts, ast.Continue))
+        seen = {}
+        for arr, what, node in d.log[start:]:
+            seen.setdefault(arr, {})[what] = node
+        for arr, both in seen.items():
+            if len(both) == 2:
+                raise d.error(both["store"], "`%s` is written and read in this loop: a later iteration's write would change what an earlier one read, and the backward pass replays the reads; write the array in one loop and read it in another"
+                              % _source_name(arr, d))
+        for c in loop.carried:
+            c[3] = body.env[c[4]][0]
+            self.env[c[4]] = (c[0], c[1])
+        loop.body = body.nodes
+
+    def broken(self, s):
+        """A loop ``s`` whose body breaks, as one without ``break``: a flag (a fresh name,
+        False before the loop) set where it breaks, each ``break`` then a ``continue``; the
+        caller guards what runs after (``None`` when the body does not break)."""
+        body = _breaks_to_flag(s.body, None)
+        if body is None:
+            return None
+        flag = self.d.fresh("broke")
+        here = lambda node: ast.copy_location(node, s)
+        self.stmt(here(ast.Assign(targets=[here(ast.Name(id=flag, ctx=ast.Store()))], value=here(ast.Constant(False)))))
+        return flag, _breaks_to_flag(s.body, flag)
+
+    def while_stmt(self, s):
+        """``while test: body``: replayed counting its iterations; the reverse recomputes
+        each iteration's carried values by replaying it from its entry, as for a run-time
+        trip count. A ``break`` leaves by a flag the test reads first."""
+        d = self.d
+        if s.orelse:
+            raise d.error(s, "a `while ... else` is not differentiable yet")
+        test, stmts = s.test, s.body
+        broken = self.broken(s)
+        if broken is not None:
+            flag, stmts = broken
+            here = lambda node: ast.copy_location(node, s)
+            test = here(ast.BoolOp(op=ast.And(), values=[here(ast.UnaryOp(op=ast.Not(), operand=here(ast.Name(id=flag, ctx=ast.Load())))), test]))
+        loop = _For()
+        loop.var = loop.lo = loop.hi = loop.static = None
+        loop.step, loop.counter = 1, d.fresh("n")
+        body = self.loop_body(loop, stmts, None)
+        loop.test = body.text(test)
+        self.finish_loop(loop, body, stmts)
+        loop.recompute, loop.checkpoints = True, {}
+        self.nodes.append(loop)
+
     def for_stmt(self, s):
         d = self.d
         it = s.iter
         if s.orelse:
             raise d.error(s, "a `for ... else` is not differentiable yet")
+        broken = self.broken(s)
+        if broken is not None:
+            # for k in range(...): if not broke: k = hidden; body (breaks set the flag)
+            flag, stmts = broken
+            hidden = d.fresh("k")
+            here = lambda node: ast.copy_location(node, s)
+            bind = here(ast.Assign(targets=[s.target], value=here(ast.Name(id=hidden, ctx=ast.Load()))))
+            guard = here(ast.If(test=here(ast.UnaryOp(op=ast.Not(), operand=here(ast.Name(id=flag, ctx=ast.Load())))),
+                                body=[bind] + _unguard(d, stmts, ast.Continue), orelse=[]))
+            return self.for_stmt(here(ast.For(target=here(ast.Name(id=hidden, ctx=ast.Store())), iter=it, body=[guard], orelse=[])))
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
             raise d.error(s, "a loop that is not `for ... in range(...)` is not differentiable yet")
         if not isinstance(s.target, ast.Name):
@@ -1342,14 +1422,7 @@ class _Body:
         self.nodes.append(_Plain("%s = %s" % (loop.lo, self.text(lo))))
         self.nodes.append(_Plain("%s = %s" % (loop.hi, self.text(hi))))
         before = dict(self.env)
-        body = self.sub()
-        loop.carried = []
-        for name in sorted(_assigned(s.body) - {s.target.id}):
-            if name in before:
-                h = d.fresh(name)
-                d.mutable.add(h)
-                body.env[name] = (h, before[name][1])
-                loop.carried.append([h, before[name][1], before[name][0], None, name])
+        body = self.loop_body(loop, s.body, s.target.id)
         # A target bound before the loop is carried too: after the loop it is its value at
         # the end of the last iteration (or before the loop when it did not run). No
         # iteration reads that value, so its reverse needs no checkpoint of it.
@@ -1365,19 +1438,7 @@ class _Body:
             if target is not None and target[2] in d.i32:
                 d.i32.add(target[0])
         body.env[s.target.id] = (loop.var, "int")
-        start = len(d.log)
-        body.stmts(_unguard(d, s.body, ast.Continue))
-        seen = {}
-        for arr, what, node in d.log[start:]:
-            seen.setdefault(arr, {})[what] = node
-        for arr, both in seen.items():
-            if len(both) == 2:
-                raise d.error(both["store"], "`%s` is written and read in this loop: a later iteration's write would change what an earlier one read, and the backward pass replays the reads; write the array in one loop and read it in another"
-                              % _source_name(arr, d))
-        for c in loop.carried:
-            c[3] = body.env[c[4]][0]
-            self.env[c[4]] = (c[0], c[1])
-        loop.body = body.nodes
+        self.finish_loop(loop, body, s.body)
         loop.checkpoints = {}
         loop.recompute = False
         kept = [c for c in loop.carried if c is not target]
@@ -1595,13 +1656,38 @@ def _unguard(d, stmts, leave=ast.Return):
             x = work.pop()
             if isinstance(x, leave):
                 what = "a `return` that does not end a branch at the kernel's top level; use `if ...: return` guards, or compute a flag" \
-                    if leave is ast.Return else "a `continue` that does not end a branch of the loop's body"
+                    if leave is ast.Return else "a `%s` that does not end a branch at the top of the loop's body" % ("break" if getattr(x, "broke", False) else "continue")
                 raise d.error(x, what)
             if leave is ast.Continue and isinstance(x, (ast.For, ast.While)):
                 continue  # its `continue`s are its own
             work += [c for c in ast.iter_child_nodes(x) if isinstance(c, ast.stmt)]
         out.append(s)
     return out
+
+
+def _breaks_to_flag(stmts, flag):
+    """``stmts`` (a loop's body) with each ``break`` of this loop (not of loops inside it)
+    as ``flag = True`` then ``continue``, the statements around it copied (the tree is
+    shared); ``None`` when there is none. With ``flag`` ``None``, only whether."""
+    out, found = [], False
+    for s in stmts:
+        if isinstance(s, ast.Break):
+            found = True
+            if flag is not None:
+                out.append(ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=flag, ctx=ast.Store()), s)],
+                                                        value=ast.copy_location(ast.Constant(True), s)), s))
+                leave = ast.copy_location(ast.Continue(), s)
+                leave.broke = True  # (for a message)
+                out.append(leave)
+            continue
+        if isinstance(s, ast.If):
+            then, other = _breaks_to_flag(s.body, flag), _breaks_to_flag(s.orelse, flag)
+            if then is not None or other is not None:
+                found = True
+                s = ast.copy_location(ast.If(test=s.test, body=s.body if then is None else then,
+                                             orelse=s.orelse if other is None else other), s)
+        out.append(s)
+    return out if found else None
 
 
 def _writes_memory(node):

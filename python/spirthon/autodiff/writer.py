@@ -90,6 +90,16 @@ class _Writer:
                     for m in n.merges:
                         self.line(depth + 1, "%s = %s" % (m[0], m[k]))
                     self.line(depth + 1, "pass")
+            elif isinstance(n, _For) and n.test is not None:
+                # A while loop: replayed, counting its iterations.
+                for h, t, entry, back, name in n.carried:
+                    self.line(depth, "%s = %s" % (h, entry))
+                self.line(depth, "%s = 0" % n.counter)
+                self.line(depth, "while %s:" % n.test)
+                self.replay(n.body, depth + 1)
+                for h, t, entry, back, name in n.carried:
+                    self.line(depth + 1, "%s = %s" % (h, back))
+                self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
             elif isinstance(n, _For):
                 if not n.carried and not _writes_memory(n):
                     # Nothing after it reads what it defines: only its trip count is needed.
@@ -102,12 +112,14 @@ class _Writer:
                 for h, t, entry, back, name in n.carried:
                     if h in n.checkpoints:
                         arr, ct = n.checkpoints[h]
-                        self.line(depth, "%s = %slocal_array(%s%s, %d)" % (arr, S, S, ct, max(n.static, 1)))
+                        # (bools kept as i32s: local arrays hold numbers)
+                        self.line(depth, "%s = %slocal_array(%s%s, %d)" % (arr, S, S, "i32" if ct == "bool" else ct, max(n.static, 1)))
                     self.line(depth, "%s = %s" % (h, entry))
                 self.line(depth, "%s = 0" % n.counter)
                 self.line(depth, "for %s in range(%s, %s, %d):" % (n.var, n.lo, n.hi, n.step))
                 for h in n.checkpoints:
-                    self.line(depth + 1, "%s[%s] = %s" % (n.checkpoints[h][0], n.counter, h))
+                    arr, ct = n.checkpoints[h]
+                    self.line(depth + 1, "%s[%s] = %s" % (arr, n.counter, "1 if %s else 0" % h if ct == "bool" else h))
                 self.replay(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
                     self.line(depth + 1, "%s = %s" % (h, back))
@@ -260,14 +272,19 @@ class _Writer:
                     # The carried values at iteration j: the loop replayed from its entry.
                     for h, t, entry, back, name in n.carried:
                         self.line(depth + 1, "%s = %s" % (h, entry))
-                    self.line(depth + 1, "for %s in range(%s, %s + %s * %d, %d):" % (n.var, n.lo, n.lo, j, n.step, n.step))
+                    if n.var is None:
+                        self.line(depth + 1, "for %s in range(%s):" % (self.d.fresh("again"), j))
+                    else:
+                        self.line(depth + 1, "for %s in range(%s, %s + %s * %d, %d):" % (n.var, n.lo, n.lo, j, n.step, n.step))
                     self.replay(n.body, depth + 2)
                     for h, t, entry, back, name in n.carried:
                         self.line(depth + 2, "%s = %s" % (h, back))
                     self.line(depth + 2, "pass")
-                self.line(depth + 1, "%s = %s + %s * %d" % (n.var, n.lo, j, n.step))
+                if n.var is not None:
+                    self.line(depth + 1, "%s = %s + %s * %d" % (n.var, n.lo, j, n.step))
                 for h in n.checkpoints:
-                    self.line(depth + 1, "%s = %s[%s]" % (h, n.checkpoints[h][0], j))
+                    arr, ct = n.checkpoints[h]
+                    self.line(depth + 1, "%s = %s[%s]%s" % (h, arr, j, " != 0" if ct == "bool" else ""))
                 self.replay(n.body, depth + 1)
                 self.open(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
