@@ -375,10 +375,7 @@ def compile_kernel(kernel, checked=False):
     adjoint = getattr(kernel, "adjoint_of", None) is not None
     words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types, only_reached=adjoint)
     if words is None:
-        if adjoint:
-            raise CompileError("the adjoint spirthon wrote of kernel `%s` does not compile: a bug in spirthon's "
-                               "differentiation (please report it, with the kernel)\n%s" % (kernel.adjoint_of.name, messages.rstrip()))
-        raise CompileError(messages.rstrip())
+        raise _not_compiled(kernel, messages)
     if messages and not adjoint:
         sys.stderr.write(messages)
     _log.debug("compiled kernel %s of %s in %.2f ms", kernel.name, path, (time.perf_counter() - t) * 1e3)
@@ -386,6 +383,15 @@ def compile_kernel(kernel, checked=False):
     if file:
         _store(file, _entry_bytes(key, words, reflection))
     return m
+
+
+def _not_compiled(kernel, messages):
+    """The error of a kernel that does not compile; an adjoint spirthon wrote that does not
+    is spirthon's bug, and says so."""
+    if getattr(kernel, "adjoint_of", None) is not None:
+        return CompileError("the adjoint spirthon wrote of kernel `%s` does not compile: a bug in spirthon's "
+                            "differentiation (please report it, with the kernel)\n%s" % (kernel.adjoint_of.name, messages.rstrip()))
+    return CompileError(messages.rstrip())
 
 
 def _store(file, data):
@@ -417,7 +423,7 @@ def _check_for_python(kernel, checked):
         adjoint = getattr(kernel, "adjoint_of", None) is not None
         words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True, types=kernel.types, only_reached=adjoint)
         if words is None:
-            raise CompileError(messages.rstrip())
+            raise _not_compiled(kernel, messages)
         entry = _entry(json.loads(reflection), kernel.name)
         written = _python_checked[key] = frozenset(b["name"] for b in entry["bindings"][1:] if not b["read_only"])
     return lambda name: name in written
@@ -1182,6 +1188,17 @@ def _pipeline(dev, m, name):
         dev.pipelines[key] = p
         _log.debug("prepared kernel %s on %s in %.1f ms", name, dev.name, (time.perf_counter() - t) * 1e3)
     return p
+
+
+def prepare(kernel, checked=False):
+    """Makes ``kernel`` ready to launch on the current device without launching it: what
+    its first launch would refuse (a compile error), refused now."""
+    dev = _current()
+    if dev is _PYTHON:
+        _check_for_python(kernel, checked)
+        return
+    m = _plan(kernel, checked).module
+    _pipeline(dev, m, m.entry)
 
 
 def _launch_label(kernel, site):

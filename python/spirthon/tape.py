@@ -189,11 +189,15 @@ class Tape:
         for key, (a, _) in seeds.items():
             if key not in touched:
                 raise ValueError("tape.backward(): %r was not an argument of any launch on this tape" % (a,))
+        # What can refuse, before any adjoint runs: a pass is whole or nothing.
+        for r in reversed(self.records):
+            _check_versions(r, "tape.backward()")
+        for r in self.records:
+            gpu.prepare(r.adjoint, r.checked)
         self._clear_own()  # the tape's own adjoints start from zero at each pass
         for key, (a, seed) in seeds.items():
             self._adjoint_array(a).update(seed)
         for r in reversed(self.records):
-            _check_versions(r, "tape.backward()")
             info = r.adjoint.info
             extra = [_flat(self._adjoint_array(value), info.flat.get(p.name)) for p, value in zip(r.kernel.params, r.args)
                      if p.kind == "array" and p.name in info.adjoints]

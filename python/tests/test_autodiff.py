@@ -1348,6 +1348,8 @@ class Rules(unittest.TestCase):
                 scale_into.launch(4, y, x, 0.5)  # not recorded: x changes under the tape
                 with self.assertRaisesRegex(RuntimeError, r"`x`, which the launch of `scale_into` at .* read, was written afterwards \(the launch of `scale_into` at .*test_autodiff.py:\d+\)"):
                     tape.backward(grads={y: np.ones(4, np.float32)})
+                # Refused before anything ran: no gradient is half made.
+                self.assertEqual(np.count_nonzero(x.grad.numpy()) + np.count_nonzero(y.grad.numpy()), 0)
                 x.update(np.ones(4, np.float32))
                 with self.assertRaisesRegex(RuntimeError, r"was written afterwards \(by update\(\)\)"):
                     tape.backward(grads={y: np.ones(4, np.float32)})
