@@ -264,6 +264,13 @@ def random_statements(rng, depth, indent, loops=True):
                 out.append(pad + "    if %s > %s:" % (expr(), expr()))
                 out.append(pad + "        %s = %s + 0.5" % (v, v))
                 out.append(pad + "        break")
+            elif rng.random() < 0.3:
+                # A leave inside a nested branch, then more of the body: taken as a flag.
+                out.append(pad + "    if %s > %s:" % (expr(), expr()))
+                out.append(pad + "        if %s > %s:" % (expr(), expr()))
+                out.append(pad + "            %s" % rng.choice(["break", "continue"]))
+                out.append(pad + "        %s = %s * 0.75" % (v, v))
+                out.append(pad + "    %s = %s + 0.125" % (v, v))
         else:
             out.append(pad + "%s = %s + 0.25" % (rng.choice(LOCALS), rng.choice(LOCALS)))
     return out
@@ -318,6 +325,32 @@ def differentiate_randomly(test, bodies, name, in_place=False):
                     test.assertLess(abs(got - fd[0]), 2e-3 * max(1.0, abs(fd[0])), "\n".join(body) + "\nat a=%r b=%r" % (a, b))
                     checked += 1
     return checked
+
+
+@kernel
+def edges(x: Array[f32], z: Array[f32], y: Array[f32]):
+    i = global_id().x
+    a = x[i]
+    b = z[i]
+    y[i] = math.sqrt(a * a) + math.hypot(a, b) + math.atan2(a, b)
+
+
+class Edges(unittest.TestCase):
+    def test_zero_adjoints_where_there_is_no_derivative(self):
+        # sqrt at 0, hypot and atan2 at the origin: a zero adjoint on both devices (the
+        # python device would raise dividing by zero; the GPU would give inf or nan).
+        def run():
+            x, z = spirthon.array(np.float32([0.0, 3.0]), requires_grad=True), spirthon.array(np.float32([0.0, 4.0]), requires_grad=True)
+            y = spirthon.zeros(2)
+            with Tape() as tape:
+                edges.launch(2, x, z, y)
+            tape.backward(grads={y: np.ones(2, np.float32)})
+            return x.grad.numpy(), z.grad.numpy()
+
+        for gx, gz in on_both(run):
+            # at (3, 4): 1 + 3/5 + 4/25 and 4/5 - 3/25
+            np.testing.assert_allclose(gx, [0.0, 1.0 + 0.6 + 0.16], rtol=1e-6)
+            np.testing.assert_allclose(gz, [0.0, 0.8 - 0.12], rtol=1e-6)
 
 
 class Random(unittest.TestCase):
@@ -769,6 +802,49 @@ class Programs(unittest.TestCase):
                 np.testing.assert_allclose(y, [f(float(a)) for a in x0], rtol=1e-5)
                 np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-4)
 
+    def test_leaves_anywhere(self):
+        # A return inside a loop inside a branch, a continue after it; nested loops leaving
+        # from nested branches: taken as flags.
+        def march(p):
+            t = 0.0
+            for k in range(20):
+                d = p * p - 1.0 + t
+                if d > 0.0:
+                    if t > 0.5:
+                        return p * t
+                    t = t + 0.1
+                    continue
+                t = t + d * d
+            return -p
+
+        def nested(s):
+            for a in range(4):
+                for b in range(4):
+                    if s > 2.0:
+                        if b > 1:
+                            break
+                        s = s * 0.9
+                        continue
+                    s = s * 1.3 + 0.1
+                if s > 5.0:
+                    break
+            return s
+
+        x0 = np.float32([0.3, 0.9, 1.2, 1.7, 2.5, -0.4])
+        for kern, f in ((march_kernel, march), (nested_kernel, nested)):
+            def run():
+                x = spirthon.array(x0, requires_grad=True)
+                y = spirthon.zeros(6)
+                with Tape() as tape:
+                    kern.launch(6, x, y)
+                tape.backward(grads={y: np.ones(6, np.float32)})
+                return y.numpy(), x.grad.numpy()
+
+            want = [(f(float(a) + 1e-6) - f(float(a) - 1e-6)) / 2e-6 for a in x0]
+            for y, grad in on_both(run):
+                np.testing.assert_allclose(y, [f(float(a)) for a in x0], rtol=1e-5, atol=1e-6)
+                np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-4)
+
     def test_loop_variables_after_their_loops(self):
         # After a loop its variable is its value at the end of the last iteration (an
         # inner loop's over the same name rebinds it), or what it was when the loop did not
@@ -1013,6 +1089,42 @@ def first_over_kernel(x: Array[f32], y: Array[f32]):
 
 
 @kernel
+def march_kernel(x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    if i >= len(x):
+        return
+    p = x[i]
+    t = 0.0
+    for k in range(20):
+        d = p * p - 1.0 + t
+        if d > 0.0:
+            if t > 0.5:
+                y[i] = p * t
+                return
+            t = t + 0.1
+            continue
+        t = t + d * d
+    y[i] = -p
+
+
+@kernel
+def nested_kernel(x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    s = x[i]
+    for a in range(4):
+        for b in range(4):
+            if s > 2.0:
+                if b > 1:
+                    break
+                s = s * 0.9
+                continue
+            s = s * 1.3 + 0.1
+        if s > 5.0:
+            break
+    y[i] = s
+
+
+@kernel
 def after_loops(x: Array[f32], y: Array[f32], n: int):
     i = global_id().x
     j = 5
@@ -1137,18 +1249,6 @@ BAD = {
                 v = v + 1.0
             y[i] = v
         """, "5:5", "a `while ... else`"),
-    "nested_break": ("""
-        @kernel
-        def nested_break(x: Array[f32], y: Array[f32]):
-            i = global_id().x
-            v = x[i]
-            for k in range(4):
-                if v > 1.0:
-                    if v > 2.0:
-                        break
-                v = v * 0.5
-            y[i] = v
-        """, "8:17", "a `break` that does not end a branch at the top of the loop's body"),
     "atomic_result": ("""
         @kernel
         def atomic_result(x: Array[f32], y: Array[f32], count: Array[i32]):

@@ -62,7 +62,7 @@ import re
 
 from ..arrays import _KIND
 
-from .linear import AdjointError, Differentiator, _Body, _parse_def, _unguard
+from .linear import AdjointError, Differentiator, _Body, _flag_leaves, _parse_def, _unguard
 from .rules import DIFF, MATS, M, S, _entry_texts, _zero
 from .writer import _Writer
 
@@ -105,7 +105,18 @@ class Adjoint:
 
 def adjoint(kernel):
     """The ``Adjoint`` of ``kernel`` (a ``Kernel``, not generic); ``AdjointError`` where it
-    cannot be differentiated."""
+    cannot be differentiated. A kernel whose ``return``s, ``break``s and ``continue``s do
+    not all end branches where the differentiator takes them as they are (guards, the
+    branches at the top of a loop's body) is differentiated again with them as flags."""
+    try:
+        return _adjoint(kernel, False)
+    except AdjointError as e:
+        if not getattr(e, "leave", False):
+            raise
+    return _adjoint(kernel, True)
+
+
+def _adjoint(kernel, flags):
     src = kernel.source
     tree = _parse_def(kernel.fn, src)
     if tree is None:
@@ -129,7 +140,7 @@ def adjoint(kernel):
     d.flat = {a for a, (elem, dims) in d.arrays.items() if elem in MATS or elem == "quat"}
     body = _Body(d, env, arrays, top=True)
     stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-    body.stmts(_unguard(d, stmts))
+    body.stmts(_unguard(d, _flag_leaves(stmts, d.fresh) if flags else stmts))
     prefix = d.prefix
     adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF and a not in d.memory}
     params_adj = dict(adj)

@@ -125,9 +125,10 @@ class Differentiator:
         self.writes_memo = {}
         self.callees = {}     # a call node -> what it calls
 
-    def error(self, node, text):
+    def error(self, node, text, leave=False):
         """The located error at ``node``: its file, line and column, then the line with a
-        caret under the column."""
+        caret under the column. ``leave``: a ``return``, ``break`` or ``continue`` the
+        differentiator takes only through flags (``_flag_leaves``)."""
         line = getattr(node, "lineno", 0)
         col = getattr(node, "col_offset", 0) + 1
         head = "%s:%d:%d: error: cannot differentiate kernel `%s`: %s" % (self.path, line, col, self.kernel.name, text)
@@ -136,7 +137,9 @@ class Differentiator:
             src = lines[line - 1].rstrip("\r\n").expandtabs(1)
             width = len(str(line))
             head += "\n %s |\n %d | %s\n %s | %s^" % (" " * width, line, src, " " * width, " " * (col - 1))
-        return AdjointError(head)
+        e = AdjointError(head)
+        e.leave = leave
+        return e
 
     def fresh(self, base):
         self.count += 1
@@ -1139,11 +1142,11 @@ class _Body:
                 self.assign_name("return", s.value, s, None, ann)
             return
         if isinstance(s, ast.Return):
-            raise d.error(s, "a `return` that is not a guard (`if ...: return` at the top level of the kernel)")
+            raise d.error(s, "a `return` that is not a guard (`if ...: return` at the top level of the kernel)", leave=True)
         if isinstance(s, ast.While):
             return self.while_stmt(s)
         if isinstance(s, (ast.Break, ast.Continue)):
-            raise d.error(s, "a `%s` that does not end a branch of the loop's body" % type(s).__name__.lower())
+            raise d.error(s, "a `%s` that does not end a branch of the loop's body" % type(s).__name__.lower(), leave=True)
         raise d.error(s, "this statement is not differentiable yet")
 
     def assign_to(self, target, value, s, annotation):
@@ -1657,11 +1660,109 @@ def _unguard(d, stmts, leave=ast.Return):
             if isinstance(x, leave):
                 what = "a `return` that does not end a branch at the kernel's top level; use `if ...: return` guards, or compute a flag" \
                     if leave is ast.Return else "a `%s` that does not end a branch at the top of the loop's body" % ("break" if getattr(x, "broke", False) else "continue")
-                raise d.error(x, what)
+                raise d.error(x, what, leave=True)
             if leave is ast.Continue and isinstance(x, (ast.For, ast.While)):
                 continue  # its `continue`s are its own
             work += [c for c in ast.iter_child_nodes(x) if isinstance(c, ast.stmt)]
         out.append(s)
+    return out
+
+
+def _flag_leaves(stmts, fresh):
+    """A kernel's body with every ``return``, ``break`` and ``continue`` (funcs have their
+    own) turned into flags, so that nothing leaves a block but at its end: a leave sets its
+    flag, and what runs after it in the kernel's order is guarded by the flags it may have
+    set (``return`` also stops every loop around it; ``break`` its loop, whose remaining
+    iterations are guarded, or whose ``while`` test reads the flag first; ``continue`` the
+    rest of its iteration). Nodes are copied, never changed (the tree is shared); each
+    flag is a fresh name from ``fresh``, bound before it is read."""
+    ret = fresh("returned")
+    return [_assign_flag(ret, False, stmts[0] if stmts else None)] + _leaves(stmts, ret, None, fresh)
+
+
+def _assign_flag(flag, value, at):
+    node = ast.Assign(targets=[ast.Name(id=flag, ctx=ast.Store())], value=ast.Constant(value))
+    return ast.fix_missing_locations(ast.copy_location(node, at)) if at is not None else ast.fix_missing_locations(node)
+
+
+def _not_any(flags, at):
+    """``not (f1 or f2 ...)`` at ``at``'s location."""
+    names = [ast.Name(id=f, ctx=ast.Load()) for f in flags]
+    test = ast.UnaryOp(op=ast.Not(), operand=names[0] if len(names) == 1 else ast.BoolOp(op=ast.Or(), values=names))
+    for n in ast.walk(test):
+        ast.copy_location(n, at)
+    return test
+
+
+def _sets(s, loop):
+    """The flags statement ``s`` may set: the kernel's return flag (a ``return`` anywhere in
+    it), and the innermost loop's (a ``break`` or ``continue`` outside loops inside it)."""
+    ret, brk, cont = loop[0], loop[1], loop[2]
+    out = []
+    work = [(s, False)]
+    while work:
+        x, inner = work.pop()
+        if isinstance(x, ast.Return) and ret not in out:
+            out.append(ret)
+        elif isinstance(x, ast.Break) and not inner and brk not in out:
+            out.append(brk)
+        elif isinstance(x, ast.Continue) and not inner and cont not in out:
+            out.append(cont)
+        in_loop = inner or isinstance(x, (ast.For, ast.While))
+        work += [(c, in_loop) for c in ast.iter_child_nodes(x) if isinstance(c, ast.stmt)]
+    return [f for f in out if f is not None]
+
+
+def _leaves(stmts, ret, loop, fresh):
+    """``stmts`` without leaves (``_flag_leaves``); ``loop``: the innermost loop's (break,
+    continue) flags, or ``None`` at the kernel's level."""
+    brk, cont = loop if loop is not None else (None, None)
+    out = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, (ast.Return, ast.Break, ast.Continue)):
+            flag = ret if isinstance(s, ast.Return) else brk if isinstance(s, ast.Break) else cont
+            out.append(_assign_flag(flag, True, s))
+            return out
+        if isinstance(s, ast.If):
+            out.append(ast.copy_location(ast.If(test=s.test, body=_leaves(s.body, ret, loop, fresh),
+                                                orelse=_leaves(s.orelse, ret, loop, fresh)), s))
+            flags = _sets(s, (ret, brk, cont))
+        elif isinstance(s, (ast.For, ast.While)) and not s.orelse:
+            out += _loop_leaves(s, ret, fresh)
+            flags = _sets(s, (ret, None, None))
+        else:
+            out.append(s)
+            continue
+        rest = _leaves(stmts[i + 1:], ret, loop, fresh) if flags else []
+        if rest:
+            out.append(ast.copy_location(ast.If(test=_not_any(flags, s), body=rest, orelse=[]), s))
+        if flags:
+            return out
+    return out
+
+
+def _loop_leaves(s, ret, fresh):
+    """A loop without leaves: the statements that bind its flags, then the loop."""
+    brk, cont = fresh("broke"), fresh("skip")
+    body = _leaves(s.body, ret, (brk, cont), fresh)
+    own = _sets(ast.copy_location(ast.If(test=ast.Constant(True), body=s.body, orelse=[]), s), (ret, brk, cont))
+    if cont in own:
+        body = [_assign_flag(cont, False, s)] + body  # each iteration starts not skipping
+    stops = [f for f in (brk, ret) if f in own]
+    out = [_assign_flag(brk, False, s)] if brk in own else []
+    if not stops:
+        new = ast.copy_location(type(s)(**{**{f: getattr(s, f) for f in s._fields}, "body": body}), s)
+    elif isinstance(s, ast.While):
+        test = ast.copy_location(ast.BoolOp(op=ast.And(), values=[_not_any(stops, s), s.test]), s)
+        new = ast.copy_location(ast.While(test=test, body=body, orelse=[]), s)
+    else:
+        # for k in range(...): if not stopped: k = hidden; body
+        hidden = fresh("k")
+        bind = ast.copy_location(ast.Assign(targets=[s.target], value=ast.copy_location(ast.Name(id=hidden, ctx=ast.Load()), s)), s)
+        guard = ast.copy_location(ast.If(test=_not_any(stops, s), body=[bind] + body, orelse=[]), s)
+        new = ast.copy_location(ast.For(target=ast.copy_location(ast.Name(id=hidden, ctx=ast.Store()), s), iter=s.iter,
+                                        body=[guard], orelse=[], type_comment=None), s)
+    out.append(new)
     return out
 
 

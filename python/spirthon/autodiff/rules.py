@@ -88,7 +88,9 @@ MATH1 = {
     "fabs": "{G} if {a} >= 0.0 else -{G}",
 }
 MATH2 = {
-    "atan2": ("{G} * {b} / ({a} * {a} + {b} * {b})", "-{G} * {a} / ({a} * {a} + {b} * {b})"),
+    # (at the origin, where it has no derivative, 0, as hypot's and length's)
+    "atan2": ("{G} * {b} / ({a} * {a} + {b} * {b}) if {a} != 0.0 or {b} != 0.0 else {S}f32(0.0)",
+              "-{G} * {a} / ({a} * {a} + {b} * {b}) if {a} != 0.0 or {b} != 0.0 else {S}f32(0.0)"),
     "pow": ("{G} * {b} * {M}pow({a}, {b} - 1.0) if {a} != 0.0 or {b} >= 1.0 else {S}f32(0.0)",
             "{G} * {r} * {M}log({a}) if {a} > 0.0 else {S}f32(0.0)"),
     "hypot": ("{G} * {a} / {r} if {r} > 0.0 else {S}f32(0.0)", "{G} * {b} / {r} if {r} > 0.0 else {S}f32(0.0)"),
