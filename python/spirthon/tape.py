@@ -268,18 +268,24 @@ def _adjoint_of(kernel):
     import linecache
     from . import api
     from .arrays import _ArrayType
+    from .autodiff.linear import _kernel_lines
     info = _adjoint(kernel)
     src = kernel.source
-    text = src.text if src.text.endswith("\n") else src.text + "\n"
-    full = text + info.text
+    # The file's lines with its kernels' definitions blank (the adjoint calls none of them
+    # and compiles faster without them), then the adjoint.
+    lines = src.text.splitlines(True)
+    for first, last in _kernel_lines(kernel):
+        lines[first - 1:last] = ["\n"] * (last - first + 1)
+    text = "".join(lines)
+    full = (text if text.endswith("\n") else text + "\n") + info.text
     path = "%s (adjoint of %s)" % (src.path, kernel.name)
-    lines = full.splitlines(True)
-    linecache.cache[path] = (len(full), None, lines, path)
+    source = _source.Source(path, full)
+    linecache.cache[path] = (len(full), None, source.lines, path)
     params = list(kernel.params)
     for a, g in info.adjoints.items():
         p = next(p for p in kernel.params if p.name == a)
         params.append(api._param(g, _ArrayType(gpu.f32, 1) if a in info.flat else _ArrayType(p.elem, p.dims)))
-    adj = api.AdjointKernel(kernel, info, _source.Source(path, full), params)
+    adj = api.AdjointKernel(kernel, info, source, params)
     kernel.__dict__["_adjoint"] = adj
     return adj
 

@@ -1604,6 +1604,19 @@ def _parse_def(fn, src):
     return node if node is not None and node.name == fn.__name__ else None
 
 
+def _kernel_lines(kernel):
+    """The (first, last) lines of each kernel's definition (decorators included) in the
+    file of ``kernel``, as ``_parse_def`` read it: what an adjoint's compile need not read
+    again."""
+    from ..api import Kernel
+    src = kernel.source
+    if src is None or _parse_def(kernel.fn, src) is None:
+        return []
+    names = kernel.fn.__globals__
+    return [(first, node.end_lineno) for first, node in _DEFS[src.text].items()
+            if isinstance(names.get(node.name), Kernel)]
+
+
 def _func_tree(d, fn, e):
     from .. import source as _source
     target = getattr(fn, "__wrapped__", fn)
