@@ -1515,16 +1515,30 @@ def _only_accumulated(body, name, carried):
 
 
 def _assigned(body):
-    """The local names a loop body assigns (a component assignment assigns its vector)."""
+    """The local names a loop body assigns (a component assignment assigns its vector), by
+    its statements' targets (an assignment expression is refused where it is met)."""
     out = set()
-    for s in ast.walk(ast.Module(body=body, type_ignores=[])):
-        if isinstance(s, ast.Name) and isinstance(s.ctx, ast.Store):
-            out.add(s.id)
-        targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, (ast.AnnAssign, ast.AugAssign)) else []
+    work = list(body)
+    while work:
+        s = work.pop()
+        k = type(s)
+        targets = s.targets if k is ast.Assign else (s.target,) if k in (ast.AnnAssign, ast.AugAssign, ast.For) else ()
         for tg in targets:
-            if isinstance(tg, (ast.Attribute, ast.Subscript)) and isinstance(tg.value, ast.Name):
+            if type(tg) in (ast.Attribute, ast.Subscript) and type(tg.value) is ast.Name:
                 out.add(tg.value.id)
+            for n in ast.walk(tg) if type(tg) is not ast.Name else (tg,):
+                if type(n) is ast.Name and type(n.ctx) is ast.Store:
+                    out.add(n.id)
+        work += _child_stmts(s)
     return out
+
+
+def _child_stmts(s):
+    """The statements directly inside statement ``s`` (its blocks')."""
+    k = type(s)
+    if k is ast.If or k is ast.For or k is ast.While:
+        return s.body + s.orelse
+    return getattr(s, "body", []) + getattr(s, "orelse", []) + getattr(s, "finalbody", []) if hasattr(s, "body") else []
 
 
 def _settle(t):
@@ -1676,7 +1690,7 @@ def _unguard(d, stmts, leave=ast.Return):
                 raise d.error(x, what, leave=True)
             if leave is ast.Continue and isinstance(x, (ast.For, ast.While)):
                 continue  # its `continue`s are its own
-            work += [c for c in ast.iter_child_nodes(x) if isinstance(c, ast.stmt)]
+            work += _child_stmts(x)
         out.append(s)
     return out
 
@@ -1722,7 +1736,7 @@ def _sets(s, loop):
         elif isinstance(x, ast.Continue) and not inner and cont not in out:
             out.append(cont)
         in_loop = inner or isinstance(x, (ast.For, ast.While))
-        work += [(c, in_loop) for c in ast.iter_child_nodes(x) if isinstance(c, ast.stmt)]
+        work += [(c, in_loop) for c in _child_stmts(x)]
     return [f for f in out if f is not None]
 
 
