@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Tape, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Tape, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_index, mat22, mat33, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -694,6 +694,37 @@ class Programs(unittest.TestCase):
                 want = central(f, args[k])
                 np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)), err_msg=str(k))
 
+    def test_two_dimensional_arrays_of_matrices_and_quats(self):
+        # Their adjoints are flat f32 arrays (no atomics on matrices and quats), the
+        # element at (r, c) at r * shape[1] + c.
+        m0 = self.rng.uniform(-1, 1, (2, 3, 2, 2)).astype(np.float32)
+        q0 = self.rng.uniform(-1, 1, (2, 3, 4)).astype(np.float32)
+        w = self.rng.uniform(-1, 1, 6).astype(np.float32)
+        wo = self.rng.uniform(-1, 1, (2, 3, 2, 2)).astype(np.float32)
+
+        def f64(m, q):
+            out = []
+            for r in range(2):
+                for c in range(3):
+                    v = m[r, c] @ np.array([1.0, 2.0])
+                    out.append(v[0] * v[1] + _rotate(q[r, c], np.array([1.0, 0.0, 0.0]))[1])
+            return float(np.dot(w, out)) + float(np.sum(wo * 3.0 * np.swapaxes(m, -1, -2)))
+
+        def run():
+            m = spirthon.array(m0, mat22, requires_grad=True)
+            q = spirthon.array(q0, quat, requires_grad=True)
+            y, o = spirthon.zeros(6), spirthon.zeros((2, 3), mat22)
+            with Tape() as tape:
+                grids.launch(6, m, q, y, o)
+            tape.backward(grads={y: w, o: wo})
+            return m.grad.numpy(), q.grad.numpy()
+
+        want_m = central(lambda x: f64(x, q0.astype(np.float64)), m0)
+        want_q = central(lambda x: f64(m0.astype(np.float64), x), q0)
+        for gm, gq in on_both(run):
+            np.testing.assert_allclose(gm, want_m, rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(gq, want_q, rtol=1e-4, atol=1e-4)
+
     def test_matrices(self):
         p0 = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
         q0 = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
@@ -1086,6 +1117,16 @@ def first_over_kernel(x: Array[f32], y: Array[f32]):
             break
         s = s + 0.1
     y[i] = s * float(k)
+
+
+@kernel
+def grids(m: Array2D[mat22], q: Array2D[quat], y: Array[f32], o: Array2D[mat22]):
+    i = global_id().x
+    r = i // 3
+    c = i % 3
+    v = m[r, c] @ vec2(1.0, 2.0)
+    y[i] = v.x * v.y + quat_rotate(q[r, c], vec3(1.0, 0.0, 0.0)).y
+    o[r, c] = transpose(m[r, c]) * 3.0
 
 
 @kernel

@@ -739,8 +739,6 @@ class _Body:
         if not (isinstance(e.value, ast.Name) and e.value.id in self.arrays):
             raise d.error(e, "a read of `%s`: only array parameters are differentiable yet" % ast.unparse(e.value))
         name = self.arrays[e.value.id]
-        if (t in MATS or t == "quat") and name not in d.memory and d.arrays[name][1] != 1:
-            raise d.error(e, "a read of a multi-dimensional array of %ss is not differentiable yet (1-D arrays of them are)" % t)
         index = self.index(e.slice)
         d.reads.setdefault(name, e)
         self.touch(name, "load", e)

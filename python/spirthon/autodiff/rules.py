@@ -152,10 +152,15 @@ def _entry_texts(t, g):
     return ["%s.%s" % (g, c) for c in "xyzw"]
 
 
-def _flat(index, t, k):
-    """The position of entry ``k`` of element ``index`` in a flat ``f32`` adjoint array."""
+def _flat(index, t, k, array, dims):
+    """The position of entry ``k`` of element ``index`` (its parts, atoms, joined by ", ") of
+    ``array`` (``dims`` axes, row-major) in a flat ``f32`` adjoint array."""
     n = len(_entry_texts(t, ""))
-    return "%s * %d + %d" % (_paren(index), n, k)
+    parts = index.split(", ")
+    element = parts[0]
+    for axis in range(1, dims):
+        element = "(%s * %s.shape[%d] + %s)" % (element, array, axis, parts[axis])
+    return "%s * %d + %d" % (_paren(element), n, k)
 
 
 def _index(index):

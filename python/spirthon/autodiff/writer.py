@@ -219,7 +219,7 @@ class _Writer:
                 if n.array in self.d.flat:
                     # One atomic per entry: matrices and quats have no atomics.
                     for k, entry in enumerate(_entry_texts(n.ty, self.g(n.var))):
-                        self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _flat(n.index, n.ty, k), entry))
+                        self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _flat(n.index, n.ty, k, n.array, arrays[n.array][1]), entry))
                 elif self.d.memory.get(n.array) == "local":
                     self.line(depth, "%s[%s] = %s[%s] + %s" % (a, n.index, a, n.index, self.g(n.var)))
                 else:
@@ -233,10 +233,10 @@ class _Writer:
                 if n.array in self.d.flat:
                     tmp = self.d.fresh("out_g")
                     k = len(_entry_texts(elem, ""))
-                    self.line(depth, "%s = %s%s(%s)" % (tmp, S, elem, ", ".join("%s[%s]" % (a, _flat(n.index, elem, j)) for j in range(k))))
+                    self.line(depth, "%s = %s%s(%s)" % (tmp, S, elem, ", ".join("%s[%s]" % (a, _flat(n.index, elem, j, n.array, arrays[n.array][1])) for j in range(k))))
                     if n.kind == "set":
                         for j in range(k):
-                            self.line(depth, "%s[%s] = 0.0" % (a, _flat(n.index, elem, j)))
+                            self.line(depth, "%s[%s] = 0.0" % (a, _flat(n.index, elem, j, n.array, arrays[n.array][1])))
                     if n.value is not None:
                         self.add(depth, n.value, n.vty, tmp if n.kind != "sub" else "-" + tmp, elem)
                 elif n.kind == "set":
