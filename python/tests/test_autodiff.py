@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (AdjointError, Array, Array2D, Tape, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
-                      identity, inverse, kernel, length, local_array, local_index, mat22, mat33, normalize, outer,
+                      identity, inverse, kernel, length, local_array, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
                       subgroup_exclusive_add, subgroup_inclusive_add, transpose, u32, vec2, vec3, vec4, dot)
@@ -725,6 +725,24 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(gm, want_m, rtol=1e-4, atol=1e-4)
             np.testing.assert_allclose(gq, want_q, rtol=1e-4, atol=1e-4)
 
+    def test_determinant_of_a_mat44(self):
+        # Its adjoint is the cofactor matrix: det(m) * inverse(m) transposed, here.
+        m0 = self.rng.uniform(-1, 1, (5, 4, 4)).astype(np.float32)
+
+        def run():
+            m = spirthon.array(m0, mat44, requires_grad=True)
+            y = spirthon.zeros(5)
+            with Tape() as tape:
+                det44.launch(5, m, y)
+            tape.backward(grads={y: np.ones(5, np.float32)})
+            return y.numpy(), m.grad.numpy()
+
+        m64 = m0.astype(np.float64)
+        want = np.linalg.det(m64)[:, None, None] * np.swapaxes(np.linalg.inv(m64), -1, -2)
+        for y, grad in on_both(run):
+            np.testing.assert_allclose(y, np.linalg.det(m64), rtol=1e-4, atol=1e-5)
+            np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-5)
+
     def test_matrices(self):
         p0 = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
         q0 = self.rng.uniform(-1, 1, (6, 3)).astype(np.float32)
@@ -1127,6 +1145,12 @@ def grids(m: Array2D[mat22], q: Array2D[quat], y: Array[f32], o: Array2D[mat22])
     v = m[r, c] @ vec2(1.0, 2.0)
     y[i] = v.x * v.y + quat_rotate(q[r, c], vec3(1.0, 0.0, 0.0)).y
     o[r, c] = transpose(m[r, c]) * 3.0
+
+
+@kernel
+def det44(m: Array[mat44], y: Array[f32]):
+    i = global_id().x
+    y[i] = determinant(m[i])
 
 
 @kernel

@@ -807,7 +807,12 @@ class _Body:
             elif mt == "mat33":
                 cof = "%smat33(%scross(%s[1], %s[2]), %scross(%s[2], %s[0]), %scross(%s[0], %s[1]))" % (S, S, m, m, S, m, m, S, m, m)
             else:
-                raise d.error(e, "the determinant of a mat44 is not differentiable yet")
+                # Each entry's cofactor: the signed determinant of the 3x3 minor without its
+                # row and column.
+                def minor(r, c):
+                    rest = ["%s[%d, %d]" % (m, i, j) for i in range(4) if i != r for j in range(4) if j != c]
+                    return "%s%sdeterminant(%smat33(%s))" % ("-" if (r + c) % 2 else "", S, S, ", ".join(rest))
+                cof = "%smat44(%s)" % (S, ", ".join(minor(r, c) for r in range(4) for c in range(4)))
             rules = [(m, mt, "%s * %s" % (G, cof), mt)]
         elif name == "inverse" and len(args) == 1:
             m, mt = args[0]
