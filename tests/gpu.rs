@@ -804,13 +804,17 @@ fn dropping_a_device_thread_waits_for_its_queued_work() {
     assert_eq!(done.load(std::sync::atomic::Ordering::SeqCst), 3);
 }
 
-/// A batch the device rejects names the launch it rejected and where it was made: the
-/// runtime takes any buffers (the library refuses this aliasing before it records; the
-/// runtime's own API does not), and `x` as both saxpy's read-only `x` and its written `y`
-/// is a usage the device's validation rejects in a dispatch.
-#[test]
-fn a_rejected_batch_names_the_launch_the_device_rejected() {
-    let Some(gpu) = gpu() else { return };
+/// The saxpy corpus kernel ready on `gpu`: its pipeline, uniform block, launch size, and
+/// its `x` and `y` uploaded.
+fn saxpy_on(
+    gpu: &Gpu,
+) -> (
+    spirthon_runtime::resident::Pipeline,
+    Vec<u8>,
+    [u32; 3],
+    spirthon_runtime::resident::DeviceBuffer,
+    spirthon_runtime::resident::DeviceBuffer,
+) {
     let py = root().join("shaders/saxpy.py");
     let source = std::fs::read_to_string(&py).expect("saxpy.py");
     let compiled = spirthon::compile(&source, "saxpy.py", &Default::default()).expect("compiles");
@@ -837,12 +841,23 @@ fn a_rejected_batch_names_the_launch_the_device_rejected() {
         gpu.upload(&bytes(0)).unwrap(),
         gpu.upload(&bytes(1)).unwrap(),
     );
+    (p, uniform, l.threads, x, y)
+}
+
+/// A batch the device rejects names the launch it rejected and where it was made: the
+/// runtime takes any buffers (the library refuses this aliasing before it records; the
+/// runtime's own API does not), and `x` as both saxpy's read-only `x` and its written `y`
+/// is a usage the device's validation rejects in a dispatch.
+#[test]
+fn a_rejected_batch_names_the_launch_the_device_rejected() {
+    let Some(gpu) = gpu() else { return };
+    let (p, uniform, threads, x, y) = saxpy_on(&gpu);
     for (arrays, site) in [
         ([&x, &y], "good.py:1"),
         ([&x, &x], "bad.py:2"),
         ([&x, &y], "good.py:3"),
     ] {
-        gpu.launch(&p, &uniform, &arrays, l.threads, Some(site))
+        gpu.launch(&p, &uniform, &arrays, threads, Some(site))
             .expect("recorded, not yet validated");
     }
     let e = gpu
@@ -856,7 +871,7 @@ fn a_rejected_batch_names_the_launch_the_device_rejected() {
         "{e}"
     );
     // The device goes on: a batch of good launches runs.
-    gpu.launch(&p, &uniform, &[&x, &y], l.threads, Some("good.py:4"))
+    gpu.launch(&p, &uniform, &[&x, &y], threads, Some("good.py:4"))
         .unwrap();
     gpu.finish().expect("a good batch");
 }
@@ -867,38 +882,13 @@ fn a_rejected_batch_names_the_launch_the_device_rejected() {
 #[test]
 fn a_device_copy_is_taken_in_launch_order() {
     let Some(gpu) = gpu() else { return };
-    let py = root().join("shaders/saxpy.py");
-    let source = std::fs::read_to_string(&py).expect("saxpy.py");
-    let compiled = spirthon::compile(&source, "saxpy.py", &Default::default()).expect("compiles");
-    let inputs: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(py.with_extension("inputs.json")).expect("inputs"),
-    )
-    .expect("json");
-    let plan = spirthon::run::plan(&compiled, &inputs, None).expect("plan");
-    let l = &plan.launch;
-    let uniform = l.uniform.clone().expect("a uniform block");
-    let p = gpu
-        .prepare(
-            Shader::SpirV(&compiled.words),
-            l.interface(),
-            l.workgroup_size,
-            uniform.len() as u64,
-        )
-        .expect("pipeline");
-    let bytes = |k: usize| match &l.arrays[k].data {
-        spirthon_runtime::ArrayData::Bytes(b) => b.clone(),
-        spirthon_runtime::ArrayData::Zeros(n) => vec![0; *n as usize],
-    };
-    let (x, y) = (
-        gpu.upload(&bytes(0)).unwrap(),
-        gpu.upload(&bytes(1)).unwrap(),
-    );
+    let (p, uniform, threads, x, y) = saxpy_on(&gpu);
     let before = gpu.read(&y).unwrap();
-    gpu.launch(&p, &uniform, &[&x, &y], l.threads, Some("t.py:1"))
+    gpu.launch(&p, &uniform, &[&x, &y], threads, Some("t.py:1"))
         .unwrap();
     let kept = gpu.alloc(y.len()).unwrap();
     gpu.copy(&y, &kept).unwrap();
-    gpu.launch(&p, &uniform, &[&x, &y], l.threads, Some("t.py:2"))
+    gpu.launch(&p, &uniform, &[&x, &y], threads, Some("t.py:2"))
         .unwrap();
     let (once, twice) = (gpu.read(&kept).unwrap(), gpu.read(&y).unwrap());
     assert_ne!(once, before, "the first launch wrote y");

@@ -190,6 +190,23 @@ class Builtins(unittest.TestCase):
                 self.check(expr, getattr(self.mod, "v%d" % k), [p, q], f, shape, vec3 if out == "vec3" else f32)
 
 
+def elementwise_against_f64(kern, f, x0):
+    """``kern(x, y)``, y[i] a function ``f`` of x[i] alone: its values and its tape
+    gradient on both devices against ``f`` in float64 and its central differences."""
+    def run():
+        x = spirthon.array(x0, requires_grad=True)
+        y = spirthon.zeros(len(x0))
+        with Tape() as tape:
+            kern.launch(len(x0), x, y)
+        tape.backward(grads={y: np.ones(len(x0), np.float32)})
+        return y.numpy(), x.grad.numpy()
+
+    want = [(f(float(a) + 1e-6) - f(float(a) - 1e-6)) / 2e-6 for a in x0]
+    for y, grad in on_both(run):
+        np.testing.assert_allclose(y, [f(float(a)) for a in x0], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-4)
+
+
 def random_expression(rng, depth):
     """A random float expression over `a` and `b`, valid in a kernel and in Python."""
     if depth == 0 or rng.random() < 0.2:
@@ -838,18 +855,7 @@ class Programs(unittest.TestCase):
 
         x0 = np.float32([0.7, 1.3, 2.9, 5.5, 0.3, 0.05])
         for kern, f in ((grows_kernel, grows), (first_over_kernel, first_over)):
-            def run():
-                x = spirthon.array(x0, requires_grad=True)
-                y = spirthon.zeros(6)
-                with Tape() as tape:
-                    kern.launch(6, x, y)
-                tape.backward(grads={y: np.ones(6, np.float32)})
-                return y.numpy(), x.grad.numpy()
-
-            want = [(f(float(a) + 1e-6) - f(float(a) - 1e-6)) / 2e-6 for a in x0]
-            for y, grad in on_both(run):
-                np.testing.assert_allclose(y, [f(float(a)) for a in x0], rtol=1e-5)
-                np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-4)
+            elementwise_against_f64(kern, f, x0)
 
     def test_leaves_anywhere(self):
         # A return inside a loop inside a branch, a continue after it; nested loops leaving
@@ -881,18 +887,7 @@ class Programs(unittest.TestCase):
 
         x0 = np.float32([0.3, 0.9, 1.2, 1.7, 2.5, -0.4])
         for kern, f in ((march_kernel, march), (nested_kernel, nested)):
-            def run():
-                x = spirthon.array(x0, requires_grad=True)
-                y = spirthon.zeros(6)
-                with Tape() as tape:
-                    kern.launch(6, x, y)
-                tape.backward(grads={y: np.ones(6, np.float32)})
-                return y.numpy(), x.grad.numpy()
-
-            want = [(f(float(a) + 1e-6) - f(float(a) - 1e-6)) / 2e-6 for a in x0]
-            for y, grad in on_both(run):
-                np.testing.assert_allclose(y, [f(float(a)) for a in x0], rtol=1e-5, atol=1e-6)
-                np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-4)
+            elementwise_against_f64(kern, f, x0)
 
     def test_loop_variables_after_their_loops(self):
         # After a loop its variable is its value at the end of the last iteration (an
