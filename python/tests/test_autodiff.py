@@ -889,6 +889,23 @@ class Programs(unittest.TestCase):
         for kern, f in ((march_kernel, march), (nested_kernel, nested)):
             elementwise_against_f64(kern, f, x0)
 
+    def test_funcs_that_return_early(self):
+        # A guard's return, and a return inside a loop (taken as flags, the value kept in
+        # a zero of the annotated return type), in funcs inlined into the kernel.
+        plain = lambda f: f.__wrapped__  # the func itself, in float64
+        f = lambda v: plain(safe_div)(v, v - 1.0) + plain(first_big)(v)
+        elementwise_against_f64(func_leaves, f, np.float32([0.5, 2.0, 3.0, -0.7]))
+
+        def at_the_guard():  # x = 1: safe_div's guard returns 0.0, first_big(x) = 1.5**4 x - 1
+            x, y = spirthon.array(np.float32([1.0]), requires_grad=True), spirthon.zeros(1)
+            with Tape() as tape:
+                func_leaves.launch(1, x, y)
+            tape.backward(grads={y: np.ones(1, np.float32)})
+            return y.numpy(), x.grad.numpy()
+
+        for y, grad in on_both(at_the_guard):
+            self.assertEqual((float(y[0]), float(grad[0])), (4.0625, 5.0625))
+
     def test_loop_variables_after_their_loops(self):
         # After a loop its variable is its value at the end of the last iteration (an
         # inner loop's over the same name rebinds it), or what it was when the loop did not
@@ -1148,6 +1165,29 @@ def det44(m: Array[mat44], y: Array[f32]):
     y[i] = determinant(m[i])
 
 
+@func
+def safe_div(a: f32, b: f32) -> f32:
+    if b == 0.0:
+        return 0.0
+    return a / b
+
+
+@func
+def first_big(v: f32) -> f32:
+    s = v
+    for k in range(5):
+        s = s * 1.5
+        if s > 4.0:
+            return s - 1.0
+    return s
+
+
+@kernel
+def func_leaves(x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = safe_div(x[i], x[i] - 1.0) + first_big(x[i])
+
+
 @kernel
 def march_kernel(x: Array[f32], y: Array[f32]):
     i = global_id().x
@@ -1309,6 +1349,20 @@ BAD = {
                 v = v + 1.0
             y[i] = v
         """, "5:5", "a `while ... else`"),
+    "unannotated_early_return": ("""
+        @func
+        def first_over(v):
+            for k in range(5):
+                if v > 4.0:
+                    return v
+                v = v * 1.5
+            return v
+
+        @kernel
+        def unannotated_early_return(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            y[i] = first_over(x[i])
+        """, "5:13", "returns before its end and its return type is not annotated"),
     "atomic_result": ("""
         @kernel
         def atomic_result(x: Array[f32], y: Array[f32], count: Array[i32]):

@@ -198,7 +198,12 @@ class Differentiator:
         return "int"
 
     def global_value(self, name):
-        return self.globals[name] if name in self.globals else _MISSING
+        if name in self.globals:
+            return self.globals[name]
+        if name == self.prefix + "sp":  # (spirthon, as the adjoint imports it)
+            import spirthon
+            return spirthon
+        return _MISSING
 
     def callee(self, node):
         """What a call calls: ("math", name), ("func", fn) or ("lib", name) (a built-in or
@@ -1645,17 +1650,48 @@ def _func_tree(d, fn, e):
     return tree
 
 
+def _always_returns(stmts):
+    """Whether ``stmts`` end in a ``return``, or in an ``if`` each of whose branches does."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    return isinstance(last, ast.Return) or (isinstance(last, ast.If) and _always_returns(last.body) and _always_returns(last.orelse))
+
+
+def _returns_last(stmts):
+    """A func's ``stmts`` with each ``if`` one of whose branches always returns holding the
+    statements after it in its other branch (``if c: return a`` then ``return b`` is
+    ``if c: return a else: return b``), so that it returns only at its end; nodes copied,
+    never changed (the tree is shared)."""
+    out = []
+    for k, s in enumerate(stmts):
+        if isinstance(s, ast.Return):
+            out.append(s)
+            return out
+        if isinstance(s, ast.If):
+            then_ret, else_ret = _always_returns(s.body), _always_returns(s.orelse)
+            if then_ret or else_ret:
+                rest = stmts[k + 1:]
+                body = _returns_last(s.body if then_ret else s.body + rest)
+                orelse = _returns_last(s.orelse if else_ret else s.orelse + rest)
+                out.append(ast.copy_location(ast.If(test=s.test, body=body, orelse=orelse), s))
+                return out
+        out.append(s)
+    return out
+
+
 def _tail_returns(d, tree, fn):
-    """The func's statements, checked to return only at their end (the last statement, or
-    the last statement of each branch of a last ``if``), so that inlining keeps their meaning."""
-    body = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    """The func's statements (its guards' returns made the ends of branches), checked to
+    return only at their end (the last statement, or the last statement of each branch of a
+    last ``if``), so that inlining keeps their meaning."""
+    body = _returns_last([s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))])
     work = [(body, True)]
     while work:
         stmts, tail = work.pop()
         for k, s in enumerate(stmts):
             last = tail and k == len(stmts) - 1
             if isinstance(s, ast.Return) and not last:
-                raise d.error(s, "`%s` returns before its end; a differentiated func returns once, at its end (or at the end of each branch of its last `if`)" % fn.__name__)
+                return _returns_by_flag(d, tree, fn, body, s)
             if isinstance(s, ast.If):
                 if last and s.orelse == [] and s.body and isinstance(s.body[-1], ast.Return) and tree.returns is not None:
                     raise d.error(s, "`%s` returns in one branch of its last `if` only; return after it" % fn.__name__)
@@ -1663,6 +1699,23 @@ def _tail_returns(d, tree, fn):
             elif isinstance(s, (ast.For, ast.While)):
                 work.append((s.body, False))
     return body
+
+
+def _returns_by_flag(d, tree, fn, body, early):
+    """A func's ``body`` that returns before its end (``early``) with its leaves as flags
+    (``_flag_leaves``): each ``return v`` keeps ``v`` in a value that starts as a zero of
+    the func's return type (its annotation), returned at the end."""
+    t = d.type_of(_hints(fn).get("return"))
+    zero = {"int": "0", "bool": "False"}.get(t) or (_zero(t) if t in DIFF else None)
+    if zero is None:
+        raise d.error(early, "`%s` returns before its end and its return type is not annotated (or not an int, a bool or a differentiable type); annotate it, or return once at its end" % fn.__name__)
+    value = d.fresh("value")
+    start = ast.parse(zero.replace(S, d.prefix + "sp."), mode="eval").body
+    for n in ast.walk(start):
+        ast.copy_location(n, tree)
+    keep = ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=value, ctx=ast.Store()), tree)], value=start), tree)
+    end = ast.copy_location(ast.Return(value=ast.copy_location(ast.Name(id=value, ctx=ast.Load()), tree)), body[-1] if body else tree)
+    return [keep] + _flag_leaves(body, d.fresh, value) + [end]
 
 
 def _unguard(d, stmts, leave=ast.Return):
@@ -1698,16 +1751,17 @@ def _unguard(d, stmts, leave=ast.Return):
     return out
 
 
-def _flag_leaves(stmts, fresh):
+def _flag_leaves(stmts, fresh, value=None):
     """A kernel's body with every ``return``, ``break`` and ``continue`` (funcs have their
     own) turned into flags, so that nothing leaves a block but at its end: a leave sets its
     flag, and what runs after it in the kernel's order is guarded by the flags it may have
     set (``return`` also stops every loop around it; ``break`` its loop, whose remaining
     iterations are guarded, or whose ``while`` test reads the flag first; ``continue`` the
     rest of its iteration). Nodes are copied, never changed (the tree is shared); each
-    flag is a fresh name from ``fresh``, bound before it is read."""
+    flag is a fresh name from ``fresh``, bound before it is read. In a func, ``value`` is
+    the name each ``return v`` keeps ``v`` in."""
     ret = fresh("returned")
-    return [_assign_flag(ret, False, stmts[0] if stmts else None)] + _leaves(stmts, ret, None, fresh)
+    return [_assign_flag(ret, False, stmts[0] if stmts else None)] + _leaves(stmts, (ret, value), None, fresh)
 
 
 def _assign_flag(flag, value, at):
@@ -1744,22 +1798,25 @@ def _sets(s, loop):
 
 
 def _leaves(stmts, ret, loop, fresh):
-    """``stmts`` without leaves (``_flag_leaves``); ``loop``: the innermost loop's (break,
-    continue) flags, or ``None`` at the kernel's level."""
+    """``stmts`` without leaves (``_flag_leaves``); ``ret``: the return flag and the name a
+    func's returned value is kept in (or ``None``); ``loop``: the innermost loop's (break,
+    continue) flags, or ``None`` outside loops."""
     brk, cont = loop if loop is not None else (None, None)
     out = []
     for i, s in enumerate(stmts):
         if isinstance(s, (ast.Return, ast.Break, ast.Continue)):
-            flag = ret if isinstance(s, ast.Return) else brk if isinstance(s, ast.Break) else cont
+            if isinstance(s, ast.Return) and s.value is not None and ret[1] is not None:
+                out.append(ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=ret[1], ctx=ast.Store()), s)], value=s.value), s))
+            flag = ret[0] if isinstance(s, ast.Return) else brk if isinstance(s, ast.Break) else cont
             out.append(_assign_flag(flag, True, s))
             return out
         if isinstance(s, ast.If):
             out.append(ast.copy_location(ast.If(test=s.test, body=_leaves(s.body, ret, loop, fresh),
                                                 orelse=_leaves(s.orelse, ret, loop, fresh)), s))
-            flags = _sets(s, (ret, brk, cont))
+            flags = _sets(s, (ret[0], brk, cont))
         elif isinstance(s, (ast.For, ast.While)) and not s.orelse:
             out += _loop_leaves(s, ret, fresh)
-            flags = _sets(s, (ret, None, None))
+            flags = _sets(s, (ret[0], None, None))
         else:
             out.append(s)
             continue
@@ -1775,10 +1832,10 @@ def _loop_leaves(s, ret, fresh):
     """A loop without leaves: the statements that bind its flags, then the loop."""
     brk, cont = fresh("broke"), fresh("skip")
     body = _leaves(s.body, ret, (brk, cont), fresh)
-    own = _sets(ast.copy_location(ast.If(test=ast.Constant(True), body=s.body, orelse=[]), s), (ret, brk, cont))
+    own = _sets(ast.copy_location(ast.If(test=ast.Constant(True), body=s.body, orelse=[]), s), (ret[0], brk, cont))
     if cont in own:
         body = [_assign_flag(cont, False, s)] + body  # each iteration starts not skipping
-    stops = [f for f in (brk, ret) if f in own]
+    stops = [f for f in (brk, ret[0]) if f in own]
     out = [_assign_flag(brk, False, s)] if brk in own else []
     if not stops:
         new = ast.copy_location(type(s)(**{**{f: getattr(s, f) for f in s._fields}, "body": body}), s)
