@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Array2D, Tape, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Tape, i32, struct, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -906,6 +906,35 @@ class Programs(unittest.TestCase):
         for y, grad in on_both(at_the_guard):
             self.assertEqual((float(y[0]), float(grad[0])), (4.0625, 5.0625))
 
+    def test_structs_carry_no_adjoint(self):
+        # A struct parameter and an array of structs read for indices and constants: the
+        # gradient by the positions, against central differences in float64.
+        xs = np.float32([[0, 0, 0], [1, 0.2, 0], [0.5, 1, 0.3]])
+        sps = [Spring(0, 1, 0.8, 10.0), Spring(1, 2, 0.9, 5.0), Spring(2, 0, 1.1, 7.0)]
+        wv = np.float32([[0.3, -1.0, 0.2], [0.1, 0.5, -0.4], [1.0, 0.0, 0.2]])
+
+        def run():
+            x = spirthon.array(xs, vec3, requires_grad=True)
+            f = spirthon.zeros(3, vec3)
+            with Tape() as tape:
+                spring_structs.launch(3, x, spirthon.array(sps, Spring), World(vec3(0.0, -9.8, 0.0), 0.1), f)
+            tape.backward(grads={f: wv})
+            return x.grad.numpy()
+
+        def f64(x):
+            f = np.zeros((3, 3))
+            for sp in sps:
+                d = x[sp.j] - x[sp.i]
+                n = np.linalg.norm(d)
+                g = d / n * (float(sp.ke) * (n - float(sp.rest))) + np.array([0, -9.8, 0]) * 0.1
+                f[sp.i] += g
+                f[sp.j] -= g
+            return float(np.sum(f * wv))
+
+        want = central(f64, xs)
+        for got in on_both(run):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
     def test_loop_variables_after_their_loops(self):
         # After a loop its variable is its value at the end of the last iteration (an
         # inner loop's over the same name rebinds it), or what it was when the loop did not
@@ -1165,6 +1194,38 @@ def det44(m: Array[mat44], y: Array[f32]):
     y[i] = determinant(m[i])
 
 
+@struct
+class Spring:
+    i: i32
+    j: i32
+    rest: f32
+    ke: f32
+
+
+@struct
+class World:
+    gravity: vec3
+    damping: f32
+
+
+@func
+def pull(a: vec3, b: vec3, s: Spring) -> vec3:
+    d = b - a
+    n = length(d)
+    return d / n * (s.ke * (n - s.rest))
+
+
+@kernel
+def spring_structs(x: Array[vec3], sp: Array[Spring], w: World, f: Array[vec3]):
+    k = global_id().x
+    if k >= len(sp):
+        return
+    s = sp[k]
+    g = pull(x[s.i], x[s.j], s) + w.gravity * w.damping
+    atomic_add(f, s.i, g)
+    atomic_add(f, s.j, -g)
+
+
 @func
 def safe_div(a: f32, b: f32) -> f32:
     if b == 0.0:
@@ -1363,6 +1424,31 @@ BAD = {
             i = global_id().x
             y[i] = first_over(x[i])
         """, "5:13", "returns before its end and its return type is not annotated"),
+    "struct_of_a_gradient": ("""
+        @struct
+        class Pair:
+            a: f32
+            b: f32
+
+        @kernel
+        def struct_of_a_gradient(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            p = Pair(x[i], 1.0)
+            y[i] = p.a
+        """, "9:9", "takes a float value and the differentiator cannot tell what it gives"),
+    "struct_field_assigned": ("""
+        @struct
+        class Pair:
+            a: f32
+            b: f32
+
+        @kernel
+        def struct_field_assigned(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            p = Pair(0.0, 1.0)
+            p.a = x[i]
+            y[i] = p.a
+        """, "10:5", "an assignment to a component of `p` (not a float vector)"),
     "atomic_result": ("""
         @kernel
         def atomic_result(x: Array[f32], y: Array[f32], count: Array[i32]):

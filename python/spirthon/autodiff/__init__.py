@@ -61,6 +61,7 @@ import ast
 import re
 
 from ..arrays import _KIND
+from ..structs import StructType
 
 from .linear import AdjointError, Differentiator, _Body, _flag_leaves, _parse_def, _unguard
 from .rules import DIFF, MATS, M, S, _entry_texts, _zero
@@ -134,7 +135,7 @@ def _adjoint(kernel, flags):
             if t == "float-other":
                 raise d.error(tree, "parameter `%s`: f64, f16, their vectors, matrices and quaternions are not differentiable yet" % p.name)
             if t == "other":
-                raise d.error(tree, "parameter `%s`: structs are not differentiable yet" % p.name)
+                raise d.error(tree, "parameter `%s`: its type is not differentiable yet" % p.name)
             env[p.name] = (p.name, t)
             d.params[p.name] = t
     d.flat = {a for a, (elem, dims) in d.arrays.items() if elem in MATS or elem == "quat"}
@@ -161,8 +162,17 @@ def _adjoint(kernel, flags):
     w.close()
     w.line(1, "pass")
     sp = prefix + "sp."
-    array = lambda dims, elem: "%s%s[%s%s]" % (sp, _KIND[dims], sp, elem)
-    params = [(p.name, array(p.dims, p.elem.name) if p.kind == "array" else "bool" if p.elem is bool else sp + p.elem.name)
+    def elem_text(t):
+        """An element type's text: spirthon's by its name, a struct by a name the file binds it to."""
+        if not isinstance(t, StructType):
+            return sp + t.name
+        names = kernel.fn.__globals__
+        name = t.__name__ if names.get(t.__name__) is t else next((k for k, v in names.items() if v is t), None)
+        if name is None:
+            raise d.error(tree, "struct `%s` is not a name of the kernel's file" % t.__name__)
+        return name
+    array = lambda dims, t: "%s%s[%s]" % (sp, _KIND[dims], elem_text(t) if not isinstance(t, str) else sp + t)
+    params = [(p.name, array(p.dims, p.elem) if p.kind == "array" else "bool" if p.elem is bool else elem_text(p.elem))
               for p in kernel.params]
     params += [(g, array(1, "f32") if a in d.flat else array(d.arrays[a][1], d.arrays[a][0])) for a, g in params_adj.items()]
     name = prefix + kernel.name

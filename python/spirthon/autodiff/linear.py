@@ -22,6 +22,7 @@ import weakref
 
 from ..errors import CompileError
 from ..arrays import _ArrayType
+from ..structs import StructType, layout
 from ..types import f32
 from ..vectors import VectorType
 from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SUBGROUP_RULES,
@@ -124,6 +125,7 @@ class Differentiator:
         self.i32 = set()      # the versioned int names known to be i32s (for a loop's checkpoint array)
         self.writes_memo = {}
         self.callees = {}     # a call node -> what it calls
+        self.structs = {}     # "struct:Name" -> the struct class
 
     def error(self, node, text, leave=False):
         """The located error at ``node``: its file, line and column, then the line with a
@@ -148,9 +150,16 @@ class Differentiator:
     def type_of(self, ann):
         """The differentiator's type of an annotation: ``f32``, ``vecN``, ``int``, ``bool``,
         ``ivec`` (an int vector), ``float-other`` (``f64``, ``f16``, their vectors,
-        matrices: not differentiable yet), ``("array", elem, dims)`` or ``other``."""
+        matrices: not differentiable yet), ``("array", elem, dims)``, ``struct:Name`` (a
+        struct: its values carry no adjoint, as ints) or ``other``."""
         if isinstance(ann, _ArrayType):
             return ("array", self.type_of(ann.elem), ann.dims)
+        if isinstance(ann, StructType):
+            key = "struct:%s" % ann.__name__
+            if self.structs.setdefault(key, ann) is not ann:
+                key = "struct:%s@%d" % (ann.__name__, id(ann))
+                self.structs[key] = ann
+            return key
         if ann is float or ann is f32:
             return "f32"
         if ann is int:
@@ -175,7 +184,7 @@ class Differentiator:
     def join(self, a, b, node):
         """The type of an arithmetic result of ``a`` and ``b``."""
         for t in (a, b):
-            if t in ("float-other", "other", "tuple") or isinstance(t, tuple):
+            if t in ("float-other", "other", "tuple") or isinstance(t, tuple) or t.startswith("struct:"):
                 return "float-other" if t == "float-other" else "other"
         mats = [t for t in (a, b) if t in MATS]
         if mats:
@@ -358,6 +367,9 @@ class _Body:
                 return "int" if len(e.attr) == 1 else "ivec"
             if isinstance(t, tuple) and e.attr == "shape":
                 return "shape"
+            if isinstance(t, str) and t in d.structs:
+                field = layout(d.structs[t]).types.get(e.attr)
+                return d.type_of(field) if field is not None else "other"
             return "float-other" if t == "float-other" else "other"
         if isinstance(e, ast.Subscript):
             t = self.ty(e.value)
@@ -377,6 +389,11 @@ class _Body:
         d = self.d
         kind, name = d.callee(e)
         args = [self.ty(a) for a in e.args]
+        made = d.global_value(e.func.id) if isinstance(e.func, ast.Name) else None
+        if isinstance(made, StructType):
+            # A struct made of values with adjoints would lose them: "other" is refused.
+            given = args + [self.ty(k.value) for k in e.keywords]
+            return "other" if any(a in DIFF or a == "float-other" for a in given) else d.type_of(made)
         if kind == "math":
             if name in MATH_INT:
                 return "int"
@@ -613,6 +630,9 @@ class _Body:
         if isinstance(e, ast.IfExp):
             return self.ifexp(e, t)
         if isinstance(e, ast.Attribute):
+            if self.ty(e.value) in d.structs:
+                # A struct's field: a value without an adjoint (structs carry none).
+                return self.let("field", t, self.text(e), [])
             v, vt = self.val(e.value)
             if len(e.attr) == 1:
                 return self.component(v, vt, "xyzw".index(e.attr))
