@@ -393,7 +393,7 @@ class _Body:
         if isinstance(made, StructType):
             # A struct made of values with adjoints would lose them: "other" is refused.
             given = args + [self.ty(k.value) for k in e.keywords]
-            return "other" if any(a in DIFF or a == "float-other" for a in given) else d.type_of(made)
+            return "other" if any(a in DIFF or a in ("float-other", "other") for a in given) else d.type_of(made)
         if kind == "math":
             if name in MATH_INT:
                 return "int"
