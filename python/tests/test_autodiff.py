@@ -935,6 +935,22 @@ class Programs(unittest.TestCase):
         for got in on_both(run):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
+    def test_funcs_whose_loops_leave(self):
+        # A func whose loop breaks, returning after it; one whose loop continues and that
+        # writes an array.
+        def run():
+            x = spirthon.array(np.float32([0.5, 1.0, 2.5, 4.0]), requires_grad=True)
+            y, z = spirthon.zeros(4), spirthon.zeros(4)
+            with Tape() as tape:
+                func_loops.launch(4, x, y, z)
+            tape.backward(grads={y: np.ones(4, np.float32), z: np.ones(4, np.float32)})
+            return y.numpy(), z.numpy(), x.grad.numpy()
+
+        for y, z, grad in on_both(run):
+            np.testing.assert_allclose(y, [0.5 * 1.5 ** 5, 1.5 ** 3, 3.75, 4.0], rtol=1e-6)
+            np.testing.assert_allclose(z, [4.0, 4.0, 2.5, 4.0])
+            np.testing.assert_allclose(grad, [1.5 ** 5 + 8, 1.5 ** 3 + 4, 1.5 + 1, 2.0], rtol=1e-6)
+
     def test_loop_variables_after_their_loops(self):
         # After a loop its variable is its value at the end of the last iteration (an
         # inner loop's over the same name rebinds it), or what it was when the loop did not
@@ -1241,6 +1257,31 @@ def first_big(v: f32) -> f32:
         if s > 4.0:
             return s - 1.0
     return s
+
+
+@func
+def grow(v: f32) -> f32:
+    for k in range(6):
+        if v > 3.0:
+            break
+        v = v * 1.5
+    return v
+
+
+@func
+def bump(y: Array[f32], i: int, v: f32):
+    for k in range(3):
+        if v > 2.0:
+            continue
+        v = v * 2.0
+    y[i] = v
+
+
+@kernel
+def func_loops(x: Array[f32], y: Array[f32], z: Array[f32]):
+    i = global_id().x
+    y[i] = grow(x[i])
+    bump(z, i, x[i])
 
 
 @kernel

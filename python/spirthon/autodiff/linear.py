@@ -1174,6 +1174,7 @@ class _Body:
         if isinstance(s, ast.While):
             return self.while_stmt(s)
         if isinstance(s, (ast.Break, ast.Continue)):
+            # (taken as a flag: the kernel is differentiated again with ``_flag_leaves``)
             raise d.error(s, "a `%s` that does not end a branch of the loop's body" % type(s).__name__.lower(), leave=True)
         raise d.error(s, "this statement is not differentiable yet")
 
@@ -1385,31 +1386,14 @@ class _Body:
             self.env[c[4]] = (c[0], c[1])
         loop.body = body.nodes
 
-    def broken(self, s):
-        """A loop ``s`` whose body breaks, as one without ``break``: a flag (a fresh name,
-        False before the loop) set where it breaks, each ``break`` then a ``continue``; the
-        caller guards what runs after (``None`` when the body does not break)."""
-        body = _breaks_to_flag(s.body, None)
-        if body is None:
-            return None
-        flag = self.d.fresh("broke")
-        here = lambda node: ast.copy_location(node, s)
-        self.stmt(here(ast.Assign(targets=[here(ast.Name(id=flag, ctx=ast.Store()))], value=here(ast.Constant(False)))))
-        return flag, _breaks_to_flag(s.body, flag)
-
     def while_stmt(self, s):
         """``while test: body``: replayed counting its iterations; the reverse recomputes
         each iteration's carried values by replaying it from its entry, as for a run-time
-        trip count. A ``break`` leaves by a flag the test reads first."""
+        trip count. (A ``break`` is a flag its test reads first: ``_flag_leaves``.)"""
         d = self.d
         if s.orelse:
             raise d.error(s, "a `while ... else` is not differentiable yet")
         test, stmts = s.test, s.body
-        broken = self.broken(s)
-        if broken is not None:
-            flag, stmts = broken
-            here = lambda node: ast.copy_location(node, s)
-            test = here(ast.BoolOp(op=ast.And(), values=[here(ast.UnaryOp(op=ast.Not(), operand=here(ast.Name(id=flag, ctx=ast.Load())))), test]))
         loop = _For()
         loop.var = loop.lo = loop.hi = loop.static = None
         loop.step, loop.counter = 1, d.fresh("n")
@@ -1424,16 +1408,6 @@ class _Body:
         it = s.iter
         if s.orelse:
             raise d.error(s, "a `for ... else` is not differentiable yet")
-        broken = self.broken(s)
-        if broken is not None:
-            # for k in range(...): if not broke: k = hidden; body (breaks set the flag)
-            flag, stmts = broken
-            hidden = d.fresh("k")
-            here = lambda node: ast.copy_location(node, s)
-            bind = here(ast.Assign(targets=[s.target], value=here(ast.Name(id=hidden, ctx=ast.Load()))))
-            guard = here(ast.If(test=here(ast.UnaryOp(op=ast.Not(), operand=here(ast.Name(id=flag, ctx=ast.Load())))),
-                                body=[bind] + _unguard(d, stmts, ast.Continue), orelse=[]))
-            return self.for_stmt(here(ast.For(target=here(ast.Name(id=hidden, ctx=ast.Store())), iter=it, body=[guard], orelse=[])))
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
             raise d.error(s, "a loop that is not `for ... in range(...)` is not differentiable yet")
         if not isinstance(s.target, ast.Name):
@@ -1705,6 +1679,8 @@ def _tail_returns(d, tree, fn):
     return only at their end (the last statement, or the last statement of each branch of a
     last ``if``), so that inlining keeps their meaning."""
     body = _returns_last([s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))])
+    if any(isinstance(x, (ast.Break, ast.Continue)) for st in body for x in ast.walk(st)):
+        return _returns_by_flag(d, tree, fn, body, None)  # its loops' leaves as flags
     work = [(body, True)]
     while work:
         stmts, tail = work.pop()
@@ -1722,9 +1698,13 @@ def _tail_returns(d, tree, fn):
 
 
 def _returns_by_flag(d, tree, fn, body, early):
-    """A func's ``body`` that returns before its end (``early``) with its leaves as flags
-    (``_flag_leaves``): each ``return v`` keeps ``v`` in a value that starts as a zero of
-    the func's return type (its annotation), returned at the end."""
+    """A func's ``body`` that returns before its end (``early``, or ``None``: its loops
+    break or continue) with its leaves as flags (``_flag_leaves``): each ``return v`` keeps
+    ``v`` in a value that starts as a zero of the func's return type (its annotation),
+    returned at the end."""
+    if not any(isinstance(x, ast.Return) and x.value is not None for st in body for x in ast.walk(st)):
+        return _flag_leaves(body, d.fresh)
+    early = early or next(x for st in body for x in ast.walk(st) if isinstance(x, ast.Return))
     t = d.type_of(_hints(fn).get("return"))
     zero = {"int": "0", "bool": "False"}.get(t) or (_zero(t) if t in DIFF else None)
     if zero is None:
@@ -1762,7 +1742,7 @@ def _unguard(d, stmts, leave=ast.Return):
             x = work.pop()
             if isinstance(x, leave):
                 what = "a `return` that does not end a branch at the kernel's top level; use `if ...: return` guards, or compute a flag" \
-                    if leave is ast.Return else "a `%s` that does not end a branch at the top of the loop's body" % ("break" if getattr(x, "broke", False) else "continue")
+                    if leave is ast.Return else "a `continue` that does not end a branch at the top of the loop's body"
                 raise d.error(x, what, leave=True)
             if leave is ast.Continue and isinstance(x, (ast.For, ast.While)):
                 continue  # its `continue`s are its own
@@ -1871,31 +1851,6 @@ def _loop_leaves(s, ret, fresh):
                                         body=[guard], orelse=[], type_comment=None), s)
     out.append(new)
     return out
-
-
-def _breaks_to_flag(stmts, flag):
-    """``stmts`` (a loop's body) with each ``break`` of this loop (not of loops inside it)
-    as ``flag = True`` then ``continue``, the statements around it copied (the tree is
-    shared); ``None`` when there is none. With ``flag`` ``None``, only whether."""
-    out, found = [], False
-    for s in stmts:
-        if isinstance(s, ast.Break):
-            found = True
-            if flag is not None:
-                out.append(ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=flag, ctx=ast.Store()), s)],
-                                                        value=ast.copy_location(ast.Constant(True), s)), s))
-                leave = ast.copy_location(ast.Continue(), s)
-                leave.broke = True  # (for a message)
-                out.append(leave)
-            continue
-        if isinstance(s, ast.If):
-            then, other = _breaks_to_flag(s.body, flag), _breaks_to_flag(s.orelse, flag)
-            if then is not None or other is not None:
-                found = True
-                s = ast.copy_location(ast.If(test=s.test, body=s.body if then is None else then,
-                                             orelse=s.orelse if other is None else other), s)
-        out.append(s)
-    return out if found else None
 
 
 def _writes_memory(node):
