@@ -370,6 +370,56 @@ class Edges(unittest.TestCase):
             np.testing.assert_allclose(gz, [0.0, 0.8 - 0.12], rtol=1e-6)
 
 
+class Threads(unittest.TestCase):
+    def test_tapes_on_four_threads_at_once(self):
+        # Four threads differentiate kernels of a file no adjoint was taken of yet (its
+        # parse slowed, so that the others ask for it meanwhile), each through a tape of
+        # its own that copies an array it overwrites: the serial gradients, every time.
+        import threading
+        import time
+        from spirthon.autodiff import linear
+        folder = tempfile.mkdtemp(prefix="spirthon-grad-threads-")
+        text = "from spirthon import *\n\n" + "".join(
+            "@kernel\ndef p%d(x: Array[f32], y: Array[f32]):\n    i = global_id().x\n    y[i] = x[i] ** %d\n\n\n" % (k, k + 2)
+            for k in range(4))
+        with open(os.path.join(folder, "grad_threads.py"), "w") as f:
+            f.write(text)
+        sys.path.insert(0, folder)
+        try:
+            mod = importlib.import_module("grad_threads")
+        finally:
+            sys.path.remove(folder)
+        x0 = np.float32([0.5, 1.5, -1.25])
+        grads, errors = {}, []
+
+        def body(k):
+            try:
+                x = spirthon.array(x0, requires_grad=True)
+                y = spirthon.zeros(3)
+                with Tape() as tape:
+                    getattr(mod, "p%d" % k).launch(3, x, y)
+                    getattr(mod, "p%d" % k).launch(3, y, x)  # x overwritten: kept for the first
+                tape.backward(grads={x: np.ones(3, np.float32)})
+                grads[k] = x.grad.numpy()
+            except BaseException as e:  # noqa: B902 (reported below)
+                errors.append(e)
+
+        real = linear.ast.parse
+        linear.ast.parse = lambda *a, **kw: (time.sleep(0.05), real(*a, **kw))[1]
+        try:
+            ts = [threading.Thread(target=body, args=(k,)) for k in range(4)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+        finally:
+            linear.ast.parse = real
+        self.assertEqual(errors, [])
+        for k in range(4):
+            n = k + 2  # x -> x ** n -> x ** (n * n)
+            np.testing.assert_allclose(grads[k], n * n * x0.astype(np.float64) ** (n * n - 1), rtol=1e-5)
+
+
 class Random(unittest.TestCase):
     """Random expressions (seeded): the tape's gradient against central differences of the
     same expression evaluated by Python in float64, where the f32 forward took the same

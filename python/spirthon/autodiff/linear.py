@@ -1600,14 +1600,18 @@ _DEFS = {}  # a file's text -> its top-level functions by first line (decorators
 
 def _parse_def(fn, src):
     """The ``FunctionDef`` of ``fn`` (a top-level function) in its kept source, at its
-    lines; ``None`` when the text does not hold it. Each text is parsed once."""
+    lines; ``None`` when the text does not hold it."""
     if src is None:
         return None
+    node = _defs(src).get(fn.__code__.co_firstlineno)
+    return node if node is not None and node.name == fn.__name__ else None
+
+
+def _defs(src):
+    """The top-level functions of ``src``'s text by first line; each text parsed once."""
     defs = _DEFS.get(src.text)
     if defs is None:
-        if len(_DEFS) > 64:
-            _DEFS.clear()
-        defs = _DEFS[src.text] = {}
+        defs = {}
         try:
             tree = ast.parse(src.text)
         except SyntaxError:
@@ -1616,8 +1620,11 @@ def _parse_def(fn, src):
             if isinstance(node, ast.FunctionDef):
                 first = min([node.lineno] + [dec.lineno for dec in node.decorator_list])
                 defs[first] = node
-    node = defs.get(fn.__code__.co_firstlineno)
-    return node if node is not None and node.name == fn.__name__ else None
+        # Published whole: another thread may read it at once (two threads may both parse).
+        if len(_DEFS) > 64:
+            _DEFS.clear()
+        _DEFS[src.text] = defs
+    return defs
 
 
 def _kernel_lines(kernel):
@@ -1629,7 +1636,7 @@ def _kernel_lines(kernel):
     if src is None or _parse_def(kernel.fn, src) is None:
         return []
     names = kernel.fn.__globals__
-    return [(first, node.end_lineno) for first, node in _DEFS[src.text].items()
+    return [(first, node.end_lineno) for first, node in _defs(src).items()
             if isinstance(names.get(node.name), Kernel)]
 
 
