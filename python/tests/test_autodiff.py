@@ -370,6 +370,42 @@ class Edges(unittest.TestCase):
             np.testing.assert_allclose(gz, [0.0, 0.8 - 0.12], rtol=1e-6)
 
 
+class Long(unittest.TestCase):
+    def test_long_chains_of_leaves(self):
+        # 150 guards in a row at a kernel's top level, 150 nested continues in a loop, 40
+        # early returns in a func: taken flat (as flags), not as 150 nested branches (which
+        # no indentation allows); none of them is taken here, so each gradient is 1.0001**n.
+        n = 150
+        lines = ["from spirthon import *", "", "@func", "def capped(v: f32) -> f32:"]
+        lines += ["    if v > %d.5:\n        return v\n    v = v * 1.0001" % (k + 100) for k in range(40)]
+        lines += ["    return v", "", "@kernel", "def guards(x: Array[f32], y: Array[f32]):", "    i = global_id().x",
+                  "    v = capped(x[i])"]
+        lines += ["    if v > %d.5:\n        y[i] = v\n        return\n    v = v * 1.0001" % (k + 100) for k in range(n)]
+        lines += ["    y[i] = v", "", "@kernel", "def skips(x: Array[f32], y: Array[f32]):", "    i = global_id().x",
+                  "    v = x[i]", "    for j in range(2):"]
+        lines += ["        if v > %d.5:\n            if v > 0.0:\n                continue\n        v = v * 1.0001" % (k + 100) for k in range(n)]
+        lines += ["    y[i] = v", ""]
+        folder = tempfile.mkdtemp(prefix="spirthon-grad-long-")
+        with open(os.path.join(folder, "grad_long.py"), "w") as f:
+            f.write("\n".join(lines))
+        sys.path.insert(0, folder)
+        try:
+            mod = importlib.import_module("grad_long")
+        finally:
+            sys.path.remove(folder)
+        for kern, power in ((mod.guards, 40 + n), (mod.skips, 2 * n)):
+            def run():
+                x = spirthon.array(np.float32([1.0, 2.0]), requires_grad=True)
+                y = spirthon.zeros(2)
+                with Tape() as tape:
+                    kern.launch(2, x, y)
+                tape.backward(grads={y: np.ones(2, np.float32)})
+                return x.grad.numpy()
+
+            for grad in on_both(run):
+                np.testing.assert_allclose(grad, [1.0001 ** power] * 2, rtol=1e-4)
+
+
 class Threads(unittest.TestCase):
     def test_tapes_on_four_threads_at_once(self):
         # Four threads differentiate kernels of a file no adjoint was taken of yet (its

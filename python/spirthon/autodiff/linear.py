@@ -1352,6 +1352,17 @@ class _Body:
             out = d.fresh(name)
             merges.append((out, a[1], a[0], b[0]))
             self.env[name] = (out, a[1])
+        if getattr(s, "flag_guard", False):
+            # `if not (flags): ...` made of a return, break or continue: what its branch
+            # defines is read after it only under the same flags, so where it did not run
+            # the name holds a zero no one reads (and that passes no adjoint on).
+            for name in sorted(set(then.env) - set(other.env)):
+                a = then.env[name]
+                zero = {"int": "0", "litint": "0", "bool": "False"}.get(a[1]) or (_zero(a[1]) if a[1] in DIFF else None)
+                if zero is not None:
+                    out = d.fresh(name)
+                    merges.append((out, _settle(a[1]), a[0], zero))
+                    self.env[name] = (out, _settle(a[1]))
         self.nodes.append(_If(cond, then.nodes, other.nodes, merges))
 
     def loop_body(self, loop, stmts, target):
@@ -1659,11 +1670,12 @@ def _always_returns(stmts):
     return isinstance(last, ast.Return) or (isinstance(last, ast.If) and _always_returns(last.body) and _always_returns(last.orelse))
 
 
-def _returns_last(stmts):
+def _returns_last(stmts, depth=0):
     """A func's ``stmts`` with each ``if`` one of whose branches always returns holding the
     statements after it in its other branch (``if c: return a`` then ``return b`` is
     ``if c: return a else: return b``), so that it returns only at its end; nodes copied,
-    never changed (the tree is shared)."""
+    never changed (the tree is shared). ``None`` for a chain deeper than
+    ``_NESTED_GUARDS`` (taken as flags instead)."""
     out = []
     for k, s in enumerate(stmts):
         if isinstance(s, ast.Return):
@@ -1671,10 +1683,14 @@ def _returns_last(stmts):
             return out
         if isinstance(s, ast.If):
             then_ret, else_ret = _always_returns(s.body), _always_returns(s.orelse)
+            if (then_ret or else_ret) and depth >= _NESTED_GUARDS:
+                return None
             if then_ret or else_ret:
                 rest = stmts[k + 1:]
-                body = _returns_last(s.body if then_ret else s.body + rest)
-                orelse = _returns_last(s.orelse if else_ret else s.orelse + rest)
+                body = _returns_last(s.body if then_ret else s.body + rest, depth + 1)
+                orelse = _returns_last(s.orelse if else_ret else s.orelse + rest, depth + 1)
+                if body is None or orelse is None:
+                    return None
                 out.append(ast.copy_location(ast.If(test=s.test, body=body, orelse=orelse), s))
                 return out
         out.append(s)
@@ -1685,9 +1701,10 @@ def _tail_returns(d, tree, fn):
     """The func's statements (its guards' returns made the ends of branches), checked to
     return only at their end (the last statement, or the last statement of each branch of a
     last ``if``), so that inlining keeps their meaning."""
-    body = _returns_last([s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))])
-    if any(isinstance(x, (ast.Break, ast.Continue)) for st in body for x in ast.walk(st)):
-        return _returns_by_flag(d, tree, fn, body, None)  # its loops' leaves as flags
+    stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    body = _returns_last(stmts)
+    if body is None or any(isinstance(x, (ast.Break, ast.Continue)) for st in stmts for x in ast.walk(st)):
+        return _returns_by_flag(d, tree, fn, stmts, None)  # its leaves as flags
     work = [(body, True)]
     while work:
         stmts, tail = work.pop()
@@ -1725,11 +1742,15 @@ def _returns_by_flag(d, tree, fn, body, early):
     return [keep] + _flag_leaves(body, d.fresh, value) + [end]
 
 
-def _unguard(d, stmts, leave=ast.Return):
+_NESTED_GUARDS = 8  # guards made branches deeper than this are taken as flags (flat)
+
+
+def _unguard(d, stmts, leave=ast.Return, depth=0):
     """``stmts`` with each ``if c: ... return`` (``leave`` is ``ast.Return``, at a kernel's
     top level) or ``if c: ... continue`` (``ast.Continue``, in a loop's body) whose branch
     ends in it turned into an ``if``/``else`` whose other branch holds the statements after
-    it, so that the body leaves only at its end."""
+    it, so that the body leaves only at its end. A chain of more than ``_NESTED_GUARDS``
+    would nest as deep: it is refused as a ``leave``, which ``_flag_leaves`` takes flat."""
     out = []
     for k, s in enumerate(stmts):
         if isinstance(s, leave) and getattr(s, "value", None) is None:
@@ -1737,10 +1758,12 @@ def _unguard(d, stmts, leave=ast.Return):
         if isinstance(s, ast.If):
             then_ret = bool(s.body) and isinstance(s.body[-1], leave)
             else_ret = bool(s.orelse) and isinstance(s.orelse[-1], leave)
+            if (then_ret or else_ret) and depth >= _NESTED_GUARDS:
+                raise d.error(s, "more than %d guards in a row" % _NESTED_GUARDS, leave=True)
             if then_ret or else_ret:
                 rest = stmts[k + 1:]
-                body = _unguard(d, s.body[:-1] if then_ret else s.body + rest, leave)
-                orelse = _unguard(d, s.orelse[:-1] if else_ret else s.orelse + rest, leave)
+                body = _unguard(d, s.body[:-1] if then_ret else s.body + rest, leave, depth + 1)
+                orelse = _unguard(d, s.orelse[:-1] if else_ret else s.orelse + rest, leave, depth + 1)
                 new = ast.copy_location(ast.If(test=s.test, body=body, orelse=orelse), s)
                 out.append(new)
                 return out
@@ -1809,30 +1832,41 @@ def _leaves(stmts, ret, loop, fresh):
     func's returned value is kept in (or ``None``); ``loop``: the innermost loop's (break,
     continue) flags, or ``None`` outside loops."""
     brk, cont = loop if loop is not None else (None, None)
-    out = []
-    for i, s in enumerate(stmts):
+    # Flat: the statements after one that may set flags run under `if not (flags)`, a run
+    # of them under one `if`, never nested deeper than the source is.
+    out, flags, run = [], [], []
+    for s in stmts:
         if isinstance(s, (ast.Return, ast.Break, ast.Continue)):
             if isinstance(s, ast.Return) and s.value is not None and ret[1] is not None:
-                out.append(ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=ret[1], ctx=ast.Store()), s)], value=s.value), s))
-            flag = ret[0] if isinstance(s, ast.Return) else brk if isinstance(s, ast.Break) else cont
-            out.append(_assign_flag(flag, True, s))
-            return out
+                run.append(ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=ret[1], ctx=ast.Store()), s)], value=s.value), s))
+            run.append(_assign_flag(ret[0] if isinstance(s, ast.Return) else brk if isinstance(s, ast.Break) else cont, True, s))
+            break
         if isinstance(s, ast.If):
-            out.append(ast.copy_location(ast.If(test=s.test, body=_leaves(s.body, ret, loop, fresh),
+            run.append(ast.copy_location(ast.If(test=s.test, body=_leaves(s.body, ret, loop, fresh),
                                                 orelse=_leaves(s.orelse, ret, loop, fresh)), s))
-            flags = _sets(s, (ret[0], brk, cont))
+            sets = _sets(s, (ret[0], brk, cont))
         elif isinstance(s, (ast.For, ast.While)) and not s.orelse:
-            out += _loop_leaves(s, ret, fresh)
-            flags = _sets(s, (ret[0], None, None))
+            run += _loop_leaves(s, ret, fresh)
+            sets = _sets(s, (ret[0], None, None))
         else:
-            out.append(s)
+            run.append(s)
             continue
-        rest = _leaves(stmts[i + 1:], ret, loop, fresh) if flags else []
-        if rest:
-            out.append(ast.copy_location(ast.If(test=_not_any(flags, s), body=rest, orelse=[]), s))
-        if flags:
-            return out
+        if sets:
+            _guarded(out, run, flags, s)
+            run = []
+            flags = flags + [f for f in sets if f not in flags]
+    _guarded(out, run, flags, stmts[-1] if stmts else None)
     return out
+
+
+def _guarded(out, run, flags, at):
+    """Appends the statements ``run`` to ``out``, under ``if not (flags)`` when any."""
+    if run and flags:
+        guard = ast.copy_location(ast.If(test=_not_any(flags, at), body=run, orelse=[]), at)
+        guard.flag_guard = True  # (what it defines is merged with zeros: `if_stmt`)
+        out.append(guard)
+    elif run:
+        out += run
 
 
 def _loop_leaves(s, ret, fresh):
