@@ -693,8 +693,7 @@ class _Body:
         d = self.d
         a, at = self.val(e.left)
         b, bt = self.val(e.right)
-        sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
-               ast.MatMult: "@"}.get(type(e.op))
+        sym = _FLOAT_OPS.get(type(e.op))
         if sym is None:
             raise d.error(e, "`%s` on floats is not differentiable" % ast.unparse(e))
         var = d.fresh("t")
@@ -799,7 +798,7 @@ class _Body:
             return self.inline(e)
         args = [self.val(a) for a in e.args]
         names = [a for a, _ in args]
-        text = "%s(%s)" % (ast.unparse(e.func), ", ".join(names))
+        text = "%s(%s)" % (_callee_text(e.func), ", ".join(names))
         var = d.fresh(name if name.isidentifier() else "call")
         rules = None
         if kind == "math":
@@ -1020,7 +1019,7 @@ class _Body:
         outs = [d.fresh("own_g") for _ in floats]
         pre = ["%s = %s(%s, %s)" % (", ".join(outs), grad.__name__, ", ".join(a for a, _ in args), G)] if floats else []
         rules = [(args[k][0], args[k][1], out, args[k][1]) for k, out in zip(floats, outs)]
-        self.nodes.append(_Let(var, t, "%s(%s)" % (ast.unparse(e.func), ", ".join(a for a, _ in args)), rules, pre))
+        self.nodes.append(_Let(var, t, "%s(%s)" % (_callee_text(e.func), ", ".join(a for a, _ in args)), rules, pre))
         return var, t
 
     def inline(self, e):
@@ -1473,6 +1472,17 @@ class _Body:
 
 
 _BUILTINS = set(dir(builtins))
+_FLOAT_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+              ast.MatMult: "@"}
+
+
+def _callee_text(f):
+    """A call's callee as text: a name or ``module.name`` as written, else unparsed."""
+    if type(f) is ast.Name:
+        return f.id
+    if type(f) is ast.Attribute and type(f.value) is ast.Name:
+        return "%s.%s" % (f.value.id, f.attr)
+    return ast.unparse(f)
 _BINOPS = {ast.Add: " + ", ast.Sub: " - ", ast.Mult: " * ", ast.Div: " / ", ast.FloorDiv: " // ", ast.Mod: " % ",
            ast.Pow: " ** ", ast.MatMult: " @ ", ast.BitAnd: " & ", ast.BitOr: " | ", ast.BitXor: " ^ ",
            ast.LShift: " << ", ast.RShift: " >> "}
@@ -1544,6 +1554,15 @@ def _assigned(body):
                     out.add(n.id)
         work += _child_stmts(s)
     return out
+
+
+def _all_stmts(stmts):
+    """Every statement in ``stmts`` and in their blocks, in order (not expressions)."""
+    work = list(reversed(stmts))
+    while work:
+        s = work.pop()
+        yield s
+        work += reversed(_child_stmts(s))
 
 
 def _child_stmts(s):
@@ -1703,7 +1722,7 @@ def _tail_returns(d, tree, fn):
     last ``if``), so that inlining keeps their meaning."""
     stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     body = _returns_last(stmts)
-    if body is None or any(isinstance(x, (ast.Break, ast.Continue)) for st in stmts for x in ast.walk(st)):
+    if body is None or any(isinstance(x, (ast.Break, ast.Continue)) for x in _all_stmts(stmts)):
         return _returns_by_flag(d, tree, fn, stmts, None)  # its leaves as flags
     work = [(body, True)]
     while work:
@@ -1726,9 +1745,9 @@ def _returns_by_flag(d, tree, fn, body, early):
     break or continue) with its leaves as flags (``_flag_leaves``): each ``return v`` keeps
     ``v`` in a value that starts as a zero of the func's return type (its annotation),
     returned at the end."""
-    if not any(isinstance(x, ast.Return) and x.value is not None for st in body for x in ast.walk(st)):
+    if not any(isinstance(x, ast.Return) and x.value is not None for x in _all_stmts(body)):
         return _flag_leaves(body, d.fresh)
-    early = early or next(x for st in body for x in ast.walk(st) if isinstance(x, ast.Return))
+    early = early or next(x for x in _all_stmts(body) if isinstance(x, ast.Return))
     t = d.type_of(_hints(fn).get("return"))
     zero = {"int": "0", "bool": "False"}.get(t) or (_zero(t) if t in DIFF else None)
     if zero is None:
