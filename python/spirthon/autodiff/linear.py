@@ -1357,7 +1357,7 @@ class _Body:
             # the name holds a zero no one reads (and that passes no adjoint on).
             for name in sorted(set(then.env) - set(other.env)):
                 a = then.env[name]
-                zero = {"int": "0", "litint": "0", "bool": "False"}.get(a[1]) or (_zero(a[1]) if a[1] in DIFF else None)
+                zero = _zero_text(a[1])
                 if zero is not None:
                     out = d.fresh(name)
                     merges.append((out, _settle(a[1]), a[0], zero))
@@ -1472,8 +1472,6 @@ class _Body:
 
 
 _BUILTINS = set(dir(builtins))
-_FLOAT_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
-              ast.MatMult: "@"}
 
 
 def _callee_text(f):
@@ -1486,6 +1484,7 @@ def _callee_text(f):
 _BINOPS = {ast.Add: " + ", ast.Sub: " - ", ast.Mult: " * ", ast.Div: " / ", ast.FloorDiv: " // ", ast.Mod: " % ",
            ast.Pow: " ** ", ast.MatMult: " @ ", ast.BitAnd: " & ", ast.BitOr: " | ", ast.BitXor: " ^ ",
            ast.LShift: " << ", ast.RShift: " >> "}
+_FLOAT_OPS = {k: _BINOPS[k].strip() for k in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)}
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not "}
 _COMPARE = {ast.Eq: " == ", ast.NotEq: " != ", ast.Lt: " < ", ast.LtE: " <= ", ast.Gt: " > ", ast.GtE: " >= ",
             ast.Is: " is ", ast.IsNot: " is not ", ast.In: " in ", ast.NotIn: " not in "}
@@ -1497,8 +1496,8 @@ def _index_parts(s):
 
 
 def _aug_text(s):
-    return {ast.Mult: "*=", ast.Div: "/=", ast.FloorDiv: "//=", ast.Mod: "%=", ast.Pow: "**=", ast.BitAnd: "&=",
-            ast.BitOr: "|=", ast.BitXor: "^=", ast.LShift: "<<=", ast.RShift: ">>=", ast.Add: "+=", ast.Sub: "-="}.get(type(s.op), "=")
+    op = _BINOPS.get(type(getattr(s, "op", None)))
+    return op.strip() + "=" if op else "="
 
 
 def _param_is_i32(d, name):
@@ -1571,6 +1570,12 @@ def _child_stmts(s):
     if k is ast.If or k is ast.For or k is ast.While:
         return s.body + s.orelse
     return getattr(s, "body", []) + getattr(s, "orelse", []) + getattr(s, "finalbody", []) if hasattr(s, "body") else []
+
+
+def _zero_text(t):
+    """A zero of type ``t`` as replay text: ints, bools and differentiable types; else
+    ``None``."""
+    return {"int": "0", "litint": "0", "bool": "False"}.get(t) or (_zero(t) if t in DIFF else None)
 
 
 def _settle(t):
@@ -1749,15 +1754,12 @@ def _returns_by_flag(d, tree, fn, body, early):
         return _flag_leaves(body, d.fresh)
     early = early or next(x for x in _all_stmts(body) if isinstance(x, ast.Return))
     t = d.type_of(_hints(fn).get("return"))
-    zero = {"int": "0", "bool": "False"}.get(t) or (_zero(t) if t in DIFF else None)
+    zero = _zero_text(t)
     if zero is None:
         raise d.error(early, "`%s` returns before its end and its return type is not annotated (or not an int, a bool or a differentiable type); annotate it, or return once at its end" % fn.__name__)
     value = d.fresh("value")
-    start = ast.parse(zero.replace(S, d.prefix + "sp."), mode="eval").body
-    for n in ast.walk(start):
-        ast.copy_location(n, tree)
-    keep = ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=value, ctx=ast.Store()), tree)], value=start), tree)
-    end = ast.copy_location(ast.Return(value=ast.copy_location(ast.Name(id=value, ctx=ast.Load()), tree)), body[-1] if body else tree)
+    keep = _assign(value, _located(ast.parse(zero.replace(S, d.prefix + "sp."), mode="eval").body, tree), tree)
+    end = ast.copy_location(ast.Return(value=_located(ast.Name(id=value, ctx=ast.Load()), tree)), body[-1] if body else tree)
     return [keep] + _flag_leaves(body, d.fresh, value) + [end]
 
 
@@ -1813,26 +1815,37 @@ def _flag_leaves(stmts, fresh, value=None):
     return [_assign_flag(ret, False, stmts[0] if stmts else None)] + _leaves(stmts, (ret, value), None, fresh)
 
 
+def _located(node, at):
+    """``node``, a tree made here, with every node at ``at``'s location (or line 1)."""
+    for n in ast.walk(node):
+        if at is not None:
+            ast.copy_location(n, at)
+    return ast.fix_missing_locations(node)
+
+
+def _assign(name, value, at):
+    """``name = value`` at ``at``'s location (``value`` a node; made here, or the source's)."""
+    node = ast.Assign(targets=[_located(ast.Name(id=name, ctx=ast.Store()), at)], value=value)
+    return ast.fix_missing_locations(ast.copy_location(node, at) if at is not None else node)
+
+
 def _assign_flag(flag, value, at):
-    node = ast.Assign(targets=[ast.Name(id=flag, ctx=ast.Store())], value=ast.Constant(value))
-    return ast.fix_missing_locations(ast.copy_location(node, at)) if at is not None else ast.fix_missing_locations(node)
+    return _assign(flag, _located(ast.Constant(value), at), at)
 
 
 def _not_any(flags, at):
     """``not (f1 or f2 ...)`` at ``at``'s location."""
     names = [ast.Name(id=f, ctx=ast.Load()) for f in flags]
-    test = ast.UnaryOp(op=ast.Not(), operand=names[0] if len(names) == 1 else ast.BoolOp(op=ast.Or(), values=names))
-    for n in ast.walk(test):
-        ast.copy_location(n, at)
-    return test
+    return _located(ast.UnaryOp(op=ast.Not(), operand=names[0] if len(names) == 1 else ast.BoolOp(op=ast.Or(), values=names)), at)
 
 
-def _sets(s, loop):
-    """The flags statement ``s`` may set: the kernel's return flag (a ``return`` anywhere in
-    it), and the innermost loop's (a ``break`` or ``continue`` outside loops inside it)."""
+def _sets(stmts, loop):
+    """The flags statements ``stmts`` may set: the kernel's return flag (a ``return``
+    anywhere in them), and the innermost loop's (a ``break`` or ``continue`` outside loops
+    inside them)."""
     ret, brk, cont = loop[0], loop[1], loop[2]
     out = []
-    work = [(s, False)]
+    work = [(s, False) for s in stmts]
     while work:
         x, inner = work.pop()
         if isinstance(x, ast.Return) and ret not in out:
@@ -1857,16 +1870,16 @@ def _leaves(stmts, ret, loop, fresh):
     for s in stmts:
         if isinstance(s, (ast.Return, ast.Break, ast.Continue)):
             if isinstance(s, ast.Return) and s.value is not None and ret[1] is not None:
-                run.append(ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(id=ret[1], ctx=ast.Store()), s)], value=s.value), s))
+                run.append(_assign(ret[1], s.value, s))
             run.append(_assign_flag(ret[0] if isinstance(s, ast.Return) else brk if isinstance(s, ast.Break) else cont, True, s))
             break
         if isinstance(s, ast.If):
             run.append(ast.copy_location(ast.If(test=s.test, body=_leaves(s.body, ret, loop, fresh),
                                                 orelse=_leaves(s.orelse, ret, loop, fresh)), s))
-            sets = _sets(s, (ret[0], brk, cont))
+            sets = _sets([s], (ret[0], brk, cont))
         elif isinstance(s, (ast.For, ast.While)) and not s.orelse:
             run += _loop_leaves(s, ret, fresh)
-            sets = _sets(s, (ret[0], None, None))
+            sets = _sets([s], (ret[0], None, None))
         else:
             run.append(s)
             continue
@@ -1892,7 +1905,7 @@ def _loop_leaves(s, ret, fresh):
     """A loop without leaves: the statements that bind its flags, then the loop."""
     brk, cont = fresh("broke"), fresh("skip")
     body = _leaves(s.body, ret, (brk, cont), fresh)
-    own = _sets(ast.copy_location(ast.If(test=ast.Constant(True), body=s.body, orelse=[]), s), (ret[0], brk, cont))
+    own = _sets(s.body, (ret[0], brk, cont))
     if cont in own:
         body = [_assign_flag(cont, False, s)] + body  # each iteration starts not skipping
     stops = [f for f in (brk, ret[0]) if f in own]
@@ -1905,7 +1918,7 @@ def _loop_leaves(s, ret, fresh):
     else:
         # for k in range(...): if not stopped: k = hidden; body
         hidden = fresh("k")
-        bind = ast.copy_location(ast.Assign(targets=[s.target], value=ast.copy_location(ast.Name(id=hidden, ctx=ast.Load()), s)), s)
+        bind = ast.copy_location(ast.Assign(targets=[s.target], value=_located(ast.Name(id=hidden, ctx=ast.Load()), s)), s)
         guard = ast.copy_location(ast.If(test=_not_any(stops, s), body=[bind] + body, orelse=[]), s)
         new = ast.copy_location(ast.For(target=ast.copy_location(ast.Name(id=hidden, ctx=ast.Store()), s), iter=s.iter,
                                         body=[guard], orelse=[], type_comment=None), s)
