@@ -239,11 +239,13 @@ def _vec(n):
 LOCALS = ["t0", "t1", "t2", "t3"]
 
 
-def random_statements(rng, depth, indent, loops=True):
+def random_statements(rng, depth, indent, loops=True, memory=False):
     """Random statements over `a`, `b`, the locals `t0`..`t3` and `k` (an int bound before,
     every loop's variable, read after loops too): assignments, `if`/`else`, loops of a
     constant or run-time count (`len(x)` of 8 elements) that carry a local, `while` loops,
-    `break`s."""
+    `break`s; with ``memory`` (``{"read": False}``), writes to the local array `acc` of 4
+    (`=`, `+=`, `-=`, at a constant index or `k % 4`), then, from the first, reads of it
+    (none in a loop that writes it)."""
     def expr():
         e = random_expression(rng, 2)
         for _ in range(rng.randrange(3)):
@@ -252,14 +254,25 @@ def random_statements(rng, depth, indent, loops=True):
     out, pad = [], "    " * indent
     for _ in range(rng.randrange(1, 4)):
         r = rng.random()
-        if r < 0.5 or depth == 0:
+        at = rng.choice(["0", "1", "2", "3", "k % 4"])
+        if memory and not memory["read"] and rng.random() < 0.5:
+            out.append(pad + "acc[%s] %s math.tanh(%s)" % (at, rng.choice(["=", "+=", "+=", "-="]), expr()))
+            memory["wrote"] = True
+            if loops and rng.random() < 0.3:
+                # Read at once (in a branch: its reverse replays the branch, the write too).
+                memory["read"] = True
+                out.append(pad + "%s = math.tanh(acc[%s] * %s)" % (rng.choice(LOCALS), at, expr()))
+        elif memory and memory.get("wrote") and (loops or memory["read"]) and rng.random() < 0.3:
+            memory["read"] = True
+            out.append(pad + "%s = math.tanh(acc[%s] * %s)" % (rng.choice(LOCALS), at, expr()))
+        elif r < 0.5 or depth == 0:
             out.append(pad + "%s = math.tanh(%s)" % (rng.choice(LOCALS), expr()))
         elif r < 0.75:
             out.append(pad + "if %s > %s:" % (expr(), expr()))
-            out += random_statements(rng, depth - 1, indent + 1, loops)
+            out += random_statements(rng, depth - 1, indent + 1, loops, memory)
             if rng.random() < 0.6:
                 out.append(pad + "else:")
-                out += random_statements(rng, depth - 1, indent + 1, loops)
+                out += random_statements(rng, depth - 1, indent + 1, loops, memory)
         elif loops and rng.random() < 0.3:
             # A while loop (at most 3 times), sometimes leaving by a break.
             v, w = rng.choice(LOCALS), "w%d" % rng.randrange(1000)
@@ -270,13 +283,13 @@ def random_statements(rng, depth, indent, loops=True):
             if rng.random() < 0.5:
                 out.append(pad + "    if %s > %s:" % (expr(), expr()))
                 out.append(pad + "        break")
-            out += random_statements(rng, depth - 1, indent + 1, False)
+            out += random_statements(rng, depth - 1, indent + 1, False, memory)
         elif loops:
             v = rng.choice(LOCALS)
             # A constant trip count (checkpoints) or one known at run time (recomputed).
             out.append(pad + "for k in range(%s):" % rng.choice(["1", "2", "3", "len(x) // 4", "len(x) // 3"]))
             out.append(pad + "    %s = %s * 0.5 + math.sin(%s) * float(k + 1)" % (v, v, expr()))
-            out += random_statements(rng, depth - 1, indent + 1, False)
+            out += random_statements(rng, depth - 1, indent + 1, False, memory)
             if rng.random() < 0.3:
                 out.append(pad + "    if %s > %s:" % (expr(), expr()))
                 out.append(pad + "        %s = %s + 0.5" % (v, v))
@@ -316,7 +329,8 @@ def differentiate_randomly(test, bodies, name, in_place=False):
     checked = 0
     for k, body in enumerate(bodies):
         ns = {"math": math, "clamp": lambda x, lo, hi: min(max(x, lo), hi), "vec2": _vec(2), "vec3": _vec(3),
-              "dot": lambda p, q: float(np.dot(p, q)), "length": lambda p: float(np.linalg.norm(p)), "x": [0.0] * 8}
+              "dot": lambda p, q: float(np.dot(p, q)), "length": lambda p: float(np.linalg.norm(p)), "x": [0.0] * 8,
+              "local_array": lambda t, n: [0.0] * n, "f32": float}
         exec("def f(a, b):\n" + "\n".join("    " + l for l in body) + "\n    return out\n", ns)
         f = ns["f"]
         x0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
@@ -475,6 +489,17 @@ class Random(unittest.TestCase):
                   + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(16)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_statements"), 200)
 
+    def test_random_statements_with_a_local_array(self):
+        # The same kind of bodies, also accumulating into a local array (`+=` and `-=` in
+        # branches and loops, the replays inside the reverse reading what the first left).
+        import random
+        rng = random.Random(41)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5", "k = 1", "acc = local_array(f32, 4)"]
+                  + random_statements(rng, 2, 0, memory={"read": False})
+                  + ["out = t0 + t1 * 0.5 + t2 * t3 + acc[0] * acc[1] + math.sin(acc[2]) - acc[3] * acc[k % 4]"]
+                  for _ in range(24)]
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_local_array"), 300)
+
     def test_random_statements_in_place(self):
         # The same kind of bodies, storing the result over the element they read: the tape
         # keeps the array as the launch found it.
@@ -602,6 +627,71 @@ def table(x: Array[f32], y: Array[f32]):
 def table_f64(x):
     buf = x[:, None] * np.arange(8)[None, :] + 1.0
     return np.sum(buf[:, ::-1] * buf, axis=1)
+
+
+HIDDEN = 4
+
+
+@kernel
+def layer(x: Array[f32], w: Array[f32], y: Array[f32]):
+    # A small dense layer per invocation: a local array accumulated with `+=` in a loop
+    # nest, then read; an int counter updated in place beside it.
+    i = global_id().x
+    h = local_array(f32, HIDDEN)
+    big = local_array(i32, 1)
+    for j in range(HIDDEN):
+        for k in range(3):
+            h[j] += w[j * 3 + k] * x[i * 3 + k]
+        h[j] -= 0.25
+    s = 0.0
+    for j in range(HIDDEN):
+        s += math.tanh(h[j])
+    for j in range(HIDDEN):
+        if h[j] > 0.0:
+            big[0] += 1
+    y[i] = s * float(big[0] + 1)
+
+
+def layer_f64(x, w):
+    h = x.reshape(-1, 3) @ w.reshape(HIDDEN, 3).T - 0.25
+    return np.sum(np.tanh(h), axis=1) * (np.sum(h > 0.0, axis=1) + 1)
+
+
+@kernel
+def scratch(x: Array[f32], y: Array[f32]):
+    # A local array made in a loop's body, written and read there: new each iteration.
+    i = global_id().x
+    s = 0.0
+    for t in range(3):
+        tmp = local_array(f32, 2)
+        tmp[0] = x[i] * float(t + 1)
+        tmp[1] += x[i] * x[i]
+        tmp[1] -= 0.5
+        s += tmp[0] * tmp[1]
+    y[i] = s
+
+
+def scratch_f64(x):
+    return sum(x * (t + 1) * (x * x - 0.5) for t in range(3))
+
+
+@kernel(workgroup_size=64)
+def pooled(x: Array[f32], y: Array[f32]):
+    # A shared array accumulated in a branch, then read by others after a barrier.
+    tile = shared_array(f32, 64)
+    l = local_index()
+    g = global_id().x
+    tile[l] = x[g]
+    if x[g] > 0.0:
+        tile[l] += x[g] * x[g]
+        y[g] = tile[l] * x[g]
+    barrier()
+    y[g] += tile[63 - l] * 0.5
+
+
+def pooled_f64(x):
+    t = np.where(x > 0.0, x + x * x, x).reshape(-1, 64)
+    return (np.where(x.reshape(-1, 64) > 0.0, t * x.reshape(-1, 64), 0.0) + t[:, ::-1] * 0.5).reshape(-1)
 
 
 @func
@@ -1104,6 +1194,30 @@ class Programs(unittest.TestCase):
             want = central(lambda v: float(np.sum(seed * f(v))), x0)
             for got in (gpu, cpu):
                 np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)), err_msg=k.name)
+
+    def test_accumulating_into_local_and_shared_arrays(self):
+        # `+=` and `-=` on elements of local and shared arrays: the replay accumulates once,
+        # and the replays inside the reverse (of a branch, of a loop's iteration) read what
+        # it left (a read after a write in one branch sees the element once added to).
+        x0 = self.rng.uniform(-1, 1, 128).astype(np.float32)
+        w0 = self.rng.uniform(-1, 1, 3 * HIDDEN).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, 128).astype(np.float32)
+        for k, f, args in ((layer, layer_f64, (x0[:96], w0)), (scratch, scratch_f64, (x0,)), (pooled, pooled_f64, (x0,))):
+            n = len(f(*[a.astype(np.float64) for a in args]))
+
+            def run():
+                arrays = [spirthon.array(a, requires_grad=True) for a in args]
+                y = spirthon.zeros(n)
+                with Tape() as tape:
+                    k.launch(n, *arrays, y)
+                tape.backward(grads={y: seed[:n]})
+                return y.numpy(), [a.grad.numpy() for a in arrays]
+
+            for y, grads in on_both(run):
+                np.testing.assert_allclose(y, f(*[a.astype(np.float64) for a in args]), rtol=1e-5, atol=1e-5, err_msg=k.name)
+                for j, got in enumerate(grads):
+                    want = central(lambda v: float(np.sum(seed[:n] * f(*[v if m == j else a.astype(np.float64) for m, a in enumerate(args)]))), args[j])
+                    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)), err_msg=k.name)
 
     def test_branches_loops_and_accumulators(self):
         x0 = self.rng.uniform(-1, 1, 21).astype(np.float32)
@@ -1620,6 +1734,15 @@ BAD = {
                 run[k] = run[k - 1] * x[i]
             y[i] = run[7]
         """, "7:9", "`run` is written here after it was read at line 8"),
+    "local_multiplied": ("""
+        @kernel
+        def local_multiplied(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            h = local_array(f32, 2)
+            h[0] = x[i]
+            h[0] *= x[i]
+            y[i] = h[0]
+        """, "6:5", "`*=` on an element of `h`: its adjoint needs the value it overwrites"),
     "local_in_one_loop": ("""
         @kernel
         def local_in_one_loop(x: Array[f32], y: Array[f32]):

@@ -62,6 +62,15 @@ class _Store:
         self.replay = replay
 
 
+class _Declare:
+    """``text`` declares the shared or local array ``array`` (and its adjoint's, with
+    ``array`` None): a replay that runs it starts the array again."""
+    __slots__ = ("text", "array")
+
+    def __init__(self, text, array):
+        self.text, self.array = text, array
+
+
 class _Barrier:
     """``barrier()``: in the replay, and again in the reverse (which reverses the phases)."""
     __slots__ = ()
@@ -1217,12 +1226,12 @@ class _Body:
         d.memory[arr] = kind
         self.arrays[name] = arr
         size_text = ast.unparse(size)
-        self.nodes.append(_Plain("%s = %s(%s, %s)" % (arr, ast.unparse(call.func), ast.unparse(call.args[0]), size_text)))
+        self.nodes.append(_Declare("%s = %s(%s, %s)" % (arr, ast.unparse(call.func), ast.unparse(call.args[0]), size_text), arr))
         if elem in DIFF:
             adj = arr + "_adj"
             d.memory_adj[arr] = adj
             if kind == "local":
-                self.nodes.append(_Plain("%s = %slocal_array(%s%s, %s)" % (adj, S, S, elem, size_text)))
+                self.nodes.append(_Declare("%s = %slocal_array(%s%s, %s)" % (adj, S, S, elem, size_text), None))
             else:
                 if dims != 1:
                     raise d.error(call, "a multi-dimensional shared array of floats is not differentiable yet")
@@ -1286,6 +1295,10 @@ class _Body:
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.arrays:
             kind = {ast.Add: "add", ast.Sub: "sub"}.get(type(s.op))
             elem = d.arrays[self.arrays[target.value.id]][0]
+            if self.arrays[target.value.id] in d.memory:
+                if elem in DIFF and kind is None:
+                    raise d.error(s, "`%s` on an element of `%s`: its adjoint needs the value it overwrites, which the backward pass does not keep; `+=` and `-=` are differentiable (or write the result to another element or array)" % (_aug_text(s), target.value.id))
+                return self.array_store(target, s.value, _BINOPS[type(s.op)], s)
             if kind is None or elem not in DIFF:
                 # `x[i] *= e` is `x[i] = x[i] * e`: a read, then a write (of the array the
                 # tape copied before the launch); an int element updated in place too.
@@ -1307,10 +1320,12 @@ class _Body:
         d.writes.setdefault(name, s)
         v, vt = self.val(value)
         if name in d.memory:
-            if kind != "set":
-                raise d.error(s, "`%s` on an element of `%s`: the backward pass replays the writes to shared and local arrays, and a read-modify-write there is not differentiable yet; write each element once" % (_aug_text(s), target.value.id))
+            # The replay writes it again (an augmented assignment, ``kind`` its operator,
+            # as the element updated; only `+=` and `-=` reach here for floats).
             self.touch(name, "store", s)
-            self.nodes.append(_Store(name, index, v if (elem in DIFF and vt in DIFF) else None, vt, kind, v))
+            replay = v if kind == "set" else "%s[%s]%s%s" % (name, index, kind, v)
+            kind = {" + ": "add", " - ": "sub"}.get(kind, kind)
+            self.nodes.append(_Store(name, index, v if (elem in DIFF and vt in DIFF) else None, vt, kind, replay))
             return
         self.touch(name, "store", s)
         if elem in DIFF:
@@ -1339,8 +1354,14 @@ class _Body:
         d = self.d
         cond = self.cond(s.test)
         then, other = self.sub(), self.sub()
+        start = len(d.log)
         then.stmts(s.body)
+        # One branch runs: the other does not see its reads and writes (a loop around both
+        # still does, in ``finish_loop``).
+        taken = d.log[start:]
+        del d.log[start:]
         other.stmts(s.orelse)
+        d.log[start:start] = taken
         merges = []
         for name in sorted(set(then.env) & set(other.env)):
             a, b = then.env[name], other.env[name]
@@ -1385,8 +1406,10 @@ class _Body:
         start = len(d.log)
         body.stmts(_unguard(d, stmts, ast.Continue))
         seen = {}
+        fresh = _declared(body.nodes)  # arrays the body declares are new at each iteration
         for arr, what, node in d.log[start:]:
-            seen.setdefault(arr, {})[what] = node
+            if arr not in fresh:
+                seen.setdefault(arr, {})[what] = node
         for arr, both in seen.items():
             if len(both) == 2:
                 raise d.error(both["store"], "`%s` is written and read in this loop: a later iteration's write would change what an earlier one read, and the backward pass replays the reads; write the array in one loop and read it in another"
@@ -1939,6 +1962,20 @@ def _writes_memory(node):
         elif isinstance(n, _For):
             work += n.body
     return False
+
+
+def _declared(nodes):
+    """The shared and local arrays declared in ``nodes`` (in nested branches and loops too)."""
+    out, work = set(), list(nodes)
+    while work:
+        n = work.pop()
+        if isinstance(n, _Declare):
+            out.add(n.array)
+        elif isinstance(n, _If):
+            work += n.then + n.other
+        elif isinstance(n, _For):
+            work += n.body
+    return out
 
 
 def _source_name(arr, d):

@@ -8,9 +8,14 @@ would add a multiple of it (a value whose adjoint is zero passes nothing on). An
 only ever rebound (``g = g + d``), never changed in place, since a vector is a shared object
 under CPython. The replay writes no parameter array, and the reverse of a write reads and
 clears the element's adjoint before any later write's reverse could see it.
+
+A shared or local array's writes all come before its reads (``linear``), so after the
+replay each holds what the kernel's reads saw: a replay inside the reverse (of a branch, of
+a loop's iteration) writes only the arrays it declares itself, and reads the others as the
+first replay left them (writing them again would add an `+=` twice).
 """
 
-from .linear import _Barrier, _For, _If, _Let, _Load, _Plain, _Store, _writes_memory
+from .linear import _Barrier, _Declare, _For, _If, _Let, _Load, _Plain, _Store, _declared, _writes_memory
 from .rules import DIFF, FLOAT_VECS, G, MATS, S, _entry_texts, _flat, _index, _ones, _paren, _row, _size, _zero
 
 
@@ -68,16 +73,18 @@ class _Writer:
         """The adjoint's name: the value's own with ``_g``; a parameter's under the prefix."""
         return name + "_g" if name.startswith(self.d.prefix) else "%sg_%s" % (self.d.prefix, name)
 
-    def replay(self, nodes, depth):
+    def replay(self, nodes, depth, keep=None):
+        """The replay of ``nodes``; ``keep``: inside the reverse, the shared and local arrays
+        whose writes it repeats (those declared in the nodes replayed), else every one."""
         for n in nodes:
             if isinstance(n, _Let):
                 self.line(depth, "%s = %s" % (n.var, n.text))
             elif isinstance(n, _Load):
                 self.line(depth, "%s = %s[%s]" % (n.var, n.array, n.index))
-            elif isinstance(n, _Plain):
+            elif isinstance(n, (_Plain, _Declare)):
                 self.line(depth, n.text)
             elif isinstance(n, _Store):
-                if n.replay is not None:
+                if n.replay is not None and (keep is None or n.array in keep):
                     self.line(depth, "%s[%s] = %s" % (n.array, n.index, n.replay))
             elif isinstance(n, _Barrier):
                 self.line(depth, "%sbarrier()" % S)
@@ -86,7 +93,7 @@ class _Writer:
                     continue  # nothing after it reads what it defines; its reverse replays it
                 for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
                     self.line(depth, word)
-                    self.replay(branch, depth + 1)
+                    self.replay(branch, depth + 1, keep)
                     for m in n.merges:
                         self.line(depth + 1, "%s = %s" % (m[0], m[k]))
                     self.line(depth + 1, "pass")
@@ -96,7 +103,7 @@ class _Writer:
                     self.line(depth, "%s = %s" % (h, entry))
                 self.line(depth, "%s = 0" % n.counter)
                 self.line(depth, "while %s:" % n.test)
-                self.replay(n.body, depth + 1)
+                self.replay(n.body, depth + 1, keep)
                 for h, t, entry, back, name in n.carried:
                     self.line(depth + 1, "%s = %s" % (h, back))
                 self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
@@ -120,7 +127,7 @@ class _Writer:
                 for h in n.checkpoints:
                     arr, ct = n.checkpoints[h]
                     self.line(depth + 1, "%s[%s] = %s" % (arr, n.counter, "1 if %s else 0" % h if ct == "bool" else h))
-                self.replay(n.body, depth + 1)
+                self.replay(n.body, depth + 1, keep)
                 for h, t, entry, back, name in n.carried:
                     self.line(depth + 1, "%s = %s" % (h, back))
                 self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
@@ -252,7 +259,7 @@ class _Writer:
                 self.nested()
                 for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
                     self.line(depth, word)
-                    self.replay(branch, depth + 1)
+                    self.replay(branch, depth + 1, _declared(branch))
                     self.open(branch, depth + 1)
                     for m in merges:
                         self.add(depth + 1, m[k], m[1], self.g(m[0]), m[1])
@@ -276,7 +283,7 @@ class _Writer:
                         self.line(depth + 1, "for %s in range(%s):" % (self.d.fresh("again"), j))
                     else:
                         self.line(depth + 1, "for %s in range(%s, %s + %s * %d, %d):" % (n.var, n.lo, n.lo, j, n.step, n.step))
-                    self.replay(n.body, depth + 2)
+                    self.replay(n.body, depth + 2, _declared(n.body))
                     for h, t, entry, back, name in n.carried:
                         self.line(depth + 2, "%s = %s" % (h, back))
                     self.line(depth + 2, "pass")
@@ -285,7 +292,7 @@ class _Writer:
                 for h in n.checkpoints:
                     arr, ct = n.checkpoints[h]
                     self.line(depth + 1, "%s = %s[%s]%s" % (h, arr, j, " != 0" if ct == "bool" else ""))
-                self.replay(n.body, depth + 1)
+                self.replay(n.body, depth + 1, _declared(n.body))
                 self.open(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
                     if t in DIFF:
@@ -296,3 +303,4 @@ class _Writer:
                 self.nested_end()
                 for h, t, entry, back, name in n.carried:
                     self.add(depth, entry, t, self.g(h), t)
+
