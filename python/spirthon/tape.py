@@ -194,15 +194,23 @@ class Tape:
             _check_versions(r, "tape.backward()")
         for r in self.records:
             gpu.prepare(r.adjoint, r.checked)
-        self._clear_own()  # the tape's own adjoints start from zero at each pass
-        for key, (a, seed) in seeds.items():
-            self._adjoint_array(a).update(seed)
-        for r in reversed(self.records):
-            info = r.adjoint.info
-            extra = [_flat(self._adjoint_array(value), info.flat.get(p.name)) for p, value in zip(r.kernel.params, r.args)
-                     if p.kind == "array" and p.name in info.adjoints]
-            # A launch checked forward is checked backward too.
-            (r.adjoint.launch_checked if r.checked else r.adjoint.launch)(r.threads, *(r.values + extra))
+        # What the pass adds to: kept, and put back if the pass stops part way (a checked
+        # launch's error, Ctrl-C), so that `.grad` never holds half a pass.
+        kept = [(v.grad, v.grad._copy()) for v in {id(v): v for v in touched.values() if v.requires_grad}.values()]
+        try:
+            self._clear_own()  # the tape's own adjoints start from zero at each pass
+            for key, (a, seed) in seeds.items():
+                self._adjoint_array(a).update(seed)
+            for r in reversed(self.records):
+                info = r.adjoint.info
+                extra = [_flat(self._adjoint_array(value), info.flat.get(p.name)) for p, value in zip(r.kernel.params, r.args)
+                         if p.kind == "array" and p.name in info.adjoints]
+                # A launch checked forward is checked backward too.
+                (r.adjoint.launch_checked if r.checked else r.adjoint.launch)(r.threads, *(r.values + extra))
+        except BaseException:
+            for grad, old in kept:
+                grad.update(old.numpy())
+            raise
 
     def zero(self):
         """Clears the ``.grad`` of every ``requires_grad`` array the recorded launches took

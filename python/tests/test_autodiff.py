@@ -2037,6 +2037,43 @@ class Rules(unittest.TestCase):
             finally:
                 spirthon.set_device(None)
 
+    def test_a_pass_stopped_part_way_leaves_the_gradients_as_they_were(self):
+        # Ctrl-C (or a checked launch's error) between two adjoint launches: `.grad` is put
+        # back as the pass found it, not left with half a pass added.
+        for dev in (None, "python"):
+            spirthon.set_device(dev)
+            try:
+                x = spirthon.array(np.ones(4, np.float32), requires_grad=True)
+                y = spirthon.zeros(4, requires_grad=True)
+                z = spirthon.zeros(4)
+                with Tape() as tape:
+                    scale_into.launch(4, x, y, 2.0)
+                    scale_into.launch(4, y, z, 3.0)
+                tape.backward(grads={z: np.ones(4, np.float32)})
+                before = x.grad.numpy().copy(), y.grad.numpy().copy()
+                np.testing.assert_allclose(before[0], [6.0] * 4)
+                adjoint, calls = scale_into.adjoint, []
+
+                def interrupted(*args):
+                    calls.append(args)
+                    if len(calls) == 2:
+                        raise KeyboardInterrupt
+                    return type(adjoint).launch(adjoint, *args)
+
+                adjoint.launch = interrupted
+                try:
+                    with self.assertRaises(KeyboardInterrupt):
+                        tape.backward(grads={z: np.ones(4, np.float32)})
+                finally:
+                    del adjoint.launch
+                self.assertEqual(len(calls), 2)
+                np.testing.assert_array_equal(x.grad.numpy(), before[0])
+                np.testing.assert_array_equal(y.grad.numpy(), before[1])
+                tape.backward(grads={z: np.ones(4, np.float32)})  # a whole pass adds again
+                np.testing.assert_allclose(x.grad.numpy(), [12.0] * 4)
+            finally:
+                spirthon.set_device(None)
+
     def test_without_the_native_module_writes_are_seen_by_their_contents(self):
         # The python device without the compiler to say what a kernel writes: the arrays
         # whose contents changed count as written, and only those.
