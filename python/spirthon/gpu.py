@@ -844,8 +844,13 @@ class _HostArg:
             if isinstance(elem, (VectorType, MatrixType)):
                 flat = [flat[k:k + elem.size] for k in range(0, len(flat), elem.size)]
             self.value._data = [element(elem, v) for v in flat]
-        else:
+        elif self.value.flags.c_contiguous:
             _copy_bytes(self.value, data)
+        else:
+            # A view with strides (`y[::2]`, `a.T`): the result, then through the view.
+            whole = _numpy().empty(self.value.shape, self.value.dtype)
+            _copy_bytes(whole, data)
+            self.value[...] = whole
 
 
 def _copy_bytes(host, data):
@@ -869,10 +874,7 @@ def _array_shape(dev, p, value):
     if isinstance(value, Array):
         _check_type(p, "an Array", value.elem, value.dims)
         return tuple(value.shape)
-    shape = _numpy_shape(p, value)
-    if not value.flags.c_contiguous:
-        raise TypeError("argument %r must be C-contiguous (np.ascontiguousarray makes a copy that is)" % p.name)
-    return shape
+    return _numpy_shape(p, value)
 
 
 def _array_arg(dev, p, value):
