@@ -325,10 +325,11 @@ class _Body:
 
     def _ty(self, e):
         d = self.d
-        if isinstance(e, ast.Constant):
+        k = type(e)
+        if k is ast.Constant:
             v = e.value
             return "bool" if isinstance(v, bool) else "litint" if isinstance(v, int) else "litfloat" if isinstance(v, float) else "other"
-        if isinstance(e, ast.Name):
+        if k is ast.Name:
             if e.id in self.env:
                 return self.env[e.id][1]
             if e.id in self.arrays:
@@ -346,29 +347,30 @@ class _Body:
                 return "litfloat" if isinstance(v, float) else "litint"
             t = type(v).__name__
             return {"F32": "litfloat", "I32": "litint", "U32": "litint"}.get(t, "other")
-        if isinstance(e, ast.BinOp):
+        if k is ast.BinOp:
             a, b = self.ty(e.left), self.ty(e.right)
-            if isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)):
+            op = type(e.op)
+            if op in _BIT_OPS:
                 return "int" if a != "litint" or b != "litint" else "litint"
-            if isinstance(e.op, ast.MatMult):
+            if op is ast.MatMult:
                 if a in MATS and b in MATS + FLOAT_VECS:
                     return b
                 if a in FLOAT_VECS and b in MATS:
                     return a
                 return "float-other"
-            if isinstance(e.op, ast.Div) and a in ("int", "litint") and b in ("int", "litint"):
+            if op is ast.Div and a in ("int", "litint") and b in ("int", "litint"):
                 return "litfloat" if a == b == "litint" else "f32"
             return d.join(a, b, e)
-        if isinstance(e, ast.UnaryOp):
-            return "bool" if isinstance(e.op, ast.Not) else self.ty(e.operand)
-        if isinstance(e, ast.Compare):
+        if k is ast.UnaryOp:
+            return "bool" if type(e.op) is ast.Not else self.ty(e.operand)
+        if k is ast.Compare:
             return "bool"
-        if isinstance(e, ast.BoolOp):
+        if k is ast.BoolOp:
             ts = {self.ty(v) for v in e.values}
             return "bool" if ts == {"bool"} else ts.pop() if len(ts) == 1 else "other"
-        if isinstance(e, ast.IfExp):
+        if k is ast.IfExp:
             return d.join(self.ty(e.body), self.ty(e.orelse), e) if self.ty(e.body) != "bool" else "bool"
-        if isinstance(e, ast.Attribute):
+        if k is ast.Attribute:
             t = self.ty(e.value)
             if t in FLOAT_VECS and re.fullmatch("[xyzw]{1,4}", e.attr):
                 return "f32" if len(e.attr) == 1 else "vec%d" % len(e.attr)
@@ -380,7 +382,7 @@ class _Body:
                 field = layout(d.structs[t]).types.get(e.attr)
                 return d.type_of(field) if field is not None else "other"
             return "float-other" if t == "float-other" else "other"
-        if isinstance(e, ast.Subscript):
+        if k is ast.Subscript:
             t = self.ty(e.value)
             if isinstance(t, tuple):
                 return t[1]
@@ -388,9 +390,9 @@ class _Body:
                 return "f32" if isinstance(e.slice, ast.Tuple) else _row(t)
             return {"table-f": "f32", "table-i": "int", "ivec": "int", "shape": "int", "float-other": "float-other"}.get(
                 t, "f32" if t in FLOAT_VECS else "other")
-        if isinstance(e, ast.Call):
+        if k is ast.Call:
             return self.call_type(e)
-        if isinstance(e, ast.Tuple):
+        if k is ast.Tuple:
             return "tuple"
         return "other"
 
@@ -492,19 +494,22 @@ class _Body:
 
     def check(self, sub):
         """What a value without an adjoint may not hold, and the array reads it makes."""
+        k = type(sub)
+        if k is not ast.Name and k is not ast.Subscript and k is not ast.Call and k is not ast.NamedExpr:
+            return
         d = self.d
         arrays = self.arrays
-        if isinstance(sub, ast.Name):
-            if isinstance(sub.ctx, ast.Load) and sub.id not in self.env and sub.id not in arrays \
+        if k is ast.Name:
+            if type(sub.ctx) is ast.Load and sub.id not in self.env and sub.id not in arrays \
                     and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
                 raise d.error(sub, "`%s` is not assigned on every path to here" % sub.id)
-        elif isinstance(sub, ast.NamedExpr):
+        elif k is ast.NamedExpr:
             raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
-        elif isinstance(sub, ast.Subscript):
-            if isinstance(sub.value, ast.Name) and sub.value.id in arrays:
+        elif k is ast.Subscript:
+            if type(sub.value) is ast.Name and sub.value.id in arrays:
                 d.reads.setdefault(arrays[sub.value.id], sub)
                 self.touch(arrays[sub.value.id], "load", sub)
-        elif isinstance(sub, ast.Call):
+        else:
             kind, name = d.callee(sub)
             if kind == "func":
                 if d.writes_arrays(name):
@@ -1406,7 +1411,7 @@ class _Body:
         start = len(d.log)
         body.stmts(_unguard(d, stmts, ast.Continue))
         seen = {}
-        fresh = _declared(body.nodes)  # arrays the body declares are new at each iteration
+        fresh = _declared(body.nodes) if d.memory else ()  # arrays the body declares are new at each iteration
         for arr, what, node in d.log[start:]:
             if arr not in fresh:
                 seen.setdefault(arr, {})[what] = node
@@ -1507,6 +1512,7 @@ def _callee_text(f):
 _BINOPS = {ast.Add: " + ", ast.Sub: " - ", ast.Mult: " * ", ast.Div: " / ", ast.FloorDiv: " // ", ast.Mod: " % ",
            ast.Pow: " ** ", ast.MatMult: " @ ", ast.BitAnd: " & ", ast.BitOr: " | ", ast.BitXor: " ^ ",
            ast.LShift: " << ", ast.RShift: " >> "}
+_BIT_OPS = frozenset((ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift))
 _FLOAT_OPS = {k: _BINOPS[k].strip() for k in (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)}
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not "}
 _COMPARE = {ast.Eq: " == ", ast.NotEq: " != ", ast.Lt: " < ", ast.LtE: " <= ", ast.Gt: " > ", ast.GtE: " >= ",

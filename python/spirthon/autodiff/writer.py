@@ -66,6 +66,10 @@ class _Writer:
                             active.add(c[0])
                     self.vary(n.body)
 
+    def declared(self, nodes):
+        """What a replay of ``nodes`` inside the reverse writes (``replay``'s ``keep``)."""
+        return _declared(nodes) if self.d.memory else None
+
     def line(self, depth, text):
         self.out.append("    " * depth + text)
 
@@ -89,7 +93,7 @@ class _Writer:
             elif isinstance(n, _Barrier):
                 self.line(depth, "%sbarrier()" % S)
             elif isinstance(n, _If):
-                if not n.merges and not _writes_memory(n):
+                if not n.merges and not (self.d.memory and _writes_memory(n)):
                     continue  # nothing after it reads what it defines; its reverse replays it
                 for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
                     self.line(depth, word)
@@ -108,7 +112,7 @@ class _Writer:
                     self.line(depth + 1, "%s = %s" % (h, back))
                 self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
             elif isinstance(n, _For):
-                if not n.carried and not _writes_memory(n):
+                if not n.carried and not (self.d.memory and _writes_memory(n)):
                     # Nothing after it reads what it defines: only its trip count is needed.
                     lo, hi, st = n.lo, n.hi, n.step
                     if st > 0:
@@ -259,7 +263,7 @@ class _Writer:
                 self.nested()
                 for branch, k, word in ((n.then, 2, "if %s:" % n.cond), (n.other, 3, "else:")):
                     self.line(depth, word)
-                    self.replay(branch, depth + 1, _declared(branch))
+                    self.replay(branch, depth + 1, self.declared(branch))
                     self.open(branch, depth + 1)
                     for m in merges:
                         self.add(depth + 1, m[k], m[1], self.g(m[0]), m[1])
@@ -283,7 +287,7 @@ class _Writer:
                         self.line(depth + 1, "for %s in range(%s):" % (self.d.fresh("again"), j))
                     else:
                         self.line(depth + 1, "for %s in range(%s, %s + %s * %d, %d):" % (n.var, n.lo, n.lo, j, n.step, n.step))
-                    self.replay(n.body, depth + 2, _declared(n.body))
+                    self.replay(n.body, depth + 2, self.declared(n.body))
                     for h, t, entry, back, name in n.carried:
                         self.line(depth + 2, "%s = %s" % (h, back))
                     self.line(depth + 2, "pass")
@@ -292,7 +296,7 @@ class _Writer:
                 for h in n.checkpoints:
                     arr, ct = n.checkpoints[h]
                     self.line(depth + 1, "%s = %s[%s]%s" % (h, arr, j, " != 0" if ct == "bool" else ""))
-                self.replay(n.body, depth + 1, _declared(n.body))
+                self.replay(n.body, depth + 1, self.declared(n.body))
                 self.open(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
                     if t in DIFF:
