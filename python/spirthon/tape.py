@@ -105,6 +105,9 @@ class Tape:
     def record(self, kernel, threads, args, kwargs, checked, site):
         """Launches ``kernel`` (a specialization for a generic kernel) and records it."""
         args = gpu._bind(kernel, args, kwargs)
+        # The kernel's own errors (its file's compile errors) first: its adjoint is written
+        # from a kernel that compiles.
+        gpu.prepare(kernel, checked)
         try:
             adj = kernel.adjoint
         except AdjointError as e:

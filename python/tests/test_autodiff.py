@@ -1924,6 +1924,29 @@ class Rules(unittest.TestCase):
         self.assertIn("launched on a tape at %s:" % __file__, str(e.exception))
         self.assertEqual(list(x.numpy()), [1.0] * 4)  # it did not run
 
+    def test_a_file_that_does_not_compile_says_so_first(self):
+        # Its compile error, not what the differentiator makes of the broken code.
+        folder = tempfile.mkdtemp(prefix="spirthon-grad-broken-")
+        with open(os.path.join(folder, "grad_broken.py"), "w") as f:
+            f.write("from typing import Any\nfrom spirthon import *\n\n\n@func\ndef sq(v: Any) -> Any:\n    return v * v\n\n\n"
+                    "@kernel\ndef uses(x: Array[vec3], y: Array[f32]):\n    i = global_id().x\n    y[i] = dot(sq(x[i]), vec3(1.0))\n")
+        sys.path.insert(0, folder)
+        try:
+            mod = importlib.import_module("grad_broken")
+        finally:
+            sys.path.remove(folder)
+        for dev in (None, "python"):
+            spirthon.set_device(dev)
+            try:
+                x = spirthon.array(np.ones((2, 3), np.float32), vec3, requires_grad=True)
+                with Tape():
+                    with self.assertRaises(spirthon.CompileError) as e:
+                        mod.uses.launch(2, x, spirthon.zeros(2))
+                self.assertNotIsInstance(e.exception, AdjointError)
+                self.assertIn("grad_broken.py:6:19", str(e.exception))
+            finally:
+                spirthon.set_device(None)
+
     def test_numpy_arrays_are_refused(self):
         with Tape():
             with self.assertRaisesRegex(TypeError, "a launch on a tape takes device arrays"):
