@@ -19,7 +19,8 @@ from spirthon import (AdjointError, Array, Array2D, Tape, i32, struct, atomic_ad
                       identity, inverse, kernel, length, local_array, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
-                      subgroup_exclusive_add, subgroup_inclusive_add, transpose, u32, vec2, vec3, vec4, dot)
+                      subgroup_exclusive_add, subgroup_inclusive_add, subgroup_max, subgroup_min, subgroup_shuffle_down, subgroup_shuffle_up,
+                      subgroup_shuffle_xor, transpose, u32, vec2, vec3, vec4, dot)
 from test_gpu import np, on_both, setUpModule  # noqa: E402,F401
 
 
@@ -925,8 +926,61 @@ def lanes_f64(x, w, size):
     return total
 
 
+@kernel(workgroup_size=32)
+def lane_extremes(x: Array[f32], y: Array[f32]):
+    # A softmax over the subgroup (its maximum subtracted), a minimum of vectors, a
+    # butterfly of shuffles, shifts: each lane's adjoint from subgroup operations.
+    i = global_id().x
+    v = x[i]
+    e = math.exp(v - subgroup_max(v))
+    lo = subgroup_min(vec2(v, v * v))
+    u = v * v
+    for k in range(3):
+        u = u + subgroup_shuffle_xor(u, 1 << k) * 0.5
+    d = subgroup_shuffle_down(v, 1) * subgroup_shuffle_up(v * v, 2)
+    y[i] = e / subgroup_add(e) + lo.x * v + lo.y + u * v + d
+
+
+def lane_extremes_f64(x, size):
+    out = np.zeros_like(x)
+    for g in range(0, len(x), size):
+        v = x[g:g + size]
+        e = np.exp(v - np.max(v))
+        u = v * v
+        for n in (1, 2, 4):
+            u = u + 0.5 * u[[l ^ n if l ^ n < size else l for l in range(size)]]
+        down = v[[l + 1 if l + 1 < size else l for l in range(size)]]
+        up = (v * v)[[l - 2 if l >= 2 else l for l in range(size)]]
+        out[g:g + size] = e / np.sum(e) + np.min(v) * v + np.min(v * v) + u * v + down * up
+    return out
+
+
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
+
+    def test_subgroup_extremes_and_shuffles(self):
+        size = spirthon.gpu._current().native.subgroup_size()
+        if size is None or size < 4:
+            self.skipTest("the device's subgroup size varies by kernel (or is under 4)")
+        x0 = self.rng.uniform(-1, 1, 64).astype(np.float32)
+        w = self.rng.uniform(-1, 1, 64).astype(np.float32)
+
+        def run():
+            x, y = spirthon.array(x0, requires_grad=True), spirthon.zeros(64)
+            with Tape() as tape:
+                lane_extremes.launch(64, x, y)
+            tape.backward(grads={y: w})
+            return y.numpy(), x.grad.numpy()
+
+        spirthon.set_subgroup_size(size)  # the executor's lanes as the device's
+        try:
+            got = on_both(run)
+        finally:
+            spirthon.set_subgroup_size(None)
+        want = central(lambda v: float(np.sum(w * lane_extremes_f64(v, size))), x0)
+        for y, g in got:
+            np.testing.assert_allclose(y, lane_extremes_f64(x0.astype(np.float64), size), rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)))
 
     def test_subgroup_sums_scans_and_broadcasts(self):
         size = spirthon.gpu._current().native.subgroup_size()

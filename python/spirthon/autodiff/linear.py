@@ -25,7 +25,7 @@ from ..arrays import _ArrayType
 from ..structs import StructType, layout
 from ..types import f32
 from ..vectors import VectorType
-from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SUBGROUP_RULES,
+from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SUBGROUP_RULES, _minmax_lanes,
                     _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
 
 
@@ -864,14 +864,14 @@ class _Body:
         elif name in ("identity", "quat_identity"):
             rules = []
         elif name in SUBGROUP_RULES and len(args) >= 1:
-            # Sums over the subgroup's lanes: their adjoints are sums of the result's
-            # adjoints, computed by every lane before any lane picks its share.
+            # Over the subgroup's lanes: what the adjoints need is computed by every lane
+            # (subgroup operations over the result's adjoints) before any lane takes its share.
             a, at = args[0]
-            sums = [d.fresh("lanes_g") for _ in SUBGROUP_RULES[name][0]]
-            pre = ["%s = %s%s(%s)" % (v, S, op, G) for v, op in zip(sums, SUBGROUP_RULES[name][0])]
-            lane = names[1] if len(names) > 1 else None
-            rule = SUBGROUP_RULES[name][1].format(S=S, s=sums, lane=lane, zero=_zero(at))
-            self.nodes.append(_Let(var, t, text, [(a, at, rule)], pre))
+            first, rule = SUBGROUP_RULES[name] or _minmax_lanes(at, a, var)
+            sums = [d.fresh("lanes_g") for _ in first]
+            fill = dict(S=S, G=G, s=sums, lane=names[1] if len(names) > 1 else None, zero=_zero(at))
+            pre = ["%s = %s" % (v, op.format(**fill)) for v, op in zip(sums, first)]
+            self.nodes.append(_Let(var, t, text, [(a, at, rule.format(**fill))], pre))
             return var, t
         elif name == "quat_inverse" and len(args) == 1:
             rules = [(names[0], args[0][1], "%squat_inverse(%s)" % (S, G))]

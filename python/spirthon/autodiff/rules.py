@@ -97,16 +97,51 @@ MATH2 = {
     "copysign": ("{G} if {M}copysign(1.0, {a}) == {M}copysign(1.0, {b}) else -{G}", None),
     "fmod": ("{G}", "-{G} * {S}f32({M}trunc({a} / {b}))"),
 }
-# The subgroup operations whose adjoints are subgroup operations: (the sums every lane
-# computes over the result's adjoints, the addition to the lane's argument's adjoint).
+# The subgroup operations whose adjoints are subgroup operations: (what every lane computes
+# first over the result's adjoints, then the addition to the lane's argument's adjoint),
+# over {S}, {G}, the argument {a}, the result {r}, the lane or offset {lane}, a zero of the
+# argument's type {zero}, and {s[k]}, the k-th value computed first. A reduction to a
+# minimum or maximum passes the sum to the lowest lane whose argument it is (per component:
+# ``_minmax_lanes``), as `min` and `max` pass it to the first argument on a tie.
 SUBGROUP_RULES = {
-    "subgroup_add": (["subgroup_add"], "{s[0]}"),
+    "subgroup_add": (["{S}subgroup_add({G})"], "{s[0]}"),
     # inclusive: y_m = sum of x_l for l <= m, so x_l gets the sum of G_m for m >= l.
-    "subgroup_inclusive_add": (["subgroup_add", "subgroup_exclusive_add"], "{s[0]} - {s[1]}"),
-    "subgroup_exclusive_add": (["subgroup_add", "subgroup_inclusive_add"], "{s[0]} - {s[1]}"),
-    "subgroup_broadcast_first": (["subgroup_add"], "{s[0]} if {S}subgroup_elect() else {zero}"),
-    "subgroup_broadcast": (["subgroup_add"], "{s[0]} if {S}subgroup_invocation_id() == {lane} else {zero}"),
+    "subgroup_inclusive_add": (["{S}subgroup_add({G})", "{S}subgroup_exclusive_add({G})"], "{s[0]} - {s[1]}"),
+    "subgroup_exclusive_add": (["{S}subgroup_add({G})", "{S}subgroup_inclusive_add({G})"], "{s[0]} - {s[1]}"),
+    "subgroup_broadcast_first": (["{S}subgroup_add({G})"], "{s[0]} if {S}subgroup_elect() else {zero}"),
+    "subgroup_broadcast": (["{S}subgroup_add({G})"], "{s[0]} if {S}subgroup_invocation_id() == {lane} else {zero}"),
+    # Lane l reads lane l ^ n (or itself where that lane is past the subgroup or inactive,
+    # and then no lane reads it): a permutation that is its own inverse.
+    "subgroup_shuffle_xor": (["{S}subgroup_shuffle_xor({G}, {lane})"], "{s[0]}"),
+    # Lane l reads lane l + n (down) or l - n (up), or itself where that lane is past the
+    # subgroup or inactive: lane k gets the adjoint of the lane that read it, found by the
+    # opposite shuffle where that lane read k (its id moved), and its own where it read
+    # itself (its id did not move).
+    "subgroup_shuffle_down": (["{S}subgroup_shuffle_up({G}, {lane})", "{S}subgroup_shuffle_up({S}subgroup_invocation_id(), {lane})",
+                               "{S}subgroup_shuffle_down({S}subgroup_invocation_id(), {lane})"],
+                              "({s[0]} if {s[1]} != {S}subgroup_invocation_id() else {zero}) + ({G} if {s[2]} == {S}subgroup_invocation_id() else {zero})"),
+    "subgroup_shuffle_up": (["{S}subgroup_shuffle_down({G}, {lane})", "{S}subgroup_shuffle_down({S}subgroup_invocation_id(), {lane})",
+                             "{S}subgroup_shuffle_up({S}subgroup_invocation_id(), {lane})"],
+                            "({s[0]} if {s[1]} != {S}subgroup_invocation_id() else {zero}) + ({G} if {s[2]} == {S}subgroup_invocation_id() else {zero})"),
+    "subgroup_min": None,
+    "subgroup_max": None,
 }
+
+
+def _minmax_lanes(t, a, r):
+    """``SUBGROUP_RULES``' entry of a subgroup minimum or maximum ``r`` of ``a`` (of type
+    ``t``): the lanes' sum of the adjoints, and how many lanes before each hold the result,
+    taken per component."""
+    if t == "f32":
+        return (["{S}subgroup_add({G})", "{S}subgroup_exclusive_add(1 if %s == %s else 0)" % (a, r)],
+                "{s[0]} if %s == %s and {s[1]} == 0 else 0.0" % (a, r))
+    comps = "xyzw"[:_size(t)]
+    hit = ", ".join("1 if %s.%s == %s.%s else 0" % (a, c, r, c) for c in comps)
+    pick = ", ".join("{s[0]}.%s if %s.%s == %s.%s and {s[1]}.%s == 0 else 0.0" % (c, a, c, r, c, c) for c in comps)
+    return (["{S}subgroup_add({G})", "{S}subgroup_exclusive_add({S}ivec%d(%s))" % (len(comps), hit)],
+            "{S}%s(%s)" % (t, pick))
+
+
 # Piecewise constant (no adjoint flows), int- or bool-valued.
 MATH_INT = ("floor", "ceil", "trunc")
 MATH_BOOL = ("isnan", "isinf", "isfinite")
