@@ -1485,9 +1485,11 @@ class _Body:
         loop.checkpoints = {}
         loop.recompute = False
         kept = [c for c in loop.carried if c is not target]
-        if loop.static is None:
-            names = [c[4] for c in kept]
-            loop.recompute = not all(_only_accumulated(s.body, c[4], names) for c in kept)
+        names = [c[4] for c in kept]
+        if all(_only_accumulated(s.body, c[4], names) for c in kept):
+            pass  # accumulators only (a sum, a dot product): no iteration's reverse needs their values
+        elif loop.static is None:
+            loop.recompute = True
         else:
             for c in kept:
                 t = c[1] if c[1] in DIFF else {"bool": "bool", "int": "i32"}.get(c[1])
