@@ -644,6 +644,14 @@ MPM_E = 10.0
 MPM_BOUND = 3
 
 
+@func
+def mpm_weights(fx: vec2, w: Array[vec2]):
+    # The quadratic B-spline weights of the 3 x 3 cells around a particle.
+    w[0] = vec2(0.5) * (vec2(1.5) - fx) * (vec2(1.5) - fx)
+    w[1] = vec2(0.75) - (fx - vec2(1.0)) * (fx - vec2(1.0))
+    w[2] = vec2(0.5) * (fx - vec2(0.5)) * (fx - vec2(0.5))
+
+
 @kernel
 def mpm_p2g(x: Array[vec2], v: Array[vec2], C: Array[mat22], F: Array[mat22], F_out: Array[mat22],
         grid_v: Array[vec2], grid_m: Array[f32]):
@@ -653,9 +661,7 @@ def mpm_p2g(x: Array[vec2], v: Array[vec2], C: Array[mat22], F: Array[mat22], F_
     by = int(xp.y - 0.5)
     fx = xp - vec2(float(bx), float(by))
     w = local_array(vec2, 3)
-    w[0] = vec2(0.5) * (vec2(1.5) - fx) * (vec2(1.5) - fx)
-    w[1] = vec2(0.75) - (fx - vec2(1.0)) * (fx - vec2(1.0))
-    w[2] = vec2(0.5) * (fx - vec2(0.5)) * (fx - vec2(0.5))
+    mpm_weights(fx, w)
     new_F = (identity(2) + MPM_DT * C[p]) @ F[p]
     F_out[p] = new_F
     cauchy = MPM_E * (new_F @ transpose(new_F)) - identity(2) * MPM_E
@@ -696,9 +702,7 @@ def mpm_g2p(x: Array[vec2], grid_v: Array[vec2], x_out: Array[vec2], v_out: Arra
     by = int(xp.y - 0.5)
     fx = xp - vec2(float(bx), float(by))
     w = local_array(vec2, 3)
-    w[0] = vec2(0.5) * (vec2(1.5) - fx) * (vec2(1.5) - fx)
-    w[1] = vec2(0.75) - (fx - vec2(1.0)) * (fx - vec2(1.0))
-    w[2] = vec2(0.5) * (fx - vec2(0.5)) * (fx - vec2(0.5))
+    mpm_weights(fx, w)
     new_v = vec2(0.0)
     new_C = mat22(0.0, 0.0, 0.0, 0.0)
     for i in range(3):
