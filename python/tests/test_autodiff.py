@@ -962,10 +962,19 @@ def lane_extremes_f64(x, size):
 class Programs(unittest.TestCase):
     rng = np.random.default_rng(3)
 
-    def test_subgroup_extremes_and_shuffles(self):
+    def on_both_lanes(self, run):
+        """``run()`` on both devices, the executor's subgroups of the device's size: (the
+        size, the results)."""
         size = spirthon.gpu._current().native.subgroup_size()
         if size is None or size < 4:
             self.skipTest("the device's subgroup size varies by kernel (or is under 4)")
+        spirthon.set_subgroup_size(size)
+        try:
+            return size, on_both(run)
+        finally:
+            spirthon.set_subgroup_size(None)
+
+    def test_subgroup_extremes_and_shuffles(self):
         x0 = self.rng.uniform(-1, 1, 64).astype(np.float32)
         w = self.rng.uniform(-1, 1, 64).astype(np.float32)
 
@@ -976,20 +985,13 @@ class Programs(unittest.TestCase):
             tape.backward(grads={y: w})
             return y.numpy(), x.grad.numpy()
 
-        spirthon.set_subgroup_size(size)  # the executor's lanes as the device's
-        try:
-            got = on_both(run)
-        finally:
-            spirthon.set_subgroup_size(None)
+        size, got = self.on_both_lanes(run)
         want = central(lambda v: float(np.sum(w * lane_extremes_f64(v, size))), x0)
         for y, g in got:
             np.testing.assert_allclose(y, lane_extremes_f64(x0.astype(np.float64), size), rtol=1e-5, atol=1e-5)
             np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)))
 
     def test_subgroup_sums_scans_and_broadcasts(self):
-        size = spirthon.gpu._current().native.subgroup_size()
-        if size is None or size < 4:
-            self.skipTest("the device's subgroup size varies by kernel (or is under 4)")
         x0 = self.rng.uniform(-1, 1, 64).astype(np.float32)
         w = self.rng.uniform(-1, 1, 64).astype(np.float32)
 
@@ -1001,11 +1003,7 @@ class Programs(unittest.TestCase):
             tape.backward(grads={loss: np.ones(1, np.float32), pre: w})
             return x.grad.numpy()
 
-        spirthon.set_subgroup_size(size)  # the executor's lanes as the device's
-        try:
-            got = on_both(run)
-        finally:
-            spirthon.set_subgroup_size(None)
+        size, got = self.on_both_lanes(run)
         want = central(lambda v: lanes_f64(v, w, size), x0)
         for g in got:
             np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)))
@@ -1993,17 +1991,16 @@ class Rules(unittest.TestCase):
             mod = importlib.import_module("grad_broken")
         finally:
             sys.path.remove(folder)
-        for dev in (None, "python"):
-            spirthon.set_device(dev)
-            try:
-                x = spirthon.array(np.ones((2, 3), np.float32), vec3, requires_grad=True)
-                with Tape():
-                    with self.assertRaises(spirthon.CompileError) as e:
-                        mod.uses.launch(2, x, spirthon.zeros(2))
-                self.assertNotIsInstance(e.exception, AdjointError)
-                self.assertIn("grad_broken.py:6:19", str(e.exception))
-            finally:
-                spirthon.set_device(None)
+
+        def run():
+            x = spirthon.array(np.ones((2, 3), np.float32), vec3, requires_grad=True)
+            with Tape():
+                with self.assertRaises(spirthon.CompileError) as e:
+                    mod.uses.launch(2, x, spirthon.zeros(2))
+            self.assertNotIsInstance(e.exception, AdjointError)
+            self.assertIn("grad_broken.py:6:19", str(e.exception))
+
+        on_both(run)
 
     def test_numpy_arrays_are_refused(self):
         with Tape():
@@ -2121,39 +2118,37 @@ class Rules(unittest.TestCase):
     def test_a_pass_stopped_part_way_leaves_the_gradients_as_they_were(self):
         # Ctrl-C (or a checked launch's error) between two adjoint launches: `.grad` is put
         # back as the pass found it, not left with half a pass added.
-        for dev in (None, "python"):
-            spirthon.set_device(dev)
+        def run():
+            x = spirthon.array(np.ones(4, np.float32), requires_grad=True)
+            y = spirthon.zeros(4, requires_grad=True)
+            z = spirthon.zeros(4)
+            with Tape() as tape:
+                scale_into.launch(4, x, y, 2.0)
+                scale_into.launch(4, y, z, 3.0)
+            tape.backward(grads={z: np.ones(4, np.float32)})
+            before = x.grad.numpy().copy(), y.grad.numpy().copy()
+            np.testing.assert_allclose(before[0], [6.0] * 4)
+            adjoint, calls = scale_into.adjoint, []
+
+            def interrupted(*args):
+                calls.append(args)
+                if len(calls) == 2:
+                    raise KeyboardInterrupt
+                return type(adjoint).launch(adjoint, *args)
+
+            adjoint.launch = interrupted
             try:
-                x = spirthon.array(np.ones(4, np.float32), requires_grad=True)
-                y = spirthon.zeros(4, requires_grad=True)
-                z = spirthon.zeros(4)
-                with Tape() as tape:
-                    scale_into.launch(4, x, y, 2.0)
-                    scale_into.launch(4, y, z, 3.0)
-                tape.backward(grads={z: np.ones(4, np.float32)})
-                before = x.grad.numpy().copy(), y.grad.numpy().copy()
-                np.testing.assert_allclose(before[0], [6.0] * 4)
-                adjoint, calls = scale_into.adjoint, []
-
-                def interrupted(*args):
-                    calls.append(args)
-                    if len(calls) == 2:
-                        raise KeyboardInterrupt
-                    return type(adjoint).launch(adjoint, *args)
-
-                adjoint.launch = interrupted
-                try:
-                    with self.assertRaises(KeyboardInterrupt):
-                        tape.backward(grads={z: np.ones(4, np.float32)})
-                finally:
-                    del adjoint.launch
-                self.assertEqual(len(calls), 2)
-                np.testing.assert_array_equal(x.grad.numpy(), before[0])
-                np.testing.assert_array_equal(y.grad.numpy(), before[1])
-                tape.backward(grads={z: np.ones(4, np.float32)})  # a whole pass adds again
-                np.testing.assert_allclose(x.grad.numpy(), [12.0] * 4)
+                with self.assertRaises(KeyboardInterrupt):
+                    tape.backward(grads={z: np.ones(4, np.float32)})
             finally:
-                spirthon.set_device(None)
+                del adjoint.launch
+            self.assertEqual(len(calls), 2)
+            np.testing.assert_array_equal(x.grad.numpy(), before[0])
+            np.testing.assert_array_equal(y.grad.numpy(), before[1])
+            tape.backward(grads={z: np.ones(4, np.float32)})  # a whole pass adds again
+            np.testing.assert_allclose(x.grad.numpy(), [12.0] * 4)
+
+        on_both(run)
 
     def test_without_the_native_module_writes_are_seen_by_their_contents(self):
         # The python device without the compiler to say what a kernel writes: the arrays
