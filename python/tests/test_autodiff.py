@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Array2D, Tape, i32, struct, atomic_add, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Tape, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -784,6 +784,31 @@ def pooled(x: Array[f32], y: Array[f32]):
     y[g] += tile[63 - l] * 0.5
 
 
+@kernel(workgroup_size=64)
+def group_sums(x: Array[f32], y: Array[f32]):
+    # Sums by atomics into a shared array (floats, and an int count beside them), read by
+    # every invocation after a barrier.
+    total = shared_array(f32, 2)
+    count = shared_array(i32, 1)
+    l = local_index()
+    g = global_id().x
+    if l < 2:
+        total[l] = 0.0
+        count[0] = 0
+    barrier()
+    atomic_add(total, l % 2, x[g] * x[g])
+    atomic_sub(total, 1, x[g] * 0.5)
+    atomic_add(count, 0, 1)
+    barrier()
+    y[g] = total[l % 2] * x[g] / float(count[0])
+
+
+def group_sums_f64(x):
+    t = x.reshape(-1, 64)
+    even, odd = np.sum(t[:, ::2] ** 2, axis=1), np.sum(t[:, 1::2] ** 2, axis=1) - 0.5 * np.sum(t, axis=1)
+    return (np.where(np.arange(64) % 2 == 0, even[:, None], odd[:, None]) * t / 64.0).reshape(-1)
+
+
 def pooled_f64(x):
     t = np.where(x > 0.0, x + x * x, x).reshape(-1, 64)
     return (np.where(x.reshape(-1, 64) > 0.0, t * x.reshape(-1, 64), 0.0) + t[:, ::-1] * 0.5).reshape(-1)
@@ -1211,6 +1236,69 @@ class Programs(unittest.TestCase):
         for kern, f in ((march_kernel, march), (nested_kernel, nested)):
             elementwise_against_f64(kern, f, x0)
 
+    def test_tuples_unpacked(self):
+        # A func's tuple unpacked at the call, an array's shape unpacked.
+        x0 = np.float32([[0.3, 0.4], [1.2, -0.9], [-0.5, 0.1], [2.0, 1.5]])
+
+        def run():
+            x, y = spirthon.array(x0, requires_grad=True), spirthon.zeros(4)
+            with Tape() as tape:
+                unpacked.launch(4, x, y)
+            tape.backward(grads={y: np.ones(4, np.float32)})
+            return y.numpy(), x.grad.numpy()
+
+        want = central(lambda v: float(np.sum(unpacked_f64(v))), x0)
+        for y, grad in on_both(run):
+            np.testing.assert_allclose(y, unpacked_f64(x0.astype(np.float64)), rtol=1e-5)
+            np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-5)
+
+    def test_float_and_or(self):
+        # Where an operand is zero the other is taken, with its adjoint; elsewhere the
+        # gradient is that of the operand taken (against central differences in float64).
+        x0 = np.float32([0.5, 0.0, -1.5, 0.0, 2.0])
+        z0 = np.float32([1.5, 2.0, 0.0, 0.0, -0.5])
+        f = lambda a, b: (a or 2.0) * (b and a * 3.0) + (a * b or b or 0.5)
+
+        def run():
+            x, z, y = spirthon.array(x0, requires_grad=True), spirthon.array(z0, requires_grad=True), spirthon.zeros(5)
+            with Tape() as tape:
+                either.launch(5, x, z, y)
+            tape.backward(grads={y: np.ones(5, np.float32)})
+            return y.numpy(), x.grad.numpy(), z.grad.numpy()
+
+        for y, gx, gz in on_both(run):
+            np.testing.assert_allclose(y, [f(float(a), float(b)) for a, b in zip(x0, z0)], rtol=1e-6)
+            # by hand where an operand is 0: at (0, 2): 2 * (0 * 3) + (0 or 2) -> dx = 2 * 3, dz = 1;
+            # at (-1.5, 0): -1.5 * 0 + (0 or 0 or 0.5) -> dx = 0 (z is 0), dz = -1.5 * ... (z's own
+            # `and` takes z: d/dz = -1.5) + (a * b is 0 and b is 0: the 0.5, nothing);
+            # at (0, 0): 2 * 0 + 0.5 -> dx = 0, dz = 2.
+            np.testing.assert_allclose(gx[[1, 2, 3]], [6.0, 0.0, 0.0])
+            np.testing.assert_allclose(gz[[1, 2, 3]], [1.0, -1.5, 2.0])
+            for k in (0, 4):
+                a, b = float(x0[k]), float(z0[k])
+                h = 1e-6
+                np.testing.assert_allclose([gx[k], gz[k]], [(f(a + h, b) - f(a - h, b)) / (2 * h), (f(a, b + h) - f(a, b - h)) / (2 * h)], rtol=1e-5)
+
+    def test_loops_over_constant_tuples(self):
+        x0 = np.float32([0.3, -1.2, 0.8, 2.0, -0.4])
+
+        def run():
+            x, y = spirthon.array(x0, requires_grad=True), spirthon.zeros(5)
+            with Tape() as tape:
+                blurred.launch(5, x, y)
+            tape.backward(grads={y: np.float32([1.0, -0.5, 2.0, 0.25, 1.5])})
+            return y.numpy(), x.grad.numpy()
+
+        want = central(lambda v: float(np.sum(np.float32([1.0, -0.5, 2.0, 0.25, 1.5]) * blurred_f64(v))), x0)
+        for y, grad in on_both(run):
+            np.testing.assert_allclose(y, blurred_f64(x0.astype(np.float64)), rtol=1e-5)
+            np.testing.assert_allclose(grad, want, rtol=1e-4, atol=1e-5)
+
+    def test_math_constants(self):
+        # `math.pi`, `math.tau`, `math.e` read as the constants they are (SPH's kernels).
+        elementwise_against_f64(math_constants, lambda v: 315.0 / (64.0 * math.pi) * v ** 3 + math.tau * v + math.e,
+                                np.float32([0.5, -1.25, 2.0]))
+
     def test_funcs_that_return_early(self):
         # A guard's return, and a return inside a loop (taken as flags, the value kept in
         # a zero of the annotated return type), in funcs inlined into the kernel.
@@ -1342,13 +1430,15 @@ class Programs(unittest.TestCase):
                 np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.max(np.abs(want)), err_msg=k.name)
 
     def test_accumulating_into_local_and_shared_arrays(self):
-        # `+=` and `-=` on elements of local and shared arrays: the replay accumulates once,
-        # and the replays inside the reverse (of a branch, of a loop's iteration) read what
-        # it left (a read after a write in one branch sees the element once added to).
+        # `+=` and `-=` on elements of local and shared arrays, atomics on shared arrays: the
+        # replay accumulates once, and the replays inside the reverse (of a branch, of a
+        # loop's iteration) read what it left (a read after a write in one branch sees the
+        # element once added to).
         x0 = self.rng.uniform(-1, 1, 128).astype(np.float32)
         w0 = self.rng.uniform(-1, 1, 3 * HIDDEN).astype(np.float32)
         seed = self.rng.uniform(-1, 1, 128).astype(np.float32)
-        for k, f, args in ((layer, layer_f64, (x0[:96], w0)), (scratch, scratch_f64, (x0,)), (pooled, pooled_f64, (x0,))):
+        for k, f, args in ((layer, layer_f64, (x0[:96], w0)), (scratch, scratch_f64, (x0,)), (pooled, pooled_f64, (x0,)),
+                           (group_sums, group_sums_f64, (x0,))):
             n = len(f(*[a.astype(np.float64) for a in args]))
 
             def run():
@@ -1713,6 +1803,65 @@ def nested_kernel(x: Array[f32], y: Array[f32]):
     y[i] = s
 
 
+@func
+def polar(p: vec2) -> tuple[f32, f32]:
+    # A tuple returned from either branch: each part merged on its own.
+    r = length(p)
+    if r > 1.0:
+        return r, math.atan2(p.y, p.x)
+    return r * r, p.x
+
+
+@kernel
+def unpacked(x: Array2D[f32], y: Array[f32]):
+    i = global_id().x
+    h, w = x.shape
+    r, a = polar(vec2(x[i, 0], x[i, 1]))
+    y[i] = r * a + float(w) - float(h)
+
+
+def unpacked_f64(x):
+    r = np.hypot(x[:, 0], x[:, 1])
+    out = np.where(r > 1.0, r * np.arctan2(x[:, 1], x[:, 0]), r * r * x[:, 0])
+    return out + x.shape[1] - x.shape[0]
+
+
+@kernel
+def either(x: Array[f32], z: Array[f32], y: Array[f32]):
+    # Python's values of `or` and `and` on floats: one of the operands.
+    i = global_id().x
+    y[i] = (x[i] or 2.0) * (z[i] and x[i] * 3.0) + (x[i] * z[i] or z[i] or 0.5)
+
+
+TAPS = (0.25, 0.5, 0.25)
+
+
+@kernel
+def blurred(x: Array[f32], y: Array[f32]):
+    # Loops over a module's constant tuple, plain and enumerated.
+    i = global_id().x
+    acc = 0.0
+    for k, w in enumerate(TAPS):
+        acc += w * x[min(i + k, len(x) - 1)] ** 2
+    for w in TAPS:
+        acc = acc * w + x[i]
+    y[i] = acc
+
+
+def blurred_f64(x):
+    n = len(x)
+    acc = sum(w * x[np.minimum(np.arange(n) + k, n - 1)] ** 2 for k, w in enumerate(TAPS))
+    for w in TAPS:
+        acc = acc * w + x
+    return acc
+
+
+@kernel
+def math_constants(x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = 315.0 / (64.0 * math.pi) * x[i] ** 3 + math.tau * x[i] + math.e
+
+
 @kernel
 def after_loops(x: Array[f32], y: Array[f32], n: int):
     i = global_id().x
@@ -1921,6 +2070,17 @@ BAD = {
                 run[k] = run[k - 1] * x[i]
             y[i] = run[7]
         """, "7:9", "`run` is written here after it was read at line 8"),
+    "unpacked_one": ("""
+        @func
+        def twice(v: f32) -> f32:
+            return v * 2.0
+
+        @kernel
+        def unpacked_one(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            a, b = twice(x[i])
+            y[i] = a * b
+        """, "8:5", "unpacking `twice(x[i])` into 2 names: it returns one value"),
     "local_multiplied": ("""
         @kernel
         def local_multiplied(x: Array[f32], y: Array[f32]):

@@ -52,14 +52,16 @@ class _Load:
 
 
 class _Store:
-    """A write to an array (``kind``: "set", "add" or "sub"); ``value`` the stored name when
-    it has an adjoint, else ``None``; ``replay`` the stored text where the replay writes it
-    too (a shared or local array, whose contents the replay needs), else ``None``."""
-    __slots__ = ("array", "index", "value", "vty", "kind", "replay")
+    """A write to an array (``kind``: "set", "add" or "sub", else an int array's other
+    update); ``value`` the stored name when it has an adjoint, else ``None``; ``replay`` the
+    stored text where the replay writes it too (a shared or local array, whose contents the
+    replay needs), else ``None``; ``call``: ``replay`` is the write's statement itself (an
+    atomic)."""
+    __slots__ = ("array", "index", "value", "vty", "kind", "replay", "call")
 
-    def __init__(self, array, index, value, vty, kind, replay=None):
+    def __init__(self, array, index, value, vty, kind, replay=None, call=False):
         self.array, self.index, self.value, self.vty, self.kind = array, index, value, vty, kind
-        self.replay = replay
+        self.replay, self.call = replay, call
 
 
 class _Declare:
@@ -367,10 +369,14 @@ class _Body:
             return "bool"
         if k is ast.BoolOp:
             ts = {self.ty(v) for v in e.values}
+            if len(ts) > 1 and ts <= {"f32", "litfloat", "litint"}:
+                return "f32" if "f32" in ts else "litfloat"  # `scale or 1.0`: one of the floats
             return "bool" if ts == {"bool"} else ts.pop() if len(ts) == 1 else "other"
         if k is ast.IfExp:
             return d.join(self.ty(e.body), self.ty(e.orelse), e) if self.ty(e.body) != "bool" else "bool"
         if k is ast.Attribute:
+            if type(e.value) is ast.Name and d.global_value(e.value.id) is math:
+                return "litfloat" if isinstance(getattr(math, e.attr, None), float) else "other"  # math.pi, math.inf
             t = self.ty(e.value)
             if t in FLOAT_VECS and re.fullmatch("[xyzw]{1,4}", e.attr):
                 return "f32" if len(e.attr) == 1 else "vec%d" % len(e.attr)
@@ -643,6 +649,8 @@ class _Body:
                 return (a, at) if at == t else self.let("f", t, "%s%s(%s)" % (S, t, a), [])
         if isinstance(e, ast.IfExp):
             return self.ifexp(e, t)
+        if isinstance(e, ast.BoolOp) and t == "f32":
+            return self.ifexp(_chosen(e), t)
         if isinstance(e, ast.Attribute):
             if self.ty(e.value) in d.structs:
                 # A struct's field: a value without an adjoint (structs carry none).
@@ -1068,6 +1076,12 @@ class _Body:
         finally:
             d.inlining.pop()
         self.nodes.extend(body.nodes)
+        if "return0" in body.env:
+            # A tuple: its parts, for the unpacking that called it (``unpack``).
+            parts = []
+            while "return%d" % len(parts) in body.env:
+                parts.append(body.env["return%d" % len(parts)])
+            return parts, "tuple"
         if "return" not in body.env:
             return "None", "other"
         return body.env["return"]
@@ -1178,7 +1192,17 @@ class _Body:
         if isinstance(s, ast.For):
             return self.for_stmt(s)
         if isinstance(s, ast.Return) and self.func is not None:
-            if s.value is not None:
+            if isinstance(s.value, ast.Tuple):
+                # `return a, b`: each part its own value (`return0`, ...), typed by the
+                # annotation's parts (`-> tuple[f32, vec3]`); every part first, as Python does.
+                anns = typing.get_args(_hints(self.func).get("return"))
+                parts = [self.val(v) for v in s.value.elts]
+                for k, (txt, vt) in enumerate(parts):
+                    name = "return%d" % k
+                    old = self.env.get(name)
+                    want = old[1] if old is not None else d.type_of(anns[k]) if k < len(anns) else _settle(vt)
+                    self.env[name] = self.bind(name, txt, vt, want, None, s)
+            elif s.value is not None:
                 ann = _hints(self.func).get("return")
                 self.assign_name("return", s.value, s, None, ann)
             return
@@ -1246,14 +1270,21 @@ class _Body:
         d = self.d
         if not all(isinstance(t, ast.Name) for t in target.elts):
             raise d.error(s, "unpacking into something other than names")
+        vals = None
         if isinstance(value, ast.Tuple) and len(value.elts) == len(target.elts):
             vals = [self.val(v) for v in value.elts]  # every value first, as Python does
+        elif isinstance(value, ast.Call) and d.callee(value)[0] == "func":
+            vals, t = self.inline(value)  # a func's tuple, its parts
+            if t != "tuple" or len(vals) != len(target.elts):
+                raise d.error(s, "unpacking `%s` into %d names: it returns %s" % (
+                    ast.unparse(value), len(target.elts), "%d values" % len(vals) if t == "tuple" else "one value"))
+        if vals is not None:
             for tg, (txt, vt) in zip(target.elts, vals):
                 old = self.env.get(tg.id)
                 self.env[tg.id] = self.bind(tg.id, txt, vt, old[1] if old else _settle(vt), None, s)
             return
         t = self.ty(value)
-        if t != "ivec":
+        if t not in ("ivec", "shape"):  # (a thread id, an array's shape: ints)
             raise d.error(s, "unpacking `%s` is not differentiable yet" % ast.unparse(value))
         txt = self.text(value)
         names = [d.fresh(tg.id) for tg in target.elts]
@@ -1344,14 +1375,19 @@ class _Body:
             raise d.error(call, "`%s` on something other than an array parameter of the kernel is not differentiable yet" % name)
         arr = self.arrays[call.args[0].id]
         elem = d.arrays[arr][0]
-        if arr in d.memory:
-            raise d.error(call, "`%s` on a shared array in a differentiated kernel is not supported yet" % name)
         if elem in DIFF and name not in ("atomic_add", "atomic_sub"):
             raise d.error(call, "`%s` on floats is not differentiable yet (`atomic_add` and `atomic_sub` are)" % name)
         index = self.index(call.args[1])
         d.writes.setdefault(arr, call)
         v, vt = self.val(call.args[2])
         self.touch(arr, "store", call)
+        if arr in d.memory:
+            # A shared or local array: the replay runs the atomic again (an `+=` by many
+            # invocations; the replays inside the reverse do not, see ``writer``).
+            kind = {"atomic_add": "add", "atomic_sub": "sub"}.get(name, name)
+            self.nodes.append(_Store(arr, index, v if elem in DIFF and vt in DIFF else None, vt, kind,
+                                     "%s%s(%s, %s, %s)" % (S, name, arr, index, v), call=True))
+            return
         if elem in DIFF:
             self.nodes.append(_Store(arr, index, v if vt in DIFF else None, vt, "add" if name == "atomic_add" else "sub"))
 
@@ -1424,6 +1460,29 @@ class _Body:
             self.env[c[4]] = (c[0], c[1])
         loop.body = body.nodes
 
+    def table_loop(self, s):
+        """``for w in T:`` or ``for k, w in enumerate(T):`` over a module's constant tuple
+        ``T``, as ``for k in range(len(T)): w = T[k]`` (new nodes: the tree is shared), else
+        ``None``."""
+        d = self.d
+        it, target = s.iter, s.target
+        if type(it) is ast.Call and self.d.callee(it) == ("lib", "enumerate") and len(it.args) == 1 and not it.keywords \
+                and type(target) is ast.Tuple and len(target.elts) == 2 and all(type(t) is ast.Name for t in target.elts):
+            table, (index, value) = it.args[0], target.elts
+        elif type(target) is ast.Name:
+            table, index, value = it, None, target
+        else:
+            return None
+        if type(table) is not ast.Name or self.ty(table) not in ("table-f", "table-i"):
+            return None
+        index = _located(ast.Name(id=index.id if index is not None else d.fresh("k"), ctx=ast.Store()), s)
+        count = _located(ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[ast.Constant(len(d.global_value(table.id)))],
+                                  keywords=[]), it)
+        read = _located(ast.Subscript(value=ast.Name(id=table.id, ctx=ast.Load()), slice=ast.Name(id=index.id, ctx=ast.Load()),
+                                      ctx=ast.Load()), it)
+        body = [_assign(value.id, read, value)] + s.body
+        return ast.copy_location(ast.For(target=index, iter=count, body=body, orelse=[], type_comment=None), s)
+
     def while_stmt(self, s):
         """``while test: body``: replayed counting its iterations; the reverse recomputes
         each iteration's carried values by replaying it from its entry, as for a run-time
@@ -1443,9 +1502,10 @@ class _Body:
 
     def for_stmt(self, s):
         d = self.d
-        it = s.iter
         if s.orelse:
             raise d.error(s, "a `for ... else` is not differentiable yet")
+        s = self.table_loop(s) or s
+        it = s.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
             raise d.error(s, "a loop that is not `for ... in range(...)` is not differentiable yet")
         if not isinstance(s.target, ast.Name):
@@ -1502,6 +1562,18 @@ class _Body:
 
 
 _BUILTINS = set(dir(builtins))
+
+
+def _chosen(e):
+    """The float ``and``/``or`` ``e`` as the conditional expression of Python's value:
+    ``a or b`` is ``a if a != 0.0 else b``, ``a and b`` is ``b if a != 0.0 else a``, longer
+    chains nested (new nodes over the operands: the tree is shared)."""
+    out = e.values[-1]
+    for v in reversed(e.values[:-1]):
+        test = ast.copy_location(ast.Compare(left=v, ops=[ast.NotEq()], comparators=[ast.copy_location(ast.Constant(0.0), v)]), v)
+        out = ast.copy_location(ast.IfExp(test=test, body=v, orelse=out) if isinstance(e.op, ast.Or)
+                                else ast.IfExp(test=test, body=out, orelse=v), e)
+    return out
 
 
 def _callee_text(f):

@@ -89,7 +89,7 @@ class _Writer:
                 self.line(depth, n.text)
             elif isinstance(n, _Store):
                 if n.replay is not None and (keep is None or n.array in keep):
-                    self.line(depth, "%s[%s] = %s" % (n.array, n.index, n.replay))
+                    self.line(depth, n.replay if n.call else "%s[%s] = %s" % (n.array, n.index, n.replay))
             elif isinstance(n, _Barrier):
                 self.line(depth, "%sbarrier()" % S)
             elif isinstance(n, _If):
