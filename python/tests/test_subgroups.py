@@ -38,6 +38,16 @@ def lanes(x: Array[i32], out: Array[i32]):
     out[8 * i + 7] = b if subgroup_elect() else -1
 
 
+@kernel(workgroup_size=(8, 8))
+def square(x: Array[i32], out: Array[i32]):
+    # A two-dimensional workgroup: what needs no subgroup invocation index (a given lane's
+    # shuffle, a broadcast, `subgroup_elect`, the reductions) compiles and runs there.
+    gx, gy, _ = global_id()
+    i = gy * 16 + gx
+    v = x[i]
+    out[i] = subgroup_add(v) + subgroup_broadcast(v, 1) * 1000 + (1000000 if subgroup_elect() else 0)
+
+
 @kernel(workgroup_size=WG)
 def float_sums(x: Array[f32], out: Array[f32]):
     i = global_id().x
@@ -139,6 +149,21 @@ class Subgroups(unittest.TestCase):
         out_gpu = np.zeros(n, np.float32)
         float_sums.launch(n, xf, out_gpu)
         np.testing.assert_allclose(out_gpu, out_cpu, rtol=0, atol=size * 4 * np.finfo(np.float32).eps * np.abs(xf).max())
+
+    def test_a_two_dimensional_workgroup(self):
+        size = _gpu._current().native.subgroup_size()
+        if size is None:
+            self.skipTest("the device's subgroup size varies by kernel")
+        x = np.random.default_rng(2).integers(-50, 50, 256).astype(np.int32)
+        got = []
+        for dev in (None, "python"):
+            spirthon.set_device(dev)
+            spirthon.set_subgroup_size(size)
+            out = np.zeros(256, np.int32)
+            square.launch((16, 16), x, out)
+            got.append(out)
+        np.testing.assert_array_equal(got[0], got[1])
+        self.assertEqual(int(np.sum(got[0] >= 500000)), 256 // size)  # one elected per subgroup
 
     def test_divergence_is_reported(self):
         spirthon.set_device("python")

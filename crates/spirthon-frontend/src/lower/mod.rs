@@ -416,6 +416,14 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
     let entry = l.new_block();
     l.switch(entry);
     if sig.is_kernel {
+        let [x, y, z] = sig.workgroup_size;
+        if let (Some(at), true) = (m.reaches_lane_id[def_index], y > 1 || z > 1) {
+            l.cx.diags.push(
+                Diagnostic::error(at, format!("kernel `{}` reads its invocations' indices in their subgroups here, and its workgroup is {x} x {y} x {z}", sig.name))
+                    .with_note("naga (and so wgpu) refuses the subgroup invocation index (`subgroup_invocation_id()`, and the shuffles `subgroup_shuffle_down/up/xor`, which compute their lanes from it) in a workgroup of more than one dimension")
+                    .with_help(format!("use a one-dimensional workgroup (`workgroup_size={}`) and compute 2-D ids from `local_index()`", x * y * z)),
+            );
+        }
         if !m.reaches_barrier[def_index] {
             l.launch_guard();
         } else if !l.has_own_guard(def) {

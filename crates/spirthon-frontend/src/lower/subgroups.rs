@@ -55,13 +55,10 @@ impl Lower<'_, '_> {
                 return self.subgroup_builtin(Builtin::SubgroupInvocationId, span)
             }
             "subgroup_elect" => {
-                // The lowest active invocation: the one whose id the first one broadcasts.
-                let id = self.val(
-                    Op::Builtin(Builtin::SubgroupInvocationId),
-                    Ty::I32,
-                    [],
-                    span,
-                );
+                // The lowest active invocation: the one whose index the first one
+                // broadcasts (its index in the workgroup, unique there, and valid in a
+                // workgroup of any shape, as its index in the subgroup is not: naga).
+                let id = self.val(Op::Builtin(Builtin::LocalIndex), Ty::I32, [], span);
                 let first = self.val(
                     Op::Subgroup(SubgroupOp::BroadcastFirst),
                     Ty::I32,
@@ -175,18 +172,31 @@ impl Lower<'_, '_> {
         let u = |l: &mut Self, op: BinOp, a: Operand, b: Operand| {
             l.val(Op::Binary(op), Ty::U32, [a, b], span)
         };
-        let id = self.val(
-            Op::Builtin(Builtin::SubgroupInvocationId),
-            Ty::I32,
-            [],
-            span,
-        );
-        let id = self.val(Op::Bitcast, Ty::U32, [id], span);
+        // The invocation's own lane, only where the lane is computed from it (a given lane
+        // needs none, so `subgroup_shuffle` and `broadcast` work in any workgroup's shape).
+        let own = |l: &mut Self| {
+            let id = l.val(
+                Op::Builtin(Builtin::SubgroupInvocationId),
+                Ty::I32,
+                [],
+                span,
+            );
+            l.val(Op::Bitcast, Ty::U32, [id], span)
+        };
         let src = match lane {
             Lane::Given => k,
-            Lane::Down => u(self, BinOp::Add, id, k),
-            Lane::Up => u(self, BinOp::Sub, id, k),
-            Lane::Xor => u(self, BinOp::BitXor, id, k),
+            Lane::Down => {
+                let id = own(self);
+                u(self, BinOp::Add, id, k)
+            }
+            Lane::Up => {
+                let id = own(self);
+                u(self, BinOp::Sub, id, k)
+            }
+            Lane::Xor => {
+                let id = own(self);
+                u(self, BinOp::BitXor, id, k)
+            }
         };
         let size = self.val(Op::Builtin(Builtin::SubgroupSize), Ty::I32, [], span);
         let size = self.val(Op::Bitcast, Ty::U32, [size], span);

@@ -198,6 +198,7 @@ impl ModuleInfo {
         self.defs.push(spec);
         self.reaches_barrier.push(self.reaches_barrier[d]);
         self.reaches_num_threads.push(self.reaches_num_threads[d]);
+        self.reaches_lane_id.push(self.reaches_lane_id[d]);
         self.defs.len() - 1
     }
 

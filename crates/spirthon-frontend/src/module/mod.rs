@@ -147,6 +147,9 @@ pub struct ModuleInfo {
     pub reaches_barrier: Vec<bool>,
     /// Per def: whether it calls `num_threads()`, itself or through the defs it calls.
     pub reaches_num_threads: Vec<bool>,
+    /// Per def: where it reads its subgroup invocation index (`LANE_ID_ITEMS`), itself or
+    /// through the defs it calls (the call of the first found).
+    pub reaches_lane_id: Vec<Option<Span>>,
     /// The specializations of generic funcs made so far: (generic func, its parameters'
     /// kinds) to the specialization's def.
     pub func_specs: FastMap<(usize, Vec<ParamKind>), usize>,
@@ -385,8 +388,15 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
     }
     let edges = call_edges(&m, ast);
     check_recursion(&m, &edges, &mut diags);
-    m.reaches_barrier = reaching(&m, ast, &edges, "barrier");
-    m.reaches_num_threads = reaching(&m, ast, &edges, "num_threads");
+    m.reaches_barrier = reaching(&m, ast, &edges, &["barrier"])
+        .iter()
+        .map(Option::is_some)
+        .collect();
+    m.reaches_num_threads = reaching(&m, ast, &edges, &["num_threads"])
+        .iter()
+        .map(Option::is_some)
+        .collect();
+    m.reaches_lane_id = reaching(&m, ast, &edges, LANE_ID_ITEMS);
     (m, diags)
 }
 
@@ -411,38 +421,55 @@ fn call_edges(m: &ModuleInfo, ast: &Ast) -> Vec<Vec<(usize, Span)>> {
 
 /// Per def, whether it calls spirthon's `item`, itself or through the defs it calls: the
 /// direct callers, then their callers by a worklist over the reversed call edges.
-fn reaching(m: &ModuleInfo, ast: &Ast, edges: &[Vec<(usize, Span)>], item: &str) -> Vec<bool> {
+fn reaching(
+    m: &ModuleInfo,
+    ast: &Ast,
+    edges: &[Vec<(usize, Span)>],
+    items: &[&str],
+) -> Vec<Option<Span>> {
     let no_local = |_: &str| false;
-    let mut out: Vec<bool> = (0..m.defs.len())
+    let mut out: Vec<Option<Span>> = (0..m.defs.len())
         .map(|d| {
-            m.def(ast, d)
-                .exprs
-                .clone()
-                .any(|e| match &ast.exprs[e as usize].kind {
-                    ExprKind::Call { func, .. } => {
-                        m.lib_item(ast, *func, &no_local) == Some((Lib::Spirthon, item))
-                    }
-                    _ => false,
-                })
+            m.def(ast, d).exprs.clone().find_map(|e| {
+                let expr = &ast.exprs[e as usize];
+                match &expr.kind {
+                    ExprKind::Call { func, .. } => match m.lib_item(ast, *func, &no_local) {
+                        Some((Lib::Spirthon, item)) if items.contains(&item) => Some(expr.span),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            })
         })
         .collect();
-    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); edges.len()];
+    // Callers of a def that reaches one, at their call of it (a worklist over the reversed
+    // call graph).
+    let mut callers: Vec<Vec<(usize, Span)>> = vec![Vec::new(); edges.len()];
     for (d, es) in edges.iter().enumerate() {
-        for &(callee, _) in es {
-            callers[callee].push(d);
+        for &(callee, span) in es {
+            callers[callee].push((d, span));
         }
     }
-    let mut work: Vec<usize> = (0..out.len()).filter(|&d| out[d]).collect();
+    let mut work: Vec<usize> = (0..out.len()).filter(|&d| out[d].is_some()).collect();
     while let Some(d) = work.pop() {
-        for &c in &callers[d] {
-            if !out[c] {
-                out[c] = true;
+        for &(c, span) in &callers[d] {
+            if out[c].is_none() {
+                out[c] = Some(span);
                 work.push(c);
             }
         }
     }
     out
 }
+
+/// The subgroup functions that read the invocation's index in its subgroup, a built-in that
+/// naga (and so wgpu) refuses in a kernel whose workgroup has more than one dimension.
+const LANE_ID_ITEMS: &[&str] = &[
+    "subgroup_invocation_id",
+    "subgroup_shuffle_down",
+    "subgroup_shuffle_up",
+    "subgroup_shuffle_xor",
+];
 
 /// `from module import names`: each name that kernels can use becomes a global.
 fn import_from(
