@@ -2081,6 +2081,18 @@ BAD = {
             a, b = twice(x[i])
             y[i] = a * b
         """, "8:5", "unpacking `twice(x[i])` into 2 names: it returns one value"),
+    "tuple_held": ("""
+        @func
+        def reset(x: Array[f32], i: i32) -> tuple[f32, f32]:
+            x[i] = 0.0
+            return 1.0, 2.0
+
+        @kernel
+        def tuple_held(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            t = reset(x, i)
+            y[i] = 1.0
+        """, "9:9", "`reset(x, i)` returns a tuple: unpack it"),
     "local_multiplied": ("""
         @kernel
         def local_multiplied(x: Array[f32], y: Array[f32]):

@@ -485,7 +485,10 @@ class _Body:
         if t in DIFF:
             return self.diff(e, t)
         if isinstance(e, ast.Call) and d.callee(e)[0] == "func" and d.writes_arrays(d.callee(e)[1]):
-            return self.inline(e)
+            out = self.inline(e)
+            if out[1] == "tuple":
+                raise d.error(e, "`%s` returns a tuple: unpack it (`a, b = ...`)" % ast.unparse(e))
+            return out
         if t == "other":
             for sub in ast.walk(e):
                 if sub is not e and self.ty(sub) in DIFF:
