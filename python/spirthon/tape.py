@@ -199,7 +199,7 @@ class Tape:
             gpu.prepare(r.adjoint, r.checked)
         # What the pass adds to: kept, and put back if the pass stops part way (a checked
         # launch's error, Ctrl-C), so that `.grad` never holds half a pass.
-        kept = [(v.grad, v.grad._copy()) for v in {id(v): v for v in touched.values() if v.requires_grad}.values()]
+        kept = [(v.grad, v.grad._copy()) for v in touched.values() if v.requires_grad]
         try:
             self._clear_own()  # the tape's own adjoints start from zero at each pass
             for key, (a, seed) in seeds.items():

@@ -52,8 +52,8 @@ class _Load:
 
 
 class _Store:
-    """A write to an array (``kind``: "set", "add" or "sub", else an int array's other
-    update); ``value`` the stored name when it has an adjoint, else ``None``; ``replay`` the
+    """A write to an array (``kind``: "set", "add" or "sub", or "update", another
+    augmented assignment or atomic on an int shared or local array); ``value`` the stored name when it has an adjoint, else ``None``; ``replay`` the
     stored text where the replay writes it too (a shared or local array, whose contents the
     replay needs), else ``None``; ``call``: ``replay`` is the write's statement itself (an
     atomic)."""
@@ -1337,7 +1337,7 @@ class _Body:
             if self.arrays[target.value.id] in d.memory:
                 if elem in DIFF and kind is None:
                     raise d.error(s, "`%s` on an element of `%s`: its adjoint needs the value it overwrites, which the backward pass does not keep; `+=` and `-=` are differentiable (or write the result to another element or array)" % (_aug_text(s), target.value.id))
-                return self.array_store(target, s.value, _BINOPS[type(s.op)], s)
+                return self.array_store(target, s.value, kind or "update", s, type(s.op))
             if kind is None or elem not in DIFF:
                 # `x[i] *= e` is `x[i] = x[i] * e`: a read, then a write (of the array the
                 # tape copied before the launch); an int element updated in place too.
@@ -1349,7 +1349,9 @@ class _Body:
             return self.component_store(target, s.value, s, s.op)
         raise d.error(s, "an assignment to `%s` is not differentiable yet" % ast.unparse(target))
 
-    def array_store(self, target, value, kind, s):
+    def array_store(self, target, value, kind, s, op=None):
+        """``target = value`` (``kind`` "set"), or ``+=``/``-=`` ("add", "sub"); on a shared
+        or local array any augmented assignment, ``op`` its operator's node type."""
         d = self.d
         name = self.arrays[target.value.id]
         elem = d.arrays[name][0]
@@ -1359,11 +1361,10 @@ class _Body:
         d.writes.setdefault(name, s)
         v, vt = self.val(value)
         if name in d.memory:
-            # The replay writes it again (an augmented assignment, ``kind`` its operator,
-            # as the element updated; only `+=` and `-=` reach here for floats).
+            # The replay writes it again (an augmented assignment as the element updated;
+            # only `+=` and `-=` reach here for floats).
             self.touch(name, "store", s)
-            replay = v if kind == "set" else "%s[%s]%s%s" % (name, index, kind, v)
-            kind = {" + ": "add", " - ": "sub"}.get(kind, kind)
+            replay = v if op is None else "%s[%s]%s%s" % (name, index, _BINOPS[op], v)
             self.nodes.append(_Store(name, index, v if (elem in DIFF and vt in DIFF) else None, vt, kind, replay))
             return
         self.touch(name, "store", s)
@@ -1384,15 +1385,14 @@ class _Body:
         d.writes.setdefault(arr, call)
         v, vt = self.val(call.args[2])
         self.touch(arr, "store", call)
+        kind = {"atomic_add": "add", "atomic_sub": "sub"}.get(name, "update")
         if arr in d.memory:
             # A shared or local array: the replay runs the atomic again (an `+=` by many
             # invocations; the replays inside the reverse do not, see ``writer``).
-            kind = {"atomic_add": "add", "atomic_sub": "sub"}.get(name, name)
             self.nodes.append(_Store(arr, index, v if elem in DIFF and vt in DIFF else None, vt, kind,
                                      "%s%s(%s, %s, %s)" % (S, name, arr, index, v), call=True))
-            return
-        if elem in DIFF:
-            self.nodes.append(_Store(arr, index, v if vt in DIFF else None, vt, "add" if name == "atomic_add" else "sub"))
+        elif elem in DIFF:
+            self.nodes.append(_Store(arr, index, v if vt in DIFF else None, vt, kind))
 
     def if_stmt(self, s):
         d = self.d
@@ -1469,7 +1469,7 @@ class _Body:
         ``None``."""
         d = self.d
         it, target = s.iter, s.target
-        if type(it) is ast.Call and self.d.callee(it) == ("lib", "enumerate") and len(it.args) == 1 and not it.keywords \
+        if type(it) is ast.Call and d.callee(it) == ("lib", "enumerate") and len(it.args) == 1 and not it.keywords \
                 and type(target) is ast.Tuple and len(target.elts) == 2 and all(type(t) is ast.Name for t in target.elts):
             table, (index, value) = it.args[0], target.elts
         elif type(target) is ast.Name:

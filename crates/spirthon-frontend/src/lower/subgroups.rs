@@ -174,28 +174,23 @@ impl Lower<'_, '_> {
         };
         // The invocation's own lane, only where the lane is computed from it (a given lane
         // needs none, so `subgroup_shuffle` and `broadcast` work in any workgroup's shape).
-        let own = |l: &mut Self| {
-            let id = l.val(
-                Op::Builtin(Builtin::SubgroupInvocationId),
-                Ty::I32,
-                [],
-                span,
-            );
-            l.val(Op::Bitcast, Ty::U32, [id], span)
+        let from_own = match lane {
+            Lane::Given => None,
+            Lane::Down => Some(BinOp::Add),
+            Lane::Up => Some(BinOp::Sub),
+            Lane::Xor => Some(BinOp::BitXor),
         };
-        let src = match lane {
-            Lane::Given => k,
-            Lane::Down => {
-                let id = own(self);
-                u(self, BinOp::Add, id, k)
-            }
-            Lane::Up => {
-                let id = own(self);
-                u(self, BinOp::Sub, id, k)
-            }
-            Lane::Xor => {
-                let id = own(self);
-                u(self, BinOp::BitXor, id, k)
+        let src = match from_own {
+            None => k,
+            Some(op) => {
+                let id = self.val(
+                    Op::Builtin(Builtin::SubgroupInvocationId),
+                    Ty::I32,
+                    [],
+                    span,
+                );
+                let id = self.val(Op::Bitcast, Ty::U32, [id], span);
+                u(self, op, id, k)
             }
         };
         let size = self.val(Op::Builtin(Builtin::SubgroupSize), Ty::I32, [], span);
