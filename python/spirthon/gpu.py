@@ -370,19 +370,39 @@ def compile_kernel(kernel, checked=False):
         except Exception as e:  # any fault of the entry costs a compile, never a wrong run
             _log.debug("the cache entry of kernel %s does not check out (%s): compiling", kernel.name, e)
     t = time.perf_counter()
-    # An adjoint's file is its kernel's, which compiled first, with the adjoint appended:
-    # only the adjoint is new, and the file's warnings were shown then.
-    adjoint = getattr(kernel, "adjoint_of", None) is not None
-    words, reflection, messages = _native.compile(source, path, kernel.name, checked, types=kernel.types, only_reached=adjoint)
-    if words is None:
-        raise _not_compiled(kernel, messages)
-    if messages and not adjoint:
-        sys.stderr.write(messages)
+    words, reflection = _compile_native(kernel, path, source, checked, False)
     _log.debug("compiled kernel %s of %s in %.2f ms", kernel.name, path, (time.perf_counter() - t) * 1e3)
     m = _modules[key] = _Module(words, reflection, kernel.name, path, source)
     if file:
         _store(file, _entry_bytes(key, words, reflection))
     return m
+
+
+_diagnosed = {}  # (path, text, checked, cpython) -> True: the whole file compiled
+_warned = {}  # (path, text) -> True: its warnings were shown
+
+
+def _compile_native(kernel, path, source, checked, cpython):
+    """``kernel`` compiled by the native module: (words, reflection). The first kernel
+    compiled from a file's text diagnoses the whole file (the other kernels' and funcs'
+    errors refuse it too, as the command line does) and shows its warnings, once per text;
+    later kernels of that text compile only what they reach. An adjoint's file is its
+    kernel's, which compiled first, with the adjoint appended: only the adjoint is new."""
+    key = (path, source, checked, cpython)
+    whole = getattr(kernel, "adjoint_of", None) is None and key not in _diagnosed
+    words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, cpython,
+                                                  types=kernel.types, only_reached=not whole)
+    if words is None:
+        raise _not_compiled(kernel, messages)
+    if whole:
+        for table in (_diagnosed, _warned):
+            if len(table) > 256:
+                table.clear()
+        _diagnosed[key] = True
+        if messages and (path, source) not in _warned:
+            _warned[path, source] = True
+            sys.stderr.write(messages)
+    return words, reflection
 
 
 def _not_compiled(kernel, messages):
@@ -420,10 +440,7 @@ def _check_for_python(kernel, checked):
     key = (path, kernel.name, _types_text(kernel), checked, source)
     written = _python_checked.get(key)
     if written is None:
-        adjoint = getattr(kernel, "adjoint_of", None) is not None
-        words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, True, types=kernel.types, only_reached=adjoint)
-        if words is None:
-            raise _not_compiled(kernel, messages)
+        words, reflection = _compile_native(kernel, path, source, checked, True)
         entry = _entry(json.loads(reflection), kernel.name)
         written = _python_checked[key] = frozenset(b["name"] for b in entry["bindings"][1:] if not b["read_only"])
     return lambda name: name in written

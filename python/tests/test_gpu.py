@@ -823,6 +823,50 @@ class Compiling(unittest.TestCase):
             self.assertIn("broken.py:8:12", r.stdout)
             self.assertIn("`np` cannot be used in a kernel", r.stdout)
 
+    def test_a_files_warnings_are_shown_once_and_its_errors_refuse_each_kernel(self):
+        # A file of several kernels is diagnosed whole by the first compile from its text:
+        # its warnings are shown once, whatever the kernels compiled and the device.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = script(tmp, "warned.py", """\
+                import numpy as np
+                import spirthon
+                from spirthon import kernel, Array, f32, global_id, barrier, shared_array, local_index
+
+                @kernel(workgroup_size=(4, 1, 1))
+                def staged(x: Array[f32]):
+                    s = shared_array(f32, 4)
+                    s[local_index()] = 1.0
+                    barrier()
+                    x[global_id().x] = s[3]
+
+                @kernel
+                def plain(x: Array[f32]):
+                    x[global_id().x] += 2.0
+
+                x = np.zeros(4, dtype=np.float32)
+                for dev in (None, "python"):
+                    spirthon.set_device(dev)
+                    staged.launch(4, x)
+                    plain.launch(4, x)
+                    plain.launch(4, x)
+                print(x.tolist())
+                """)
+            r = run_python(path, {"SPIRTHON_CACHE_DIR": ""})
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.strip(), "[5.0, 5.0, 5.0, 5.0]")
+            self.assertEqual(r.stderr.count("warning: kernel `staged` reaches `barrier()`"), 1, r.stderr)
+            self.assertIn("warned.py:6:1", r.stderr)
+            # An error in another kernel of the file refuses every kernel, on both devices.
+            with open(path) as f:
+                text = f.read()
+            with open(path, "w") as f:
+                f.write(text.replace("x[global_id().x] += 2.0", "x[global_id().x] += np.sqrt(2.0)"))
+            r = run_python(path, {"SPIRTHON_CACHE_DIR": ""})
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("line 19, in <module>\n    staged.launch(4, x)", r.stderr)
+            self.assertIn("warned.py:14:25", r.stderr)
+            self.assertIn("`np` cannot be used in a kernel", r.stderr)
+
     def test_the_disk_cache_spares_a_second_process_the_compile(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = script(tmp, "cached.py", """\
