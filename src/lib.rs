@@ -10,6 +10,12 @@ use std::time::{Duration, Instant};
 use spirthon_ir::Diagnostic;
 
 pub use spirthon_frontend::ast::Ast;
+pub use spirthon_frontend::Parsed;
+
+/// Parses a kernel file for [`compile_parsed`]: its errors when it has a syntax error.
+pub fn parse(source: &str, path: &str) -> Result<Parsed, CompileError> {
+    spirthon_frontend::parse_file(source, path).map_err(source_error)
+}
 
 pub mod diagnostics;
 pub mod dump;
@@ -101,7 +107,7 @@ pub fn parse_types(spec: &str) -> Result<(String, Vec<(String, String)>), String
 pub struct Compiled {
     pub words: Vec<u32>,
     pub module: IrModule,
-    pub ast: Ast,
+    pub ast: std::sync::Arc<Ast>,
     pub cfg_text: Vec<String>,
     /// Warnings, in source order (the file compiled).
     pub warnings: Vec<Diagnostic>,
@@ -119,6 +125,17 @@ pub enum CompileError {
 
 /// Compiles a kernel file.
 pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compiled, CompileError> {
+    compile_parsed(&parse(source, path)?, source, path, opts)
+}
+
+/// Compiles a kernel file that [`parse`] parsed from `source` (a caller that compiles
+/// several kernels of one text parses it once).
+pub fn compile_parsed(
+    parsed: &Parsed,
+    source: &str,
+    path: &str,
+    opts: &CompileOptions,
+) -> Result<Compiled, CompileError> {
     let fopts = spirthon_frontend::Options {
         kernel: opts.kernel.clone(),
         keep_cfg: opts.keep_cfg,
@@ -128,7 +145,8 @@ pub fn compile(source: &str, path: &str, opts: &CompileOptions) -> Result<Compil
         types: opts.types.clone(),
         only_reached: opts.only_reached,
     };
-    let mut out = spirthon_frontend::compile(source, path, &fopts).map_err(source_error)?;
+    let mut out =
+        spirthon_frontend::compile_parsed(parsed, source, &fopts).map_err(source_error)?;
     let mut phases: Vec<(&'static str, Duration)> = out.phases.to_vec();
     let mut warnings = std::mem::take(&mut out.program.warnings);
     warnings.sort_by_key(|d| d.primary.span.start);

@@ -950,6 +950,44 @@ class Compiling(unittest.TestCase):
             self.assertEqual(run_python(script(tmp, "edit.py", body % 1), env).stdout.strip(), "[1, 1, 1]")
             self.assertEqual(run_python(script(tmp, "edit.py", body % 5), env).stdout.strip(), "[5, 5, 5]")
 
+    def test_a_file_edited_and_reloaded_in_one_process_runs_its_new_text(self):
+        # The native module keeps the parses of the texts it compiled: a text of one path
+        # that changed is parsed again, whichever kernel of it compiles first.
+        import importlib
+        body = textwrap.dedent("""\
+            from spirthon import kernel, Array, i32, global_id
+
+            @kernel
+            def first(x: Array[i32]):
+                x[global_id().x] += %d
+
+            @kernel
+            def second(x: Array[i32]):
+                x[global_id().x] *= %d
+            """)
+        with tempfile.TemporaryDirectory() as tmp:
+            sys.path.insert(0, tmp)
+            try:
+                path = os.path.join(tmp, "edited_in_process.py")
+                with open(path, "w") as f:
+                    f.write(body % (1, 2))
+                m = importlib.import_module("edited_in_process")
+                x = np.ones(3, dtype=np.int32)
+                m.first.launch(3, x)
+                m.second.launch(3, x)
+                self.assertEqual(x.tolist(), [4, 4, 4])
+                for add, mul, want in ((5, 3, [17, 17, 17]), (2, 2, [36, 36, 36])):
+                    with open(path, "w") as f:
+                        f.write(body % (add, mul))
+                    importlib.invalidate_caches()
+                    m = importlib.reload(m)
+                    m.second.launch(3, x)
+                    m.first.launch(3, x)
+                    self.assertEqual(x.tolist(), want)
+            finally:
+                sys.path.remove(tmp)
+                sys.modules.pop("edited_in_process", None)
+
 
 @kernel
 def inverse_trig(which: i32, x: Array[f32], y: Array[f32], out: Array[f32]):

@@ -16,7 +16,8 @@ pub mod lower;
 pub mod module;
 pub mod parse;
 
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use spirthon_ir::cfg::*;
 use spirthon_ir::lowered::{KernelDecl, Lowered, Program};
@@ -51,12 +52,35 @@ pub struct Options {
     pub only_reached: bool,
 }
 
+/// A parsed file: its AST, shared (the Python library keeps the parses of the texts it
+/// compiles kernels from, so that each kernel of a file does not parse it again), and the
+/// diagnostics of the constructs the parser rejected.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub ast: Arc<ast::Ast>,
+    pub diags: Vec<Diagnostic>,
+    /// How long the parse took.
+    pub time: Duration,
+}
+
+/// Parses a kernel file: its syntax error, or the AST with the diagnostics of rejected
+/// constructs (which later stages report with theirs).
+pub fn parse_file(source: &str, path: &str) -> Result<Parsed, Vec<Diagnostic>> {
+    let t0 = Instant::now();
+    let (ast, diags) = parse::parse(source, path)?;
+    Ok(Parsed {
+        ast: Arc::new(ast),
+        diags,
+        time: t0.elapsed(),
+    })
+}
+
 /// The frontend's result.
 #[derive(Clone, Debug)]
 pub struct Output {
     pub program: Program,
     /// The parsed AST, for `--emit ast`.
-    pub ast: ast::Ast,
+    pub ast: Arc<ast::Ast>,
     /// Per function, its CFG before SSA, when asked for.
     pub cfg_text: Vec<String>,
     /// Time spent in each phase: parse, check, lower.
@@ -65,10 +89,19 @@ pub struct Output {
 
 /// Parses, checks and lowers a kernel file.
 pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<Diagnostic>> {
-    let t0 = Instant::now();
-    let (ast, parse_diags) = parse::parse(source, path)?;
+    compile_parsed(&parse_file(source, path)?, source, opts)
+}
+
+/// Checks and lowers a kernel file parsed by [`parse_file`] from `source`.
+pub fn compile_parsed(
+    parsed: &Parsed,
+    source: &str,
+    opts: &Options,
+) -> Result<Output, Vec<Diagnostic>> {
     let t1 = Instant::now();
-    let (info, mut diags) = module::resolve(&ast, opts.host_imports);
+    let ast = &*parsed.ast;
+    let parse_diags = parsed.diags.clone();
+    let (info, mut diags) = module::resolve(ast, opts.host_imports);
     if !diags.is_empty() {
         let mut all = parse_diags;
         all.append(&mut diags);
@@ -88,14 +121,14 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
     let mut returns_diags = Vec::new();
     let mut rounds = 0;
     loop {
-        returns_diags.extend(lower::infer_returns(&ast, &mut info, opts.cpython));
+        returns_diags.extend(lower::infer_returns(ast, &mut info, opts.cpython));
         if rounds < MAX_SPECIALIZATION_ROUNDS && make_wanted(&mut info) {
             rounds += 1;
             continue;
         }
         let mut all = parse_diags.clone();
         all.extend(returns_diags.iter().cloned());
-        let (program, cfg_text, t2) = lower_all(&ast, &info, opts, source, all)?;
+        let (program, cfg_text, t2) = lower_all(ast, &info, opts, source, all)?;
         if rounds < MAX_SPECIALIZATION_ROUNDS && make_wanted(&mut info) {
             rounds += 1;
             continue;
@@ -103,9 +136,13 @@ pub fn compile(source: &str, path: &str, opts: &Options) -> Result<Output, Vec<D
         let t3 = Instant::now();
         return Ok(Output {
             program,
-            ast,
+            ast: parsed.ast.clone(),
             cfg_text,
-            phases: [("parse", t1 - t0), ("check", t2 - t1), ("lower", t3 - t2)],
+            phases: [
+                ("parse", parsed.time),
+                ("check", t2 - t1),
+                ("lower", t3 - t2),
+            ],
         });
     }
 }

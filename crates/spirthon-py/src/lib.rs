@@ -65,7 +65,7 @@ fn compile_caught(
     opts: &spirthon::CompileOptions,
 ) -> Result<spirthon::Compiled, spirthon::CompileError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        spirthon::compile(source, path, opts)
+        spirthon::compile_parsed(&parsed(source, path)?, source, path, opts)
     }))
     .unwrap_or_else(|p| {
         let what = p
@@ -77,6 +77,36 @@ fn compile_caught(
             "panicked: {what}"
         )))
     })
+}
+
+/// The parses of the texts kernels were last compiled from, newest first: a program
+/// compiles each of a file's kernels (and its adjoints) from one text, which is parsed once.
+static PARSES: std::sync::Mutex<Vec<(String, spirthon::Parsed)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// How many texts' parses are kept.
+const KEPT_PARSES: usize = 8;
+
+/// `source` parsed, from [`PARSES`] when it was parsed before. A parse depends on the text
+/// alone (`path` only names it in messages, which a syntax error's are, and those are not
+/// kept).
+fn parsed(source: &str, path: &str) -> Result<spirthon::Parsed, spirthon::CompileError> {
+    let kept = |parses: &mut Vec<(String, spirthon::Parsed)>| {
+        let k = parses.iter().position(|(text, _)| text == source)?;
+        let entry = parses.remove(k);
+        let out = entry.1.clone();
+        parses.insert(0, entry);
+        Some(out)
+    };
+    // A panic while the lock was held cannot leave the list half changed: take it anyway.
+    if let Some(p) = kept(&mut PARSES.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(p);
+    }
+    let p = spirthon::parse(source, path)?;
+    let mut parses = PARSES.lock().unwrap_or_else(|e| e.into_inner());
+    parses.insert(0, (source.to_string(), p.clone()));
+    parses.truncate(KEPT_PARSES);
+    Ok(p)
 }
 
 #[pyfunction]
