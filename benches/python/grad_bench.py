@@ -21,7 +21,7 @@ sys.path[:0] = [os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"), 
 
 import numpy as np  # noqa: E402
 import spirthon  # noqa: E402
-from spirthon import autodiff, gpu, tape, vec3  # noqa: E402
+from spirthon import gpu, tape, vec3  # noqa: E402
 import kernels_grad as K  # noqa: E402
 
 
@@ -35,15 +35,68 @@ def best(f, rounds):
 
 
 def compile_times(kernel, rounds):
-    """Seconds to compile the kernel; to make its adjoint kernel (writing the adjoint,
-    ``spirthon.autodiff``, and the kernel object, as ``kernel.adjoint`` does the first
-    time); to compile the adjoint."""
+    """Seconds to compile the kernel alone (what it reaches, its file's text parsed afresh);
+    to make its adjoint kernel (writing the adjoint, ``spirthon.autodiff``, and the kernel
+    object, as ``kernel.adjoint`` does the first time); to compile the adjoint (parsed
+    afresh). Each text gets a comment of its own per round, as the native module keeps
+    the parses of the texts it compiled."""
     src = kernel.source
-    fwd = best(lambda: gpu._native.compile(src.text, src.path, kernel.name, False), rounds)
+    fresh = _texts()
+    fwd = best(lambda: gpu._native.compile(next(fresh) + src.text, src.path, kernel.name, False, only_reached=True), rounds)
     write = best(lambda: _fresh_adjoint(kernel), rounds)
     adj = _fresh_adjoint(kernel)
-    back = best(lambda: gpu._native.compile(adj.source.text, adj.source.path, adj.name, False, only_reached=True), rounds)
+    back = best(lambda: gpu._native.compile(next(fresh) + adj.source.text, adj.source.path, adj.name, False, only_reached=True), rounds)
     return fwd, write, back
+
+
+def library_times(kernel, rounds):
+    """Seconds from a kernel object to its compiled module as the library first makes it in
+    a program (``gpu.compile_kernel``, no module cached in memory or on disk): the kernel
+    (its file's text checked against its code, then compiled with the whole file diagnosed,
+    as the first kernel of its file is), then its adjoint (made, then compiled)."""
+    fresh = _texts()
+
+    def forward():
+        _forget(kernel, next(fresh))
+        gpu.compile_kernel(kernel)
+
+    def adjoint():
+        adj = _fresh_adjoint(kernel)
+        adj.source.text = next(fresh) + adj.source.text
+        gpu.compile_kernel(adj)
+
+    cache = os.environ.get("SPIRTHON_CACHE_DIR")
+    os.environ["SPIRTHON_CACHE_DIR"] = ""  # no disk cache
+    try:
+        fwd = best(forward, rounds)
+        _forget(kernel, "")
+        back = best(adjoint, rounds)
+    finally:
+        _forget(kernel, "")
+        if cache is None:
+            del os.environ["SPIRTHON_CACHE_DIR"]
+        else:
+            os.environ["SPIRTHON_CACHE_DIR"] = cache
+    return fwd, back
+
+
+def _texts():
+    """Comment lines, a new one each time (a text the native module has not parsed)."""
+    k = 0
+    while True:
+        k += 1
+        yield "# %d %d\n" % (os.getpid(), k)
+
+
+def _forget(kernel, comment):
+    """The kernel's file as new: its text checked again, no module kept, the whole file
+    diagnosed again; ``comment`` added to the end of the text (its lines are unchanged)."""
+    src = kernel.source
+    src.text = src.text.split("\n# ", 1)[0] + ("\n" + comment if comment else "")
+    src._codes = None
+    kernel.__dict__.pop("_source_checked", None)
+    gpu._modules.clear()
+    gpu._diagnosed.clear()
 
 
 def _fresh_adjoint(kernel):
@@ -57,8 +110,11 @@ def ready_times(kernel, rounds):
     by the driver), then its adjoint (made, compiled, its pipeline)."""
     dev = gpu._current()
 
+    fresh = _texts()
+
     def ready(k, make):
         path, text = make(k)
+        text = next(fresh) + text
         words, reflection, messages = gpu._native.compile(text, path, k.name, False, only_reached=k is not kernel)
         m = gpu._Module(words, reflection, k.name, path, text)
         dev.native.prepare(m.words, m.entry, m.workgroup_size, sorted(m.arrays.values()), m.uniform_size, m.checked,
@@ -111,15 +167,17 @@ def main():
     spirthon.set_device(None)
     rng = np.random.default_rng(0)
     print("device: %s, %d threads" % (spirthon.device(), a.n))
-    print("%-10s %10s %10s %10s %6s | %10s %10s %6s | %12s %12s %6s" % (
-        "kernel", "compile", "make adj", "compile adj", "ratio", "ready", "adj ready", "ratio", "launch", "adj launch", "ratio"))
+    print("%-10s %10s %10s %10s %6s | %10s %10s %6s | %10s %10s %6s | %10s %10s %6s" % (
+        "kernel", "compile", "make adj", "compile adj", "ratio", "library", "adj lib", "ratio",
+        "ready", "adj ready", "ratio", "launch", "adj launch", "ratio"))
     for k in (K.springs, K.integrate, K.field, K.loss):
         fwd, write, back = compile_times(k, 20)
+        lf_, lb_ = library_times(k, 20)
         rf, rb = ready_times(k, 5)
         lf, lb = launch_times(k, a.n, a.rounds, rng)
-        print("%-10s %8.3f ms %8.3f ms %8.3f ms %6.2f | %7.2f ms %7.2f ms %6.2f | %9.1f us %9.1f us %6.2f" % (
-            k.name, fwd * 1e3, write * 1e3, back * 1e3, (write + back) / fwd, rf * 1e3, rb * 1e3, rb / rf,
-            lf * 1e6, lb * 1e6, lb / lf))
+        print("%-10s %7.3f ms %7.3f ms %8.3f ms %6.2f | %7.3f ms %7.3f ms %6.2f | %7.2f ms %7.2f ms %6.2f | %7.1f us %7.1f us %6.2f" % (
+            k.name, fwd * 1e3, write * 1e3, back * 1e3, (write + back) / fwd, lf_ * 1e3, lb_ * 1e3, lb_ / lf_,
+            rf * 1e3, rb * 1e3, rb / rf, lf * 1e6, lb * 1e6, lb / lf))
 
 
 if __name__ == "__main__":

@@ -252,13 +252,17 @@ def _check_versions(r, what, only=None):
 
 
 def _flat(a, entries):
-    """The adjoint array ``a`` as the adjoint kernel takes it: itself, or for matrices and
-    quats (which have no atomics) the same memory as a flat ``f32`` array of their entries."""
+    """The adjoint array ``a`` as the adjoint kernel takes it: itself, or for matrices, quats
+    and structs (which have no atomics) the same memory as a flat ``f32`` array of their
+    entries (a struct's other fields' entries are never written)."""
     if entries is None:
         return a
     shape = (math.prod(a.shape) * entries,)
     if a._host is not None:
-        return gpu.DeviceArray(a.device, gpu.f32, shape, host=a._host.reshape(-1))
+        host = a._host.reshape(-1)
+        if host.dtype.names is not None:
+            host = host.view(gpu._numpy().float32)  # a struct's bytes, as its f32 entries
+        return gpu.DeviceArray(a.device, gpu.f32, shape, host=host)
     return gpu.DeviceArray(a.device, gpu.f32, shape, buffer=a._buffer)
 
 

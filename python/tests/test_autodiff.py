@@ -1316,34 +1316,149 @@ class Programs(unittest.TestCase):
         for y, grad in on_both(at_the_guard):
             self.assertEqual((float(y[0]), float(grad[0])), (4.0625, 5.0625))
 
-    def test_structs_carry_no_adjoint(self):
-        # A struct parameter and an array of structs read for indices and constants: the
-        # gradient by the positions, against central differences in float64.
+    def test_a_struct_parameter_and_an_array_of_structs(self):
+        # A struct parameter (a uniform: no gradient, as a scalar parameter's) and an array
+        # of springs whose int fields index the positions: the gradients by the positions
+        # and by each spring's float fields, against central differences in float64.
         xs = np.float32([[0, 0, 0], [1, 0.2, 0], [0.5, 1, 0.3]])
         sps = [Spring(0, 1, 0.8, 10.0), Spring(1, 2, 0.9, 5.0), Spring(2, 0, 1.1, 7.0)]
         wv = np.float32([[0.3, -1.0, 0.2], [0.1, 0.5, -0.4], [1.0, 0.0, 0.2]])
 
         def run():
             x = spirthon.array(xs, vec3, requires_grad=True)
+            sp = spirthon.array(sps, Spring, requires_grad=True)
             f = spirthon.zeros(3, vec3)
             with Tape() as tape:
-                spring_structs.launch(3, x, spirthon.array(sps, Spring), World(vec3(0.0, -9.8, 0.0), 0.1), f)
+                spring_structs.launch(3, x, sp, World(vec3(0.0, -9.8, 0.0), 0.1), f)
             tape.backward(grads={f: wv})
-            return x.grad.numpy()
+            return x.grad.numpy(), sp.grad.numpy()
 
-        def f64(x):
+        def f64(x, rest=np.float64([sp.rest for sp in sps]), ke=np.float64([sp.ke for sp in sps])):
             f = np.zeros((3, 3))
-            for sp in sps:
+            for k, sp in enumerate(sps):
                 d = x[sp.j] - x[sp.i]
                 n = np.linalg.norm(d)
-                g = d / n * (float(sp.ke) * (n - float(sp.rest))) + np.array([0, -9.8, 0]) * 0.1
+                g = d / n * (ke[k] * (n - rest[k])) + np.array([0, -9.8, 0]) * 0.1
                 f[sp.i] += g
                 f[sp.j] -= g
             return float(np.sum(f * wv))
 
-        want = central(f64, xs)
-        for got in on_both(run):
-            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+        rest, ke = np.float32([sp.rest for sp in sps]), np.float32([sp.ke for sp in sps])
+        want_x = central(f64, xs)
+        want_rest = central(lambda r: f64(xs.astype(np.float64), rest=r), rest)
+        want_ke = central(lambda k: f64(xs.astype(np.float64), ke=k), ke)
+        for gx, gs in on_both(run):
+            np.testing.assert_allclose(gx, want_x, rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(gs["rest"], want_rest, rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(gs["ke"], want_ke, rtol=1e-4, atol=1e-4)
+            self.assertEqual(gs["i"].tolist() + gs["j"].tolist(), [0] * 6)
+
+    def test_arrays_of_structs(self):
+        # Particles as structs: a step writes each as `Particle(...)` (positions and
+        # keywords), the energy reads them whole and through a func; gradients by every
+        # float field, the int field's stays zero, against central differences in float64.
+        n = 6
+        pos = self.rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        vel = self.rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+        mass = self.rng.uniform(1, 2, n).astype(np.float32)
+        alive = np.array([1, 1, 0, 1, 1, 1], np.int32)
+        data = np.zeros(n, Particle.numpy_dtype)
+        data["pos"], data["vel"], data["mass"], data["alive"] = pos, vel, mass, alive
+
+        def run():
+            ps = spirthon.array(data, Particle, requires_grad=True)
+            mid = spirthon.zeros(n, Particle, requires_grad=True)
+            loss = spirthon.zeros(1, requires_grad=True)
+            with Tape() as tape:
+                particle_step.launch(n, ps, mid, 0.1)
+                particle_energy.launch(n, mid, loss)
+            tape.backward(loss)
+            return ps.grad.numpy(), mid.grad.numpy()
+
+        for grad, mid in on_both(run):
+            self.assertEqual(grad.dtype, Particle.numpy_dtype)
+            for field, k, x in (("pos", 0, pos), ("vel", 1, vel), ("mass", 2, mass)):
+                def f(v, k=k):
+                    args = [pos.astype(np.float64), vel.astype(np.float64), mass.astype(np.float64)]
+                    args[k] = v
+                    return particles_f64(*args, alive, 0.1)
+                np.testing.assert_allclose(grad[field], central(f, x), rtol=1e-4, atol=1e-4, err_msg=field)
+            self.assertEqual(grad["alive"].tolist(), [0] * n)
+            self.assertEqual(mid["alive"].tolist(), [0] * n)
+
+    def test_nested_structs_and_two_dimensional_arrays_of_structs(self):
+        # A struct of a quat, a mat22, a nested struct and a vec3: read whole and through a
+        # func, copied whole, made again with a nested struct made in place; a 2-D array of
+        # them read through an annotated name. Each float field's gradient against central
+        # differences; the int field's stays zero.
+        n = 4
+        data = np.zeros(n, Body.numpy_dtype)
+        data["q"] = self.rng.uniform(-1, 1, (n, 4))
+        data["m"] = self.rng.uniform(-1, 1, (n, 2, 2))
+        data["frame"]["w"] = self.rng.uniform(-1, 1, n)
+        data["frame"]["k"] = [1, 2, 3, 4]
+        data["frame"]["uv"] = self.rng.uniform(-1, 1, (n, 2))
+        data["pos"] = self.rng.uniform(-1, 1, (n, 3))
+        seeds = {name: np.zeros(n, Body.numpy_dtype) for name in ("copied", "scaled")}
+        for v in seeds.values():
+            for field in ("q", "m", "pos"):
+                v[field] = self.rng.uniform(-1, 1, v[field].shape)
+            v["frame"]["w"] = self.rng.uniform(-1, 1, n)
+            v["frame"]["uv"] = self.rng.uniform(-1, 1, (n, 2))
+        w = self.rng.uniform(-1, 1, n).astype(np.float32)
+        s = 1.5
+
+        def leaves(d):
+            return [d["q"], d["m"], d["frame"]["w"], d["frame"]["uv"], d["pos"]]
+
+        def loss_f64(vals):
+            q, m, fw, uv, p = vals
+            k = data["frame"]["k"].astype(np.float64)
+            total = np.sum(w * (np.array([_rotate(q[j], p[j])[0] for j in range(n)]) + (fw * m[:, 0, 1] + uv[:, 1]) * 2.0 + uv[:, 0] * k))
+            c, sc = seeds["copied"], seeds["scaled"]
+            total += sum(np.sum(a * b) for a, b in zip(vals, leaves(c)))
+            total += np.sum(q * sc["q"]) + np.sum(m * s * sc["m"]) + np.sum(fw * s * sc["frame"]["w"])
+            total += np.sum(uv * sc["frame"]["uv"]) + np.sum(uv[:, 1:2] * p * sc["pos"])
+            return float(total)
+
+        def run():
+            bs = spirthon.array(data, Body, requires_grad=True)
+            outs = {name: spirthon.zeros(n, Body) for name in seeds}
+            out = spirthon.zeros(n)
+            with Tape() as tape:
+                bodies.launch(n, bs, outs["copied"], outs["scaled"], out, s)
+            tape.backward(grads={out: w, outs["copied"]: seeds["copied"], outs["scaled"]: seeds["scaled"]})
+            return bs.grad.numpy()
+
+        for grad in on_both(run):
+            for k, (got, x) in enumerate(zip(leaves(grad), leaves(data))):
+                def f(v, k=k):
+                    vals = [a.astype(np.float64) for a in leaves(data)]
+                    vals[k] = v
+                    return loss_f64(vals)
+                want = central(f, x)
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=str(k))
+            self.assertEqual(grad["frame"]["k"].tolist(), [0] * n)
+
+        grid = np.zeros((3, 2), Body.numpy_dtype)
+        grid["frame"]["w"] = self.rng.uniform(-1, 1, (3, 2))
+        grid["pos"] = self.rng.uniform(-1, 1, (3, 2, 3))
+        grid["m"] = self.rng.uniform(-1, 1, (3, 2, 2, 2))
+        wg = self.rng.uniform(-1, 1, (3, 2)).astype(np.float32)
+
+        def run_grid():
+            bs = spirthon.array(grid, Body, requires_grad=True)
+            out = spirthon.zeros((3, 2))
+            with Tape() as tape:
+                body_grid.launch((3, 2), bs, out)
+            tape.backward(grads={out: wg})
+            return bs.grad.numpy()
+
+        for grad in on_both(run_grid):
+            np.testing.assert_allclose(grad["frame"]["w"], wg * grid["pos"][..., 2], rtol=1e-6)
+            np.testing.assert_allclose(grad["pos"][..., 2], wg * grid["frame"]["w"], rtol=1e-6)
+            np.testing.assert_allclose(grad["m"][..., 1, 0], wg, rtol=1e-6)
+            self.assertEqual(float(np.abs(grad["q"]).sum() + np.abs(grad["m"][..., 0, :]).sum()), 0.0)
 
     def test_funcs_whose_loops_leave(self):
         # A func whose loop breaks, returning after it; one whose loop continues and that
@@ -1719,6 +1834,91 @@ def spring_structs(x: Array[vec3], sp: Array[Spring], w: World, f: Array[vec3]):
     atomic_add(f, s.j, -g)
 
 
+@struct
+class Edge:
+    a: i32
+    b: i32
+
+
+@struct
+class Particle:
+    pos: vec3
+    vel: vec3
+    mass: f32
+    alive: i32
+
+
+@kernel
+def particle_step(ps: Array[Particle], out: Array[Particle], dt: f32):
+    i = global_id().x
+    if i >= len(ps):
+        return
+    p = ps[i]
+    a = vec3(0.0, -9.8, 0.0) / p.mass
+    out[i] = Particle(p.pos + (p.vel + a * dt) * dt, vel=p.vel + a * dt, mass=p.mass, alive=p.alive)
+
+
+@func
+def kinetic(p: Particle) -> f32:
+    return 0.5 * p.mass * dot(p.vel, p.vel)
+
+
+@kernel
+def particle_energy(ps: Array[Particle], loss: Array[f32]):
+    i = global_id().x
+    if i >= len(ps):
+        return
+    p = ps[i]
+    if p.alive != 0:
+        atomic_add(loss, 0, kinetic(p) + ps[i].mass * 9.8 * p.pos.y)
+
+
+def particles_f64(pos, vel, mass, alive, dt):
+    a = np.array([0.0, -9.8, 0.0]) / mass[:, None]
+    v = vel + a * dt
+    x = pos + v * dt
+    e = 0.5 * mass * np.sum(v * v, -1) + mass * 9.8 * x[:, 1]
+    return float(np.sum(e * (alive != 0)))
+
+
+@struct
+class Frame:
+    w: f32
+    k: i32
+    uv: vec2
+
+
+@struct
+class Body:
+    q: quat
+    m: mat22
+    frame: Frame
+    pos: vec3
+
+
+@func
+def frame_weight(b: Body) -> f32:
+    return b.frame.w * b.m[0, 1] + b.frame.uv.y
+
+
+@kernel
+def bodies(bs: Array[Body], copied: Array[Body], scaled: Array[Body], out: Array[f32], s: f32):
+    i = global_id().x
+    b = bs[i]
+    copied[i] = bs[i]
+    scaled[i] = Body(b.q, b.m * s, Frame(b.frame.w * s, b.frame.k, b.frame.uv), b.frame.uv.y * b.pos)
+    r = quat_rotate(b.q, b.pos)
+    out[i] = r.x + frame_weight(b) * 2.0 + bs[i].frame.uv.x * f32(b.frame.k)
+
+
+@kernel
+def body_grid(bs: Array2D[Body], out: Array2D[f32]):
+    i = global_id().x
+    j = global_id().y
+    b: Body = bs[i, j]
+    out[i, j] = bs[i, j].frame.w * b.pos.z + b.m[1, 0]
+
+
 @func
 def safe_div(a: f32, b: f32) -> f32:
     if b == 0.0:
@@ -2012,7 +2212,64 @@ BAD = {
             i = global_id().x
             p = Pair(x[i], 1.0)
             y[i] = p.a
-        """, "9:9", "takes a float value and the differentiator cannot tell what it gives"),
+        """, "9:9", "`Pair(x[i], 1.0)` makes a struct of values with gradients"),
+    "struct_element_in_a_branch": ("""
+        @struct
+        class Pair:
+            a: f32
+            n: i32
+
+        @kernel
+        def struct_element_in_a_branch(ps: Array[Pair], y: Array[f32], c: i32):
+            i = global_id().x
+            p = ps[i]
+            if c > 0:
+                p = ps[0]
+            y[i] = p.a
+        """, "10:5", "`p` holds an element of `ps` (an array of structs with gradients) on one path here and another value on another"),
+    "struct_element_carried": ("""
+        @struct
+        class Pair:
+            a: f32
+            n: i32
+
+        @kernel
+        def struct_element_carried(ps: Array[Pair], y: Array[f32]):
+            i = global_id().x
+            p = ps[0]
+            for k in range(4):
+                y[k] = p.a
+                p = ps[k]
+        """, "11:9", "`p` holds an element of `ps`"),
+    "struct_element_used_whole": ("""
+        @struct
+        class Pair:
+            a: f32
+            n: i32
+
+        @kernel
+        def struct_element_used_whole(ps: Array[Pair], y: Array[f32]):
+            i = global_id().x
+            p = ps[i]
+            q = p if i > 0 else ps[0]
+            y[i] = q.a
+        """, "10:9", "`p` (an element of `ps`, an array of structs with gradients) is used whole here"),
+    "struct_from_a_func": ("""
+        @struct
+        class Pair:
+            a: f32
+            n: i32
+
+        @func
+        def pair(v: f32) -> Pair:
+            return Pair(v * 2.0, 1)
+
+        @kernel
+        def struct_from_a_func(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            p = pair(x[i])
+            y[i] = p.a
+        """, "13:9", "`pair(x[i])` gives a struct made from values with gradients"),
     "struct_field_assigned": ("""
         @struct
         class Pair:
@@ -2369,6 +2626,10 @@ class Rules(unittest.TestCase):
         from spirthon.autodiff.rules import DIFF
         for name in DIFF:
             self.assertTrue(spirthon.zeros(3, getattr(spirthon, name), requires_grad=True).requires_grad, name)
+        # Structs: those with a float field (nested too); not those of ints alone.
+        self.assertTrue(spirthon.zeros(3, Body, requires_grad=True).requires_grad)
+        with self.assertRaisesRegex(TypeError, "and of structs with fields of those, not of Edge ones"):
+            spirthon.zeros(3, Edge, requires_grad=True)
 
     def test_the_command_prints_an_adjoint(self):
         import subprocess

@@ -47,7 +47,17 @@ the kernel both reads and writes (the replay would read the written values), a s
 local array written after it was read, the result of an atomic or of a func that writes
 arrays used as a value, loops that cannot be reversed (``while``, ``break``, a ``return``
 inside a loop, non-constant trip counts with carried values other than accumulators), and
-everything not differentiable yet (``f64``/``f16`` values, structs, random numbers).
+everything not differentiable yet (``f64``/``f16`` values, random numbers), and a struct
+made of values with adjoints anywhere but where an array of structs stores it.
+
+Arrays of structs with float fields have adjoints as matrices do (flat ``f32`` arrays, one
+atomic per entry). A struct value carries no adjoint of its own: an element read from such
+an array is a name kept with its array and index (``Differentiator.struct_loads``), and
+each read of a float field of it is a ``Load`` of that field, whose reverse adds to the
+field's entries; an element stored is a ``Store`` per float field. So every use of an
+element that would not pass through those (used whole, merged with another value) is
+refused.
+
 ``spirthon.tape`` checks the rules that involve several launches.
 
 Invariants: every versioned name is assigned before any use on every path of the adjoint
@@ -61,7 +71,7 @@ import ast
 import re
 
 from ..arrays import _KIND
-from ..structs import StructType
+from ..structs import StructType, layout, leaf_offsets
 
 from .linear import AdjointError, Differentiator, _Body, _flag_leaves, _parse_def, _unguard
 from .rules import DIFF, MATS, M, S, _entry_texts, _zero
@@ -87,6 +97,12 @@ def _prefix(text):
         _PREFIXES.clear()
     _PREFIXES[text] = p
     return p
+
+
+def _float_fields(cls):
+    """Whether struct ``cls`` has a field (of it or of a struct in it) of a type with
+    gradients: ``f32``, ``vec2``-``vec4``, ``quat``, ``mat22``-``mat44``."""
+    return any(getattr(t, "name", None) in DIFF for _, t, _ in leaf_offsets(cls))
 
 
 class Adjoint:
@@ -128,6 +144,9 @@ def _adjoint(kernel, flags):
         if p.kind == "array":
             d.arrays[p.name] = (d.type_of(p.elem), p.dims)
             arrays[p.name] = p.name
+            if isinstance(p.elem, StructType) and _float_fields(p.elem):
+                d.struct_grads[p.name] = p.elem
+                d.per[p.name] = layout(p.elem).size // 4
         elif p.kind == "generic":
             raise d.error(tree, "a generic kernel is differentiated per specialization (`kernel.specialize(...)`)")
         else:
@@ -138,12 +157,14 @@ def _adjoint(kernel, flags):
                 raise d.error(tree, "parameter `%s`: its type is not differentiable yet" % p.name)
             env[p.name] = (p.name, t)
             d.params[p.name] = t
-    d.flat = {a for a, (elem, dims) in d.arrays.items() if elem in MATS or elem == "quat"}
+    d.flat = {a for a, (elem, _) in d.arrays.items() if elem in MATS or elem == "quat"} | set(d.struct_grads)
+    d.per.update((a, len(_entry_texts(d.arrays[a][0], ""))) for a in d.flat if a not in d.struct_grads)
     body = _Body(d, env, arrays, top=True)
     stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     body.stmts(_unguard(d, _flag_leaves(stmts, d.fresh) if flags else stmts))
     prefix = d.prefix
-    adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items() if elem in DIFF and a not in d.memory}
+    adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items()
+           if (elem in DIFF or a in d.struct_grads) and a not in d.memory}
     params_adj = dict(adj)
     adj.update(d.memory_adj)
     w = _Writer(d, adj)
@@ -182,7 +203,7 @@ def _adjoint(kernel, flags):
              "def %s(%s):" % (name, ", ".join("%s: %s" % p for p in params))] + w.out
     text = "\n".join(lines) + "\n"
     text = text.replace(S, sp).replace(M, prefix + "math.")
-    flat = {a: len(_entry_texts(d.arrays[a][0], "")) for a in d.flat if a in params_adj}
+    flat = {a: d.per[a] for a in d.flat if a in params_adj}
     reads = {a: n for a, n in d.reads.items() if a not in d.memory}
     writes = {a: n for a, n in d.writes.items() if a not in d.memory}
     return Adjoint(text, name, params_adj, reads, writes, prefix, params, flat)

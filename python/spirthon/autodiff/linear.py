@@ -22,7 +22,7 @@ import weakref
 
 from ..errors import CompileError
 from ..arrays import _ArrayType
-from ..structs import StructType, layout
+from ..structs import StructType, layout, leaf_offsets
 from ..types import f32
 from ..vectors import VectorType
 from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SUBGROUP_RULES, _minmax_lanes,
@@ -45,10 +45,12 @@ class _Let:
 
 
 class _Load:
-    __slots__ = ("var", "ty", "array", "index")
+    """``var = array[index]``; of a struct array's element, its ``field``: (path, first
+    entry in the flat adjoint's element, type)."""
+    __slots__ = ("var", "ty", "array", "index", "field")
 
-    def __init__(self, var, ty, array, index):
-        self.var, self.ty, self.array, self.index = var, ty, array, index
+    def __init__(self, var, ty, array, index, field=None):
+        self.var, self.ty, self.array, self.index, self.field = var, ty, array, index, field
 
 
 class _Store:
@@ -56,12 +58,12 @@ class _Store:
     augmented assignment or atomic on an int shared or local array); ``value`` the stored name when it has an adjoint, else ``None``; ``replay`` the
     stored text where the replay writes it too (a shared or local array, whose contents the
     replay needs), else ``None``; ``call``: ``replay`` is the write's statement itself (an
-    atomic)."""
-    __slots__ = ("array", "index", "value", "vty", "kind", "replay", "call")
+    atomic); ``field``, a struct array's field written, as a ``_Load``'s."""
+    __slots__ = ("array", "index", "value", "vty", "kind", "replay", "call", "field")
 
-    def __init__(self, array, index, value, vty, kind, replay=None, call=False):
+    def __init__(self, array, index, value, vty, kind, replay=None, call=False, field=None):
         self.array, self.index, self.value, self.vty, self.kind = array, index, value, vty, kind
-        self.replay, self.call = replay, call
+        self.replay, self.call, self.field = replay, call, field
 
 
 class _Declare:
@@ -132,7 +134,10 @@ class Differentiator:
         self.memory_adj = {}  # such an array of floats -> its adjoint array
         self.shared_adj = []  # (adjoint, element type, size text) of the shared ones
         self.log = []         # (array, "load" or "store", node) for shared and local arrays, in order
-        self.flat = set()     # the array parameters of matrices and quats: their adjoints are flat f32 arrays
+        self.flat = set()     # the array parameters of matrices, quats and structs: their adjoints are flat f32 arrays
+        self.per = {}         # such an array -> its adjoint's entries per element
+        self.struct_grads = {}  # an array parameter of structs with float fields -> the struct class
+        self.struct_loads = {}  # a versioned name holding an element of one -> (array, index)
         self.i32 = set()      # the versioned int names known to be i32s (for a loop's checkpoint array)
         self.writes_memo = {}
         self.callees = {}     # a call node -> what it calls
@@ -484,16 +489,154 @@ class _Body:
             raise d.error(e, "`%s`: f64, f16, their vectors, matrices and quaternions are not differentiable yet (f32 and vec2/vec3/vec4 are)" % ast.unparse(e))
         if t in DIFF:
             return self.diff(e, t)
+        struct = t in d.structs
+        if struct and d.struct_grads:
+            # An element of a struct array with an adjoint: a name the reads of its fields
+            # go back to (``struct_origin``), never a value used whole.
+            if type(e) is ast.Name and self.env.get(e.id, _NONE)[0] in d.struct_loads:
+                return self.env[e.id]
+            if type(e) is ast.Subscript and self.struct_array(e.value) is not None:
+                return self.struct_load(e), t
         if isinstance(e, ast.Call) and d.callee(e)[0] == "func" and d.writes_arrays(d.callee(e)[1]):
             out = self.inline(e)
             if out[1] == "tuple":
                 raise d.error(e, "`%s` returns a tuple: unpack it (`a, b = ...`)" % ast.unparse(e))
             return out
-        if t == "other":
+        if t == "other" or struct:
             for sub in ast.walk(e):
                 if sub is not e and self.ty(sub) in DIFF:
+                    if isinstance(e, ast.Call) and isinstance(self.made(e), StructType):
+                        raise d.error(e, "`%s` makes a struct of values with gradients, which a struct value does not carry: make it where an array of structs stores it (`a[i] = %s(...)`), or keep the fields in names"
+                                      % (ast.unparse(e), e.func.id))
+                    if struct:
+                        raise d.error(e, "`%s` gives a struct made from values with gradients, which a struct value does not carry: keep the fields in names (a func may return them as a tuple)" % ast.unparse(e))
                     raise d.error(e, "`%s` takes a float value and the differentiator cannot tell what it gives" % ast.unparse(e))
         return _paren(self.text(e)), t  # an atom, wherever a rule puts it
+
+    def made(self, call):
+        """What a call by a module's name calls (a struct class, for one), else ``None``."""
+        return self.d.global_value(call.func.id) if type(call.func) is ast.Name else None
+
+    # ----- arrays of structs with adjoints
+
+    def struct_array(self, e):
+        """The kernel's array parameter ``e`` names when it is an array of structs with an
+        adjoint, else ``None``."""
+        if type(e) is ast.Name:
+            a = self.arrays.get(e.id)
+            if a in self.d.struct_grads:
+                return a
+        return None
+
+    def struct_load(self, e):
+        """``a[i]`` of an array of structs with an adjoint: a new name for the element, kept
+        with the array and index its fields' reads pass their adjoints to."""
+        d = self.d
+        name = self.arrays[e.value.id]
+        index = self.index(e.slice)
+        d.reads.setdefault(name, e)
+        self.touch(name, "load", e)
+        var = d.fresh("st")
+        self.nodes.append(_Plain("%s = %s[%s]" % (var, name, index)))
+        d.struct_loads[var] = (name, index)
+        return var
+
+    def struct_origin(self, e):
+        """Where struct-valued (or field) expression ``e`` was read from when it is part of
+        an element of an array of structs with an adjoint (``p``, ``a[i]``, ``p.inner``,
+        ``p.vel``): (array, index, the field's path, its first entry in the element's flat
+        adjoint); else ``None``."""
+        d = self.d
+        path, base = [], e
+        while type(base) is ast.Attribute and self.ty(base.value) in d.structs:
+            path.append(base.attr)
+            base = base.value
+        if type(base) is ast.Name and self.env.get(base.id, _NONE)[0] in d.struct_loads:
+            var = self.env[base.id][0]
+        elif type(base) is ast.Subscript and self.struct_array(base.value) is not None:
+            var = self.struct_load(base)
+        else:
+            return None
+        array, index = d.struct_loads[var]
+        cls, at = d.struct_grads[array], 0
+        path.reverse()
+        for name in path:
+            lay = layout(cls)
+            at += next(o for n, _, o in lay.offsets if n == name)
+            cls = lay.types[name]
+        return array, index, ".".join(path), at // 4
+
+    def field_load(self, origin, t):
+        """A float field of an element of an array of structs with an adjoint, read."""
+        array, index, path, at = origin
+        var = self.d.fresh("fld")
+        self.nodes.append(_Load(var, t, array, index, (path, at, t)))
+        return var, t
+
+    def struct_store(self, target, value, kind, s, name):
+        """``a[i] = value`` into an array of structs with an adjoint: each float field a
+        store of its own, of the value made for it (``S(...)``'s argument, a field of an
+        element read from such an array) or of one without an adjoint."""
+        d = self.d
+        if kind != "set":
+            raise d.error(s, "an augmented assignment to a struct")
+        index = self.index(target.slice)
+        d.writes.setdefault(name, s)
+        leaves = []
+        work = [(value, d.struct_grads[name], "", 0)]
+        while work:
+            v, cls, path, at = work.pop()
+            self.struct_leaves(v, cls, path, at, work, leaves)
+        self.touch(name, "store", s)
+        for path, at, t, v, vt in leaves:
+            self.nodes.append(_Store(name, index, v, vt, "set", field=(path, at, t)))
+
+    def struct_leaves(self, value, cls, path, at, work, leaves):
+        """The float fields of struct value ``value`` (of class ``cls``, stored at ``path`` and
+        entry ``at`` of the element): (path, first entry, type, the value's name when it
+        has an adjoint, its type) appended to ``leaves``; a nested struct made in place
+        appended to ``work``."""
+        d = self.d
+        if type(value) is ast.Call and self.made(value) is cls:
+            for field, arg in self.struct_args(value, cls).items():
+                ft = layout(cls).types[field]
+                off = at + next(o for n, _, o in layout(cls).offsets if n == field) // 4
+                if isinstance(ft, StructType):
+                    work.append((arg, ft, path + field + ".", off))
+                    continue
+                v, vt = self.val(arg)
+                t = d.type_of(ft)
+                if t in DIFF:
+                    if vt in DIFF and vt != t:
+                        raise d.error(arg, "a %s for field `%s`, a %s" % (vt, field, t))
+                    leaves.append((path + field, off, t, v if vt in DIFF else None, vt))
+            return
+        origin = self.struct_origin(value) if type(value) in (ast.Name, ast.Subscript, ast.Attribute) else None
+        if origin is None:
+            v, _ = self.val(value)
+            if v in d.struct_loads:  # (a func's result)
+                origin = d.struct_loads[v] + ("", 0)
+        for leaf, ft, off in leaf_offsets(cls):
+            t = d.type_of(ft)
+            if t not in DIFF:
+                continue
+            v = None
+            if origin is not None:
+                array, index, base, first = origin
+                v, _ = self.field_load((array, index, base + "." + leaf if base else leaf, first + off // 4), t)
+            leaves.append((path + leaf, at + off // 4, t, v, t))
+
+    def struct_args(self, call, cls):
+        """A struct's making ``S(...)``: each field's argument, by name."""
+        fields = [n for n, _ in layout(cls).fields]
+        args = dict(zip(fields, call.args))
+        for k in call.keywords:
+            if k.arg not in fields or k.arg in args:
+                raise self.d.error(call, "`%s` is given twice or is not a field of `%s`" % (k.arg, cls.__name__))
+            args[k.arg] = k.value
+        if len(call.args) > len(fields) or len(args) != len(fields):
+            raise self.d.error(call, "`%s(...)` in a differentiated kernel gives every field, by position or by name" % cls.__name__)
+        return args
 
     def text(self, e):
         """``e`` as replay text over the versioned names (a value without an adjoint)."""
@@ -509,6 +652,9 @@ class _Body:
         d = self.d
         arrays = self.arrays
         if k is ast.Name:
+            if d.struct_grads and self.env.get(sub.id, _NONE)[0] in d.struct_loads:
+                raise d.error(sub, "`%s` (an element of `%s`, an array of structs with gradients) is used whole here, where its fields' gradients would be lost: read the fields it needs (`%s.field`), or pass it to a func that gives a float"
+                              % (sub.id, _source_name(d.struct_loads[self.env[sub.id][0]][0], d), sub.id))
             if type(sub.ctx) is ast.Load and sub.id not in self.env and sub.id not in arrays \
                     and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
                 raise d.error(sub, "`%s` is not assigned on every path to here" % sub.id)
@@ -516,6 +662,9 @@ class _Body:
             raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
         elif k is ast.Subscript:
             if type(sub.value) is ast.Name and sub.value.id in arrays:
+                if arrays[sub.value.id] in d.struct_grads:
+                    raise d.error(sub, "an element of `%s` (an array of structs with gradients) used whole here, where its fields' gradients would be lost: read the fields it needs (`%s.field`)"
+                                  % (sub.value.id, ast.unparse(sub)))
                 d.reads.setdefault(arrays[sub.value.id], sub)
                 self.touch(arrays[sub.value.id], "load", sub)
         else:
@@ -567,7 +716,13 @@ class _Body:
             out.append(" else ")
             self.operand(e.orelse, out)
         elif k is ast.Attribute:
-            self.operand(e.value, out, type(e.value) is not ast.Constant)
+            v = e.value
+            if self.d.struct_grads and type(v) is ast.Name and self.env.get(v.id, _NONE)[0] in self.d.struct_loads:
+                out.append(self.env[v.id][0])  # a field without an adjoint (an int), read
+            elif self.d.struct_grads and type(v) is ast.Subscript and self.struct_array(v.value) is not None:
+                out.append(self.struct_load(v))
+            else:
+                self.operand(v, out, type(v) is not ast.Constant)
             out.append("." + e.attr)
         elif k is ast.Subscript and type(e.slice) is not ast.Slice:
             self.operand(e.value, out)
@@ -656,7 +811,11 @@ class _Body:
             return self.ifexp(_chosen(e), t)
         if isinstance(e, ast.Attribute):
             if self.ty(e.value) in d.structs:
-                # A struct's field: a value without an adjoint (structs carry none).
+                origin = self.struct_origin(e) if d.struct_grads else None
+                if origin is not None:
+                    return self.field_load(origin, t)
+                # A field of any other struct: a value without an adjoint (a uniform's, an
+                # element of an array without one).
                 return self.let("field", t, self.text(e), [])
             v, vt = self.val(e.value)
             if len(e.attr) == 1:
@@ -1149,6 +1308,8 @@ class _Body:
             self.nodes.append(_Plain("%s = %s(%s)" % (var, ast.unparse(annotation), txt)))
         else:
             self.nodes.append(_Plain("%s = %s" % (var, txt)))
+        if txt in d.struct_loads:
+            d.struct_loads[var] = d.struct_loads[txt]  # (a copy, annotated)
         return var, want
 
     # ----- statements
@@ -1354,6 +1515,8 @@ class _Body:
         or local array any augmented assignment, ``op`` its operator's node type."""
         d = self.d
         name = self.arrays[target.value.id]
+        if name in d.struct_grads:
+            return self.struct_store(target, value, kind, s, name)
         elem = d.arrays[name][0]
         if elem == "float-other":
             raise d.error(s, "arrays of f64, f16, their vectors or matrices are not differentiable yet")
@@ -1413,6 +1576,7 @@ class _Body:
                 continue
             if a[1] != b[1]:
                 raise d.error(s, "`%s` is a %s in one branch and a %s in the other" % (name, a[1], b[1]))
+            _one_element(d, s, name, (a[0], b[0]))
             out = d.fresh(name)
             merges.append((out, a[1], a[0], b[0]))
             self.env[name] = (out, a[1])
@@ -1460,6 +1624,7 @@ class _Body:
                               % _source_name(arr, d))
         for c in loop.carried:
             c[3] = body.env[c[4]][0]
+            _one_element(d, stmts[0] if stmts else None, c[4], (c[2], c[3]))
             self.env[c[4]] = (c[0], c[1])
         loop.body = body.nodes
 
@@ -1565,6 +1730,19 @@ class _Body:
 
 
 _BUILTINS = set(dir(builtins))
+
+
+def _one_element(d, node, name, values):
+    """Refuses a name that holds an element of an array of structs with an adjoint on one
+    path and something else on another (an ``if``'s branches, a loop's iterations): reads
+    of its fields could not tell where their adjoints go."""
+    for v in values:
+        if v in d.struct_loads:
+            raise d.error(node, "`%s` holds an element of `%s` (an array of structs with gradients) on one path here and another value on another: read the element into a name of its own on each path, or read its fields into names"
+                          % (name, _source_name(d.struct_loads[v][0], d)))
+
+
+_NONE = (None, None)
 
 
 def _chosen(e):

@@ -181,21 +181,24 @@ def _rotate_q_adjoint(q, x, g, sign):
 
 
 def _entry_texts(t, g):
-    """The entries of ``g``, a value of type ``t`` (a matrix row by row, a quat's x y z w)."""
+    """The entries of ``g``, a value of type ``t`` (a matrix row by row, a quat's x y z w),
+    as its element is laid out in a flat ``f32`` adjoint array."""
     if t in MATS:
         return ["%s[%d, %d]" % (g, r, c) for r in range(_size(t)) for c in range(_size(t))]
-    return ["%s.%s" % (g, c) for c in "xyzw"]
+    if t == "f32":
+        return [g]
+    return ["%s.%s" % (g, c) for c in "xyzw"[:_size(t)]]
 
 
-def _flat(index, t, k, array, dims):
+def _flat(index, per, k, array, dims):
     """The position of entry ``k`` of element ``index`` (its parts, atoms, joined by ", ") of
-    ``array`` (``dims`` axes, row-major) in a flat ``f32`` adjoint array."""
-    n = len(_entry_texts(t, ""))
+    ``array`` (``dims`` axes, row-major) in a flat ``f32`` adjoint array of ``per`` entries
+    per element."""
     parts = index.split(", ")
     element = parts[0]
     for axis in range(1, dims):
         element = "(%s * %s.shape[%d] + %s)" % (element, array, axis, parts[axis])
-    return "%s * %d + %d" % (_paren(element), n, k)
+    return "%s * %d + %d" % (_paren(element), per, k)
 
 
 def _index(index):

@@ -84,7 +84,7 @@ class _Writer:
             if isinstance(n, _Let):
                 self.line(depth, "%s = %s" % (n.var, n.text))
             elif isinstance(n, _Load):
-                self.line(depth, "%s = %s[%s]" % (n.var, n.array, n.index))
+                self.line(depth, "%s = %s[%s]%s" % (n.var, n.array, n.index, "" if n.field is None else "." + n.field[0]))
             elif isinstance(n, (_Plain, _Declare)):
                 self.line(depth, n.text)
             elif isinstance(n, _Store):
@@ -212,6 +212,11 @@ class _Writer:
             s.needed.append(g)
         self.line(depth, "%s = %s + %s" % (g, g, _paren(text)))
 
+    def flat(self, n, k):
+        """The position of entry ``k`` of the element that load or store ``n`` accesses in
+        its array's flat adjoint."""
+        return _flat(n.index, self.d.per[n.array], k, n.array, self.d.arrays[n.array][1])
+
     def reverse(self, nodes, depth):
         arrays = self.d.arrays
         for n in reversed(nodes):
@@ -228,9 +233,10 @@ class _Writer:
                     continue
                 a = self.adj[n.array]
                 if n.array in self.d.flat:
-                    # One atomic per entry: matrices and quats have no atomics.
+                    # One atomic per entry: matrices, quats and structs have no atomics.
+                    at = 0 if n.field is None else n.field[1]
                     for k, entry in enumerate(_entry_texts(n.ty, self.g(n.var))):
-                        self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, _flat(n.index, n.ty, k, n.array, arrays[n.array][1]), entry))
+                        self.line(depth, "%satomic_add(%s, %s, %s)" % (S, a, self.flat(n, at + k), entry))
                 elif self.d.memory.get(n.array) == "local":
                     self.line(depth, "%s[%s] = %s[%s] + %s" % (a, n.index, a, n.index, self.g(n.var)))
                 else:
@@ -242,12 +248,15 @@ class _Writer:
                     continue
                 a, elem = self.adj[n.array], arrays[n.array][0]
                 if n.array in self.d.flat:
+                    # A matrix, a quat or a struct's field (``field``: its path, first entry and type).
                     tmp = self.d.fresh("out_g")
+                    at, elem = (0, elem) if n.field is None else n.field[1:]
                     k = len(_entry_texts(elem, ""))
-                    self.line(depth, "%s = %s%s(%s)" % (tmp, S, elem, ", ".join("%s[%s]" % (a, _flat(n.index, elem, j, n.array, arrays[n.array][1])) for j in range(k))))
+                    entries = ", ".join("%s[%s]" % (a, self.flat(n, at + j)) for j in range(k))
+                    self.line(depth, "%s = %s" % (tmp, entries if elem == "f32" else "%s%s(%s)" % (S, elem, entries)))
                     if n.kind == "set":
                         for j in range(k):
-                            self.line(depth, "%s[%s] = 0.0" % (a, _flat(n.index, elem, j, n.array, arrays[n.array][1])))
+                            self.line(depth, "%s[%s] = 0.0" % (a, self.flat(n, at + j)))
                     if n.value is not None:
                         self.add(depth, n.value, n.vty, tmp if n.kind != "sub" else "-" + tmp, elem)
                 elif n.kind == "set":
