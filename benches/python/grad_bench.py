@@ -2,12 +2,15 @@
 
     python3 benches/python/grad_bench.py [--n N] [--rounds R]
 
-Prints one row per kernel of ``kernels_grad.py``: the forward kernel's compile time, the
-adjoint's (making it, ``spirthon.autodiff`` writing it and the kernel object, then
-compiling it), and their ratio; the time from nothing to each kernel ready to launch with
-every cache bypassed (the driver's pipeline included), and their ratio; then the device
-time per launch of the forward kernel and of its adjoint over ``N`` threads, each the best
-of ``R`` batches of 200 dispatches recorded in one command buffer
+Prints one row per kernel of ``kernels_grad.py``: the forward kernel's native compile
+alone, making its adjoint (``spirthon.autodiff`` writing it and the kernel object), the
+adjoint's native compile, and (make + compile) / compile; the time from the kernel object to
+its compiled module as the library first makes it in a program (``gpu.compile_kernel``: the
+file checked against its code and diagnosed whole) and from the kernel to its adjoint's
+module (made, then compiled), and their ratio; the time from nothing to each kernel ready to
+launch with every cache bypassed (the driver's pipeline included), and their ratio; then the
+device time per launch of the forward kernel and of its adjoint over ``N`` threads, each the
+best of ``R`` batches of 200 dispatches recorded in one command buffer
 (``spirthon.gpu.time_launches``), and their ratio. Runs on the default device.
 """
 
