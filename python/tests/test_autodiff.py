@@ -307,14 +307,15 @@ def random_statements(rng, depth, indent, loops=True, memory=False):
     return out
 
 
-def differentiate_randomly(test, bodies, name, in_place=False):
+def differentiate_randomly(test, bodies, name, in_place=False, prelude=(), names=None):
     """Kernels of the bodies (over `a = x[i]`, `b = z[i]`, giving `out`, stored to `y[i]`,
     or ``in_place`` to `x[i]`): each one's tape gradient against central differences of
     the same body run by Python in float64, where the f32 forward took the same branches
-    and the differences are stable (no kink within the step). Returns how many gradients
-    were compared."""
+    and the differences are stable (no kink within the step). ``prelude``: lines of the
+    kernels' file before them, ``names``: what the Python twin has for them. Returns how
+    many gradients were compared."""
     folder = tempfile.mkdtemp(prefix="spirthon-grad-random-")
-    lines = ["import math", "from spirthon import *", ""]
+    lines = ["import math", "from spirthon import *", ""] + list(prelude)
     params, store = ("x: Array[f32], z: Array[f32]", "x") if in_place else ("x: Array[f32], z: Array[f32], y: Array[f32]", "y")
     for k, body in enumerate(bodies):
         lines += ["@kernel", "def r%d(%s):" % (k, params), "    i = global_id().x",
@@ -332,6 +333,7 @@ def differentiate_randomly(test, bodies, name, in_place=False):
         ns = {"math": math, "clamp": lambda x, lo, hi: min(max(x, lo), hi), "vec2": _vec(2), "vec3": _vec(3),
               "dot": lambda p, q: float(np.dot(p, q)), "length": lambda p: float(np.linalg.norm(p)), "x": [0.0] * 8,
               "local_array": lambda t, n: [0.0] * n, "f32": float}
+        ns.update(names or {})
         exec("def f(a, b):\n" + "\n".join("    " + l for l in body) + "\n    return out\n", ns)
         f = ns["f"]
         x0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
@@ -500,6 +502,35 @@ class Random(unittest.TestCase):
                   + ["out = t0 + t1 * 0.5 + t2 * t3 + acc[0] * acc[1] + math.sin(acc[2]) - acc[3] * acc[k % 4]"]
                   for _ in range(24)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_local_array"), 300)
+
+    def test_random_statements_over_a_struct_local(self):
+        # The same kind of bodies with three of the locals fields of a struct local
+        # (`s.a`, `s.b`, `s.c`: assigned, updated in place, carried by loops, merged by
+        # branches), the struct sometimes passed through a func that copies it and assigns
+        # its fields, an int field counting the calls.
+        import random
+        import re
+        import types
+        rng = random.Random(43)
+        prelude = ["@struct", "class Trio:", "    a: f32", "    b: f32", "    c: f32", "    n: i32", "",
+                   "@func", "def bump(p: Trio) -> Trio:", "    q = p", "    q.b = q.b * 0.5 + math.sin(q.a)",
+                   "    q.n += 1", "    return q", ""]
+
+        def bump(p):
+            return types.SimpleNamespace(a=p.a, b=p.b * 0.5 + math.sin(p.a), c=p.c, n=p.n + 1)
+
+        names = {"Trio": lambda a, b, c, n: types.SimpleNamespace(a=a, b=b, c=c, n=n), "bump": bump}
+        bodies = []
+        for _ in range(16):
+            body = ["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5", "k = 1"] + random_statements(rng, 2, 0) \
+                + ["out = t0 + t1 * 0.5 + t2 * t3"]
+            body = [re.sub(r"\bt([012])\b", lambda m: "s." + "abc"[int(m.group(1))], line) for line in body]
+            for _ in range(2):
+                at = rng.randrange(3, len(body))
+                if not body[at].startswith((" ", "else")):
+                    body.insert(at, "s = bump(s)")
+            bodies.append(["s = Trio(0.0, 0.0, 0.0, 0)"] + body + ["out = out + float(s.n) * 0.125"])
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_struct", prelude=prelude, names=names), 200)
 
     def test_random_statements_in_place(self):
         # The same kind of bodies, storing the result over the element they read: the tape
@@ -1460,6 +1491,61 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(grad["m"][..., 1, 0], wg, rtol=1e-6)
             self.assertEqual(float(np.abs(grad["q"]).sum() + np.abs(grad["m"][..., 0, :]).sum()), 0.0)
 
+    def test_struct_locals_field_by_field(self):
+        # Warp's particles: an element read into a local, passed through a func that copies
+        # it and assigns its fields and their components (`q.vel += ...`, `q.pos.y = ...`, an
+        # int field counted), carried through a constant loop, written back in place. Each
+        # float field's gradient against central differences in float64.
+        n = 5
+        pos = self.rng.uniform(0.2, 1.0, (n, 3)).astype(np.float32)
+        vel = self.rng.uniform(-2, 0.5, (n, 3)).astype(np.float32)
+        inv_mass = self.rng.uniform(0.5, 2.0, n).astype(np.float32)
+        data = np.zeros(n, Drop.numpy_dtype)
+        data["pos"], data["vel"], data["inv_mass"] = pos, vel, inv_mass
+        air = (np.float64([0.0, -9.8, 0.0]), 0.3, 0.7)
+        h = 0.05
+
+        def run():
+            ps = spirthon.array(data, Drop, requires_grad=True)
+            loss = spirthon.zeros(1, requires_grad=True)
+            with Tape() as tape:
+                drops.launch(n, ps, Air(vec3(0.0, -9.8, 0.0), 0.3, 0.7), h, loss)
+            tape.backward(loss)
+            return ps.grad.numpy(), ps.numpy()
+
+        args = [pos.astype(np.float64), vel.astype(np.float64), inv_mass.astype(np.float64)]
+        for grad, after in on_both(run):
+            self.assertGreater(int(after["bounces"].sum()), 0)  # the floor was reached
+            for k, field in enumerate(("pos", "vel", "inv_mass")):
+                def f(v, k=k):
+                    vals = list(args)
+                    vals[k] = v
+                    return drops_f64(*vals, *air, h)
+                np.testing.assert_allclose(grad[field], central(f, args[k]), rtol=1e-3, atol=1e-3, err_msg=field)
+
+        # Struct locals merged in a branch, made by a func and of values with adjoints, a
+        # field assigned in place, fields carried by a loop.
+        m = 4
+        pd = np.zeros(m, Pair.numpy_dtype)
+        pd["a"], pd["b"] = self.rng.uniform(-1, 1, m), self.rng.uniform(-1, 1, m)
+        x0 = self.rng.uniform(-1, 1, m).astype(np.float32)
+        w = np.arange(1, m + 1, dtype=np.float32)
+
+        def run_pairs():
+            ps = spirthon.array(pd, Pair, requires_grad=True)
+            x = spirthon.array(x0, requires_grad=True)
+            y = spirthon.zeros(m)
+            with Tape() as tape:
+                pairs.launch(m, ps, x, y, 2)
+            tape.backward(grads={y: w})
+            return ps.grad.numpy(), x.grad.numpy()
+
+        a, b = pd["a"].astype(np.float64), pd["b"].astype(np.float64)
+        for gp, gx in on_both(run_pairs):
+            np.testing.assert_allclose(gx, central(lambda v: pairs_f64(a, b, v, 2), x0), rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(gp["a"], central(lambda v: pairs_f64(v, b, x0.astype(np.float64), 2), pd["a"]), rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(gp["b"], central(lambda v: pairs_f64(a, v, x0.astype(np.float64), 2), pd["b"]), rtol=1e-4, atol=1e-4)
+
     def test_funcs_whose_loops_leave(self):
         # A func whose loop breaks, returning after it; one whose loop continues and that
         # writes an array.
@@ -1919,6 +2005,101 @@ def body_grid(bs: Array2D[Body], out: Array2D[f32]):
     out[i, j] = bs[i, j].frame.w * b.pos.z + b.m[1, 0]
 
 
+@struct
+class Drop:
+    pos: vec3
+    vel: vec3
+    inv_mass: f32
+    bounces: i32
+
+
+@struct
+class Air:
+    gravity: vec3
+    drag: f32
+    restitution: f32
+
+
+@func
+def drop_substep(p: Drop, w: Air, h: f32) -> Drop:
+    q = p
+    q.vel += (w.gravity - q.vel * w.drag) * (q.inv_mass * h)
+    q.pos += q.vel * h
+    if q.pos.y < 0.0:
+        q.pos.y = -q.pos.y * w.restitution
+        q.vel.y = -q.vel.y * w.restitution
+        q.bounces += 1
+    return q
+
+
+@kernel
+def drops(ps: Array[Drop], w: Air, h: f32, loss: Array[f32]):
+    i = global_id().x
+    if i >= len(ps):
+        return
+    p = ps[i]
+    for _ in range(6):
+        p = drop_substep(p, w, h)
+    ps[i] = p
+    atomic_add(loss, 0, p.pos.y + dot(p.vel, p.vel) * 0.1 + f32(p.bounces))
+
+
+def drops_f64(pos, vel, inv_mass, gravity, drag, restitution, h):
+    total = 0.0
+    for x, v, m in zip(pos, vel, inv_mass):
+        x, v, bounces = x.copy(), v.copy(), 0
+        for _ in range(6):
+            v = v + (gravity - v * drag) * (m * h)
+            x = x + v * h
+            if x[1] < 0.0:
+                x[1] = -x[1] * restitution
+                v[1] = -v[1] * restitution
+                bounces += 1
+        total += x[1] + np.dot(v, v) * 0.1 + bounces
+    return total
+
+
+@struct
+class Pair:
+    a: f32
+    b: f32
+    n: i32
+
+
+@func
+def pair_of(v: f32) -> Pair:
+    return Pair(v * 2.0, b=v + 1.0, n=3)
+
+
+@kernel
+def pairs(ps: Array[Pair], x: Array[f32], y: Array[f32], c: i32):
+    i = global_id().x
+    p = ps[i]
+    if c > i:
+        p = ps[0]                   # one element or another: each field merged
+    q = pair_of(x[i])               # made by a func
+    r = Pair(x[i], 1.0, 0)          # made of a value with an adjoint
+    r.a *= r.a                      # a field assigned in place
+    r.b = q.a * p.b
+    for k in range(3):              # carried field by field
+        r.a = r.a * 0.5 + p.a
+        r.n += k
+    y[i] = r.a + r.b * q.b + f32(r.n)
+
+
+def pairs_f64(a, b, x, c):
+    out = 0.0
+    for i in range(len(x)):
+        pa, pb = (a[0], b[0]) if c > i else (a[i], b[i])
+        qa, qb = x[i] * 2.0, x[i] + 1.0
+        ra = x[i] * x[i]
+        rb = qa * pb
+        for k in range(3):
+            ra = ra * 0.5 + pa
+        out += (ra + rb * qb + 3.0) * (i + 1)
+    return out
+
+
 @func
 def safe_div(a: f32, b: f32) -> f32:
     if b == 0.0:
@@ -2201,46 +2382,6 @@ BAD = {
             i = global_id().x
             y[i] = first_over(x[i])
         """, "5:13", "returns before its end and its return type is not annotated"),
-    "struct_of_a_gradient": ("""
-        @struct
-        class Pair:
-            a: f32
-            b: f32
-
-        @kernel
-        def struct_of_a_gradient(x: Array[f32], y: Array[f32]):
-            i = global_id().x
-            p = Pair(x[i], 1.0)
-            y[i] = p.a
-        """, "9:9", "`Pair(x[i], 1.0)` makes a struct of values with gradients"),
-    "struct_element_in_a_branch": ("""
-        @struct
-        class Pair:
-            a: f32
-            n: i32
-
-        @kernel
-        def struct_element_in_a_branch(ps: Array[Pair], y: Array[f32], c: i32):
-            i = global_id().x
-            p = ps[i]
-            if c > 0:
-                p = ps[0]
-            y[i] = p.a
-        """, "10:5", "`p` holds an element of `ps` (an array of structs with gradients) on one path here and another value on another"),
-    "struct_element_carried": ("""
-        @struct
-        class Pair:
-            a: f32
-            n: i32
-
-        @kernel
-        def struct_element_carried(ps: Array[Pair], y: Array[f32]):
-            i = global_id().x
-            p = ps[0]
-            for k in range(4):
-                y[k] = p.a
-                p = ps[k]
-        """, "11:9", "`p` holds an element of `ps`"),
     "struct_element_used_whole": ("""
         @struct
         class Pair:
@@ -2253,36 +2394,7 @@ BAD = {
             p = ps[i]
             q = p if i > 0 else ps[0]
             y[i] = q.a
-        """, "10:9", "`p` (an element of `ps`, an array of structs with gradients) is used whole here"),
-    "struct_from_a_func": ("""
-        @struct
-        class Pair:
-            a: f32
-            n: i32
-
-        @func
-        def pair(v: f32) -> Pair:
-            return Pair(v * 2.0, 1)
-
-        @kernel
-        def struct_from_a_func(x: Array[f32], y: Array[f32]):
-            i = global_id().x
-            p = pair(x[i])
-            y[i] = p.a
-        """, "13:9", "`pair(x[i])` gives a struct made from values with gradients"),
-    "struct_field_assigned": ("""
-        @struct
-        class Pair:
-            a: f32
-            b: f32
-
-        @kernel
-        def struct_field_assigned(x: Array[f32], y: Array[f32]):
-            i = global_id().x
-            p = Pair(0.0, 1.0)
-            p.a = x[i]
-            y[i] = p.a
-        """, "10:5", "an assignment to a component of `p` (not a float vector)"),
+        """, "10:9", "`p` is used whole here, where the adjoints of its float fields would be lost"),
     "atomic_result": ("""
         @kernel
         def atomic_result(x: Array[f32], y: Array[f32], count: Array[i32]):

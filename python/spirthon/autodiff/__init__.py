@@ -38,25 +38,24 @@ that of Tapenade and of Warp's code generator):
   ``-=``, ``atomic_add`` and ``atomic_sub`` pass it on unchanged.
 
 The types are the language's, followed here as far as the adjoint needs them: ``f32``,
-``vec2``-``vec4``, ``quat`` and ``mat22``-``mat44`` values carry adjoints, ints and bools
-do not (their expressions stay whole in the replay), and a value this module cannot type
-where it matters is refused rather than guessed.
+``vec2``-``vec4``, ``quat`` and ``mat22``-``mat44`` values (and structs' fields of those)
+carry adjoints, ints and bools do not (their expressions stay whole in the replay), and a
+value this module cannot type where it matters is refused rather than guessed.
 
 What would make the adjoint wrong is refused here with the file and line: an array that
 the kernel both reads and writes (the replay would read the written values), a shared or
 local array written after it was read, the result of an atomic or of a func that writes
-arrays used as a value, loops that cannot be reversed (``while``, ``break``, a ``return``
-inside a loop, non-constant trip counts with carried values other than accumulators), and
-everything not differentiable yet (``f64``/``f16`` values, random numbers), and a struct
-made of values with adjoints anywhere but where an array of structs stores it.
+arrays used as a value, loops that cannot be reversed (``for ... else``, loops over other
+than a ``range`` or a module's constant tuple), and everything not differentiable yet
+(``f64``/``f16`` values, random numbers).
 
-Arrays of structs with float fields have adjoints as matrices do (flat ``f32`` arrays, one
-atomic per entry). A struct value carries no adjoint of its own: an element read from such
-an array is a name kept with its array and index (``Differentiator.struct_loads``), and
-each read of a float field of it is a ``Load`` of that field, whose reverse adds to the
-field's entries; an element stored is a ``Store`` per float field. So every use of an
-element that would not pass through those (used whole, merged with another value) is
-refused.
+Structs are differentiated field by field (scalar replacement of aggregates): a struct
+local is a marker in the scope's names and each of its fields (nested structs' too) a local
+of its own, ``p.vel``, so assigning a field, branches' merges, loops' carried values and
+checkpoints, and funcs' parameters and results treat fields as any local. Arrays of structs
+with float fields have adjoints as matrices do (flat ``f32`` arrays, one atomic per entry):
+reading an element is a ``Load`` per float field, storing one a ``Store`` per float field.
+A struct with adjoints used whole in replay text would drop them, and is refused.
 
 ``spirthon.tape`` checks the rules that involve several launches.
 

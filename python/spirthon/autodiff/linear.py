@@ -15,6 +15,7 @@ value with one is a name.
 
 import ast
 import builtins
+import copy
 import math
 import re
 import typing
@@ -137,7 +138,6 @@ class Differentiator:
         self.flat = set()     # the array parameters of matrices, quats and structs: their adjoints are flat f32 arrays
         self.per = {}         # such an array -> its adjoint's entries per element
         self.struct_grads = {}  # an array parameter of structs with float fields -> the struct class
-        self.struct_loads = {}  # a versioned name holding an element of one -> (array, index)
         self.i32 = set()      # the versioned int names known to be i32s (for a loop's checkpoint array)
         self.writes_memo = {}
         self.callees = {}     # a call node -> what it calls
@@ -161,7 +161,7 @@ class Differentiator:
 
     def fresh(self, base):
         self.count += 1
-        return "%s%d_%s" % (self.prefix, self.count, base)
+        return "%s%d_%s" % (self.prefix, self.count, base.replace(".", "_"))
 
     def type_of(self, ann):
         """The differentiator's type of an annotation: ``f32``, ``vecN``, ``int``, ``bool``,
@@ -413,9 +413,7 @@ class _Body:
         args = [self.ty(a) for a in e.args]
         made = d.global_value(e.func.id) if isinstance(e.func, ast.Name) else None
         if isinstance(made, StructType):
-            # A struct made of values with adjoints would lose them: "other" is refused.
-            given = args + [self.ty(k.value) for k in e.keywords]
-            return "other" if any(a in DIFF or a in ("float-other", "other") for a in given) else d.type_of(made)
+            return d.type_of(made)
         if kind == "math":
             if name in MATH_INT:
                 return "int"
@@ -490,26 +488,18 @@ class _Body:
         if t in DIFF:
             return self.diff(e, t)
         struct = t in d.structs
-        if struct and d.struct_grads:
-            # An element of a struct array with an adjoint: a name the reads of its fields
-            # go back to (``struct_origin``), never a value used whole.
-            if type(e) is ast.Name and self.env.get(e.id, _NONE)[0] in d.struct_loads:
-                return self.env[e.id]
-            if type(e) is ast.Subscript and self.struct_array(e.value) is not None:
-                return self.struct_load(e), t
-        if isinstance(e, ast.Call) and d.callee(e)[0] == "func" and d.writes_arrays(d.callee(e)[1]):
+        if isinstance(e, ast.Call) and d.callee(e)[0] == "func" and (d.writes_arrays(d.callee(e)[1]) or self.takes_structs(e)):
             out = self.inline(e)
             if out[1] == "tuple":
                 raise d.error(e, "`%s` returns a tuple: unpack it (`a, b = ...`)" % ast.unparse(e))
+            if isinstance(out[0], dict):
+                return _paren(self.whole_of(out[0], d.structs[out[1]], e)), out[1]
             return out
         if t == "other" or struct:
             for sub in ast.walk(e):
                 if sub is not e and self.ty(sub) in DIFF:
-                    if isinstance(e, ast.Call) and isinstance(self.made(e), StructType):
-                        raise d.error(e, "`%s` makes a struct of values with gradients, which a struct value does not carry: make it where an array of structs stores it (`a[i] = %s(...)`), or keep the fields in names"
-                                      % (ast.unparse(e), e.func.id))
                     if struct:
-                        raise d.error(e, "`%s` gives a struct made from values with gradients, which a struct value does not carry: keep the fields in names (a func may return them as a tuple)" % ast.unparse(e))
+                        raise d.error(e, "`%s` makes a struct of values with gradients here, where their adjoints would be lost: assign it to a name, store it to an array or return it" % ast.unparse(e))
                     raise d.error(e, "`%s` takes a float value and the differentiator cannot tell what it gives" % ast.unparse(e))
         return _paren(self.text(e)), t  # an atom, wherever a rule puts it
 
@@ -517,7 +507,15 @@ class _Body:
         """What a call by a module's name calls (a struct class, for one), else ``None``."""
         return self.d.global_value(call.func.id) if type(call.func) is ast.Name else None
 
-    # ----- arrays of structs with adjoints
+    # ----- structs: each field a value of its own
+
+    def takes_structs(self, call):
+        """Whether a func call passes a struct whose fields are values of their own (a struct
+        local, one made or read from an array there; not a struct parameter): the func is
+        inlined, so that they reach its body."""
+        d = self.d
+        return any(self.ty(a) in d.structs and (type(a) is not ast.Name or self.env.get(a.id, _NONE)[0] == _STRUCT)
+                   for a in call.args)
 
     def struct_array(self, e):
         """The kernel's array parameter ``e`` names when it is an array of structs with an
@@ -528,103 +526,170 @@ class _Body:
                 return a
         return None
 
-    def struct_load(self, e):
-        """``a[i]`` of an array of structs with an adjoint: a new name for the element, kept
-        with the array and index its fields' reads pass their adjoints to."""
+    def struct_val(self, e):
+        """Struct-valued expression ``e`` as its leaves (every number, vector, matrix of it
+        and of the structs in it): {path: (text, type)}, a leaf with an adjoint a name."""
+        d = self.d
+        t = self.ty(e)
+        cls = d.structs.get(t) if isinstance(t, str) else None
+        if cls is None:
+            raise d.error(e, "`%s` is not a struct here" % ast.unparse(e))
+        k = type(e)
+        if k is ast.Name:
+            v = self.env.get(e.id)
+            if v is not None and v[0] == _STRUCT:
+                keys = ["%s.%s" % (e.id, p) for p, _, _ in leaf_offsets(cls)]
+                if not all(k in self.env for k in keys):
+                    raise d.error(e, "`%s` is not assigned on every path to here" % e.id)
+                return {p: self.env[k] for (p, _, _), k in zip(leaf_offsets(cls), keys)}
+            # A struct parameter (a uniform, no adjoint) or a module's: its fields, read.
+            base = v[0] if v is not None else e.id
+            self.check(e)
+            return {p: self.field_of("%s.%s" % (base, p), d.type_of(ft)) for p, ft, _ in leaf_offsets(cls)}
+        if k is ast.Attribute:  # a struct in a struct
+            pre = e.attr + "."
+            return {p[len(pre):]: v for p, v in self.struct_val(e.value).items() if p.startswith(pre)}
+        if k is ast.Subscript and type(e.value) is ast.Name and e.value.id in self.arrays:
+            return self.element(e, cls)
+        if k is ast.Call:
+            if self.made(e) is cls:
+                out = {}
+                for field, arg in self.struct_args(e, cls).items():
+                    if isinstance(layout(cls).types[field], StructType):
+                        out.update(("%s.%s" % (field, p), v) for p, v in self.struct_val(arg).items())
+                    else:
+                        out[field] = self.val(arg)
+                return out
+            if d.callee(e)[0] == "func":
+                out, _ = self.inline(e)
+                if isinstance(out, dict):
+                    return out
+        raise d.error(e, "`%s`: a struct made this way is not differentiable yet (a name, a field, an array's element, `S(...)` and a func's result are)" % ast.unparse(e))
+
+    def field_of(self, text, t):
+        """A field read from a struct without adjoints: a float one a name (as every value
+        that may meet one with an adjoint), others the text."""
+        return self.let("field", t, text, []) if t in DIFF else (text, t)
+
+    def element(self, e, cls):
+        """``a[i]`` of an array of structs, its leaves: of an array with an adjoint, each
+        float field's a load of its own, whose reverse adds to that field's entries."""
         d = self.d
         name = self.arrays[e.value.id]
         index = self.index(e.slice)
         d.reads.setdefault(name, e)
         self.touch(name, "load", e)
-        var = d.fresh("st")
-        self.nodes.append(_Plain("%s = %s[%s]" % (var, name, index)))
-        d.struct_loads[var] = (name, index)
-        return var
+        tmp = d.fresh("st")
+        self.nodes.append(_Plain("%s = %s[%s]" % (tmp, name, index)))
+        out = {}
+        for path, ft, off in leaf_offsets(cls):
+            t = d.type_of(ft)
+            if name in d.struct_grads and t in DIFF:
+                var = d.fresh("fld")
+                self.nodes.append(_Load(var, t, name, index, (path, off // 4, t)))
+                out[path] = (var, t)
+            else:
+                out[path] = self.field_of("%s.%s" % (tmp, path), t)
+        return out
 
-    def struct_origin(self, e):
-        """Where struct-valued (or field) expression ``e`` was read from when it is part of
-        an element of an array of structs with an adjoint (``p``, ``a[i]``, ``p.inner``,
-        ``p.vel``): (array, index, the field's path, its first entry in the element's flat
-        adjoint); else ``None``."""
+    def leaf(self, e):
+        """Field read ``e`` (``p.vel``, ``p.inner.w``, ``a[i].mass``) of a struct local (its
+        field's value) or of an element of an array of structs with an adjoint (a load of
+        that field alone): (text, type); ``None`` for any other struct's."""
         d = self.d
         path, base = [], e
         while type(base) is ast.Attribute and self.ty(base.value) in d.structs:
             path.append(base.attr)
             base = base.value
-        if type(base) is ast.Name and self.env.get(base.id, _NONE)[0] in d.struct_loads:
-            var = self.env[base.id][0]
-        elif type(base) is ast.Subscript and self.struct_array(base.value) is not None:
-            var = self.struct_load(base)
-        else:
+        path = ".".join(reversed(path))
+        if type(base) is ast.Name:
+            v = self.env.get(base.id)
+            return self.env["%s.%s" % (base.id, path)] if v is not None and v[0] == _STRUCT else None
+        name = self.struct_array(base.value) if type(base) is ast.Subscript else None
+        if name is None:
             return None
-        array, index = d.struct_loads[var]
-        cls, at = d.struct_grads[array], 0
-        path.reverse()
-        for name in path:
-            lay = layout(cls)
-            at += next(o for n, _, o in lay.offsets if n == name)
-            cls = lay.types[name]
-        return array, index, ".".join(path), at // 4
-
-    def field_load(self, origin, t):
-        """A float field of an element of an array of structs with an adjoint, read."""
-        array, index, path, at = origin
-        var = self.d.fresh("fld")
-        self.nodes.append(_Load(var, t, array, index, (path, at, t)))
+        index = self.index(base.slice)
+        d.reads.setdefault(name, base)
+        self.touch(name, "load", base)
+        ft, off = next((ft, off) for p, ft, off in leaf_offsets(d.struct_grads[name]) if p == path)
+        t = d.type_of(ft)
+        if t not in DIFF:
+            return "%s[%s].%s" % (name, index, path), t
+        var = d.fresh("fld")
+        self.nodes.append(_Load(var, t, name, index, (path, off // 4, t)))
         return var, t
 
+    def bind_struct(self, env, name, leaves, cls, node):
+        """``name`` (in ``env``) a struct local of class ``cls`` holding ``leaves``: each
+        field a local of its own, ``name.path``, held as the field's type."""
+        d = self.d
+        env[name] = (_STRUCT, d.type_of(cls))
+        for path, ft, _ in leaf_offsets(cls):
+            key = "%s.%s" % (name, path)
+            txt, vt = leaves[path]
+            want = d.type_of(ft)
+            if want in DIFF:
+                env[key] = self.bind(key, txt, vt, want, None, node)
+            elif want in ("int", "bool") and not (txt.isidentifier() and vt == want):
+                var = d.fresh(key)
+                kind = "bool" if want == "bool" else S + getattr(ft, "name", "i32")
+                self.nodes.append(_Plain("%s = %s(%s)" % (var, kind, txt)))  # (held as the field's type)
+                if kind == S + "i32":
+                    d.i32.add(var)
+                env[key] = (var, want)
+            else:
+                env[key] = (txt, vt)
+
+    def whole_of(self, leaves, cls, e):
+        """A struct used whole (in an expression the differentiator keeps as text): ``S(...)``
+        of its fields, where no field has an adjoint."""
+        d = self.d
+        for txt, t in leaves.values():
+            if t in DIFF and txt.startswith(d.prefix):
+                raise d.error(e, "`%s` is used whole here, where the adjoints of its float fields would be lost: use its fields (or pass it to a func, which is inlined)" % ast.unparse(e))
+        return self.made_text(leaves, cls, e)
+
+    def made_text(self, leaves, cls, node, pre=""):
+        """``S(...)`` of a struct's ``leaves``, by the name the kernel's file gives ``S``."""
+        d = self.d
+        names = [k for k, v in d.globals.items() if v is cls]
+        if not names:
+            raise d.error(node, "struct `%s` is not a name of the kernel's file" % cls.__name__)
+        args = []
+        for field, ft in layout(cls).fields:
+            if isinstance(ft, StructType):
+                args.append(self.made_text(leaves, ft, node, pre + field + "."))
+            else:
+                args.append(leaves[pre + field][0])
+        return "%s(%s)" % (names[0], ", ".join(args))
+
     def struct_store(self, target, value, kind, s, name):
-        """``a[i] = value`` into an array of structs with an adjoint: each float field a
-        store of its own, of the value made for it (``S(...)``'s argument, a field of an
-        element read from such an array) or of one without an adjoint."""
+        """``a[i] = value`` into an array of structs: into one with an adjoint, each float
+        field a store of its own (of the field's value, which passes its adjoint on); into a
+        shared or local one, the struct made of its fields (which have no adjoints)."""
         d = self.d
         if kind != "set":
             raise d.error(s, "an augmented assignment to a struct")
         index = self.index(target.slice)
         d.writes.setdefault(name, s)
-        leaves = []
-        work = [(value, d.struct_grads[name], "", 0)]
-        while work:
-            v, cls, path, at = work.pop()
-            self.struct_leaves(v, cls, path, at, work, leaves)
+        cls = d.structs[d.arrays[name][0]]
+        leaves = self.struct_val(value)
         self.touch(name, "store", s)
-        for path, at, t, v, vt in leaves:
-            self.nodes.append(_Store(name, index, v, vt, "set", field=(path, at, t)))
-
-    def struct_leaves(self, value, cls, path, at, work, leaves):
-        """The float fields of struct value ``value`` (of class ``cls``, stored at ``path`` and
-        entry ``at`` of the element): (path, first entry, type, the value's name when it
-        has an adjoint, its type) appended to ``leaves``; a nested struct made in place
-        appended to ``work``."""
-        d = self.d
-        if type(value) is ast.Call and self.made(value) is cls:
-            for field, arg in self.struct_args(value, cls).items():
-                ft = layout(cls).types[field]
-                off = at + next(o for n, _, o in layout(cls).offsets if n == field) // 4
-                if isinstance(ft, StructType):
-                    work.append((arg, ft, path + field + ".", off))
-                    continue
-                v, vt = self.val(arg)
-                t = d.type_of(ft)
-                if t in DIFF:
-                    if vt in DIFF and vt != t:
-                        raise d.error(arg, "a %s for field `%s`, a %s" % (vt, field, t))
-                    leaves.append((path + field, off, t, v if vt in DIFF else None, vt))
+        if name in d.memory:
+            for txt, t in leaves.values():
+                if t in DIFF and txt.startswith(d.prefix):
+                    raise d.error(s, "a struct of values with gradients stored to a shared or local array, whose elements carry no adjoint")
+            self.nodes.append(_Store(name, index, None, d.arrays[name][0], "set", self.made_text(leaves, cls, s)))
             return
-        origin = self.struct_origin(value) if type(value) in (ast.Name, ast.Subscript, ast.Attribute) else None
-        if origin is None:
-            v, _ = self.val(value)
-            if v in d.struct_loads:  # (a func's result)
-                origin = d.struct_loads[v] + ("", 0)
-        for leaf, ft, off in leaf_offsets(cls):
+        if name not in d.struct_grads:
+            return
+        for path, ft, off in leaf_offsets(cls):
             t = d.type_of(ft)
-            if t not in DIFF:
-                continue
-            v = None
-            if origin is not None:
-                array, index, base, first = origin
-                v, _ = self.field_load((array, index, base + "." + leaf if base else leaf, first + off // 4), t)
-            leaves.append((path + leaf, at + off // 4, t, v, t))
+            if t in DIFF:
+                v, vt = leaves[path]
+                if vt in DIFF and vt != t:
+                    raise d.error(s, "a %s for field `%s`, a %s" % (vt, path, t))
+                self.nodes.append(_Store(name, index, v if vt in DIFF else None, vt, "set", field=(path, off // 4, t)))
 
     def struct_args(self, call, cls):
         """A struct's making ``S(...)``: each field's argument, by name."""
@@ -652,9 +717,6 @@ class _Body:
         d = self.d
         arrays = self.arrays
         if k is ast.Name:
-            if d.struct_grads and self.env.get(sub.id, _NONE)[0] in d.struct_loads:
-                raise d.error(sub, "`%s` (an element of `%s`, an array of structs with gradients) is used whole here, where its fields' gradients would be lost: read the fields it needs (`%s.field`), or pass it to a func that gives a float"
-                              % (sub.id, _source_name(d.struct_loads[self.env[sub.id][0]][0], d), sub.id))
             if type(sub.ctx) is ast.Load and sub.id not in self.env and sub.id not in arrays \
                     and d.global_value(sub.id) is _MISSING and sub.id not in _BUILTINS:
                 raise d.error(sub, "`%s` is not assigned on every path to here" % sub.id)
@@ -688,7 +750,10 @@ class _Body:
         k = type(e)
         if k is ast.Name:
             v = self.env.get(e.id)
-            out.append(v[0] if v is not None else self.arrays.get(e.id, e.id))
+            if v is not None and v[0] == _STRUCT:
+                out.append(self.whole_of(self.struct_val(e), self.d.structs[v[1]], e))
+            else:
+                out.append(v[0] if v is not None else self.arrays.get(e.id, e.id))
         elif k is ast.Constant and (type(e.value) in (int, bool) or e.value is None
                                     or (type(e.value) is float and math.isfinite(e.value))):
             out.append(repr(e.value))
@@ -716,14 +781,12 @@ class _Body:
             out.append(" else ")
             self.operand(e.orelse, out)
         elif k is ast.Attribute:
-            v = e.value
-            if self.d.struct_grads and type(v) is ast.Name and self.env.get(v.id, _NONE)[0] in self.d.struct_loads:
-                out.append(self.env[v.id][0])  # a field without an adjoint (an int), read
-            elif self.d.struct_grads and type(v) is ast.Subscript and self.struct_array(v.value) is not None:
-                out.append(self.struct_load(v))
+            field = self.leaf(e) if self.ty(e.value) in self.d.structs else None
+            if field is not None:
+                out.append(_paren(field[0]))  # a struct local's field, an element's read
             else:
-                self.operand(v, out, type(v) is not ast.Constant)
-            out.append("." + e.attr)
+                self.operand(e.value, out, type(e.value) is not ast.Constant)
+                out.append("." + e.attr)
         elif k is ast.Subscript and type(e.slice) is not ast.Slice:
             self.operand(e.value, out)
             out.append("[")
@@ -777,6 +840,8 @@ class _Body:
         renamed = []
         for sub in names:
             new = env[sub.id][0] if sub.id in env else arrays.get(sub.id)
+            if new == _STRUCT:
+                raise self.d.error(sub, "`%s`, a struct, is used whole in `%s`, which is not differentiable yet: use its fields" % (sub.id, ast.unparse(e)))
             if new is not None:
                 renamed.append((sub, sub.id))
                 sub.id = new
@@ -811,9 +876,9 @@ class _Body:
             return self.ifexp(_chosen(e), t)
         if isinstance(e, ast.Attribute):
             if self.ty(e.value) in d.structs:
-                origin = self.struct_origin(e) if d.struct_grads else None
-                if origin is not None:
-                    return self.field_load(origin, t)
+                field = self.leaf(e)
+                if field is not None:
+                    return field
                 # A field of any other struct: a value without an adjoint (a uniform's, an
                 # element of an array without one).
                 return self.let("field", t, self.text(e), [])
@@ -1230,6 +1295,9 @@ class _Body:
                 continue
             ann = hints.get(p.arg)
             want = d.type_of(ann) if ann is not None else _settle(vt)
+            if want in d.structs:
+                self.bind_struct(body.env, p.arg, self.struct_val(v), d.structs[want], v)
+                continue
             txt, vt = self.val(v)
             body.env[p.arg] = self.bind(p.arg, txt, vt, want, p.annotation, v)
         d.inlining.append(fn)
@@ -1238,6 +1306,10 @@ class _Body:
         finally:
             d.inlining.pop()
         self.nodes.extend(body.nodes)
+        if body.env.get("return", _NONE)[0] == _STRUCT:
+            # A struct: its fields (``struct_val``).
+            t = body.env["return"][1]
+            return {p: body.env["return." + p] for p, _, _ in leaf_offsets(d.structs[t])}, t
         if "return0" in body.env:
             # A tuple: its parts, for the unpacking that called it (``unpack``).
             parts = []
@@ -1308,8 +1380,6 @@ class _Body:
             self.nodes.append(_Plain("%s = %s(%s)" % (var, ast.unparse(annotation), txt)))
         else:
             self.nodes.append(_Plain("%s = %s" % (var, txt)))
-        if txt in d.struct_loads:
-            d.struct_loads[var] = d.struct_loads[txt]  # (a copy, annotated)
         return var, want
 
     # ----- statements
@@ -1388,15 +1458,59 @@ class _Body:
             return self.unpack(target, value, s)
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.arrays:
             return self.array_store(target, value, "set", s)
-        if isinstance(target, (ast.Attribute, ast.Subscript)) and isinstance(target.value, ast.Name) and target.value.id in self.env:
-            return self.component_store(target, value, s, None)
+        key = self.local_key(target)
+        if key is not None:
+            return self.assign_part(target, key, value, s, None)
         raise d.error(s, "an assignment to `%s` is not differentiable yet" % ast.unparse(target))
 
+    def local_key(self, target):
+        """The local an assignment to a part of one changes: ``v`` for ``v.x``/``v[1]`` (a
+        vector's component), ``p.vel`` for ``p.vel``, ``p.vel.y`` and ``p.vel[1]`` (a struct
+        local's field, a local of its own, or its component), else ``None``."""
+        d = self.d
+        node, component = target, False
+        if type(node) is ast.Subscript or (type(node) is ast.Attribute and self.ty(node.value) not in d.structs):
+            node, component = node.value, True
+        path = []
+        while type(node) is ast.Attribute and self.ty(node.value) in d.structs:
+            path.append(node.attr)
+            node = node.value
+        if type(node) is not ast.Name or node.id not in self.env:
+            return None
+        if path:
+            return ".".join([node.id] + path[::-1]) if self.env[node.id][0] == _STRUCT else None
+        return node.id if component else None
+
+    def assign_part(self, target, key, value, s, op):
+        """``target = value`` (``target op= value``) where ``target`` is a part of local
+        ``key``: a field of a struct local (itself a local), or a component of a vector."""
+        if self.ty(target) in self.d.structs or (type(target) is ast.Attribute and self.ty(target.value) in self.d.structs):
+            if op is not None:
+                read = ast.copy_location(_load_copy(target), target)
+                value = ast.copy_location(ast.BinOp(left=read, op=op, right=value), target)
+            if self.ty(target) in self.d.structs:
+                pre = key + "."
+                leaves = self.struct_val(value)
+                cls = self.d.structs[self.ty(target)]
+                for path, ft, _ in leaf_offsets(cls):
+                    txt, vt = leaves[path]
+                    self.env[pre + path] = self.bind(pre + path, txt, vt, self.env[pre + path][1], None, s)
+                return
+            txt, vt = self.val(value)
+            self.env[key] = self.bind(key, txt, vt, self.env[key][1], None, s)
+            return
+        return self.component_store(target, key, value, s, op)
+
     def assign_name(self, name, value, s, annotation, ann):
+        d = self.d
         if isinstance(value, ast.Call):
-            kind, lib = self.d.callee(value)
+            kind, lib = d.callee(value)
             if kind == "lib" and lib in ("shared_array", "local_array"):
                 return self.declare(name, value, lib[:-len("_array")], s)
+        t = d.type_of(ann) if ann is not None else self.ty(value)
+        if t in d.structs:
+            # A struct local: each of its fields a local of its own.
+            return self.bind_struct(self.env, name, self.struct_val(value), d.structs[t], s)
         txt, vt = self.val(value)
         old = self.env.get(name)
         want = old[1] if old is not None else self.d.type_of(ann) if ann is not None else _settle(vt)
@@ -1456,9 +1570,9 @@ class _Body:
         for tg, n in zip(target.elts, names):
             self.env[tg.id] = (n, "int")
 
-    def component_store(self, target, value, s, op):
+    def component_store(self, target, name, value, s, op):
+        """A component of float vector local ``name`` (a struct local's field too) assigned."""
         d = self.d
-        name = target.value.id
         cur, t = self.env[name]
         if t not in FLOAT_VECS:
             raise d.error(s, "an assignment to a component of `%s` (not a float vector) in a differentiated kernel is not supported yet" % name)
@@ -1472,7 +1586,7 @@ class _Body:
                 raise d.error(target, "a vector component at a run-time index; use .x/.y/.z/.w or a constant")
             k %= _size(t)
         if op is not None:
-            comp = ast.copy_location(ast.Attribute(value=ast.Name(id=name, ctx=ast.Load()), attr="xyzw"[k], ctx=ast.Load()), target)
+            comp = ast.copy_location(ast.Attribute(value=_load_copy(target.value), attr="xyzw"[k], ctx=ast.Load()), target)
             value = ast.copy_location(ast.BinOp(left=comp, op=op, right=value), s)
         v, vt = self.val(value)
         if vt != "f32":
@@ -1506,8 +1620,9 @@ class _Body:
                 value = ast.copy_location(ast.BinOp(left=read, op=s.op, right=s.value), s)
                 return self.array_store(target, value, "set", s)
             return self.array_store(target, s.value, kind, s)
-        if isinstance(target, (ast.Attribute, ast.Subscript)) and isinstance(target.value, ast.Name) and target.value.id in self.env:
-            return self.component_store(target, s.value, s, s.op)
+        key = self.local_key(target)
+        if key is not None:
+            return self.assign_part(target, key, s.value, s, s.op)
         raise d.error(s, "an assignment to `%s` is not differentiable yet" % ast.unparse(target))
 
     def array_store(self, target, value, kind, s, op=None):
@@ -1515,7 +1630,7 @@ class _Body:
         or local array any augmented assignment, ``op`` its operator's node type."""
         d = self.d
         name = self.arrays[target.value.id]
-        if name in d.struct_grads:
+        if d.arrays[name][0] in d.structs:
             return self.struct_store(target, value, kind, s, name)
         elem = d.arrays[name][0]
         if elem == "float-other":
@@ -1576,7 +1691,8 @@ class _Body:
                 continue
             if a[1] != b[1]:
                 raise d.error(s, "`%s` is a %s in one branch and a %s in the other" % (name, a[1], b[1]))
-            _one_element(d, s, name, (a[0], b[0]))
+            if _STRUCT in (a[0], b[0]):
+                raise d.error(s, "`%s` is a struct made one way in one branch and another way in the other (unpacked, say): assign it as `p = ...` in both" % name)
             out = d.fresh(name)
             merges.append((out, a[1], a[0], b[0]))
             self.env[name] = (out, a[1])
@@ -1586,6 +1702,9 @@ class _Body:
             # the name holds a zero no one reads (and that passes no adjoint on).
             for name in sorted(set(then.env) - set(other.env)):
                 a = then.env[name]
+                if a[0] == _STRUCT:
+                    self.env[name] = a  # (its fields, merged with zeros here)
+                    continue
                 zero = _zero_text(a[1])
                 if zero is not None:
                     out = d.fresh(name)
@@ -1599,8 +1718,12 @@ class _Body:
         d = self.d
         body = self.sub()
         loop.carried = []
-        for name in sorted(_assigned(stmts) - {target}):
-            if name in self.env:
+        for local in sorted(_assigned(stmts) - {target}):
+            if local not in self.env:
+                continue
+            # (a struct local: each of its fields)
+            names = [local] if self.env[local][0] != _STRUCT else sorted(k for k in self.env if k.startswith(local + "."))
+            for name in names:
                 h = d.fresh(name)
                 d.mutable.add(h)
                 body.env[name] = (h, self.env[name][1])
@@ -1624,7 +1747,6 @@ class _Body:
                               % _source_name(arr, d))
         for c in loop.carried:
             c[3] = body.env[c[4]][0]
-            _one_element(d, stmts[0] if stmts else None, c[4], (c[2], c[3]))
             self.env[c[4]] = (c[0], c[1])
         loop.body = body.nodes
 
@@ -1712,8 +1834,11 @@ class _Body:
         self.finish_loop(loop, body, s.body)
         loop.checkpoints = {}
         loop.recompute = False
-        kept = [c for c in loop.carried if c is not target]
+        # (a carried value the body does not change, a struct local's field the loop does
+        # not assign, is the same at every iteration: it needs no checkpoint)
+        kept = [c for c in loop.carried if c is not target and c[3] != c[0]]
         names = [c[4] for c in kept]
+        names += sorted({n.split(".")[0] for n in names if "." in n})  # (struct locals whose fields are carried)
         if all(_only_accumulated(s.body, c[4], names) for c in kept):
             pass  # accumulators only (a sum, a dot product): no iteration's reverse needs their values
         elif loop.static is None:
@@ -1732,17 +1857,17 @@ class _Body:
 _BUILTINS = set(dir(builtins))
 
 
-def _one_element(d, node, name, values):
-    """Refuses a name that holds an element of an array of structs with an adjoint on one
-    path and something else on another (an ``if``'s branches, a loop's iterations): reads
-    of its fields could not tell where their adjoints go."""
-    for v in values:
-        if v in d.struct_loads:
-            raise d.error(node, "`%s` holds an element of `%s` (an array of structs with gradients) on one path here and another value on another: read the element into a name of its own on each path, or read its fields into names"
-                          % (name, _source_name(d.struct_loads[v][0], d)))
-
-
 _NONE = (None, None)
+_STRUCT = "\x04struct"  # the env text of a struct local, whose fields are locals of their own ("name.field")
+
+
+def _load_copy(e):
+    """A copy of assignment target ``e`` that reads it (every context ``Load``)."""
+    e = copy.deepcopy(e)
+    for n in ast.walk(e):
+        if hasattr(n, "ctx"):
+            n.ctx = ast.Load()
+    return e
 
 
 def _chosen(e):
@@ -1793,7 +1918,10 @@ def _only_accumulated(body, name, carried):
     """Whether ``name`` changes in the loop ``body`` only by ``name += e``, ``name -= e``,
     ``name = name + e``, ``name = e + name`` or ``name = name - e`` with ``e`` reading no
     ``carried`` name, and is read nowhere else: then no iteration needs the value it had,
-    and the backward pass need not restore it."""
+    and the backward pass need not restore it. (A struct local's field, ``p.vel``, is
+    never taken for one.)"""
+    if "." in name:
+        return False
     tree = ast.Module(body=body, type_ignores=[])
     own = set()  # the reads of `name` that are its accumulations' own
     for s in ast.walk(tree):
@@ -1830,8 +1958,11 @@ def _assigned(body):
         k = type(s)
         targets = s.targets if k is ast.Assign else (s.target,) if k in (ast.AnnAssign, ast.AugAssign, ast.For) else ()
         for tg in targets:
-            if type(tg) in (ast.Attribute, ast.Subscript) and type(tg.value) is ast.Name:
-                out.add(tg.value.id)
+            base = tg
+            while type(base) in (ast.Attribute, ast.Subscript):
+                base = base.value  # (a struct local's field's component: the struct)
+            if base is not tg and type(base) is ast.Name:
+                out.add(base.id)
             for n in ast.walk(tg) if type(tg) is not ast.Name else (tg,):
                 if type(n) is ast.Name and type(n.ctx) is ast.Store:
                     out.add(n.id)

@@ -308,7 +308,7 @@ class _Writer:
                 self.replay(n.body, depth + 1, self.declared(n.body))
                 self.open(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
-                    if t in DIFF:
+                    if t in DIFF and back != h:  # (one the body does not change gathers its adjoint over all iterations)
                         self.add(depth + 1, back, t, self.g(h), t)
                         self.line(depth + 1, "%s = %s" % (self.g(h), _zero(t)))
                 self.reverse(n.body, depth + 1)
