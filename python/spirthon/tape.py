@@ -317,6 +317,7 @@ def _adjoint_function(adj):
     ns = dict(kernel.fn.__globals__)
     ns[info.prefix + "sp"] = spirthon
     ns[info.prefix + "math"] = math
+    ns.update(info.tables)
     fn = types.FunctionType(code, ns, info.name)
     fn.__annotations__ = {name: eval(ann, ns) for name, ann in info.params}
     fn.__module__ = kernel.fn.__module__

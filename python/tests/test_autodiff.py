@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Array2D, Tape, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Array3D, Tape, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -1546,6 +1546,27 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(gp["a"], central(lambda v: pairs_f64(v, b, x0.astype(np.float64), 2), pd["a"]), rtol=1e-4, atol=1e-4)
             np.testing.assert_allclose(gp["b"], central(lambda v: pairs_f64(a, v, x0.astype(np.float64), 2), pd["b"]), rtol=1e-4, atol=1e-4)
 
+    def test_loops_over_a_table_of_rows(self):
+        # A D2Q9 lattice-Boltzmann step as LBM codes write it: `for q, (cx, cy) in
+        # enumerate(C)` over a module's list of velocity pairs, weights from a list, the
+        # populations pulled (periodic) into a local array; the gradient by every population
+        # against central differences in float64.
+        f0 = (1.0 / 9.0 + self.rng.uniform(-0.02, 0.02, (9, 4, 4))).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, (9, 4, 4)).astype(np.float32)
+
+        def run():
+            f = spirthon.array(f0, requires_grad=True)
+            out = spirthon.zeros((9, 4, 4))
+            with Tape() as tape:
+                lbm_step.launch((4, 4), f, out)
+            tape.backward(grads={out: seed})
+            return f.grad.numpy(), out.numpy()
+
+        want = central(lambda v: lbm_f64(v, seed), f0)
+        for got, out in on_both(run):
+            self.assertAlmostEqual(float(np.sum(out * seed)), lbm_f64(f0.astype(np.float64), seed), places=3)
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
     def test_funcs_whose_loops_leave(self):
         # A func whose loop breaks, returning after it; one whose loop continues and that
         # writes an array.
@@ -2100,6 +2121,48 @@ def pairs_f64(a, b, x, c):
     return out
 
 
+LBM_W = [4.0 / 9.0, 1.0 / 9.0, 1.0 / 9.0, 1.0 / 9.0, 1.0 / 9.0, 1.0 / 36.0, 1.0 / 36.0, 1.0 / 36.0, 1.0 / 36.0]
+LBM_C = [(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)]
+
+
+@kernel(workgroup_size=(4, 4))
+def lbm_step(f: Array3D[f32], out: Array3D[f32]):
+    x, y, _ = global_id()
+    h, w = f.shape[1], f.shape[2]
+    pulled = local_array(f32, 9)
+    rho = 0.0
+    ux = 0.0
+    uy = 0.0
+    for q, (cx, cy) in enumerate(LBM_C):
+        v = f[q, (y - cy + h) % h, (x - cx + w) % w]
+        pulled[q] = v
+        rho += v
+        ux += v * cx
+        uy += v * cy
+    ux /= rho
+    uy /= rho
+    usq = 1.5 * (ux * ux + uy * uy)
+    for q, (cx, cy) in enumerate(LBM_C):
+        cu = 3.0 * (cx * ux + cy * uy)
+        feq = LBM_W[q] * rho * (1.0 + cu + 0.5 * cu * cu - usq)
+        out[q, y, x] = pulled[q] + (feq - pulled[q]) / 0.6
+
+
+def lbm_f64(f, seed):
+    h, w = f.shape[1], f.shape[2]
+    pulled = np.stack([np.roll(f[q], (cy, cx), (0, 1)) for q, (cx, cy) in enumerate(LBM_C)])
+    rho = pulled.sum(0)
+    ux = sum(pulled[q] * cx for q, (cx, cy) in enumerate(LBM_C)) / rho
+    uy = sum(pulled[q] * cy for q, (cx, cy) in enumerate(LBM_C)) / rho
+    usq = 1.5 * (ux * ux + uy * uy)
+    out = np.zeros_like(f)
+    for q, (cx, cy) in enumerate(LBM_C):
+        cu = 3.0 * (cx * ux + cy * uy)
+        feq = LBM_W[q] * rho * (1.0 + cu + 0.5 * cu * cu - usq)
+        out[q] = pulled[q] + (feq - pulled[q]) / 0.6
+    return float(np.sum(out * seed))
+
+
 @func
 def safe_div(a: f32, b: f32) -> f32:
     if b == 0.0:
@@ -2382,6 +2445,17 @@ BAD = {
             i = global_id().x
             y[i] = first_over(x[i])
         """, "5:13", "returns before its end and its return type is not annotated"),
+    "table_row_held_whole": ("""
+        PAIRS = [(1.0, 2.0), (3.0, 4.0)]
+
+        @kernel
+        def table_row_held_whole(x: Array[f32], y: Array[f32]):
+            i = global_id().x
+            s = 0.0
+            for row in PAIRS:
+                s += x[i]
+            y[i] = s
+        """, "7:9", "a row of `PAIRS` held whole; unpack it"),
     "struct_element_used_whole": ("""
         @struct
         class Pair:

@@ -112,11 +112,12 @@ class Adjoint:
     array in both, which the kernel reads before it writes, is one the tape copies before
     the launch for the adjoint to read)."""
 
-    def __init__(self, text, name, adjoints, reads, writes, prefix, params, flat):
+    def __init__(self, text, name, adjoints, reads, writes, prefix, params, flat, tables):
         self.text, self.name, self.adjoints, self.reads, self.writes = text, name, adjoints, reads, writes
         # The adjoint's name prefix, its parameters as (name, annotation text), and the
-        # array parameters whose adjoints are flat f32 arrays, with their entries per element.
-        self.prefix, self.params, self.flat = prefix, params, flat
+        # array parameters whose adjoints are flat f32 arrays, with their entries per element;
+        # the module-level tuples the adjoint's text defines (a table's columns).
+        self.prefix, self.params, self.flat, self.tables = prefix, params, flat, tables
 
 
 def adjoint(kernel):
@@ -196,8 +197,9 @@ def _adjoint(kernel, flags):
               for p in kernel.params]
     params += [(g, array(1, "f32") if a in d.flat else array(d.arrays[a][1], d.arrays[a][0])) for a, g in params_adj.items()]
     name = prefix + kernel.name
-    lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, "",
-             "",
+    lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, ""]
+    lines += ["%s = %r" % (k, v) for k, v in sorted(d.tables.items())]  # (columns of a module's tables of rows)
+    lines += ["",
              "@%skernel(workgroup_size=(%d, %d, %d))" % ((S,) + tuple(kernel.workgroup_size)),
              "def %s(%s):" % (name, ", ".join("%s: %s" % p for p in params))] + w.out
     text = "\n".join(lines) + "\n"
@@ -205,4 +207,4 @@ def _adjoint(kernel, flags):
     flat = {a: d.per[a] for a in d.flat if a in params_adj}
     reads = {a: n for a, n in d.reads.items() if a not in d.memory}
     writes = {a: n for a, n in d.writes.items() if a not in d.memory}
-    return Adjoint(text, name, params_adj, reads, writes, prefix, params, flat)
+    return Adjoint(text, name, params_adj, reads, writes, prefix, params, flat, dict(d.tables))

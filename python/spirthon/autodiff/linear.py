@@ -142,6 +142,7 @@ class Differentiator:
         self.writes_memo = {}
         self.callees = {}     # a call node -> what it calls
         self.structs = {}     # "struct:Name" -> the struct class
+        self.tables = {}      # a column of a module's table of rows -> its values (defined in the adjoint's file)
 
     def error(self, node, text, leave=False):
         """The located error at ``node``: its file, line and column, then the line with a
@@ -222,7 +223,16 @@ class Differentiator:
             return "litint"
         return "int"
 
+    def column(self, table, j):
+        """The name of column ``j`` of module table ``table`` (rows of numbers), a tuple the
+        adjoint's file defines."""
+        name = "%s%s_%d" % (self.prefix, table, j)
+        self.tables[name] = tuple(r[j] for r in self.globals[table])
+        return name
+
     def global_value(self, name):
+        if name in self.tables:
+            return self.tables[name]
         if name in self.globals:
             return self.globals[name]
         if name == self.prefix + "sp":  # (spirthon, as the adjoint imports it)
@@ -348,8 +358,10 @@ class _Body:
                 return "litint"
             if isinstance(v, float):
                 return "litfloat"
-            if isinstance(v, tuple) and v and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
+            if _numbers(v):
                 return "table-f" if any(isinstance(x, float) for x in v) else "table-i"
+            if isinstance(v, (tuple, list)) and v and all(_numbers(r) and len(r) == len(v[0]) for r in v):
+                return "table2"
             if isinstance(v, (int, float)):  # a typed constant (`GAIN: f32 = 0.1`)
                 return "litfloat" if isinstance(v, float) else "litint"
             t = type(v).__name__
@@ -1752,25 +1764,37 @@ class _Body:
 
     def table_loop(self, s):
         """``for w in T:`` or ``for k, w in enumerate(T):`` over a module's constant tuple
-        ``T``, as ``for k in range(len(T)): w = T[k]`` (new nodes: the tree is shared), else
+        (or list) ``T``, as ``for k in range(len(T)): w = T[k]`` (new nodes: the tree is
+        shared); over a table of rows, ``for (u, v) in T:``, each column a tuple of its own
+        the adjoint's file defines (``Differentiator.tables``), ``u = T_0[k]``; else
         ``None``."""
         d = self.d
         it, target = s.iter, s.target
         if type(it) is ast.Call and d.callee(it) == ("lib", "enumerate") and len(it.args) == 1 and not it.keywords \
-                and type(target) is ast.Tuple and len(target.elts) == 2 and all(type(t) is ast.Name for t in target.elts):
+                and type(target) is ast.Tuple and len(target.elts) == 2 and type(target.elts[0]) is ast.Name \
+                and type(target.elts[1]) in (ast.Name, ast.Tuple):
             table, (index, value) = it.args[0], target.elts
-        elif type(target) is ast.Name:
+        elif type(target) in (ast.Name, ast.Tuple):
             table, index, value = it, None, target
         else:
             return None
-        if type(table) is not ast.Name or self.ty(table) not in ("table-f", "table-i"):
+        if type(table) is not ast.Name or self.ty(table) not in ("table-f", "table-i", "table2"):
             return None
+        rows = d.global_value(table.id)
+        if type(value) is ast.Tuple:
+            if self.ty(table) != "table2" or len(value.elts) != len(rows[0]) or not all(type(v) is ast.Name for v in value.elts):
+                raise d.error(value, "unpacking the rows of `%s` into something other than %d names" % (table.id, len(rows[0])))
+        elif self.ty(table) == "table2":
+            raise d.error(value, "a row of `%s` held whole; unpack it (`for (a, b) in %s:`)" % (table.id, table.id))
         index = _located(ast.Name(id=index.id if index is not None else d.fresh("k"), ctx=ast.Store()), s)
         count = _located(ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[ast.Constant(len(d.global_value(table.id)))],
                                   keywords=[]), it)
-        read = _located(ast.Subscript(value=ast.Name(id=table.id, ctx=ast.Load()), slice=ast.Name(id=index.id, ctx=ast.Load()),
-                                      ctx=ast.Load()), it)
-        body = [_assign(value.id, read, value)] + s.body
+        read = lambda name: _located(ast.Subscript(value=ast.Name(id=name, ctx=ast.Load()), slice=ast.Name(id=index.id, ctx=ast.Load()),
+                                                   ctx=ast.Load()), it)
+        if type(value) is ast.Name:
+            body = [_assign(value.id, read(table.id), value)] + s.body
+        else:
+            body = [_assign(v.id, read(d.column(table.id, j)), v) for j, v in enumerate(value.elts)] + s.body
         return ast.copy_location(ast.For(target=index, iter=count, body=body, orelse=[], type_comment=None), s)
 
     def while_stmt(self, s):
@@ -1868,6 +1892,11 @@ def _load_copy(e):
         if hasattr(n, "ctx"):
             n.ctx = ast.Load()
     return e
+
+
+def _numbers(v):
+    """Whether ``v`` is a module's table: a tuple or list of ints and floats."""
+    return isinstance(v, (tuple, list)) and len(v) > 0 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
 
 
 def _chosen(e):
