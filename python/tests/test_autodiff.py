@@ -2289,6 +2289,12 @@ def blurred(x: Array[f32], y: Array[f32]):
         acc += w * x[min(i + k, len(x) - 1)] ** 2
     for w in TAPS:
         acc = acc * w + x[i]
+    # Loops over literal tuples, nested as a stencil's offsets, and over literal rows.
+    for dj in (-1, 0, 1):
+        for dk in (0, 2):
+            acc += x[(i + dj + dk + len(x)) % len(x)] * 0.125
+    for (a, b) in ((0.5, 1.0), (-0.25, 2.0)):
+        acc = acc * a + b * x[i]
     y[i] = acc
 
 
@@ -2297,6 +2303,11 @@ def blurred_f64(x):
     acc = sum(w * x[np.minimum(np.arange(n) + k, n - 1)] ** 2 for k, w in enumerate(TAPS))
     for w in TAPS:
         acc = acc * w + x
+    for dj in (-1, 0, 1):
+        for dk in (0, 2):
+            acc = acc + x[(np.arange(n) + dj + dk + n) % n] * 0.125
+    for a, b in ((0.5, 1.0), (-0.25, 2.0)):
+        acc = acc * a + b * x
     return acc
 
 

@@ -227,7 +227,7 @@ class Differentiator:
         """The name of column ``j`` of module table ``table`` (rows of numbers), a tuple the
         adjoint's file defines."""
         name = "%s%s_%d" % (self.prefix, table, j)
-        self.tables[name] = tuple(r[j] for r in self.globals[table])
+        self.tables[name] = tuple(r[j] for r in self.global_value(table))
         return name
 
     def global_value(self, name):
@@ -1778,6 +1778,17 @@ class _Body:
             table, index, value = it, None, target
         else:
             return None
+        if type(table) is ast.Tuple:
+            # A literal (`for dz in (-1, 0, 1):`): a table of the adjoint's file.
+            try:
+                values = ast.literal_eval(table)
+            except ValueError:
+                return None
+            if not (_numbers(values) or (values and all(_numbers(r) and len(r) == len(values[0]) for r in values))):
+                return None
+            name = d.fresh("table")
+            d.tables[name] = tuple(values)
+            table = _located(ast.Name(id=name, ctx=ast.Load()), table)
         if type(table) is not ast.Name or self.ty(table) not in ("table-f", "table-i", "table2"):
             return None
         rows = d.global_value(table.id)
