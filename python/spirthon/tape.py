@@ -206,10 +206,23 @@ class Tape:
                 self._adjoint_array(a).update(seed)
             for r in reversed(self.records):
                 info = r.adjoint.info
-                extra = [_flat(self._adjoint_array(value), info.flat.get(p.name)) for p, value in zip(r.kernel.params, r.args)
-                         if p.kind == "array" and p.name in info.adjoints]
+                extra, merge, seen = [], [], set()
+                for p, value in zip(r.kernel.params, r.args):
+                    if p.kind == "array" and p.name in info.adjoints:
+                        g = _flat(self._adjoint_array(value), info.flat.get(p.name))
+                        if id(value) in seen:
+                            # One array passed for two parameters: the second's adjoint is
+                            # an array of its own, added to the first's after the launch
+                            # (an array the adjoint writes may not be passed twice).
+                            own = _flat(gpu.zeros(value.shape, value.elem), info.flat.get(p.name))
+                            merge.append((g, own))
+                            g = own
+                        seen.add(id(value))
+                        extra.append(g)
                 # A launch checked forward is checked backward too.
                 (r.adjoint.launch_checked if r.checked else r.adjoint.launch)(r.threads, *(r.values + extra))
+                for g, own in merge:
+                    g.update(g.numpy() + own.numpy())
         except BaseException:
             for grad, old in kept:
                 grad.update(old.numpy())

@@ -1816,6 +1816,29 @@ class Programs(unittest.TestCase):
             self.assertEqual(got[1], fresh[1])
             np.testing.assert_allclose(got[0], fresh[0], rtol=1e-6, atol=1e-6)
 
+    def test_one_array_passed_for_two_parameters(self):
+        # A launch may read one array through two parameters (pairs of particles); its
+        # adjoint writes an adjoint for each, which may not be one array twice: the second
+        # gets its own, added to the first's after the launch.
+        x0 = self.rng.uniform(-1, 1, 5).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, 5).astype(np.float32)
+
+        def twice():
+            x = spirthon.array(x0, requires_grad=True)
+            y = spirthon.zeros(5)
+            with Tape() as tape:
+                both.launch(5, x, x, y)
+            tape.backward(grads={y: seed})
+            return x.grad.numpy()
+
+        def f64_twice(x):
+            n = len(x)
+            return float(np.sum(seed * np.array([x[i] * x[(i + 1) % n] * 3.0 for i in range(n)])))
+
+        want = central(f64_twice, x0)
+        for got in on_both(twice):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
     def test_grads_accumulate_until_zeroed(self):
         def run():
             x = spirthon.array(np.arange(4, dtype=np.float32), requires_grad=True)
@@ -2161,6 +2184,12 @@ def lbm_f64(f, seed):
         feq = LBM_W[q] * rho * (1.0 + cu + 0.5 * cu * cu - usq)
         out[q] = pulled[q] + (feq - pulled[q]) / 0.6
     return float(np.sum(out * seed))
+
+
+@kernel
+def both(a: Array[f32], b: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = a[i] * b[(i + 1) % len(b)] * 3.0
 
 
 @func
