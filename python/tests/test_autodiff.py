@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (AdjointError, Array, Array2D, Array3D, Tape, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
-                      identity, inverse, kernel, length, local_array, local_index, mat22, mat33, mat44, normalize, outer,
+                      identity, inverse, kernel, length, local_array, local_id, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
                       subgroup_exclusive_add, subgroup_inclusive_add, subgroup_max, subgroup_min, subgroup_shuffle_down, subgroup_shuffle_up,
@@ -1816,6 +1816,46 @@ class Programs(unittest.TestCase):
             self.assertEqual(got[1], fresh[1])
             np.testing.assert_allclose(got[0], fresh[0], rtol=1e-6, atol=1e-6)
 
+    def test_barriers_in_loops_around_tiles(self):
+        # A tiled product: the tiles of A and B written whole at each step between barriers;
+        # the adjoint replays each step's tiles before reversing it, barrier for barrier.
+        m, n, k = 6, 7, 10
+        a0 = self.rng.uniform(-1, 1, m * k).astype(np.float32)
+        b0 = self.rng.uniform(-1, 1, k * n).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, m * n).astype(np.float32)
+
+        def run():
+            a, b = spirthon.array(a0, requires_grad=True), spirthon.array(b0, requires_grad=True)
+            c = spirthon.zeros(m * n)
+            with Tape() as tape:
+                tiled_matmul.launch((8, 8), m, n, k, a, b, c)
+            tape.backward(grads={c: seed})
+            return c.numpy(), a.grad.numpy(), b.grad.numpy()
+
+        A, B, S = (v.astype(np.float64) for v in (a0.reshape(m, k), b0.reshape(k, n), seed.reshape(m, n)))
+        for c, ga, gb in on_both(run):
+            np.testing.assert_allclose(c.reshape(m, n), A @ B, rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(ga.reshape(m, k), S @ B.T, rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(gb.reshape(k, n), A.T @ S, rtol=1e-5, atol=1e-5)
+
+        # A 1-D tile at `local_index()`, a loop carrying a value that is not an accumulator
+        # (checkpointed at a constant count, recomputed at a run-time one).
+        x0 = self.rng.uniform(-1, 1, 3 * 16).astype(np.float32)
+        w = self.rng.uniform(-1, 1, 16).astype(np.float32)
+
+        def sums():
+            x = spirthon.array(x0, requires_grad=True)
+            y = spirthon.zeros(16)
+            with Tape() as tape:
+                tiled_sums.launch(16, x, y, 3)
+            tape.backward(grads={y: w})
+            return y.numpy(), x.grad.numpy()
+
+        want = central(lambda v: float(np.sum(w * tiled_sums_f64(v, 16, 3))), x0)
+        for y, g in on_both(sums):
+            np.testing.assert_allclose(y, tiled_sums_f64(x0.astype(np.float64), 16, 3), rtol=1e-5)
+            np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4)
+
     def test_one_array_passed_for_two_parameters(self):
         # A launch may read one array through two parameters (pairs of particles); its
         # adjoint writes an adjoint for each, which may not be one array twice: the second
@@ -2186,6 +2226,57 @@ def lbm_f64(f, seed):
     return float(np.sum(out * seed))
 
 
+TILE = 4
+
+
+@kernel(workgroup_size=(TILE, TILE))
+def tiled_matmul(m: i32, n: i32, k: i32, a: Array[f32], b: Array[f32], c: Array[f32]):
+    # Tiles of A and B in shared memory, written whole at each step, between barriers.
+    ta = shared_array(f32, TILE * TILE)
+    tb = shared_array(f32, TILE * TILE)
+    col, row, _ = global_id()
+    lx, ly, _ = local_id()
+    acc = 0.0
+    for t in range((k + TILE - 1) // TILE):
+        ak = t * TILE + lx
+        bk = t * TILE + ly
+        ta[ly * TILE + lx] = a[row * k + ak] if row < m and ak < k else 0.0
+        tb[ly * TILE + lx] = b[bk * n + col] if bk < k and col < n else 0.0
+        barrier()
+        for j in range(TILE):
+            acc += ta[ly * TILE + j] * tb[j * TILE + lx]
+        barrier()
+    if row < m and col < n:
+        c[row * n + col] = acc
+
+
+@kernel(workgroup_size=8)
+def tiled_sums(x: Array[f32], y: Array[f32], chunks: i32):
+    # A 1-D tile at local_index(), each step's sum of squares weighted by the position.
+    tile = shared_array(f32, 8)
+    i = global_id().x
+    s = 0.0
+    for c in range(chunks):
+        v = x[c * len(y) + i]
+        tile[local_index()] = v * v
+        barrier()
+        for j in range(8):
+            s = s * 0.5 + tile[j] * float(j + 1)
+        barrier()
+    y[i] = s
+
+
+def tiled_sums_f64(x, n, chunks):
+    y = np.zeros(n)
+    for i in range(n):
+        s, g = 0.0, i // 8 * 8
+        for c in range(chunks):
+            for j in range(8):
+                s = s * 0.5 + x[c * n + g + j] ** 2 * (j + 1)
+        y[i] = s
+    return y
+
+
 @kernel
 def both(a: Array[f32], b: Array[f32], y: Array[f32]):
     i = global_id().x
@@ -2496,6 +2587,35 @@ BAD = {
                 s += x[i]
             y[i] = s
         """, "7:9", "a row of `PAIRS` held whole; unpack it"),
+    "tile_written_in_part": ("""
+        @kernel(workgroup_size=4)
+        def tile_written_in_part(x: Array[f32], y: Array[f32]):
+            tile = shared_array(f32, 4)
+            i = global_id().x
+            s = 0.0
+            for c in range(3):
+                if local_index() < 2:
+                    tile[local_index()] = x[c * 4 + i]
+                barrier()
+                s += tile[3 - local_index()]
+                barrier()
+            y[i] = s
+        """, "8:13", "`tile` is written and read in this loop"),
+    "barrier_in_a_while_loop": ("""
+        @kernel(workgroup_size=4)
+        def barrier_in_a_while_loop(x: Array[f32], y: Array[f32]):
+            tile = shared_array(f32, 4)
+            i = global_id().x
+            tile[local_index()] = x[i]
+            barrier()
+            s = 0.0
+            k = 0
+            while k < 3:
+                s += tile[k]
+                barrier()
+                k += 1
+            y[i] = s
+        """, "11:9", "a `barrier()` inside a branch, a `while` loop or a func"),
     "struct_element_used_whole": ("""
         @struct
         class Pair:

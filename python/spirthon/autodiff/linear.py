@@ -59,12 +59,14 @@ class _Store:
     augmented assignment or atomic on an int shared or local array); ``value`` the stored name when it has an adjoint, else ``None``; ``replay`` the
     stored text where the replay writes it too (a shared or local array, whose contents the
     replay needs), else ``None``; ``call``: ``replay`` is the write's statement itself (an
-    atomic); ``field``, a struct array's field written, as a ``_Load``'s."""
-    __slots__ = ("array", "index", "value", "vty", "kind", "replay", "call", "field")
+    atomic); ``field``, a struct array's field written, as a ``_Load``'s; ``whole``: a
+    shared array's store at an index that takes each element once in the workgroup
+    (``local_index()``, ``ly * W + lx``)."""
+    __slots__ = ("array", "index", "value", "vty", "kind", "replay", "call", "field", "whole")
 
-    def __init__(self, array, index, value, vty, kind, replay=None, call=False, field=None):
+    def __init__(self, array, index, value, vty, kind, replay=None, call=False, field=None, whole=False):
         self.array, self.index, self.value, self.vty, self.kind = array, index, value, vty, kind
-        self.replay, self.call, self.field = replay, call, field
+        self.replay, self.call, self.field, self.whole = replay, call, field, whole
 
 
 class _Declare:
@@ -104,11 +106,14 @@ class _For:
     with a constant trip count ``static``; ``recompute``: the reverse restores the carried
     values at each iteration by replaying the loop from its entry (no checkpoints: a
     run-time trip count, or values it cannot keep), else it needs none (accumulators). A
-    ``while`` loop has its ``test`` and no ``var``, and is always recomputed."""
-    __slots__ = ("var", "lo", "step", "hi", "static", "body", "carried", "counter", "checkpoints", "recompute", "test")
+    ``while`` loop has its ``test`` and no ``var``, and is always recomputed. ``tiles``:
+    the shared arrays its body writes whole before a barrier at each iteration (new at each
+    iteration, as arrays its body declares: its replays write them again)."""
+    __slots__ = ("var", "lo", "step", "hi", "static", "body", "carried", "counter", "checkpoints", "recompute", "test", "tiles")
 
     def __init__(self):
         self.test = None  # a `while` loop's test, over the header names (``var`` is None)
+        self.tiles = frozenset()
 
 
 _MISSING = object()
@@ -143,6 +148,8 @@ class Differentiator:
         self.callees = {}     # a call node -> what it calls
         self.structs = {}     # "struct:Name" -> the struct class
         self.tables = {}      # a column of a module's table of rows -> its values (defined in the adjoint's file)
+        self.lid = {}         # a versioned int name holding a component of local_id() -> "x", "y" or "z"
+        self.sizes = {}       # a 1-D shared or local array -> its size, where it is a constant
 
     def error(self, node, text, leave=False):
         """The located error at ``node``: its file, line and column, then the line with a
@@ -306,6 +313,9 @@ class _Body:
 
     def __init__(self, d, env, arrays, func=None, top=False):
         self.d, self.env, self.arrays, self.func, self.top = d, env, arrays, func, top
+        # Whether a barrier may be here: the kernel's top level and its `for` loops' bodies
+        # (uniform control flow as the kernel's; not a branch, a `while` loop or a func).
+        self.barriers = top
         self.nodes = []
         self.types = {}
 
@@ -1413,8 +1423,8 @@ class _Body:
                 if kind == "lib" and name.startswith("atomic_"):
                     return self.atomic(v, name)
                 if kind == "lib" and name == "barrier":
-                    if not self.top:
-                        raise d.error(s, "a `barrier()` inside a branch, a loop or a func of a differentiated kernel is not supported yet; call it at the top level of the kernel")
+                    if not self.barriers:
+                        raise d.error(s, "a `barrier()` inside a branch, a `while` loop or a func of a differentiated kernel is not supported yet; call it at the top level of the kernel or in its `for` loops")
                     self.nodes.append(_Barrier())
                     return
                 if kind == "func":
@@ -1527,6 +1537,9 @@ class _Body:
         old = self.env.get(name)
         want = old[1] if old is not None else self.d.type_of(ann) if ann is not None else _settle(vt)
         self.env[name] = self.bind(name, txt, vt, want, annotation, s, value)
+        if want == "int" and type(value) is ast.Attribute and value.attr in ("x", "y", "z") and type(value.value) is ast.Call \
+                and not value.value.args and d.callee(value.value) == ("lib", "local_id"):
+            d.lid[self.env[name][0]] = value.attr  # (for ``whole``)
 
     def declare(self, name, call, kind, s):
         """``name = shared_array(T, n)`` or ``local_array(T, n)``: the array, in the replay
@@ -1543,6 +1556,8 @@ class _Body:
         arr = d.fresh(name)
         d.arrays[arr] = (elem, dims)
         d.memory[arr] = kind
+        if dims == 1 and _const_int(d, size) is not None:
+            d.sizes[arr] = _const_int(d, size)
         self.arrays[name] = arr
         size_text = ast.unparse(size)
         self.nodes.append(_Declare("%s = %s(%s, %s)" % (arr, ast.unparse(call.func), ast.unparse(call.args[0]), size_text), arr))
@@ -1579,6 +1594,8 @@ class _Body:
         txt = self.text(value)
         names = [d.fresh(tg.id) for tg in target.elts]
         self.nodes.append(_Plain("%s = %s" % (", ".join(names), txt)))
+        if type(value) is ast.Call and not value.args and d.callee(value) == ("lib", "local_id"):
+            d.lid.update(zip(names, "xyz"))
         for tg, n in zip(target.elts, names):
             self.env[tg.id] = (n, "int")
 
@@ -1655,13 +1672,34 @@ class _Body:
             # only `+=` and `-=` reach here for floats).
             self.touch(name, "store", s)
             replay = v if op is None else "%s[%s]%s%s" % (name, index, _BINOPS[op], v)
-            self.nodes.append(_Store(name, index, v if (elem in DIFF and vt in DIFF) else None, vt, kind, replay))
+            whole = kind == "set" and d.memory[name] == "shared" and self.whole(target.slice, d.sizes.get(name))
+            self.nodes.append(_Store(name, index, v if (elem in DIFF and vt in DIFF) else None, vt, kind, replay, whole=whole))
             return
         self.touch(name, "store", s)
         if elem in DIFF:
             if vt in DIFF and vt != elem:
                 raise d.error(s, "a %s stored to an array of %s" % (vt, elem))
             self.nodes.append(_Store(name, index, v if vt in DIFF else None, vt, kind))
+
+    def whole(self, index, size):
+        """Whether ``index`` takes each element of a shared array of ``size`` once in the
+        workgroup: ``local_index()``, ``lx`` (a 1-D workgroup) or ``ly * W + lx`` (a 2-D
+        one of width ``W``) over ``local_id()``'s components, the array the workgroup's
+        size."""
+        d = self.d
+        wx, wy, wz = self.d.kernel.workgroup_size
+        lid = lambda e, c: type(e) is ast.Name and e.id in self.env and d.lid.get(self.env[e.id][0]) == c
+        if type(index) is ast.Call and not index.args and d.callee(index) == ("lib", "local_index"):
+            return size == wx * wy * wz
+        if lid(index, "x"):
+            return size == wx and wy == wz == 1
+        if type(index) is ast.BinOp and type(index.op) is ast.Add and wz == 1 and size == wx * wy:
+            for row, x in ((index.left, index.right), (index.right, index.left)):
+                if lid(x, "x") and type(row) is ast.BinOp and type(row.op) is ast.Mult:
+                    for y, w in ((row.left, row.right), (row.right, row.left)):
+                        if lid(y, "y") and _const_int(d, w) == wx:
+                            return True
+        return False
 
     def atomic(self, call, name):
         d = self.d
@@ -1729,6 +1767,7 @@ class _Body:
         ``target``) that is bound before the loop carried, under a header name."""
         d = self.d
         body = self.sub()
+        body.barriers = self.barriers and loop.lo is not None  # (a `for` loop; a `while` loop has no bounds)
         loop.carried = []
         for local in sorted(_assigned(stmts) - {target}):
             if local not in self.env:
@@ -1749,7 +1788,10 @@ class _Body:
         start = len(d.log)
         body.stmts(_unguard(d, stmts, ast.Continue))
         seen = {}
-        fresh = _declared(body.nodes) if d.memory else ()  # arrays the body declares are new at each iteration
+        loop.tiles = _tiles(body.nodes, d.log[start:])
+        # Arrays the body declares, or writes whole at each iteration before a barrier, are
+        # new at each iteration.
+        fresh = (_declared(body.nodes) | loop.tiles) if d.memory else ()
         for arr, what, node in d.log[start:]:
             if arr not in fresh:
                 seen.setdefault(arr, {})[what] = node
@@ -2397,7 +2439,8 @@ def _writes_memory(node):
 
 
 def _declared(nodes):
-    """The shared and local arrays declared in ``nodes`` (in nested branches and loops too)."""
+    """The shared and local arrays declared in ``nodes`` (in nested branches and loops too),
+    and those a loop among them writes whole at each iteration (``_For.tiles``)."""
     out, work = set(), list(nodes)
     while work:
         n = work.pop()
@@ -2406,8 +2449,38 @@ def _declared(nodes):
         elif isinstance(n, _If):
             work += n.then + n.other
         elif isinstance(n, _For):
+            out |= n.tiles
             work += n.body
     return out
+
+
+def _tiles(body, log):
+    """The shared arrays a loop's ``body`` writes whole at each iteration, as a tile of a
+    tiled product is: stored at its top level at an index that takes each element once in
+    the workgroup (``_Store.whole``), before a barrier there, with no other store of the
+    array in the body, that store the body's first access to it (``log``, the body's
+    accesses in order). Each iteration then reads only what it wrote, so a replay of the
+    iteration writes again what the iteration read."""
+    first = {}
+    for arr, what, _ in log:
+        first.setdefault(arr, what)
+    stores = {}
+    work = list(body)
+    while work:
+        n = work.pop()
+        if isinstance(n, _Store):
+            stores[n.array] = stores.get(n.array, 0) + 1
+        elif isinstance(n, _If):
+            work += n.then + n.other
+        elif isinstance(n, _For):
+            work += n.body
+    out, stored = set(), set()
+    for n in body:
+        if isinstance(n, _Store) and n.whole:
+            stored.add(n.array)
+        elif isinstance(n, _Barrier):
+            out |= {a for a in stored if stores.get(a) == 1 and first.get(a) == "store"}
+    return frozenset(out)
 
 
 def _source_name(arr, d):

@@ -66,9 +66,13 @@ class _Writer:
                             active.add(c[0])
                     self.vary(n.body)
 
-    def declared(self, nodes):
-        """What a replay of ``nodes`` inside the reverse writes (``replay``'s ``keep``)."""
-        return _declared(nodes) if self.d.memory else None
+    def declared(self, nodes, loop=None):
+        """What a replay of ``nodes`` inside the reverse writes (``replay``'s ``keep``): the
+        arrays they declare, and those written whole at each iteration of ``loop`` (whose
+        body they are) or of a loop among them."""
+        if not self.d.memory:
+            return None
+        return _declared(nodes) | (loop.tiles if loop is not None else frozenset())
 
     def line(self, depth, text):
         self.out.append("    " * depth + text)
@@ -296,7 +300,7 @@ class _Writer:
                         self.line(depth + 1, "for %s in range(%s):" % (self.d.fresh("again"), j))
                     else:
                         self.line(depth + 1, "for %s in range(%s, %s + %s * %d, %d):" % (n.var, n.lo, n.lo, j, n.step, n.step))
-                    self.replay(n.body, depth + 2, self.declared(n.body))
+                    self.replay(n.body, depth + 2, self.declared(n.body, n))
                     for h, t, entry, back, name in n.carried:
                         self.line(depth + 2, "%s = %s" % (h, back))
                     self.line(depth + 2, "pass")
@@ -305,7 +309,7 @@ class _Writer:
                 for h in n.checkpoints:
                     arr, ct = n.checkpoints[h]
                     self.line(depth + 1, "%s = %s[%s]%s" % (h, arr, j, " != 0" if ct == "bool" else ""))
-                self.replay(n.body, depth + 1, self.declared(n.body))
+                self.replay(n.body, depth + 1, self.declared(n.body, n))
                 self.open(n.body, depth + 1)
                 for h, t, entry, back, name in n.carried:
                     if t in DIFF and back != h:  # (one the body does not change gathers its adjoint over all iterations)
