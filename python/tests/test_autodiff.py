@@ -2212,7 +2212,6 @@ def lbm_step(f: Array3D[f32], out: Array3D[f32]):
 
 
 def lbm_f64(f, seed):
-    h, w = f.shape[1], f.shape[2]
     pulled = np.stack([np.roll(f[q], (cy, cx), (0, 1)) for q, (cx, cy) in enumerate(LBM_C)])
     rho = pulled.sum(0)
     ux = sum(pulled[q] * cx for q, (cx, cy) in enumerate(LBM_C)) / rho
