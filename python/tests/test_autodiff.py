@@ -20,7 +20,7 @@ from spirthon import (AdjointError, Array, Array2D, Array3D, Tape, i32, struct, 
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
                       subgroup_exclusive_add, subgroup_inclusive_add, subgroup_max, subgroup_min, subgroup_shuffle_down, subgroup_shuffle_up,
-                      subgroup_shuffle_xor, transpose, u32, vec2, vec3, vec4, dot)
+                      subgroup_shuffle_xor, transpose, u32, vec2, vec3, vec4, dot, workgroup_id)
 from test_gpu import np, on_both, setUpModule  # noqa: E402,F401
 
 
@@ -531,6 +531,31 @@ class Random(unittest.TestCase):
                     body.insert(at, "s = bump(s)")
             bodies.append(["s = Trio(0.0, 0.0, 0.0, 0)"] + body + ["out = out + float(s.n) * 0.125"])
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_struct", prelude=prelude, names=names), 200)
+
+    def test_random_linear_updates_of_a_local_array(self):
+        # A local array read before it is written again (`acc[a] += acc[b] * c`, in loops
+        # and branches, as a tree reduction does): allowed where no value read from it is
+        # needed, each value only added into it and the result a sum of its elements.
+        import random
+        rng = random.Random(47)
+        bodies = []
+        for _ in range(16):
+            body = ["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5", "k = 1", "acc = local_array(f32, 4)",
+                    "acc[0] = t0", "acc[1] = t1 * t1", "acc[2] = math.sin(t2)", "acc[3] = 0.25"]
+            body += random_statements(rng, 1, 0)
+            for _ in range(rng.randrange(2, 6)):
+                a, b = rng.randrange(4), rng.randrange(4)
+                update = "acc[%d] %s acc[%d] * %s" % (a, rng.choice(["+=", "-="]), b, rng.choice(["0.5", "-0.25", "1.5"]))
+                r = rng.random()
+                if r < 0.3:
+                    body += ["for k in range(%d):" % rng.randrange(1, 4), "    " + update.replace("acc[%d] *" % b, "acc[(k + %d) %% 4] *" % b)]
+                elif r < 0.5:
+                    body += ["if t0 > t1:", "    " + update, "else:", "    acc[%d] += t2" % a]
+                else:
+                    body.append(update)
+            body.append("out = t0 + t1 * 0.5 + t2 * t3 + acc[0] - acc[1] * 0.5 + acc[2] + acc[3] * 2.0")
+            bodies.append(body)
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_linear_local"), 200)
 
     def test_random_statements_in_place(self):
         # The same kind of bodies, storing the result over the element they read: the tape
@@ -1856,6 +1881,26 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(y, tiled_sums_f64(x0.astype(np.float64), 16, 3), rtol=1e-5)
             np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4)
 
+    def test_a_tree_reduction(self):
+        # Shared memory read before it is written again, in a `while` loop with barriers:
+        # no value read from it is needed (each is only added into it, then stored), so the
+        # adjoint adds each element's adjoint down the tree, step by step in reverse.
+        x0 = self.rng.uniform(-1, 1, 40).astype(np.float32)
+        w = np.float32([0.5, -2.0, 1.5])
+
+        def run():
+            x = spirthon.array(x0, requires_grad=True)
+            partial = spirthon.zeros(3)
+            with Tape() as tape:
+                tree_sums.launch(48, x, partial)
+            tape.backward(grads={partial: w})
+            return partial.numpy(), x.grad.numpy()
+
+        groups = np.arange(40) // 16
+        for partial, g in on_both(run):
+            np.testing.assert_allclose(partial, [0.5 * np.sum(x0[groups == k].astype(np.float64) ** 2) for k in range(3)], rtol=1e-5)
+            np.testing.assert_allclose(g, w[groups] * x0, rtol=1e-5, atol=1e-6)
+
     def test_one_array_passed_for_two_parameters(self):
         # A launch may read one array through two parameters (pairs of particles); its
         # adjoint writes an adjoint for each, which may not be one array twice: the second
@@ -2276,6 +2321,24 @@ def tiled_sums_f64(x, n, chunks):
     return y
 
 
+@kernel(workgroup_size=16)
+def tree_sums(x: Array[f32], partial: Array[f32]):
+    # A tree reduction: each step adds the upper half onto the lower, between barriers.
+    tile = shared_array(f32, 16)
+    lid = local_id().x
+    i = global_id().x
+    tile[lid] = x[i] * x[i] if i < len(x) else 0.0
+    barrier()
+    s = 8
+    while s > 0:
+        if lid < s:
+            tile[lid] += tile[lid + s]
+        barrier()
+        s //= 2
+    if lid == 0:
+        partial[workgroup_id().x] = tile[0] * 0.5
+
+
 @kernel
 def both(a: Array[f32], b: Array[f32], y: Array[f32]):
     i = global_id().x
@@ -2596,25 +2659,22 @@ BAD = {
                 if local_index() < 2:
                     tile[local_index()] = x[c * 4 + i]
                 barrier()
-                s += tile[3 - local_index()]
+                s += tile[3 - local_index()] * s
                 barrier()
             y[i] = s
         """, "8:13", "`tile` is written and read in this loop"),
-    "barrier_in_a_while_loop": ("""
+    "barrier_in_a_branch": ("""
         @kernel(workgroup_size=4)
-        def barrier_in_a_while_loop(x: Array[f32], y: Array[f32]):
+        def barrier_in_a_branch(x: Array[f32], y: Array[f32]):
             tile = shared_array(f32, 4)
             i = global_id().x
             tile[local_index()] = x[i]
-            barrier()
             s = 0.0
-            k = 0
-            while k < 3:
-                s += tile[k]
+            if len(x) > 4:
                 barrier()
-                k += 1
+                s = tile[3 - local_index()]
             y[i] = s
-        """, "11:9", "a `barrier()` inside a branch, a `while` loop or a func"),
+        """, "8:9", "a `barrier()` inside a branch or a func"),
     "struct_element_used_whole": ("""
         @struct
         class Pair:
@@ -2658,7 +2718,7 @@ BAD = {
             barrier()
             v = tile[63 - local_index()]
             barrier()
-            tile[local_index()] = v * 2.0
+            tile[local_index()] = v * v
             barrier()
             y[global_id().x] = tile[local_index() ^ 1]
         """, "8:5", "`tile` is written here after it was read at line 7"),
@@ -2712,7 +2772,7 @@ BAD = {
             s = 0.0
             for k in range(8):
                 buf[k] = x[i] * float(k)
-                s = s + buf[(k + 3) % 8]
+                s = s + buf[(k + 3) % 8] * buf[k]
             y[i] = s
         """, "7:9", "`buf` is written and read in this loop"),
 }

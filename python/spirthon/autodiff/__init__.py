@@ -72,7 +72,7 @@ import re
 from ..arrays import _KIND
 from ..structs import StructType, layout, leaf_offsets
 
-from .linear import AdjointError, Differentiator, _Body, _flag_leaves, _parse_def, _unguard
+from .linear import AdjointError, Differentiator, _Body, _flag_leaves, _linear_only, _parse_def, _unguard
 from .rules import DIFF, MATS, M, S, _entry_texts, _zero
 from .writer import _Writer
 
@@ -162,6 +162,11 @@ def _adjoint(kernel, flags):
     body = _Body(d, env, arrays, top=True)
     stmts = [s for s in tree.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     body.stmts(_unguard(d, _flag_leaves(stmts, d.fresh) if flags else stmts))
+    if d.later:
+        linear = _linear_only(d, body.nodes)
+        for arr, error in d.later:
+            if arr not in linear:
+                raise error
     prefix = d.prefix
     adj = {a: "%sadj_%s" % (prefix, a) for a, (elem, _) in d.arrays.items()
            if (elem in DIFF or a in d.struct_grads) and a not in d.memory}

@@ -150,6 +150,8 @@ class Differentiator:
         self.tables = {}      # a column of a module's table of rows -> its values (defined in the adjoint's file)
         self.lid = {}         # a versioned int name holding a component of local_id() -> "x", "y" or "z"
         self.sizes = {}       # a 1-D shared or local array -> its size, where it is a constant
+        self.later = []       # (shared or local array, its refusal) where it is read before written: raised unless no read value is needed
+        self.valued = set()   # the shared and local arrays read where the value is kept as text (an int, a condition)
 
     def error(self, node, text, leave=False):
         """The located error at ``node``: its file, line and column, then the line with a
@@ -334,8 +336,10 @@ class _Body:
             for a, w, n in d.log:
                 if a == arr and w != what:
                     if memory:
-                        raise d.error(node, "`%s` is written here after it was read at line %d: the backward pass replays the reads and would see the later values; write each element before any read of the array (or use another array)"
-                                      % (_source_name(arr, d), n.lineno))
+                        # (unless no value read from it is needed: ``_linear_only``)
+                        d.later.append((arr, d.error(node, "`%s` is written here after it was read at line %d: the backward pass replays the reads and would see the later values; write each element before any read of the array (or use another array)"
+                                                     % (_source_name(arr, d), n.lineno))))
+                        break
                     raise d.error(node, "`%s` is read here after it was written at line %d: the backward pass replays the kernel's reads from the array as the launch found it; read the elements before writing any (or write to another array)"
                                   % (arr, n.lineno))
         d.log.append((arr, what, node))
@@ -746,6 +750,8 @@ class _Body:
             raise d.error(sub, "an assignment expression (`:=`); assign on a line of its own")
         elif k is ast.Subscript:
             if type(sub.value) is ast.Name and sub.value.id in arrays:
+                if arrays[sub.value.id] in d.memory:
+                    d.valued.add(arrays[sub.value.id])
                 if arrays[sub.value.id] in d.struct_grads:
                     raise d.error(sub, "an element of `%s` (an array of structs with gradients) used whole here, where its fields' gradients would be lost: read the fields it needs (`%s.field`)"
                                   % (sub.value.id, ast.unparse(sub)))
@@ -1424,7 +1430,7 @@ class _Body:
                     return self.atomic(v, name)
                 if kind == "lib" and name == "barrier":
                     if not self.barriers:
-                        raise d.error(s, "a `barrier()` inside a branch, a `while` loop or a func of a differentiated kernel is not supported yet; call it at the top level of the kernel or in its `for` loops")
+                        raise d.error(s, "a `barrier()` inside a branch or a func of a differentiated kernel is not supported yet; call it at the top level of the kernel or in its loops")
                     self.nodes.append(_Barrier())
                     return
                 if kind == "func":
@@ -1767,7 +1773,7 @@ class _Body:
         ``target``) that is bound before the loop carried, under a header name."""
         d = self.d
         body = self.sub()
-        body.barriers = self.barriers and loop.lo is not None  # (a `for` loop; a `while` loop has no bounds)
+        body.barriers = self.barriers
         loop.carried = []
         for local in sorted(_assigned(stmts) - {target}):
             if local not in self.env:
@@ -1796,7 +1802,10 @@ class _Body:
             if arr not in fresh:
                 seen.setdefault(arr, {})[what] = node
         for arr, both in seen.items():
-            if len(both) == 2:
+            if len(both) == 2 and arr in d.memory:
+                d.later.append((arr, d.error(both["store"], "`%s` is written and read in this loop: a later iteration's write would change what an earlier one read, and the backward pass replays the reads; write the array in one loop and read it in another"
+                                             % _source_name(arr, d))))
+            elif len(both) == 2:
                 raise d.error(both["store"], "`%s` is written and read in this loop: a later iteration's write would change what an earlier one read, and the backward pass replays the reads; write the array in one loop and read it in another"
                               % _source_name(arr, d))
         for c in loop.carried:
@@ -2452,6 +2461,55 @@ def _declared(nodes):
             out |= n.tiles
             work += n.body
     return out
+
+
+def _linear_only(d, nodes):
+    """The shared and local arrays of floats none of whose read values the adjoint needs
+    (a tree reduction's ``tile[i] += tile[i + s]`` then ``out[g] = tile[0] * 0.5``): such an
+    array may be read before it is written, since the replays' stale reads reach nothing.
+    A value is needed where an adjoint rule, a condition, an index, an int or a loop's bounds
+    read it, and so is every value it is computed from (its ``Let``'s operands, a merge's or
+    a loop header's sources) and every value stored into an array a needed value is read
+    from."""
+    names = lambda text: set(re.findall(r"%s\w+" % re.escape(d.prefix), text or ""))
+    needed, deps, into, loads = set(), {}, {}, {}
+    work = list(nodes)
+    while work:
+        n = work.pop()
+        if isinstance(n, _Let):
+            deps.setdefault(n.var, set()).update(names(n.text))
+            # (a rule for a literal or a parameter adds to no adjoint: the writer skips it)
+            for text in list(n.pre) + [r[2] for r in n.rules if r[0].startswith(d.prefix)]:
+                needed |= names(text)
+        elif isinstance(n, _Load):
+            needed |= names(n.index)
+            if n.array in d.memory:
+                loads.setdefault(n.array, []).append(n.var)
+        elif isinstance(n, _Store):
+            needed |= names(n.index)
+            if n.array in d.memory:
+                into.setdefault(n.array, set()).update(names(n.replay) | ({n.value} if n.value else set()))
+        elif isinstance(n, (_Plain, _Declare)):
+            needed |= names(n.text)
+        elif isinstance(n, _If):
+            needed |= names(n.cond)
+            for m in n.merges:
+                deps.setdefault(m[0], set()).update((m[2], m[3]))
+            work += n.then + n.other
+        elif isinstance(n, _For):
+            needed |= names(" ".join(str(x) for x in (n.lo, n.hi, n.test)))
+            for c in n.carried:
+                deps.setdefault(c[0], set()).update(x for x in (c[2], c[3]) if x)
+            work += n.body
+    size = -1
+    while size != len(needed):
+        size = len(needed)
+        for arr, vs in loads.items():
+            if arr in d.valued or any(v in needed for v in vs):
+                needed |= into.get(arr, set())
+        for v in list(needed):
+            needed |= deps.get(v, set())
+    return {a for a, vs in loads.items() if a not in d.valued and d.arrays[a][0] in DIFF and not any(v in needed for v in vs)}
 
 
 def _tiles(body, log):
