@@ -1233,6 +1233,15 @@ def prepare(kernel, checked=False):
     _pipeline(dev, m, m.entry)
 
 
+def written_arrays(kernel, checked=False):
+    """The names of the array parameters ``kernel`` writes, as the compiler says on the
+    current device (every array on the python device without the native module)."""
+    if _current() is _PYTHON:
+        written = _check_for_python(kernel, checked)
+        return {p.name for p in kernel.params if p.kind == "array" and written(p.name)}
+    return {p.name for _, p, _, written in _plan(kernel, checked).arrays if written}
+
+
 def _launch_label(kernel, site):
     """A launch as a device array's last writer names it."""
     return "the launch of `%s` at %s" % (kernel.name, site) if site else "a launch of `%s`" % kernel.name

@@ -108,20 +108,14 @@ class Tape:
         # The kernel's own errors (its file's compile errors) first: its adjoint is written
         # from a kernel that compiles.
         gpu.prepare(kernel, checked)
+        if not any(p.kind == "array" and gpu._has_gradient(p.elem) for p in kernel.params):
+            return self._record_constant(kernel, threads, args, checked, site)
         try:
             adj = kernel.adjoint
         except AdjointError as e:
             head, nl, rest = str(e).partition("\n")
             raise AdjointError("%s (launched on a tape at %s)%s%s" % (head, site, nl, rest)) from None
-        arrays = {}
-        for p, value in zip(kernel.params, args):
-            if p.kind != "array":
-                continue
-            if not isinstance(value, gpu.DeviceArray):
-                raise TypeError("kernel `%s` launched on a tape at %s: argument %r is a %s; a launch on a tape takes "
-                                "device arrays (spirthon.array(a), spirthon.zeros(...)), whose writes the tape can see"
-                                % (kernel.name, site, p.name, type(value).__name__))
-            arrays[p.name] = value
+        arrays = _device_arrays(kernel, args, site)
         info = adj.info
         kept = {}  # id(array) -> the copy of an array this launch reads and writes
         for name in info.writes:
@@ -143,6 +137,16 @@ class Tape:
             readers = self._read_by.setdefault(id(arrays[name]), [])
             if not readers or readers[-1] is not r:
                 readers.append(r)
+
+    def _record_constant(self, kernel, threads, args, checked, site):
+        """A launch of a kernel with no array of floats (a prefix sum of ints, a grid's cell
+        counts): nothing to differentiate and no adjoint to run; what it writes, launches
+        recorded before that read it read a copy of."""
+        arrays = _device_arrays(kernel, args, site)
+        for name in gpu.written_arrays(kernel, checked):
+            self._keep(arrays[name], "kernel `%s` launched on a tape at %s" % (kernel.name, site), False)
+        self._watch()
+        gpu.launch(kernel, threads, args, {}, checked, site)
 
     def _keep(self, a, what, reads):
         """Before a recorded launch writes ``a``: the launches recorded so far that read it
@@ -251,6 +255,20 @@ class Tape:
         self._own = {}
         if self._holding is not None:
             self._holding()
+
+
+def _device_arrays(kernel, args, site):
+    """A recorded launch's arrays by parameter name; each must be a device array."""
+    arrays = {}
+    for p, value in zip(kernel.params, args):
+        if p.kind != "array":
+            continue
+        if not isinstance(value, gpu.DeviceArray):
+            raise TypeError("kernel `%s` launched on a tape at %s: argument %r is a %s; a launch on a tape takes "
+                            "device arrays (spirthon.array(a), spirthon.zeros(...)), whose writes the tape can see"
+                            % (kernel.name, site, p.name, type(value).__name__))
+        arrays[p.name] = value
+    return arrays
 
 
 def _check_versions(r, what, only=None):

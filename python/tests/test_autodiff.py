@@ -1901,6 +1901,29 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(partial, [0.5 * np.sum(x0[groups == k].astype(np.float64) ** 2) for k in range(3)], rtol=1e-5)
             np.testing.assert_allclose(g, w[groups] * x0, rtol=1e-5, atol=1e-6)
 
+    def test_a_launch_with_nothing_to_differentiate(self):
+        # A kernel of ints alone (a prefix sum in shared memory) on a tape runs as recorded
+        # and has no adjoint; a later launch of it overwriting what a recorded launch read
+        # leaves that launch a copy, so its gradient is the one of the indices it used.
+        counts = np.array([1, 0, 2, 1] * 4, np.int32)
+
+        def run():
+            idx = spirthon.zeros(16, i32)
+            x = spirthon.array(np.arange(16, dtype=np.float32), requires_grad=True)
+            y = spirthon.zeros(16)
+            with Tape() as tape:
+                int_scan.launch(16, spirthon.array(counts), idx)
+                gather_scaled.launch(16, x, idx, y)
+                int_scan.launch(16, spirthon.array(counts[::-1].copy()), idx)
+            tape.backward(grads={y: np.ones(16, np.float32)})
+            return x.grad.numpy(), idx.numpy()
+
+        want = np.zeros(16)
+        np.add.at(want, np.cumsum(counts) % 16, 2.0)
+        for grad, idx in on_both(run):
+            np.testing.assert_array_equal(grad, want)
+            np.testing.assert_array_equal(idx, np.cumsum(counts[::-1]))
+
     def test_one_array_passed_for_two_parameters(self):
         # A launch may read one array through two parameters (pairs of particles); its
         # adjoint writes an adjoint for each, which may not be one array twice: the second
@@ -2337,6 +2360,30 @@ def tree_sums(x: Array[f32], partial: Array[f32]):
         s //= 2
     if lid == 0:
         partial[workgroup_id().x] = tile[0] * 0.5
+
+
+@kernel(workgroup_size=16)
+def int_scan(x: Array[i32], out: Array[i32]):
+    # An inclusive prefix sum of ints in shared memory: nothing to differentiate.
+    a = shared_array(i32, 16)
+    lid = local_id().x
+    i = global_id().x
+    a[lid] = x[i]
+    barrier()
+    offset = 1
+    while offset < 16:
+        t = a[lid - offset] if lid >= offset else 0
+        barrier()
+        a[lid] += t
+        barrier()
+        offset *= 2
+    out[i] = a[lid]
+
+
+@kernel
+def gather_scaled(x: Array[f32], idx: Array[i32], y: Array[f32]):
+    i = global_id().x
+    y[i] = x[idx[i] % len(x)] * 2.0
 
 
 @kernel
