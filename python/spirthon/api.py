@@ -345,14 +345,22 @@ class AdjointKernel(Kernel):
         self.source = src
         self.workgroup_size = kernel.workgroup_size
         self.params = params
-        self._signature = inspect.Signature(
-            [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
         self._compiled = None
         self.types = None
         self._specializations = {}
         self._source_checked = True  # the text is the adjoint's own
         self.info = info
         self.adjoint_of = kernel
+
+    @property
+    def _signature(self):
+        # Made at its first use (a launch by keywords): most adjoints are launched by the
+        # tape, by position.
+        sig = self.__dict__.get("_sig")
+        if sig is None:
+            sig = self.__dict__["_sig"] = inspect.Signature(
+                [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in self.params])
+        return sig
 
     @property
     def fn(self):
