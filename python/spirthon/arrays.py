@@ -67,6 +67,19 @@ class Array3D(metaclass=_Array3DMeta):
     """``Array3D[T]``: a row-major three-dimensional array parameter, indexed ``a[i, j, k]``."""
 
 
+# The element types whose arrays have gradients (``spirthon.Tape``; autodiff's ``DIFF``).
+GRADIENT_TYPES = ("f32", "vec2", "vec3", "vec4", "quat", "mat22", "mat33", "mat44")
+
+
+def has_gradient(elem):
+    """Whether an array of ``elem`` has a gradient: a float type of ``GRADIENT_TYPES``, or
+    a struct with a field of one (nested structs' too; its other fields' gradients stay
+    zero)."""
+    if isinstance(elem, StructType):
+        return any(getattr(t, "name", None) in GRADIENT_TYPES for _, t, _ in structs.leaf_offsets(elem))
+    return getattr(elem, "name", None) in GRADIENT_TYPES
+
+
 def element(elem, value):
     """``value`` as an element of an ``Array(elem)``: a number converted, or a vector (or a
     list of its components) copied with each component stored as the component type; a

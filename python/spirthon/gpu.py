@@ -46,7 +46,7 @@ from . import _library
 from . import source as _source
 from .errors import CheckError, CompileError
 from .scalars import r16
-from .arrays import _KIND, Array, element
+from .arrays import _KIND, Array, element, has_gradient
 from .types import INT_RANGES, STORAGE, f16, f32, f64, i32, i64, i8, u8, u32, u64, i16, u16, to_f32
 from .matrices import Matrix, MatrixType
 from . import structs
@@ -649,19 +649,6 @@ def _threads(threads):
     return t + (1,) * (3 - len(t))
 
 
-# The element types with gradients (autodiff's DIFF: the launch path sits below autodiff and
-# does not import it).
-_GRADIENT_TYPES = ("f32", "vec2", "vec3", "vec4", "quat", "mat22", "mat33", "mat44")
-
-
-def _has_gradient(elem):
-    """Whether an array of ``elem`` has a gradient: a float type, or a struct with a field of
-    one (its other fields' gradients stay zero)."""
-    if isinstance(elem, StructType):
-        return any(getattr(t, "name", None) in _GRADIENT_TYPES for _, t, _ in structs.leaf_offsets(elem))
-    return getattr(elem, "name", None) in _GRADIENT_TYPES
-
-
 class DeviceArray:
     """An array that lives on a device across launches: ``spirthon.array(values)`` or
     ``spirthon.zeros(shape, dtype)``. ``.numpy()`` reads it back. On the ``"python"`` device
@@ -685,7 +672,7 @@ class DeviceArray:
 
     def _with_grad(self, requires_grad):
         if requires_grad:
-            if not _has_gradient(self.elem):
+            if not has_gradient(self.elem):
                 raise TypeError("requires_grad: gradients are of f32, vec2/vec3/vec4, quat and mat22/mat33/mat44 arrays, and of "
                                 "structs with fields of those, not of %s ones" % _elem_name(self.elem))
             self.requires_grad = True

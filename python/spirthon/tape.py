@@ -41,6 +41,7 @@ import threading
 import weakref
 
 from . import gpu, source as _source
+from .arrays import has_gradient
 from .autodiff import AdjointError, adjoint as _adjoint  # noqa: F401 (AdjointError re-exported)
 
 _local = threading.local()
@@ -108,7 +109,7 @@ class Tape:
         # The kernel's own errors (its file's compile errors) first: its adjoint is written
         # from a kernel that compiles.
         gpu.prepare(kernel, checked)
-        if not any(p.kind == "array" and gpu._has_gradient(p.elem) for p in kernel.params):
+        if not any(p.kind == "array" and has_gradient(p.elem) for p in kernel.params):
             return self._record_constant(kernel, threads, args, checked, site)
         try:
             adj = kernel.adjoint

@@ -3021,8 +3021,8 @@ class Rules(unittest.TestCase):
     def test_requires_grad_only_for_float_arrays(self):
         with self.assertRaisesRegex(TypeError, "gradients are of f32, vec2/vec3/vec4, quat and mat22/mat33/mat44 arrays"):
             spirthon.zeros(3, spirthon.i32, requires_grad=True)
-        # Every element type the differentiator gives adjoints (the launch path keeps its own
-        # list, below autodiff): each takes requires_grad.
+        # Every element type the differentiator gives adjoints (the launch path's list is
+        # spirthon.arrays.GRADIENT_TYPES, below autodiff): each takes requires_grad.
         from spirthon.autodiff.rules import DIFF
         for name in DIFF:
             self.assertTrue(spirthon.zeros(3, getattr(spirthon, name), requires_grad=True).requires_grad, name)

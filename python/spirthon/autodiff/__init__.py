@@ -69,8 +69,8 @@ changed in place, since a vector is a shared object under CPython.
 import ast
 import re
 
-from ..arrays import _KIND
-from ..structs import StructType, layout, leaf_offsets
+from ..arrays import _KIND, has_gradient
+from ..structs import StructType, layout
 
 from .linear import AdjointError, Differentiator, _Body, _flag_leaves, _linear_only, _parse_def, _unguard
 from .rules import DIFF, MATS, M, S, _entry_texts, _zero
@@ -96,12 +96,6 @@ def _prefix(text):
         _PREFIXES.clear()
     _PREFIXES[text] = p
     return p
-
-
-def _float_fields(cls):
-    """Whether struct ``cls`` has a field (of it or of a struct in it) of a type with
-    gradients: ``f32``, ``vec2``-``vec4``, ``quat``, ``mat22``-``mat44``."""
-    return any(getattr(t, "name", None) in DIFF for _, t, _ in leaf_offsets(cls))
 
 
 class Adjoint:
@@ -144,7 +138,7 @@ def _adjoint(kernel, flags):
         if p.kind == "array":
             d.arrays[p.name] = (d.type_of(p.elem), p.dims)
             arrays[p.name] = p.name
-            if isinstance(p.elem, StructType) and _float_fields(p.elem):
+            if isinstance(p.elem, StructType) and has_gradient(p.elem):
                 d.struct_grads[p.name] = p.elem
                 d.per[p.name] = layout(p.elem).size // 4
         elif p.kind == "generic":

@@ -15,6 +15,7 @@ value with one is a name.
 
 import ast
 import builtins
+import collections
 import copy
 import math
 import re
@@ -437,7 +438,7 @@ class _Body:
         d = self.d
         kind, name = d.callee(e)
         args = [self.ty(a) for a in e.args]
-        made = d.global_value(e.func.id) if isinstance(e.func, ast.Name) else None
+        made = self.made(e)
         if isinstance(made, StructType):
             return d.type_of(made)
         if kind == "math":
@@ -601,19 +602,14 @@ class _Body:
         """``a[i]`` of an array of structs, its leaves: of an array with an adjoint, each
         float field's a load of its own, whose reverse adds to that field's entries."""
         d = self.d
-        name = self.arrays[e.value.id]
-        index = self.index(e.slice)
-        d.reads.setdefault(name, e)
-        self.touch(name, "load", e)
+        name, index = self.read(e)
         tmp = d.fresh("st")
         self.nodes.append(_Plain("%s = %s[%s]" % (tmp, name, index)))
         out = {}
         for path, ft, off in leaf_offsets(cls):
             t = d.type_of(ft)
             if name in d.struct_grads and t in DIFF:
-                var = d.fresh("fld")
-                self.nodes.append(_Load(var, t, name, index, (path, off // 4, t)))
-                out[path] = (var, t)
+                out[path] = self.field_load(name, index, path, off, t)
             else:
                 out[path] = self.field_of("%s.%s" % (tmp, path), t)
         return out
@@ -634,14 +630,17 @@ class _Body:
         name = self.struct_array(base.value) if type(base) is ast.Subscript else None
         if name is None:
             return None
-        index = self.index(base.slice)
-        d.reads.setdefault(name, base)
-        self.touch(name, "load", base)
+        _, index = self.read(base)
         ft, off = next((ft, off) for p, ft, off in leaf_offsets(d.struct_grads[name]) if p == path)
         t = d.type_of(ft)
         if t not in DIFF:
             return "%s[%s].%s" % (name, index, path), t
-        var = d.fresh("fld")
+        return self.field_load(name, index, path, off, t)
+
+    def field_load(self, name, index, path, off, t):
+        """The load of float field ``path`` (at byte ``off`` of the element, of type ``t``) of
+        element ``index`` of array of structs ``name``, whose reverse adds to its entries."""
+        var = self.d.fresh("fld")
         self.nodes.append(_Load(var, t, name, index, (path, off // 4, t)))
         return var, t
 
@@ -1039,13 +1038,19 @@ class _Body:
         d = self.d
         if not (isinstance(e.value, ast.Name) and e.value.id in self.arrays):
             raise d.error(e, "a read of `%s`: only array parameters are differentiable yet" % ast.unparse(e.value))
-        name = self.arrays[e.value.id]
-        index = self.index(e.slice)
-        d.reads.setdefault(name, e)
-        self.touch(name, "load", e)
+        name, index = self.read(e)
         var = d.fresh("ld")
         self.nodes.append(_Load(var, t, name, index))
         return var, t
+
+    def read(self, e):
+        """``a[i]``, a read of an array parameter or of a shared or local array: (the
+        array, the index as the replay computed it), the read logged."""
+        name = self.arrays[e.value.id]
+        index = self.index(e.slice)
+        self.d.reads.setdefault(name, e)
+        self.touch(name, "load", e)
+        return name, index
 
     def index(self, s):
         """An index as the names (or literals) the replay computed it into."""
@@ -2432,34 +2437,34 @@ def _loop_leaves(s, ret, fresh):
     return out
 
 
-def _writes_memory(node):
-    """Whether ``node`` (an ``_If`` or ``_For``) writes a shared or local array declared
-    outside it: the replay must then run it."""
-    work = [node]
+def _nodes(nodes):
+    """Every node of ``nodes`` and of the branches and loop bodies among them, in no
+    particular order (an explicit worklist)."""
+    work = list(nodes)
     while work:
         n = work.pop()
-        if isinstance(n, _Store) and n.replay is not None:
-            return True
+        yield n
         if isinstance(n, _If):
             work += n.then + n.other
         elif isinstance(n, _For):
             work += n.body
-    return False
+
+
+def _writes_memory(node):
+    """Whether ``node`` (an ``_If`` or ``_For``) writes a shared or local array declared
+    outside it: the replay must then run it."""
+    return any(isinstance(n, _Store) and n.replay is not None for n in _nodes([node]))
 
 
 def _declared(nodes):
     """The shared and local arrays declared in ``nodes`` (in nested branches and loops too),
     and those a loop among them writes whole at each iteration (``_For.tiles``)."""
-    out, work = set(), list(nodes)
-    while work:
-        n = work.pop()
+    out = set()
+    for n in _nodes(nodes):
         if isinstance(n, _Declare):
             out.add(n.array)
-        elif isinstance(n, _If):
-            work += n.then + n.other
         elif isinstance(n, _For):
             out |= n.tiles
-            work += n.body
     return out
 
 
@@ -2473,9 +2478,7 @@ def _linear_only(d, nodes):
     from."""
     names = lambda text: set(re.findall(r"%s\w+" % re.escape(d.prefix), text or ""))
     needed, deps, into, loads = set(), {}, {}, {}
-    work = list(nodes)
-    while work:
-        n = work.pop()
+    for n in _nodes(nodes):
         if isinstance(n, _Let):
             deps.setdefault(n.var, set()).update(names(n.text))
             # (a rule for a literal or a parameter adds to no adjoint: the writer skips it)
@@ -2495,12 +2498,10 @@ def _linear_only(d, nodes):
             needed |= names(n.cond)
             for m in n.merges:
                 deps.setdefault(m[0], set()).update((m[2], m[3]))
-            work += n.then + n.other
         elif isinstance(n, _For):
             needed |= names(" ".join(str(x) for x in (n.lo, n.hi, n.test)))
             for c in n.carried:
                 deps.setdefault(c[0], set()).update(x for x in (c[2], c[3]) if x)
-            work += n.body
     size = -1
     while size != len(needed):
         size = len(needed)
@@ -2522,16 +2523,7 @@ def _tiles(body, log):
     first = {}
     for arr, what, _ in log:
         first.setdefault(arr, what)
-    stores = {}
-    work = list(body)
-    while work:
-        n = work.pop()
-        if isinstance(n, _Store):
-            stores[n.array] = stores.get(n.array, 0) + 1
-        elif isinstance(n, _If):
-            work += n.then + n.other
-        elif isinstance(n, _For):
-            work += n.body
+    stores = collections.Counter(n.array for n in _nodes(body) if isinstance(n, _Store))
     out, stored = set(), set()
     for n in body:
         if isinstance(n, _Store) and n.whole:
