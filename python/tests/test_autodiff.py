@@ -320,6 +320,96 @@ def random_statements(rng, depth, indent, loops=True, memory=False):
     return out
 
 
+class Vec3:
+    """A float64 vec3 for the Python twins of random bodies over vector locals: components
+    assigned in place (`v.y += g`, as the kernel's locals are), arithmetic per component
+    with scalar broadcasting, the swizzles the bodies read."""
+    __slots__ = ("c",)
+
+    def __init__(self, *parts):
+        c = [float(v) for p in parts for v in (p.c if isinstance(p, Vec3) else [p])]
+        self.c = c * 3 if len(c) == 1 else c
+
+    def _zip(self, o, f):
+        return Vec3(*[f(p, q) for p, q in zip(self.c, o.c if isinstance(o, Vec3) else [o] * 3)])
+
+    __add__ = __radd__ = lambda s, o: s._zip(o, lambda p, q: p + q)
+    __sub__ = lambda s, o: s._zip(o, lambda p, q: p - q)
+    __mul__ = __rmul__ = lambda s, o: s._zip(o, lambda p, q: p * q)
+    __truediv__ = lambda s, o: s._zip(o, lambda p, q: p / q)
+    __neg__ = lambda s: s * -1.0
+    __getitem__ = lambda s, k: s.c[k]
+    x = property(lambda s: s.c[0], lambda s, v: s.c.__setitem__(0, float(v)))
+    y = property(lambda s: s.c[1], lambda s, v: s.c.__setitem__(1, float(v)))
+    z = property(lambda s: s.c[2], lambda s, v: s.c.__setitem__(2, float(v)))
+    zxy = property(lambda s: Vec3(s.c[2], s.c[0], s.c[1]))
+    yzx = property(lambda s: Vec3(s.c[1], s.c[2], s.c[0]))
+
+
+def _components(v):
+    return v.c if isinstance(v, Vec3) else [float(c) for c in v]
+
+
+VEC3_TWINS = {
+    "vec3": Vec3,
+    "dot": lambda p, q: sum(a * b for a, b in zip(_components(p), _components(q))),
+    "length": lambda p: math.sqrt(sum(a * a for a in _components(p))),
+    "cross": lambda p, q: Vec3(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, p.x * q.y - p.y * q.x),
+    "normalize": lambda p: p * (1.0 / math.sqrt(sum(a * a for a in p.c))),
+    "max": lambda p, q: p._zip(q, max) if isinstance(p, Vec3) else max(p, q),
+}
+
+
+def random_vector_statements(rng, depth, indent, loops=True):
+    """Random statements over the vec3 locals `v0`, `v1` (and `a`, `b`, `t0`..`t3`, `k`):
+    vectors made, scaled, crossed, normalized and swizzled, components assigned and updated
+    (`=`, `+=`, `-=`, `*=`), whole vectors updated, branches, and loops of a constant or
+    run-time count that update a component and may break."""
+    def scalar():
+        e, r = random_expression(rng, 1), rng.random()
+        if r < 0.3:
+            e = "(%s * %s.%s)" % (e, rng.choice(["v0", "v1"]), rng.choice("xyz"))
+        elif r < 0.45:
+            e = "(%s + dot(v%d, v%d) * 0.25)" % (e, rng.randrange(2), rng.randrange(2))
+        elif r < 0.55:
+            e = "(%s - length(v%d) * 0.5)" % (e, rng.randrange(2))
+        return "math.tanh(%s)" % e
+
+    def vector():
+        v, w = "v%d" % rng.randrange(2), "v%d" % rng.randrange(2)
+        return rng.choice([
+            lambda: "vec3(%s, %s, %s)" % (scalar(), scalar(), scalar()), lambda: "%s * %s" % (v, scalar()),
+            lambda: "%s + %s * 0.5" % (v, w), lambda: "cross(%s, %s) * 0.25 + %s" % (v, w, v),
+            lambda: "normalize(%s + vec3(1.5, -1.25, 2.0))" % v, lambda: "%s.zxy - %s * 0.5" % (v, w),
+            lambda: "vec3(%s.yzx.x, %s, %s.z)" % (v, scalar(), w), lambda: "max(%s, %s * 0.5)" % (v, w)])()
+
+    out, pad = [], "    " * indent
+    for _ in range(rng.randrange(1, 5)):
+        r, v = rng.random(), "v%d" % rng.randrange(2)
+        if r < 0.25 or depth == 0 or (r >= 0.82 and not loops):
+            out.append(pad + "%s = %s" % (v, vector()))
+        elif r < 0.45:
+            out.append(pad + "%s.%s %s %s" % (v, rng.choice("xyz"), rng.choice(["=", "+=", "-=", "*="]), scalar()))
+        elif r < 0.55:
+            out.append(pad + "%s %s %s" % (v, rng.choice(["+=", "-=", "*="]), scalar() if rng.random() < 0.5 else vector()))
+        elif r < 0.65:
+            out.append(pad + "%s = %s" % (rng.choice(LOCALS), scalar()))
+        elif r < 0.82:
+            out.append(pad + "if %s > %s:" % (scalar(), scalar()))
+            out += random_vector_statements(rng, depth - 1, indent + 1, loops)
+            if rng.random() < 0.6:
+                out.append(pad + "else:")
+                out += random_vector_statements(rng, depth - 1, indent + 1, loops)
+        else:
+            out.append(pad + "for k in range(%s):" % rng.choice(["2", "3", "len(x) // 4"]))
+            out.append(pad + "    %s.%s = %s.%s * 0.5 + math.sin(%s) * float(k + 1)" % (v, rng.choice("xyz"), v, rng.choice("xyz"), scalar()))
+            out += random_vector_statements(rng, depth - 1, indent + 1, False)
+            if rng.random() < 0.3:
+                out.append(pad + "    if %s > %s:" % (scalar(), scalar()))
+                out.append(pad + "        break")
+    return out
+
+
 def differentiate_randomly(test, bodies, name, in_place=False, prelude=(), names=None):
     """Kernels of the bodies (over `a = x[i]`, `b = z[i]`, giving `out`, stored to `y[i]`,
     or ``in_place`` to `x[i]`): each one's tape gradient against central differences of
@@ -504,6 +594,17 @@ class Random(unittest.TestCase):
         bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5", "k = 1"] + random_statements(rng, 2, 0)
                   + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(16)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_statements"), 200)
+
+    def test_random_statements_over_vector_locals(self):
+        # Vector locals whose components are assigned and updated in place (the class of
+        # gradients other differentiators get wrong), through branches and loops, crossed,
+        # normalized and swizzled.
+        import random
+        rng = random.Random(53)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3 = 0.5", "k = 1", "v0 = vec3(a, b, 0.5)", "v1 = vec3(b * 0.5, 0.25, a)"]
+                  + random_vector_statements(rng, 2, 0)
+                  + ["out = t0 + t1 * 0.5 + t2 * t3 + dot(v0, vec3(0.3, -0.2, 0.5)) + v1.x * v1.y - v1.z"] for _ in range(12)]
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_vectors", names=VEC3_TWINS), 300)
 
     def test_random_statements_with_a_local_array(self):
         # The same kind of bodies, also accumulating into a local array (`+=` and `-=` in
