@@ -917,6 +917,28 @@ def layer(x: Array[f32], w: Array[f32], y: Array[f32]):
     y[i] = s * float(big[0] + 1)
 
 
+@kernel
+def guarded_layer(x: Array[f32], w: Array[f32], y: Array[f32]):
+    # The same layer behind a guard: the rest of the kernel is the guard's other branch,
+    # which fills its local arrays, and which the adjoint replays once (in its reverse).
+    i = global_id().x
+    if i >= len(y):
+        return
+    h = local_array(f32, HIDDEN)
+    big = local_array(i32, 1)
+    for j in range(HIDDEN):
+        for k in range(3):
+            h[j] += w[j * 3 + k] * x[i * 3 + k]
+        h[j] -= 0.25
+    s = 0.0
+    for j in range(HIDDEN):
+        s += math.tanh(h[j])
+    for j in range(HIDDEN):
+        if h[j] > 0.0:
+            big[0] += 1
+    y[i] = s * float(big[0] + 1)
+
+
 def layer_f64(x, w):
     h = x.reshape(-1, 3) @ w.reshape(HIDDEN, 3).T - 0.25
     return np.sum(np.tanh(h), axis=1) * (np.sum(h > 0.0, axis=1) + 1)
@@ -1798,7 +1820,9 @@ class Programs(unittest.TestCase):
         x0 = self.rng.uniform(-1, 1, 128).astype(np.float32)
         w0 = self.rng.uniform(-1, 1, 3 * HIDDEN).astype(np.float32)
         seed = self.rng.uniform(-1, 1, 128).astype(np.float32)
-        for k, f, args in ((layer, layer_f64, (x0[:96], w0)), (scratch, scratch_f64, (x0,)), (pooled, pooled_f64, (x0,)),
+        self.assertEqual(guarded_layer.adjoint_source.count("= local_array(f32, HIDDEN)"), 1)
+        for k, f, args in ((layer, layer_f64, (x0[:96], w0)), (guarded_layer, layer_f64, (x0[:96], w0)),
+                           (scratch, scratch_f64, (x0,)), (pooled, pooled_f64, (x0,)),
                            (group_sums, group_sums_f64, (x0,))):
             n = len(f(*[a.astype(np.float64) for a in args]))
 
@@ -1806,7 +1830,7 @@ class Programs(unittest.TestCase):
                 arrays = [spirthon.array(a, requires_grad=True) for a in args]
                 y = spirthon.zeros(n)
                 with Tape() as tape:
-                    k.launch(n, *arrays, y)
+                    k.launch(n + 7 if k is guarded_layer else n, *arrays, y)
                 tape.backward(grads={y: seed[:n]})
                 return y.numpy(), [a.grad.numpy() for a in arrays]
 

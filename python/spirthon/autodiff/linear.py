@@ -2452,8 +2452,13 @@ def _nodes(nodes):
 
 def _writes_memory(node):
     """Whether ``node`` (an ``_If`` or ``_For``) writes a shared or local array declared
-    outside it: the replay must then run it."""
-    return any(isinstance(n, _Store) and n.replay is not None for n in _nodes([node]))
+    outside it: the replay must then run it. One it declares itself is new each time its
+    declaration runs and is not seen after it (a name is usable to the end of its block),
+    and the node's reverse replays it whole: a guarded kernel body (the other branch of
+    its guard) that fills a local array is not run twice."""
+    nodes = list(_nodes([node]))
+    inside = {n.array for n in nodes if isinstance(n, _Declare)}
+    return any(isinstance(n, _Store) and n.replay is not None and n.array not in inside for n in nodes)
 
 
 def _declared(nodes):
