@@ -1707,6 +1707,32 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(gp["a"], central(lambda v: pairs_f64(v, b, x0.astype(np.float64), 2), pd["a"]), rtol=1e-4, atol=1e-4)
             np.testing.assert_allclose(gp["b"], central(lambda v: pairs_f64(a, v, x0.astype(np.float64), 2), pd["b"]), rtol=1e-4, atol=1e-4)
 
+    def test_unpacking_into_components_fields_and_elements(self):
+        # `a, b = c, d` into a vector's components, a struct local's fields and local and
+        # parameter arrays' elements: every value taken first, then each part assigned.
+        m = 5
+        x0 = self.rng.uniform(-1, 1, m).astype(np.float32)
+        v0 = self.rng.uniform(-1, 1, (m, 3)).astype(np.float32)
+        pd = np.zeros(m, Pair.numpy_dtype)
+        pd["a"], pd["b"] = self.rng.uniform(-1, 1, m), self.rng.uniform(-1, 1, m)
+        sy, so = self.rng.uniform(-1, 1, m).astype(np.float32), self.rng.uniform(-1, 1, (m, 3)).astype(np.float32)
+
+        def run():
+            x, v = spirthon.array(x0, requires_grad=True), spirthon.array(v0, vec3, requires_grad=True)
+            ps = spirthon.array(pd, Pair, requires_grad=True)
+            y, out = spirthon.zeros(m), spirthon.zeros(m, vec3)
+            with Tape() as tape:
+                unpacked_parts.launch(m, x, v, ps, y, out)
+            tape.backward(grads={y: sy, out: so})
+            return x.grad.numpy(), v.grad.numpy(), ps.grad.numpy()
+
+        args = [x0, v0, pd["a"], pd["b"]]
+        loss = lambda *a: unpacked_parts_f64(*a, sy, so)
+        for gx, gv, gp in on_both(run):
+            for j, got in enumerate((gx, gv, gp["a"], gp["b"])):
+                want = central(lambda u: loss(*[u if k == j else w.astype(np.float64) for k, w in enumerate(args)]), args[j])
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg="input %d" % j)
+
     def test_loops_over_a_table_of_rows(self):
         # shaders/lbm_d2q9.py, a D2Q9 lattice-Boltzmann step as LBM codes write it: `for q,
         # (cx, cy) in enumerate(C)` over a module's list of velocity pairs, weights from a
@@ -2390,6 +2416,26 @@ def pairs_f64(a, b, x, c):
             ra = ra * 0.5 + pa
         out += (ra + rb * qb + 3.0) * (i + 1)
     return out
+
+
+@kernel
+def unpacked_parts(x: Array[f32], v: Array[vec3], ps: Array[Pair], y: Array[f32], out: Array[vec3]):
+    i = global_id().x
+    w = v[i]
+    w.x, w.y = w.y * x[i], w.x           # components, each value taken first
+    p = ps[i]
+    p.a, p.b = p.b, p.a * x[i]           # a struct local's fields
+    tmp = local_array(f32, 2)
+    tmp[0], tmp[1] = x[i] * 2.0, math.sin(x[i])
+    y[i], out[i] = tmp[0] * tmp[1] + p.a * p.b, w * p.b
+
+
+def unpacked_parts_f64(x, v, a, b, sy, so):
+    w = v.copy()
+    w[:, 0], w[:, 1] = v[:, 1] * x, v[:, 0]
+    a, b = b, a * x
+    y = x * 2.0 * np.sin(x) + a * b
+    return float(np.sum(sy * y) + np.sum(so * w * b[:, None]))
 
 
 def lbm_f64(f, seed):

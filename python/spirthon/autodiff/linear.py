@@ -1584,8 +1584,8 @@ class _Body:
 
     def unpack(self, target, value, s):
         d = self.d
-        if not all(isinstance(t, ast.Name) for t in target.elts):
-            raise d.error(s, "unpacking into something other than names")
+        if any(isinstance(t, (ast.Tuple, ast.List, ast.Starred)) for t in target.elts):
+            raise d.error(s, "unpacking into a nested tuple in a differentiated kernel is not supported yet")
         vals = None
         if isinstance(value, ast.Tuple) and len(value.elts) == len(target.elts):
             vals = [self.val(v) for v in value.elts]  # every value first, as Python does
@@ -1596,9 +1596,21 @@ class _Body:
                     ast.unparse(value), len(target.elts), "%d values" % len(vals) if t == "tuple" else "one value"))
         if vals is not None:
             for tg, (txt, vt) in zip(target.elts, vals):
-                old = self.env.get(tg.id)
-                self.env[tg.id] = self.bind(tg.id, txt, vt, old[1] if old else _settle(vt), None, s)
+                if isinstance(tg, ast.Name):
+                    old = self.env.get(tg.id)
+                    self.env[tg.id] = self.bind(tg.id, txt, vt, old[1] if old else _settle(vt), None, s)
+                else:
+                    # An element, a component or a field (`v.x, v.y = v.y, v.x`): assigned
+                    # as on a line of its own, from a name standing for the value taken.
+                    if isinstance(txt, dict):
+                        raise d.error(tg, "a struct unpacked into `%s` in a differentiated kernel is not supported yet: assign it to a name first" % ast.unparse(tg))
+                    held = d.fresh("held")
+                    self.env[held] = (txt, vt)
+                    self.assign_to(tg, ast.copy_location(ast.Name(id=held, ctx=ast.Load()), tg), s, None)
+                    del self.env[held]
             return
+        if not all(isinstance(t, ast.Name) for t in target.elts):
+            raise d.error(s, "unpacking `%s` into something other than names in a differentiated kernel is not supported yet" % ast.unparse(value))
         t = self.ty(value)
         if t not in ("ivec", "shape"):  # (a thread id, an array's shape: ints)
             raise d.error(s, "unpacking `%s` is not differentiable yet" % ast.unparse(value))
