@@ -197,6 +197,10 @@ class Tape:
         for key, (a, _) in seeds.items():
             if key not in touched:
                 raise ValueError("tape.backward(): %r was not an argument of any launch on this tape" % (a,))
+        if not any(v.requires_grad for v in touched.values()):
+            raise ValueError("tape.backward(): no array the recorded launches took was made with requires_grad=True, "
+                             "so no gradient would be kept; make the inputs to differentiate with "
+                             "spirthon.array(a, requires_grad=True) or spirthon.zeros(shape, requires_grad=True)")
         # What can refuse, before any adjoint runs: a pass is whole or nothing.
         for r in reversed(self.records):
             _check_versions(r, "tape.backward()")

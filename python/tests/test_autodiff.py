@@ -3096,6 +3096,16 @@ class Rules(unittest.TestCase):
             finally:
                 spirthon.set_device(None)
 
+    def test_a_pass_that_keeps_no_gradient_is_refused(self):
+        # No array the tape's launches took asks for a gradient (requires_grad forgotten):
+        # a pass would compute gradients and keep none, so it is refused, naming the fix.
+        x, y = spirthon.array(np.ones(4, np.float32)), spirthon.zeros(4)
+        with Tape() as tape:
+            scale_into.launch(4, x, y, 2.0)
+        with self.assertRaisesRegex(ValueError, r"no array the recorded launches took was made with requires_grad=True.*spirthon.array\(a, requires_grad=True\)"):
+            tape.backward(grads={y: np.ones(4, np.float32)})
+        self.assertIsNone(x.grad)
+
     def test_a_write_outside_the_tape_is_found_at_backward(self):
         for dev in (None, "python"):
             spirthon.set_device(dev)
