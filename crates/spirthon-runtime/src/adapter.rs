@@ -47,13 +47,13 @@ impl Gpu {
         }
         if let Some(n) = name {
             let n = n.to_lowercase();
-            let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+            let names: Vec<String> = adapters.iter().map(|a| describe(&a.get_info())).collect();
             // As `adapters()` lists it (the kind and backend too), or any part of that.
             adapters.retain(|a| describe(&a.get_info()).to_lowercase().contains(&n));
             if adapters.is_empty() {
                 return Err(RunError::NoAdapter(format!(
                     "no adapter name contains {n:?}; found: {}",
-                    names.join(", ")
+                    names.join("; ")
                 )));
             }
         }
