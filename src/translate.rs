@@ -209,6 +209,20 @@ fn unsupported(m: &Module, target: Target) -> Option<Diagnostic> {
                     ),
             );
         }
+        // An f64 atomic is a compare-exchange loop on the float's bits in a u64 word.
+        let f64_atomic = m.functions.iter().flat_map(|f| f.insts.iter()).find(|i| {
+            matches!(i.op, Op::Atomic(..))
+                && i.ty.is_some_and(|t| t.scalar() == spirthon_ir::Scalar::F64)
+        });
+        if let Some(i) = f64_atomic {
+            return Some(
+                Diagnostic::error(i.span, "GLSL cannot express an atomic on f64")
+                    .with_label("an atomic on an f64 array")
+                    .with_note(
+                        "an f64 atomic is a compare-exchange loop on the float's bits in a 64-bit int, which naga's GLSL writer has none of; SPIR-V (the default) and HLSL express it",
+                    ),
+            );
+        }
     }
     if matches!(target, Target::Wgsl | Target::Glsl) {
         if let Some(span) = first_of(m, spirthon_ir::Scalar::is_int64) {

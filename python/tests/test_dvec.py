@@ -12,7 +12,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import (Array, dvec2, dvec3, dvec4, dmat22, dmat33, mat33, f32, f64, vec3,  # noqa: E402
-                      kernel, struct, global_id, cross, dot, length, inverse, transpose, determinant)
+                      kernel, struct, global_id, cross, dot, length, inverse, transpose, determinant,
+                      atomic_add, atomic_max)
 # The same requirements as the other launches: the native module, NumPy and a device.
 from test_gpu import np, setUpModule  # noqa: E402,F401
 
@@ -51,6 +52,20 @@ def solve(ms: Array[dmat33], b: Array[dvec3], shear: dmat22, x: Array[dvec3], de
     x[i] = inverse(m) @ b[i]
     dets[i] = determinant(m) * shear[1, 1]
     sym[i] = (m + transpose(m)) * 0.5
+
+
+@kernel
+def moments(x: Array[f64], sums: Array[f64], centre: Array[dvec3]):
+    # Numba's `cuda.atomic.add` on float64 arrays: a sum, a sum of squares and a maximum
+    # into an `Array[f64]`, and a centroid's components into an `Array[dvec3]`.
+    i = global_id().x
+    if i >= len(x):
+        return
+    v = x[i]
+    atomic_add(sums, 0, v)
+    atomic_add(sums, 1, v * v)
+    atomic_max(sums, 2, v)
+    atomic_add(centre, 0, dvec3(v, 1.0, -v))
 
 
 def _numpy_forces(p, q, springs, shift, w):
@@ -101,6 +116,23 @@ class Dvec(unittest.TestCase):
         # 1e-12 survives in a dvec3 (an f32 would have lost it against the other terms).
         np.testing.assert_array_equal(springs["rest"], want_d)
         self.assertEqual(Spring.numpy_dtype.itemsize, 40)
+
+    def test_float64_atomics_on_both_devices(self):
+        """Sums of values that are exact in any order (multiples of 2**-10 and 2**30 + 1,
+        past an f32's precision): the GPU's compare-exchange loops give NumPy's float64 sums
+        exactly, as the python device does."""
+        rng = np.random.default_rng(8)
+        x = rng.integers(-2**20, 2**20, 3000) * 2.0 ** -10
+        x[::7] += 2.0 ** 30 + 1
+        for device in (None, "python"):
+            spirthon.set_device(device)
+            sums = np.array([0.0, 0.0, -np.inf])
+            centre = np.zeros((1, 3))
+            moments.launch(len(x), x, sums, centre)
+            self.assertEqual(sums[0], x.sum())
+            self.assertEqual(sums[2], x.max())
+            np.testing.assert_allclose(sums[1], (x * x).sum(), rtol=1e-15)
+            np.testing.assert_array_equal(centre[0], [x.sum(), len(x), -x.sum()])
 
     def test_float32_arrays_and_mixing_are_refused(self):
         n = 4

@@ -758,12 +758,14 @@ pub struct Module {
 }
 
 impl Module {
-    /// The `f32` arrays held as their bits in `u32` words: those with an `atomic_min` or
-    /// `atomic_max` on `f32`s (on their vectors too), and shared arrays with any float
-    /// atomic. A device adds floats atomically only in buffers (`AtomicFloat32AddEXT`) and
-    /// has no portable float min or max, so such an atomic is a compare-exchange loop on the
-    /// bits, and every other load and store of the array goes through a bitcast. A buffer
-    /// with float adds only keeps its `f32`s and the device's add.
+    /// The float arrays held as their bits in words (`u32` for `f32`, `u64` for `f64`): the
+    /// `f32` arrays with an `atomic_min`, `atomic_max`, `atomic_exchange` or
+    /// `atomic_compare_exchange` (on their vectors too), shared `f32` arrays with any float
+    /// atomic, and every `f64` array with an atomic. A device adds `f32`s atomically only in
+    /// buffers (`AtomicFloat32AddEXT`), has no portable float min or max and no portable
+    /// `f64` atomic at all, so such an atomic is a compare-exchange loop on the bits, and
+    /// every other load and store of the array goes through a bitcast. A buffer with `f32`
+    /// adds only keeps its `f32`s and the device's add.
     pub fn word_arrays(&self) -> crate::hash::FastSet<ArrayId> {
         let mut out = crate::hash::FastSet::default();
         for inst in self.functions.iter().flat_map(|f| f.insts.iter()) {
@@ -773,7 +775,8 @@ impl Module {
                     op,
                     AtomicOp::Min | AtomicOp::Max | AtomicOp::Exchange | AtomicOp::CompareExchange
                 );
-                if t.scalar() == crate::Scalar::F32 && (shared || loop_op) {
+                let s = t.scalar();
+                if (s == crate::Scalar::F32 && (shared || loop_op)) || s == crate::Scalar::F64 {
                     out.insert(a);
                 }
             }

@@ -77,7 +77,7 @@ const OPTIONAL_FEATURES: [(u32, wgpu::Features, &str, &str); 5] = [
         12, // Int64Atomics
         wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
         "shaderBufferInt64Atomics and shaderSharedInt64Atomics",
-        "calls an atomic on an `Array[i64]` or `Array[u64]`",
+        "calls an atomic on an `Array[i64]`, `Array[u64]` or `Array[f64]` (or a shared array of them)",
     ),
     (
         61, // GroupNonUniform

@@ -368,7 +368,7 @@ impl Lower<'_, '_> {
         // On floats `atomic_sub` is the add of the negated value (the same bits: IEEE
         // defines `x - y` as `x + (-y)`), since the device has only a float add.
         let op = match (op, elem.scalar()) {
-            (AtomicOp::Sub, Scalar::F32) => {
+            (AtomicOp::Sub, Scalar::F32 | Scalar::F64) => {
                 ops[1] = self.val(Op::Unary(UnOp::Neg), elem, [ops[1]], span);
                 AtomicOp::Add
             }
@@ -381,7 +381,9 @@ impl Lower<'_, '_> {
     /// Why atomic `op` (called `name`) cannot work on array `a`, if it cannot: every
     /// operation works on `i32`/`u32`/`i64`/`u64` elements (the 64-bit ones need the device's
     /// 64-bit atomics); `atomic_add`, `atomic_sub`, `atomic_min` and `atomic_max` also on
-    /// `f32`s, and on vectors of `i32`/`u32`/`f32`, one atomic per component.
+    /// `f32`s and `f64`s (an `f64` one on 64-bit words), and on vectors of
+    /// `i32`/`u32`/`f32`/`f64`, one atomic per component; `atomic_exchange` and
+    /// `atomic_compare_exchange` on `f32`s and `f64`s.
     fn atomic_refusal(&self, op: AtomicOp, name: &str, a: ArrayId, at: Span) -> Option<Diagnostic> {
         let g = &self.cx.arrays[a.index()];
         let (elem, arr) = (g.elem, &g.name);
@@ -395,13 +397,15 @@ impl Lower<'_, '_> {
         if elem
             .as_scalar()
             .is_some_and(|s| matches!(s, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64))
-            || (arith && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32) && !matrix)
-            || (swap && elem == Ty::F32)
+            || (arith
+                && matches!(s, Scalar::I32 | Scalar::U32 | Scalar::F32 | Scalar::F64)
+                && !matrix)
+            || (swap && matches!(elem, Ty::F32 | Ty::F64))
         {
             return None;
         }
         let kinds = match arith || swap {
-            true => "`i32`, `u32`, `i64`, `u64` or `f32`",
+            true => "`i32`, `u32`, `i64`, `u64`, `f32` or `f64`",
             false => "`i32`, `u32`, `i64` or `u64`",
         };
         let mut d = Diagnostic::error(
@@ -412,17 +416,15 @@ impl Lower<'_, '_> {
             d = d.with_note(
                 "atomics work on 32-bit words: keep the counts in an `Array[i32]` or `Array[u32]`",
             );
-        } else if s == Scalar::F64 {
-            d = d.with_note("f64 has no atomics in this version: accumulate in an `Array[f32]` with `atomic_add`, or reduce a shared array with `barrier()` steps");
         } else if matrix {
             d = d.with_note("matrices and quats have no atomics: update the entries of an `Array[f32]` with `atomic_add`");
         } else if elem.components() > 1 {
             d = d.with_note(
                 "on vectors `atomic_add`, `atomic_sub`, `atomic_min` and `atomic_max` work, one atomic per component",
             );
-        } else if s == Scalar::F32 {
+        } else if s.is_float() {
             d = d.with_note(
-                "on floats `atomic_add`, `atomic_sub`, `atomic_min`, `atomic_max`, `atomic_exchange` and `atomic_compare_exchange` exist",
+                "on `f32` and `f64` `atomic_add`, `atomic_sub`, `atomic_min`, `atomic_max`, `atomic_exchange` and `atomic_compare_exchange` exist",
             );
         }
         Some(d)

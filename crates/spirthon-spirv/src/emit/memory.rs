@@ -244,7 +244,7 @@ impl FnState<'_> {
     }
 
     /// The value of type `t` at pointer `p` into array `a` (into `out` when given): a load,
-    /// and for a word array the `f32` its bits are.
+    /// and for a word array the float its bits are.
     fn load_at(
         &mut self,
         e: &mut Emitter,
@@ -257,16 +257,17 @@ impl FnState<'_> {
         if !self.words(a) {
             return e.b.op(SOp::Load, rt, out, &[p]);
         }
-        let ut = e.ty(Ty::U32);
+        let ut = e.ty(word_type(t.scalar()));
         let bits = e.b.op(SOp::Load, ut, None, &[p])?;
         e.b.op(SOp::Bitcast, rt, out, &[bits])
     }
 
-    /// `value` stored at pointer `p` into array `a` (its bits, in a word array).
-    fn store_at(&mut self, e: &mut Emitter, a: ArrayId, p: Word, value: Word) -> R<()> {
+    /// `value` (of scalar type `s`, or a vector of them) stored at pointer `p` into array
+    /// `a` (its bits, in a word array).
+    fn store_at(&mut self, e: &mut Emitter, a: ArrayId, p: Word, value: Word, s: Scalar) -> R<()> {
         let value = match self.words(a) {
             true => {
-                let ut = e.ty(Ty::U32);
+                let ut = e.ty(word_type(s));
                 e.b.op(SOp::Bitcast, ut, None, &[value])?
             }
             false => value,
@@ -274,8 +275,8 @@ impl FnState<'_> {
         e.b.void(SOp::Store, &[p, value])
     }
 
-    /// Whether array `a` holds `f32`s as their bits in `u32` words (see
-    /// [`Module::word_arrays`]).
+    /// Whether array `a` holds floats as their bits in words (`u32`s for `f32`s, `u64`s for
+    /// `f64`s: see [`Module::word_arrays`] and [`word_type`]).
     fn words(&self, a: ArrayId) -> bool {
         self.g.words.contains(&a)
     }
@@ -313,12 +314,12 @@ impl FnState<'_> {
             for (n, p) in ps.into_iter().enumerate() {
                 let c =
                     e.b.op(SOp::CompositeExtract, st, None, &[value, n as u32])?;
-                self.store_at(e, a, p, c)?;
+                self.store_at(e, a, p, c, t.scalar())?;
             }
             return Ok(());
         }
         let p = self.element(e, a, index, it, t)?;
-        self.store_at(e, a, p, value)
+        self.store_at(e, a, p, value, t.scalar())
     }
 
     /// The narrow int type of a packed buffer (see [`GlobalArray::packed`]).
@@ -409,9 +410,9 @@ impl FnState<'_> {
         it: Ty,
         t: Ty,
     ) -> R<Word> {
-        // A word array's element is a `u32` (the bits of its `f32`).
+        // A word array's element is a word (the bits of its float).
         let et = match self.words(a) {
-            true => e.ty(Ty::U32),
+            true => e.ty(word_type(t.scalar())),
             false => e.ty(t),
         };
         let var = self.g.arrays[a.index()];
@@ -483,7 +484,7 @@ impl FnState<'_> {
         id: Word,
         args: &[Word],
     ) -> R<()> {
-        if self.words(a) && t.scalar() == Scalar::F32 {
+        if self.words(a) && matches!(t.scalar(), Scalar::F32 | Scalar::F64) {
             return self.word_atomic(e, op, a, it, t, id, args);
         }
         let Ty::Vector(s, n) = t else {
@@ -519,7 +520,7 @@ impl FnState<'_> {
     }
 
     /// A float atomic on element `args[0]` (of type `it`) of word array `a`, whose elements
-    /// are `t` (`f32`, or a vector of them, one atomic per component): a call of the
+    /// are `t` (`f32` or `f64`, or a vector of them, one atomic per component): a call of the
     /// compare-exchange loop of `op` ([`atomic_helpers`]).
     #[allow(clippy::too_many_arguments)]
     fn word_atomic(
@@ -536,7 +537,8 @@ impl FnState<'_> {
             Ty::Vector(..) => component_indices(e, args[0], it, t)?,
             _ => vec![args[0]],
         };
-        let ft = e.ty(Ty::F32);
+        let float = t.scalar();
+        let ft = e.ty(Ty::Scalar(float));
         let var = self.g.arrays[a.index()];
         let class = self.g.direct.get(&a).map(|d| d.0);
         let mut olds = Vec::with_capacity(indices.len());
@@ -548,7 +550,7 @@ impl FnState<'_> {
                 }
                 _ => args[1],
             };
-            let helper = atomic_helper(e, var, class, it, op);
+            let helper = atomic_helper(e, var, class, it, op, float);
             // As for `atomic_at`: a use that naga's front end scopes properly.
             let value = e.b.op(SOp::CopyObject, ft, None, &[value])?;
             let call = match op {
@@ -655,7 +657,7 @@ impl Emitter {
         words: bool,
     ) -> Word {
         // A scalarized array stores `n` scalars per element of `n` components; a packed one
-        // is words, as is a word array of `f32`s (their bits).
+        // is words, as is a word array of floats (their bits, `u32`s or `u64`s).
         let (elem, per) = match a.elem {
             _ if a.packed() => (Ty::U32, 1),
             t @ (Ty::Vector(..) | Ty::Matrix(..)) if scalarized => {
@@ -663,7 +665,11 @@ impl Emitter {
             }
             t => (t, 1),
         };
-        let elem = if words { Ty::U32 } else { elem };
+        let elem = if words {
+            word_type(elem.scalar())
+        } else {
+            elem
+        };
         if let Memory::Local(len) = a.memory {
             // A `local_array`: a fixed-size array in private memory, zeroed by `Op::Clear`.
             let at = self.fixed_array(a.elem, len);
@@ -885,21 +891,24 @@ pub(super) struct AtomicHelper {
     /// The index type.
     it: Ty,
     op: AtomicOp,
+    /// `f32` or `f64`: the float the words hold.
+    float: Scalar,
 }
 
-/// The helper that applies `op` to the word array `var` at an index of type `it`, made
-/// once.
+/// The helper that applies `op` to the word array `var` (of `float`s) at an index of type
+/// `it`, made once.
 fn atomic_helper(
     e: &mut Emitter,
     var: Word,
     class: Option<StorageClass>,
     it: Ty,
     op: AtomicOp,
+    float: Scalar,
 ) -> Word {
     let found = e
         .atomic_helpers
         .iter()
-        .find(|h| h.var == var && h.it == it && h.op == op);
+        .find(|h| h.var == var && h.it == it && h.op == op && h.float == float);
     if let Some(h) = found {
         return h.id;
     }
@@ -910,6 +919,7 @@ fn atomic_helper(
         class,
         it,
         op,
+        float,
     });
     id
 }
@@ -923,12 +933,13 @@ fn atomic_helper(
 /// array, as the other atomics.
 pub(super) fn atomic_helpers(e: &mut Emitter) -> R<()> {
     for h in e.atomic_helpers.clone() {
-        let (ft, ut, bt, itw) = (e.ty(Ty::F32), e.ty(Ty::U32), e.ty(Ty::BOOL), e.ty(h.it));
+        let (ft, ut) = (e.ty(Ty::Scalar(h.float)), e.ty(word_type(h.float)));
+        let (bt, itw) = (e.ty(Ty::BOOL), e.ty(h.it));
         let cas = h.op == AtomicOp::CompareExchange;
         let params: &[Word] = if cas { &[itw, ft, ft] } else { &[itw, ft] };
         let fty = e.b.type_function(ft, params);
         e.b.begin_function(ft, h.id, fty)?;
-        let name = format!("spirthon_atomic_{:?}_f32", h.op).to_lowercase();
+        let name = format!("spirthon_atomic_{:?}_{}", h.op, Ty::Scalar(h.float)).to_lowercase();
         e.name(h.id, &name);
         let index = e.b.function_parameter(itw)?;
         let expected = match cas {
@@ -1005,4 +1016,13 @@ pub(super) fn atomic_helpers(e: &mut Emitter) -> R<()> {
         e.b.end_function()?;
     }
     Ok(())
+}
+
+/// The word a word array holds a float of scalar type `s` in (see
+/// [`Module::word_arrays`]): a `u64` for an `f64`, a `u32` for an `f32`.
+pub(super) fn word_type(s: Scalar) -> Ty {
+    match s {
+        Scalar::F64 => Ty::Scalar(Scalar::U64),
+        _ => Ty::U32,
+    }
 }

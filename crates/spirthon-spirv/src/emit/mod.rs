@@ -83,7 +83,7 @@ struct Globals {
     scalarized: FastSet<ArrayId>,
     /// The buffers of narrow ints, packed in words, and their element type.
     packed: FastMap<ArrayId, Scalar>,
-    /// The `f32` arrays held as their bits in `u32` words (see `Module::word_arrays`).
+    /// The float arrays held as their bits in words (see `Module::word_arrays`).
     words: FastSet<ArrayId>,
     /// Per axis of a multi-dimensional array: its kernel's uniform block and member.
     shapes: FastMap<(ArrayId, u32), (Word, u32)>,
@@ -142,7 +142,8 @@ pub fn emit(m: &Module, opts: EmitOptions) -> R<Vec<u32>> {
     for i in m.functions.iter().flat_map(|f| f.insts.iter()) {
         if let (Op::Atomic(_, a), Some(t)) = (i.op, i.ty) {
             float_atomics |= t.scalar() == Scalar::F32 && !words.contains(&a);
-            int64_atomics |= t.scalar().is_int64();
+            // (an `f64` atomic is a compare-exchange loop on `u64` words)
+            int64_atomics |= t.scalar().is_int64() || t.scalar() == Scalar::F64;
         }
         for c in subgroup::capabilities(i.op) {
             if !group_caps.contains(c) {
