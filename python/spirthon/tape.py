@@ -184,8 +184,8 @@ class Tape:
             raise RuntimeError("tape.backward() while another tape records on this thread")
         seeds = dict((id(a), (a, v)) for a, v in (grads or {}).items())
         if loss is not None:
-            if not isinstance(loss, gpu.DeviceArray) or loss.elem is not gpu.f32 or math.prod(loss.shape) != 1:
-                raise ValueError("tape.backward(loss): the loss is a device array of one f32 (got %r); pass grads={array: seed} for others" % (loss,))
+            if not isinstance(loss, gpu.DeviceArray) or loss.elem not in (gpu.f32, gpu.f64) or math.prod(loss.shape) != 1:
+                raise ValueError("tape.backward(loss): the loss is a device array of one f32 or f64 (got %r); pass grads={array: seed} for others" % (loss,))
             seeds[id(loss)] = (loss, _ones(loss))
         if not seeds:
             raise ValueError("tape.backward() needs the loss (or grads={array: seed})")

@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Array2D, Tape, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Tape, f64, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_id, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -410,16 +410,66 @@ def random_vector_statements(rng, depth, indent, loops=True):
     return out
 
 
-def differentiate_randomly(test, bodies, name, in_place=False, prelude=(), names=None):
+def random_f64_expression(rng, depth):
+    """A random f64 expression over `a` and `b` and the locals (scalars only: the language
+    does not mix f64 with f32 values, so no vectors), with a round trip through f32."""
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice(["a", "b", "a", "b", "%.2f" % rng.uniform(-2, 2), rng.choice(LOCALS)])
+    e = lambda: random_f64_expression(rng, depth - 1)
+    return rng.choice([
+        lambda: "(%s + %s)" % (e(), e()), lambda: "(%s - %s)" % (e(), e()), lambda: "(%s * %s)" % (e(), e()),
+        lambda: (lambda d: "(%s / (%s * %s + 1.0))" % (e(), d, d))(e()), lambda: "(-%s)" % e(),
+        lambda: "math.sin(%s)" % e(), lambda: "math.cos(%s)" % e(), lambda: "math.exp(clamp(%s, -3.0, 3.0))" % e(),
+        lambda: "math.log((%s) ** 2 + 0.5)" % e(), lambda: "math.sqrt((%s) ** 2 + 0.25)" % e(),
+        lambda: "math.tanh(%s)" % e(), lambda: "min(%s, %s)" % (e(), e()), lambda: "max(%s, %s)" % (e(), e()),
+        # (a side that reads `b`: a choice of two literals would be an f32)
+        lambda: "abs(%s)" % e(), lambda: "(%s if %s > %s else b * %s)" % (e(), e(), e(), e()),
+        lambda: "math.atan2(%s, %s)" % (e(), e()), lambda: "(%s) ** 3" % e(), lambda: "math.hypot(%s, %s)" % (e(), e()),
+        lambda: "(%s) ** 1.5" % ("(%s) ** 2 + 0.5" % e()), lambda: "f64(f32(%s) * 0.5)" % e(),
+    ])()
+
+
+def random_f64_statements(rng, depth, indent, loops=True):
+    """Random statements over f64 locals `t0`..`t3` (and `k`, an int): assignments,
+    `if`/`else`, loops of a constant or run-time count carrying a local, a `break`."""
+    out, pad = [], "    " * indent
+    for _ in range(rng.randrange(1, 4)):
+        r = rng.random()
+        if r < 0.5 or depth == 0:
+            out.append(pad + "%s = math.tanh(%s)" % (rng.choice(LOCALS), random_f64_expression(rng, 2)))
+        elif r < 0.75:
+            out.append(pad + "if %s > %s:" % (random_f64_expression(rng, 1), random_f64_expression(rng, 1)))
+            out += random_f64_statements(rng, depth - 1, indent + 1, loops)
+            if rng.random() < 0.6:
+                out.append(pad + "else:")
+                out += random_f64_statements(rng, depth - 1, indent + 1, loops)
+        elif loops:
+            v = rng.choice(LOCALS)
+            out.append(pad + "for k in range(%s):" % rng.choice(["2", "3", "len(x) // 4"]))
+            out.append(pad + "    %s = %s * 0.5 + math.sin(%s) * f64(k + 1)" % (v, v, random_f64_expression(rng, 1)))
+            out += random_f64_statements(rng, depth - 1, indent + 1, False)
+            if rng.random() < 0.3:
+                out.append(pad + "    if %s > %s:" % (random_f64_expression(rng, 1), random_f64_expression(rng, 1)))
+                out.append(pad + "        break")
+        else:
+            out.append(pad + "%s = %s + 0.25" % (rng.choice(LOCALS), rng.choice(LOCALS)))
+    return out
+
+
+def differentiate_randomly(test, bodies, name, in_place=False, prelude=(), names=None, dtype="f32"):
     """Kernels of the bodies (over `a = x[i]`, `b = z[i]`, giving `out`, stored to `y[i]`,
     or ``in_place`` to `x[i]`): each one's tape gradient against central differences of
     the same body run by Python in float64, where the f32 forward took the same branches
     and the differences are stable (no kink within the step). ``prelude``: lines of the
-    kernels' file before them, ``names``: what the Python twin has for them. Returns how
-    many gradients were compared."""
+    kernels' file before them, ``names``: what the Python twin has for them; ``dtype``
+    "f64": the arrays and the kernels' values are f64, and the gradients must agree to
+    1e-6 instead of 2e-3. Returns how many gradients were compared."""
     folder = tempfile.mkdtemp(prefix="spirthon-grad-random-")
     lines = ["import math", "from spirthon import *", ""] + list(prelude)
     params, store = ("x: Array[f32], z: Array[f32]", "x") if in_place else ("x: Array[f32], z: Array[f32], y: Array[f32]", "y")
+    params = params.replace("f32", dtype)
+    wide = dtype == "f64"
+    npt = np.float64 if wide else np.float32
     for k, body in enumerate(bodies):
         lines += ["@kernel", "def r%d(%s):" % (k, params), "    i = global_id().x",
                   "    a = x[i]", "    b = z[i]"] + ["    " + l for l in body] + ["    %s[i] = out" % store, ""]
@@ -435,19 +485,19 @@ def differentiate_randomly(test, bodies, name, in_place=False, prelude=(), names
     for k, body in enumerate(bodies):
         ns = {"math": math, "clamp": lambda x, lo, hi: min(max(x, lo), hi), "vec2": _vec(2), "vec3": _vec(3),
               "dot": lambda p, q: float(np.dot(p, q)), "length": lambda p: float(np.linalg.norm(p)), "x": [0.0] * 8,
-              "local_array": lambda t, n: [0.0] * n, "f32": float}
+              "local_array": lambda t, n: [0.0] * n, "f32": float, "f64": float}
         ns.update(names or {})
         exec("def f(a, b):\n" + "\n".join("    " + l for l in body) + "\n    return out\n", ns)
         f = ns["f"]
-        x0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
-        z0 = nrng.uniform(-1.5, 1.5, 8).astype(np.float32)
+        x0 = nrng.uniform(-1.5, 1.5, 8).astype(npt)
+        z0 = nrng.uniform(-1.5, 1.5, 8).astype(npt)
 
         def run():
             x, z = spirthon.array(x0, requires_grad=True), spirthon.array(z0, requires_grad=True)
-            y = x if in_place else spirthon.zeros(8)
+            y = x if in_place else spirthon.zeros(8, f64 if wide else f32)
             with Tape() as tape:
                 getattr(mod, "r%d" % k).launch(8, *((x, z) if in_place else (x, z, y)))
-            tape.backward(grads={y: np.ones(8, np.float32)})
+            tape.backward(grads={y: np.ones(8, npt)})
             return x.grad.numpy(), z.grad.numpy(), y.numpy()
 
         for gx, gz, y in on_both(run):
@@ -459,7 +509,7 @@ def differentiate_randomly(test, bodies, name, in_place=False, prelude=(), names
                     fd = [(f(a + s * d[0], b + s * d[1]) - f(a - s * d[0], b - s * d[1])) / (2 * s) for s in (1e-7, 3e-7)]
                     if abs(fd[0] - fd[1]) > 1e-3 * max(1.0, abs(fd[0])):
                         continue  # a kink within the step
-                    test.assertLess(abs(got - fd[0]), 2e-3 * max(1.0, abs(fd[0])), "\n".join(body) + "\nat a=%r b=%r" % (a, b))
+                    test.assertLess(abs(got - fd[0]), (1e-6 if wide else 2e-3) * max(1.0, abs(fd[0])), "\n".join(body) + "\nat a=%r b=%r" % (a, b))
                     checked += 1
     return checked
 
@@ -605,6 +655,15 @@ class Random(unittest.TestCase):
                   + random_vector_statements(rng, 2, 0)
                   + ["out = t0 + t1 * 0.5 + t2 * t3 + dot(v0, vec3(0.3, -0.2, 0.5)) + v1.x * v1.y - v1.z"] for _ in range(12)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_vectors", names=VEC3_TWINS), 300)
+
+    def test_random_f64_statements(self):
+        # The same kind of bodies in f64 (branches, loops carrying locals, min/max/abs,
+        # a round trip through f32), agreeing with float64 central differences to 1e-6.
+        import random
+        rng = random.Random(59)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3: f64 = 0.5", "k = 1"] + random_f64_statements(rng, 2, 0)
+                  + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(16)]
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_f64", dtype="f64"), 200)
 
     def test_random_statements_with_a_local_array(self):
         # The same kind of bodies, also accumulating into a local array (`+=` and `-=` in
@@ -1733,6 +1792,34 @@ class Programs(unittest.TestCase):
                 want = central(lambda u: loss(*[u if k == j else w.astype(np.float64) for k, w in enumerate(args)]), args[j])
                 np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg="input %d" % j)
 
+    def test_f64_values(self):
+        # A kernel computing in f64 from an f64 and an f32 array: its gradients on both
+        # devices agree with float64 central differences to 1e-7 (the f32 input's to an
+        # f32's precision: its adjoint is an f32 array).
+        n = 16
+        x0 = self.rng.uniform(-1.5, 1.5, n)
+        y0 = self.rng.uniform(-1, 1, n).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, n)
+
+        def loss(x, y):
+            return sum(sd * o + 0.3 * e for sd, (o, e) in zip(seed, energy64_f64(x, y)))
+
+        def run():
+            x, y = spirthon.array(x0, requires_grad=True), spirthon.array(y0, requires_grad=True)
+            out, e = spirthon.zeros(n, f64), spirthon.zeros(1, f64)
+            with Tape() as tape:
+                energy64.launch(n, x, y, out, e)
+            tape.backward(grads={out: seed, e: np.array([0.3])})
+            return x.grad.numpy(), y.grad.numpy(), out.numpy()
+
+        want_x = central(lambda v: loss(v, y0.astype(np.float64)), x0)
+        want_y = central(lambda v: loss(x0, v), y0)
+        for gx, gy, out in on_both(run):
+            self.assertEqual(gx.dtype, np.float64)
+            np.testing.assert_allclose(out, [o for o, _ in energy64_f64(x0, y0.astype(np.float64))], rtol=1e-13)
+            np.testing.assert_allclose(gx, want_x, rtol=1e-7, atol=1e-8)
+            np.testing.assert_allclose(gy, want_y, rtol=1e-5, atol=1e-6)
+
     def test_loops_over_a_table_of_rows(self):
         # shaders/lbm_d2q9.py, a D2Q9 lattice-Boltzmann step as LBM codes write it: `for q,
         # (cx, cy) in enumerate(C)` over a module's list of velocity pairs, weights from a
@@ -2438,6 +2525,43 @@ def unpacked_parts_f64(x, v, a, b, sy, so):
     return float(np.sum(sy * y) + np.sum(so * w * b[:, None]))
 
 
+@func
+def soft64(x: f64, k: f64) -> f64:
+    return math.log(1.0 + math.exp(k * x)) / k
+
+
+@kernel
+def energy64(x: Array[f64], y: Array[f32], out: Array[f64], e: Array[f64]):
+    # f64 through a func, a loop of a constant count (its carried value kept in an f64
+    # local array), min/max/abs/atan2/hypot/**, a choice, an f32 input converted to f64
+    # (its adjoint converted back) and an f64 loss summed by atomic_add.
+    i = global_id().x
+    if i >= len(x):
+        return
+    v = x[i]
+    w = f64(y[i])
+    acc: f64 = 0.0
+    for k in range(4):
+        acc = acc * 0.5 + math.sin(v * f64(k + 1)) * w
+        if acc > 0.75:
+            acc = math.sqrt(acc)
+    s = soft64(v, 3.0) + max(v, w * 0.5) + abs(v - 0.25) + min(v * v, 1.0) ** 1.5 + math.atan2(v, w + 2.0)
+    out[i] = acc + s + math.hypot(v, w) + (v if v > w else w * w)
+    atomic_add(e, 0, s * s)
+
+
+def energy64_f64(x, y):
+    """``energy64``'s (out[i], s * s) per element, in float64."""
+    for v, w in zip(x, y):
+        acc = 0.0
+        for k in range(4):
+            acc = acc * 0.5 + math.sin(v * (k + 1)) * w
+            if acc > 0.75:
+                acc = math.sqrt(acc)
+        s = math.log(1.0 + math.exp(3.0 * v)) / 3.0 + max(v, w * 0.5) + abs(v - 0.25) + min(v * v, 1.0) ** 1.5 + math.atan2(v, w + 2.0)
+        yield acc + s + math.hypot(v, w) + (v if v > w else w * w), s * s
+
+
 def lbm_f64(f, seed):
     """``shaders/lbm_d2q9.py``'s step in float64."""
     lbm = shader("lbm_d2q9")
@@ -2861,12 +2985,12 @@ BAD = {
             slot = atomic_add(count, 0, 1)
             y[slot] = x[i]
         """, "4:12", "the result of `atomic_add` is used"),
-    "f64_values": ("""
+    "dvec_values": ("""
         @kernel
-        def f64_values(x: Array[f64], y: Array[f64]):
+        def dvec_values(x: Array[dvec3], y: Array[dvec3]):
             i = global_id().x
             y[i] = x[i] * 2.0
-        """, "4:5", "arrays of f64"),
+        """, "4:5", "arrays of f16, or of the vectors and matrices of f64"),
     "barrier_in_branch": ("""
         @kernel(workgroup_size=64)
         def barrier_in_branch(x: Array[f32], y: Array[f32]):

@@ -27,7 +27,7 @@ from ..arrays import _ArrayType
 from ..structs import StructType, layout, leaf_offsets
 from ..types import f32
 from ..vectors import VectorType
-from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SUBGROUP_RULES, _minmax_lanes,
+from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SCALARS, SUBGROUP_RULES, _minmax_lanes,
                     _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
 
 
@@ -176,7 +176,7 @@ class Differentiator:
 
     def type_of(self, ann):
         """The differentiator's type of an annotation: ``f32``, ``vecN``, ``int``, ``bool``,
-        ``ivec`` (an int vector), ``float-other`` (``f64``, ``f16``, their vectors,
+        ``f64``, ``ivec`` (an int vector), ``float-other`` (``f16``, the vectors of both,
         matrices: not differentiable yet), ``("array", elem, dims)``, ``struct:Name`` (a
         struct: its values carry no adjoint, as ints) or ``other``."""
         if isinstance(ann, _ArrayType):
@@ -204,9 +204,17 @@ class Differentiator:
             return name
         if name in ("i32", "u32", "i64", "u64", "i8", "u8", "i16", "u16"):
             return "int"
-        if name in ("f64", "f16") or (name or "").startswith(("mat", "dmat")):
+        if name == "f64":
+            return "f64"
+        if name == "f16" or (name or "").startswith(("mat", "dmat")):
             return "float-other"
         return "other"
+
+    def field_type(self, ann):
+        """``type_of`` a field of an array of structs with an adjoint (a flat ``f32``
+        array of its words): an ``f64`` one is ``float-other`` (not differentiable)."""
+        t = self.type_of(ann)
+        return "float-other" if t == "f64" else t
 
     def join(self, a, b, node):
         """The type of an arithmetic result of ``a`` and ``b``."""
@@ -225,6 +233,10 @@ class Differentiator:
             return vecs[0]
         if "ivec" in (a, b):
             return "ivec"
+        if "f64" in (a, b):
+            if "f32" in (a, b):
+                raise self.error(node, "f64 with f32")  # (the compiler refused the kernel)
+            return "f64"
         if "f32" in (a, b):
             return "f32"
         if "litfloat" in (a, b):
@@ -401,8 +413,9 @@ class _Body:
             return "bool"
         if k is ast.BoolOp:
             ts = {self.ty(v) for v in e.values}
-            if len(ts) > 1 and ts <= {"f32", "litfloat", "litint"}:
-                return "f32" if "f32" in ts else "litfloat"  # `scale or 1.0`: one of the floats
+            if len(ts) > 1 and (ts <= {"f32", "litfloat", "litint"} or ts <= {"f64", "litfloat", "litint"}):
+                # `scale or 1.0`: one of the floats
+                return "f32" if "f32" in ts else "f64" if "f64" in ts else "litfloat"
             return "bool" if ts == {"bool"} else ts.pop() if len(ts) == 1 else "other"
         if k is ast.IfExp:
             return d.join(self.ty(e.body), self.ty(e.orelse), e) if self.ty(e.body) != "bool" else "bool"
@@ -448,6 +461,8 @@ class _Body:
                 return "bool"
             if "float-other" in args:
                 return "float-other"
+            if "f64" in args:
+                return "f64"
             return "litfloat" if args and all(a in ("litint", "litfloat") for a in args) else "f32"
         if kind == "func":
             ann = _hints(name).get("return")
@@ -467,7 +482,9 @@ class _Body:
             return "vec3"
         if name == "quat_to_matrix":
             return "mat33"
-        if name in ("f64", "f16") or name.startswith(("dvec", "f16vec", "dmat")):
+        if name == "f64":
+            return "f64"
+        if name == "f16" or name.startswith(("dvec", "f16vec", "dmat")):
             return "float-other"
         if name == "bool":
             return "bool"
@@ -511,7 +528,7 @@ class _Body:
         d = self.d
         t = self.ty(e)
         if t == "float-other":
-            raise d.error(e, "`%s`: f64, f16, their vectors, matrices and quaternions are not differentiable yet (f32 and vec2/vec3/vec4 are)" % ast.unparse(e))
+            raise d.error(e, "`%s`: f16, the vectors and matrices of f64 and f16 are not differentiable yet (f32, f64, vec2/vec3/vec4, quat and mat22/mat33/mat44 are)" % ast.unparse(e))
         if t in DIFF:
             return self.diff(e, t)
         struct = t in d.structs
@@ -607,7 +624,7 @@ class _Body:
         self.nodes.append(_Plain("%s = %s[%s]" % (tmp, name, index)))
         out = {}
         for path, ft, off in leaf_offsets(cls):
-            t = d.type_of(ft)
+            t = d.field_type(ft)
             if name in d.struct_grads and t in DIFF:
                 out[path] = self.field_load(name, index, path, off, t)
             else:
@@ -632,7 +649,7 @@ class _Body:
             return None
         _, index = self.read(base)
         ft, off = next((ft, off) for p, ft, off in leaf_offsets(d.struct_grads[name]) if p == path)
-        t = d.type_of(ft)
+        t = d.field_type(ft)
         if t not in DIFF:
             return "%s[%s].%s" % (name, index, path), t
         return self.field_load(name, index, path, off, t)
@@ -709,7 +726,9 @@ class _Body:
         if name not in d.struct_grads:
             return
         for path, ft, off in leaf_offsets(cls):
-            t = d.type_of(ft)
+            t = d.field_type(ft)
+            if t == "float-other" and leaves[path][1] in DIFF and leaves[path][0].startswith(d.prefix):
+                raise d.error(s, "field `%s` of `%s` is not differentiable yet (an f64 field of an array of structs has no place in its flat f32 adjoint)" % (path, name))
             if t in DIFF:
                 v, vt = leaves[path]
                 if vt in DIFF and vt != t:
@@ -899,7 +918,7 @@ class _Body:
                 return (a, at) if at == t else self.let("f", t, "%s%s(%s)" % (S, t, a), [])
         if isinstance(e, ast.IfExp):
             return self.ifexp(e, t)
-        if isinstance(e, ast.BoolOp) and t == "f32":
+        if isinstance(e, ast.BoolOp) and t in SCALARS:
             return self.ifexp(_chosen(e), t)
         if isinstance(e, ast.Attribute):
             if self.ty(e.value) in d.structs:
@@ -1004,11 +1023,11 @@ class _Body:
         elif sym == "//":
             rules = []  # piecewise constant
         elif sym == "%":
-            if t != "f32":
+            if t not in SCALARS:
                 raise d.error(e, "`%` on float vectors is not differentiable yet")
             rules = [(a, at, G), (b, bt, "-%s * (%s // %s)" % (G, pa, pb))]
         else:
-            if t != "f32":
+            if t not in SCALARS:
                 raise d.error(e, "`**` on vectors is not differentiable yet")
             n = e.right.value if isinstance(e.right, ast.Constant) and type(e.right.value) is int else None
             if n is not None:
@@ -1016,7 +1035,7 @@ class _Body:
                 rules = [(a, at, "%s * %d.0 * %s ** %d" % (G, n, pa, n - 1) if n != 1 else G)]
             else:
                 ra, rb = MATH2["pow"]
-                rules = [(a, at, _rule(ra, a=a, b=b, r=var)), (b, bt, _rule(rb, a=a, b=b, r=var))]
+                rules = [(a, at, _rule(ra, t, a=a, b=b, r=var)), (b, bt, _rule(rb, t, a=a, b=b, r=var))]
         self.nodes.append(_Let(var, t, "%s %s %s" % (pa, sym, pb), rules))
         return var, t
 
@@ -1029,8 +1048,11 @@ class _Body:
         cond = self.cond(e.test)
         out = self.d.fresh("sel")
         then, other = self.sub(), self.sub()
-        a = then.val(e.body)[0]
-        b = other.val(e.orelse)[0]
+        # (a literal side of an f64 choice is an f64, as the language takes it: the merged
+        # name's first assignment fixes its type)
+        typed = lambda v: "%sf64(%s)" % (S, v[0]) if t == "f64" and v[1] in ("litfloat", "litint") else v[0]
+        a = typed(then.val(e.body))
+        b = typed(other.val(e.orelse))
         self.nodes.append(_If(cond, then.nodes, other.nodes, [(out, t, a, b)]))
         return out, t
 
@@ -1085,21 +1107,24 @@ class _Body:
         rules = None
         if kind == "math":
             if name in MATH1 and len(args) == 1:
-                rules = [(names[0], args[0][1], _rule(MATH1[name], a=names[0], r=var))]
+                rules = [(names[0], args[0][1], _rule(MATH1[name], t, a=names[0], r=var))]
             elif name in MATH2 and len(args) == 2:
                 ra, rb = MATH2[name]
-                rules = [(names[0], args[0][1], _rule(ra, a=names[0], b=names[1], r=var))]
+                rules = [(names[0], args[0][1], _rule(ra, t, a=names[0], b=names[1], r=var))]
                 if rb is not None:
-                    rules.append((names[1], args[1][1], _rule(rb, a=names[0], b=names[1], r=var)))
+                    rules.append((names[1], args[1][1], _rule(rb, t, a=names[0], b=names[1], r=var)))
             elif name == "log" and len(args) == 2:
-                rules = [(names[0], args[0][1], _rule("{G} / ({a} * {M}log({b}))", a=names[0], b=names[1])),
-                         (names[1], args[1][1], _rule("-{G} * {r} / ({b} * {M}log({b}))", b=names[1], r=var))]
+                rules = [(names[0], args[0][1], _rule("{G} / ({a} * {M}log({b}))", t, a=names[0], b=names[1])),
+                         (names[1], args[1][1], _rule("-{G} * {r} / ({b} * {M}log({b}))", t, b=names[1], r=var))]
             else:
                 raise d.error(e, "math.%s is not differentiable yet" % name)
-        elif name in ("float", "f32") and len(args) == 1:
-            if args[0][1] == "f32":
+        elif name in ("float", "f32", "f64") and len(args) == 1:
+            a, at = args[0]
+            to = "f64" if name == "f64" else "f32"
+            if at == to:
                 return args[0]
-            rules = []
+            # f32 to f64 and back: the adjoint converted back (an int has none).
+            rules = [(a, at, "%s%s(%s)" % (S, at, G))] if at in SCALARS else []
         elif name in FLOAT_VECS:
             return self.construct(name, args, text, e)
         elif name in MATS:
@@ -1163,7 +1188,7 @@ class _Body:
             rules = [(q, qt, " + ".join("(%s)" % c for c in cols), "quat")]
         elif name == "abs" and len(args) == 1:
             a, at = args[0]
-            if at == "f32":
+            if at in SCALARS:
                 rules = [(a, at, "%s if %s >= 0.0 else -%s" % (G, a, G))]
             else:
                 sign = ", ".join("1.0 if %s.%s >= 0.0 else -1.0" % (a, c) for c in "xyzw"[:_size(at)])
@@ -1215,8 +1240,8 @@ class _Body:
             m = "(%s if %s >= %s else %s)" % (cx, cx, clo, clo)
             return ("%s >= %s and %s <= %s" % (cx, clo, m, chi), "%s < %s and %s <= %s" % (cx, clo, m, chi),
                     "not %s <= %s" % (m, chi))
-        if t == "f32":
-            return [(v, vt, "%s if %s else %sf32(0.0)" % (G, cond, S)) for (v, vt), cond in zip(((x, xt), (lo, lt), (hi, ht)), masks(x, lo, hi))]
+        if t in SCALARS:
+            return [(v, vt, "%s if %s else %s" % (G, cond, _zero(t))) for (v, vt), cond in zip(((x, xt), (lo, lt), (hi, ht)), masks(x, lo, hi))]
         comps = "xyzw"[:_size(t)]
         c = lambda v, vt, k: "%s.%s" % (v, k) if vt in FLOAT_VECS else v
         per = [masks(c(x, xt, k), c(lo, lt, k), c(hi, ht, k)) for k in comps]
@@ -1238,8 +1263,8 @@ class _Body:
                 mask = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s %s %s else 0.0" % (ca(k), cmp, cb(k)) for k in "xyzw"[:_size(t)]))
                 rules = [(a, at, "%s * %s" % (G, mask)), (b, bt, "%s * (1.0 - %s)" % (G, mask))]
             else:
-                rules = [(a, at, "%s if %s %s %s else %sf32(0.0)" % (G, a, cmp, b, S)),
-                         (b, bt, "%sf32(0.0) if %s %s %s else %s" % (S, a, cmp, b, G))]
+                rules = [(a, at, "%s if %s %s %s else %s" % (G, a, cmp, b, _zero(t))),
+                         (b, bt, "%s if %s %s %s else %s" % (_zero(t), a, cmp, b, G))]
             cur = self.let(name, t, "%s(%s, %s)" % (name, a, b), rules)
         return cur
 
@@ -1406,7 +1431,7 @@ class _Body:
             else:
                 self.nodes.append(_Let(var, want, "%s%s(%s)" % (S, want, txt), []))
         elif want == "float-other":
-            raise d.error(node, "f64, f16, their vectors, matrices and quaternions are not differentiable yet")
+            raise d.error(node, "f16, the vectors and matrices of f64 and f16 are not differentiable yet")
         elif vt in DIFF:
             raise d.error(node, "a %s held as %s: its adjoint would be lost" % (vt, want))
         elif annotation is not None and want == "int":
@@ -1561,7 +1586,7 @@ class _Body:
             raise d.error(call, "`%s_array` takes the element type and the size" % kind)
         elem = d.type_of(_eval_annotation(d, call.args[0]))
         if elem == "float-other":
-            raise d.error(call, "%s arrays of f64, f16, their vectors or matrices are not differentiable yet" % kind)
+            raise d.error(call, "%s arrays of f16, or of the vectors and matrices of f64 and f16, are not differentiable yet" % kind)
         size = call.args[1]
         dims = len(size.elts) if isinstance(size, ast.Tuple) else 1
         arr = d.fresh(name)
@@ -1686,7 +1711,7 @@ class _Body:
             return self.struct_store(target, value, kind, s, name)
         elem = d.arrays[name][0]
         if elem == "float-other":
-            raise d.error(s, "arrays of f64, f16, their vectors or matrices are not differentiable yet")
+            raise d.error(s, "arrays of f16, or of the vectors and matrices of f64 and f16, are not differentiable yet")
         index = self.index(target.slice)
         d.writes.setdefault(name, s)
         v, vt = self.val(value)

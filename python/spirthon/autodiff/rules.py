@@ -16,9 +16,10 @@ as Python's ``min`` returns it).
 
 import re
 
+SCALARS = ("f32", "f64")
 FLOAT_VECS = ("vec2", "vec3", "vec4", "quat")
 MATS = ("mat22", "mat33", "mat44")
-DIFF = ("f32",) + FLOAT_VECS + MATS
+DIFF = SCALARS + FLOAT_VECS + MATS
 LOCAL_ARRAY_BYTES = 16384
 
 # The placeholders (see above).
@@ -61,11 +62,13 @@ def _frobenius(a, b, t):
 
 
 # The adjoint rules of the `math` functions: the addition to the adjoint of argument ``a``
-# (and ``b``), over the result ``r`` and its adjoint ``G``. The derivative where the
-# function is differentiable; at a kink or an edge of the domain, the one-sided value a
-# Python programmer would take (``sqrt`` at 0 gives 0, not inf).
+# (and ``b``), over the result ``r`` and its adjoint ``G``; ``Z`` is a zero and ``F`` the
+# conversion to the result's float type (``f32`` or ``f64``: the language does not mix
+# them). The derivative where the function is differentiable; at a kink or an edge of the
+# domain, the one-sided value a Python programmer would take (``sqrt`` at 0 gives 0, not
+# inf).
 MATH1 = {
-    "sqrt": "{G} * 0.5 / {r} if {r} > 0.0 else {S}f32(0.0)",
+    "sqrt": "{G} * 0.5 / {r} if {r} > 0.0 else {Z}",
     "sin": "{G} * {M}cos({a})",
     "cos": "-{G} * {M}sin({a})",
     "tan": "{G} / ({M}cos({a}) * {M}cos({a}))",
@@ -82,20 +85,20 @@ MATH1 = {
     "log2": "{G} / ({a} * 0.6931471805599453)",
     "log10": "{G} / ({a} * 2.302585092994046)",
     "log1p": "{G} / (1.0 + {a})",
-    "cbrt": "{G} / (3.0 * {r} * {r}) if {r} != 0.0 else {S}f32(0.0)",
+    "cbrt": "{G} / (3.0 * {r} * {r}) if {r} != 0.0 else {Z}",
     "erf": "{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
     "erfc": "-{G} * 1.1283791670955126 * {M}exp(-{a} * {a})",
     "fabs": "{G} if {a} >= 0.0 else -{G}",
 }
 MATH2 = {
     # (at the origin, where it has no derivative, 0, as hypot's and length's)
-    "atan2": ("{G} * {b} / ({a} * {a} + {b} * {b}) if {a} != 0.0 or {b} != 0.0 else {S}f32(0.0)",
-              "-{G} * {a} / ({a} * {a} + {b} * {b}) if {a} != 0.0 or {b} != 0.0 else {S}f32(0.0)"),
-    "pow": ("{G} * {b} * {M}pow({a}, {b} - 1.0) if {a} != 0.0 or {b} >= 1.0 else {S}f32(0.0)",
-            "{G} * {r} * {M}log({a}) if {a} > 0.0 else {S}f32(0.0)"),
-    "hypot": ("{G} * {a} / {r} if {r} > 0.0 else {S}f32(0.0)", "{G} * {b} / {r} if {r} > 0.0 else {S}f32(0.0)"),
+    "atan2": ("{G} * {b} / ({a} * {a} + {b} * {b}) if {a} != 0.0 or {b} != 0.0 else {Z}",
+              "-{G} * {a} / ({a} * {a} + {b} * {b}) if {a} != 0.0 or {b} != 0.0 else {Z}"),
+    "pow": ("{G} * {b} * {M}pow({a}, {b} - 1.0) if {a} != 0.0 or {b} >= 1.0 else {Z}",
+            "{G} * {r} * {M}log({a}) if {a} > 0.0 else {Z}"),
+    "hypot": ("{G} * {a} / {r} if {r} > 0.0 else {Z}", "{G} * {b} / {r} if {r} > 0.0 else {Z}"),
     "copysign": ("{G} if {M}copysign(1.0, {a}) == {M}copysign(1.0, {b}) else -{G}", None),
-    "fmod": ("{G}", "-{G} * {S}f32({M}trunc({a} / {b}))"),
+    "fmod": ("{G}", "-{G} * {F}({M}trunc({a} / {b}))"),
 }
 # The subgroup operations whose adjoints are subgroup operations: (what every lane computes
 # first over the result's adjoints, then the addition to the lane's argument's adjoint),
@@ -132,7 +135,7 @@ def _minmax_lanes(t, a, r):
     """``SUBGROUP_RULES``' entry of a subgroup minimum or maximum ``r`` of ``a`` (of type
     ``t``): the lanes' sum of the adjoints, and how many lanes before each hold the result,
     taken per component."""
-    if t == "f32":
+    if t in SCALARS:
         return (["{S}subgroup_add({G})", "{S}subgroup_exclusive_add(1 if %s == %s else 0)" % (a, r)],
                 "{s[0]} if %s == %s and {s[1]} == 0 else 0.0" % (a, r))
     comps = "xyzw"[:_size(t)]
@@ -147,8 +150,11 @@ MATH_INT = ("floor", "ceil", "trunc")
 MATH_BOOL = ("isnan", "isinf", "isfinite")
 
 
-def _rule(template, **names):
-    return template.format(G=G, S=S, M=M, **{k: _paren(v) for k, v in names.items()})
+def _rule(template, t, **names):
+    """``template`` filled in for operands ``names`` of an operation whose result has type
+    ``t``."""
+    f = "f64" if t == "f64" else "f32"
+    return template.format(G=G, S=S, M=M, Z=_zero(f), F=S + f, **{k: _paren(v) for k, v in names.items()})
 
 
 _ATOM = re.compile(r"[\w.\x01\x02]+(\(\))?")
@@ -185,7 +191,7 @@ def _entry_texts(t, g):
     as its element is laid out in a flat ``f32`` adjoint array."""
     if t in MATS:
         return ["%s[%d, %d]" % (g, r, c) for r in range(_size(t)) for c in range(_size(t))]
-    if t == "f32":
+    if t in SCALARS:
         return [g]
     return ["%s.%s" % (g, c) for c in "xyzw"[:_size(t)]]
 
