@@ -68,16 +68,17 @@ class Array3D(metaclass=_Array3DMeta):
 
 
 # The element types whose arrays have gradients (``spirthon.Tape``; autodiff's ``DIFF``).
-GRADIENT_TYPES = ("f32", "f64", "vec2", "vec3", "vec4", "quat", "mat22", "mat33", "mat44")
+GRADIENT_TYPES = ("f32", "f64", "vec2", "vec3", "vec4", "dvec2", "dvec3", "dvec4", "quat", "mat22", "mat33", "mat44")
 
 
 def has_gradient(elem):
     """Whether an array of ``elem`` has a gradient: a float type of ``GRADIENT_TYPES``, or
-    a struct with a field of one but ``f64`` (nested structs' too; its other fields'
-    gradients stay zero)."""
+    a struct with a field of one but ``f64`` and its vectors (nested structs' too; its
+    other fields' gradients stay zero)."""
     if isinstance(elem, StructType):
         # (an f64 field's gradient has no place in the struct's flat f32 adjoint)
-        return any(getattr(t, "name", None) in GRADIENT_TYPES[:1] + GRADIENT_TYPES[2:] for _, t, _ in structs.leaf_offsets(elem))
+        return any(getattr(t, "name", None) in GRADIENT_TYPES and not t.name.startswith(("f64", "dvec"))
+                   for _, t, _ in structs.leaf_offsets(elem))
     return getattr(elem, "name", None) in GRADIENT_TYPES
 
 

@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Array2D, Tape, f64, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Tape, dvec3, f64, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_id, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -351,7 +351,7 @@ def _components(v):
 
 
 VEC3_TWINS = {
-    "vec3": Vec3,
+    "vec3": Vec3, "dvec3": Vec3,
     "dot": lambda p, q: sum(a * b for a, b in zip(_components(p), _components(q))),
     "length": lambda p: math.sqrt(sum(a * a for a in _components(p))),
     "cross": lambda p, q: Vec3(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, p.x * q.y - p.y * q.x),
@@ -360,13 +360,16 @@ VEC3_TWINS = {
 }
 
 
-def random_vector_statements(rng, depth, indent, loops=True):
+def random_vector_statements(rng, depth, indent, loops=True, wide=False):
     """Random statements over the vec3 locals `v0`, `v1` (and `a`, `b`, `t0`..`t3`, `k`):
     vectors made, scaled, crossed, normalized and swizzled, components assigned and updated
     (`=`, `+=`, `-=`, `*=`), whole vectors updated, branches, and loops of a constant or
-    run-time count that update a component and may break."""
+    run-time count that update a component and may break; ``wide``: dvec3 locals and f64
+    values."""
+    vec3, conv = ("dvec3", "f64") if wide else ("vec3", "float")
+
     def scalar():
-        e, r = random_expression(rng, 1), rng.random()
+        e, r = (random_f64_expression if wide else random_expression)(rng, 1), rng.random()
         if r < 0.3:
             e = "(%s * %s.%s)" % (e, rng.choice(["v0", "v1"]), rng.choice("xyz"))
         elif r < 0.45:
@@ -378,10 +381,10 @@ def random_vector_statements(rng, depth, indent, loops=True):
     def vector():
         v, w = "v%d" % rng.randrange(2), "v%d" % rng.randrange(2)
         return rng.choice([
-            lambda: "vec3(%s, %s, %s)" % (scalar(), scalar(), scalar()), lambda: "%s * %s" % (v, scalar()),
+            lambda: "%s(%s, %s, %s)" % (vec3, scalar(), scalar(), scalar()), lambda: "%s * %s" % (v, scalar()),
             lambda: "%s + %s * 0.5" % (v, w), lambda: "cross(%s, %s) * 0.25 + %s" % (v, w, v),
-            lambda: "normalize(%s + vec3(1.5, -1.25, 2.0))" % v, lambda: "%s.zxy - %s * 0.5" % (v, w),
-            lambda: "vec3(%s.yzx.x, %s, %s.z)" % (v, scalar(), w), lambda: "max(%s, %s * 0.5)" % (v, w)])()
+            lambda: "normalize(%s + %s(1.5, -1.25, 2.0))" % (v, vec3), lambda: "%s.zxy - %s * 0.5" % (v, w),
+            lambda: "%s(%s.yzx.x, %s, %s.z)" % (vec3, v, scalar(), w), lambda: "max(%s, %s * 0.5)" % (v, w)])()
 
     out, pad = [], "    " * indent
     for _ in range(rng.randrange(1, 5)):
@@ -396,14 +399,14 @@ def random_vector_statements(rng, depth, indent, loops=True):
             out.append(pad + "%s = %s" % (rng.choice(LOCALS), scalar()))
         elif r < 0.82:
             out.append(pad + "if %s > %s:" % (scalar(), scalar()))
-            out += random_vector_statements(rng, depth - 1, indent + 1, loops)
+            out += random_vector_statements(rng, depth - 1, indent + 1, loops, wide)
             if rng.random() < 0.6:
                 out.append(pad + "else:")
-                out += random_vector_statements(rng, depth - 1, indent + 1, loops)
+                out += random_vector_statements(rng, depth - 1, indent + 1, loops, wide)
         else:
             out.append(pad + "for k in range(%s):" % rng.choice(["2", "3", "len(x) // 4"]))
-            out.append(pad + "    %s.%s = %s.%s * 0.5 + math.sin(%s) * float(k + 1)" % (v, rng.choice("xyz"), v, rng.choice("xyz"), scalar()))
-            out += random_vector_statements(rng, depth - 1, indent + 1, False)
+            out.append(pad + "    %s.%s = %s.%s * 0.5 + math.sin(%s) * %s(k + 1)" % (v, rng.choice("xyz"), v, rng.choice("xyz"), scalar(), conv))
+            out += random_vector_statements(rng, depth - 1, indent + 1, False, wide)
             if rng.random() < 0.3:
                 out.append(pad + "    if %s > %s:" % (scalar(), scalar()))
                 out.append(pad + "        break")
@@ -664,6 +667,15 @@ class Random(unittest.TestCase):
         bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3: f64 = 0.5", "k = 1"] + random_f64_statements(rng, 2, 0)
                   + ["out = t0 + t1 * 0.5 + t2 * t3"] for _ in range(16)]
         self.assertGreater(differentiate_randomly(self, bodies, "grad_random_f64", dtype="f64"), 200)
+
+    def test_random_statements_over_dvec_locals(self):
+        # The same over dvec3 locals and f64 values, to 1e-6.
+        import random
+        rng = random.Random(61)
+        bodies = [["t0 = a", "t1 = b", "t2 = a * b", "t3: f64 = 0.5", "k = 1", "v0 = dvec3(a, b, 0.5)", "v1 = dvec3(b * 0.5, 0.25, a)"]
+                  + random_vector_statements(rng, 2, 0, wide=True)
+                  + ["out = t0 + t1 * 0.5 + t2 * t3 + dot(v0, dvec3(0.3, -0.2, 0.5)) + v1.x * v1.y - v1.z"] for _ in range(12)]
+        self.assertGreater(differentiate_randomly(self, bodies, "grad_random_dvecs", names=VEC3_TWINS, dtype="f64"), 300)
 
     def test_random_statements_with_a_local_array(self):
         # The same kind of bodies, also accumulating into a local array (`+=` and `-=` in
@@ -1820,6 +1832,26 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(gx, want_x, rtol=1e-7, atol=1e-8)
             np.testing.assert_allclose(gy, want_y, rtol=1e-5, atol=1e-6)
 
+    def test_dvec_values(self):
+        # An Array[dvec3] with requires_grad: its gradient (a dvec3 array, summed by f64
+        # atomics per component) against float64 central differences to 1e-7.
+        n = 9
+        p0 = self.rng.uniform(-1, 1, (n, 3))
+        seed = self.rng.uniform(-1, 1, (n, 3))
+
+        def run():
+            p = spirthon.array(p0, dvec3, requires_grad=True)
+            e, f = spirthon.zeros(1, f64), spirthon.zeros(n, dvec3)
+            with Tape() as tape:
+                springs64.launch(n, p, 0.5, e, f)
+            tape.backward(grads={e: np.ones(1), f: seed})
+            return p.grad.numpy()
+
+        want = central(lambda v: springs64_f64(v, 0.5, seed), p0)
+        for grad in on_both(run):
+            self.assertEqual(grad.dtype, np.float64)
+            np.testing.assert_allclose(grad, want, rtol=1e-7, atol=1e-8)
+
     def test_loops_over_a_table_of_rows(self):
         # shaders/lbm_d2q9.py, a D2Q9 lattice-Boltzmann step as LBM codes write it: `for q,
         # (cx, cy) in enumerate(C)` over a module's list of velocity pairs, weights from a
@@ -2562,6 +2594,29 @@ def energy64_f64(x, y):
         yield acc + s + math.hypot(v, w) + (v if v > w else w * w), s * s
 
 
+@kernel
+def springs64(p: Array[dvec3], rest: f64, e: Array[f64], f: Array[dvec3]):
+    # Springs between neighbours in dvec3: an f64 energy (atomics on f64) and a force per
+    # point (an Array[dvec3] written), each differentiated.
+    i = global_id().x
+    if i + 1 >= len(p):
+        return
+    d = p[i + 1] - p[i]
+    n = length(d)
+    u = normalize(d)
+    atomic_add(e, 0, (n - rest) * (n - rest) + dot(cross(u, dvec3(0.0, 0.0, 1.0)), d) * 0.1)
+    f[i] = u * (n - rest) + dvec3(d.y, -d.x, 0.0) * 0.25
+
+
+def springs64_f64(p, rest, seed):
+    d = p[1:] - p[:-1]
+    n = np.linalg.norm(d, axis=1)
+    u = d / n[:, None]
+    e = np.sum((n - rest) ** 2 + np.sum(np.cross(u, [0.0, 0.0, 1.0]) * d, axis=1) * 0.1)
+    f = u * (n - rest)[:, None] + np.stack([d[:, 1], -d[:, 0], np.zeros(len(d))], axis=1) * 0.25
+    return e + float(np.sum(seed[:-1] * f))
+
+
 def lbm_f64(f, seed):
     """``shaders/lbm_d2q9.py``'s step in float64."""
     lbm = shader("lbm_d2q9")
@@ -2985,12 +3040,12 @@ BAD = {
             slot = atomic_add(count, 0, 1)
             y[slot] = x[i]
         """, "4:12", "the result of `atomic_add` is used"),
-    "dvec_values": ("""
+    "dmat_values": ("""
         @kernel
-        def dvec_values(x: Array[dvec3], y: Array[dvec3]):
+        def dmat_values(x: Array[dmat22], y: Array[dmat22]):
             i = global_id().x
             y[i] = x[i] * 2.0
-        """, "4:5", "arrays of f16, or of the vectors and matrices of f64"),
+        """, "4:5", "arrays of f16, of its vectors or of the matrices of f64 and f16"),
     "barrier_in_branch": ("""
         @kernel(workgroup_size=64)
         def barrier_in_branch(x: Array[f32], y: Array[f32]):

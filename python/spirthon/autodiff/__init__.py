@@ -38,8 +38,8 @@ that of Tapenade and of Warp's code generator):
   ``-=``, ``atomic_add`` and ``atomic_sub`` pass it on unchanged.
 
 The types are the language's, followed here as far as the adjoint needs them: ``f32``,
-``f64``, ``vec2``-``vec4``, ``quat`` and ``mat22``-``mat44`` values (and structs' fields of
-those) carry adjoints (``f64`` ones in ``f64``: the language does not mix the two floats), ints and bools do not (their expressions stay whole in the replay), and a
+``f64``, ``vec2``-``vec4``, ``dvec2``-``dvec4``, ``quat`` and ``mat22``-``mat44`` values (and
+structs' fields of those) carry adjoints (``f64`` ones in ``f64``: the language does not mix the two floats), ints and bools do not (their expressions stay whole in the replay), and a
 value this module cannot type where it matters is refused rather than guessed.
 
 What would make the adjoint wrong is refused here with the file and line: an array that
@@ -47,7 +47,7 @@ the kernel both reads and writes (the replay would read the written values), a s
 local array written after it was read, the result of an atomic or of a func that writes
 arrays used as a value, loops that cannot be reversed (``for ... else``, loops over other
 than a ``range`` or a module's constant tuple), and everything not differentiable yet
-(``f16`` values, vectors and matrices of ``f64``, random numbers).
+(``f16`` values, matrices of ``f64``, random numbers).
 
 Structs are differentiated field by field (scalar replacement of aggregates): a struct
 local is a marker in the scope's names and each of its fields (nested structs' too) a local
@@ -146,7 +146,7 @@ def _adjoint(kernel, flags):
         else:
             t = d.type_of(p.elem)
             if t == "float-other":
-                raise d.error(tree, "parameter `%s`: f16, the vectors and matrices of f64 and f16 are not differentiable yet" % p.name)
+                raise d.error(tree, "parameter `%s`: f16, its vectors and the matrices of f64 and f16 are not differentiable yet" % p.name)
             if t == "other":
                 raise d.error(tree, "parameter `%s`: its type is not differentiable yet" % p.name)
             env[p.name] = (p.name, t)

@@ -28,7 +28,7 @@ from ..structs import StructType, layout, leaf_offsets
 from ..types import f32
 from ..vectors import VectorType
 from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SCALARS, SUBGROUP_RULES, _minmax_lanes,
-                    _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
+                    _scalar, _vec, _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
 
 
 class AdjointError(CompileError):
@@ -176,8 +176,8 @@ class Differentiator:
 
     def type_of(self, ann):
         """The differentiator's type of an annotation: ``f32``, ``vecN``, ``int``, ``bool``,
-        ``f64``, ``ivec`` (an int vector), ``float-other`` (``f16``, the vectors of both,
-        matrices: not differentiable yet), ``("array", elem, dims)``, ``struct:Name`` (a
+        ``f64``, ``dvecN``, ``ivec`` (an int vector), ``float-other`` (``f16`` and its
+        vectors, the matrices of both: not differentiable yet), ``("array", elem, dims)``, ``struct:Name`` (a
         struct: its values carry no adjoint, as ints) or ``other``."""
         if isinstance(ann, _ArrayType):
             return ("array", self.type_of(ann.elem), ann.dims)
@@ -212,9 +212,10 @@ class Differentiator:
 
     def field_type(self, ann):
         """``type_of`` a field of an array of structs with an adjoint (a flat ``f32``
-        array of its words): an ``f64`` one is ``float-other`` (not differentiable)."""
+        array of its words): an ``f64`` or ``dvec`` one is ``float-other`` (not
+        differentiable)."""
         t = self.type_of(ann)
-        return "float-other" if t == "f64" else t
+        return "float-other" if _scalar(t) == "f64" else t
 
     def join(self, a, b, node):
         """The type of an arithmetic result of ``a`` and ``b``."""
@@ -424,7 +425,7 @@ class _Body:
                 return "litfloat" if isinstance(getattr(math, e.attr, None), float) else "other"  # math.pi, math.inf
             t = self.ty(e.value)
             if t in FLOAT_VECS and re.fullmatch("[xyzw]{1,4}", e.attr):
-                return "f32" if len(e.attr) == 1 else "vec%d" % len(e.attr)
+                return _scalar(t) if len(e.attr) == 1 else _vec(len(e.attr), _scalar(t))
             if t == "ivec":
                 return "int" if len(e.attr) == 1 else "ivec"
             if isinstance(t, tuple) and e.attr == "shape":
@@ -440,7 +441,7 @@ class _Body:
             if t in MATS:
                 return "f32" if isinstance(e.slice, ast.Tuple) else _row(t)
             return {"table-f": "f32", "table-i": "int", "ivec": "int", "shape": "int", "float-other": "float-other"}.get(
-                t, "f32" if t in FLOAT_VECS else "other")
+                t, _scalar(t) if t in FLOAT_VECS else "other")
         if k is ast.Call:
             return self.call_type(e)
         if k is ast.Tuple:
@@ -484,7 +485,7 @@ class _Body:
             return "mat33"
         if name == "f64":
             return "f64"
-        if name == "f16" or name.startswith(("dvec", "f16vec", "dmat")):
+        if name == "f16" or name.startswith(("f16vec", "dmat")):
             return "float-other"
         if name == "bool":
             return "bool"
@@ -509,7 +510,7 @@ class _Body:
                 t = d.join(t, a, e)
             return t
         if name in ("dot", "length", "distance"):
-            return "f32"
+            return _scalar(args[0]) if args else "other"
         if name in ("cross", "normalize"):
             return args[0] if args else "other"
         if name.startswith("atomic_") and e.args:
@@ -528,7 +529,7 @@ class _Body:
         d = self.d
         t = self.ty(e)
         if t == "float-other":
-            raise d.error(e, "`%s`: f16, the vectors and matrices of f64 and f16 are not differentiable yet (f32, f64, vec2/vec3/vec4, quat and mat22/mat33/mat44 are)" % ast.unparse(e))
+            raise d.error(e, "`%s`: f16, its vectors and the matrices of f64 and f16 are not differentiable yet (f32, f64, vec2/vec3/vec4, dvec2/dvec3/dvec4, quat and mat22/mat33/mat44 are)" % ast.unparse(e))
         if t in DIFF:
             return self.diff(e, t)
         struct = t in d.structs
@@ -728,7 +729,7 @@ class _Body:
         for path, ft, off in leaf_offsets(cls):
             t = d.field_type(ft)
             if t == "float-other" and leaves[path][1] in DIFF and leaves[path][0].startswith(d.prefix):
-                raise d.error(s, "field `%s` of `%s` is not differentiable yet (an f64 field of an array of structs has no place in its flat f32 adjoint)" % (path, name))
+                raise d.error(s, "field `%s` of `%s` is not differentiable yet (an f64 or dvec field of an array of structs has no place in its flat f32 adjoint)" % (path, name))
             if t in DIFF:
                 v, vt = leaves[path]
                 if vt in DIFF and vt != t:
@@ -974,7 +975,7 @@ class _Body:
 
     def component(self, v, vt, k):
         back = ", ".join(G if i == k else "0.0" for i in range(_size(vt)))
-        return self.let("c", "f32", "%s.%s" % (_paren(v), "xyzw"[k]), [(v, vt, "%s%s(%s)" % (S, vt, back))])
+        return self.let("c", _scalar(vt), "%s.%s" % (_paren(v), "xyzw"[k]), [(v, vt, "%s%s(%s)" % (S, vt, back))])
 
     def swizzle(self, v, vt, attr, t):
         # The adjoint of a read swizzle: each component's adjoint goes back to its source.
@@ -1191,7 +1192,8 @@ class _Body:
             if at in SCALARS:
                 rules = [(a, at, "%s if %s >= 0.0 else -%s" % (G, a, G))]
             else:
-                sign = ", ".join("1.0 if %s.%s >= 0.0 else -1.0" % (a, c) for c in "xyzw"[:_size(at)])
+                one = _one(at)
+                sign = ", ".join("%s if %s.%s >= 0.0 else -1.0" % (one, a, c) for c in "xyzw"[:_size(at)])
                 rules = [(a, at, "%s * %s%s(%s)" % (G, S, at, sign))]
         elif name in ("min", "max") and len(args) >= 2:
             return self.minmax(name, args, t)
@@ -1247,7 +1249,7 @@ class _Body:
         per = [masks(c(x, xt, k), c(lo, lt, k), c(hi, ht, k)) for k in comps]
         out = []
         for w, (v, vt) in enumerate(((x, xt), (lo, lt), (hi, ht))):
-            mask = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s else 0.0" % m[w] for m in per))
+            mask = "%s%s(%s)" % (S, t, ", ".join("%s if %s else 0.0" % (_one(t), m[w]) for m in per))
             out.append((v, vt, "%s * %s" % (G, mask)))
         return out
 
@@ -1260,7 +1262,7 @@ class _Body:
             if t in FLOAT_VECS:
                 ca = lambda k: "%s.%s" % (a, k) if at in FLOAT_VECS else a
                 cb = lambda k: "%s.%s" % (b, k) if bt in FLOAT_VECS else b
-                mask = "%s%s(%s)" % (S, t, ", ".join("1.0 if %s %s %s else 0.0" % (ca(k), cmp, cb(k)) for k in "xyzw"[:_size(t)]))
+                mask = "%s%s(%s)" % (S, t, ", ".join("%s if %s %s %s else 0.0" % (_one(t), ca(k), cmp, cb(k)) for k in "xyzw"[:_size(t)]))
                 rules = [(a, at, "%s * %s" % (G, mask)), (b, bt, "%s * (1.0 - %s)" % (G, mask))]
             else:
                 rules = [(a, at, "%s if %s %s %s else %s" % (G, a, cmp, b, _zero(t))),
@@ -1281,7 +1283,7 @@ class _Body:
                 rules.append((a, at, "%s%s(%s)" % (S, at, ", ".join("%s.%s" % (G, "xyzw"[k + i]) for i in range(w)))))
             else:
                 w = 1
-                rules.append((a, at, "%s.%s" % (G, "xyzw"[k]), "f32"))
+                rules.append((a, at, "%s.%s" % (G, "xyzw"[k]), _scalar(name)))
             k += w
         if k != _size(name):
             raise self.d.error(e, "a %s from %d components" % (name, k))
@@ -1431,7 +1433,7 @@ class _Body:
             else:
                 self.nodes.append(_Let(var, want, "%s%s(%s)" % (S, want, txt), []))
         elif want == "float-other":
-            raise d.error(node, "f16, the vectors and matrices of f64 and f16 are not differentiable yet")
+            raise d.error(node, "f16, its vectors and the matrices of f64 and f16 are not differentiable yet")
         elif vt in DIFF:
             raise d.error(node, "a %s held as %s: its adjoint would be lost" % (vt, want))
         elif annotation is not None and want == "int":
@@ -1586,7 +1588,7 @@ class _Body:
             raise d.error(call, "`%s_array` takes the element type and the size" % kind)
         elem = d.type_of(_eval_annotation(d, call.args[0]))
         if elem == "float-other":
-            raise d.error(call, "%s arrays of f16, or of the vectors and matrices of f64 and f16, are not differentiable yet" % kind)
+            raise d.error(call, "%s arrays of f16, of its vectors or of the matrices of f64 and f16 are not differentiable yet" % kind)
         size = call.args[1]
         dims = len(size.elts) if isinstance(size, ast.Tuple) else 1
         arr = d.fresh(name)
@@ -1666,13 +1668,14 @@ class _Body:
             comp = ast.copy_location(ast.Attribute(value=_load_copy(target.value), attr="xyzw"[k], ctx=ast.Load()), target)
             value = ast.copy_location(ast.BinOp(left=comp, op=op, right=value), s)
         v, vt = self.val(value)
-        if vt != "f32":
-            v, vt = self.let("f", "f32", "%sf32(%s)" % (S, v), [])
+        c = _scalar(t)
+        if vt != c:
+            v, vt = self.let("f", c, "%s%s(%s)" % (S, c, v), [])
         n = _size(t)
         parts = ", ".join(v if i == k else "%s.%s" % (cur, "xyzw"[i]) for i in range(n))
         keep = ", ".join("0.0" if i == k else "%s.%s" % (G, "xyzw"[i]) for i in range(n))
         var = d.fresh(name)
-        self.nodes.append(_Let(var, t, "%s%s(%s)" % (S, t, parts), [(cur, t, "%s%s(%s)" % (S, t, keep)), (v, vt, "%s.%s" % (G, "xyzw"[k]), "f32")]))
+        self.nodes.append(_Let(var, t, "%s%s(%s)" % (S, t, parts), [(cur, t, "%s%s(%s)" % (S, t, keep)), (v, vt, "%s.%s" % (G, "xyzw"[k]), c)]))
         self.env[name] = (var, t)
 
     def augassign(self, s):
@@ -1711,7 +1714,7 @@ class _Body:
             return self.struct_store(target, value, kind, s, name)
         elem = d.arrays[name][0]
         if elem == "float-other":
-            raise d.error(s, "arrays of f16, or of the vectors and matrices of f64 and f16, are not differentiable yet")
+            raise d.error(s, "arrays of f16, of its vectors or of the matrices of f64 and f16 are not differentiable yet")
         index = self.index(target.slice)
         d.writes.setdefault(name, s)
         v, vt = self.val(value)
@@ -2124,6 +2127,13 @@ def _zero_text(t):
     """A zero of type ``t`` as replay text: ints, bools and differentiable types; else
     ``None``."""
     return {"int": "0", "litint": "0", "bool": "False"}.get(t) or (_zero(t) if t in DIFF else None)
+
+
+def _one(t):
+    """A one of the components of float type ``t``, as the first side of a choice between
+    literals (`1.0 if c else 0.0`): an ``f64`` one for ``f64`` and its vectors, whose
+    choice of two bare literals would be an ``f32``."""
+    return "%sf64(1.0)" % S if _scalar(t) == "f64" else "1.0"
 
 
 def _settle(t):

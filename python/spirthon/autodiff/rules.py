@@ -17,7 +17,8 @@ as Python's ``min`` returns it).
 import re
 
 SCALARS = ("f32", "f64")
-FLOAT_VECS = ("vec2", "vec3", "vec4", "quat")
+DVECS = ("dvec2", "dvec3", "dvec4")
+FLOAT_VECS = ("vec2", "vec3", "vec4", "quat") + DVECS
 MATS = ("mat22", "mat33", "mat44")
 DIFF = SCALARS + FLOAT_VECS + MATS
 LOCAL_ARRAY_BYTES = 16384
@@ -25,6 +26,17 @@ LOCAL_ARRAY_BYTES = 16384
 # The placeholders (see above).
 S, M, G = "\x01", "\x02", "\x03"
 
+
+
+def _scalar(t):
+    """The float of a float type's components: ``f64`` for ``f64`` and its vectors, else
+    ``f32``."""
+    return "f64" if t == "f64" or t in DVECS else "f32"
+
+
+def _vec(n, scalar):
+    """The vector of ``n`` components of float ``scalar``."""
+    return ("dvec%d" if scalar == "f64" else "vec%d") % n
 
 
 def _size(t):

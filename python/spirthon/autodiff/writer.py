@@ -16,7 +16,7 @@ first replay left them (writing them again would add an `+=` twice).
 """
 
 from .linear import _Barrier, _Declare, _For, _If, _Let, _Load, _Plain, _Store, _declared, _writes_memory
-from .rules import DIFF, FLOAT_VECS, G, MATS, S, _entry_texts, _flat, _index, _ones, _paren, _row, _size, _zero
+from .rules import DIFF, FLOAT_VECS, G, MATS, S, SCALARS, _entry_texts, _flat, _index, _ones, _paren, _row, _size, _zero
 
 
 class _Scope:
@@ -204,7 +204,7 @@ class _Writer:
             tmp = self.d.fresh("sum")
             self.line(depth, "%s = %s" % (tmp, text))
             text, gt = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt))), nt
-        if gt in FLOAT_VECS and nt == "f32":
+        if gt in FLOAT_VECS and nt in SCALARS:
             text, gt = "%sdot(%s, %s)" % (S, _paren(text), _ones(gt)), nt
         g = self.g(name)
         s = self.owner(g)
