@@ -68,7 +68,8 @@ class Array3D(metaclass=_Array3DMeta):
 
 
 # The element types whose arrays have gradients (``spirthon.Tape``; autodiff's ``DIFF``).
-GRADIENT_TYPES = ("f32", "f64", "vec2", "vec3", "vec4", "dvec2", "dvec3", "dvec4", "quat", "mat22", "mat33", "mat44")
+GRADIENT_TYPES = ("f32", "f64", "vec2", "vec3", "vec4", "dvec2", "dvec3", "dvec4", "quat", "mat22", "mat33", "mat44",
+                  "dmat22", "dmat33", "dmat44")
 
 
 def has_gradient(elem):
@@ -77,7 +78,7 @@ def has_gradient(elem):
     other fields' gradients stay zero)."""
     if isinstance(elem, StructType):
         # (an f64 field's gradient has no place in the struct's flat f32 adjoint)
-        return any(getattr(t, "name", None) in GRADIENT_TYPES and not t.name.startswith(("f64", "dvec"))
+        return any(getattr(t, "name", None) in GRADIENT_TYPES and not t.name.startswith(("f64", "dvec", "dmat"))
                    for _, t, _ in structs.leaf_offsets(elem))
     return getattr(elem, "name", None) in GRADIENT_TYPES
 

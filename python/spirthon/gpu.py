@@ -673,8 +673,8 @@ class DeviceArray:
     def _with_grad(self, requires_grad):
         if requires_grad:
             if not has_gradient(self.elem):
-                raise TypeError("requires_grad: gradients are of f32, vec2/vec3/vec4, quat and mat22/mat33/mat44 arrays, and of "
-                                "structs with fields of those, not of %s ones" % _elem_name(self.elem))
+                raise TypeError("requires_grad: gradients are of f32 and f64 arrays, of their vectors and matrices and of quats, and "
+                                "of structs with fields of f32 and its vectors and matrices or quats, not of %s ones" % _elem_name(self.elem))
             self.requires_grad = True
             self.grad = zeros(self.shape, self.elem)
         return self

@@ -290,16 +290,24 @@ def _check_versions(r, what, only=None):
 def _flat(a, entries):
     """The adjoint array ``a`` as the adjoint kernel takes it: itself, or for matrices, quats
     and structs (which have no atomics) the same memory as a flat ``f32`` array of their
-    entries (a struct's other fields' entries are never written)."""
+    entries (``f64`` for an ``f64`` matrix; a struct's other fields' entries are never
+    written)."""
     if entries is None:
         return a
     shape = (math.prod(a.shape) * entries,)
+    elem = _flat_elem(a.elem)
     if a._host is not None:
         host = a._host.reshape(-1)
         if host.dtype.names is not None:
             host = host.view(gpu._numpy().float32)  # a struct's bytes, as its f32 entries
-        return gpu.DeviceArray(a.device, gpu.f32, shape, host=host)
-    return gpu.DeviceArray(a.device, gpu.f32, shape, buffer=a._buffer)
+        return gpu.DeviceArray(a.device, elem, shape, host=host)
+    return gpu.DeviceArray(a.device, elem, shape, buffer=a._buffer)
+
+
+def _flat_elem(elem):
+    """The entries' type of the flat adjoint of an array of ``elem`` (a matrix, a quat or a
+    struct): ``f64`` for an ``f64`` matrix, else ``f32``."""
+    return gpu.f64 if getattr(elem, "name", "").startswith("dmat") else gpu.f32
 
 
 def _zeros_like(a):
@@ -335,7 +343,7 @@ def _adjoint_of(kernel):
     params = list(kernel.params)
     for a, g in info.adjoints.items():
         p = next(p for p in kernel.params if p.name == a)
-        params.append(api._param(g, _ArrayType(gpu.f32, 1) if a in info.flat else _ArrayType(p.elem, p.dims)))
+        params.append(api._param(g, _ArrayType(_flat_elem(p.elem), 1) if a in info.flat else _ArrayType(p.elem, p.dims)))
     adj = api.AdjointKernel(kernel, info, source, params)
     kernel.__dict__["_adjoint"] = adj
     return adj

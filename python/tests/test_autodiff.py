@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Array2D, Tape, dvec3, f64, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Tape, dmat22, dmat33, dvec2, dvec3, f64, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_id, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -1391,6 +1391,29 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(gp, want_p, rtol=1e-4, atol=1e-4)
             np.testing.assert_allclose(gq, want_q, rtol=1e-4, atol=1e-4)
 
+    def test_f64_matrices(self):
+        # The same products, inverse, determinants, transposes and entries in dvec3/dmat33/
+        # dmat22, with an Array[dmat33] that requires a gradient, to 1e-7.
+        p0, q0 = self.rng.uniform(-1, 1, (6, 3)), self.rng.uniform(-1, 1, (6, 3))
+        ms0 = self.rng.uniform(-1, 1, (6, 3, 3))
+        w, ws = self.rng.uniform(-1, 1, (6, 3)), self.rng.uniform(-1, 1, 6)
+
+        def run():
+            p, q = spirthon.array(p0, dvec3, requires_grad=True), spirthon.array(q0, dvec3, requires_grad=True)
+            ms = spirthon.array(ms0, dmat33, requires_grad=True)
+            out, s = spirthon.zeros(6, dvec3), spirthon.zeros(6, f64)
+            with Tape() as tape:
+                dmatrices.launch(6, p, q, ms, out, s)
+            tape.backward(grads={out: w, s: ws})
+            return p.grad.numpy(), q.grad.numpy(), ms.grad.numpy()
+
+        want = [central(lambda v: dmatrices_f64(v, q0, ms0, w, ws), p0), central(lambda v: dmatrices_f64(p0, v, ms0, w, ws), q0),
+                central(lambda v: dmatrices_f64(p0, q0, v, w, ws), ms0)]
+        for grads in on_both(run):
+            for got, exp in zip(grads, want):
+                self.assertEqual(got.dtype, np.float64)
+                np.testing.assert_allclose(got, exp, rtol=1e-7, atol=1e-7)
+
     def test_run_time_loops_with_continue(self):
         x0 = self.rng.uniform(-1, 1, 20).astype(np.float32)
         seed = self.rng.uniform(-1, 1, 20).astype(np.float32)
@@ -2617,6 +2640,33 @@ def springs64_f64(p, rest, seed):
     return e + float(np.sum(seed[:-1] * f))
 
 
+@kernel
+def dmatrices(p: Array[dvec3], q: Array[dvec3], ms: Array[dmat33], out: Array[dvec3], s: Array[f64]):
+    # `matrices` in f64, with an Array[dmat33] read too (its adjoint a flat f64 array).
+    i = global_id().x
+    a = p[i]
+    b = q[i]
+    m = dmat33(a, b, cross(a, b) + dvec3(0.5, 0.0, 1.0)) + ms[i] * 0.25
+    n = outer(a, b) * 0.5 + dmat33(2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0)
+    r = (m @ n) @ a + b @ transpose(m) - inverse(n) @ b
+    out[i] = r * determinant(m) + dvec3(m[1, 2], m[0][1], m[2, -3]) / 3.0
+    k = dmat22(a.x, a.y, b.z, 1.5)
+    s[i] = determinant(k) + (k @ dvec2(b.x, b.y)).y / 2.0
+
+
+def dmatrices_f64(p, q, ms, w, ws):
+    total = 0.0
+    for i in range(len(p)):
+        a, b = p[i], q[i]
+        m = np.stack([a, b, np.cross(a, b) + [0.5, 0, 1]]) + ms[i] * 0.25
+        n = np.outer(a, b) * 0.5 + np.eye(3) * 2
+        r = (m @ n) @ a + b @ m.T - np.linalg.inv(n) @ b
+        o = r * np.linalg.det(m) + np.array([m[1, 2], m[0, 1], m[2, 0]]) / 3
+        k = np.array([[a[0], a[1]], [b[2], 1.5]])
+        total += np.sum(w[i] * o) + ws[i] * (np.linalg.det(k) + (k @ b[:2])[1] / 2)
+    return total
+
+
 def lbm_f64(f, seed):
     """``shaders/lbm_d2q9.py``'s step in float64."""
     lbm = shader("lbm_d2q9")
@@ -3040,12 +3090,12 @@ BAD = {
             slot = atomic_add(count, 0, 1)
             y[slot] = x[i]
         """, "4:12", "the result of `atomic_add` is used"),
-    "dmat_values": ("""
+    "f16_values": ("""
         @kernel
-        def dmat_values(x: Array[dmat22], y: Array[dmat22]):
+        def f16_values(x: Array[f16], y: Array[f16]):
             i = global_id().x
-            y[i] = x[i] * 2.0
-        """, "4:5", "arrays of f16, of its vectors or of the matrices of f64 and f16"),
+            y[i] = x[i] * f16(2.0)
+        """, "4:5", "arrays of f16, of its vectors or of its matrices"),
     "barrier_in_branch": ("""
         @kernel(workgroup_size=64)
         def barrier_in_branch(x: Array[f32], y: Array[f32]):
@@ -3379,7 +3429,7 @@ class Rules(unittest.TestCase):
             self.assertEqual(list(yg), [0.0] * 3)  # y's contents before the tape were overwritten
 
     def test_requires_grad_only_for_float_arrays(self):
-        with self.assertRaisesRegex(TypeError, "gradients are of f32, vec2/vec3/vec4, quat and mat22/mat33/mat44 arrays"):
+        with self.assertRaisesRegex(TypeError, "gradients are of f32 and f64 arrays, of their vectors and matrices and of quats"):
             spirthon.zeros(3, spirthon.i32, requires_grad=True)
         # Every element type the differentiator gives adjoints (the launch path's list is
         # spirthon.arrays.GRADIENT_TYPES, below autodiff): each takes requires_grad.
@@ -3388,7 +3438,7 @@ class Rules(unittest.TestCase):
             self.assertTrue(spirthon.zeros(3, getattr(spirthon, name), requires_grad=True).requires_grad, name)
         # Structs: those with a float field (nested too); not those of ints alone.
         self.assertTrue(spirthon.zeros(3, Body, requires_grad=True).requires_grad)
-        with self.assertRaisesRegex(TypeError, "and of structs with fields of those, not of Edge ones"):
+        with self.assertRaisesRegex(TypeError, "and of structs with fields of f32 and its vectors and matrices or quats, not of Edge ones"):
             spirthon.zeros(3, Edge, requires_grad=True)
 
     def test_the_command_prints_an_adjoint(self):

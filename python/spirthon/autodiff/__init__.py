@@ -38,8 +38,8 @@ that of Tapenade and of Warp's code generator):
   ``-=``, ``atomic_add`` and ``atomic_sub`` pass it on unchanged.
 
 The types are the language's, followed here as far as the adjoint needs them: ``f32``,
-``f64``, ``vec2``-``vec4``, ``dvec2``-``dvec4``, ``quat`` and ``mat22``-``mat44`` values (and
-structs' fields of those) carry adjoints (``f64`` ones in ``f64``: the language does not mix the two floats), ints and bools do not (their expressions stay whole in the replay), and a
+``f64``, ``vec2``-``vec4``, ``dvec2``-``dvec4``, ``quat``, ``mat22``-``mat44`` and
+``dmat22``-``dmat44`` values (and structs' fields of the ``f32`` ones) carry adjoints (``f64`` ones in ``f64``: the language does not mix the two floats), ints and bools do not (their expressions stay whole in the replay), and a
 value this module cannot type where it matters is refused rather than guessed.
 
 What would make the adjoint wrong is refused here with the file and line: an array that
@@ -47,7 +47,7 @@ the kernel both reads and writes (the replay would read the written values), a s
 local array written after it was read, the result of an atomic or of a func that writes
 arrays used as a value, loops that cannot be reversed (``for ... else``, loops over other
 than a ``range`` or a module's constant tuple), and everything not differentiable yet
-(``f16`` values, matrices of ``f64``, random numbers).
+(``f16`` values, random numbers).
 
 Structs are differentiated field by field (scalar replacement of aggregates): a struct
 local is a marker in the scope's names and each of its fields (nested structs' too) a local
@@ -73,7 +73,7 @@ from ..arrays import _KIND, has_gradient
 from ..structs import StructType, layout
 
 from .linear import AdjointError, Differentiator, _Body, _flag_leaves, _linear_only, _parse_def, _unguard
-from .rules import DIFF, MATS, M, S, _entry_texts, _zero
+from .rules import DIFF, MATS, M, S, _entry_texts, _scalar, _zero
 from .writer import _Writer
 
 
@@ -146,7 +146,7 @@ def _adjoint(kernel, flags):
         else:
             t = d.type_of(p.elem)
             if t == "float-other":
-                raise d.error(tree, "parameter `%s`: f16, its vectors and the matrices of f64 and f16 are not differentiable yet" % p.name)
+                raise d.error(tree, "parameter `%s`: f16 and its vectors and matrices are not differentiable yet" % p.name)
             if t == "other":
                 raise d.error(tree, "parameter `%s`: its type is not differentiable yet" % p.name)
             env[p.name] = (p.name, t)
@@ -194,7 +194,8 @@ def _adjoint(kernel, flags):
     array = lambda dims, t: "%s%s[%s]" % (sp, _KIND[dims], elem_text(t) if not isinstance(t, str) else sp + t)
     params = [(p.name, array(p.dims, p.elem) if p.kind == "array" else "bool" if p.elem is bool else elem_text(p.elem))
               for p in kernel.params]
-    params += [(g, array(1, "f32") if a in d.flat else array(d.arrays[a][1], d.arrays[a][0])) for a, g in params_adj.items()]
+    # (a flat adjoint holds f32 entries, f64 ones for an f64 matrix)
+    params += [(g, array(1, _scalar(d.arrays[a][0])) if a in d.flat else array(d.arrays[a][1], d.arrays[a][0])) for a, g in params_adj.items()]
     name = prefix + kernel.name
     lines = ["", "", "import spirthon as %ssp" % prefix, "import math as %smath" % prefix, ""]
     lines += ["%s = %r" % (k, v) for k, v in sorted(d.tables.items())]  # (columns of a module's tables of rows)

@@ -27,7 +27,7 @@ from ..arrays import _ArrayType
 from ..structs import StructType, layout, leaf_offsets
 from ..types import f32
 from ..vectors import VectorType
-from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SCALARS, SUBGROUP_RULES, _minmax_lanes,
+from .rules import (DIFF, DMATS, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SCALARS, SUBGROUP_RULES, _minmax_lanes,
                     _scalar, _vec, _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
 
 
@@ -176,8 +176,8 @@ class Differentiator:
 
     def type_of(self, ann):
         """The differentiator's type of an annotation: ``f32``, ``vecN``, ``int``, ``bool``,
-        ``f64``, ``dvecN``, ``ivec`` (an int vector), ``float-other`` (``f16`` and its
-        vectors, the matrices of both: not differentiable yet), ``("array", elem, dims)``, ``struct:Name`` (a
+        ``f64``, ``dvecN``, ``dmatNN``, ``ivec`` (an int vector), ``float-other`` (``f16``
+        and its vectors and matrices: not differentiable yet), ``("array", elem, dims)``, ``struct:Name`` (a
         struct: its values carry no adjoint, as ints) or ``other``."""
         if isinstance(ann, _ArrayType):
             return ("array", self.type_of(ann.elem), ann.dims)
@@ -212,8 +212,8 @@ class Differentiator:
 
     def field_type(self, ann):
         """``type_of`` a field of an array of structs with an adjoint (a flat ``f32``
-        array of its words): an ``f64`` or ``dvec`` one is ``float-other`` (not
-        differentiable)."""
+        array of its words): an ``f64`` one (or a vector or matrix of them) is
+        ``float-other`` (not differentiable)."""
         t = self.type_of(ann)
         return "float-other" if _scalar(t) == "f64" else t
 
@@ -439,7 +439,7 @@ class _Body:
             if isinstance(t, tuple):
                 return t[1]
             if t in MATS:
-                return "f32" if isinstance(e.slice, ast.Tuple) else _row(t)
+                return _scalar(t) if isinstance(e.slice, ast.Tuple) else _row(t)
             return {"table-f": "f32", "table-i": "int", "ivec": "int", "shape": "int", "float-other": "float-other"}.get(
                 t, _scalar(t) if t in FLOAT_VECS else "other")
         if k is ast.Call:
@@ -485,7 +485,7 @@ class _Body:
             return "mat33"
         if name == "f64":
             return "f64"
-        if name == "f16" or name.startswith(("f16vec", "dmat")):
+        if name == "f16" or name.startswith("f16vec"):
             return "float-other"
         if name == "bool":
             return "bool"
@@ -494,11 +494,9 @@ class _Body:
         if name in ("transpose", "inverse") and args:
             return args[0]
         if name == "determinant":
-            return "f32"
-        if name == "outer" and args:
-            return "mat%d%d" % (_size(args[0]), _size(args[0]))
-        if name == "diag" and args:
-            return "mat%d%d" % (_size(args[0]), _size(args[0]))
+            return _scalar(args[0]) if args else "other"
+        if name in ("outer", "diag") and args:
+            return "%smat%d%d" % ("d" if _scalar(args[0]) == "f64" else "", _size(args[0]), _size(args[0]))
         if name == "identity" and e.args:
             n = _const_int(d, e.args[0])
             return "mat%d%d" % (n, n) if n in (2, 3, 4) else "other"
@@ -529,7 +527,7 @@ class _Body:
         d = self.d
         t = self.ty(e)
         if t == "float-other":
-            raise d.error(e, "`%s`: f16, its vectors and the matrices of f64 and f16 are not differentiable yet (f32, f64, vec2/vec3/vec4, dvec2/dvec3/dvec4, quat and mat22/mat33/mat44 are)" % ast.unparse(e))
+            raise d.error(e, "`%s`: f16 and its vectors and matrices are not differentiable yet (f32, f64, their vectors and matrices, and quat are)" % ast.unparse(e))
         if t in DIFF:
             return self.diff(e, t)
         struct = t in d.structs
@@ -729,7 +727,7 @@ class _Body:
         for path, ft, off in leaf_offsets(cls):
             t = d.field_type(ft)
             if t == "float-other" and leaves[path][1] in DIFF and leaves[path][0].startswith(d.prefix):
-                raise d.error(s, "field `%s` of `%s` is not differentiable yet (an f64 or dvec field of an array of structs has no place in its flat f32 adjoint)" % (path, name))
+                raise d.error(s, "field `%s` of `%s` is not differentiable yet (an f64 field of an array of structs, or one of its vectors or matrices, has no place in its flat f32 adjoint)" % (path, name))
             if t in DIFF:
                 v, vt = leaves[path]
                 if vt in DIFF and vt != t:
@@ -1011,9 +1009,9 @@ class _Body:
             mat, num = (a, b) if at in MATS else (b, a)
             mt, nt = (at, bt) if at in MATS else (bt, at)
             if sym == "*":
-                rules = [(mat, mt, "%s * %s" % (G, _paren(num))), (num, nt, "(%s)" % _frobenius(G, mat, mt), "f32")]
+                rules = [(mat, mt, "%s * %s" % (G, _paren(num))), (num, nt, "(%s)" % _frobenius(G, mat, mt), _scalar(mt))]
             else:
-                rules = [(a, at, "%s / %s" % (G, pb)), (b, bt, "-(%s) / %s" % (_frobenius(G, var, t), pb), "f32")]
+                rules = [(a, at, "%s / %s" % (G, pb)), (b, bt, "-(%s) / %s" % (_frobenius(G, var, t), pb), _scalar(t))]
         elif sym == "*" and at == bt == "quat":
             # The Hamilton product: right (left) multiplication's adjoint is by the conjugate.
             rules = [(a, at, "%s * %squat_inverse(%s)" % (G, S, b)), (b, bt, "%squat_inverse(%s) * %s" % (S, a, G))]
@@ -1134,17 +1132,18 @@ class _Body:
             rules = [(names[0], args[0][1], "%stranspose(%s)" % (S, G))]
         elif name == "determinant" and len(args) == 1:
             m, mt = args[0]
-            if mt == "mat22":
-                cof = "%smat22(%s[1, 1], -%s[1, 0], -%s[0, 1], %s[0, 0])" % (S, m, m, m, m)
-            elif mt == "mat33":
-                cof = "%smat33(%scross(%s[1], %s[2]), %scross(%s[2], %s[0]), %scross(%s[0], %s[1]))" % (S, S, m, m, S, m, m, S, m, m)
+            m3 = "dmat33" if mt in DMATS else "mat33"
+            if _size(mt) == 2:
+                cof = "%s%s(%s[1, 1], -%s[1, 0], -%s[0, 1], %s[0, 0])" % (S, mt, m, m, m, m)
+            elif _size(mt) == 3:
+                cof = "%s%s(%scross(%s[1], %s[2]), %scross(%s[2], %s[0]), %scross(%s[0], %s[1]))" % (S, mt, S, m, m, S, m, m, S, m, m)
             else:
                 # Each entry's cofactor: the signed determinant of the 3x3 minor without its
                 # row and column.
                 def minor(r, c):
                     rest = ["%s[%d, %d]" % (m, i, j) for i in range(4) if i != r for j in range(4) if j != c]
-                    return "%s%sdeterminant(%smat33(%s))" % ("-" if (r + c) % 2 else "", S, S, ", ".join(rest))
-                cof = "%smat44(%s)" % (S, ", ".join(minor(r, c) for r in range(4) for c in range(4)))
+                    return "%s%sdeterminant(%s%s(%s))" % ("-" if (r + c) % 2 else "", S, S, m3, ", ".join(rest))
+                cof = "%s%s(%s)" % (S, mt, ", ".join(minor(r, c) for r in range(4) for c in range(4)))
             rules = [(m, mt, "%s * %s" % (G, cof), mt)]
         elif name == "inverse" and len(args) == 1:
             m, mt = args[0]
@@ -1296,7 +1295,7 @@ class _Body:
         if len(args) == n and all(at == _row(name) for _, at in args):
             rules = [(a, at, "%s[%d]" % (G, k), at) for k, (a, at) in enumerate(args)]
         elif len(args) == n * n and all(at not in FLOAT_VECS and at not in MATS for _, at in args):
-            rules = [(a, at, "%s[%d, %d]" % (G, k // n, k % n), "f32") for k, (a, at) in enumerate(args)]
+            rules = [(a, at, "%s[%d, %d]" % (G, k // n, k % n), _scalar(name)) for k, (a, at) in enumerate(args)]
         else:
             raise self.d.error(e, "this %s constructor is not differentiable yet (rows, or all %d numbers, are)" % (name, n * n))
         return self.let(name, name, text, rules)
@@ -1433,7 +1432,7 @@ class _Body:
             else:
                 self.nodes.append(_Let(var, want, "%s%s(%s)" % (S, want, txt), []))
         elif want == "float-other":
-            raise d.error(node, "f16, its vectors and the matrices of f64 and f16 are not differentiable yet")
+            raise d.error(node, "f16 and its vectors and matrices are not differentiable yet")
         elif vt in DIFF:
             raise d.error(node, "a %s held as %s: its adjoint would be lost" % (vt, want))
         elif annotation is not None and want == "int":
@@ -1588,7 +1587,7 @@ class _Body:
             raise d.error(call, "`%s_array` takes the element type and the size" % kind)
         elem = d.type_of(_eval_annotation(d, call.args[0]))
         if elem == "float-other":
-            raise d.error(call, "%s arrays of f16, of its vectors or of the matrices of f64 and f16 are not differentiable yet" % kind)
+            raise d.error(call, "%s arrays of f16, of its vectors or of its matrices are not differentiable yet" % kind)
         size = call.args[1]
         dims = len(size.elts) if isinstance(size, ast.Tuple) else 1
         arr = d.fresh(name)
@@ -1714,7 +1713,7 @@ class _Body:
             return self.struct_store(target, value, kind, s, name)
         elem = d.arrays[name][0]
         if elem == "float-other":
-            raise d.error(s, "arrays of f16, of its vectors or of the matrices of f64 and f16 are not differentiable yet")
+            raise d.error(s, "arrays of f16, of its vectors or of its matrices are not differentiable yet")
         index = self.index(target.slice)
         d.writes.setdefault(name, s)
         v, vt = self.val(value)
@@ -1978,7 +1977,7 @@ class _Body:
             for c in kept:
                 t = c[1] if c[1] in DIFF else {"bool": "bool", "int": "i32"}.get(c[1])
                 if t is None or (c[1] == "int" and c[2] not in d.i32) \
-                        or loop.static * 4 * (_size(t) ** 2 if t in MATS else _size(t)) > LOCAL_ARRAY_BYTES:
+                        or loop.static * (8 if _scalar(t) == "f64" else 4) * (_size(t) ** 2 if t in MATS else _size(t)) > LOCAL_ARRAY_BYTES:
                     loop.recompute, loop.checkpoints = True, {}
                     break
                 loop.checkpoints[c[0]] = (d.fresh("keep_" + c[4]), t)

@@ -19,7 +19,8 @@ import re
 SCALARS = ("f32", "f64")
 DVECS = ("dvec2", "dvec3", "dvec4")
 FLOAT_VECS = ("vec2", "vec3", "vec4", "quat") + DVECS
-MATS = ("mat22", "mat33", "mat44")
+DMATS = ("dmat22", "dmat33", "dmat44")
+MATS = ("mat22", "mat33", "mat44") + DMATS
 DIFF = SCALARS + FLOAT_VECS + MATS
 LOCAL_ARRAY_BYTES = 16384
 
@@ -29,9 +30,9 @@ S, M, G = "\x01", "\x02", "\x03"
 
 
 def _scalar(t):
-    """The float of a float type's components: ``f64`` for ``f64`` and its vectors, else
-    ``f32``."""
-    return "f64" if t == "f64" or t in DVECS else "f32"
+    """The float of a float type's components: ``f64`` for ``f64``, its vectors and
+    matrices, else ``f32``."""
+    return "f64" if t == "f64" or t in DVECS or t in DMATS else "f32"
 
 
 def _vec(n, scalar):
@@ -47,7 +48,8 @@ def _size(t):
 
 
 def _row(t):
-    return "vec%d" % _size(t)
+    """A matrix's row: a vector of its size and float."""
+    return _vec(_size(t), _scalar(t))
 
 
 def _zero(t):

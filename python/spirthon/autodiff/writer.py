@@ -200,7 +200,7 @@ class _Writer:
         not given)."""
         if nt not in DIFF or name not in self.active:
             return
-        if gt in MATS and nt == "f32":
+        if gt in MATS and nt in SCALARS:
             tmp = self.d.fresh("sum")
             self.line(depth, "%s = %s" % (tmp, text))
             text, gt = " + ".join("%sdot(%s[%d], %s%s(1.0))" % (S, tmp, r, S, _row(gt)) for r in range(_size(gt))), nt
