@@ -968,11 +968,10 @@ def mpm_loss(x: Array[vec2], loss: Array[f32]):
 HIDDEN = 4
 
 
-@kernel
-def layer(x: Array[f32], w: Array[f32], y: Array[f32]):
+@func
+def dense(x: Array[f32], w: Array[f32], i: i32) -> f32:
     # A small dense layer per invocation: a local array accumulated with `+=` in a loop
     # nest, then read; an int counter updated in place beside it.
-    i = global_id().x
     h = local_array(f32, HIDDEN)
     big = local_array(i32, 1)
     for j in range(HIDDEN):
@@ -985,7 +984,13 @@ def layer(x: Array[f32], w: Array[f32], y: Array[f32]):
     for j in range(HIDDEN):
         if h[j] > 0.0:
             big[0] += 1
-    y[i] = s * float(big[0] + 1)
+    return s * float(big[0] + 1)
+
+
+@kernel
+def layer(x: Array[f32], w: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = dense(x, w, i)
 
 
 @kernel
@@ -995,19 +1000,7 @@ def guarded_layer(x: Array[f32], w: Array[f32], y: Array[f32]):
     i = global_id().x
     if i >= len(y):
         return
-    h = local_array(f32, HIDDEN)
-    big = local_array(i32, 1)
-    for j in range(HIDDEN):
-        for k in range(3):
-            h[j] += w[j * 3 + k] * x[i * 3 + k]
-        h[j] -= 0.25
-    s = 0.0
-    for j in range(HIDDEN):
-        s += math.tanh(h[j])
-    for j in range(HIDDEN):
-        if h[j] > 0.0:
-            big[0] += 1
-    y[i] = s * float(big[0] + 1)
+    y[i] = dense(x, w, i)
 
 
 def layer_f64(x, w):
