@@ -175,10 +175,11 @@ class Differentiator:
         return "%s%d_%s" % (self.prefix, self.count, base.replace(".", "_"))
 
     def type_of(self, ann):
-        """The differentiator's type of an annotation: ``f32``, ``vecN``, ``int``, ``bool``,
-        ``f64``, ``dvecN``, ``dmatNN``, ``ivec`` (an int vector), ``float-other`` (``f16``
-        and its vectors and matrices: not differentiable yet), ``("array", elem, dims)``, ``struct:Name`` (a
-        struct: its values carry no adjoint, as ints) or ``other``."""
+        """The differentiator's type of an annotation: ``f32``, ``vecN``, ``matNN``,
+        ``f64``, ``dvecN``, ``dmatNN``, ``quat``, ``int``, ``bool``, ``ivec`` (an int
+        vector), ``float-other`` (``f16`` and its vectors and matrices: not differentiable
+        yet), ``("array", elem, dims)``, ``struct:Name`` (a struct: its values carry no
+        adjoint, as ints) or ``other``."""
         if isinstance(ann, _ArrayType):
             return ("array", self.type_of(ann.elem), ann.dims)
         if isinstance(ann, StructType):
