@@ -1399,7 +1399,8 @@ class Math(unittest.TestCase):
                     want.append(fn(a))
                 except OverflowError:
                     want.append(math.inf)
-            want = np.array(want).astype(np.float32)
+            with np.errstate(over="ignore"):  # (past f32's range: inf, as the device gives)
+                want = np.array(want).astype(np.float32)
             keep = normal_on_this_device(x, want)
             out, want = out[keep], want[keep]
             self.assertTrue((np.isfinite(out) == np.isfinite(want)).all(), "function %d" % which)
