@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
-from spirthon import (AdjointError, Array, Array2D, Tape, dmat22, dmat33, dvec2, dvec3, f64, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
+from spirthon import (AdjointError, Array, Array2D, Tape, ivec2, dmat22, dmat33, dvec2, dvec3, f64, i32, struct, atomic_add, atomic_sub, barrier, cross, determinant, f32, func, global_id,  # noqa: E402
                       identity, inverse, kernel, length, local_array, local_id, local_index, mat22, mat33, mat44, normalize, outer,
                       quat, quat_from_axis_angle, quat_inverse, quat_rotate, quat_rotate_inv, quat_to_matrix,
                       shared_array, subgroup_add, subgroup_broadcast, subgroup_broadcast_first, subgroup_elect,
@@ -1868,6 +1868,26 @@ class Programs(unittest.TestCase):
             self.assertEqual(grad.dtype, np.float64)
             np.testing.assert_allclose(grad, want, rtol=1e-7, atol=1e-8)
 
+    def test_int_vector_components_assigned(self):
+        # An int vector's components assigned and updated in place (no adjoint of their
+        # own), the float values read at the cell it names differentiated.
+        p0 = self.rng.uniform(0.05, 0.95, (16, 2)).astype(np.float32)
+        f0 = self.rng.uniform(-1, 1, (4, 4)).astype(np.float32)
+        seed = self.rng.uniform(-1, 1, 16).astype(np.float32)
+
+        def run():
+            p, f = spirthon.array(p0, vec2, requires_grad=True), spirthon.array(f0, requires_grad=True)
+            y = spirthon.zeros(16)
+            with Tape() as tape:
+                binned.launch(16, p, f, y)
+            tape.backward(grads={y: seed})
+            return p.grad.numpy(), f.grad.numpy()
+
+        for gp, gf in on_both(run):
+            # (a step of 1e-6 keeps each point in its cell)
+            np.testing.assert_allclose(gp, central(lambda v: binned_f64(v, f0.astype(np.float64), seed), p0), rtol=1e-4, atol=1e-4)
+            np.testing.assert_allclose(gf, central(lambda v: binned_f64(p0.astype(np.float64), v, seed), f0), rtol=1e-4, atol=1e-4)
+
     def test_loops_over_a_table_of_rows(self):
         # shaders/lbm_d2q9.py, a D2Q9 lattice-Boltzmann step as LBM codes write it: `for q,
         # (cx, cy) in enumerate(C)` over a module's list of velocity pairs, weights from a
@@ -2657,6 +2677,30 @@ def dmatrices_f64(p, q, ms, w, ws):
         o = r * np.linalg.det(m) + np.array([m[1, 2], m[0, 1], m[2, 0]]) / 3
         k = np.array([[a[0], a[1]], [b[2], 1.5]])
         total += np.sum(w[i] * o) + ws[i] * (np.linalg.det(k) + (k @ b[:2])[1] / 2)
+    return total
+
+
+@kernel
+def binned(p: Array[vec2], field: Array2D[f32], y: Array[f32]):
+    # A grid lookup as hash-grid codes write it: the cell an ivec2 whose components are
+    # clamped in place (in a branch too), the value read at it times the position.
+    i = global_id().x
+    q = p[i]
+    cell = ivec2(int(q.x * 4.0), int(q.y * 4.0))
+    cell.x = min(max(cell.x, 0), 3)
+    cell[1] = min(max(cell[1], 0), 3)
+    if q.x > q.y:
+        cell.y += 0 if cell.y == 3 else 1
+    y[i] = field[cell.y, cell.x] * q.x * q.x + q.y * f32(cell.x)
+
+
+def binned_f64(p, field, seed):
+    total = 0.0
+    for (x, z), w in zip(p, seed):
+        cx, cy = min(max(int(np.float32(x) * 4.0), 0), 3), min(max(int(np.float32(z) * 4.0), 0), 3)
+        if x > z and cy != 3:
+            cy += 1
+        total += w * (field[cy, cx] * x * x + z * cx)
     return total
 
 

@@ -1653,6 +1653,8 @@ class _Body:
         """A component of float vector local ``name`` (a struct local's field too) assigned."""
         d = self.d
         cur, t = self.env[name]
+        if t == "ivec":
+            return self.int_component_store(target, name, value, s, op)
         if t not in FLOAT_VECS:
             raise d.error(s, "an assignment to a component of `%s` (not a float vector) in a differentiated kernel is not supported yet" % name)
         if isinstance(target, ast.Attribute):
@@ -1676,6 +1678,32 @@ class _Body:
         keep = ", ".join("0.0" if i == k else "%s.%s" % (G, "xyzw"[i]) for i in range(n))
         var = d.fresh(name)
         self.nodes.append(_Let(var, t, "%s%s(%s)" % (S, t, parts), [(cur, t, "%s%s(%s)" % (S, t, keep)), (v, vt, "%s.%s" % (G, "xyzw"[k]), c)]))
+        self.env[name] = (var, t)
+
+    def int_component_store(self, target, name, value, s, op):
+        """A component of int vector local ``name`` assigned (`cell.x = min(cell.x, n - 1)`,
+        a pixel's `mean.w = src[i].w`): ints carry no adjoint, so the replay does what the
+        kernel does, on a copy (`v + 0` is a new vector of the same type, so neither the
+        replays in the reverse nor CPython's shared objects see the old one change)."""
+        d = self.d
+        cur, t = self.env[name]
+        if isinstance(target, ast.Attribute):
+            if not (len(target.attr) == 1 and target.attr in "xyzw"):
+                raise d.error(target, "a swizzle cannot be assigned")
+            part = "." + target.attr
+        else:
+            k = _const_int(d, target.slice)
+            if k is None or k < 0:
+                raise d.error(target, "an int vector's component at a run-time or negative index in a differentiated kernel; use .x/.y/.z/.w")
+            part = "[%d]" % k
+        if op is not None:
+            value = ast.copy_location(ast.BinOp(left=_load_copy(target), op=op, right=value), s)
+        if self.ty(value) in DIFF:
+            raise d.error(s, "a float assigned to a component of int vector `%s`" % name)
+        text = self.text(value)
+        var = d.fresh(name)
+        self.nodes.append(_Plain("%s = %s + 0" % (var, cur)))
+        self.nodes.append(_Plain("%s%s = %s" % (var, part, text)))
         self.env[name] = (var, t)
 
     def augassign(self, s):

@@ -19,6 +19,13 @@ from .linear import _Barrier, _Declare, _For, _If, _Let, _Load, _Plain, _Store, 
 from .rules import DIFF, FLOAT_VECS, G, MATS, S, SCALARS, _entry_texts, _flat, _index, _ones, _paren, _row, _size, _zero
 
 
+def _copy(value, t):
+    """``value`` (of type ``t``) as the right side of a copy to another name: an int
+    vector as a new vector (`v + 0`), since the replay assigns its components in place and
+    under CPython `w = v` would give the two names one vector."""
+    return "%s + 0" % value if t == "ivec" else value
+
+
 class _Scope:
     """The adjoints of the values one scope's nodes define (name -> type) while its reverse
     is written: those assigned so far, and those an addition inside the nested construct
@@ -103,17 +110,17 @@ class _Writer:
                     self.line(depth, word)
                     self.replay(branch, depth + 1, keep)
                     for m in n.merges:
-                        self.line(depth + 1, "%s = %s" % (m[0], m[k]))
+                        self.line(depth + 1, "%s = %s" % (m[0], _copy(m[k], m[1])))
                     self.line(depth + 1, "pass")
             elif isinstance(n, _For) and n.test is not None:
                 # A while loop: replayed, counting its iterations.
                 for h, t, entry, back, name in n.carried:
-                    self.line(depth, "%s = %s" % (h, entry))
+                    self.line(depth, "%s = %s" % (h, _copy(entry, t)))
                 self.line(depth, "%s = 0" % n.counter)
                 self.line(depth, "while %s:" % n.test)
                 self.replay(n.body, depth + 1, keep)
                 for h, t, entry, back, name in n.carried:
-                    self.line(depth + 1, "%s = %s" % (h, back))
+                    self.line(depth + 1, "%s = %s" % (h, _copy(back, t)))
                 self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
             elif isinstance(n, _For):
                 if not n.carried and not (self.d.memory and _writes_memory(n)):
@@ -129,7 +136,7 @@ class _Writer:
                         arr, ct = n.checkpoints[h]
                         # (bools kept as i32s: local arrays hold numbers)
                         self.line(depth, "%s = %slocal_array(%s%s, %d)" % (arr, S, S, "i32" if ct == "bool" else ct, max(n.static, 1)))
-                    self.line(depth, "%s = %s" % (h, entry))
+                    self.line(depth, "%s = %s" % (h, _copy(entry, t)))
                 self.line(depth, "%s = 0" % n.counter)
                 self.line(depth, "for %s in range(%s, %s, %d):" % (n.var, n.lo, n.hi, n.step))
                 for h in n.checkpoints:
@@ -137,7 +144,7 @@ class _Writer:
                     self.line(depth + 1, "%s[%s] = %s" % (arr, n.counter, "1 if %s else 0" % h if ct == "bool" else h))
                 self.replay(n.body, depth + 1, keep)
                 for h, t, entry, back, name in n.carried:
-                    self.line(depth + 1, "%s = %s" % (h, back))
+                    self.line(depth + 1, "%s = %s" % (h, _copy(back, t)))
                 self.line(depth + 1, "%s = %s + 1" % (n.counter, n.counter))
 
     def open(self, nodes, depth):
@@ -295,14 +302,14 @@ class _Writer:
                 if n.recompute:
                     # The carried values at iteration j: the loop replayed from its entry.
                     for h, t, entry, back, name in n.carried:
-                        self.line(depth + 1, "%s = %s" % (h, entry))
+                        self.line(depth + 1, "%s = %s" % (h, _copy(entry, t)))
                     if n.var is None:
                         self.line(depth + 1, "for %s in range(%s):" % (self.d.fresh("again"), j))
                     else:
                         self.line(depth + 1, "for %s in range(%s, %s + %s * %d, %d):" % (n.var, n.lo, n.lo, j, n.step, n.step))
                     self.replay(n.body, depth + 2, self.declared(n.body, n))
                     for h, t, entry, back, name in n.carried:
-                        self.line(depth + 2, "%s = %s" % (h, back))
+                        self.line(depth + 2, "%s = %s" % (h, _copy(back, t)))
                     self.line(depth + 2, "pass")
                 if n.var is not None:
                     self.line(depth + 1, "%s = %s + %s * %d" % (n.var, n.lo, j, n.step))
