@@ -429,6 +429,7 @@ def random_f64_expression(rng, depth):
         lambda: "abs(%s)" % e(), lambda: "(%s if %s > %s else b * %s)" % (e(), e(), e(), e()),
         lambda: "math.atan2(%s, %s)" % (e(), e()), lambda: "(%s) ** 3" % e(), lambda: "math.hypot(%s, %s)" % (e(), e()),
         lambda: "(%s) ** 1.5" % ("(%s) ** 2 + 0.5" % e()), lambda: "f64(f32(%s) * 0.5)" % e(),
+        lambda: "smoothstep(-0.5, 0.75, b * %s)" % e(),
     ])()
 
 
@@ -488,7 +489,8 @@ def differentiate_randomly(test, bodies, name, in_place=False, prelude=(), names
     for k, body in enumerate(bodies):
         ns = {"math": math, "clamp": lambda x, lo, hi: min(max(x, lo), hi), "vec2": _vec(2), "vec3": _vec(3),
               "dot": lambda p, q: float(np.dot(p, q)), "length": lambda p: float(np.linalg.norm(p)), "x": [0.0] * 8,
-              "local_array": lambda t, n: [0.0] * n, "f32": float, "f64": float}
+              "local_array": lambda t, n: [0.0] * n, "f32": float, "f64": float,
+              "smoothstep": lambda e0, e1, v: (lambda u: u * u * (3.0 - 2.0 * u))(min(max((v - e0) / (e1 - e0), 0.0), 1.0))}
         ns.update(names or {})
         exec("def f(a, b):\n" + "\n".join("    " + l for l in body) + "\n    return out\n", ns)
         f = ns["f"]

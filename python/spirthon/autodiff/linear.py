@@ -1225,11 +1225,11 @@ class _Body:
                      (w, wt, "%s * (%s - %s)" % (G, _paren(b), _paren(a)))]
         elif name == "step" and len(args) == 2:
             rules = []
-        elif name == "smoothstep" and len(args) == 3 and t == "f32":
+        elif name == "smoothstep" and len(args) == 3 and t in SCALARS:
             (e0, _), (e1, _), (x, xt) = args
             u = "((%s - %s) / (%s - %s))" % (x, e0, e1, e0)
-            rules = [(x, xt, "%s * 6.0 * %s * (1.0 - %s) / (%s - %s) if 0.0 < %s < 1.0 else %sf32(0.0)"
-                      % (G, u, u, e1, e0, u, S))]
+            rules = [(x, xt, "%s * 6.0 * %s * (1.0 - %s) / (%s - %s) if 0.0 < %s < 1.0 else %s"
+                      % (G, u, u, e1, e0, u, _zero(t)))]
         if rules is None:
             raise d.error(e, "`%s` is not differentiable yet" % ast.unparse(e.func))
         self.nodes.append(_Let(var, t, text, rules))
