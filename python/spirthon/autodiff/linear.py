@@ -27,8 +27,8 @@ from ..arrays import _ArrayType
 from ..structs import StructType, layout, leaf_offsets
 from ..types import f32
 from ..vectors import VectorType
-from .rules import (DIFF, DMATS, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SCALARS, SUBGROUP_RULES, _minmax_lanes,
-                    _scalar, _vec, _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
+from .rules import (DIFF, FLOAT_VECS, G, LOCAL_ARRAY_BYTES, M, MATH1, MATH2, MATH_BOOL, MATH_INT, MATS, S, SCALARS, SUBGROUP_RULES, _minmax_lanes,
+                    _mat, _scalar, _vec, _entries, _frobenius, _paren, _rotate_q_adjoint, _rotate_x_adjoint, _row, _rule, _size, _zero)
 
 
 class AdjointError(CompileError):
@@ -497,7 +497,7 @@ class _Body:
         if name == "determinant":
             return _scalar(args[0]) if args else "other"
         if name in ("outer", "diag") and args:
-            return "%smat%d%d" % ("d" if _scalar(args[0]) == "f64" else "", _size(args[0]), _size(args[0]))
+            return _mat(_size(args[0]), _scalar(args[0]))
         if name == "identity" and e.args:
             n = _const_int(d, e.args[0])
             return "mat%d%d" % (n, n) if n in (2, 3, 4) else "other"
@@ -1133,7 +1133,7 @@ class _Body:
             rules = [(names[0], args[0][1], "%stranspose(%s)" % (S, G))]
         elif name == "determinant" and len(args) == 1:
             m, mt = args[0]
-            m3 = "dmat33" if mt in DMATS else "mat33"
+            m3 = _mat(3, _scalar(mt))
             if _size(mt) == 2:
                 cof = "%s%s(%s[1, 1], -%s[1, 0], -%s[0, 1], %s[0, 0])" % (S, mt, m, m, m, m)
             elif _size(mt) == 3:

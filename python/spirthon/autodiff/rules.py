@@ -40,6 +40,11 @@ def _vec(n, scalar):
     return ("dvec%d" if scalar == "f64" else "vec%d") % n
 
 
+def _mat(n, scalar):
+    """The ``n`` by ``n`` matrix of float ``scalar``."""
+    return ("dmat%d%d" if scalar == "f64" else "mat%d%d") % (n, n)
+
+
 def _size(t):
     """A vector's components, a matrix's rows (and columns), a scalar's 1."""
     if t == "quat":
