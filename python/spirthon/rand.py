@@ -16,6 +16,10 @@ from .types import u32
 _MASK = 0xFFFFFFFF
 # 2π rounded to float32, as the compiler's constant.
 _TAU = r32(2.0 * math.pi)
+# What Warp's randn adds to its first draw before the logarithm (5.96e-8 as a float32).
+_RANDN_EPSILON = r32(5.96e-8)
+# Warp's 1.f / 3.f, the exponent of the ball's radius.
+_THIRD = r32(1.0 / 3.0)
 
 
 @struct
@@ -92,10 +96,10 @@ def randf(rng, lo=None, hi=None):
 
 
 def randn(rng):
-    """A normal float32 (Box–Muller): ``sqrt(-2 log(1 - u1)) * cos(2π u2)``."""
+    """A normal float32 (Warp's Box–Muller): ``sqrt(-2 log(u1 + 5.96e-8)) * cos(2π u2)``."""
     u1 = _unit(_next(rng))
     u2 = _unit(_next(rng))
-    r = r32(math.sqrt(r32(-2.0 * r32(math.log(r32(1.0 - u1))))))
+    r = r32(math.sqrt(r32(-2.0 * r32(math.log(r32(u1 + _RANDN_EPSILON))))))
     return F32(r32(r * r32(math.cos(r32(_TAU * u2)))))
 
 
@@ -110,29 +114,30 @@ def sample_unit_disk(rng):
     return vec2(F32(r32(r * r32(math.cos(t)))), F32(r32(r * r32(math.sin(t)))))
 
 
-def _sphere(rng):
+def _sphere(rng, ball):
     u1 = _unit(_next(rng))
     u2 = _unit(_next(rng))
-    z = r32(1.0 - r32(2.0 * u1))
-    rho = r32(math.sqrt(r32(1.0 - r32(z * z))))
+    phi = r32(math.acos(r32(1.0 - r32(2.0 * u1))))
     t = r32(_TAU * u2)
-    return [r32(rho * r32(math.cos(t))), r32(rho * r32(math.sin(t))), z]
+    p = [r32(math.cos(t)), r32(math.sin(t)), r32(math.cos(phi))]
+    if ball:
+        r = r32(math.pow(_unit(_next(rng)), _THIRD))
+        p = [r32(r * c) for c in p]
+    s = r32(math.sin(phi))
+    return [r32(p[0] * s), r32(p[1] * s), p[2]]
 
 
 def sample_unit_sphere_surface(rng):
-    """A point uniform on the unit sphere: ``z = 1 - 2 u1``, ``(ρ cos 2π u2, ρ sin 2π u2, z)``
-    with ``ρ = sqrt(1 - z²)``."""
+    """A point uniform on the unit sphere (Warp's): ``φ = acos(1 - 2 u1)``, ``θ = 2π u2``,
+    ``(cos θ sin φ, sin θ sin φ, cos φ)``."""
     from .vectors import vec3
 
-    return vec3(*[F32(c) for c in _sphere(rng)])
+    return vec3(*[F32(c) for c in _sphere(rng, False)])
 
 
 def sample_unit_sphere(rng):
-    """A point uniform in the unit ball: a point of the sphere (two words) times
-    ``cbrt(u3)``."""
+    """A point uniform in the unit ball (Warp's): the sphere's formula with each component
+    first scaled by ``r = pow(u3, 1/3)`` (three words)."""
     from .vectors import vec3
-    from .typed import MATH
 
-    p = _sphere(rng)
-    k = float(MATH.cbrt(F32(_unit(_next(rng)))))
-    return vec3(*[F32(r32(c * k)) for c in p])
+    return vec3(*[F32(c) for c in _sphere(rng, True)])

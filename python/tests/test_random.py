@@ -173,6 +173,51 @@ class Streams(unittest.TestCase):
         for got, want in zip(cpu, (normal, dice, disk, surface, ball)):
             np.testing.assert_allclose(got, want[:m], rtol=4e-6, atol=1e-6)
 
+    def test_every_draw_is_warps_formula_on_both_devices(self):
+        # Warp's formulas (its rand.h), written here from the stream's words: each operation
+        # in float64 on float32 values, rounded to float32, as Warp's float code computes.
+        n, seed = 4096, 9
+        f = np.float32
+
+        def r(x):
+            return np.asarray(x, np.float64).astype(f)
+
+        words, state = [], pcg(np.uint32(seed) + pcg(np.arange(n, dtype=np.uint32)))
+        for _ in range(10):
+            state = pcg(state)
+            words.append(state)
+        u = [r((w >> np.uint32(8)).astype(np.float64) * 2.0 ** -24) for w in words]
+        tau = f(2 * np.pi)
+        d64 = np.float64
+        lg = r(np.log(d64(r(d64(u[0]) + d64(f(5.96e-8))))))
+        radius = r(np.sqrt(d64(r(-2.0 * d64(lg)))))
+        normal = r(d64(radius) * d64(r(np.cos(d64(r(d64(tau) * d64(u[1])))))))
+        dice = (1 + (words[2] % np.uint32(6)).astype(np.int64)).astype(np.int32)
+        rad, th = r(np.sqrt(d64(u[3]))), r(d64(tau) * u[4])
+        disk = np.stack([r(d64(rad) * d64(r(np.cos(d64(th))))),
+                         r(d64(rad) * d64(r(np.sin(d64(th)))))], axis=1)
+
+        def sphere(ua, ub, uc=None):
+            phi = r(np.arccos(d64(r(1.0 - d64(r(2.0 * d64(ua)))))))
+            t = r(d64(tau) * d64(ub))
+            p = [r(np.cos(d64(t))), r(np.sin(d64(t))), r(np.cos(d64(phi)))]
+            if uc is not None:
+                k = r(np.power(d64(uc), d64(f(1.0) / f(3.0))))
+                p = [r(d64(k) * d64(c)) for c in p]
+            s = r(np.sin(d64(phi)))
+            return np.stack([r(d64(p[0]) * d64(s)), r(d64(p[1]) * d64(s)), p[2]], axis=1)
+
+        want = (normal, dice, disk, sphere(u[5], u[6]), sphere(u[7], u[8], u[9]))
+        for device, count in ((None, n), ("python", 512)):
+            spirthon.set_device(device)
+            got = [np.zeros(count, f), np.zeros(count, np.int32), np.zeros((count, 2), f),
+                   np.zeros((count, 3), f), np.zeros((count, 3), f)]
+            shapes.launch(count, seed, *got)
+            np.testing.assert_array_equal(got[1], dice[:count])
+            for name, g, w in zip(("randn", "randi", "disk", "surface", "ball"), got, want):
+                # Within the math functions' tolerance (a few float32 ULPs of each step).
+                np.testing.assert_allclose(g, w[:count], rtol=4e-6, atol=2e-6, err_msg=name)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -20,6 +20,10 @@ use super::*;
 /// `2π` rounded to `f32`.
 const TAU: f32 = std::f32::consts::TAU;
 
+/// What Warp's `randn` adds to its first uniform draw before the logarithm: `5.96e-8`
+/// rounded to `f32`.
+const RANDN_EPSILON: f32 = 5.96e-8;
+
 /// Whether `item` draws from a stream (and so advances the `Rand` it is given).
 pub(super) fn is_draw(item: &str) -> bool {
     item.starts_with("rand") && !matches!(item, "rand_init" | "Rand")
@@ -106,10 +110,11 @@ impl Lower<'_, '_> {
             "randn" => {
                 let (w1, w2) = (draw(self), draw(self));
                 let (u1, u2) = (self.unit_float(w1, span), self.unit_float(w2, span));
-                // `sqrt(-2 * log(1 - u1)) * cos(2π * u2)`.
-                let one = self.konst(Const::f32(1.0));
+                // Warp's `sqrt(-2 * log(u1 + 5.96e-8)) * cos(2π * u2)`: the constant (2⁻²⁴
+                // truncated, `RANDN_EPSILON`) keeps the logarithm's operand in (0, 1).
+                let eps = self.konst(Const::f32(RANDN_EPSILON));
                 let m2 = self.konst(Const::f32(-2.0));
-                let q = self.fop(BinOp::Sub, one, u1, span);
+                let q = self.fop(BinOp::Add, u1, eps, span);
                 let l = self.math(MathFn::Log, q, span);
                 let l = self.fop(BinOp::Mul, m2, l, span);
                 let r = self.math(MathFn::Sqrt, l, span);
@@ -136,32 +141,37 @@ impl Lower<'_, '_> {
                 let ball = item == "sample_unit_sphere";
                 let (w1, w2) = (draw(self), draw(self));
                 let (u1, u2) = (self.unit_float(w1, span), self.unit_float(w2, span));
-                // `z = 1 - 2 u1`, `ρ = sqrt(1 - z²)`, `(ρ cos 2π u2, ρ sin 2π u2, z)`; in the
-                // ball each scaled by `cbrt(u3)`.
+                // Warp's: `φ = acos(1 - 2 u1)`, `θ = 2π u2`,
+                // `(cos θ · sin φ, sin θ · sin φ, cos φ)`; in the ball each is first scaled by
+                // `r = pow(u3, 1/3)` (`r · cos θ · sin φ`, …, `r · cos φ`).
                 let (one, two) = (self.konst(Const::f32(1.0)), self.konst(Const::f32(2.0)));
                 let t = self.fop(BinOp::Mul, two, u1, span);
                 let z = self.fop(BinOp::Sub, one, t, span);
-                let zz = self.fop(BinOp::Mul, z, z, span);
-                let q = self.fop(BinOp::Sub, one, zz, span);
-                let rho = self.math(MathFn::Sqrt, q, span);
-                let t = self.turn(u2, span);
+                let phi = self.math(MathFn::Acos, z, span);
+                let theta = self.turn(u2, span);
                 let (c, s) = (
-                    self.math(MathFn::Cos, t, span),
-                    self.math(MathFn::Sin, t, span),
+                    self.math(MathFn::Cos, theta, span),
+                    self.math(MathFn::Sin, theta, span),
                 );
-                let mut p = vec![
-                    self.fop(BinOp::Mul, rho, c, span),
-                    self.fop(BinOp::Mul, rho, s, span),
-                    z,
-                ];
+                let (sp, cp) = (
+                    self.math(MathFn::Sin, phi, span),
+                    self.math(MathFn::Cos, phi, span),
+                );
+                let mut p = [c, s, cp];
                 if ball {
                     let w3 = draw(self);
                     let u3 = self.unit_float(w3, span);
-                    let k = self.math(MathFn::Cbrt, u3, span);
+                    let third = self.konst(Const::f32(1.0 / 3.0));
+                    let r = self.val(Op::Math(MathFn::Pow), Ty::F32, [u3, third], span);
                     for x in &mut p {
-                        *x = self.fop(BinOp::Mul, *x, k, span);
+                        *x = self.fop(BinOp::Mul, r, *x, span);
                     }
                 }
+                let p = vec![
+                    self.fop(BinOp::Mul, p[0], sp, span),
+                    self.fop(BinOp::Mul, p[1], sp, span),
+                    p[2],
+                ];
                 let v3 = Ty::Vector(Scalar::F32, 3);
                 Ex::Val(self.val(Op::Construct, v3, p, span), v3)
             }
