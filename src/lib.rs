@@ -53,6 +53,8 @@ pub struct CompileOptions {
     pub types: Vec<(String, Vec<(String, String)>)>,
     /// Diagnose only what the kernel reaches (see `spirthon_frontend::Options`).
     pub only_reached: bool,
+    /// The kernel's workgroup size from its launch (see `spirthon_frontend::Options`).
+    pub workgroup_size: Option<[u32; 3]>,
 }
 
 impl Default for CompileOptions {
@@ -68,6 +70,7 @@ impl Default for CompileOptions {
             cpython: false,
             types: Vec::new(),
             only_reached: false,
+            workgroup_size: None,
         }
     }
 }
@@ -144,6 +147,7 @@ pub fn compile_parsed(
         cpython: opts.cpython,
         types: opts.types.clone(),
         only_reached: opts.only_reached,
+        workgroup_size: opts.workgroup_size,
     };
     let mut out =
         spirthon_frontend::compile_parsed(parsed, source, &fopts).map_err(source_error)?;

@@ -457,6 +457,7 @@ fn run(cli: &Cli) -> u8 {
         cpython: false,
         types,
         only_reached: false,
+        workgroup_size: None,
     };
     let (compiled, source) =
         match compile_file(&cli.file, &opts, cli.error_format == ErrorFormat::Json) {

@@ -316,3 +316,59 @@ fn only_reached_diagnoses_what_the_kernel_reaches() {
     let whole = spirthon::compile(&fixed, "t.py", &opts(false)).expect("compiles");
     assert_eq!(only.words, whole.words);
 }
+
+#[test]
+fn a_launch_gives_the_named_kernel_its_workgroup_size() {
+    // A grid launch from Python (`kernel[griddim, blockdim]`) compiles a kernel that declares
+    // no workgroup size for its blockdim; the file's other kernels keep theirs.
+    let source = "from spirthon import kernel, Array, f32, global_id\n\n\
+                  @kernel\ndef grid(x: Array[f32]):\n    x[global_id().x] = 1.0\n\n\
+                  @kernel\ndef other(x: Array[f32]):\n    x[global_id().x] = 2.0\n";
+    let opts = |kernel: Option<&str>, workgroup_size| CompileOptions {
+        kernel: kernel.map(String::from),
+        workgroup_size,
+        ..CompileOptions::default()
+    };
+    let sizes = |c: &spirthon::Compiled| -> Vec<(String, serde_json::Value)> {
+        let info: serde_json::Value =
+            serde_json::from_str(&spirthon::reflect_json(&c.module, source)).expect("JSON");
+        info["kernels"]
+            .as_array()
+            .expect("kernels")
+            .iter()
+            .map(|k| {
+                (
+                    k["name"].as_str().unwrap_or("").to_string(),
+                    k["workgroup_size"].clone(),
+                )
+            })
+            .collect()
+    };
+    let c =
+        spirthon::compile(source, "t.py", &opts(Some("grid"), Some([16, 4, 1]))).expect("compiles");
+    assert_eq!(
+        sizes(&c),
+        vec![("grid".to_string(), serde_json::json!([16, 4, 1]))]
+    );
+    let c = spirthon::compile(source, "t.py", &opts(None, None)).expect("compiles");
+    assert_eq!(
+        sizes(&c),
+        vec![
+            ("grid".to_string(), serde_json::json!([64, 1, 1])),
+            ("other".to_string(), serde_json::json!([64, 1, 1]))
+        ]
+    );
+    for (kernel, size) in [
+        (Some("grid"), [64, 32, 1]),
+        (Some("grid"), [0, 1, 1]),
+        (None, [32, 1, 1]),
+    ] {
+        assert!(
+            matches!(
+                spirthon::compile(source, "t.py", &opts(kernel, Some(size))),
+                Err(CompileError::Source(_))
+            ),
+            "{kernel:?} {size:?} is refused"
+        );
+    }
+}

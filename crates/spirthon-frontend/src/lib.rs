@@ -50,6 +50,11 @@ pub struct Options {
     /// not lowered for their diagnostics. For a text whose other defs were checked already
     /// (a kernel's adjoint, appended to its file, which compiled first).
     pub only_reached: bool,
+    /// The workgroup size of the kernel compiled (`kernel`, and its specializations), in
+    /// place of the one its decorator gives: a launch that chooses its block size
+    /// (`kernel[griddim, blockdim]` in the Python library, which passes it only for a kernel
+    /// that declares none). One to three positive sizes, 1024 invocations at most.
+    pub workgroup_size: Option<[u32; 3]>,
 }
 
 /// A parsed file: its AST, shared (the Python library keeps the parses of the texts it
@@ -109,6 +114,7 @@ pub fn compile_parsed(
     }
     let mut info = info;
     let mut diags = specializations(&mut info, opts);
+    diags.extend(launch_workgroup_size(&mut info, opts));
     if !diags.is_empty() {
         let mut all = parse_diags;
         all.append(&mut diags);
@@ -201,6 +207,30 @@ fn lower_all(
         prints: cx.prints,
     };
     Ok((program, cfg_text, t2))
+}
+
+/// Gives the kernel compiled the workgroup size `opts.workgroup_size` asks for (with its
+/// specializations, made before); an error when it is not one a device runs.
+fn launch_workgroup_size(info: &mut module::ModuleInfo, opts: &Options) -> Option<Diagnostic> {
+    let wg = opts.workgroup_size?;
+    let span = spirthon_ir::Span::new(0, 0);
+    let Some(kernel) = &opts.kernel else {
+        return Some(Diagnostic::error(
+            span,
+            "a launch's workgroup size is given, but no kernel is named",
+        ));
+    };
+    let total: u64 = wg.iter().map(|&n| u64::from(n)).product();
+    if wg.contains(&0) || total > 1024 {
+        return Some(Diagnostic::error(span, format!("a launch's workgroup size is {} x {} x {}: it must be positive, 1024 invocations at most", wg[0], wg[1], wg[2])));
+    }
+    for sig in &mut info.defs {
+        let generic = sig.specializes.as_ref().map(|s| &s.kernel);
+        if sig.is_kernel && (sig.name == *kernel || generic == Some(kernel)) {
+            sig.workgroup_size = wg;
+        }
+    }
+    None
 }
 
 /// Adds the specializations `opts.types` asks for; the errors in them.

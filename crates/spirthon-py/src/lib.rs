@@ -57,6 +57,8 @@ type Compiled<'py> = (Option<Bound<'py, PyBytes>>, Option<String>, String);
 /// `print`; `only_reached`: only what `kernel` reaches is diagnosed (a kernel's adjoint,
 /// whose file compiled before it). Errors come as `spirthon` prints them, with the line
 /// that counts them.
+/// `workgroup_size`: the kernel's, from its launch (`kernel[griddim, blockdim]`), in place of
+/// its decorator's default.
 /// `spirthon::compile`, with a panic (a bug) turned into the internal error it is, so that
 /// Python sees a `RuntimeError` that says so rather than pyo3's `PanicException`.
 fn compile_caught(
@@ -110,7 +112,7 @@ fn parsed(source: &str, path: &str) -> Result<spirthon::Parsed, spirthon::Compil
 }
 
 #[pyfunction]
-#[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false, types=None, only_reached=false))]
+#[pyo3(signature = (source, path, kernel=None, checked=false, host_imports=true, cpython=false, types=None, only_reached=false, workgroup_size=None))]
 #[allow(clippy::too_many_arguments)]
 fn compile<'py>(
     py: Python<'py>,
@@ -122,6 +124,7 @@ fn compile<'py>(
     cpython: bool,
     types: Option<Vec<(String, String)>>,
     only_reached: bool,
+    workgroup_size: Option<[u32; 3]>,
 ) -> PyResult<Compiled<'py>> {
     // A generic kernel's types (`kernel.types` of a specialization).
     let types = match (types, &kernel) {
@@ -135,6 +138,7 @@ fn compile<'py>(
         cpython,
         types,
         only_reached,
+        workgroup_size,
         ..Default::default()
     };
     let result = py.detach(|| compile_caught(source, path, &opts));
