@@ -1194,6 +1194,9 @@ def time_launches(kernel, threads, args, times):
     uniform, buffers, hosts = _arguments(dev, kernel, plan, threads, list(args))
     if hosts:
         raise TypeError("time_launches takes device arrays")
+    for k, _, _, written in plan.arrays:
+        if written and isinstance(args[k], DeviceArray):
+            args[k]._written("the timed launches of `%s`" % kernel.name)  # a tape sees them
     return dev.native.time_launches(pipeline, uniform, buffers, threads, times, timeout=_timeout)
 
 

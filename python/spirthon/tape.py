@@ -27,9 +27,14 @@ The rules that keep a gradient right are checked, each with the launches' lines:
 * The backward pass replays each launch's reads, so it needs the values each recorded
   launch read. A later recorded launch that writes an array an earlier one read (a time
   step writing back into the arrays it came from, say) first copies the array on the
-  device, and the earlier launches' adjoints read the copy: the tape keeps the data. A
-  write outside the tape (an unrecorded launch, ``update``) is found by the array's version
-  and refused, at the next recorded write to the array or at ``backward``.
+  device, and the earlier launches' adjoints read the copy: the tape keeps the data.
+* A write outside the tape (``update``, a launch not recorded on this tape: between its
+  ``with`` blocks, on another thread, on a nested tape) to an array a recorded launch
+  read, or wrote with an adjoint, is found by the array's version and refused: at the
+  next recorded write to an array a launch read, and every one at ``backward``, which
+  names the array, the last recorded launch that took it and the write. The gradient
+  would be of values no recorded launch saw or made (``x = 3 w`` recorded, ``x``
+  overwritten, ``sum(x)`` recorded: the gradient by ``w`` is zero, not 3).
 * A kernel that reads an array and then writes it (``x[i] *= s``, ``x[i] = f(x[i])``) has
   the array copied before its launch, for its adjoint to read; one that reads an array
   after writing it is refused when it is launched on a tape (``spirthon.autodiff``), and so
@@ -74,6 +79,11 @@ class Tape:
         self.records = []
         self._read_by = {}   # id(array) -> the records of the launches that read it as it is now
         self._own = {}       # id(array) -> (array, the tape's adjoint of it)
+        # id(array) -> [array, its version after the last recorded launch that took it, what
+        # that launch did with it]: for each array a recorded launch read, or wrote with an
+        # adjoint; a version that moves on without a recorded launch is a write outside the tape.
+        self._seen = {}
+        self._outside = []   # the writes outside the tape found at a recorded launch, as refusals
         self._holding = None  # while it holds launches: the finalizer that stops the counting
         self._in = False
 
@@ -124,6 +134,7 @@ class Tape:
             copy = self._keep(a, "kernel `%s` launched on a tape at %s" % (kernel.name, site), name in info.reads)
             if copy is not None:
                 kept[id(a)] = copy
+        self._find_outside(kernel, arrays, site)
         r = _Record()
         r.kernel, r.adjoint, r.threads, r.args, r.site, r.checked = kernel, adj, threads, list(args), site, checked
         r.values = [kept.get(id(v), v) for v in args]
@@ -131,6 +142,7 @@ class Tape:
         r.versions = [(name, a, a._version) for name, a in held]
         self._watch()
         gpu.launch(kernel, threads, args, {}, checked, site)
+        self._took(kernel, arrays, info.writes, site, _roles(info))
         self.records.append(r)
         for name in info.reads:
             if id(arrays[name]) in kept:
@@ -144,10 +156,46 @@ class Tape:
         counts): nothing to differentiate and no adjoint to run; what it writes, launches
         recorded before that read it read a copy of."""
         arrays = _device_arrays(kernel, args, site)
-        for name in gpu.written_arrays(kernel, checked):
+        written = gpu.written_arrays(kernel, checked)
+        for name in written:
             self._keep(arrays[name], "kernel `%s` launched on a tape at %s" % (kernel.name, site), False)
+        self._find_outside(kernel, arrays, site)
         self._watch()
         gpu.launch(kernel, threads, args, {}, checked, site)
+        self._took(kernel, arrays, written, site, {})
+
+    def _find_outside(self, kernel, arrays, site):
+        """Before a recorded launch takes ``arrays``: each one a recorded launch took before
+        whose version has moved on since was written outside the tape (``update``, a launch
+        not recorded on this tape), which ``backward`` refuses."""
+        for a in arrays.values():
+            seen = self._seen.get(id(a))
+            if seen is not None and a._version != seen[1]:
+                seen[1] = a._version  # found once
+                self._outside.append(_outside_write("tape.backward()", seen[2], a._writer, "before the launch of `%s` at %s" % (kernel.name, site)))
+
+    def _took(self, kernel, arrays, written, site, roles):
+        """After a recorded launch: the versions its arrays have now, and what it did with
+        those it read or wrote with an adjoint (``roles``: parameter -> ``read``, ``wrote``
+        or ``read and wrote``); the arrays it wrote name it, to other tapes, as their writer."""
+        launch = gpu._launch_label(kernel, site)
+        for name in written:
+            if arrays[name]._writer == launch:
+                arrays[name]._writer = launch + ", recorded on another tape"
+        done = set()
+        for name, a in arrays.items():
+            if name in roles and id(a) not in done:
+                done.add(id(a))
+                self._seen[id(a)] = [a, a._version, (name, kernel.name, site, roles[name])]
+        for name, a in arrays.items():
+            if id(a) in done:
+                continue
+            if name in written:
+                # What it wrote without an adjoint (ints): the launches before read a copy,
+                # and no gradient flows through the values there now.
+                self._seen.pop(id(a), None)
+            elif id(a) in self._seen:
+                self._seen[id(a)][1] = a._version
 
     def _keep(self, a, what, reads):
         """Before a recorded launch writes ``a``: the launches recorded so far that read it
@@ -201,7 +249,14 @@ class Tape:
             raise ValueError("tape.backward(): no array the recorded launches took was made with requires_grad=True, "
                              "so no gradient would be kept; make the inputs to differentiate with "
                              "spirthon.array(a, requires_grad=True) or spirthon.zeros(shape, requires_grad=True)")
-        # What can refuse, before any adjoint runs: a pass is whole or nothing.
+        # What can refuse, before any adjoint runs: a pass is whole or nothing. A write
+        # outside the tape to an array a recorded launch read or wrote: found at a later
+        # recorded launch, or since the last one.
+        if self._outside:
+            raise RuntimeError(self._outside[0])
+        for a, version, took in self._seen.values():
+            if a._version != version:
+                raise RuntimeError(_outside_write("tape.backward()", took, a._writer))
         for r in reversed(self.records):
             _check_versions(r, "tape.backward()")
         for r in self.records:
@@ -258,6 +313,8 @@ class Tape:
         self.records = []
         self._read_by = {}
         self._own = {}
+        self._seen = {}
+        self._outside = []
         if self._holding is not None:
             self._holding()
 
@@ -281,10 +338,35 @@ def _check_versions(r, what, only=None):
     ``only``) was written since by something the tape did not record."""
     for name, a, version in r.versions:
         if a._version != version and (only is None or a is only):
-            raise RuntimeError(
-                "%s: `%s`, which the launch of `%s` at %s read, was written afterwards (%s), outside "
-                "the tape: the backward pass needs the values that launch saw; record that write on the tape or "
-                "write the new values to another array" % (what, name, r.kernel.name, r.site, a._writer))
+            raise RuntimeError(_outside_write(what, (name, r.kernel.name, r.site, "read"), a._writer))
+
+
+def _roles(info):
+    """What a launch of the kernel of ``info`` (its ``autodiff.Adjoint``) does with each array
+    parameter that a write outside the tape would make its gradient wrong for: the arrays it
+    reads and does not write (its adjoint reads the same array), and those it writes that
+    have an adjoint (the gradient flows back through the values it wrote)."""
+    roles = {}
+    for name in info.reads:
+        if name not in info.writes:  # else its adjoint reads the copy the tape made
+            roles[name] = "read"
+    for name in info.writes:
+        if name in info.adjoints:
+            roles[name] = "read and wrote" if name in info.reads else "wrote"
+    return roles
+
+
+def _outside_write(what, took, writer, when=None):
+    """The refusal of a write outside the tape: ``what`` finds it; ``took`` is (parameter,
+    kernel, site, what the launch did with the array), ``writer`` the array's last writer,
+    ``when`` where it was found, if not where it is refused."""
+    name, kernel, site, role = took
+    why = ("the backward pass needs the values that launch saw" if role == "read" else
+           "the backward pass would take the values there now for the ones that launch wrote, and pass "
+           "their gradient back through it")
+    return ("%s: `%s`, which the launch of `%s` at %s %s, was written afterwards (%s), outside the tape%s: %s; "
+            "record that write on the tape or write the new values to another array"
+            % (what, name, kernel, site, role, writer, ", " + when if when else "", why))
 
 
 def _flat(a, entries):

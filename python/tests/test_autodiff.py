@@ -2227,7 +2227,8 @@ class Programs(unittest.TestCase):
     def test_a_launch_with_nothing_to_differentiate(self):
         # A kernel of ints alone (a prefix sum in shared memory) on a tape runs as recorded
         # and has no adjoint; a later launch of it overwriting what a recorded launch read
-        # leaves that launch a copy, so its gradient is the one of the indices it used.
+        # leaves that launch a copy, so its gradient is the one of the indices it used; the
+        # ints overwritten again outside the tape then reach no gradient, and are no refusal.
         counts = np.array([1, 0, 2, 1] * 4, np.int32)
 
         def run():
@@ -2238,8 +2239,10 @@ class Programs(unittest.TestCase):
                 int_scan.launch(16, spirthon.array(counts), idx)
                 gather_scaled.launch(16, x, idx, y)
                 int_scan.launch(16, spirthon.array(counts[::-1].copy()), idx)
+            scanned = idx.numpy()
+            idx.update(np.zeros(16, np.int32))
             tape.backward(grads={y: np.ones(16, np.float32)})
-            return x.grad.numpy(), idx.numpy()
+            return x.grad.numpy(), scanned
 
         want = np.zeros(16)
         np.add.at(want, np.cumsum(counts) % 16, 2.0)
@@ -3392,6 +3395,81 @@ class Rules(unittest.TestCase):
                     tape.backward(grads={y: np.ones(4, np.float32)})
             finally:
                 spirthon.set_device(None)
+
+    def test_a_write_outside_the_tape_to_an_array_it_wrote(self):
+        # x = 3 w on the tape, then x overwritten by something the tape did not record, then
+        # the loss of x on the tape: the gradient by w is 0, not 18 w, so backward refuses,
+        # naming the array, the launch that wrote it and the write, and runs nothing.
+        import threading
+        wrote = r"`y`, which the launch of `scale_into` at .*test_autodiff.py:\d+ wrote, was written afterwards \(%s\), outside the tape%s"
+        read = r"`y`, which the launch of `energy_1d` at .*test_autodiff.py:\d+ read, was written afterwards \(%s\), outside the tape:"
+        other = r"the launch of `scale_into` at .*test_autodiff.py:\d+"
+        before = r", before the launch of `energy_1d` at .*test_autodiff.py:\d+"
+
+        def elsewhere(c, x):
+            t = threading.Thread(target=lambda: scale_into.launch(2, c, x, 1.0))
+            t.start()
+            t.join()
+
+        def nested(c, x):
+            with Tape():
+                scale_into.launch(2, c, x, 1.0)
+
+        writes = [("update", lambda c, x: x.update(np.full(2, 5.0, np.float32)), r"by update\(\)"),
+                  ("nested tape", nested, other + ", recorded on another tape"),
+                  ("thread", elsewhere, other)]
+        if spirthon.gpu._native is not None:
+            writes.append(("timed", lambda c, x: spirthon.gpu.time_launches(scale_into, 2, (c, x, 1.0), 1),
+                           "the timed launches of `scale_into`"))
+
+        def tape_with(write, after=False):
+            w = spirthon.array(np.ones(2, np.float32), requires_grad=True)
+            x, loss = spirthon.zeros(2), spirthon.zeros(1)
+            c = spirthon.array(np.full(2, 5.0, np.float32))
+            with Tape() as tape:
+                scale_into.launch(2, w, x, 3.0)
+                if write is not None and not after:
+                    write(c, x)
+                energy_1d.launch(2, x, loss)
+            if after:  # between the tape and backward
+                write(c, x)
+            return tape, w, loss
+
+        def run():
+            tape, w, loss = tape_with(None)
+            tape.backward(loss)
+            self.assertEqual(list(w.grad.numpy()), [18.0, 18.0])
+            for name, write, writer in writes:
+                if name == "timed" and spirthon.device() == "python":
+                    continue
+                with self.subTest(name, device=spirthon.device()):
+                    tape, w, loss = tape_with(write)
+                    with self.assertRaisesRegex(RuntimeError, "tape.backward\\(\\): " + wrote % (writer, before)):
+                        tape.backward(loss)
+                    self.assertEqual(list(w.grad.numpy()), [0.0, 0.0])
+                    tape, w, loss = tape_with(write, after=True)
+                    with self.assertRaisesRegex(RuntimeError, read % writer):
+                        tape.backward(loss)
+                    self.assertEqual(list(w.grad.numpy()), [0.0, 0.0])
+
+        on_both(run)
+
+    def test_a_write_outside_the_tape_while_it_is_not_recording(self):
+        # The same tape entered twice: a launch between, which it did not record, overwrote
+        # what its first launch wrote and its second reads.
+        def run():
+            w = spirthon.array(np.ones(2, np.float32), requires_grad=True)
+            x, loss = spirthon.zeros(2), spirthon.zeros(1)
+            tape = Tape()
+            with tape:
+                scale_into.launch(2, w, x, 3.0)
+            scale_into.launch(2, spirthon.array(np.full(2, 5.0, np.float32)), x, 1.0)
+            with tape:
+                energy_1d.launch(2, x, loss)
+            with self.assertRaisesRegex(RuntimeError, r"`y`, which the launch of `scale_into` at .* wrote, was written afterwards \(the launch of `scale_into` at .*test_autodiff.py:\d+\), outside the tape, before the launch of `energy_1d`"):
+                tape.backward(loss)
+
+        on_both(run)
 
     def test_a_pass_stopped_part_way_leaves_the_gradients_as_they_were(self):
         # Ctrl-C (or a checked launch's error) between two adjoint launches: `.grad` is put
