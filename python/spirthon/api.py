@@ -9,10 +9,11 @@ Imports go one way: this module uses ``gpu`` and ``runtime``; neither uses it.
 import copy
 import functools
 import inspect
+import operator
 import sys
 import typing
 
-from . import generic as _generic, gpu, runtime, source, typed
+from . import _library, generic as _generic, gpu, runtime, source, typed
 from . import tape as _tape
 from .errors import CompileError
 from .arrays import Array, _ArrayType, copied, element
@@ -147,10 +148,19 @@ def _param(name, ann, annotated=True):
     raise TypeError("parameter %r has an unsupported annotation %r" % (name, ann))
 
 
-class Kernel:
-    """A ``@kernel``: ``kernel.launch(threads, *args, **kwargs)`` runs it."""
+# The workgroup size of a kernel whose ``@kernel`` declares none.
+DEFAULT_WORKGROUP_SIZE = 64
 
-    def __init__(self, fn, workgroup_size):
+
+class Kernel:
+    """A ``@kernel``: ``kernel[griddim, blockdim](*args, **kwargs)`` runs it over a grid of
+    workgroups, ``kernel.launch(threads, *args, **kwargs)`` over a number of threads."""
+
+    # The workgroup size a grid launch gave this kernel (``kernel[griddim, blockdim]`` of a
+    # kernel that declares none), compiled in place of the default; None: its decorator's.
+    _launch_block = None
+
+    def __init__(self, fn, workgroup_size=None):
         functools.update_wrapper(self, fn)
         _per_component_min_max(fn)
         self.fn = fn
@@ -158,6 +168,11 @@ class Kernel:
         self.name = fn.__name__
         # The file's text now: what every device runs (``spirthon.source``).
         self.source = source.keep(fn)
+        # Whether ``@kernel`` declares the workgroup size: a grid launch's blockdim must then
+        # be it; otherwise each blockdim has a specialization of its own (``_with_block``).
+        self.declares_workgroup_size = workgroup_size is not None
+        if workgroup_size is None:
+            workgroup_size = DEFAULT_WORKGROUP_SIZE
         if isinstance(workgroup_size, int):
             workgroup_size = (workgroup_size,)
         self.workgroup_size = tuple(workgroup_size) + (1,) * (3 - len(workgroup_size))
@@ -213,7 +228,34 @@ class Kernel:
         spec.__dict__.pop("_gpu_plans", None)
         spec.__dict__.pop("_gpu_fast", None)
         spec.__dict__.pop("_adjoint", None)
+        spec.__dict__.pop("_blocks", None)
+        spec.__dict__.pop("_grids", None)
         self._specializations[key] = spec
+        return spec
+
+    def _with_block(self, block):
+        """The kernel to run in workgroups of ``block`` (three sizes): itself when that is its
+        workgroup size, a ``ValueError`` naming both when it declares another, else its
+        specialization for ``block`` (one object per size, which the compile caches keep
+        apart, as for a generic kernel's types)."""
+        if block == self.workgroup_size:
+            return self
+        if self.declares_workgroup_size:
+            raise ValueError(
+                "kernel %s declares workgroup_size=%s, but the launch's blockdim is %s: launch it with "
+                "blockdim %s, or leave workgroup_size out of its @kernel to have each launch choose"
+                % (self.name, _dims_text(self.workgroup_size), _dims_text(block), _dims_text(self.workgroup_size)))
+        blocks = self.__dict__.setdefault("_blocks", {})
+        spec = blocks.get(block)
+        if spec is not None:
+            return spec
+        spec = copy.copy(self)
+        spec.workgroup_size = spec._launch_block = block
+        spec._compiled = None
+        spec._specializations = {} if self._specializations is not None else None
+        for cached in ("_gpu_plans", "_gpu_fast", "_adjoint", "_blocks", "_grids"):
+            spec.__dict__.pop(cached, None)
+        blocks[block] = spec
         return spec
 
     def _specialized(self, args, kwargs):
@@ -226,7 +268,7 @@ class Kernel:
         return self.specialize(_generic.types_of(self.params, values, self.fn.__globals__, self.name))
 
     def __call__(self, *args, **kwargs):
-        raise TypeError("a kernel runs through %s.launch(threads, ...)" % self.name)
+        raise TypeError("a kernel runs through %s[griddim, blockdim](...) or %s.launch(threads, ...)" % (self.name, self.name))
 
     def bind(self, args, kwargs):
         """The arguments in parameter order, scalars converted to their declared types."""
@@ -258,13 +300,32 @@ class Kernel:
         """The kernel function's ``inspect.Signature``."""
         return self._signature
 
-    def __getitem__(self, threads):
-        """``kernel[threads](*args)``: ``kernel.launch(threads, *args)`` in the spelling of
-        Numba-CUDA and Warp."""
-        return functools.partial(self.launch, threads)
+    def __getitem__(self, config):
+        """``kernel[griddim, blockdim](*args)``: a launch of ``griddim`` workgroups of
+        ``blockdim`` threads each, in the spelling of Numba-CUDA (``griddim`` and ``blockdim``
+        each an int or one to three ints, padded with 1s; then optionally a stream, 0 or None,
+        and a dynamic shared memory size, 0). ``kernel.launch`` takes the number of threads.
+        A kernel that declares its ``workgroup_size`` runs only with that blockdim; one that
+        does not is compiled for each blockdim it is launched with."""
+        # The launchers of the configurations written with ints (and None), kept: a loop
+        # launches one configuration again and again.
+        grids = self.__dict__.get("_grids")
+        plain = _plain_config(config)
+        launcher = grids.get(config) if plain and grids is not None else None
+        if launcher is not None:
+            return launcher
+        threads, block = _grid(self.name, config)
+        spec = self._with_block(block)
+        launcher = GridLaunch(spec.launch, threads)
+        if plain:
+            if grids is None or len(grids) >= 64:
+                grids = self.__dict__["_grids"] = {}
+            grids[config] = launcher
+        return launcher
 
     def launch(self, threads, /, *args, **kwargs):
-        """Runs one invocation per thread (``threads``: an int or one to three ints) on the
+        """Runs one invocation per thread (``threads``: an int or one to three ints), in
+        workgroups of the kernel's ``workgroup_size`` (64 when it declares none), on the
         current device (``spirthon.set_device``): a GPU through the native module, or the
         CPython reference executor. Arrays are NumPy arrays, device arrays or ``Array``
         values; those the kernel writes are updated in place."""
@@ -287,8 +348,10 @@ class Kernel:
         """``launch`` in checked mode: an invocation that fails an index, division or assert
         check stops, the others run on, and then ``CheckError`` reports the first failure
         (lowest workgroup, then invocation) as ``spirthon run --checked`` does."""
+        return self._launch_checked(threads, args, kwargs, sys._getframe(1))
+
+    def _launch_checked(self, threads, args, kwargs, caller):
         self._refuse_rebound()
-        caller = sys._getframe(1)
         site = "%s:%d" % (caller.f_code.co_filename, caller.f_lineno)
         recording = _tape.active()
         if recording is not None:
@@ -344,6 +407,8 @@ class AdjointKernel(Kernel):
         self.__doc__ = "The adjoint of kernel %s." % kernel.name
         self.source = src
         self.workgroup_size = kernel.workgroup_size
+        # Its text declares its kernel's workgroup size.
+        self.declares_workgroup_size = True
         self.params = params
         self._compiled = None
         self.types = None
@@ -374,8 +439,80 @@ class AdjointKernel(Kernel):
         self.adjoint_of._refuse_rebound()
 
 
-def kernel(fn=None, *, workgroup_size=64):
-    """Marks a kernel: ``@kernel`` or ``@kernel(workgroup_size=N | (X, Y) | (X, Y, Z))``."""
+class GridLaunch(functools.partial):
+    """``kernel[griddim, blockdim]``: calling it launches the kernel over the grid
+    (``griddim × blockdim`` threads in workgroups of ``blockdim``); ``.launch_checked(*args)``
+    launches it in checked mode (``Kernel.launch_checked``)."""
+
+    def launch_checked(self, *args, **kwargs):
+        return self.func.__self__._launch_checked(self.args[0], args, kwargs, sys._getframe(1))
+
+
+def _dims_text(dims):
+    """Three sizes as a launch writes them: ``256``, ``(16, 16)``, ``(4, 4, 4)``."""
+    n = 3 if dims[2] != 1 else 2 if dims[1] != 1 else 1
+    return str(dims[0]) if n == 1 else "(%s)" % ", ".join(str(d) for d in dims[:n])
+
+
+def _grid(name, config):
+    """A grid launch's threads and workgroup size (three each) from ``kernel[config]``:
+    ``griddim, blockdim[, stream[, sharedmem]]``; what is not one a ``TypeError`` or a
+    ``ValueError`` that says how to write it."""
+    if not isinstance(config, tuple) or len(config) < 2:
+        raise TypeError(
+            "%s[...] takes a grid and a block, %s[griddim, blockdim](...) (griddim workgroups of blockdim "
+            "threads, each an int or up to three ints), not %s: for a number of threads write "
+            "%s.launch(threads, ...)" % (name, name, gpu._shown(config[0] if isinstance(config, tuple) and config else config), name))
+    if len(config) > 4:
+        raise TypeError("%s[griddim, blockdim, stream, sharedmem] takes at most four values, not %d" % (name, len(config)))
+    grid = gpu._counts("griddim", config[0], 0, _library.MAX_THREADS_PER_AXIS)
+    block = gpu._counts("blockdim", config[1], 1, MAX_WORKGROUP_INVOCATIONS)
+    grid += (1,) * (3 - len(grid))
+    block += (1,) * (3 - len(block))
+    if block[0] * block[1] * block[2] > MAX_WORKGROUP_INVOCATIONS:
+        raise ValueError("blockdim %s is a workgroup of %d threads, more than devices allow (%d)"
+                         % (_dims_text(block), block[0] * block[1] * block[2], MAX_WORKGROUP_INVOCATIONS))
+    if len(config) > 2 and not (config[2] is None or (not isinstance(config[2], bool) and _is_zero(config[2]))):
+        raise ValueError("%s[griddim, blockdim, stream]: a launch runs in order on its device's queue, it takes "
+                         "no stream: leave it out, or pass 0 or None, not %s" % (name, gpu._shown(config[2])))
+    if len(config) > 3 and (isinstance(config[3], bool) or not _is_zero(config[3])):
+        raise ValueError("%s[griddim, blockdim, stream, sharedmem]: a kernel's shared memory is its "
+                         "shared_array(T, n) calls, of constant sizes; the dynamic size must be 0, not %s"
+                         % (name, gpu._shown(config[3])))
+    threads = tuple(g * b for g, b in zip(grid, block))
+    for k, t in enumerate(threads):
+        if t > _library.MAX_THREADS_PER_AXIS:
+            raise ValueError("griddim %s x blockdim %s is %d threads on axis %d, more than a launch takes (%d)"
+                             % (_dims_text(grid), _dims_text(block), t, k, _library.MAX_THREADS_PER_AXIS))
+    return threads, block
+
+
+def _plain_config(config):
+    """Whether a subscript is a tuple of ints, tuples of ints and Nones only (the key of a
+    kept launcher: ``1.0`` or ``True`` would find the launcher of ``1``)."""
+    if type(config) is not tuple:
+        return False
+    for v in config:
+        if not (v is None or type(v) is int or (type(v) is tuple and all(type(x) is int for x in v))):
+            return False
+    return True
+
+
+def _is_zero(value):
+    try:
+        return operator.index(value) == 0
+    except TypeError:
+        return False
+
+
+# The most invocations of one workgroup (the compiler's limit: every Vulkan device allows 128,
+# most 1024).
+MAX_WORKGROUP_INVOCATIONS = 1024
+
+
+def kernel(fn=None, *, workgroup_size=None):
+    """Marks a kernel: ``@kernel`` or ``@kernel(workgroup_size=N | (X, Y) | (X, Y, Z))``; without
+    one, the workgroup size is 64 for ``launch`` and each grid launch's ``blockdim``."""
     if fn is None:
         return lambda f: Kernel(f, workgroup_size)
     return Kernel(fn, workgroup_size)

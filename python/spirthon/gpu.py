@@ -274,8 +274,11 @@ def _entry(info, kernel_name):
 
 
 def _types_text(kernel):
-    """The generic types a kernel compiles with, as the cache key holds them."""
-    return "" if kernel.types is None else ",".join("%s=%s" % t for t in kernel.types)
+    """The generic types a kernel compiles with, and the workgroup size a grid launch gave
+    it, as the cache keys hold them."""
+    text = "" if kernel.types is None else ",".join("%s=%s" % t for t in kernel.types)
+    block = kernel._launch_block
+    return text if block is None else "%s;workgroup_size=%d,%d,%d" % ((text,) + tuple(block))
 
 
 def _source_of(kernel):
@@ -390,8 +393,10 @@ def _compile_native(kernel, path, source, checked, cpython):
     kernel's, which compiled first, with the adjoint appended: only the adjoint is new."""
     key = (path, source, checked, cpython)
     whole = getattr(kernel, "adjoint_of", None) is None and key not in _diagnosed
+    # A grid launch's workgroup size, for a kernel that declares none (``Kernel._with_block``).
+    block = {} if kernel._launch_block is None else {"workgroup_size": list(kernel._launch_block)}
     words, reflection, messages = _native.compile(source, path, kernel.name, checked, True, cpython,
-                                                  types=kernel.types, only_reached=not whole)
+                                                  types=kernel.types, only_reached=not whole, **block)
     if words is None:
         raise _not_compiled(kernel, messages)
     if whole:

@@ -220,6 +220,54 @@ def gather(idx: Array[i32], x: Array[f32], out: Array[f32]):
     out[i] = x[idx[i]]
 
 
+@kernel
+def add_grid(x: Array[f32], y: Array[f32], out: Array[f32]):
+    i = global_id().x
+    if i < len(out):
+        out[i] = x[i] + y[i]
+
+
+@kernel
+def grid_ids(out: Array3D[i32]):
+    g, l, w = global_id(), local_id(), workgroup_id()
+    n = num_workgroups()
+    if g.z < out.shape[0] and g.y < out.shape[1] and g.x < out.shape[2] // 4:
+        out[g.z, g.y, 4 * g.x] = g.x + 1000 * g.y + 1000000 * g.z
+        out[g.z, g.y, 4 * g.x + 1] = l.x + 100 * l.y + 10000 * l.z
+        out[g.z, g.y, 4 * g.x + 2] = w.x + 100 * w.y + 10000 * w.z
+        out[g.z, g.y, 4 * g.x + 3] = n.x + 100 * n.y + 10000 * n.z
+
+
+@kernel
+def block_total(x: Array[i32], sums: Array[i32]):
+    # Without a declared workgroup_size: the tile is the largest block it is launched with.
+    tile = shared_array(i32, 256)
+    lid = local_id().x
+    i = global_id().x
+    tile[lid] = x[i] if i < len(x) else 0
+    barrier()
+    if lid == 0:
+        total = 0
+        for k in range(num_threads().x // num_workgroups().x):
+            total += tile[k]
+        sums[workgroup_id().x] = total
+
+
+@kernel
+def weighted(x: Array[f32], y: Array[f32]):
+    # Each element's weight is its place in its workgroup: the adjoint must run in the same.
+    i = global_id().x
+    if i < len(x):
+        y[i] = x[i] * f32(local_id().x + 1)
+
+
+@kernel
+def add_any(x, out):
+    i = global_id().x
+    if i < len(out):
+        out[i] = out[i] + x[i]
+
+
 def bitonic_sort(values):
     """Sorts a power-of-two number of ints on the device: one launch per step."""
     n = len(values)
@@ -275,10 +323,6 @@ class Launches(unittest.TestCase):
         drift.launch(5, 0.5, p, v)
         np.testing.assert_array_equal(p, 0.5 * v)
 
-    def test_the_subscript_spelling(self):
-        y = np.zeros(4, dtype=np.float32)
-        saxpy[4](1.0, np.arange(4, dtype=np.float32), y)
-        np.testing.assert_array_equal(y, [0.0, 1.0, 2.0, 3.0])
 
     def test_a_kernel_defined_in_a_notebook_cell(self):
         # IPython keeps each cell's text in linecache under a name of its own.
@@ -339,6 +383,166 @@ class Launches(unittest.TestCase):
         sums = np.zeros(1, dtype=np.int32)
         block_sums.launch(1024, x, sums)
         self.assertEqual(int(sums[0]), int(x.sum()))
+
+
+class GridLaunches(unittest.TestCase):
+    """``kernel[griddim, blockdim](...)``: griddim workgroups of blockdim threads, on both
+    devices."""
+
+    def test_a_1d_add_over_a_grid_computes_every_element(self):
+        n = 100_000
+        x = np.arange(n, dtype=np.float32)
+        y = np.full(n, 0.5, dtype=np.float32)
+
+        def run():
+            out = np.zeros(n, dtype=np.float32)
+            add_grid[(n + 255) // 256, 256](x, y, out)
+            return out
+        for out in on_both(run):
+            np.testing.assert_array_equal(out, x + y)
+
+    def grid(self, griddim, blockdim, shape):
+        """Each invocation's ids, by ``grid_ids`` over the grid, on both devices."""
+        def run():
+            out = np.full(shape[:2] + (4 * shape[2],), -1, dtype=np.int32)
+            grid_ids[griddim, blockdim](out)
+            return out.reshape(shape + (4,))
+        gpu_out, python_out = on_both(run)
+        np.testing.assert_array_equal(gpu_out, python_out)
+        return gpu_out
+
+    def expect(self, got, groups, block):
+        z, y, x = np.meshgrid(*(np.arange(n) for n in got.shape[:3]), indexing="ij")
+        np.testing.assert_array_equal(got[..., 0], x + 1000 * y + 1000000 * z)
+        np.testing.assert_array_equal(got[..., 1], x % block[0] + 100 * (y % block[1]) + 10000 * (z % block[2]))
+        np.testing.assert_array_equal(got[..., 2], x // block[0] + 100 * (y // block[1]) + 10000 * (z // block[2]))
+        np.testing.assert_array_equal(got[..., 3], np.full(got.shape[:3], groups[0] + 100 * groups[1] + 10000 * groups[2]))
+
+    def test_a_2d_grid_of_2d_blocks(self):
+        got = self.grid((3, 2), (16, 8), (1, 16, 48))
+        self.expect(got, (3, 2, 1), (16, 8, 1))
+
+    def test_a_3d_grid_of_3d_blocks(self):
+        got = self.grid((2, 3, 4), (4, 2, 2), (8, 6, 8))
+        self.expect(got, (2, 3, 4), (4, 2, 2))
+
+    def test_griddim_and_blockdim_are_padded_with_ones_each(self):
+        # A 2-D grid of 1-D blocks: (3 x 32) by (2 x 1) threads.
+        got = self.grid((3, 2), 32, (1, 2, 96))
+        self.expect(got, (3, 2, 1), (32, 1, 1))
+
+    def test_each_blockdim_is_a_specialization_of_its_own(self):
+        x = np.arange(512, dtype=np.int32)
+        for block in (32, 128, 256, 32):
+            def run(block=block):
+                sums = np.zeros(512 // block, dtype=np.int32)
+                block_total[512 // block, block](x, sums)
+                return sums
+            for sums in on_both(run):
+                np.testing.assert_array_equal(sums, x.reshape(-1, block).sum(axis=1))
+        self.assertIs(block_total[1, 32].func.__self__, block_total[4, 32].func.__self__)
+        self.assertIsNot(block_total[1, 32].func.__self__, block_total[1, 128].func.__self__)
+        # The default size is the kernel itself, as `launch` runs it.
+        self.assertIs(block_total[1, 64].func.__self__, block_total)
+
+    def test_a_generic_kernel_over_a_grid(self):
+        x = np.arange(100, dtype=np.float64)
+
+        def run():
+            out = np.ones(100, dtype=np.float64)
+            add_any[4, 32](x, out)
+            return out
+        for out in on_both(run):
+            np.testing.assert_array_equal(out, x + 1.0)
+
+    def test_device_arrays_take_the_one_pass_launch(self):
+        x = spirthon.array(np.arange(300, dtype=np.float32))
+        y = spirthon.array(np.ones(300, dtype=np.float32))
+        out = spirthon.zeros(300, f32)
+        for _ in range(3):
+            add_grid[3, 128](x, y, out)
+            add_grid[3, 128](out, y, out2 := spirthon.zeros(300, f32))
+            np.testing.assert_array_equal(out2.numpy(), np.arange(300, dtype=np.float32) + 2.0)
+
+    def test_a_declared_workgroup_size_is_the_only_blockdim(self):
+        x = np.ones(128, dtype=np.int32)
+        sums = np.zeros(1, dtype=np.int32)
+        block_sums[2, 64](x, sums)
+        block_sums[(2,), (64, 1, 1)](x, sums)
+        self.assertEqual(sums[0], 256)
+        for dev in (None, "python"):
+            spirthon.set_device(dev)
+            try:
+                with self.assertRaises(ValueError) as e:
+                    block_sums[1, 128](x, sums)
+                self.assertIn("kernel block_sums declares workgroup_size=64, but the launch's blockdim is 128", str(e.exception))
+                with self.assertRaises(ValueError) as e:
+                    block_sums[(8, 8), (8, 8)]
+                self.assertIn("workgroup_size=64, but the launch's blockdim is (8, 8)", str(e.exception))
+            finally:
+                spirthon.set_device(None)
+        self.assertEqual(sums[0], 256)
+
+    def test_launch_errors_say_how_to_launch(self):
+        x = np.zeros(4, dtype=np.float32)
+        add_grid[1, 64](x, x, np.zeros(4, dtype=np.float32))  # a float or a bool must not find its launcher
+        cases = [
+            (lambda: add_grid[4], TypeError, "add_grid.launch(threads, ...)"),
+            (lambda: add_grid[True, 64], TypeError, "griddim is an int or one to three ints, not bool True"),
+            (lambda: add_grid[1, (64.0,)], TypeError, "blockdim[0] must be an int, not float 64.0"),
+            (lambda: add_grid[(4,)], TypeError, "add_grid[griddim, blockdim](...)"),
+            (lambda: add_grid[1, 64, 0, 0, 0], TypeError, "at most four values"),
+            (lambda: add_grid[1, 0], ValueError, "blockdim[0] is 0"),
+            (lambda: add_grid[-1, 64], ValueError, "griddim[0] is -1"),
+            (lambda: add_grid[1, (32, 64)], ValueError, "blockdim (32, 64) is a workgroup of 2048 threads"),
+            (lambda: add_grid[1, (1, 1, 1, 1)], ValueError, "blockdim has one to three axes"),
+            (lambda: add_grid[1.0, 64], TypeError, "griddim is an int"),
+            (lambda: add_grid[1, 64, 1], ValueError, "it takes no stream"),
+            (lambda: add_grid[1, 64, 0, 1024], ValueError, "the dynamic size must be 0"),
+            (lambda: add_grid[2 ** 30, (8, 8)], ValueError, "threads on axis 0, more than a launch takes"),
+        ]
+        for make, error, text in cases:
+            with self.assertRaises(error) as e:
+                make()(x, x, x)
+            self.assertIn(text, str(e.exception))
+        with self.assertRaises(TypeError) as e:
+            add_grid(x, x, x)
+        self.assertIn("add_grid[griddim, blockdim](...)", str(e.exception))
+
+    def test_stream_zero_and_an_empty_grid(self):
+        def run():
+            out = np.zeros(64, dtype=np.float32)
+            add_grid[1, 64, 0, 0](np.ones(64, np.float32), np.ones(64, np.float32), out)
+            add_grid[0, 64, None](np.ones(64, np.float32), np.ones(64, np.float32), out[32:])
+            return out
+        for out in on_both(run):
+            np.testing.assert_array_equal(out, np.full(64, 2.0, np.float32))
+
+    def test_a_checked_grid_launch(self):
+        idx = np.array([0, 1, 7, 2], dtype=np.int32)
+
+        def run():
+            with self.assertRaises(CheckError) as e:
+                gather[1, 4].launch_checked(idx, np.arange(4, dtype=np.float32), np.zeros(4, np.float32))
+            return str(e.exception)
+        on_gpu, on_python = on_both(run)
+        self.assertEqual(re.sub(r"(\.py:\d+):\d+", r"\1", on_gpu), re.sub(r"(\.py:\d+):\d+", r"\1", on_python))
+        self.assertIn("workgroup_id (0, 0, 0), local_id (2, 0, 0): the only failing invocation", on_gpu)
+
+    def test_a_grid_launch_on_a_tape(self):
+        n = 100
+        w = (np.arange(n) % 32 + 1).astype(np.float32)
+
+        def run():
+            x = spirthon.array(np.linspace(-1, 1, n).astype(np.float32), requires_grad=True)
+            y = spirthon.zeros(n, f32, requires_grad=True)
+            with spirthon.Tape() as tape:
+                weighted[(n + 31) // 32, 32](x, y)
+            tape.backward(grads={y: np.ones(n, np.float32)})
+            return y.numpy(), x.grad.numpy()
+        for y, grad in on_both(run):
+            np.testing.assert_allclose(y, np.linspace(-1, 1, n).astype(np.float32) * w, rtol=1e-6)
+            np.testing.assert_array_equal(grad, w)
 
 
 class ArgumentErrors(unittest.TestCase):
