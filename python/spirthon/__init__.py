@@ -3,7 +3,8 @@ CPython reference executor.
 
 A kernel file imports its names from here (``from spirthon import kernel, Array, f32, ...``),
 so the same file runs under CPython and compiles to SPIR-V. ``kernel.launch(threads, *args)``
-runs a kernel on the current device: a GPU through the native module ``spirthon._native``
+(or ``kernel[griddim, blockdim](*args)``, griddim workgroups of blockdim threads, as in
+Numba-CUDA) runs a kernel on the current device: a GPU through the native module ``spirthon._native``
 (compiled in-process, see ``spirthon.gpu``), with NumPy arrays, device arrays
 (``spirthon.array``, ``spirthon.zeros``) or ``Array`` values::
 
