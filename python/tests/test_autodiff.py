@@ -10,6 +10,7 @@ import sys
 import tempfile
 import textwrap
 import unittest
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -1741,6 +1742,35 @@ class Programs(unittest.TestCase):
             np.testing.assert_allclose(grad["m"][..., 1, 0], wg, rtol=1e-6)
             self.assertEqual(float(np.abs(grad["q"]).sum() + np.abs(grad["m"][..., 0, :]).sum()), 0.0)
 
+    def test_generic_funcs_given_struct_fields_and_floats(self):
+        # out = 2 x fw + 2 pos.y + uv.x + x**2 (fw, uv: the frame's w and uv), through funcs
+        # of `Any` and fields of the structs funcs return.
+        n = 4
+        data = np.zeros(n, Body.numpy_dtype)
+        data["frame"]["w"] = self.rng.uniform(-1, 1, n)
+        data["frame"]["uv"] = self.rng.uniform(-1, 1, (n, 2))
+        data["pos"] = self.rng.uniform(-1, 1, (n, 3))
+        x0 = self.rng.uniform(-1, 1, n).astype(np.float32)
+        w = self.rng.uniform(-1, 1, n).astype(np.float32)
+
+        def run():
+            bs = spirthon.array(data, Body, requires_grad=True)
+            x = spirthon.array(x0, requires_grad=True)
+            out = spirthon.zeros(n)
+            with Tape() as tape:
+                generic_funcs.launch(n, bs, x, out)
+            tape.backward(grads={out: w})
+            return out.numpy(), x.grad.numpy(), bs.grad.numpy()
+
+        fw, uv, pos = data["frame"]["w"], data["frame"]["uv"], data["pos"]
+        for out, xg, bg in on_both(run):
+            np.testing.assert_allclose(out, 2 * x0 * fw + 2 * pos[:, 1] + uv[:, 0] + x0 * x0, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(xg, w * (2 * fw + 2 * x0), rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(bg["frame"]["w"], w * 2 * x0, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(bg["pos"], np.stack([0 * w, 2 * w, 0 * w], -1), rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(bg["frame"]["uv"], np.stack([w, 0 * w], -1), rtol=1e-5, atol=1e-6)
+            self.assertEqual(float(np.abs(bg["q"]).sum() + np.abs(bg["m"]).sum()), 0.0)
+
     def test_struct_locals_field_by_field(self):
         # Warp's particles: an element read into a local, passed through a func that copies
         # it and assigns its fields and their components (`q.vel += ...`, `q.pos.y = ...`, an
@@ -2473,6 +2503,38 @@ def bodies(bs: Array[Body], copied: Array[Body], scaled: Array[Body], out: Array
     scaled[i] = Body(b.q, b.m * s, Frame(b.frame.w * s, b.frame.k, b.frame.uv), b.frame.uv.y * b.pos)
     r = quat_rotate(b.q, b.pos)
     out[i] = r.x + frame_weight(b) * 2.0 + bs[i].frame.uv.x * f32(b.frame.k)
+
+
+@func
+def ignored(a: Any):
+    pass
+
+
+@func
+def doubled(a: Any):
+    return a * 2.0
+
+
+@func
+def same_frame(f: Frame) -> Frame:
+    return f
+
+
+@func
+def frame_of(w: f32, uv: vec2) -> Frame:
+    return Frame(w, 3, uv)
+
+
+@kernel
+def generic_funcs(bs: Array[Body], x: Array[f32], out: Array[f32]):
+    # Warp's test_func: a generic func that returns nothing, given a struct in a struct and
+    # a float; one that returns its argument's type; fields of the structs funcs return.
+    i = global_id().x
+    b = bs[i]
+    ignored(b.frame)
+    ignored(bs[i].frame)
+    ignored(x[i])
+    out[i] = doubled(x[i]) * b.frame.w + doubled(b.pos).y + same_frame(b.frame).uv.x + frame_of(x[i] * x[i], b.frame.uv).w
 
 
 @kernel

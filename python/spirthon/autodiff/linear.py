@@ -643,16 +643,29 @@ class _Body:
         path = ".".join(reversed(path))
         if type(base) is ast.Name:
             v = self.env.get(base.id)
-            return self.env["%s.%s" % (base.id, path)] if v is not None and v[0] == _STRUCT else None
+            if v is None or v[0] != _STRUCT:
+                return None
+            key = "%s.%s" % (base.id, path)
+            return self.env[key] if key in self.env else self.sub_struct(e)
         name = self.struct_array(base.value) if type(base) is ast.Subscript else None
         if name is None:
             return None
+        at = [(ft, off) for p, ft, off in leaf_offsets(d.struct_grads[name]) if p == path]
+        if not at:
+            return self.sub_struct(e)
         _, index = self.read(base)
-        ft, off = next((ft, off) for p, ft, off in leaf_offsets(d.struct_grads[name]) if p == path)
+        ft, off = at[0]
         t = d.field_type(ft)
         if t not in DIFF:
             return "%s[%s].%s" % (name, index, path), t
         return self.field_load(name, index, path, off, t)
+
+    def sub_struct(self, e):
+        """A struct in a struct local or in an element of an array of structs with an
+        adjoint (``p.inner``), used whole in text: ``S(...)`` of its fields' values, refused
+        where a field carries an adjoint (``whole_of``)."""
+        t = self.ty(e)
+        return self.whole_of(self.struct_val(e), self.d.structs[t], e), t
 
     def field_load(self, name, index, path, off, t):
         """The load of float field ``path`` (at byte ``off`` of the element, of type ``t``) of
@@ -925,6 +938,12 @@ class _Body:
                 field = self.leaf(e)
                 if field is not None:
                     return field
+                base = e.value
+                while type(base) is ast.Attribute and self.ty(base.value) in d.structs:
+                    base = base.value
+                if type(base) is ast.Call:
+                    # A field of a struct a func returns or `S(...)` makes: its value there.
+                    return self.struct_val(e.value)[e.attr]
                 # A field of any other struct: a value without an adjoint (a uniform's, an
                 # element of an array without one).
                 return self.let("field", t, self.text(e), [])
@@ -1494,7 +1513,7 @@ class _Body:
                 for k, (txt, vt) in enumerate(parts):
                     name = "return%d" % k
                     old = self.env.get(name)
-                    want = old[1] if old is not None else d.type_of(anns[k]) if k < len(anns) else _settle(vt)
+                    want = old[1] if old is not None else d.type_of(anns[k]) if k < len(anns) and not _generic(anns[k]) else _settle(vt)
                     self.env[name] = self.bind(name, txt, vt, want, None, s)
             elif s.value is not None:
                 ann = _hints(self.func).get("return")
@@ -2199,7 +2218,9 @@ def _eval_annotation(d, ann):
 
 
 def _hints(fn):
-    """A func's annotations, evaluated (kept per function, by its own annotations)."""
+    """A func's annotations, evaluated (kept per function, by its own annotations), without
+    the generic ones (``Any``, a ``TypeVar``): such a parameter has its argument's type, and
+    such a result the type of what the func returns, as where there is no annotation."""
     target = getattr(fn, "__wrapped__", fn)
     raw = getattr(target, "__annotations__", {})
     kept = _HINTS.get(target)
@@ -2209,8 +2230,14 @@ def _hints(fn):
         hints = typing.get_type_hints(target)
     except Exception:
         hints = dict(raw)
+    hints = {k: v for k, v in hints.items() if not _generic(v)}
     _HINTS[target] = (dict(raw), hints)
     return hints
+
+
+def _generic(ann):
+    """Whether annotation ``ann`` is generic: ``typing.Any`` or a ``TypeVar``."""
+    return ann is typing.Any or isinstance(ann, typing.TypeVar)
 
 
 _HINTS = weakref.WeakKeyDictionary()  # function -> (its annotations, evaluated)
