@@ -554,8 +554,9 @@ def _f16_install():
 
     def power(a, b):
         if type(b) in (LitI, int):
-            # Each product in f32 then to half is the half of the exact one.
-            return F16(_pow_int(float.__float__(a), int(b), r16))
+            # The half nearest to the f32 power (the products and the reciprocal in f32),
+            # as the compiler computes it: rounding each product to half would round twice.
+            return F16(r16(_pow_int(float.__float__(a), int(b), r32)))
         raise TypeError("`**` on an f16 needs an int literal exponent")
 
     def rpower(a, b):

@@ -305,8 +305,10 @@ pub const LIBRARY: &[Row] = &[
     constant("inf", f64::INFINITY),
     constant("nan", f64::NAN),
     builtin("abs", Abs, (1, 1), Host::None, |x, _| Some(x.abs())),
-    builtin("min", Min, (1, u8::MAX), Host::None, |x, y| Some(x.min(y))),
-    builtin("max", Max, (1, u8::MAX), Host::None, |x, y| Some(x.max(y))),
+    // Python's picks: the first unless the second compares less (greater), so a NaN first
+    // is kept and a NaN second is not, and `min(0.0, -0.0)` is `0.0`.
+    builtin("min", Min, (1, u8::MAX), Host::None, |x, y| Some(if y < x { y } else { x })),
+    builtin("max", Max, (1, u8::MAX), Host::None, |x, y| Some(if y > x { y } else { x })),
     builtin(
         "round",
         RoundEven,

@@ -298,13 +298,7 @@ impl Lower<'_, '_> {
                 } else {
                     (x, t)
                 };
-                let p = self.power(x, t, n.unsigned_abs() as u64, span);
-                if n < 0 {
-                    let one = self.konst(Const::one(t.scalar()));
-                    Ex::Val(self.val(Op::Binary(BinOp::Div), t, [one, p], span), t)
-                } else {
-                    Ex::Val(p, t)
-                }
+                Ex::Val(self.int_power(x, t, n, span), t)
             }
             _ => {
                 let int_exp = matches!(b, Ex::Val(_, t) if t.scalar().is_int());
@@ -341,6 +335,31 @@ impl Lower<'_, '_> {
                 }
             }
         }
+    }
+
+    /// `x ** n` for a literal int `n` (a float `x` when `n` is negative): square-and-multiply,
+    /// then the reciprocal. An `f16`'s (or `f16` vector's) power is the half nearest to the
+    /// `f32` one (docs/language.md): the products and the reciprocal in `f32`, rounded to
+    /// half once, as NumPy's `float16` power is.
+    pub(super) fn int_power(&mut self, x: Operand, t: Ty, n: i128, span: Span) -> Operand {
+        let half = t.scalar() == Scalar::F16;
+        let (x, wt) = if half {
+            let wt = t.with_scalar(Scalar::F32);
+            (self.val(Op::Convert, wt, [x], span), wt)
+        } else {
+            (x, t)
+        };
+        let k = u64::try_from(n.unsigned_abs()).unwrap_or(u64::MAX);
+        let mut p = self.power(x, wt, k, span);
+        if n < 0 {
+            let one = self.konst(Const::one(wt.scalar()));
+            let one = self.splat(one, wt, span);
+            p = self.val(Op::Binary(BinOp::Div), wt, [one, p], span);
+        }
+        if half {
+            p = self.val(Op::Convert, t, [p], span);
+        }
+        p
     }
 
     /// `x ** n` by square-and-multiply.

@@ -479,7 +479,7 @@ impl Lower<'_, '_> {
                     let Some((x, t)) = self.value(a, a_span) else {
                         return Ex::Err;
                     };
-                    Ex::Val(self.power(x, t, n as u64, span), t)
+                    Ex::Val(self.int_power(x, t, n, span), t)
                 }
                 _ => {
                     self.error(

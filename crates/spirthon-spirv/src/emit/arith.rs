@@ -582,6 +582,23 @@ fn float_to_int(e: &mut Emitter, from: Scalar, t: Ty, rt: Word, id: Word, a: Wor
     }
 }
 
+/// Python's `min(a, b)` (`less`) or `max(a, b)` of floats: `b if b < a else a` (`>` for
+/// `max`), per component. The first operand is kept unless the second compares less
+/// (greater), so a NaN first stays and a NaN second is dropped, and `min(0.0, -0.0)` is
+/// `0.0`; GLSL's `FMin`/`FMax` leave both undefined (lavapipe's `min(nan, 1.0)` was `1.0`).
+fn python_pick(e: &mut Emitter, less: bool, t: Ty, args: &[Word], id: Word) -> R<()> {
+    let (rt, bt) = (e.ty(t), e.ty(with_scalar(t, Scalar::Bool)));
+    let (a, b) = (args[0], args[1]);
+    let cmp = if less {
+        SOp::FOrdLessThan
+    } else {
+        SOp::FOrdGreaterThan
+    };
+    let second = e.b.op(cmp, bt, None, &[b, a])?;
+    e.b.op(SOp::Select, rt, Some(id), &[second, b, a])?;
+    Ok(())
+}
+
 pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args: &[Word]) -> R<()> {
     use MathFn::*;
     let out = Some(id);
@@ -593,6 +610,10 @@ pub(super) fn math(e: &mut Emitter, mf: MathFn, t: Ty, rt: Word, id: Word, args:
     }
     // `trunc` and `round` of an `f64` from `floor` and `ceil` (see `f64_trunc`).
     match (mf, t.scalar()) {
+        (Min | Max, s) if s.is_float() => {
+            python_pick(e, mf == Min, t, args, id)?;
+            return Ok(());
+        }
         (Trunc, Scalar::F64) => {
             f64_trunc(e, t, args[0], Some(id))?;
             return Ok(());
