@@ -523,6 +523,10 @@ def _plain(value):
     return value
 
 
+# The largest finite value of each float type, as errors show it.
+_FLOAT_MAX = {f32: "3.4028235e+38", f64: "1.7976931348623157e+308", f16: "65504.0"}
+
+
 def _number(name, ty, value):
     """Argument ``name`` as a number of type ``ty`` (``f32``, ``i32``, ``u32`` or ``bool``):
     the one rule of every device. Bools are no numbers (as in kernels), a float for an
@@ -535,21 +539,18 @@ def _number(name, ty, value):
         raise TypeError("argument %s must be a bool, not %s" % (name, _shown(value)))
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise TypeError("argument %s must be a number (%r), not %s" % (name, ty, _shown(value)))
-    if ty is f32:
+    if ty in _FLOAT_MAX:
+        # A finite number past the type's largest finite value is refused, as
+        # ``struct.pack`` refuses it, rather than made an infinity; inf and nan pass.
         try:
-            return to_f32(v)
+            x = to_f32(v) if ty is f32 else float(v) if ty is f64 else r16(float(v))
         except OverflowError:
-            raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
-    if ty is f64:
-        try:
-            return float(v)
-        except OverflowError:
-            raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
-    if ty is f16:
-        try:
-            return r16(float(v))
-        except OverflowError:
-            raise OverflowError("argument %s is an int too large for a float (%r)" % (name, ty)) from None
+            x = math.inf
+        if math.isinf(x) and not (isinstance(v, float) and math.isinf(v)):
+            text = repr(v) if len(repr(v)) <= 40 else "an int of %d digits" % len(str(abs(v)))
+            raise OverflowError("argument %s is %s, which does not fit in %r (its largest finite value is %s)"
+                                % (name, text, ty, _FLOAT_MAX[ty]))
+        return x
     if isinstance(v, float):
         raise TypeError("argument %s is %r, a float, for an %r parameter: pass an int (int(x) truncates toward zero)" % (name, v, ty))
     lo, hi = INT_RANGES[ty]
@@ -1004,9 +1005,17 @@ def _struct_arg(name, t, value):
     if isinstance(value, Struct):
         raise TypeError("argument %r must be a %s, not a %s" % (name, t.__name__, type(value).__name__))
     try:
-        return element(t, value)
+        made = element(t, value)
     except (KeyError, ValueError, TypeError) as e:
         raise TypeError("argument %r must be a %s (or a dict of its fields): %s" % (name, t.__name__, e)) from None
+    # A float field given a finite number past its type's range: ``_number``'s refusal.
+    for path, lt, _ in structs.leaf_offsets(t):
+        if lt in _FLOAT_MAX:
+            given = value
+            for part in path.split("."):
+                given = given[part]
+            _number("%r (field %s of a %s)" % (name, path, t.__name__), lt, given)
+    return made
 
 
 def _leaf_value(s, path):

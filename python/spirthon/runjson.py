@@ -406,19 +406,28 @@ def _scalar(name, s, v, allow_bool):
         try:
             return float(v)
         except OverflowError:
-            return math.copysign(math.inf, v)
+            raise InputError("%s: %s does not fit in %r" % (what, short(v), s)) from None
     if s is f16 and _is_number(v):
         try:
-            return r16(float(v))
+            x = r16(float(v))
         except OverflowError:
-            return math.copysign(math.inf, v)
+            x = math.inf
+        if math.isinf(x):
+            raise InputError("%s: %s does not fit in %r" % (what, short(v), s))
+        return x
     if s in (f32, f64, f16) and isinstance(v, str):
         table = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
         if v in table:
             return table[v]
         raise InputError("%s: %s is not a number" % (what, short(v)))
     if s is f32 and _is_number(v):
-        return to_f32(float(v))
+        try:
+            x = to_f32(float(v))
+        except OverflowError:
+            x = math.inf
+        if math.isinf(x):
+            raise InputError("%s: %s does not fit in %r" % (what, short(v), s))
+        return x
     if s in INT_RANGES and _is_number(v):
         i = _as_int(v)
         if i is None:

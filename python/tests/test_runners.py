@@ -165,6 +165,10 @@ BAD_INPUTS = [
     (SAXPY, with_args(y={"zeros": 4, "more": 1}), 2),
     (SAXPY, with_args(y="all"), 2),
     (SAXPY, with_args(x=list(range(100)) + ["x" * 100]), 2),
+    # Finite numbers past float32's range (not made infinite).
+    (SAXPY, with_args(a=1e39), 2),
+    (SAXPY, with_args(a=-(2 ** 128)), 2),
+    (SAXPY, with_args(x=[1.0, 3.5e38]), 2),
     ("TWO", first({"n": 1.5}), 2),
     ("TWO", first({"n": 2.0, "u": -1}), 2),
     ("TWO", first({"n": 18446744073709551616}), 2),

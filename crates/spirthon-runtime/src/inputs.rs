@@ -392,12 +392,22 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64
         },
         _ => return int_bits(name, s, v, allow_bool),
     };
-    Ok(match s {
+    let bits = match s {
         Scalar::F64 => x.to_bits(),
         // A half's 16 bits (a uniform field holds the f32 of its value: `uniform_bytes`).
         Scalar::F16 => u64::from(spirthon_ir::half::bits(x)),
         _ => u64::from((x as f32).to_bits()),
-    })
+    };
+    // A finite number past the type's largest finite value is refused, not made infinite.
+    let infinite = match s {
+        Scalar::F16 => spirthon_ir::half::value(bits as u16).is_infinite(),
+        Scalar::F32 => f32::from_bits(bits as u32).is_infinite(),
+        _ => false,
+    };
+    if infinite && x.is_finite() {
+        return err(format!("{}: {} does not fit in {}", what(), short(v), s.name()));
+    }
+    Ok(bits)
 }
 
 /// [`scalar_bits`] of a bool or an int: its two's complement bits, a narrow int's sign- or
