@@ -19,6 +19,7 @@ pub fn parse(source: &str, path: &str) -> Result<Parsed, CompileError> {
 
 pub mod diagnostics;
 pub mod dump;
+pub mod output;
 pub mod reflect;
 pub mod run;
 pub mod source;

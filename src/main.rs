@@ -563,7 +563,7 @@ fn write_output(out: &Path, bytes: &[u8]) -> u8 {
             }
         };
     }
-    match std::fs::write(out, bytes) {
+    match spirthon::output::write_whole(out, bytes) {
         Ok(()) => 0,
         Err(e) => {
             say!("error: cannot write {}: {e}", out.display());

@@ -232,6 +232,38 @@ class BothRunners(unittest.TestCase):
                 code, _, err = self.same(SAXPY, "--inputs", inputs, "--out", out, status=2)
                 self.assertEqual(len(err.splitlines()), 1, err)
 
+    def test_outputs_are_written_whole(self):
+        # Concurrent writers of one --out leave one whole file (written beside it and
+        # renamed), no temporary file; a link is followed and kept, /dev/null written.
+        import threading
+        from spirthon.__main__ import _write_whole
+        d = tempfile.mkdtemp()
+        out = os.path.join(d, "out.json")
+        datas = [b"a" * (1 << 20), b"b" * (1 << 19)]
+
+        def writer(k):
+            for _ in range(10):
+                _write_whole(out, datas[k % 2])
+
+        threads = [threading.Thread(target=writer, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        with open(out, "rb") as f:
+            self.assertIn(f.read(), datas)
+        self.assertEqual(os.listdir(d), ["out.json"])
+        link = os.path.join(d, "link.json")
+        os.symlink(out, link)
+        os.chmod(out, 0o640)
+        _write_whole(link, b"new")
+        self.assertTrue(os.path.islink(link))
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"new")
+        self.assertEqual(os.stat(out).st_mode & 0o777, 0o640)
+        _write_whole(os.devnull, b"x")
+        self.assertTrue(os.path.exists(os.devnull))
+
     def test_out_never_overwrites_an_input(self):
         d = tempfile.mkdtemp()
         src = os.path.join(d, "k.py")
