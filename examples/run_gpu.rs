@@ -97,7 +97,7 @@ fn main() -> ExitCode {
         true => match one(
             &gpu,
             &root,
-            &root.join("shaders/copy.py"),
+            &root.join("shaders/copy_buffer.py"),
             true,
             false,
             None,
@@ -113,7 +113,7 @@ fn main() -> ExitCode {
         },
         false => None,
     };
-    let copy = root.join("shaders/copy.py");
+    let copy = root.join("shaders/copy_buffer.py");
     for py in files.iter().filter(|p| ceiling.is_none() || **p != copy) {
         match one(&gpu, &root, py, bench, checked, ceiling) {
             Ok(row) => {

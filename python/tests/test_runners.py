@@ -195,6 +195,21 @@ BAD_INPUTS = [
 ]
 
 
+class ProjectFiles(unittest.TestCase):
+    @unittest.skipUnless(hasattr(sys, "stdlib_module_names"), "sys.stdlib_module_names is 3.10+")
+    def test_no_file_shadows_a_standard_module(self):
+        # A kernel file named like a standard module (shaders/copy.py) breaks `import
+        # spirthon` run beside it: `python3 -c "from saxpy import saxpy"` in shaders/ was a
+        # circular import. The package's own modules are imported as spirthon.X.
+        shadows = []
+        for top, dirs, files in os.walk(ROOT):
+            dirs[:] = [d for d in dirs if d not in ("target", ".git", "node_modules")
+                       and os.path.join(top, d) != os.path.join(ROOT, "python", "spirthon")]
+            shadows += [os.path.relpath(os.path.join(top, f), ROOT) for f in files
+                        if f.endswith(".py") and f[:-3] in sys.stdlib_module_names]
+        self.assertEqual(shadows, [])
+
+
 class BothRunners(unittest.TestCase):
     def same(self, file, *args, status=None):
         a, b = cli(file, *args), cpython(file, *args)
