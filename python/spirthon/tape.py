@@ -11,8 +11,9 @@
 
 Each launch inside ``with`` runs as usual and is recorded; ``backward`` seeds the loss's
 adjoint with 1 (or ``grads={array: seed}``) and launches each recorded kernel's adjoint
-(``spirthon.autodiff``) in reverse order, on the arguments it was launched with and the
-adjoint of each float array argument. An array made with ``requires_grad=True`` has its
+(``spirthon.autodiff``) in reverse order, on the arguments it was launched with (its
+vector, matrix and struct arguments copied at the launch, which the program may change in
+place afterwards) and the adjoint of each float array argument. An array made with ``requires_grad=True`` has its
 adjoint in ``.grad``, which backward passes add to (``tape.zero()`` clears them); every
 other float array a recorded launch touched gets an adjoint of the tape's own, zero at the
 start of each backward pass, so the gradient flows through intermediate arrays without
@@ -45,7 +46,7 @@ import math
 import threading
 import weakref
 
-from . import gpu, source as _source
+from . import gpu, source as _source, structs as _structs
 from .arrays import has_gradient
 from .autodiff import AdjointError, adjoint as _adjoint  # noqa: F401 (AdjointError re-exported)
 
@@ -136,13 +137,17 @@ class Tape:
                 kept[id(a)] = copy
         self._find_outside(kernel, arrays, site)
         r = _Record()
-        r.kernel, r.adjoint, r.threads, r.args, r.site, r.checked = kernel, adj, threads, list(args), site, checked
-        r.values = [kept.get(id(v), v) for v in args]
         held = [(name, kept.get(id(arrays[name]), arrays[name])) for name in info.reads]
         r.versions = [(name, a, a._version) for name, a in held]
         self._watch()
         gpu.launch(kernel, threads, args, {}, checked, site)
         self._took(kernel, arrays, info.writes, site, _roles(info))
+        # The other arguments as the launch took them (a vector, a matrix, a struct, or the
+        # NumPy array given for one, may be changed in place afterwards: the adjoint replays
+        # the launch with the values it had).
+        args = [v if p.kind == "array" else _as_now(p, v) for p, v in zip(kernel.params, args)]
+        r.kernel, r.adjoint, r.threads, r.args, r.site, r.checked = kernel, adj, threads, args, site, checked
+        r.values = [kept.get(id(v), v) for v in args]
         self.records.append(r)
         for name in info.reads:
             if id(arrays[name]) in kept:
@@ -331,6 +336,20 @@ def _device_arrays(kernel, args, site):
                             % (kernel.name, site, p.name, type(value).__name__))
         arrays[p.name] = value
     return arrays
+
+
+def _as_now(p, v):
+    """Argument ``v`` of parameter ``p`` (not an array) as a value of its own: a vector's,
+    matrix's or struct's (or the NumPy array's, list's or dict's given for one) a new one of
+    the parameter's type, a NumPy scalar array a copy; other values as they are (numbers)."""
+    if p.kind == "vector":
+        matrix = isinstance(p.elem, gpu.MatrixType)
+        return p.elem(*(gpu._matrix(p, v) if matrix else gpu._vector(p, v)))
+    if p.kind == "struct":
+        return _structs.unpack(p.elem, _structs.pack(gpu._struct_arg(p.name, p.elem, v)))
+    if isinstance(v, gpu._numpy_array_type()):
+        return v.copy()
+    return v
 
 
 def _check_versions(r, what, only=None):

@@ -2410,6 +2410,12 @@ class World:
     damping: f32
 
 
+@kernel
+def weighted_by(x: Array[vec3], d: vec3, m: mat22, w: World, loss: Array[f32]):
+    i = global_id().x
+    atomic_add(loss, 0, dot(x[i] * x[i], d) * m[0, 1] * w.damping)
+
+
 @func
 def pull(a: vec3, b: vec3, s: Spring) -> vec3:
     d = b - a
@@ -3532,6 +3538,25 @@ class Rules(unittest.TestCase):
                 tape.backward(loss)
 
         on_both(run)
+
+    def test_arguments_changed_in_place_after_a_recorded_launch(self):
+        # The tape keeps a recorded launch's vector, matrix and struct arguments as it took
+        # them: the program changing them in place afterwards (the NumPy array given for a
+        # vec3, a vec3's component, a matrix's entry, a struct's field) changes no gradient.
+        def run():
+            x = spirthon.array(np.ones((2, 3), np.float32), vec3, requires_grad=True)
+            loss = spirthon.zeros(1)
+            d, v = np.array([1.0, 2.0, 3.0], np.float32), vec3(1.0, 1.0, 1.0)
+            m, w = mat22(1.0, 0.5, 0.0, 1.0), World(gravity=vec3(0.0, 0.0, 0.0), damping=2.0)
+            with Tape() as tape:
+                weighted_by.launch(2, x, d, m, w, loss)
+                weighted_by.launch(2, x, v, m, w, loss)
+            d[0], v.x, m[0, 1], w.damping = 100.0, 100.0, 100.0, 100.0
+            tape.backward(loss)
+            return x.grad.numpy()
+
+        for grad in on_both(run):
+            np.testing.assert_allclose(grad, [[4.0, 6.0, 8.0]] * 2, rtol=1e-6)  # 2 x (d + v) m01 damping
 
     def test_a_pass_stopped_part_way_leaves_the_gradients_as_they_were(self):
         # Ctrl-C (or a checked launch's error) between two adjoint launches: `.grad` is put
