@@ -457,6 +457,7 @@ class Cache(unittest.TestCase):
 
 
 SPIN = """\
+import signal
 import sys
 import time
 import numpy as np
@@ -478,13 +479,21 @@ if __name__ == "__main__":
     spin.launch(1, 10, out[:1].copy())
     if sys.argv[1] == "timeout":
         spirthon.set_timeout(1.0)
+    signalled = []
+
+    def on_sigint(signum, frame):
+        signalled.append(time.time())
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, on_sigint)
     print("ready", flush=True)
     t = time.time()
     try:
         spin.launch(out.size, 60000, out)
         print("finished", flush=True)
     except KeyboardInterrupt:
-        print("interrupted %.2f" % (time.time() - t), flush=True)
+        # From the signal's arrival to the KeyboardInterrupt: the child's own report.
+        print("interrupted %.2f" % (time.time() - signalled[0]), flush=True)
     except TimeoutError as e:
         print("timed out %.2f %s" % (time.time() - t, e), flush=True)
 """
@@ -507,25 +516,27 @@ class Waiting(unittest.TestCase):
     def test_ctrl_c_interrupts_a_long_launch(self):
         p = self.start("sigint")
         time.sleep(1.0)
-        sent = time.time()
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=120)
+        out, err = p.communicate(timeout=300)
         if out.startswith("finished"):
             self.skipTest("the launch finished within a second: nothing to interrupt")
         self.assertTrue(out.startswith("interrupted"), out + err)
-        self.assertLess(time.time() - sent, 5.0, "the process took long to end after the interrupt")
+        # The child's own measure, not this process's clock; the launch takes about a minute
+        # on lavapipe, so a wait for it to end would show, and a loaded machine has room.
+        took = float(out.split()[1])
+        self.assertLess(took, 20.0, "the interrupt waited for the launch: " + out)
         self.assertEqual(p.returncode, 0, err)
 
     def test_a_launch_past_the_time_limit_raises(self):
         p = self.start("timeout")
-        out, err = p.communicate(timeout=120)
+        out, err = p.communicate(timeout=300)
         if out.startswith("finished"):
             self.skipTest("the launch finished within a second")
         self.assertTrue(out.startswith("timed out"), out + err)
         took = float(out.split()[2])
-        # A second, then the next 100 ms slice (more on a loaded machine); the launch
-        # itself takes about a minute.
-        self.assertLess(took, 3.0)
+        # A second, then the next 100 ms slice (more on a loaded machine: the bound has
+        # room); the launch itself takes about a minute.
+        self.assertLess(took, 20.0)
         self.assertIn("`spin`", out)
         self.assertIn("within 1 s", out)
 
