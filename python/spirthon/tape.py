@@ -30,12 +30,12 @@ The rules that keep a gradient right are checked, each with the launches' lines:
   step writing back into the arrays it came from, say) first copies the array on the
   device, and the earlier launches' adjoints read the copy: the tape keeps the data.
 * A write outside the tape (``update``, a launch not recorded on this tape: between its
-  ``with`` blocks, on another thread, on a nested tape) to an array a recorded launch
-  read, or wrote with an adjoint, is found by the array's version and refused: at the
-  next recorded write to an array a launch read, and every one at ``backward``, which
-  names the array, the last recorded launch that took it and the write. The gradient
-  would be of values no recorded launch saw or made (``x = 3 w`` recorded, ``x``
-  overwritten, ``sum(x)`` recorded: the gradient by ``w`` is zero, not 3).
+  ``with`` blocks, on another thread, on a nested tape, or one that raised) to an array
+  a recorded launch read, or wrote with an adjoint, is found by the array's version and
+  refused: at the next recorded write to an array a launch read, and every one at
+  ``backward``, which names the array, the last recorded launch that took it and the
+  write. The gradient would be of values no recorded launch saw or made (``x = 3 w``
+  recorded, ``x`` overwritten, ``sum(x)`` recorded: the gradient by ``w`` is zero, not 3).
 * A kernel that reads an array and then writes it (``x[i] *= s``, ``x[i] = f(x[i])``) has
   the array copied before its launch, for its adjoint to read; one that reads an array
   after writing it is refused when it is launched on a tape (``spirthon.autodiff``), and so
@@ -139,8 +139,7 @@ class Tape:
         r = _Record()
         held = [(name, kept.get(id(arrays[name]), arrays[name])) for name in info.reads]
         r.versions = [(name, a, a._version) for name, a in held]
-        self._watch()
-        gpu.launch(kernel, threads, args, {}, checked, site)
+        self._launch(kernel, threads, args, checked, site, arrays)
         self._took(kernel, arrays, info.writes, site, _roles(info))
         # The other arguments as the launch took them (a vector, a matrix, a struct, or the
         # NumPy array given for one, may be changed in place afterwards: the adjoint replays
@@ -165,9 +164,21 @@ class Tape:
         for name in written:
             self._keep(arrays[name], "kernel `%s` launched on a tape at %s" % (kernel.name, site), False)
         self._find_outside(kernel, arrays, site)
-        self._watch()
-        gpu.launch(kernel, threads, args, {}, checked, site)
+        self._launch(kernel, threads, args, checked, site, arrays)
         self._took(kernel, arrays, written, site, {})
+
+    def _launch(self, kernel, threads, args, checked, site, arrays):
+        """The launch to record. One that raises (a checked launch's failure, a time-out) is
+        not recorded, and the arrays it wrote say so when ``backward`` refuses them."""
+        self._watch()
+        try:
+            gpu.launch(kernel, threads, args, {}, checked, site)
+        except BaseException:
+            launch = gpu._launch_label(kernel, site)
+            for a in arrays.values():
+                if a._writer == launch:
+                    a._writer = launch + ", which raised and was not recorded"
+            raise
 
     def _find_outside(self, kernel, arrays, site):
         """Before a recorded launch takes ``arrays``: each one a recorded launch took before

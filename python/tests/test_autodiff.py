@@ -3064,6 +3064,12 @@ def scale_into(x: Array[f32], y: Array[f32], s: f32):
 
 
 @kernel
+def shifted_into(x: Array[f32], y: Array[f32], k: i32):
+    i = global_id().x
+    y[i] = x[i + k] * 2.0
+
+
+@kernel
 def normalized(p: Array[vec3], out: Array[vec3]):
     i = global_id().x
     out[i] = normalize(p[i])
@@ -3535,6 +3541,23 @@ class Rules(unittest.TestCase):
             with tape:
                 energy_1d.launch(2, x, loss)
             with self.assertRaisesRegex(RuntimeError, r"`y`, which the launch of `scale_into` at .* wrote, was written afterwards \(the launch of `scale_into` at .*test_autodiff.py:\d+\), outside the tape, before the launch of `energy_1d`"):
+                tape.backward(loss)
+
+        on_both(run)
+
+    def test_a_launch_on_the_tape_that_raised(self):
+        # A checked launch that fails is not recorded, but the invocations that ran wrote:
+        # backward refuses the array, naming the launch that raised.
+        def run():
+            w = spirthon.array(np.ones(2, np.float32), requires_grad=True)
+            x, loss = spirthon.zeros(2), spirthon.zeros(1)
+            with Tape() as tape:
+                scale_into.launch(2, w, x, 3.0)
+                with self.assertRaises(spirthon.CheckError):
+                    shifted_into.launch_checked(2, spirthon.array(np.full(2, 5.0, np.float32)), x, 1)  # x[1] = c[2]
+                energy_1d.launch(2, x, loss)
+            self.assertEqual(list(x.numpy()), [10.0, 3.0])
+            with self.assertRaisesRegex(RuntimeError, r"`y`, which the launch of `scale_into` at .* wrote, was written afterwards \(the launch of `shifted_into` at .*test_autodiff.py:\d+, which raised and was not recorded\)"):
                 tape.backward(loss)
 
         on_both(run)
