@@ -889,15 +889,30 @@ def _array_shape(dev, p, value):
     that it fits (a ``TypeError`` or ``ValueError`` naming ``p``). NumPy is needed only for
     NumPy arrays and device arrays."""
     if isinstance(value, DeviceArray):
-        _check_type(p, "an array", value.elem, len(value.shape))
+        shape = _components_as_elements(p, value) or value.shape
+        _check_type(p, "an array", p.elem if shape is not value.shape else value.elem, len(shape))
         if value.device is not dev:
             where = "python" if value._host is not None else value.device.label()
             raise ValueError("argument %r lives on %s, not on the current %s: read it back (.numpy()) and make a new array" % (p.name, where, dev.label()))
-        return value.shape
+        return shape
     if isinstance(value, Array):
         _check_type(p, "an Array", value.elem, value.dims)
         return tuple(value.shape)
     return _numpy_shape(p, value)
+
+
+def _components_as_elements(p, value):
+    """The shape of device array ``value`` of scalars read as ``p``'s vectors or matrices
+    (its last one or two axes their components, as a NumPy array passed for ``p`` would
+    be: ``spirthon.array`` of a float32 ``(N, 3)`` array for an ``Array[vec3]``), or
+    ``None`` where it is not one. The bytes are the same: vectors and matrices are packed."""
+    scalar, comps = structs.scalar_and_axes(p.elem)
+    if not comps or value.elem is not scalar:
+        return None
+    shape = tuple(value.shape)
+    if len(shape) <= len(comps) or shape[-len(comps):] != comps:
+        return None
+    return shape[:-len(comps)]
 
 
 def _array_arg(dev, p, value):

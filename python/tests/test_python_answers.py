@@ -11,7 +11,9 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from spirthon import Array, f16, f16vec2, f32, f64, global_id, kernel, struct, vec2  # noqa: E402
+import spirthon  # noqa: E402
+from spirthon import (Array, Array2D, f16, f16vec2, f32, f64, global_id, kernel, mat22,  # noqa: E402
+                      struct, vec2, vec3)
 from test_gpu import np, on_both, setUpModule  # noqa: E402,F401
 
 
@@ -151,6 +153,38 @@ class FloatArguments(unittest.TestCase):
             self.assertEqual(big, np.float32(3.4028235e38))
             self.assertTrue(np.isnan(inf))
             self.assertTrue(np.isnan(nan))
+
+
+@kernel
+def lengths(p: Array[vec3], grid: Array2D[vec3], m: Array[mat22], out: Array[f32]):
+    i = global_id().x
+    out[i] = p[i].x + p[i].y * 2.0 + p[i].z * 3.0 + grid[i, 1].z + m[i][1][0]
+
+
+class DeviceArraysOfComponents(unittest.TestCase):
+    """A device array of scalars whose last axes are a vector's or matrix's components
+    (``spirthon.array`` of a float32 ``(N, 3)`` array) is taken where that NumPy array is
+    taken, on every device (the GPU refused what the python device took)."""
+
+    def test_one_rule_on_both_devices(self):
+        p = np.arange(12, dtype=np.float32).reshape(4, 3)
+        grid = np.arange(24, dtype=np.float32).reshape(4, 2, 3)
+        m = np.arange(16, dtype=np.float32).reshape(4, 2, 2)
+        want = p[:, 0] + p[:, 1] * 2 + p[:, 2] * 3 + grid[:, 1, 2] + m[:, 1, 0]
+
+        def run():
+            out = spirthon.zeros(4, f32)
+            lengths.launch(4, spirthon.array(p), spirthon.array(grid), spirthon.array(m), out)
+            with self.assertRaises(TypeError):
+                lengths.launch(4, spirthon.array(np.zeros((4, 4), np.float32)), spirthon.array(grid),
+                               spirthon.array(m), out)
+            with self.assertRaises(TypeError):
+                lengths.launch(4, spirthon.array(p.astype(np.float64)), spirthon.array(grid),
+                               spirthon.array(m), out)
+            return out.numpy()
+
+        for out in on_both(run):
+            np.testing.assert_array_equal(out, want)
 
 
 if __name__ == "__main__":
