@@ -40,7 +40,13 @@ _INF = math.inf
 
 
 def f64_mixing(a="f32", b="f64"):
-    """The error of two float types meeting (the compiler's, as for i32 and u32)."""
+    """The error of two float types meeting (the compiler's, as for i32 and u32); with an
+    f64, ``f64()`` of the narrower side would keep only its own precision, so the error
+    says to make that value f64 where it is made."""
+    if b == "f64":
+        return TypeError("%s mixed with f64: to compute in f64, make the %s value f64 where it is made (a parameter "
+                         "annotated f64, an Array[f64], a literal written f64(0.1)); f64() of it keeps only an %s's "
+                         "precision, and %s() of the f64 side computes in %s" % (a, a, a, a, a))
     return TypeError("%s mixed with %s: convert one side with %s() or %s()" % (a, b, a, b))
 
 

@@ -243,7 +243,14 @@ impl Lower<'_, '_> {
                         .with_secondary(a_span, format!("this is {tx}"))
                         .with_secondary(b_span, format!("this is {ty}"));
                         let (sx, sy) = (tx.scalar(), ty.scalar());
-                        if (sx.is_int() && sy.is_int()) || (sx.is_float() && sy.is_float()) {
+                        let f64_side = match (sx, sy) {
+                            (Scalar::F64, s) if s != Scalar::F64 && s.is_float() => Some(b_span),
+                            (s, Scalar::F64) if s != Scalar::F64 && s.is_float() => Some(a_span),
+                            _ => None,
+                        };
+                        if let Some(narrow) = f64_side {
+                            d = self.f64_mixing_help(d, narrow, if narrow == a_span { tx } else { ty });
+                        } else if (sx.is_int() && sy.is_int()) || (sx.is_float() && sy.is_float()) {
                             d = d.with_help(format!(
                                 "convert one side with `{}(...)` or `{}(...)`",
                                 tx.name(),
@@ -262,6 +269,61 @@ impl Lower<'_, '_> {
                 let (y, ty) = self.value(b, b_span)?;
                 self.unify(Ex::Val(x, tx), Ex::Val(y, ty), a_span, b_span, op)
             }
+        }
+    }
+
+    /// The help for an `f32` (or `f16`) side meeting an `f64`: converting that side with
+    /// `f64(...)` keeps only its own precision (its digits were lost where it was made), so
+    /// the help names where it was made when that is a parameter or a local's first
+    /// assignment, and says how to make it `f64` there.
+    fn f64_mixing_help(&self, d: Diagnostic, narrow: Span, t: Ty) -> Diagnostic {
+        // The name the value comes from: itself, or the array it is an element of.
+        let named = |e: ExprId| match &self.ast.expr(e).kind {
+            ExprKind::Name(n) => Some(n.clone()),
+            _ => None,
+        };
+        let mut element = false;
+        let name = self.ast.exprs.iter().find_map(|e| match &e.kind {
+            ExprKind::Name(n) if e.span == narrow => Some(n.clone()),
+            ExprKind::Subscript(a, _) if e.span == narrow => {
+                element = true;
+                named(*a)
+            }
+            _ => None,
+        });
+        let param = name
+            .as_deref()
+            .and_then(|n| self.sig.params.iter().find(|p| p.name == n));
+        let local_first = name.as_deref().and_then(|n| match self.locals.get(n) {
+            Some(Local::Var(v)) => Some(self.var_spans[v.index()]),
+            _ => None,
+        });
+        let keep = format!(
+            "`f64(...)` of the {t} side keeps only {}'s precision; `{t}(...)` of the f64 side computes in {t}",
+            t.with_article()
+        );
+        match (name, param, local_first) {
+            (Some(n), Some(p), _) if element => d
+                .with_secondary(p.span, format!("`{n}` is an array of {t} here"))
+                .with_help(format!(
+                    "to compute in f64, make `{n}` an array of f64 (`Array[f64]`, a float64 NumPy array); {keep}"
+                )),
+            (Some(_), None, _) if element => d.with_help(format!(
+                "to compute in f64, make the array f64 where it is made; {keep}"
+            )),
+            (Some(n), Some(p), _) => d
+                .with_secondary(p.span, format!("`{n}` is {} here", t.with_article()))
+                .with_help(format!(
+                    "to compute in f64, annotate `{n}` as `f64` (a Python float passed for it is then a double); {keep}"
+                )),
+            (Some(n), None, Some(first)) => d
+                .with_secondary(first, format!("`{n}` became {} here", t.with_article()))
+                .with_help(format!(
+                    "to compute in f64, make `{n}` f64 where it is first assigned (`f64(...)` of a literal or of an f64 value); {keep}"
+                )),
+            _ => d.with_help(format!(
+                "to compute in f64, make the value f64 where it is made (a parameter annotated `f64`, an `Array[f64]`, a literal written `f64(0.1)`); {keep}"
+            )),
         }
     }
 
