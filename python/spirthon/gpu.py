@@ -435,12 +435,58 @@ def _store(file, data):
 _python_checked = {}  # (path, kernel, mode, source) -> the names of the arrays it writes
 
 
+def _maybe_written(kernel):
+    """Without the native module to say which arrays a kernel writes: the array parameters
+    its text may write, from the function's syntax tree (``None``, every one, where the
+    text cannot be read). A parameter is read only when every use of its name is an
+    element read (``a[i]``, ``a[i].x``), ``len(a)`` or ``a.shape``; one stored through
+    (``a[i] = v``, ``a[i] += v``, ``a[i].x = v``) or used any other way (passed to a func
+    or an atomic, bound to another name) counts as written."""
+    import ast
+    import inspect
+    import textwrap
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(kernel.fn)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    arrays = {p.name for p in kernel.params if p.kind == "array"}
+    read = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+            read.update(id(a) for a in node.args)
+        elif isinstance(node, ast.Attribute) and node.attr == "shape":
+            read.add(id(node.value))
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            read.add(id(node.value))
+    stored = set()
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
+            targets = [node.target]
+        for t in targets:
+            for part in ast.walk(t):
+                base = part
+                while isinstance(base, (ast.Subscript, ast.Attribute, ast.Starred)):
+                    base = base.value
+                if isinstance(base, ast.Name) and base is not part:
+                    stored.add(base.id)
+    written = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in arrays and (node.id in stored or id(node) not in read):
+            written.add(node.id)
+    return frozenset(written)
+
+
 def _check_for_python(kernel, checked):
     """On the python device: a kernel the compiler rejects is rejected with its errors
     (``print`` allowed), when the native module is there to compile it. Returns whether the
-    kernel writes an array parameter, by name (every array, without the native module)."""
+    kernel writes an array parameter, by name (without the native module, by its text:
+    ``_maybe_written``)."""
     if _native is None:
-        return lambda name: True
+        written = _maybe_written(kernel)
+        return (lambda name: True) if written is None else written.__contains__
     path, source = _source_of(kernel)
     key = (path, kernel.name, _types_text(kernel), checked, source)
     written = _python_checked.get(key)

@@ -187,5 +187,36 @@ class DeviceArraysOfComponents(unittest.TestCase):
             np.testing.assert_array_equal(out, want)
 
 
+@kernel
+def blend(a: Array[f32], b: Array[f32], out: Array[vec3], n: Array[f32]):
+    i = global_id().x
+    v = out[i]
+    v.x = a[i] + b[len(b) - 1 - i]
+    out[i] = v
+    n[i] += f32(a.shape[0])
+
+
+class WithoutTheNativeModule(unittest.TestCase):
+    def test_one_array_read_through_two_parameters(self):
+        # The python device without the compiler to say what a kernel writes: its text says
+        # (was: every array counted as written, so the same array twice was refused).
+        native = spirthon.gpu._native
+        spirthon.set_device("python")
+        spirthon.gpu._native = None
+        try:
+            x = np.arange(4, dtype=np.float32)
+            out = np.zeros((4, 3), np.float32)
+            n = np.zeros(4, np.float32)
+            blend.launch(4, x, x, out, n)
+            np.testing.assert_array_equal(out[:, 0], x + x[::-1])
+            np.testing.assert_array_equal(n, [4.0] * 4)
+            # Memory the kernel writes passed twice is still refused.
+            with self.assertRaisesRegex(ValueError, "and the kernel writes 'out'"):
+                blend.launch(4, x, x, out, out[:, 1])
+        finally:
+            spirthon.gpu._native = native
+            spirthon.set_device(None)
+
+
 if __name__ == "__main__":
     unittest.main()
