@@ -402,14 +402,11 @@ def _scalar(name, s, v, allow_bool):
         raise InputError("%s: expected true or false, found %s" % (what, short(v)))
     if s is f64 and isinstance(v, str) and v in ("nan", "inf", "-inf"):
         return float(v)
-    if s is f64 and _is_number(v):
+    if s in (f32, f64, f16) and _is_number(v):
+        # The JSON number's nearest double, rounded to the type; a finite number past the
+        # type's range does not fit (an infinity is written "inf").
         try:
-            return float(v)
-        except OverflowError:
-            raise InputError("%s: %s does not fit in %r" % (what, short(v), s)) from None
-    if s is f16 and _is_number(v):
-        try:
-            x = r16(float(v))
+            x = {f64: float, f32: to_f32, f16: r16}[s](float(v))
         except OverflowError:
             x = math.inf
         if math.isinf(x):
@@ -420,14 +417,6 @@ def _scalar(name, s, v, allow_bool):
         if v in table:
             return table[v]
         raise InputError("%s: %s is not a number" % (what, short(v)))
-    if s is f32 and _is_number(v):
-        try:
-            x = to_f32(float(v))
-        except OverflowError:
-            x = math.inf
-        if math.isinf(x):
-            raise InputError("%s: %s does not fit in %r" % (what, short(v), s))
-        return x
     if s in INT_RANGES and _is_number(v):
         i = _as_int(v)
         if i is None:
