@@ -267,6 +267,19 @@ class Kernel:
         values = [bound.arguments[p.name] for p in self.params]
         return self.specialize(_generic.types_of(self.params, values, self.fn.__globals__, self.name))
 
+    def __copy__(self):
+        # A shallow copy (a specialization starts as one), not ``__reduce__``'s reference.
+        spec = object.__new__(type(self))
+        spec.__dict__.update(self.__dict__)
+        return spec
+
+    def __reduce__(self):
+        # Pickled as the function it decorates is, by module and name, with the types and
+        # workgroup size of a specialization: a process that unpickles it imports the module
+        # and compiles the kernel for its own device (devices do not travel between processes).
+        return (_kernel_named, (self.__module__, self.__qualname__, self.fn.__code__.co_filename,
+                                self.types, self._launch_block))
+
     def __call__(self, *args, **kwargs):
         raise TypeError("a kernel runs through %s[griddim, blockdim](...) or %s.launch(threads, ...)" % (self.name, self.name))
 
@@ -503,6 +516,43 @@ def _is_zero(value):
         return operator.index(value) == 0
     except TypeError:
         return False
+
+
+def _kernel_named(module, qualname, path, types, block):
+    """The kernel a pickle names (``Kernel.__reduce__``). A kernel of the main script is looked
+    up in ``__main__``, then in ``__mp_main__``, which a worker process started by
+    multiprocessing's spawn imports the script as; where neither has it (a worker of another
+    pool: dask's), the script is run as ``__mp_main__`` as spawn runs it (the code under
+    ``if __name__ == "__main__":`` does not run)."""
+    import importlib
+    names = [module] if module != "__main__" else ["__main__", "__mp_main__"]
+    for name in names:
+        found = _attribute(sys.modules.get(name) or (importlib.import_module(name) if name == module else None), qualname)
+        if found is not None:
+            break
+    else:
+        if module != "__main__" or "__mp_main__" in sys.modules:
+            raise AttributeError("cannot find kernel %s of module %s to unpickle" % (qualname, module))
+        import runpy
+        import types as _types
+        main = _types.ModuleType("__mp_main__")
+        main.__file__ = path
+        sys.modules["__mp_main__"] = main
+        main.__dict__.update(runpy.run_path(path, run_name="__mp_main__"))
+        found = _attribute(main, qualname)
+    if not isinstance(found, Kernel):
+        raise TypeError("%s.%s is not the kernel that was pickled (%r)" % (module, qualname, found))
+    if block is not None:
+        found = found._with_block(block)
+    if types is not None:
+        found = found.specialize(types)
+    return found
+
+
+def _attribute(obj, qualname):
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+    return obj
 
 
 # The most invocations of one workgroup (the compiler's limit: every Vulkan device allows 128,

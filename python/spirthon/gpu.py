@@ -27,7 +27,8 @@ was asked for, from any number of Python threads (so each launch computes with i
 scalars); a launch with host arrays returns after their results are back; a launch with
 device arrays only returns once it is submitted. Every wait can be interrupted (Ctrl-C)
 and gives up after ``set_timeout``'s seconds with a ``TimeoutError`` that says what did
-not finish.
+not finish. A device does not survive ``os.fork()``: a child forked after it was opened
+refuses it with an error naming the ``spawn`` start method (``spirthon._native``).
 """
 
 import atexit
@@ -113,7 +114,10 @@ def _flush_at_exit():
     """Submits what every device has recorded when the program ends (a launch returns once
     recorded), without waiting for it to run, and for the device's thread at most a second:
     a program ended by Ctrl-C during a long kernel ends at once. A launch the device
-    rejected that no call has reported yet is reported on stderr: no failure goes unsaid."""
+    rejected that no call has reported yet is reported on stderr: no failure goes unsaid.
+    A forked child has nothing to submit: its devices are its parent's."""
+    if _native is None or _native.forked():
+        return
     for d in list(_opened.values()):
         try:
             d.native.flush(timeout=1.0)
@@ -197,6 +201,8 @@ def _open(name, explicit):
         _notice("the native module is not built (%s): kernels run on the CPython reference executor; `pip install .` in spirthon's repository builds it" % _NATIVE_ERROR)
         return _PYTHON
     t = time.perf_counter()
+    if _native.forked():  # no device here, and no quiet fallback either
+        _native.Device(name)
     try:
         native = _native.Device(name)
     except RuntimeError as e:

@@ -555,6 +555,142 @@ class Waiting(unittest.TestCase):
         spirthon.synchronize(timeout=30)
 
 
+WORKERS = """\
+import multiprocessing
+import os
+import pickle
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import spirthon
+from spirthon import kernel, Array, f32, global_id
+
+
+@kernel
+def axpb(a: f32, b: f32, x: Array[f32], y: Array[f32]):
+    i = global_id().x
+    y[i] = a * x[i] + b
+
+
+def chunk(k, launched=axpb):
+    x = np.arange(100 * k, 100 * k + 100, dtype=np.float32)
+    y = np.zeros_like(x)
+    launched.launch(x.size, 2.0, 1.0, x, y)
+    return spirthon.device(), y
+
+
+def report(results):
+    for k, (_, y) in enumerate(results):
+        if not np.array_equal(y, 2 * np.arange(100 * k, 100 * k + 100, dtype=np.float32) + 1):
+            print("wrong", k, flush=True)
+    print("ok", sorted(set(d.split(" ")[0] for d, _ in results)), flush=True)
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode != "fork-first":
+        chunk(0)  # the parent opens its device
+    if mode in ("spawn", "fork-first"):
+        ctx = multiprocessing.get_context("fork" if mode == "fork-first" else mode)
+        with ctx.Pool(2) as pool:
+            report(pool.map(chunk, range(6)))
+        with ProcessPoolExecutor(2, mp_context=ctx) as ex:
+            # The kernel itself pickled, as an argument.
+            report(list(ex.map(chunk, range(6), [axpb] * 6)))
+    elif mode == "fork":
+        ctx = multiprocessing.get_context("fork")
+        for start in (ctx.Pool, lambda n: ProcessPoolExecutor(n, mp_context=ctx)):
+            try:
+                with start(2) as pool:
+                    list(pool.map(chunk, range(6)))
+                print("not refused", flush=True)
+            except RuntimeError as e:
+                print("refused:", e, flush=True)
+        with ctx.Pool(2, initializer=spirthon.set_device, initargs=("python",)) as pool:
+            report(pool.map(chunk, range(6)))
+    elif mode == "os.fork":
+        held = spirthon.array(np.arange(4, dtype=np.float32))
+        pid = os.fork()
+        if pid == 0:
+            if sys.argv[2:] == ["array"]:
+                try:
+                    held.numpy()
+                    print("not refused", flush=True)
+                except RuntimeError as e:
+                    print("refused:", e, flush=True)
+            sys.exit(0)
+        _, status = os.waitpid(pid, 0)
+        print("child", os.waitstatus_to_exitcode(status), flush=True)
+    elif mode == "pickle":
+        print(pickle.dumps(axpb).hex(), flush=True)
+    print("end", chunk(1)[1][0], flush=True)
+"""
+
+
+class Processes(unittest.TestCase):
+    """Kernels launched from other processes: spawn-started pools work (each process opens
+    its own device); a child forked after its parent opened a device refuses at once, naming
+    spawn, and ends at once; the python device works in it; forked before, it opens its own."""
+
+    def run_workers(self, *args):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "workers.py")
+        with open(path, "w") as f:
+            f.write(WORKERS)
+        env = dict(os.environ, PYTHONPATH=PACKAGE)
+        # The timeout guards against a hang only.
+        p = subprocess.run([sys.executable, path] + list(args), capture_output=True, text=True, env=env, cwd=d, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertNotIn("wrong", p.stdout)
+        self.assertNotIn("spirthon:", p.stderr)
+        self.assertTrue(p.stdout.endswith("end 201.0\n"), p.stdout + p.stderr)
+        return p.stdout.splitlines(), path
+
+    def test_spawned_workers_launch_on_devices_of_their_own(self):
+        lines, _ = self.run_workers("spawn")
+        self.assertEqual([l.split()[0] for l in lines], ["ok", "ok", "end"], lines)
+        self.assertNotIn("python", lines[0])
+
+    def test_workers_forked_before_the_first_launch_open_their_own(self):
+        lines, _ = self.run_workers("fork-first")
+        self.assertEqual([l.split()[0] for l in lines], ["ok", "ok", "end"], lines)
+
+    def test_workers_forked_after_it_refuse_naming_spawn(self):
+        lines, _ = self.run_workers("fork")
+        self.assertEqual([l.split()[0] for l in lines], ["refused:", "refused:", "ok", "end"], lines)
+        for line in lines[:2]:
+            self.assertIn("is a fork of it", line)
+            self.assertIn("do not survive os.fork()", line)
+            self.assertIn("multiprocessing.get_context('spawn')", line)
+        self.assertEqual(lines[2], "ok ['python']")
+
+    def test_a_forked_child_ends_at_once_and_refuses_its_parents_arrays(self):
+        lines, _ = self.run_workers("os.fork")
+        self.assertEqual(lines, ["child 0", "end 201.0"])
+        lines, _ = self.run_workers("os.fork", "array")
+        self.assertEqual([l.split()[0] for l in lines], ["refused:", "child", "end"], lines)
+        self.assertIn("'spawn'", lines[0])
+
+    def test_a_kernel_of_a_script_unpickles_in_a_process_that_never_ran_it(self):
+        # As a dask worker gets one: its __main__ is not the script, which is run as
+        # __mp_main__, as multiprocessing's spawn runs it.
+        lines, path = self.run_workers("pickle")
+        code = textwrap.dedent("""\
+            import pickle, sys
+            import numpy as np
+            k = pickle.loads(bytes.fromhex(sys.argv[1]))
+            x = np.arange(5, dtype=np.float32)
+            y = np.zeros_like(x)
+            k.launch(5, 3.0, 1.0, x, y)
+            print(k.name, y.tolist(), sorted(m for m in sys.modules if m.endswith("_main__")))
+            """)
+        env = dict(os.environ, PYTHONPATH=PACKAGE)
+        p = subprocess.run([sys.executable, "-c", code, lines[0]], capture_output=True, text=True, env=env, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "axpb [1.0, 4.0, 7.0, 10.0, 13.0] ['__main__', '__mp_main__']\n")
+
+
 class Devices(unittest.TestCase):
     def test_choosing_the_current_device_again_changes_nothing(self):
         spirthon.set_device(None)

@@ -18,7 +18,7 @@ use pyo3::types::{PyFloat, PyInt, PyTuple, PyType};
 
 use spirthon_runtime::resident::{DeviceBuffer, Pipeline};
 
-use crate::{Buffer, Device, Kernel};
+use crate::{Buffer, Device, Kept, Kernel};
 
 /// The largest thread count along an axis (`_library.MAX_THREADS_PER_AXIS`).
 const MAX_THREADS_PER_AXIS: i64 = i32::MAX as i64;
@@ -64,7 +64,7 @@ pub(crate) struct Fast {
     /// The package's `_Device` the arrays must belong to.
     device: Py<PyAny>,
     array_type: Py<PyType>,
-    pipeline: Arc<Pipeline>,
+    pipeline: Kept<Arc<Pipeline>>,
     nargs: usize,
     /// The used scalars: argument and whether the parameter is a float.
     scalars: Vec<(usize, bool)>,
@@ -127,7 +127,7 @@ impl Fast {
             native,
             device,
             array_type,
-            pipeline: Arc::clone(&kernel.pipeline),
+            pipeline: Kept::new(Arc::clone(&kernel.pipeline)),
             nargs,
             scalars,
             unused,

@@ -15,7 +15,15 @@
 //!   launch's first failure, worded as `spirthon run --checked` words it and in parts.
 //!
 //! Long work (compiling, waiting for the device) releases the GIL.
+//!
+//! A device does not survive `os.fork()`: its thread is not in the child, and the driver's
+//! state the child inherits is its parent's. A process forked from one that opened a device
+//! (marked by the `os.register_at_fork` hook this module installs) refuses every operation
+//! on a device with an error naming the `spawn` start method, opens none, and never destroys
+//! the objects it inherited (dropping them would go into the parent's driver state); one
+//! forked before any device was opened opens its own.
 
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -28,6 +36,72 @@ mod fast;
 use spirthon_runtime::resident::{DeviceBuffer, Pipeline};
 use spirthon_runtime::worker::{DeviceThread, Pending, Waited};
 use spirthon_runtime::{Gpu, Interface, RunError, Shader};
+
+/// The process that opened the first device of this one (or of the process it was forked
+/// from); 0 before any.
+static OPENED_BY: AtomicU32 = AtomicU32::new(0);
+/// This process is a fork of one that had opened a device (see the module's docs).
+static FORKED: AtomicBool = AtomicBool::new(false);
+
+/// The `os.register_at_fork(after_in_child=...)` hook.
+#[pyfunction]
+fn _after_fork_in_child() {
+    if OPENED_BY.load(Ordering::Relaxed) != 0 {
+        FORKED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether this process is a fork of one that had opened a device: then no device works here.
+#[pyfunction]
+fn forked() -> bool {
+    FORKED.load(Ordering::Relaxed)
+}
+
+/// Whether the native objects of this process are never destroyed: a forked child's are its
+/// parent's.
+fn kept() -> bool {
+    forked()
+}
+
+/// A native object on a device, destroyed when dropped unless [`kept`].
+pub(crate) struct Kept<T>(Option<T>);
+
+impl<T> Kept<T> {
+    pub(crate) fn new(value: T) -> Kept<T> {
+        Kept(Some(value))
+    }
+}
+
+impl<T> std::ops::Deref for Kept<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.0
+            .as_ref()
+            .expect("a kept object is there until it is dropped")
+    }
+}
+
+impl<T> Drop for Kept<T> {
+    fn drop(&mut self) {
+        if kept() {
+            std::mem::forget(self.0.take());
+        }
+    }
+}
+
+/// The error of an operation on a device in a forked process: on `device` (described), or
+/// `None` for opening one or listing them.
+fn forked_error(device: Option<&str>) -> PyErr {
+    let (me, opener) = (std::process::id(), OPENED_BY.load(Ordering::Relaxed));
+    let what = match device {
+        Some(d) => format!("device {d} was opened by process {opener}, and this process ({me}) is a fork of it"),
+        None => format!("no device can be opened in this process ({me}): it is a fork of process {opener}, which opened one"),
+    };
+    PyRuntimeError::new_err(format!(
+        "{what}; a device, its arrays and its kernels do not survive os.fork(). Start the processes that launch kernels with multiprocessing's 'spawn' (or 'forkserver') start method: multiprocessing.get_context('spawn').Pool(), ProcessPoolExecutor(mp_context=multiprocessing.get_context('spawn')); or fork before the first launch. spirthon.set_device('python') runs kernels here on the CPython executor"
+    ))
+}
 
 fn run_error(e: RunError) -> PyErr {
     match e {
@@ -218,9 +292,12 @@ fn check(
 
 /// Every Vulkan or Metal adapter, described as `name (kind, backend)`.
 #[pyfunction]
-fn adapters(py: Python<'_>) -> Vec<String> {
+fn adapters(py: Python<'_>) -> PyResult<Vec<String>> {
+    if forked() {
+        return Err(forked_error(None));
+    }
     spirthon_runtime::quiet_vulkan_loader();
-    py.detach(spirthon_runtime::adapters)
+    Ok(py.detach(spirthon_runtime::adapters))
 }
 
 /// A checked launch's first failure: `(report, count, located, invocation)`, where
@@ -276,7 +353,7 @@ type Hidden = (Option<Vec<u32>>, Option<Vec<u32>>);
 /// past `timeout` seconds (`None`: no limit) a `TimeoutError` says what did not finish.
 #[pyclass(frozen, module = "spirthon._native")]
 struct Device {
-    thread: DeviceThread,
+    thread: Kept<DeviceThread>,
 }
 
 /// How often a wait looks for a signal.
@@ -329,14 +406,14 @@ fn owned(
     uniform: &[u8],
     arrays: &[PyRef<'_, Buffer>],
 ) -> (Arc<Pipeline>, Vec<u8>, Vec<DeviceBuffer>) {
-    let bufs = arrays.iter().map(|b| b.buf.clone()).collect();
+    let bufs = arrays.iter().map(|b| (*b.buf).clone()).collect();
     (Arc::clone(&kernel.pipeline), uniform.to_vec(), bufs)
 }
 
 /// A storage buffer on a device.
 #[pyclass(frozen, module = "spirthon._native")]
 struct Buffer {
-    buf: DeviceBuffer,
+    buf: Kept<DeviceBuffer>,
 }
 
 #[pymethods]
@@ -350,7 +427,7 @@ impl Buffer {
 /// One kernel, compiled for a device.
 #[pyclass(frozen, module = "spirthon._native")]
 struct Kernel {
-    pipeline: Arc<Pipeline>,
+    pipeline: Kept<Arc<Pipeline>>,
 }
 
 #[pymethods]
@@ -360,12 +437,19 @@ impl Device {
     #[new]
     #[pyo3(signature = (name=None))]
     fn new(py: Python<'_>, name: Option<String>) -> PyResult<Device> {
+        if forked() {
+            return Err(forked_error(None));
+        }
         spirthon_runtime::quiet_vulkan_loader();
         let gpu = py
             .detach(|| Gpu::open(name.as_deref()))
             .map_err(run_error)?;
         let thread = DeviceThread::start(gpu).map_err(run_error)?;
-        Ok(Device { thread })
+        let _ =
+            OPENED_BY.compare_exchange(0, std::process::id(), Ordering::Relaxed, Ordering::Relaxed);
+        Ok(Device {
+            thread: Kept::new(thread),
+        })
     }
 
     #[getter]
@@ -384,13 +468,17 @@ impl Device {
 
     /// A zeroed buffer of `nbytes` bytes (made here: a new buffer is no one's to order).
     fn alloc(&self, nbytes: u64) -> PyResult<Buffer> {
+        self.alive()?;
         let buf = self.thread.gpu().alloc(nbytes).map_err(run_error)?;
-        Ok(Buffer { buf })
+        Ok(Buffer {
+            buf: Kept::new(buf),
+        })
     }
 
     /// A buffer holding `data`: made here, filled in the device thread's turn (before any
     /// launch asked for later), without waiting.
     fn upload(&self, data: &[u8]) -> PyResult<Buffer> {
+        self.alive()?;
         let buf = self
             .thread
             .gpu()
@@ -400,12 +488,15 @@ impl Device {
         self.thread.post(move |g| {
             let _ = g.write(&into, &data);
         });
-        Ok(Buffer { buf })
+        Ok(Buffer {
+            buf: Kept::new(buf),
+        })
     }
 
     /// Replaces a buffer's contents (same length), after everything asked for before,
     /// without waiting.
     fn write(&self, buffer: &Buffer, data: &[u8]) -> PyResult<()> {
+        self.alive()?;
         buffer.buf.fits(data).map_err(run_error)?;
         let (buf, data) = (buffer.buf.clone(), data.to_vec());
         self.thread.post(move |g| {
@@ -417,6 +508,7 @@ impl Device {
     /// A new buffer holding a copy of `buffer`'s contents as they are after everything
     /// asked for before, made on the device without waiting.
     fn copy(&self, buffer: &Buffer) -> PyResult<Buffer> {
+        self.alive()?;
         let buf = self
             .thread
             .gpu()
@@ -426,7 +518,9 @@ impl Device {
         self.thread.post(move |g| {
             let _ = g.copy(&from, &into);
         });
-        Ok(Buffer { buf })
+        Ok(Buffer {
+            buf: Kept::new(buf),
+        })
     }
 
     /// A buffer's contents, once everything launched before has run.
@@ -437,7 +531,8 @@ impl Device {
         buffer: &Buffer,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let buf = buffer.buf.clone();
+        self.alive()?;
+        let buf = (*buffer.buf).clone();
         let p = self.thread.submit(move |g| g.read(&buf));
         let bytes = wait(py, p, timeout, &|| {
             "reading a device array back (after the launches before it)".into()
@@ -450,6 +545,7 @@ impl Device {
     /// device rejected, this one or one submitted earlier that no call has reported yet.
     #[pyo3(signature = (timeout=None))]
     fn flush(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.alive()?;
         let p = self.thread.submit(|g| {
             let earlier = g.take_failure();
             g.flush().and(earlier)
@@ -462,6 +558,7 @@ impl Device {
     /// Waits until everything launched has run.
     #[pyo3(signature = (timeout=None))]
     fn finish(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.alive()?;
         let p = self.thread.submit(|g| g.finish());
         wait(py, p, timeout, &|| "the work launched on the device".into())
     }
@@ -484,6 +581,7 @@ impl Device {
         prints: bool,
         timeout: Option<f64>,
     ) -> PyResult<Kernel> {
+        self.alive()?;
         let words = self::words(words)?;
         let what = format!("preparing kernel `{entry}`");
         let interface = Interface {
@@ -503,7 +601,7 @@ impl Device {
         });
         let pipeline = wait(py, p, timeout, &|| what.clone())?;
         Ok(Kernel {
-            pipeline: Arc::new(pipeline),
+            pipeline: Kept::new(Arc::new(pipeline)),
         })
     }
 
@@ -544,6 +642,7 @@ impl Device {
         times: u32,
         timeout: Option<f64>,
     ) -> PyResult<f64> {
+        self.alive()?;
         let (pipeline, uniform, bufs) = owned(kernel, uniform, &arrays);
         let p = self.thread.submit(move |g| {
             let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
@@ -555,6 +654,14 @@ impl Device {
 }
 
 impl Device {
+    /// Refuses an operation in a forked process (see the module's docs).
+    fn alive(&self) -> PyResult<()> {
+        if forked() {
+            return Err(forked_error(Some(&self.thread.gpu().describe())));
+        }
+        Ok(())
+    }
+
     /// [`Device::launch`] of owned parts (the one-pass path of `fast` calls it too).
     // The parts of a launch, as `launch` takes them.
     #[allow(clippy::too_many_arguments)]
@@ -568,6 +675,7 @@ impl Device {
         timeout: Option<f64>,
         site: Option<String>,
     ) -> PyResult<Hidden> {
+        self.alive()?;
         let gpu = self.thread.gpu();
         let dispatches = gpu
             .check_launch(&pipeline, &uniform, bufs.len(), threads)
@@ -594,13 +702,33 @@ impl Device {
     }
 }
 
+/// Installs the hook that marks a forked child (see the module's docs).
+fn mark_forks(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("after_in_child", m.getattr("_after_fork_in_child")?)?;
+    // `os.register_at_fork` is there on every platform that forks.
+    if let Ok(register) = py.import("os")?.getattr("register_at_fork") {
+        register.call((), Some(&kwargs))?;
+    }
+    Ok(())
+}
+
 /// spirthon's compiler and GPU runtime, for the `spirthon` package.
 #[pymodule]
 mod _native {
     #[pymodule_export]
     use super::fast::Fast;
     #[pymodule_export]
-    use super::{adapters, check, compile, printed, report, Buffer, Device, Kernel};
+    use super::{
+        _after_fork_in_child, adapters, check, compile, forked, printed, report, Buffer, Device,
+        Kernel,
+    };
+
+    #[pymodule_init]
+    fn init(m: &super::Bound<'_, super::PyModule>) -> super::PyResult<()> {
+        super::mark_forks(m)
+    }
 
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
