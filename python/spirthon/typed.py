@@ -283,21 +283,25 @@ def _folded_constants(source):
     env.update({n: getattr(MATH, n) for n in _library.MATH_CONSTANTS
                 if isinstance(source.get(n), float)})
     out = {}
-    for name, expr, annotated in _constant_assignments(tree):
-        ann = source.get("__annotations__", {}).get(name) if annotated else None
-        try:
-            v = eval(_literal_consts(compile(ast.Expression(expr), path, "eval")), {"__builtins__": {}}, env)
-        except Exception:
-            env.pop(name, None)
-            continue
-        if type(v) not in (LitI, LitF):
-            env.pop(name, None)
-            continue
-        out[name] = int(v) if type(v) is LitI else float(v)
-        # Later constant expressions see an annotated constant at its type's value.
-        scalar = _scalar_of(ann)
-        rounded = v if scalar is None else convert(scalar, v)
-        env[name] = literal(int(rounded) if isinstance(rounded, int) else float(rounded))
+    for group in _constant_assignments(tree):
+        values = []
+        for name, expr, annotated in group:
+            try:
+                values.append(eval(_literal_consts(compile(ast.Expression(expr), path, "eval")),
+                                   {"__builtins__": {}}, env))
+            except Exception:
+                values.append(None)
+        for (name, _, annotated), v in builtins.zip(group, values):
+            if type(v) not in (LitI, LitF):
+                env.pop(name, None)
+                out.pop(name, None)
+                continue
+            ann = source.get("__annotations__", {}).get(name) if annotated else None
+            out[name] = int(v) if type(v) is LitI else float(v)
+            # Later constant expressions see an annotated constant at its type's value.
+            scalar = _scalar_of(ann)
+            rounded = v if scalar is None else convert(scalar, v)
+            env[name] = literal(int(rounded) if isinstance(rounded, int) else float(rounded))
     _FOLDED[path] = (stamp, out)
     return out
 
@@ -315,16 +319,19 @@ def _as_written(tree, path):
     constant whose expression needs anything else is left out."""
     env = {"math": math}
     out = {}
-    for name, expr, _ in _constant_assignments(tree):
-        try:
-            v = eval(compile(ast.Expression(expr), path, "eval"), {"__builtins__": {}}, env)
-        except Exception:
-            v = None
-        if not _written_constant(v) or (type(v) is list and not is_table(v)):
-            env.pop(name, None)
-            out.pop(name, None)
-            continue
-        env[name] = out[name] = v
+    for group in _constant_assignments(tree):
+        values = []
+        for name, expr, _ in group:
+            try:
+                values.append(eval(compile(ast.Expression(expr), path, "eval"), {"__builtins__": {}}, env))
+            except Exception:
+                values.append(None)
+        for (name, _, _), v in builtins.zip(group, values):
+            if not _written_constant(v) or (type(v) is list and not is_table(v)):
+                env.pop(name, None)
+                out.pop(name, None)
+                continue
+            env[name] = out[name] = v
     return out
 
 
@@ -414,13 +421,43 @@ def _names_used(fn):
 
 
 def _constant_assignments(tree):
-    """The top-level ``NAME = expr`` and ``NAME: T = expr`` of a module, in order: (name,
-    expression, whether annotated)."""
+    """The top-level constant bindings of a module, in order, as the compiler reads them
+    (spirthon_frontend's module::resolve): groups of (name, expression, whether annotated),
+    each group's expressions evaluated before its names are bound, as Python binds
+    ``A, B = B, A``. ``NAME = expr`` and ``NAME: T = expr`` are groups of one; ``A, B = 4, 8``,
+    ``(X, Y), Z = ...``, ``[A, B] = ...`` and ``A = B = 4`` bind each name to its item of a
+    tuple written in place, or ``VALUE[k]`` of another value (``X, Y = PAIR``)."""
     for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            yield stmt.targets[0].id, stmt.value, False
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            yield stmt.target.id, stmt.value, True
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            yield [(stmt.target.id, stmt.value, True)]
+        elif isinstance(stmt, ast.Assign) and builtins.all(_names_only(t) for t in stmt.targets):
+            group = []
+            for t in stmt.targets:
+                _unpacked(t, stmt.value, group)
+            yield group
+
+
+def _names_only(target):
+    """An assignment target of names only, in tuples and lists."""
+    if isinstance(target, ast.Name):
+        return True
+    return isinstance(target, (ast.Tuple, ast.List)) and builtins.all(_names_only(t) for t in target.elts)
+
+
+def _unpacked(target, value, out):
+    """Appends to ``out`` the (name, expression, False) that ``target = value`` binds; an
+    unpacking of a tuple of another length binds nothing here (CPython raised at import)."""
+    if isinstance(target, ast.Name):
+        out.append((target.id, value, False))
+        return
+    if isinstance(value, (ast.Tuple, ast.List)):
+        if builtins.len(value.elts) == builtins.len(target.elts):
+            for t, v in builtins.zip(target.elts, value.elts):
+                _unpacked(t, v, out)
+        return
+    for k, t in builtins.enumerate(target.elts):
+        item = ast.Subscript(value=value, slice=ast.Constant(k), ctx=ast.Load())
+        _unpacked(t, ast.fix_missing_locations(ast.copy_location(item, value)), out)
 
 
 def _scalar_of(ann):

@@ -257,6 +257,14 @@ pub enum Item {
         value: ExprId,
         span: Span,
     },
+    /// `A, B = 4, 8`, `(X, Y), Z = ...`, `A = B = 4`: each of `targets` (a `Name`, or a
+    /// `Tuple` of targets, in the expression arena) bound from `value`, every name after the
+    /// whole value is evaluated, as Python binds them.
+    Unpack {
+        targets: Vec<ExprId>,
+        value: ExprId,
+        span: Span,
+    },
     /// A top-level name bound to something the kernel language cannot express (a list, a
     /// plain Python function, a class…). Using it in a kernel is an error.
     Opaque {
@@ -365,6 +373,14 @@ pub fn dump(ast: &Ast) -> String {
             }
             Item::Assign { name, value, .. } => {
                 out.push_str(&format!("const {name} =\n"));
+                dump_expr(ast, *value, 1, &mut out);
+            }
+            Item::Unpack { targets, value, .. } => {
+                out.push_str("unpack\n");
+                for &t in targets {
+                    dump_expr(ast, t, 1, &mut out);
+                }
+                out.push_str("  =\n");
                 dump_expr(ast, *value, 1, &mut out);
             }
             Item::Opaque { name, what, .. } => out.push_str(&format!("ignored {name}: {what}\n")),

@@ -104,7 +104,8 @@ impl Parser<'_> {
                     self.bump();
                     self.expect(K::Newline)?;
                 }
-                K::Name => self.constant()?,
+                K::Name if matches!(self.peek_at(1), K::Colon | K::Assign) => self.constant()?,
+                K::Name | K::LParen | K::LBracket => self.unpack()?,
                 _ => return None,
             }
         }
@@ -183,8 +184,9 @@ impl Parser<'_> {
         Some(())
     }
 
-    /// `NAME = expr` or `NAME: T = expr` at top level.
+    /// `NAME = expr` or `NAME: T = expr` at top level (`A = B = expr` is an unpacking).
     fn constant(&mut self) -> Option<()> {
+        let (at, exprs) = (self.i, self.ast.exprs.len());
         let (name, first) = self.name()?;
         let annotation = if self.eat(K::Colon) {
             Some(self.test()?)
@@ -199,6 +201,13 @@ impl Parser<'_> {
         let value = self.test_list();
         self.lists = false;
         let value = value?;
+        if annotation.is_none() && self.peek() == K::Assign {
+            // Chained: read again from the first name, as targets.
+            self.i = at;
+            self.ast.exprs.truncate(exprs);
+            self.heights.truncate(exprs);
+            return self.unpack();
+        }
         let span = Span::new(first.start, self.prev_end());
         self.expect(K::Newline)?;
         self.ast.items.push(Item::Assign {
@@ -208,6 +217,60 @@ impl Parser<'_> {
             span,
         });
         Some(())
+    }
+
+    /// `A, B = 4, 8`, `(X, Y), Z = ...`, `[A, B] = ...`, `A = B = 4` at top level: the
+    /// reference path's [`Item::Unpack`] (an [`Item::Assign`] for one plain name). Gives up
+    /// on any target other than names in tuples and lists.
+    fn unpack(&mut self) -> Option<()> {
+        let start = self.tok().start;
+        self.lists = true;
+        let mut exprs = Vec::new();
+        loop {
+            let Some(e) = self.test_list() else {
+                self.lists = false;
+                return None;
+            };
+            exprs.push(e);
+            if !self.eat(K::Assign) {
+                break;
+            }
+        }
+        self.lists = false;
+        let value = exprs.pop()?;
+        let span = Span::new(start, self.prev_end());
+        self.expect(K::Newline)?;
+        if exprs.is_empty() || !exprs.iter().all(|&t| self.names_only(t)) {
+            return None;
+        }
+        let item = match (exprs.as_slice(), &self.ast.expr(exprs[0]).kind) {
+            ([_], ExprKind::Name(name)) => Item::Assign {
+                name: name.clone(),
+                annotation: None,
+                value,
+                span,
+            },
+            _ => Item::Unpack {
+                targets: exprs,
+                value,
+                span,
+            },
+        };
+        self.ast.items.push(item);
+        Some(())
+    }
+
+    /// Whether `target` is names only, in tuples (a top-level unpacking's target).
+    fn names_only(&self, target: ExprId) -> bool {
+        let mut work = vec![target];
+        while let Some(t) = work.pop() {
+            match &self.ast.expr(t).kind {
+                ExprKind::Name(_) => {}
+                ExprKind::Tuple(items) => work.extend(items.iter().copied()),
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// Whether `TypeVar("...` or `a.b.TypeVar("...` comes next.

@@ -12,6 +12,7 @@
 //! usable to the end of the statement list it was created in (`Lower::stmts`).
 
 use super::*;
+use crate::module::SizeItem;
 use spirthon_ir::AtomicOp;
 
 /// The most workgroup memory a kernel may declare: 32 KiB, what most devices give (Vulkan
@@ -176,13 +177,18 @@ impl Lower<'_, '_> {
     /// A shared or local array's shape: `N`, or `(H, W)` / `(D, H, W)` for a row-major two-
     /// or three-dimensional array, each a positive integer constant.
     pub(super) fn fixed_array_shape(&mut self, kind: Fixed, arg: ExprId) -> Option<Vec<u64>> {
-        let parts: Vec<ExprId> = match &self.ast.expr(arg).kind {
-            ExprKind::Tuple(items) if (2..=3).contains(&items.len()) => items.clone(),
-            _ => vec![arg],
+        let is_local = |n: &str| self.is_local(n);
+        let parts = match self.m.size_items(self.ast, arg, &is_local) {
+            Some(items) if (2..=3).contains(&items.len()) => items,
+            _ => vec![SizeItem {
+                span: self.ast.expr(arg).span,
+                label: None,
+                value: self.m.const_eval(self.ast, arg, &is_local),
+            }],
         };
         let mut shape = Vec::new();
-        for &p in &parts {
-            match self.m.const_eval(self.ast, p, &|n: &str| self.is_local(n)) {
+        for part in parts {
+            match part.value {
                 Ok(Some(Lit::Int(n))) if (1..=i128::from(i32::MAX)).contains(&n) => {
                     shape.push(n as u64)
                 }
@@ -194,10 +200,10 @@ impl Lower<'_, '_> {
                         }
                     };
                     self.cx.diags.push(
-                        Diagnostic::error(
-                            self.ast.expr(p).span,
-                            format!("a {}'s size must be a positive integer constant", kind.what()),
-                        )
+                        part.error(format!(
+                            "a {}'s size must be a positive integer constant",
+                            kind.what()
+                        ))
                         .with_note(note)
                         .with_help("use a literal or a module-level constant such as `TILE = 256`, or a tuple of them (`(TILE, TILE + 1)`) for a two- or three-dimensional array"),
                     );

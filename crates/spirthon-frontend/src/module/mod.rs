@@ -197,6 +197,46 @@ impl ModuleInfo {
         }
     }
 
+    /// The items of a constant tuple where a size is expected (a workgroup size, an
+    /// array's shape): a tuple written in place, each item its expression, or a module's
+    /// constant table (`WG = (8, 8)`), each item at the name with a label that says which;
+    /// `None` when `e` is neither.
+    pub fn size_items(
+        &self,
+        ast: &Ast,
+        e: ExprId,
+        is_local: &dyn Fn(&str) -> bool,
+    ) -> Option<Vec<SizeItem>> {
+        let expr = ast.expr(e);
+        match &expr.kind {
+            ExprKind::Tuple(items) => Some(
+                items
+                    .iter()
+                    .map(|&i| SizeItem {
+                        span: ast.expr(i).span,
+                        label: None,
+                        value: self.const_eval(ast, i, is_local),
+                    })
+                    .collect(),
+            ),
+            ExprKind::Name(n) if !is_local(n) => match self.globals.get(n) {
+                Some(Global::Table { items, .. }) => Some(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &l)| SizeItem {
+                            span: expr.span,
+                            label: Some(format!("`{n}[{k}]` is not one")),
+                            value: Ok(Some(l)),
+                        })
+                        .collect(),
+                ),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Evaluates a constant expression: `Ok(None)` when `e` is not one.
     pub fn const_eval(
         &self,
@@ -277,6 +317,25 @@ impl ModuleInfo {
     }
 }
 
+/// An item of a size tuple ([`ModuleInfo::size_items`]): where to report it, a label for
+/// the report, and its value.
+pub struct SizeItem {
+    pub span: Span,
+    pub label: Option<String>,
+    pub value: Result<Option<Lit>, Diagnostic>,
+}
+
+impl SizeItem {
+    /// An error at this item.
+    pub fn error(&self, message: impl Into<String>) -> Diagnostic {
+        let d = Diagnostic::error(self.span, message);
+        match &self.label {
+            Some(l) => d.with_label(l.clone()),
+            None => d,
+        }
+    }
+}
+
 /// The value of a `math` constant.
 pub fn math_const(name: &str) -> Option<f64> {
     match library::lookup(library::Module::Math, name)?.typing {
@@ -329,6 +388,26 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
                 if let Some(global) = constant(&m, ast, *annotation, *value, *span, &mut diags) {
                     m.globals.insert(name.clone(), global);
                 }
+            }
+            Item::Unpack {
+                targets,
+                value,
+                span,
+            } => {
+                // Every value first, then every name, as Python binds them (`A, B = B, A`).
+                let mut bound = Vec::new();
+                for &t in targets {
+                    unpack(
+                        &m,
+                        ast,
+                        t,
+                        Source::Expr(*value),
+                        *span,
+                        &mut bound,
+                        &mut diags,
+                    );
+                }
+                m.globals.extend(bound);
             }
             Item::Opaque { name, span, what } => {
                 m.globals.insert(
@@ -589,6 +668,107 @@ fn constant(
     })
 }
 
+/// What a target of a top-level unpacking is bound from.
+#[derive(Clone)]
+enum Source {
+    /// An expression of the file.
+    Expr(ExprId),
+    /// An item of a constant table.
+    Lit(Lit),
+    /// A row of a tuple of tuples (a [`Global::Rows`]).
+    Row(Vec<Lit>),
+}
+
+/// Binds the names of `target` (a name, or a tuple of targets) from `src` into `out`: a
+/// name as a top-level `NAME = src` binds it; a tuple item by item, from a tuple written in
+/// place, a constant table or a row of one (`X, Y = PAIR`). A name whose value is anything
+/// else (not of the target's length, or not known to the compiler) is opaque: Python
+/// computes it, or raises at import.
+fn unpack(
+    m: &ModuleInfo,
+    ast: &Ast,
+    target: ExprId,
+    src: Source,
+    span: Span,
+    out: &mut Vec<(String, Global)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let opaque = |what: &'static str| Global::Opaque {
+        span,
+        what: what.into(),
+    };
+    let targets = match &ast.expr(target).kind {
+        ExprKind::Name(name) => {
+            let global = match src {
+                Source::Expr(e) => constant(m, ast, None, e, span, diags)
+                    .unwrap_or_else(|| opaque("a constant with errors")),
+                Source::Lit(lit) => Global::Const {
+                    lit,
+                    ty: None,
+                    span,
+                },
+                Source::Row(items) => Global::Table {
+                    elem: table_elem(&items),
+                    items,
+                    span,
+                },
+            };
+            out.push((name.clone(), global));
+            return;
+        }
+        ExprKind::Tuple(targets) => targets,
+        _ => return,
+    };
+    let sources: Option<Vec<Source>> = match src {
+        Source::Expr(e) => match &ast.expr(e).kind {
+            ExprKind::Tuple(items) => Some(items.iter().map(|&i| Source::Expr(i)).collect()),
+            ExprKind::Name(n) => match m.globals.get(n) {
+                Some(Global::Table { items, .. }) => {
+                    Some(items.iter().map(|&l| Source::Lit(l)).collect())
+                }
+                Some(Global::Rows { columns, .. }) => Some(
+                    (0..columns[0].0.len())
+                        .map(|k| Source::Row(columns.iter().map(|c| c.0[k]).collect()))
+                        .collect(),
+                ),
+                _ => None,
+            },
+            _ => None,
+        },
+        Source::Row(items) => Some(items.into_iter().map(Source::Lit).collect()),
+        Source::Lit(_) => None,
+    };
+    let what: std::borrow::Cow<'static, str> = match sources {
+        Some(sources) if sources.len() == targets.len() => {
+            for (&t, s) in targets.iter().zip(sources) {
+                unpack(m, ast, t, s, span, out, diags);
+            }
+            return;
+        }
+        Some(sources) => format!(
+            "unpacked from {} values into {} targets (Python raises a ValueError)",
+            sources.len(),
+            targets.len()
+        )
+        .into(),
+        None => "an item of a value the compiler cannot unpack".into(),
+    };
+    let mut work: Vec<ExprId> = targets.clone();
+    while let Some(t) = work.pop() {
+        match &ast.expr(t).kind {
+            ExprKind::Name(n) => out.push((
+                n.clone(),
+                Global::Opaque {
+                    span,
+                    what: what.clone(),
+                },
+            )),
+            ExprKind::Tuple(ts) => work.extend(ts.iter().copied()),
+            _ => {}
+        }
+    }
+}
+
 /// `vecN(...)` / `ivecN(...)` / `uvecN(...)` of constant numbers at the top level: one per
 /// component, or one for all; each converts as a constructor converts it (an int to a float
 /// component; a float to an int component is no constant). `None` when `value` is no such
@@ -663,13 +843,7 @@ pub(crate) fn table(
     if lits.is_empty() {
         return opaque("an empty tuple");
     }
-    let elem = if lits.iter().any(|l| matches!(l, Lit::Float(_))) {
-        Scalar::F32
-    } else if lits.iter().all(|l| l.to_const(Scalar::I32).is_ok()) {
-        Scalar::I32
-    } else {
-        Scalar::U32
-    };
+    let elem = table_elem(&lits);
     for (&l, &i) in lits.iter().zip(items) {
         let bad = match l.to_const(elem) {
             Err(e) => Some(e),
@@ -688,6 +862,18 @@ pub(crate) fn table(
         elem,
         span,
     })
+}
+
+/// A constant table's element type: `f32` when an item is a float, else `i32` (`u32` when
+/// an item needs it).
+fn table_elem(lits: &[Lit]) -> Scalar {
+    if lits.iter().any(|l| matches!(l, Lit::Float(_))) {
+        Scalar::F32
+    } else if lits.iter().all(|l| l.to_const(Scalar::I32).is_ok()) {
+        Scalar::I32
+    } else {
+        Scalar::U32
+    }
 }
 
 /// `((a, b), (c, d), ...)`: when every item is a tuple of one length (1 to 4), the

@@ -313,10 +313,14 @@ fn default_value(
 
 fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diagnostic> {
     let expr = ast.expr(e);
-    let parts: Vec<ExprId> = match &expr.kind {
-        ExprKind::Tuple(items) => items.clone(),
-        _ => vec![e],
-    };
+    let no_local = |_: &str| false;
+    let parts = m.size_items(ast, e, &no_local).unwrap_or_else(|| {
+        vec![SizeItem {
+            span: expr.span,
+            label: None,
+            value: m.const_eval(ast, e, &no_local),
+        }]
+    });
     if parts.is_empty() || parts.len() > 3 {
         return Err(Diagnostic::error(
             expr.span,
@@ -325,14 +329,9 @@ fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diag
     }
     let mut out = [1u32; 3];
     let mut total = 1i128;
-    for (i, &p) in parts.iter().enumerate() {
-        let bad = || {
-            Diagnostic::error(
-                ast.expr(p).span,
-                "a workgroup size must be a positive integer constant",
-            )
-        };
-        match m.const_eval(ast, p, &|_: &str| false)? {
+    for (i, part) in parts.into_iter().enumerate() {
+        let bad = || part.error("a workgroup size must be a positive integer constant");
+        match part.value.clone()? {
             // Past 1024 in one axis, the total check below says why.
             Some(Lit::Int(v)) if v >= 1 => {
                 out[i] = u32::try_from(v).unwrap_or(u32::MAX);

@@ -181,6 +181,21 @@ fn mentions_device(d: &ast::Decorator) -> bool {
     names_device(e)
 }
 
+/// An assignment target made only of names, in tuples and lists (`A`, `A, (B, C)`,
+/// `[A, B]`): one whose every binding is a module name.
+fn names_only(target: &ast::Expr) -> bool {
+    let mut work = vec![target];
+    while let Some(t) = work.pop() {
+        match t {
+            ast::Expr::Name(_) => {}
+            ast::Expr::Tuple(t) => work.extend(&t.elts),
+            ast::Expr::List(l) => work.extend(&l.elts),
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// `kernel` or `func`, as a name or an attribute (`spirthon.kernel`).
 fn names_device(e: &ast::Expr) -> bool {
     match e {
@@ -304,13 +319,15 @@ impl Convert<'_> {
                     span: span(i.range),
                 });
             }
-            ast::Stmt::Assign(a) => {
-                if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                    self.top_assign(n.id.to_string(), None, &a.value, span(a.range));
-                } else {
-                    self.opaque_targets(&a.targets, "a value the kernel language cannot hold");
+            ast::Stmt::Assign(a) => match a.targets.as_slice() {
+                [ast::Expr::Name(n)] => {
+                    self.top_assign(n.id.to_string(), None, &a.value, span(a.range))
                 }
-            }
+                targets if targets.iter().all(names_only) => {
+                    self.top_unpack(targets, &a.value, span(a.range))
+                }
+                targets => self.opaque_targets(targets, "a value the kernel language cannot hold"),
+            },
             ast::Stmt::AnnAssign(a) => {
                 if let (ast::Expr::Name(n), Some(v)) = (&*a.target, &a.value) {
                     let quiet = std::mem::replace(&mut self.quiet, true);
@@ -474,15 +491,46 @@ impl Convert<'_> {
         }
     }
 
+    /// Binds every name of `targets` (inside tuples, lists and `*` too) to `what`.
     fn opaque_targets(&mut self, targets: &[ast::Expr], what: &'static str) {
-        for t in targets {
-            if let ast::Expr::Name(n) = t {
-                self.ast.items.push(Item::Opaque {
+        let mut work: Vec<&ast::Expr> = targets.iter().rev().collect();
+        while let Some(t) = work.pop() {
+            match t {
+                ast::Expr::Name(n) => self.ast.items.push(Item::Opaque {
                     name: n.id.to_string(),
                     span: span(n.range),
                     what,
-                });
+                }),
+                ast::Expr::Tuple(t) => work.extend(t.elts.iter().rev()),
+                ast::Expr::List(l) => work.extend(l.elts.iter().rev()),
+                ast::Expr::Starred(s) => work.push(&s.value),
+                _ => {}
             }
+        }
+    }
+
+    /// `A, B = 4, 8`, `(X, Y), Z = ...`, `A = B = 4`: names bound together from one value
+    /// (see [`Item::Unpack`]); every name is opaque when the value is outside the
+    /// expression language.
+    fn top_unpack(&mut self, targets: &[ast::Expr], value: &ast::Expr, sp: Span) {
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let before = self.ast.exprs.len();
+        self.lists_as_tuples = true;
+        let target_ids = self.exprs(targets);
+        let value_id = self.expr(value);
+        self.lists_as_tuples = false;
+        self.quiet = quiet;
+        let rejected = self.ast.exprs[before..]
+            .iter()
+            .any(|e| e.kind == ExprKind::Error);
+        if rejected {
+            self.opaque_targets(targets, "a value the kernel language cannot hold");
+        } else {
+            self.ast.items.push(Item::Unpack {
+                targets: target_ids,
+                value: value_id,
+                span: sp,
+            });
         }
     }
 
