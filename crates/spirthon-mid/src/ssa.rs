@@ -3,11 +3,14 @@
 //!
 //! - A variable read that no assignment reaches on some path: "`x` may be used before it is
 //!   assigned", once per name, at its first such read. Paths follow Python's control
-//!   flow without evaluating conditions, except the lowering's own flags (a loop's "left by
-//!   `break`" flag, which decides whether its `else` clause runs): a branch on such a flag
+//!   flow without evaluating conditions, except the lowering's own flags: a loop's "left by
+//!   `break`" flag, which decides whether its `else` clause runs, and the value of `and`/`or`
+//!   on bools, which is its left operand's where that decided it. A branch on such a flag
 //!   goes only the way the flag's value on the path allows. So `m` assigned before every
 //!   `break` and in the `else` clause is assigned after the loop, though the loop's merge
-//!   block joins the two ways out before the flag splits them again.
+//!   block joins the two ways out before the flag splits them again; and `y` in
+//!   `if a and (y := f()):` is assigned in the `if`'s body, as `r` is in a case's guard and
+//!   body after `case 1 | 2 as r if r == 2:`.
 //! - A func that must return a value whose end is reachable: "missing return".
 //!
 //! The result is the same CFG with every operand a [`Ref`] (an instruction, a phi, or an
@@ -149,12 +152,20 @@ fn report_undefined(
     }
 }
 
-/// The lowering's hidden flags: variables it introduces (no name) of type bool whose every
-/// definition is a constant. Up to 64 are tracked, each a bit of a path's state; a branch on
-/// any other value goes both ways.
+/// The lowering's hidden flags: variables it introduces (no name) of type bool with a
+/// known value on some path: a constant definition (a loop's "left by `break`" flag), or a
+/// definition by the value its block then branches on (an `and`/`or` of bools, known on the
+/// way the left operand decided). Up to 64 are tracked, each a bit of a path's state: known
+/// after a constant definition or a branch on its defining value, unknown after another
+/// definition; a branch on any other value, or on a flag not known on the path, goes both
+/// ways.
 struct Flags {
     /// Per variable, its bit when it is a tracked flag.
     bit: Vec<Option<u8>>,
+    /// The bits of flags that are not constants everywhere: forgotten once read (their
+    /// reader is the branch or value right after the `and`/`or`), so that paths that differ
+    /// only in them join again.
+    forget: u64,
 }
 
 /// A path's knowledge of the flags: which are known, and their values.
@@ -167,24 +178,39 @@ const MAX_STATES: usize = 1 << 16;
 impl Flags {
     fn of(ssa_in: &spirthon_ssa::Function, f: &Function<Operand>) -> Flags {
         let mut bit = vec![None; f.vars.len()];
+        let mut forget = 0u64;
         let mut next = 0u8;
-        for (var, info) in f.vars.iter_enumerated() {
-            // A variable SSA construction never saw (made after lowering gave up on an
-            // expression) has no definitions to track.
-            if next == 64
-                || !info.name.is_empty()
-                || info.ty != Ty::BOOL
-                || var.index() >= ssa_in.num_vars()
-            {
-                continue;
-            }
-            let defs = ssa_in.var_defs(var);
-            if !defs.is_empty() && defs.iter().all(|&(_, o)| const_bool(f, o).is_some()) {
-                bit[var.index()] = Some(next);
-                next += 1;
+        // Constant flags first, as many as before the others were tracked.
+        for constant in [true, false] {
+            for (var, info) in f.vars.iter_enumerated() {
+                // A variable SSA construction never saw (made after lowering gave up on an
+                // expression) has no definitions to track.
+                if next == 64
+                    || bit[var.index()].is_some()
+                    || !info.name.is_empty()
+                    || info.ty != Ty::BOOL
+                    || var.index() >= ssa_in.num_vars()
+                {
+                    continue;
+                }
+                let defs = ssa_in.var_defs(var);
+                let known =
+                    |&(b, o): &(Block, Operand)| const_bool(f, o).is_some() || branches_on(f, b, o);
+                let tracked = if constant {
+                    !defs.is_empty() && defs.iter().all(|&(_, o)| const_bool(f, o).is_some())
+                } else {
+                    defs.iter().any(known)
+                };
+                if tracked {
+                    bit[var.index()] = Some(next);
+                    if !constant {
+                        forget |= 1u64 << next;
+                    }
+                    next += 1;
+                }
             }
         }
-        Flags { bit }
+        Flags { bit, forget }
     }
 
     /// Whether some path from the entry reaches block `b` with `v` unassigned (`b` reads `v`
@@ -214,14 +240,6 @@ impl Flags {
             if defines.iter().any(|&(d, _)| d == v) {
                 continue;
             }
-            // A tracked flag's every definition is a constant (`Flags::of`).
-            let mut out = state;
-            for &(d, o) in defines {
-                if let (Some(k), Some(c)) = (self.bit[d.index()], const_bool(f, o)) {
-                    let m = 1u64 << k;
-                    out = (out.0 | m, (out.1 & !m) | if c { m } else { 0 });
-                }
-            }
             let taken = match &f.blocks[x].term {
                 Term::Branch(c, t, e) => {
                     self.value(ssa_in, f, *c, state)
@@ -229,10 +247,43 @@ impl Flags {
                 }
                 _ => None,
             };
-            for &s in cfg.successors(x) {
-                if taken.is_none_or(|t| t == s) {
-                    stack.push((s, out));
+            // Read, a flag that is not constant everywhere is forgotten; then each
+            // definition makes its flag known (a constant) or unknown (another value).
+            let mut out = state;
+            for (_, d) in ssa_in.uses_in(x) {
+                if let Some(k) = self.bit[d.index()] {
+                    let m = (1u64 << k) & self.forget;
+                    out = (out.0 & !m, out.1 & !m);
                 }
+            }
+            for &(d, o) in defines {
+                if let Some(k) = self.bit[d.index()] {
+                    let m = 1u64 << k;
+                    out = match const_bool(f, o) {
+                        Some(c) => (out.0 | m, (out.1 & !m) | if c { m } else { 0 }),
+                        None => (out.0 & !m, out.1 & !m),
+                    };
+                }
+            }
+            for &s in cfg.successors(x) {
+                if taken.is_some_and(|t| t != s) {
+                    continue;
+                }
+                // A flag this block defined by the value it branches on is known on each
+                // way out.
+                let mut out = out;
+                if let Term::Branch(c, t, e) = &f.blocks[x].term {
+                    if t != e {
+                        for &(d, o) in defines {
+                            if let (Some(k), true) = (self.bit[d.index()], o == *c) {
+                                let m = 1u64 << k;
+                                let known = if s == *t { m } else { 0 };
+                                out = (out.0 | m, (out.1 & !m) | known);
+                            }
+                        }
+                    }
+                }
+                stack.push((s, out));
             }
         }
         false
@@ -256,6 +307,11 @@ impl Flags {
             }
         }
     }
+}
+
+/// Whether block `b` ends in a branch on `o`.
+fn branches_on(f: &Function<Operand>, b: Block, o: Operand) -> bool {
+    matches!(&f.blocks[b].term, Term::Branch(c, t, e) if *c == o && t != e)
 }
 
 /// The value of `o` when it is a bool constant.

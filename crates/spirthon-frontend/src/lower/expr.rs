@@ -21,6 +21,18 @@ impl Lower<'_, '_> {
             .any(|&e| matches!(self.ast.expr(e).kind, ExprKind::Error))
     }
 
+    /// Whether `e` assigns a name (holds an assignment expression `(name := value)`).
+    pub(super) fn has_walrus(&self, e: ExprId) -> bool {
+        let mut work = vec![e];
+        while let Some(e) = work.pop() {
+            match &self.ast.expr(e).kind {
+                ExprKind::Walrus(..) => return true,
+                kind => kind.children(|c| work.push(c)),
+            }
+        }
+        false
+    }
+
     /// Whether evaluating `e` has no effect and cannot fault, so it may be evaluated
     /// whether or not Python would (a select instead of a branch). In checked mode `//` and
     /// `%` can fail (a zero divisor), so they are not.

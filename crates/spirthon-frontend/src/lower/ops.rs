@@ -501,6 +501,9 @@ impl Lower<'_, '_> {
         let mut i = 0;
         let mut cur = operand(self, values[0]);
         let mut cur_span = self.ast.expr(values[0]).span;
+        // After an operand that assigns a name (`(r := x) == x and r == 2`), the rest are
+        // evaluated only where Python evaluates them, pure or not: they may read it.
+        let mut assigned = self.has_walrus(values[0]);
         while i + 1 < values.len() {
             let next = values[i + 1];
             let next_span = self.ast.expr(next).span;
@@ -520,7 +523,9 @@ impl Lower<'_, '_> {
             let Some((a, t)) = self.value(cur, cur_span) else {
                 return Ex::Err;
             };
-            if self.is_pure(next) {
+            let eager = !assigned && self.is_pure(next);
+            assigned = assigned || self.has_walrus(next);
+            if eager {
                 let b = operand(self, next);
                 let Some(b) = self.same_type(b, t, next_span, op_name, cur_span) else {
                     return Ex::Err;
