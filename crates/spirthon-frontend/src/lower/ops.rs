@@ -411,6 +411,20 @@ impl Lower<'_, '_> {
         Ex::Val(self.val(Op::Cmp(op), Ty::BOOL, [x, y], span), Ty::BOOL)
     }
 
+    /// Whether `a == b` is a case's test (the parser's, over the hidden subject of a
+    /// `match`) with a literal outside the subject's type (`case -1:` on a `u32`): a case
+    /// that never matches, as under CPython, where the subject is never that value.
+    fn outside_the_subject(&self, left: ExprId, a: Ex, b: Ex) -> bool {
+        let hidden =
+            matches!(&self.ast.expr(left).kind, ExprKind::Name(n) if n.starts_with("match@"));
+        match (a, b) {
+            (Ex::Val(_, Ty::Scalar(s)), Ex::Lit(l @ Lit::Int(_))) if hidden => {
+                l.to_const(s).is_err()
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn compare_chain(
         &mut self,
         left: ExprId,
@@ -422,6 +436,9 @@ impl Lower<'_, '_> {
         let (op0, b0) = rest[0];
         let b = self.expr(b0);
         let b_span = self.ast.expr(b0).span;
+        if self.outside_the_subject(left, a, b) {
+            return Ex::Lit(Lit::Bool(false));
+        }
         let mut result = self.compare(op0, a, b, a_span, b_span, span);
         a = b;
         a_span = b_span;
