@@ -25,9 +25,10 @@ and the Vulkan/Metal runtime; everything here is plain Python over its byte-leve
 Invariants: every operation on a device runs on that device's own thread in the order it
 was asked for, from any number of Python threads (so each launch computes with its own
 scalars); a launch with host arrays returns after their results are back; a launch with
-device arrays only returns once it is submitted. Every wait can be interrupted (Ctrl-C)
-and gives up after ``set_timeout``'s seconds with a ``TimeoutError`` that says what did
-not finish. A device does not survive ``os.fork()``: a child forked after it was opened
+device arrays only returns once it is recorded, and waits first while the device's queue is
+full (``_native.MAX_QUEUED`` operations). Every wait can be interrupted (Ctrl-C) and gives
+up when the device has made no progress for ``set_timeout``'s seconds, with a
+``TimeoutError`` that says what did not finish. A device does not survive ``os.fork()``: a child forked after it was opened
 refuses it with an error naming the ``spawn`` start method (``spirthon._native``).
 """
 
@@ -83,10 +84,11 @@ _timeout = _env_timeout()
 
 
 def set_timeout(seconds):
-    """How long a wait for the device may last before it raises ``TimeoutError``: a launch
-    that reads results back (host arrays, checked mode), ``.numpy()``, ``synchronize()``, and
-    a launch waiting for earlier work to be submitted. ``None`` (or 0) waits forever; the
-    default is 60 s (``SPIRTHON_TIMEOUT``, as for ``spirthon run --timeout``)."""
+    """How long a wait for the device may go without progress (the device finishing an
+    operation or a batch of launches) before it raises ``TimeoutError``: a launch that reads
+    results back (host arrays, checked mode), ``.numpy()``, ``synchronize()``, and a launch
+    waiting for room in the device's queue. ``None`` (or 0) waits forever; the default is
+    60 s (``SPIRTHON_TIMEOUT``, as for ``spirthon run --timeout``)."""
     global _timeout
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0):
         raise ValueError("set_timeout takes a number of seconds (0 or None: no limit), not %r" % (seconds,))
@@ -770,7 +772,7 @@ class DeviceArray:
         the launches asked for before (copied on the device, without waiting)."""
         if self._host is not None:
             return DeviceArray(self.device, self.elem, self.shape, host=self._host.copy())
-        return DeviceArray(self.device, self.elem, self.shape, buffer=self.device.native.copy(self._buffer))
+        return DeviceArray(self.device, self.elem, self.shape, buffer=self.device.native.copy(self._buffer, timeout=_timeout))
 
     def update(self, values):
         """Replaces the contents with ``values`` (a NumPy array of the same shape), after the
@@ -781,7 +783,7 @@ class DeviceArray:
         if self._host is not None:
             self._host[...] = arr
         else:
-            self.device.native.write(self._buffer, arr.tobytes())
+            self.device.native.write(self._buffer, arr.tobytes(), timeout=_timeout)
         self._written("by update()")
 
     def __repr__(self):
@@ -882,7 +884,7 @@ def _array(values, dtype):
     dev = _current()
     if dev is _PYTHON:
         return DeviceArray(dev, elem, shape, host=arr)
-    return DeviceArray(dev, elem, shape, buffer=dev.native.upload(arr.tobytes()))
+    return DeviceArray(dev, elem, shape, buffer=dev.native.upload(arr.tobytes(), timeout=_timeout))
 
 
 def zeros(shape, dtype=f32, requires_grad=False):
@@ -973,14 +975,14 @@ def _array_arg(dev, p, value):
     if isinstance(value, DeviceArray):
         return value._buffer, None
     if isinstance(value, Array) and isinstance(p.elem, StructType):
-        buf = dev.native.upload(b"".join(structs.pack(v) for v in value._data))
+        buf = dev.native.upload(b"".join(structs.pack(v) for v in value._data), timeout=_timeout)
         return buf, _HostArg(p.name, value, None, buf)
     if isinstance(value, Array):
         flat = [c for v in value._data for c in _flat(v)]
         data = struct.pack("<%d%s" % (len(flat), _CODES[_scalar_of(p.elem)]), *flat)
-        buf = dev.native.upload(data)
+        buf = dev.native.upload(data, timeout=_timeout)
         return buf, _HostArg(p.name, value, None, buf)
-    buf = dev.native.upload(value.tobytes())
+    buf = dev.native.upload(value.tobytes(), timeout=_timeout)
     return buf, _HostArg(p.name, value, value, buf)
 
 

@@ -86,6 +86,15 @@ def add_both(a: Array[i32], b: Array[i32], out: Array[i32]):
     out[i] = a[i] + b[i]
 
 
+@kernel
+def churn(n: i32, out: Array[f32]):
+    i = global_id().x
+    s = out[i]
+    for k in range(n):
+        s = s * 0.5 + 1.0
+    out[i] = s
+
+
 def hammer(tid, launches, wrong, device_arrays):
     """`launches` launches of three kernels with sizes and scalars of their own."""
     rng = np.random.default_rng(tid)
@@ -477,7 +486,7 @@ def spin(n: i32, out: Array[f32]):
 if __name__ == "__main__":
     out = np.zeros(1 << 18, dtype=np.float32)
     spin.launch(1, 10, out[:1].copy())
-    if sys.argv[1] == "timeout":
+    if sys.argv[1] in ("timeout", "queue"):
         spirthon.set_timeout(1.0)
     signalled = []
 
@@ -489,7 +498,14 @@ if __name__ == "__main__":
     print("ready", flush=True)
     t = time.time()
     try:
-        spin.launch(out.size, 60000, out)
+        if sys.argv[1] == "queue":
+            # Recorded, then more launches than the queue holds, behind it.
+            spin.launch(out.size, 60000, spirthon.array(out))
+            small = spirthon.zeros(1, f32)
+            for k in range(100000):
+                spin.launch(1, 1, small)
+        else:
+            spin.launch(out.size, 60000, out)
         print("finished", flush=True)
     except KeyboardInterrupt:
         # From the signal's arrival to the KeyboardInterrupt: the child's own report.
@@ -538,7 +554,15 @@ class Waiting(unittest.TestCase):
         # room); the launch itself takes about a minute.
         self.assertLess(took, 20.0)
         self.assertIn("`spin`", out)
-        self.assertIn("within 1 s", out)
+        self.assertIn("no progress within 1 s", out)
+
+    def test_a_launch_waiting_for_room_behind_a_stuck_device_raises(self):
+        p = self.start("queue")
+        out, err = p.communicate(timeout=300)
+        if out.startswith("finished"):
+            self.skipTest("the launches finished at once")
+        self.assertTrue(out.startswith("timed out"), out + err)
+        self.assertIn("operations are queued on the device, and it made no progress within 1 s", out)
 
     def test_timeouts_are_numbers(self):
         for bad in [-1, "5", True]:
@@ -689,6 +713,31 @@ class Processes(unittest.TestCase):
         p = subprocess.run([sys.executable, "-c", code, lines[0]], capture_output=True, text=True, env=env, timeout=600)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout, "axpb [1.0, 4.0, 7.0, 10.0, 13.0] ['__main__', '__mp_main__']\n")
+
+
+class Backpressure(unittest.TestCase):
+    """A loop of launches on device arrays runs at the device's pace: a launch waits while
+    the device's queue is full, and a time limit bounds the time without progress, not the
+    length of the work queued."""
+
+    def test_a_loop_of_launches_waits_for_room_and_its_read_for_progress(self):
+        out = spirthon.zeros(4096, f32)
+        churn.launch(4096, 1, out)
+        native = gpu._current().native
+        seen = 0
+        for k in range(1500):
+            churn.launch(4096, 2000, out)
+            seen = max(seen, native.queued())
+        self.assertLessEqual(seen, gpu._native.MAX_QUEUED)
+        before = spirthon.get_timeout()
+        # On lavapipe the launches queued take several seconds, a batch of them a fraction
+        # of one: the read waits while batches complete (it raised TimeoutError when the
+        # limit was on the whole wait).
+        spirthon.set_timeout(2.0)
+        try:
+            np.testing.assert_array_equal(out.numpy(), np.full(4096, 2.0, dtype=np.float32))
+        finally:
+            spirthon.set_timeout(before)
 
 
 class Devices(unittest.TestCase):

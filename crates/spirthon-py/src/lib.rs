@@ -359,19 +359,59 @@ struct Device {
 /// How often a wait looks for a signal.
 const SLICE: Duration = Duration::from_millis(100);
 
-/// Waits for `pending`, interruptibly and at most `timeout` seconds.
+/// A time limit on a wait for the device: `timeout` seconds without progress
+/// ([`DeviceThread::progress`]); `None`, 0 or a non-finite number: no limit.
+struct Watch {
+    limit: Option<f64>,
+    deadline: Option<Instant>,
+    seen: u64,
+}
+
+impl Watch {
+    fn new(thread: &DeviceThread, timeout: Option<f64>) -> Watch {
+        let limit = timeout.filter(|t| t.is_finite() && *t > 0.0);
+        Watch {
+            limit,
+            deadline: limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
+            seen: thread.progress(),
+        }
+    }
+
+    /// How long the next slice of the wait may be.
+    fn slice(&self) -> Duration {
+        self.deadline.map_or(SLICE, |d| {
+            d.saturating_duration_since(Instant::now()).min(SLICE)
+        })
+    }
+
+    /// After a slice: the limit, when the device has made no progress for that long.
+    fn expired(&mut self, thread: &DeviceThread) -> Option<f64> {
+        let (limit, deadline) = (self.limit?, self.deadline?);
+        let now = thread.progress();
+        if now != self.seen {
+            self.seen = now;
+            self.deadline = Some(Instant::now() + Duration::from_secs_f64(limit));
+            return None;
+        }
+        (Instant::now() >= deadline).then_some(limit)
+    }
+}
+
+/// The end of a `TimeoutError`'s message.
+const STILL_RUNS: &str = "it still runs on the device, and later work on the device waits for it (raise the limit with spirthon.set_timeout(seconds), or None to wait forever)";
+
+/// Waits for `pending`, interruptibly, while the device makes progress: at most `timeout`
+/// seconds without any.
 fn wait<T: Send + 'static>(
     py: Python<'_>,
+    thread: &DeviceThread,
     mut pending: Pending<T>,
     timeout: Option<f64>,
     what: &dyn Fn() -> String,
 ) -> PyResult<T> {
-    let limit = timeout.filter(|t| t.is_finite() && *t > 0.0);
-    let deadline = limit.map(|t| Instant::now() + Duration::from_secs_f64(t));
+    let mut watch = Watch::new(thread, timeout);
     loop {
-        let slice = deadline.map_or(SLICE, |d| {
-            d.saturating_duration_since(Instant::now()).min(SLICE)
-        });
+        let slice = watch.slice();
         let (back, r) = py.detach(move || {
             let r = pending.wait(slice);
             (pending, r)
@@ -387,15 +427,36 @@ fn wait<T: Send + 'static>(
             }
             Err(Waited::NotYet) => {
                 py.check_signals()?;
-                if let (Some(d), Some(t)) = (deadline, limit) {
-                    if Instant::now() >= d {
-                        return Err(PyTimeoutError::new_err(format!(
-                            "{} did not finish within {t} s; it still runs on the device, and later work on the device waits for it (raise the limit with spirthon.set_timeout(seconds), or None to wait forever)",
-                            what()
-                        )));
-                    }
+                if let Some(t) = watch.expired(thread) {
+                    return Err(PyTimeoutError::new_err(format!(
+                        "{} did not finish: the device made no progress within {t} s; {STILL_RUNS}",
+                        what()
+                    )));
                 }
             }
+        }
+    }
+}
+
+/// Waits, interruptibly, until the device's queue has room for another job
+/// ([`DeviceThread::wait_for_room`]), while the device makes progress: at most `timeout`
+/// seconds without any.
+fn room(py: Python<'_>, thread: &DeviceThread, timeout: Option<f64>) -> PyResult<()> {
+    if thread.has_room() {
+        return Ok(());
+    }
+    let mut watch = Watch::new(thread, timeout);
+    loop {
+        let slice = watch.slice();
+        if py.detach(|| thread.wait_for_room(slice)) {
+            return Ok(());
+        }
+        py.check_signals()?;
+        if let Some(t) = watch.expired(thread) {
+            return Err(PyTimeoutError::new_err(format!(
+                "{} operations are queued on the device, and it made no progress within {t} s; {STILL_RUNS}",
+                thread.queued()
+            )));
         }
     }
 }
@@ -461,6 +522,12 @@ impl Device {
         self.thread.gpu().describe()
     }
 
+    /// The operations asked for and not yet done by the device's thread (at most
+    /// `MAX_QUEUED`, and one more for each Python thread waiting for a result).
+    fn queued(&self) -> usize {
+        self.thread.queued()
+    }
+
     /// The device's subgroup size (`None` without subgroups, or when it varies by kernel).
     fn subgroup_size(&self) -> Option<u32> {
         self.thread.gpu().subgroup_size()
@@ -476,16 +543,19 @@ impl Device {
     }
 
     /// A buffer holding `data`: made here, filled in the device thread's turn (before any
-    /// launch asked for later), without waiting.
-    fn upload(&self, data: &[u8]) -> PyResult<Buffer> {
+    /// launch asked for later), without waiting but for room in the queue (at most `timeout`
+    /// seconds without progress).
+    #[pyo3(signature = (data, timeout=None))]
+    fn upload(&self, py: Python<'_>, data: &[u8], timeout: Option<f64>) -> PyResult<Buffer> {
         self.alive()?;
+        room(py, &self.thread, timeout)?;
         let buf = self
             .thread
             .gpu()
             .alloc(data.len() as u64)
             .map_err(run_error)?;
         let (into, data) = (buf.clone(), data.to_vec());
-        self.thread.post(move |g| {
+        self.thread.post_data(data.len(), move |g| {
             let _ = g.write(&into, &data);
         });
         Ok(Buffer {
@@ -494,21 +564,31 @@ impl Device {
     }
 
     /// Replaces a buffer's contents (same length), after everything asked for before,
-    /// without waiting.
-    fn write(&self, buffer: &Buffer, data: &[u8]) -> PyResult<()> {
+    /// without waiting but for room in the queue.
+    #[pyo3(signature = (buffer, data, timeout=None))]
+    fn write(
+        &self,
+        py: Python<'_>,
+        buffer: &Buffer,
+        data: &[u8],
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
         self.alive()?;
         buffer.buf.fits(data).map_err(run_error)?;
+        room(py, &self.thread, timeout)?;
         let (buf, data) = (buffer.buf.clone(), data.to_vec());
-        self.thread.post(move |g| {
+        self.thread.post_data(data.len(), move |g| {
             let _ = g.write(&buf, &data);
         });
         Ok(())
     }
 
     /// A new buffer holding a copy of `buffer`'s contents as they are after everything
-    /// asked for before, made on the device without waiting.
-    fn copy(&self, buffer: &Buffer) -> PyResult<Buffer> {
+    /// asked for before, made on the device without waiting but for room in the queue.
+    #[pyo3(signature = (buffer, timeout=None))]
+    fn copy(&self, py: Python<'_>, buffer: &Buffer, timeout: Option<f64>) -> PyResult<Buffer> {
         self.alive()?;
+        room(py, &self.thread, timeout)?;
         let buf = self
             .thread
             .gpu()
@@ -534,7 +614,7 @@ impl Device {
         self.alive()?;
         let buf = (*buffer.buf).clone();
         let p = self.thread.submit(move |g| g.read(&buf));
-        let bytes = wait(py, p, timeout, &|| {
+        let bytes = wait(py, &self.thread, p, timeout, &|| {
             "reading a device array back (after the launches before it)".into()
         })?;
         Ok(PyBytes::new(py, &bytes))
@@ -550,7 +630,7 @@ impl Device {
             let earlier = g.take_failure();
             g.flush().and(earlier)
         });
-        wait(py, p, timeout, &|| {
+        wait(py, &self.thread, p, timeout, &|| {
             "submitting the recorded launches".into()
         })
     }
@@ -560,7 +640,9 @@ impl Device {
     fn finish(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
         self.alive()?;
         let p = self.thread.submit(|g| g.finish());
-        wait(py, p, timeout, &|| "the work launched on the device".into())
+        wait(py, &self.thread, p, timeout, &|| {
+            "the work launched on the device".into()
+        })
     }
 
     /// Compiles entry point `entry` of the SPIR-V module `words`: `arrays` lists each array
@@ -599,7 +681,7 @@ impl Device {
                 uniform_size,
             )
         });
-        let pipeline = wait(py, p, timeout, &|| what.clone())?;
+        let pipeline = wait(py, &self.thread, p, timeout, &|| what.clone())?;
         Ok(Kernel {
             pipeline: Kept::new(Arc::new(pipeline)),
         })
@@ -648,7 +730,7 @@ impl Device {
             let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
             g.time_launches(&pipeline, &uniform, &refs, threads, times)
         });
-        let t = wait(py, p, timeout, &|| "timing launches".into())?;
+        let t = wait(py, &self.thread, p, timeout, &|| "timing launches".into())?;
         Ok(t.as_secs_f64())
     }
 }
@@ -676,6 +758,7 @@ impl Device {
         site: Option<String>,
     ) -> PyResult<Hidden> {
         self.alive()?;
+        room(py, &self.thread, timeout)?;
         let gpu = self.thread.gpu();
         let dispatches = gpu
             .check_launch(&pipeline, &uniform, bufs.len(), threads)
@@ -697,7 +780,7 @@ impl Device {
             let refs: Vec<&DeviceBuffer> = bufs.iter().collect();
             g.launch(&pipeline, &uniform, &refs, threads, site.as_deref())
         });
-        let r = wait(py, p, timeout, &|| what.clone())?;
+        let r = wait(py, &self.thread, p, timeout, &|| what.clone())?;
         Ok((r.errors, r.prints))
     }
 }
@@ -732,4 +815,8 @@ mod _native {
 
     #[pymodule_export]
     const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+    /// The most operations queued on a device before a launch waits for room.
+    #[pymodule_export]
+    const MAX_QUEUED: usize = spirthon_runtime::worker::MAX_QUEUED;
 }

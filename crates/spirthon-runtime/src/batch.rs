@@ -19,12 +19,19 @@
 //! the batch's commands, after those submitted before); the slots of a submitted batch are
 //! free again.
 //!
+//! At most [`MAX_IN_FLIGHT`] submitted batches are incomplete: before submitting another the
+//! device's thread waits for the oldest (a driver that queues submissions without waiting,
+//! as a GPU's does, would otherwise hold every batch a loop asked for). The batches the device
+//! completed are counted ([`Gpu::completed`]): the progress a caller's time limit watches.
+//!
 //! Errors: the device's validation errors of a batch are reported by the flush that
 //! submits it, naming the launch the device rejects (found by validating each launch again
 //! on its own, without submitting it) and where it was launched, or every launch of the
 //! batch when none is rejected on its own; a flush with no caller (the thread went idle)
 //! keeps the error for the next operation that reports ([`Gpu::take_failure`]).
 
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::{Gpu, RunError};
@@ -33,6 +40,8 @@ use crate::{Gpu, RunError};
 pub const MAX_BATCH: u32 = 64;
 /// Uniform blocks in a pipeline's ring.
 pub const RING_SLOTS: u32 = 64;
+/// Submitted batches the device may not yet have completed before the next one waits.
+pub const MAX_IN_FLIGHT: usize = 8;
 
 /// The launches recorded and not yet submitted.
 #[derive(Default)]
@@ -84,6 +93,10 @@ pub(crate) struct Batches {
     pub(crate) batch: Mutex<Batch>,
     /// A failure of a batch submitted with no caller to report it.
     failed: Mutex<Option<String>>,
+    /// The submitted batches not yet seen completed, oldest first.
+    in_flight: Mutex<VecDeque<wgpu::SubmissionIndex>>,
+    /// The batches seen completed.
+    completed: AtomicU64,
 }
 
 impl Gpu {
@@ -146,10 +159,12 @@ impl Gpu {
                 std::mem::take(&mut b.launches),
             )
         };
+        self.drain(MAX_IN_FLIGHT - 1)?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.write_rings(writes);
-        self.queue.submit([encoder.finish()]);
+        let index = self.queue.submit([encoder.finish()]);
         let Some(e) = pollster::block_on(scope.pop()) else {
+            self.lock_in_flight().push_back(index);
             return Ok(());
         };
         let n = launches.len();
@@ -164,6 +179,41 @@ impl Gpu {
                 format!("the device rejected {}: {e}", self::launches(&names))
             }
         }))
+    }
+
+    /// Waits, oldest first, until at most `keep` submitted batches are incomplete, counting
+    /// each that completes ([`Gpu::completed`]).
+    pub(crate) fn drain(&self, keep: usize) -> Result<(), RunError> {
+        loop {
+            let oldest = {
+                let in_flight = self.lock_in_flight();
+                match in_flight.front() {
+                    Some(i) if in_flight.len() > keep => i.clone(),
+                    _ => return Ok(()),
+                }
+            };
+            self.device
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(oldest),
+                    timeout: None,
+                })
+                .map_err(|e| RunError::Device(format!("waiting for the device failed: {e}")))?;
+            self.lock_in_flight().pop_front();
+            self.batches.completed.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// The batches the device has completed, counted when a wait sees them complete: a count
+    /// that grows while a long wait for the device makes progress.
+    pub fn completed(&self) -> u64 {
+        self.batches.completed.load(Ordering::SeqCst)
+    }
+
+    fn lock_in_flight(&self) -> std::sync::MutexGuard<'_, VecDeque<wgpu::SubmissionIndex>> {
+        self.batches
+            .in_flight
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// The first of a rejected batch's `launches` that the device rejects on its own: each

@@ -116,8 +116,9 @@ impl Gpu {
     pub fn write(&self, b: &DeviceBuffer, data: &[u8]) -> Result<(), RunError> {
         b.fits(data)?;
         // After every launch recorded before it (a queued write lands before the next
-        // submission's commands).
-        self.settle()?;
+        // submission's commands); a failure of theirs is kept for the next call that reports
+        // one (a write has no caller to report it, and is made all the same).
+        self.flush_idle();
         self.write_padded(&b.buf, data);
         Ok(())
     }
@@ -131,7 +132,8 @@ impl Gpu {
                 from.len, to.len
             )));
         }
-        self.settle()?;
+        // As for a write: a failure of the launches before it is kept, the copy made.
+        self.flush_idle();
         let mut encoder = self.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&from.buf, 0, &to.buf, 0, from.buf.size());
         self.queue.submit([encoder.finish()]);
@@ -141,6 +143,8 @@ impl Gpu {
     /// The contents of `b` once everything launched so far has run.
     pub fn read(&self, b: &DeviceBuffer) -> Result<Vec<u8>, RunError> {
         self.settle()?;
+        // Batch by batch, so that a long wait shows its progress.
+        self.drain(0)?;
         let staging = self.staging(b.buf.size());
         let mut encoder = self.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&b.buf, 0, &staging, 0, b.buf.size());
@@ -152,6 +156,7 @@ impl Gpu {
     /// Waits until everything launched so far has run.
     pub fn finish(&self) -> Result<(), RunError> {
         self.settle()?;
+        self.drain(0)?;
         self.wait()
     }
 

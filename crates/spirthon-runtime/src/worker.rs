@@ -15,6 +15,12 @@
 //! a loop of launches is recorded in batches as fast as it asks, and nothing recorded waits
 //! for a later call.
 //!
+//! The queue is bounded: a caller posting work with [`MAX_QUEUED`] jobs (or
+//! [`MAX_QUEUED_BYTES`] of data) queued waits first ([`DeviceThread::wait_for_room`]), so a
+//! loop of launches runs at the device's pace, not at Python's, and memory does not grow with
+//! it. [`DeviceThread::progress`] counts the jobs done and the batches the device completed:
+//! a caller's time limit is a limit on the time without progress, not on the queue's length.
+//!
 //! A job that panics (a driver bug) fails its own caller, not the thread: later jobs run.
 //! Work a caller gave up on still runs (the device cannot take it back); later jobs wait
 //! for it. Dropping the [`DeviceThread`] ends the thread after its queued jobs and waits
@@ -23,13 +29,20 @@
 //! down at exit, and a device destroyed concurrently with that crashed the process with
 //! "free(): invalid pointer").
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use crate::{Gpu, RunError};
 
 type Job = Box<dyn FnOnce(&Gpu) + Send>;
+
+/// The most jobs queued before a caller posting another waits ([`DeviceThread::wait_for_room`]):
+/// 16 batches of launches (`batch::MAX_BATCH`).
+pub const MAX_QUEUED: usize = 1024;
+/// The most bytes of data (uploads, writes) queued before a caller posting more waits.
+pub const MAX_QUEUED_BYTES: usize = 256 << 20;
 
 /// How long dropping a [`DeviceThread`] waits for its thread to end (a kernel that never
 /// ends keeps it; the process may still exit).
@@ -39,8 +52,41 @@ pub const DROP_WAIT: Duration = Duration::from_secs(5);
 pub struct DeviceThread {
     gpu: Arc<Gpu>,
     jobs: Mutex<Option<Sender<Job>>>,
+    queue: Arc<Queue>,
     /// Told when the thread has ended (and dropped its handle on the device).
     ended: Mutex<Receiver<()>>,
+}
+
+/// What the queue holds, and the jobs done, shared with the device's thread.
+#[derive(Default)]
+struct Queue {
+    /// Jobs posted and not yet done.
+    jobs: AtomicUsize,
+    /// The bytes of data they carry.
+    bytes: AtomicUsize,
+    /// Jobs done.
+    done: AtomicU64,
+    /// Callers waiting for room, and what wakes them.
+    waiting: AtomicUsize,
+    room: (Mutex<()>, Condvar),
+}
+
+impl Queue {
+    fn has_room(&self) -> bool {
+        self.jobs.load(Ordering::SeqCst) < MAX_QUEUED
+            && self.bytes.load(Ordering::SeqCst) < MAX_QUEUED_BYTES
+    }
+
+    /// A job of `bytes` is done.
+    fn finished(&self, bytes: usize) {
+        self.bytes.fetch_sub(bytes, Ordering::SeqCst);
+        self.jobs.fetch_sub(1, Ordering::SeqCst);
+        self.done.fetch_add(1, Ordering::SeqCst);
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            let _held = self.room.0.lock().unwrap_or_else(|e| e.into_inner());
+            self.room.1.notify_all();
+        }
+    }
 }
 
 /// A job's result, not yet there.
@@ -63,6 +109,7 @@ impl DeviceThread {
         let gpu = Arc::new(gpu);
         let (tx, rx) = mpsc::channel::<Job>();
         let on_thread = Arc::clone(&gpu);
+        let queue = Arc::new(Queue::default());
         let (done, ended) = mpsc::channel();
         std::thread::Builder::new()
             .name("spirthon-device".into())
@@ -75,6 +122,7 @@ impl DeviceThread {
         Ok(DeviceThread {
             gpu,
             jobs: Mutex::new(Some(tx)),
+            queue,
             ended: Mutex::new(ended),
         })
     }
@@ -85,13 +133,67 @@ impl DeviceThread {
     }
 
     /// Queues `job`, whose result no one waits for (a write with nothing to report): it runs
-    /// in its turn, and a later job's result comes after it.
+    /// in its turn, and a later job's result comes after it. It does not wait for room (see
+    /// [`DeviceThread::wait_for_room`]).
     pub fn post(&self, job: impl FnOnce(&Gpu) + Send + 'static) {
+        self.post_data(0, job);
+    }
+
+    /// [`DeviceThread::post`] of a job that carries `bytes` of data.
+    pub fn post_data(&self, bytes: usize, job: impl FnOnce(&Gpu) + Send + 'static) {
+        let queue = Arc::clone(&self.queue);
+        queue.jobs.fetch_add(1, Ordering::SeqCst);
+        queue.bytes.fetch_add(bytes, Ordering::SeqCst);
+        let job: Job = Box::new(move |gpu| {
+            // Counted done even when it panics.
+            struct Done(Arc<Queue>, usize);
+            impl Drop for Done {
+                fn drop(&mut self) {
+                    self.0.finished(self.1);
+                }
+            }
+            let _done = Done(queue, bytes);
+            job(gpu);
+        });
         // The thread only ends when the sender goes, so a send cannot fail while `self`
         // lives; if it ever did, a waiting caller sees `Lost`.
         if let Some(tx) = self.jobs.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            let _ = tx.send(Box::new(job));
+            let _ = tx.send(job);
         }
+    }
+
+    /// Whether the queue has room for another job: fewer than [`MAX_QUEUED`] jobs and
+    /// [`MAX_QUEUED_BYTES`] queued.
+    pub fn has_room(&self) -> bool {
+        self.queue.has_room()
+    }
+
+    /// Waits at most `slice` for the queue to have room; whether it has.
+    pub fn wait_for_room(&self, slice: Duration) -> bool {
+        let q = &self.queue;
+        if q.has_room() {
+            return true;
+        }
+        q.waiting.fetch_add(1, Ordering::SeqCst);
+        let held = q.room.0.lock().unwrap_or_else(|e| e.into_inner());
+        // Looked at again under the lock: a job finishing now notifies after this wait begins.
+        if !q.has_room() {
+            let _ = q.room.1.wait_timeout(held, slice);
+        }
+        q.waiting.fetch_sub(1, Ordering::SeqCst);
+        q.has_room()
+    }
+
+    /// The jobs queued and not yet done.
+    pub fn queued(&self) -> usize {
+        self.queue.jobs.load(Ordering::SeqCst)
+    }
+
+    /// A count that grows while the device works: jobs done, and batches the device has
+    /// completed ([`Gpu::completed`]). Unchanged for a while, the device is stuck (a long
+    /// kernel, or one that never ends).
+    pub fn progress(&self) -> u64 {
+        self.queue.done.load(Ordering::SeqCst) + self.gpu.completed()
     }
 
     /// Queues `job`; its result comes through the [`Pending`].
