@@ -18,7 +18,8 @@
 
 use spirthon_ir::lowered::Lowered;
 use spirthon_ir::{
-    Block, BlockData, Const, Diagnostic, Function, Inst, Op, Operand, PhiData, Ref, Term, Ty, Var,
+    Block, BlockData, CmpOp, Const, Diagnostic, Function, Inst, Op, Operand, PhiData, Ref, Term,
+    Ty, Var,
 };
 use spirthon_ssa::{Flavour, Phi, Val};
 
@@ -152,19 +153,23 @@ fn report_undefined(
     }
 }
 
-/// The lowering's hidden flags: variables it introduces (no name) of type bool with a
-/// known value on some path: a constant definition (a loop's "left by `break`" flag), or a
-/// definition by the value its block then branches on (an `and`/`or` of bools, known on the
-/// way the left operand decided). Up to 64 are tracked, each a bit of a path's state: known
-/// after a constant definition or a branch on its defining value, unknown after another
-/// definition; a branch on any other value, or on a flag not known on the path, goes both
-/// ways.
+/// The lowering's hidden flags: variables it introduces (no name) with a known value on
+/// some path. A bool with a constant definition (a loop's "left by `break`" flag), or
+/// defined by the value its block then branches on (an `and`/`or` of bools, known on the way
+/// the left operand decided); an int whose constant definitions all give one value (a
+/// `for` loop's counter at its start), known to hold it after such a definition. Up to 64
+/// are tracked, each a bit of a path's state: known after such a definition or branch,
+/// unknown after another definition. A branch on a known flag, or on a comparison of known
+/// counters and constants in its block, goes only the way their values allow; any other
+/// branch goes both ways.
 struct Flags {
-    /// Per variable, its bit when it is a tracked flag.
+    /// Per variable, its bit when it is tracked.
     bit: Vec<Option<u8>>,
+    /// Per variable, the value of a tracked int counter.
+    count: Vec<Option<i128>>,
     /// The bits of flags that are not constants everywhere: forgotten once read (their
-    /// reader is the branch or value right after the `and`/`or`), so that paths that differ
-    /// only in them join again.
+    /// reader is the branch or value right after the `and`/`or`, or the loop's test), so
+    /// that paths that differ only in them join again.
     forget: u64,
 }
 
@@ -175,42 +180,71 @@ type FlagState = (u64, u64);
 /// a path-insensitive analysis would).
 const MAX_STATES: usize = 1 << 16;
 
+/// The kinds of tracked flags, in the order they take bits.
+#[derive(Copy, Clone, PartialEq)]
+enum Kind {
+    Constant,
+    Branched,
+    Counter,
+}
+
 impl Flags {
     fn of(ssa_in: &spirthon_ssa::Function, f: &Function<Operand>) -> Flags {
         let mut bit = vec![None; f.vars.len()];
+        let mut count = vec![None; f.vars.len()];
         let mut forget = 0u64;
         let mut next = 0u8;
         // Constant flags first, as many as before the others were tracked.
-        for constant in [true, false] {
+        for kind in [Kind::Constant, Kind::Branched, Kind::Counter] {
             for (var, info) in f.vars.iter_enumerated() {
                 // A variable SSA construction never saw (made after lowering gave up on an
                 // expression) has no definitions to track.
                 if next == 64
                     || bit[var.index()].is_some()
                     || !info.name.is_empty()
-                    || info.ty != Ty::BOOL
                     || var.index() >= ssa_in.num_vars()
                 {
                     continue;
                 }
                 let defs = ssa_in.var_defs(var);
-                let known =
-                    |&(b, o): &(Block, Operand)| const_bool(f, o).is_some() || branches_on(f, b, o);
-                let tracked = if constant {
-                    !defs.is_empty() && defs.iter().all(|&(_, o)| const_bool(f, o).is_some())
-                } else {
-                    defs.iter().any(known)
+                let tracked = match kind {
+                    Kind::Constant => {
+                        info.ty == Ty::BOOL
+                            && !defs.is_empty()
+                            && defs.iter().all(|&(_, o)| const_bool(f, o).is_some())
+                    }
+                    Kind::Branched => {
+                        info.ty == Ty::BOOL
+                            && defs
+                                .iter()
+                                .any(|&(b, o)| const_bool(f, o).is_some() || branches_on(f, b, o))
+                    }
+                    Kind::Counter => {
+                        let mut values = defs.iter().filter_map(|&(_, o)| const_int(f, o));
+                        let first = values.next();
+                        count[var.index()] = first.filter(|&c| values.all(|v| v == c));
+                        count[var.index()].is_some()
+                    }
                 };
                 if tracked {
                     bit[var.index()] = Some(next);
-                    if !constant {
+                    if kind != Kind::Constant {
                         forget |= 1u64 << next;
                     }
                     next += 1;
                 }
             }
         }
-        Flags { bit, forget }
+        Flags { bit, count, forget }
+    }
+
+    /// Whether definition `d = o` makes tracked `d` known: `Some(value)` (a counter's is
+    /// `false`, its value being `count`), or `None` when it makes it unknown.
+    fn known_def(&self, f: &Function<Operand>, d: Var, o: Operand) -> Option<bool> {
+        match self.count[d.index()] {
+            Some(c) => (const_int(f, o) == Some(c)).then_some(false),
+            None => const_bool(f, o),
+        }
     }
 
     /// Whether some path from the entry reaches block `b` with `v` unassigned (`b` reads `v`
@@ -242,7 +276,7 @@ impl Flags {
             }
             let taken = match &f.blocks[x].term {
                 Term::Branch(c, t, e) => {
-                    self.value(ssa_in, f, *c, state)
+                    self.value(ssa_in, f, x, *c, state)
                         .map(|c| if c { *t } else { *e })
                 }
                 _ => None,
@@ -259,7 +293,7 @@ impl Flags {
             for &(d, o) in defines {
                 if let Some(k) = self.bit[d.index()] {
                     let m = 1u64 << k;
-                    out = match const_bool(f, o) {
+                    out = match self.known_def(f, d, o) {
                         Some(c) => (out.0 | m, (out.1 & !m) | if c { m } else { 0 }),
                         None => (out.0 & !m, out.1 & !m),
                     };
@@ -289,23 +323,62 @@ impl Flags {
         false
     }
 
-    /// The value of branch condition `c` in a block entered with `state`: a constant, or a
-    /// tracked flag read before the block assigns it.
+    /// The value of branch condition `c` of block `x` entered with `state`: a constant, a
+    /// tracked flag read before the block assigns it, or a comparison made in the block of
+    /// constants and counters so read.
     fn value(
         &self,
         ssa_in: &spirthon_ssa::Function,
         f: &Function<Operand>,
+        x: Block,
         c: Operand,
         state: FlagState,
     ) -> Option<bool> {
+        let known = |var: Var| {
+            let m = 1u64 << self.bit[var.index()]?;
+            (state.0 & m != 0).then_some(state.1 & m != 0)
+        };
         match c {
-            Operand::Value(_) => const_bool(f, c),
+            Operand::Value(v) => match &f.inst(v).op {
+                Op::Cmp(op) if f.blocks[x].insts.contains(&v) => {
+                    let int = |o: Operand| match o {
+                        Operand::Value(_) => const_int(f, o),
+                        Operand::Use(u) => {
+                            let var = ssa_in.use_site(u).1;
+                            known(var)?;
+                            self.count[var.index()]
+                        }
+                    };
+                    let args = &f.inst(v).args;
+                    let (a, b) = (int(*args.first()?)?, int(*args.get(1)?)?);
+                    Some(match op {
+                        CmpOp::Eq => a == b,
+                        CmpOp::Ne => a != b,
+                        CmpOp::Lt => a < b,
+                        CmpOp::Le => a <= b,
+                        CmpOp::Gt => a > b,
+                        CmpOp::Ge => a >= b,
+                    })
+                }
+                _ => const_bool(f, c),
+            },
             Operand::Use(u) => {
-                let k = self.bit[ssa_in.use_site(u).1.index()]?;
-                let m = 1u64 << k;
-                (state.0 & m != 0).then_some(state.1 & m != 0)
+                let var = ssa_in.use_site(u).1;
+                self.count[var.index()].is_none().then_some(())?;
+                known(var)
             }
         }
+    }
+}
+
+/// The value of `o` when it is an int constant.
+fn const_int(f: &Function<Operand>, o: Operand) -> Option<i128> {
+    match o {
+        Operand::Value(v) => match f.inst(v).op {
+            Op::Const(c) => c.int_value(),
+            _ => None,
+        },
+        Operand::Use(_) => None,
     }
 }
 
