@@ -848,7 +848,29 @@ fn todays_python_around_kernels_compiles_as_a_program() {
     for (k, file) in files.iter().enumerate() {
         let f = file.to_str().unwrap();
         let out = scratch(&format!("modern{k}.spv"));
-        let r = spirthon(&["--program", f, "-o", out.to_str().unwrap()]);
+        // A generic kernel's types, from the file's run JSON (`KERNEL:NAME=TYPE,...`), and
+        // that kernel alone, as `spirthon run` compiles it.
+        let inputs: serde_json::Value = std::fs::read_to_string(file.with_extension("inputs.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let types = inputs["types"].as_object().map(|t| {
+            let each: Vec<String> = t
+                .iter()
+                .map(|(n, v)| format!("{n}={}", v.as_str().unwrap_or_default()))
+                .collect();
+            format!(
+                "{}:{}",
+                inputs["kernel"].as_str().unwrap_or_default(),
+                each.join(",")
+            )
+        });
+        let mut args = vec!["--program", f, "-o", out.to_str().unwrap()];
+        if let Some(t) = &types {
+            let kernel = inputs["kernel"].as_str().unwrap_or_default();
+            args.extend(["--kernel", kernel, "--types", t.as_str()]);
+        }
+        let r = spirthon(&args);
         assert!(
             r.status.success(),
             "{f}: {}",
@@ -857,7 +879,8 @@ fn todays_python_around_kernels_compiles_as_a_program() {
         assert!(std::fs::metadata(&out).unwrap().len() > 100);
         // As a kernel file for the command line, its imports of NumPy are refused, and the
         // note names the flag.
-        let r = spirthon(&[f, "-o", out.to_str().unwrap()]);
+        args.remove(0);
+        let r = spirthon(&args);
         let err = String::from_utf8_lossy(&r.stderr);
         if std::fs::read_to_string(file)
             .unwrap()

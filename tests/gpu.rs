@@ -365,9 +365,10 @@ fn check_modern(gpu: &Gpu, py: &Path) -> Result<(), String> {
     let inputs_path = inputs_of(py);
     let inputs = read(inputs_path.clone())?;
     let expected = read(py.with_extension("expected.json"))?;
+    // A generic kernel's types come from the run JSON, as `spirthon run` takes them.
     let opts = spirthon::CompileOptions {
         host_imports: true,
-        ..Default::default()
+        ..run_options(&inputs, &shown)?
     };
     let compiled = spirthon::compile(&source, &shown, &opts).map_err(|e| match e {
         spirthon::CompileError::Source(d) => format!(

@@ -227,6 +227,9 @@ pub struct FuncDef {
     /// From `def` to the end of the signature's name.
     pub name_span: Span,
     pub decorators: Vec<ExprId>,
+    /// PEP 695 type parameters (`def k[T](x: Array[T])`), each a type variable of this def
+    /// alone, and their spans.
+    pub type_params: Vec<(String, Span)>,
     pub params: Vec<Param>,
     pub returns: Option<ExprId>,
     pub body: Vec<StmtId>,

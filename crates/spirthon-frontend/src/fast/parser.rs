@@ -426,6 +426,7 @@ impl Parser<'_> {
             name,
             name_span,
             decorators,
+            type_params: Vec::new(),
             params,
             returns,
             body,

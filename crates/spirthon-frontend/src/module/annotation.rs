@@ -251,7 +251,10 @@ impl ModuleInfo {
             ));
         }
         let item = self.lib_item(ast, e, &no_local);
-        let type_var = matches!(&expr.kind, ExprKind::Name(n) if matches!(self.globals.get(n), Some(Global::TypeVar)));
+        let type_var = matches!(&expr.kind, ExprKind::Name(n) if match self.globals.get(n) {
+            Some(g) => matches!(g, Global::TypeVar),
+            None => self.type_params.contains(n),
+        });
         if let Some((Lib::Typing, other)) = item.filter(|&(_, n)| n != "Any") {
             return Err(Diagnostic::error(
                 expr.span,

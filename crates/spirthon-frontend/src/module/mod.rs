@@ -156,6 +156,10 @@ pub struct ModuleInfo {
     /// The specializations of generic funcs that a lowering called before they existed
     /// (see `generic`): the compile makes them and lowers again.
     pub wanted: std::cell::RefCell<Vec<(usize, Vec<ParamKind>)>>,
+    /// The names of the defs' PEP 695 type parameters (`def k[T](...)`): in a def's body,
+    /// one that names no global is its type variable, which no annotation there may use
+    /// (set once every signature is read).
+    pub type_params: spirthon_ir::hash::FastSet<String>,
 }
 
 impl ModuleInfo {
@@ -351,6 +355,7 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
     let mut m = ModuleInfo::default();
     m.structs.push(structs::rand_struct());
     let mut device_defs: FastMap<String, Span> = FastMap::default();
+    let mut type_params = spirthon_ir::hash::FastSet::default();
     let mut diags = Vec::new();
     for (index, item) in ast.items.iter().enumerate() {
         match item {
@@ -451,7 +456,21 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
             }
             Item::Def(def) => {
                 device_defs.insert(def.name.clone(), def.name_span);
-                match signature(&m, ast, def, index) {
+                // PEP 695 type parameters are type variables of this def alone.
+                let shadowed: Vec<(String, Option<Global>)> = def
+                    .type_params
+                    .iter()
+                    .map(|(n, _)| (n.clone(), m.globals.insert(n.clone(), Global::TypeVar)))
+                    .collect();
+                type_params.extend(def.type_params.iter().map(|(n, _)| n.clone()));
+                let sig = signature(&m, ast, def, index);
+                for (n, old) in shadowed.into_iter().rev() {
+                    match old {
+                        Some(g) => m.globals.insert(n, g),
+                        None => m.globals.remove(&n),
+                    };
+                }
+                match sig {
                     Ok(sig) => {
                         m.globals
                             .insert(def.name.clone(), Global::Def(m.defs.len()));
@@ -465,6 +484,9 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
             }
         }
     }
+    // Known to the bodies' annotations only: a signature that names another def's type
+    // parameter names an unknown type.
+    m.type_params = type_params;
     let edges = call_edges(&m, ast);
     check_recursion(&m, &edges, &mut diags);
     m.reaches_barrier = reaching(&m, ast, &edges, &["barrier"])

@@ -615,6 +615,18 @@ impl Convert<'_> {
                 "keyword-only parameters are not supported: funcs take arguments by position",
             );
         }
+        let mut type_params = Vec::new();
+        for t in f.type_params.iter().flat_map(|t| &t.type_params) {
+            match t {
+                // A bound or constraints (`[T: (f32, f64)]`) are the type checker's, as a
+                // `TypeVar`'s are: the types come from each launch or call.
+                ast::TypeParam::TypeVar(v) => type_params.push((v.name.to_string(), span(v.range))),
+                other => self.error(
+                    span(other.range()),
+                    "only plain type parameters (`[T]`) are supported in kernels and funcs, not `*Ts` or `**P`",
+                ),
+            }
+        }
         let mut params = Vec::new();
         for a in args.posonlyargs.iter().chain(&args.args) {
             let annotation = a.parameter.annotation.as_ref().map(|e| self.expr(e));
@@ -632,6 +644,7 @@ impl Convert<'_> {
             name: f.name.to_string(),
             name_span,
             decorators,
+            type_params,
             params,
             returns,
             body,
