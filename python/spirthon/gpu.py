@@ -113,17 +113,19 @@ _switch = threading.Lock()
 
 
 def _flush_at_exit():
-    """Submits what every device has recorded when the program ends (a launch returns once
-    recorded), without waiting for it to run, and for the device's thread at most a second:
-    a program ended by Ctrl-C during a long kernel ends at once. A launch the device
-    rejected that no call has reported yet is reported on stderr: no failure goes unsaid.
-    A forked child has nothing to submit: its devices are its parent's."""
+    """At the end of the program, submits what every device has recorded (a launch returns
+    once recorded), waiting at most a second for each device's thread to get to it and not
+    for the work to run: the program ends without waiting for the device (a busy device is
+    left to the ending process, not destroyed, since that would wait for it), also when
+    Ctrl-C ended it during a long kernel. A launch the device rejected that no call has
+    reported yet is reported on stderr: no failure goes unsaid. A forked child has nothing
+    to submit: its devices are its parent's."""
     if _native is None or _native.forked():
         return
     for d in list(_opened.values()):
         try:
-            d.native.flush(timeout=1.0)
-        except (TimeoutError, KeyboardInterrupt):  # a long kernel, or Ctrl-C: end now
+            d.native.close(timeout=1.0)
+        except KeyboardInterrupt:  # Ctrl-C again: end now
             pass
         except Exception as e:
             try:

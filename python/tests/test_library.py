@@ -504,6 +504,12 @@ if __name__ == "__main__":
             small = spirthon.zeros(1, f32)
             for k in range(100000):
                 spin.launch(1, 1, small)
+        elif sys.argv[1] in ("exit", "sync"):
+            # Minutes on lavapipe: the process must end long before the launch does.
+            big = spirthon.zeros(1 << 25, f32)
+            spin.launch(1 << 25, 60000, big)
+            if sys.argv[1] == "sync":
+                spirthon.synchronize()
         else:
             spin.launch(out.size, 60000, out)
         print("finished", flush=True)
@@ -516,8 +522,8 @@ if __name__ == "__main__":
 
 
 class Waiting(unittest.TestCase):
-    """A launch of about a minute on lavapipe (less on a GPU: then the test has nothing to
-    interrupt, and says so)."""
+    """A launch of seconds on lavapipe, of minutes for the end of a program (less on a GPU:
+    then a test has nothing to interrupt, and says so)."""
 
     def start(self, mode):
         d = tempfile.mkdtemp()
@@ -528,6 +534,16 @@ class Waiting(unittest.TestCase):
         p = subprocess.Popen([sys.executable, path, mode], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.assertEqual(p.stdout.readline().strip(), "ready")
         return p
+
+    def ended(self, p):
+        """The child's output once it has ended; a child still running after two minutes
+        (the guard against a hang) fails the test and is killed."""
+        try:
+            return p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            self.fail("the program was still running two minutes later")
 
     def test_ctrl_c_interrupts_a_long_launch(self):
         p = self.start("sigint")
@@ -541,6 +557,22 @@ class Waiting(unittest.TestCase):
         # on lavapipe, so a wait for it to end would show, and a loaded machine has room.
         took = float(out.split()[1])
         self.assertLess(took, 20.0, "the interrupt waited for the launch: " + out)
+        self.assertEqual(p.returncode, 0, err)
+
+    def test_a_program_ends_without_waiting_for_the_device(self):
+        # It ends (the guard is minutes shorter than the launch on lavapipe), with no message.
+        p = self.start("exit")
+        out, err = self.ended(p)
+        self.assertEqual((out, p.returncode), ("finished\n", 0), err)
+        self.assertNotIn("spirthon:", err)
+
+    def test_a_program_interrupted_in_synchronize_ends(self):
+        p = self.start("sync")
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        out, err = self.ended(p)
+        self.assertTrue(out.startswith("interrupted"), out + err)
+        self.assertLess(float(out.split()[1]), 20.0, "the interrupt waited for the launch: " + out)
         self.assertEqual(p.returncode, 0, err)
 
     def test_a_launch_past_the_time_limit_raises(self):

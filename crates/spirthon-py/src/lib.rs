@@ -57,10 +57,13 @@ fn forked() -> bool {
     FORKED.load(Ordering::Relaxed)
 }
 
+/// The program is ending and a device was still busy ([`Device::close`]).
+static ABANDONED: AtomicBool = AtomicBool::new(false);
+
 /// Whether the native objects of this process are never destroyed: a forked child's are its
-/// parent's.
+/// parent's; at exit, with a device still busy, they are left to the ending process.
 fn kept() -> bool {
-    forked()
+    forked() || ABANDONED.load(Ordering::Relaxed)
 }
 
 /// A native object on a device, destroyed when dropped unless [`kept`].
@@ -359,6 +362,9 @@ struct Device {
 /// How often a wait looks for a signal.
 const SLICE: Duration = Duration::from_millis(100);
 
+/// How long the end of the program waits for a device's thread that makes no progress.
+const STALL: Duration = Duration::from_millis(200);
+
 /// A time limit on a wait for the device: `timeout` seconds without progress
 /// ([`DeviceThread::progress`]); `None`, 0 or a non-finite number: no limit.
 struct Watch {
@@ -633,6 +639,57 @@ impl Device {
         wait(py, &self.thread, p, timeout, &|| {
             "submitting the recorded launches".into()
         })
+    }
+
+    /// For the end of the program: submits the launches recorded so far, waiting at most
+    /// `timeout` seconds in all (and [`STALL`] without progress: a thread busy with a long
+    /// kernel will not get to it) for the device's thread to get to it, not for them to run;
+    /// the error of a batch the device rejected, this one or one no call has reported yet.
+    /// A device still busy then (its thread, or the device itself) is abandoned: nothing
+    /// queued runs after this, and no native object of the process is destroyed (the
+    /// process ends without waiting for the device; destroying a device waits for it).
+    /// Interrupted (Ctrl-C), it abandons the device too.
+    #[pyo3(signature = (timeout))]
+    fn close(&self, py: Python<'_>, timeout: f64) -> PyResult<()> {
+        if forked() {
+            return Ok(());
+        }
+        let pending = self.thread.submit(|g| {
+            let earlier = g.take_failure();
+            g.flush().and(earlier)?;
+            Ok(g.idle())
+        });
+        let deadline = Instant::now() + Duration::from_secs_f64(timeout.max(0.0));
+        let mut watch = Watch::new(&self.thread, Some(STALL.as_secs_f64()));
+        let mut pending = Some(pending);
+        let outcome = loop {
+            let slice = deadline
+                .saturating_duration_since(Instant::now())
+                .min(watch.slice());
+            let p = pending.take().expect("waiting");
+            let (p, r) = py.detach(move || {
+                let r = p.wait(slice);
+                (p, r)
+            });
+            pending = Some(p);
+            match r {
+                Ok(r) => break r.map_err(run_error),
+                Err(Waited::Lost) => break Ok(false),
+                Err(Waited::NotYet) => {
+                    if let Err(e) = py.check_signals() {
+                        break Err(e);
+                    }
+                    if Instant::now() >= deadline || watch.expired(&self.thread).is_some() {
+                        break Ok(false);
+                    }
+                }
+            }
+        };
+        if !matches!(outcome, Ok(true)) {
+            self.thread.end();
+            ABANDONED.store(true, Ordering::Relaxed);
+        }
+        outcome.map(|_| ())
     }
 
     /// Waits until everything launched has run.

@@ -203,6 +203,13 @@ impl Gpu {
         }
     }
 
+    /// Whether the device has completed everything submitted to it (asked without waiting).
+    pub fn idle(&self) -> bool {
+        self.device
+            .poll(wgpu::PollType::Poll)
+            .is_ok_and(|s| s.is_queue_empty())
+    }
+
     /// The batches the device has completed, counted when a wait sees them complete: a count
     /// that grows while a long wait for the device makes progress.
     pub fn completed(&self) -> u64 {
