@@ -21,6 +21,9 @@ pub struct Lowered {
     pub use_spans: Vec<Span>,
     /// The block that falls off the end of a func that must return a value.
     pub fallthrough: Option<Block>,
+    /// The def's name as the source writes it, for messages (a specialization's `func.name`
+    /// is its mangled one, `scale__f32`; this is `scale`).
+    pub source_name: String,
 }
 
 /// A `@kernel` as the source declares it.

@@ -46,7 +46,7 @@ pub fn apply(
     let dom = ssa.dom();
     if let Some(b) = l.fallthrough {
         if dom.is_reachable(b) {
-            diags.push(missing_return(&f));
+            diags.push(missing_return(&f, &l.source_name));
         }
     }
     let resolve = |o: Operand| -> Ref {
@@ -398,12 +398,12 @@ fn const_bool(f: &Function<Operand>, o: Operand) -> Option<bool> {
     }
 }
 
-fn missing_return(f: &Function<Operand>) -> Diagnostic {
+fn missing_return(f: &Function<Operand>, name: &str) -> Diagnostic {
     Diagnostic::error(
         f.span,
         format!(
             "missing return: `{}` can reach its end without returning a value of type {}",
-            f.name,
+            name,
             f.ret.map_or(String::new(), |t| t.name())
         ),
     )

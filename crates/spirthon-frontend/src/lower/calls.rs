@@ -172,7 +172,10 @@ impl Lower<'_, '_> {
             self.cx.diags.push(
                 Diagnostic::error(
                     span,
-                    format!("`{}` is a kernel; kernels cannot be called", sig.name),
+                    format!(
+                        "`{}` is a kernel; kernels cannot be called",
+                        sig.source_name()
+                    ),
                 )
                 .with_help("move the shared code into a `@func`"),
             );
@@ -396,7 +399,7 @@ impl Lower<'_, '_> {
                 self.cx.diags.push(
                     Diagnostic::error(
                         kw.span,
-                        format!("`{}` has no parameter `{}`", sig.name, kw.name),
+                        format!("`{}` has no parameter `{}`", sig.source_name(), kw.name),
                     )
                     .with_note(format!("its parameters are {}", names.join(", "))),
                 );
@@ -406,7 +409,11 @@ impl Lower<'_, '_> {
             if slots[k].is_some() {
                 self.error(
                     kw.span,
-                    format!("`{}` got two values for parameter `{}`", sig.name, kw.name),
+                    format!(
+                        "`{}` got two values for parameter `{}`",
+                        sig.source_name(),
+                        kw.name
+                    ),
                 );
                 ok = false;
                 continue;
@@ -459,21 +466,30 @@ impl Lower<'_, '_> {
                     let found = self.array_type_of(a);
                     let msg = format!(
                         "parameter `{}` of `{}` takes one {t}, but this is an {found}",
-                        p.name, sig.name
+                        p.name,
+                        sig.source_name()
                     );
                     self.cx.diags.push(Diagnostic::error(sp, msg).with_help(
                         "pass one element (`a[i]`), or declare the parameter `Array[...]`",
                     ));
                     return false;
                 }
-                let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
+                let what = format!(
+                    "passed to parameter `{}` of `{}`",
+                    p.name,
+                    sig.source_name()
+                );
                 match self.coerce(ex, t, sp, &what) {
                     Some(o) => ops.push(o),
                     None => return false,
                 }
             }
             ParamKind::Struct(id) => {
-                let what = format!("passed to parameter `{}` of `{}`", p.name, sig.name);
+                let what = format!(
+                    "passed to parameter `{}` of `{}`",
+                    p.name,
+                    sig.source_name()
+                );
                 match self.struct_arg(id, ex, sp, &what) {
                     Some(leaves) => ops.extend(leaves),
                     None => return false,
@@ -487,7 +503,8 @@ impl Lower<'_, '_> {
                         sp,
                         format!(
                             "parameter `{}` of `{}` is an {want}, but this is an {found}",
-                            p.name, sig.name
+                            p.name,
+                            sig.source_name()
                         ),
                     );
                     return false;
@@ -496,7 +513,11 @@ impl Lower<'_, '_> {
                 _ => {
                     self.error(
                         sp,
-                        format!("parameter `{}` of `{}` needs an array", p.name, sig.name),
+                        format!(
+                            "parameter `{}` of `{}` needs an array",
+                            p.name,
+                            sig.source_name()
+                        ),
                     );
                     return false;
                 }

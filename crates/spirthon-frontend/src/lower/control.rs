@@ -866,7 +866,7 @@ impl Lower<'_, '_> {
             (Some(v), None) => {
                 let msg = format!(
                     "`{}` has no return type, so it cannot return a value",
-                    sig.name
+                    sig.source_name()
                 );
                 self.cx.diags.push(
                     Diagnostic::error(self.ast.expr(v).span, msg)
@@ -876,7 +876,7 @@ impl Lower<'_, '_> {
             (None, Some(t)) => {
                 self.error(
                     span,
-                    format!("`{}` must return a value of type {t}", sig.name),
+                    format!("`{}` must return a value of type {t}", sig.source_name()),
                 );
             }
             (Some(v), Some(t)) => {
@@ -895,7 +895,7 @@ impl Lower<'_, '_> {
                     return;
                 }
                 let ex = self.expr(v);
-                let what = format!("returned from `{}`, which returns {t}", sig.name);
+                let what = format!("returned from `{}`, which returns {t}", sig.source_name());
                 match self.coerce(ex, t, self.ast.expr(v).span, &what) {
                     Some(o) => self.terminate_dead(Term::Return(Some(o))),
                     // Already reported; the path still ends here.

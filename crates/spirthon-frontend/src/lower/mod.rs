@@ -419,7 +419,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         let [x, y, z] = sig.workgroup_size;
         if let (Some(at), true) = (m.reaches_lane_id[def_index], y > 1 || z > 1) {
             l.cx.diags.push(
-                Diagnostic::error(at, format!("kernel `{}` reads its invocations' indices in their subgroups here, and its workgroup is {x} x {y} x {z}", sig.name))
+                Diagnostic::error(at, format!("kernel `{}` reads its invocations' indices in their subgroups here, and its workgroup is {x} x {y} x {z}", sig.source_name()))
                     .with_note("naga (and so wgpu) refuses the subgroup invocation index (`subgroup_invocation_id()`, and the shuffles `subgroup_shuffle_down/up/xor`, which compute their lanes from it) in a workgroup of more than one dimension")
                     .with_help(format!("use a one-dimensional workgroup (`workgroup_size={}`) and compute 2-D ids from `local_index()`", x * y * z)),
             );
@@ -428,7 +428,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
             l.launch_guard();
         } else if !l.has_own_guard(def) {
             l.cx.diags.push(
-                Diagnostic::warning(sig.span, format!("kernel `{}` reaches `barrier()`, so it has no implicit launch guard, and it seems to have no guard of its own", sig.name))
+                Diagnostic::warning(sig.span, format!("kernel `{}` reaches `barrier()`, so it has no implicit launch guard, and it seems to have no guard of its own", sig.source_name()))
                     .with_note("every invocation of the last workgroups runs, also those past the launch size")
                     .with_help("compare the thread's id with `num_threads()` or with `len()` of an array before using it as an index, outside the code between barriers"),
             );
@@ -444,6 +444,13 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         }
         _ => l.terminate(Term::Return(None)),
     }
+    // A name whose assignment failed (reported) and that another assignment made a local:
+    // a path through the failed one is no "may be used before it is assigned" of its own.
+    for n in &l.poisoned {
+        if let Some(&Local::Var(v)) = l.locals.get(n) {
+            l.f.vars[v].name.clear();
+        }
+    }
     let ssa_in =
         l.b.finish()
             .expect("lowering never branches into the entry block");
@@ -452,6 +459,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         ssa_in,
         use_spans: l.use_spans,
         fallthrough,
+        source_name: sig.source_name().to_string(),
     }
 }
 

@@ -62,7 +62,9 @@ pub fn infer_returns(ast: &Ast, info: &mut ModuleInfo, cpython: bool) -> Vec<Dia
         for (d, returns) in found {
             match agree(info, d, &returns) {
                 Ok(Some(r)) => set_return(info, d, r),
-                Ok(None) => {}
+                // No `return` gave a type: each value's own error (an undefined name)
+                // says why, and nothing more is said of the func's return.
+                Ok(None) => info.defs[d].ret_unknown = true,
                 Err(e) => {
                     diags.push(e);
                     info.defs[d].ret_unknown = true;
@@ -93,7 +95,7 @@ fn agree(
     d: usize,
     returns: &[(Returned, Span)],
 ) -> Result<Option<Returned>, Diagnostic> {
-    let name = &info.defs[d].name;
+    let name = info.defs[d].source_name();
     let Some(&(first, first_span)) = returns.first() else {
         return Ok(None);
     };

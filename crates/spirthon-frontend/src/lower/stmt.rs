@@ -148,7 +148,14 @@ impl Lower<'_, '_> {
             let is_local = |n: &str| self.is_local(n);
             if let Some((Lib::Spirthon, item)) = self.m.lib_item(self.ast, *func, &is_local) {
                 if let Some(kind) = workgroup::Fixed::named(item) {
-                    return self.fixed_array_stmt(kind, *target, value, args);
+                    self.fixed_array_stmt(kind, *target, value, args);
+                    // An array that could not be made (reported): its name says no more.
+                    if let ExprKind::Name(n) = &self.ast.expr(*target).kind {
+                        if !self.locals.contains_key(n) {
+                            self.poisoned.insert(n.clone());
+                        }
+                    }
+                    return;
                 }
             }
         }
@@ -211,11 +218,15 @@ impl Lower<'_, '_> {
                         ts.len()
                     );
                     self.error(self.ast.expr(t).span, msg);
+                    self.poison_targets(ts);
                 }
-                _ => self.error(
-                    value_span,
-                    "a tuple is not a value in kernels: assign its items to as many targets",
-                ),
+                _ => {
+                    self.error(
+                        value_span,
+                        "a tuple is not a value in kernels: assign its items to as many targets",
+                    );
+                    self.poison_targets(&[t]);
+                }
             }
         }
     }
@@ -575,6 +586,17 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// After an annotation that is no local's type (reported): the value's own errors, and
+    /// nothing more of the name where it is read.
+    fn ann_refused(&mut self, name: &str, value: Option<ExprId>) {
+        if let Some(v) = value {
+            let _ = self.expr(v);
+        }
+        if !self.locals.contains_key(name) {
+            self.poisoned.insert(name.to_string());
+        }
+    }
+
     pub(super) fn ann_assign(&mut self, target: ExprId, ann: ExprId, value: Option<ExprId>) {
         let t = self.ast.expr(target);
         let ExprKind::Name(name) = &t.kind else {
@@ -589,11 +611,11 @@ impl Lower<'_, '_> {
                     self.ast.expr(ann).span,
                     "a local variable holds a number or a bool",
                 );
-                return;
+                return self.ann_refused(name, value);
             }
             Err(d) => {
                 self.cx.diags.push(d);
-                return;
+                return self.ann_refused(name, value);
             }
         };
         match value {

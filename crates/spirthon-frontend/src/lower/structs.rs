@@ -1052,7 +1052,7 @@ impl Lower<'_, '_> {
     pub(super) fn pack_struct(&mut self, v: ExprId, id: StructId, tt: TupleTy) -> Option<Operand> {
         let ex = self.expr(v);
         let span = self.ast.expr(v).span;
-        let what = format!("returned from `{}`", self.sig.name);
+        let what = format!("returned from `{}`", self.sig.source_name());
         let leaves = self.field_operands(FieldTy::Struct(id), ex, span, &what)?;
         Some(self.pack_items(tt, &leaves, span))
     }

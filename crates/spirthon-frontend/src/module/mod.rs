@@ -134,6 +134,12 @@ impl DefSig {
     pub fn is_generic(&self) -> bool {
         !self.generic.is_empty()
     }
+
+    /// The name as the source writes it, for messages: a specialization's is its generic
+    /// def's (`scale`, not the entry point's `scale__f32`).
+    pub fn source_name(&self) -> &str {
+        self.specializes.as_ref().map_or(&self.name, |s| &s.kernel)
+    }
 }
 
 #[derive(Clone, Debug, Default)]
