@@ -12,6 +12,18 @@ use spirthon_ir::{Diagnostic, Span};
 /// The diagnostic for the first error in `parsed`, if it has one: a syntax error, or syntax
 /// that no Python since 3.9 accepts (the parser reads the newest grammar, and says so).
 pub(super) fn first_error(parsed: &Parsed<Mod>, source: &str) -> Option<Diagnostic> {
+    let first = parsed.errors().iter().map(|e| e.location.start()).min();
+    if let Some(at) = tab_error(parsed.tokens(), source) {
+        if first.is_none_or(|f| u32::from(f) >= at.start) {
+            return Some(
+                Diagnostic::error(
+                    at,
+                    "TabError: inconsistent use of tabs and spaces in indentation",
+                )
+                .with_help("indent with spaces only (or tabs only)"),
+            );
+        }
+    }
     let Some(e) = parsed.errors().iter().min_by_key(|e| e.location.start()) else {
         return parsed.unsupported_syntax_errors().first().map(|u| {
             Diagnostic::error(
@@ -43,6 +55,58 @@ pub(super) fn first_error(parsed: &Parsed<Mod>, source: &str) -> Option<Diagnost
         span_at(source, at),
         format!("invalid syntax: {message}"),
     ))
+}
+
+/// CPython's TabError: the indentation of the first logical line that compares otherwise
+/// with a tab as 8 columns than as 1 with the indentation it continues or returns to (the
+/// tokenizer's `indstack` and `altindstack`). A dedent to no outer level is not one: that is
+/// the parser's "unindent does not match".
+fn tab_error(tokens: &Tokens, source: &str) -> Option<Span> {
+    let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+    let mut line_start = true;
+    for tok in tokens.iter() {
+        match tok.kind() {
+            K::Newline => {
+                line_start = true;
+                continue;
+            }
+            K::Indent | K::Dedent | K::NonLogicalNewline | K::Comment => continue,
+            // The lexer's token for an indentation it could not take.
+            K::Unknown if source[tok.range()].trim().is_empty() => continue,
+            _ if !line_start => continue,
+            _ => line_start = false,
+        }
+        let start = usize::from(tok.start()).min(source.len());
+        let from = source[..start].rfind('\n').map_or(0, |k| k + 1);
+        let indent = &source[from..start];
+        if indent.contains(|c| !matches!(c, ' ' | '\t' | '\x0c')) {
+            continue;
+        }
+        let (mut col, mut alt) = (0u32, 0u32);
+        for c in indent.chars() {
+            match c {
+                ' ' => (col, alt) = (col + 1, alt + 1),
+                '\t' => (col, alt) = ((col / 8 + 1) * 8, alt + 1),
+                _ => (col, alt) = (0, 0),
+            }
+        }
+        let &(top, top_alt) = stack.last()?;
+        let bad = if col == top {
+            alt != top_alt
+        } else if col > top {
+            stack.push((col, alt));
+            alt <= top_alt
+        } else {
+            while stack.len() > 1 && stack.last().is_some_and(|&(c, _)| col < c) {
+                stack.pop();
+            }
+            stack.last().is_some_and(|&(c, a)| c == col && a != alt)
+        };
+        if bad {
+            return Some(Span::new(from as u32, start as u32));
+        }
+    }
+    None
 }
 
 /// One character at `at`; at a line end, the empty span there.
