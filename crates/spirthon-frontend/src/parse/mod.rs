@@ -97,6 +97,7 @@ fn convert(
         too_deep: false,
         quiet: false,
         lists_as_tuples: false,
+        in_print: None,
     };
     for stmt in &module.body {
         cx.top_level(stmt);
@@ -153,6 +154,9 @@ struct Convert<'s> {
     /// Converting a module constant's value: a list of numbers (or of tuples, or lists) is a
     /// constant table as a tuple is.
     lists_as_tuples: bool,
+    /// Converting an argument of `print` that is no string of its own: a string or f-string
+    /// inside it is refused with the way to print it (once per argument: `Some(true)` after).
+    in_print: Option<bool>,
 }
 
 fn is_device_decorator(d: &ast::Decorator) -> bool {
@@ -1004,6 +1008,11 @@ impl Convert<'_> {
                     let kind = self.fstring(f);
                     args.push(self.ast.add_expr(kind, span(f.range)));
                 }
+                _ if print => {
+                    let outer = self.in_print.replace(false);
+                    args.push(self.expr(a));
+                    self.in_print = outer;
+                }
                 _ => args.push(self.expr(a)),
             }
         }
@@ -1179,6 +1188,10 @@ impl Convert<'_> {
                     E::Starred(_) => "`*` unpacking is",
                     _ => "this expression is",
                 };
+                if let (E::FString(_), Some(_)) = (other, self.in_print) {
+                    self.print_part_refused(sp, "an f-string");
+                    return ExprKind::Error;
+                }
                 let d = Diagnostic::error(sp, format!("{what} not supported in kernels"));
                 self.push_diag(match other {
                     E::List(_) => d.with_help("for a fixed set of numbers write a tuple: a module-level `TABLE = (1, 2, 3)` is a constant table, and `workgroup_size=(8, 8)` and `for d in (-1, 0, 1):` take tuples"),
@@ -1187,6 +1200,22 @@ impl Convert<'_> {
                 ExprKind::Error
             }
         }
+    }
+
+    /// A string or f-string inside an argument of `print` (`print(f"a" if c else f"b")`):
+    /// `print` takes them as arguments of their own, which a kernel has no other value for.
+    fn print_part_refused(&mut self, sp: Span, what: &str) {
+        if self.in_print.replace(true) == Some(true) {
+            return;
+        }
+        self.push_diag(
+            Diagnostic::error(
+                sp,
+                format!("{what} is an argument of `print` itself in kernels, not part of an expression"),
+            )
+            .with_note("a kernel has no string values: `print` formats its own arguments on the device")
+            .with_help("choose the line with a statement: `if c: print(f\"...\")` and `else: print(f\"...\")`"),
+        );
     }
 
     fn literal(&mut self, e: &ast::Expr, sp: Span) -> ExprKind {
@@ -1214,6 +1243,10 @@ impl Convert<'_> {
                     ExprKind::Error
                 }
             },
+            E::StringLiteral(_) if self.in_print.is_some() => {
+                self.print_part_refused(sp, "a string");
+                ExprKind::Error
+            }
             E::StringLiteral(_) => {
                 self.error(sp, "strings are not supported in kernels");
                 ExprKind::Error
