@@ -226,11 +226,16 @@ fn compile<'py>(
             let warnings = spirthon::render_diagnostics(&c.warnings, source, path, false);
             Ok((Some(PyBytes::new(py, &bytes)), Some(reflection), warnings))
         }
-        Err(spirthon::CompileError::Source(d)) => Ok((
-            None,
-            None,
-            spirthon::render_failure(&d, source, path, false),
-        )),
+        Err(spirthon::CompileError::Source(mut d)) => {
+            // A CompileError's text starts with its first error; the warnings (another
+            // kernel's too) follow, in their order.
+            d.sort_by_key(|x| !x.is_error());
+            Ok((
+                None,
+                None,
+                spirthon::render_failure(&d, source, path, false),
+            ))
+        }
         Err(spirthon::CompileError::Internal(m)) => Err(PyRuntimeError::new_err(format!(
             "internal compiler error (a bug in spirthon, please report it): {m}"
         ))),
