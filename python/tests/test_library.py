@@ -536,14 +536,16 @@ class Waiting(unittest.TestCase):
         return p
 
     def ended(self, p):
-        """The child's output once it has ended; a child still running after two minutes
-        (the guard against a hang) fails the test and is killed."""
+        """The child's output once it has ended (read through the pipes' buffers, which may
+        hold more than the line `start` read: communicate() would skip it); a child still
+        running after two minutes (the guard against a hang) fails the test and is killed."""
         try:
-            return p.communicate(timeout=120)
+            p.wait(timeout=120)
         except subprocess.TimeoutExpired:
             p.kill()
             p.communicate()
             self.fail("the program was still running two minutes later")
+        return p.stdout.read(), p.stderr.read()
 
     def test_ctrl_c_interrupts_a_long_launch(self):
         p = self.start("sigint")
