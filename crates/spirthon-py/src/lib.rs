@@ -650,10 +650,10 @@ impl Device {
     /// `timeout` seconds in all (and [`STALL`] without progress: a thread busy with a long
     /// kernel will not get to it) for the device's thread to get to it, not for them to run;
     /// the error of a batch the device rejected, this one or one no call has reported yet.
-    /// A device still busy then (its thread, or the device itself) is abandoned: nothing
-    /// queued runs after this, and no native object of the process is destroyed (the
-    /// process ends without waiting for the device; destroying a device waits for it).
-    /// Interrupted (Ctrl-C), it abandons the device too.
+    /// A device still busy then (its thread, or the device itself) is left to the ending
+    /// process: no native object of the process is destroyed after this (destroying a device
+    /// waits for its work), while the device's thread goes on with its queue (a later exit
+    /// handler may still read a device array). Interrupted (Ctrl-C), the same.
     #[pyo3(signature = (timeout))]
     fn close(&self, py: Python<'_>, timeout: f64) -> PyResult<()> {
         if forked() {
@@ -691,7 +691,6 @@ impl Device {
             }
         };
         if !matches!(outcome, Ok(true)) {
-            self.thread.end();
             ABANDONED.store(true, Ordering::Relaxed);
         }
         outcome.map(|_| ())

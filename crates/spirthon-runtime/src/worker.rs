@@ -29,7 +29,7 @@
 //! down at exit, and a device destroyed concurrently with that crashed the process with
 //! "free(): invalid pointer").
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -69,8 +69,6 @@ struct Queue {
     /// Callers waiting for room, and what wakes them.
     waiting: AtomicUsize,
     room: (Mutex<()>, Condvar),
-    /// The process is ending: jobs still queued are not run ([`DeviceThread::end`]).
-    ending: AtomicBool,
 }
 
 impl Queue {
@@ -112,12 +110,11 @@ impl DeviceThread {
         let (tx, rx) = mpsc::channel::<Job>();
         let on_thread = Arc::clone(&gpu);
         let queue = Arc::new(Queue::default());
-        let on_thread_queue = Arc::clone(&queue);
         let (done, ended) = mpsc::channel();
         std::thread::Builder::new()
             .name("spirthon-device".into())
             .spawn(move || {
-                serve(&on_thread, &rx, &on_thread_queue);
+                serve(&on_thread, &rx);
                 drop(on_thread);
                 let _ = done.send(());
             })
@@ -187,15 +184,6 @@ impl DeviceThread {
         q.has_room()
     }
 
-    /// The process is ending without waiting for the device: the jobs still queued, and
-    /// those posted later, are not run (the one running finishes). The device and what is
-    /// on it are then the process's to leave behind, not to destroy (see the module's
-    /// docs): a device destroyed while its thread works in the driver, or while the driver
-    /// tears itself down at exit, can crash the process.
-    pub fn end(&self) {
-        self.queue.ending.store(true, Ordering::SeqCst);
-    }
-
     /// The jobs queued and not yet done.
     pub fn queued(&self) -> usize {
         self.queue.jobs.load(Ordering::SeqCst)
@@ -223,28 +211,19 @@ impl DeviceThread {
 
 /// The device thread's loop: each job in turn, and the recorded launches submitted whenever
 /// none is queued; until the [`DeviceThread`] is dropped.
-fn serve(gpu: &Gpu, rx: &Receiver<Job>, queue: &Queue) {
+fn serve(gpu: &Gpu, rx: &Receiver<Job>) {
     loop {
         let job = match rx.try_recv() {
             Ok(job) => job,
             Err(e) => {
                 // Idle (or done): submit what is recorded.
-                if !queue.ending.load(Ordering::SeqCst) {
-                    let _ =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| gpu.flush_idle()));
-                }
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| gpu.flush_idle()));
                 match (e, rx.recv()) {
                     (TryRecvError::Empty, Ok(job)) => job,
                     _ => return,
                 }
             }
         };
-        if queue.ending.load(Ordering::SeqCst) {
-            // Neither run nor dropped: what it holds on the device is never destroyed while
-            // the process ends.
-            std::mem::forget(job);
-            continue;
-        }
         // A panicking job drops its result sender: its caller sees `Lost`.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(gpu)));
     }
