@@ -517,16 +517,8 @@ impl Convert<'_> {
     /// (see [`Item::Unpack`]); every name is opaque when the value is outside the
     /// expression language.
     fn top_unpack(&mut self, targets: &[ast::Expr], value: &ast::Expr, sp: Span) {
-        let quiet = std::mem::replace(&mut self.quiet, true);
-        let before = self.ast.exprs.len();
-        self.lists_as_tuples = true;
-        let target_ids = self.exprs(targets);
-        let value_id = self.expr(value);
-        self.lists_as_tuples = false;
-        self.quiet = quiet;
-        let rejected = self.ast.exprs[before..]
-            .iter()
-            .any(|e| e.kind == ExprKind::Error);
+        let ((target_ids, value_id), rejected) =
+            self.constant_exprs(|p| (p.exprs(targets), p.expr(value)));
         if rejected {
             self.opaque_targets(targets, "a value the kernel language cannot hold");
         } else {
@@ -536,6 +528,22 @@ impl Convert<'_> {
                 span: sp,
             });
         }
+    }
+
+    /// Converts a module-level constant's expressions with `parse`, quietly (a module
+    /// value the kernel language cannot hold is an error only where a kernel uses it) and
+    /// with lists read as tuples; whether any part of them was rejected.
+    fn constant_exprs<T>(&mut self, parse: impl FnOnce(&mut Self) -> T) -> (T, bool) {
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let before = self.ast.exprs.len();
+        self.lists_as_tuples = true;
+        let out = parse(self);
+        self.lists_as_tuples = false;
+        self.quiet = quiet;
+        let rejected = self.ast.exprs[before..]
+            .iter()
+            .any(|e| e.kind == ExprKind::Error);
+        (out, rejected)
     }
 
     fn top_assign(
@@ -566,15 +574,7 @@ impl Convert<'_> {
                 return;
             }
         }
-        let quiet = std::mem::replace(&mut self.quiet, true);
-        let before = self.ast.exprs.len();
-        self.lists_as_tuples = true;
-        let value_id = self.expr(value);
-        self.lists_as_tuples = false;
-        self.quiet = quiet;
-        let rejected = self.ast.exprs[before..]
-            .iter()
-            .any(|e| e.kind == ExprKind::Error);
+        let (value_id, rejected) = self.constant_exprs(|p| p.expr(value));
         if rejected {
             self.ast.items.push(Item::Opaque {
                 name,
