@@ -3,10 +3,8 @@ not with a warning about another kernel of its file (the warnings follow). They 
 native module and NumPy: without them they skip, unless SPIRTHON_REQUIRE_NATIVE=1 makes that
 a failure."""
 
-import importlib
 import os
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -18,6 +16,7 @@ from spirthon import CompileError  # noqa: E402
 
 # The same requirement as the library's tests: the native module and NumPy, or a skip.
 import test_library  # noqa: E402
+from test_gpu import import_text  # noqa: E402
 
 setUpModule = test_library.setUpModule
 np = test_library.np
@@ -41,17 +40,7 @@ def broken(b: Array[i32], c: Array[u32]):
 
 class CompileErrorText(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.mkdtemp()
-        sys.path.insert(0, self.dir)
-        with open(os.path.join(self.dir, "warned_and_broken.py"), "w") as f:
-            f.write(WARNED_AND_BROKEN)
-        sys.modules.pop("warned_and_broken", None)
-        self.mod = importlib.import_module("warned_and_broken")
-
-    def tearDown(self):
-        sys.path.remove(self.dir)
-        sys.modules.pop("warned_and_broken", None)
-        spirthon.set_device(None)
+        self.mod = import_text(self, "warned_and_broken", WARNED_AND_BROKEN)
 
     def test_the_text_starts_with_the_error_and_the_warning_follows(self):
         for device in (None, "python"):

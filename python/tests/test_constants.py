@@ -4,10 +4,8 @@ same values on both devices, exactly (an f64 product with an annotated constant 
 unpacking), and refused on both once the program rebinds one. They need the native module
 and NumPy: without them they skip, unless SPIRTHON_REQUIRE_NATIVE=1 makes that a failure."""
 
-import importlib
 import os
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -16,6 +14,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 import spirthon  # noqa: E402
 from spirthon import CompileError, f32  # noqa: E402
 from spirthon import gpu  # noqa: E402
+from test_gpu import import_text  # noqa: E402
 
 try:
     import numpy as np
@@ -64,17 +63,7 @@ def setUpModule():
 
 class UnpackedConstants(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.mkdtemp()
-        sys.path.insert(0, self.dir)
-        with open(os.path.join(self.dir, "unpacked_kernels.py"), "w") as f:
-            f.write(UNPACKED)
-        sys.modules.pop("unpacked_kernels", None)
-        self.mod = importlib.import_module("unpacked_kernels")
-
-    def tearDown(self):
-        sys.path.remove(self.dir)
-        sys.modules.pop("unpacked_kernels", None)
-        spirthon.set_device(None)
+        self.mod = import_text(self, "unpacked_kernels", UNPACKED)
 
     def test_both_devices_give_the_unpacked_values(self):
         g3 = float(f32(0.1)) * 3  # float32's 0.1, then CPython's product, as the compiler folds it

@@ -58,6 +58,26 @@ def halve(x: Array[f32], out: Array[f32]):
 _FLUSHES = []
 
 
+def import_text(test, name, text):
+    """Module ``name`` of ``text``, written to a new folder on ``sys.path`` and imported
+    fresh (kernels compile from their file's text); ``test`` undoes it at its cleanup and
+    sets the device back."""
+    import importlib
+    folder = tempfile.mkdtemp()
+    sys.path.insert(0, folder)
+    with open(os.path.join(folder, name + ".py"), "w") as f:
+        f.write(text)
+    sys.modules.pop(name, None)
+
+    def undo():
+        sys.path.remove(folder)
+        sys.modules.pop(name, None)
+        spirthon.set_device(None)
+
+    test.addCleanup(undo)
+    return importlib.import_module(name)
+
+
 def on_both(run):
     """``run()`` on the GPU and on the python device, in that order."""
     out = []

@@ -26,6 +26,7 @@ from spirthon import (  # noqa: E402
     Array, Array2D, CompileError, f32, i32, u32, ivec2, vec2, kernel, func, global_id,
 )
 from spirthon import gpu  # noqa: E402
+from test_gpu import import_text  # noqa: E402
 
 try:
     import numpy as np
@@ -296,17 +297,7 @@ class ReboundConstants(unittest.TestCase):
     file's value on the GPU and the new one on the executor."""
 
     def setUp(self):
-        self.dir = tempfile.mkdtemp()
-        sys.path.insert(0, self.dir)
-        with open(os.path.join(self.dir, "rebound_kernels.py"), "w") as f:
-            f.write(REBOUND)
-        sys.modules.pop("rebound_kernels", None)
-        self.mod = importlib.import_module("rebound_kernels")
-
-    def tearDown(self):
-        sys.path.remove(self.dir)
-        sys.modules.pop("rebound_kernels", None)
-        spirthon.set_device(None)
+        self.mod = import_text(self, "rebound_kernels", REBOUND)
 
     def test_a_rebound_constant_is_refused_on_every_device(self):
         for name, value in (("SCALE", 3.0), ("TABLE", (5.0, 6.0)), ("SCALE", 2)):
