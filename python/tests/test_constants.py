@@ -13,15 +13,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import spirthon  # noqa: E402
 from spirthon import CompileError, f32  # noqa: E402
-from spirthon import gpu  # noqa: E402
-from test_gpu import import_text  # noqa: E402
+# The same requirements as the other launches: the native module, NumPy and a device.
+from test_gpu import import_text, np, setUpModule  # noqa: E402,F401
 
-try:
-    import numpy as np
-except ImportError:
-    np = None
-
-REQUIRED = os.environ.get("SPIRTHON_REQUIRE_NATIVE") == "1"
 
 UNPACKED = """
 from spirthon import kernel, Array, f32, f64, i32, global_id, shared_array, barrier, local_id
@@ -47,18 +41,6 @@ def unpacked(wide: Array[f64], ints: Array[i32]):
     wide[i] = f64(i) * G3
     ints[i] = tile[BY - 1 - local_id().y, BX - 1 - local_id().x] + X * 1000 + Y * 100 + A * 10 + B + H
 """
-
-
-def setUpModule():
-    missing = None
-    if gpu._native is None:
-        missing = "the native module is not built (%s)" % gpu._NATIVE_ERROR
-    elif np is None:
-        missing = "NumPy is not installed"
-    if missing and REQUIRED:
-        raise RuntimeError("SPIRTHON_REQUIRE_NATIVE=1 but %s" % missing)
-    if missing:
-        raise unittest.SkipTest(missing)
 
 
 class UnpackedConstants(unittest.TestCase):
