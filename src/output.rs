@@ -98,7 +98,10 @@ mod tests {
         let link = d.join("link.json");
         std::os::unix::fs::symlink(&real, &link).expect("symlink");
         write_whole(&link, b"new").expect("through the link");
-        assert!(std::fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
+        assert!(std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink());
         assert_eq!(std::fs::read(&real).expect("read"), b"new");
         let mode = std::fs::metadata(&real).expect("meta").permissions().mode();
         assert_eq!(mode & 0o777, 0o640);

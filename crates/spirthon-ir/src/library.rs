@@ -307,8 +307,12 @@ pub const LIBRARY: &[Row] = &[
     builtin("abs", Abs, (1, 1), Host::None, |x, _| Some(x.abs())),
     // Python's picks: the first unless the second compares less (greater), so a NaN first
     // is kept and a NaN second is not, and `min(0.0, -0.0)` is `0.0`.
-    builtin("min", Min, (1, u8::MAX), Host::None, |x, y| Some(if y < x { y } else { x })),
-    builtin("max", Max, (1, u8::MAX), Host::None, |x, y| Some(if y > x { y } else { x })),
+    builtin("min", Min, (1, u8::MAX), Host::None, |x, y| {
+        Some(if y < x { y } else { x })
+    }),
+    builtin("max", Max, (1, u8::MAX), Host::None, |x, y| {
+        Some(if y > x { y } else { x })
+    }),
     builtin(
         "round",
         RoundEven,

@@ -405,7 +405,12 @@ fn scalar_bits(name: &str, s: Scalar, v: &Value, allow_bool: bool) -> Result<u64
         _ => false,
     };
     if infinite && x.is_finite() {
-        return err(format!("{}: {} does not fit in {}", what(), short(v), s.name()));
+        return err(format!(
+            "{}: {} does not fit in {}",
+            what(),
+            short(v),
+            s.name()
+        ));
     }
     Ok(bits)
 }

@@ -249,7 +249,11 @@ impl Lower<'_, '_> {
                             _ => None,
                         };
                         if let Some(narrow) = f64_side {
-                            d = self.f64_mixing_help(d, narrow, if narrow == a_span { tx } else { ty });
+                            d = self.f64_mixing_help(
+                                d,
+                                narrow,
+                                if narrow == a_span { tx } else { ty },
+                            );
                         } else if (sx.is_int() && sy.is_int()) || (sx.is_float() && sy.is_float()) {
                             d = d.with_help(format!(
                                 "convert one side with `{}(...)` or `{}(...)`",
