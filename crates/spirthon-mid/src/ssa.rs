@@ -18,8 +18,7 @@
 
 use spirthon_ir::lowered::Lowered;
 use spirthon_ir::{
-    Block, BlockData, CmpOp, Const, Diagnostic, Function, Inst, Op, Operand, PhiData, Ref, Term,
-    Ty, Var,
+    Block, BlockData, Const, Diagnostic, Function, Inst, Op, Operand, PhiData, Ref, Term, Ty, Var,
 };
 use spirthon_ssa::{Flavour, Phi, Val};
 
@@ -351,14 +350,7 @@ impl Flags {
                     };
                     let args = &f.inst(v).args;
                     let (a, b) = (int(*args.first()?)?, int(*args.get(1)?)?);
-                    Some(match op {
-                        CmpOp::Eq => a == b,
-                        CmpOp::Ne => a != b,
-                        CmpOp::Lt => a < b,
-                        CmpOp::Le => a <= b,
-                        CmpOp::Gt => a > b,
-                        CmpOp::Ge => a >= b,
-                    })
+                    Some(op.holds(Some(a.cmp(&b))))
                 }
                 _ => const_bool(f, c),
             },
