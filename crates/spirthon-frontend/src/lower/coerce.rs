@@ -243,17 +243,18 @@ impl Lower<'_, '_> {
                         .with_secondary(a_span, format!("this is {tx}"))
                         .with_secondary(b_span, format!("this is {ty}"));
                         let (sx, sy) = (tx.scalar(), ty.scalar());
-                        let f64_side = match (sx, sy) {
-                            (Scalar::F64, s) if s != Scalar::F64 && s.is_float() => Some(b_span),
-                            (s, Scalar::F64) if s != Scalar::F64 && s.is_float() => Some(a_span),
+                        // The side that is not the f64 one, when the other is.
+                        let narrow = match (sx, sy) {
+                            (Scalar::F64, s) if s != Scalar::F64 && s.is_float() => {
+                                Some((b_span, ty))
+                            }
+                            (s, Scalar::F64) if s != Scalar::F64 && s.is_float() => {
+                                Some((a_span, tx))
+                            }
                             _ => None,
                         };
-                        if let Some(narrow) = f64_side {
-                            d = self.f64_mixing_help(
-                                d,
-                                narrow,
-                                if narrow == a_span { tx } else { ty },
-                            );
+                        if let Some((at, t)) = narrow {
+                            d = self.f64_mixing_help(d, at, t);
                         } else if (sx.is_int() && sy.is_int()) || (sx.is_float() && sy.is_float()) {
                             d = d.with_help(format!(
                                 "convert one side with `{}(...)` or `{}(...)`",

@@ -151,9 +151,7 @@ impl Lower<'_, '_> {
                     self.fixed_array_stmt(kind, *target, value, args);
                     // An array that could not be made (reported): its name says no more.
                     if let ExprKind::Name(n) = &self.ast.expr(*target).kind {
-                        if !self.locals.contains_key(n) {
-                            self.poisoned.insert(n.clone());
-                        }
+                        self.poison_if_unbound(n);
                     }
                     return;
                 }
@@ -592,6 +590,12 @@ impl Lower<'_, '_> {
         if let Some(v) = value {
             let _ = self.expr(v);
         }
+        self.poison_if_unbound(name);
+    }
+
+    /// A name whose binding failed (reported) and that holds nothing yet: its reads say no
+    /// more. One already bound keeps its value, and its reads their errors.
+    fn poison_if_unbound(&mut self, name: &str) {
         if !self.locals.contains_key(name) {
             self.poisoned.insert(name.to_string());
         }

@@ -12,7 +12,6 @@
 //! usable to the end of the statement list it was created in (`Lower::stmts`).
 
 use super::*;
-use crate::module::SizeItem;
 use spirthon_ir::AtomicOp;
 
 /// The most workgroup memory a kernel may declare: 32 KiB, what most devices give (Vulkan
@@ -180,11 +179,7 @@ impl Lower<'_, '_> {
         let is_local = |n: &str| self.is_local(n);
         let parts = match self.m.size_items(self.ast, arg, &is_local) {
             Some(items) if (2..=3).contains(&items.len()) => items,
-            _ => vec![SizeItem {
-                span: self.ast.expr(arg).span,
-                label: None,
-                value: self.m.const_eval(self.ast, arg, &is_local),
-            }],
+            _ => vec![self.m.size_item(self.ast, arg, &is_local)],
         };
         let mut shape = Vec::new();
         for part in parts {

@@ -222,11 +222,7 @@ impl ModuleInfo {
             ExprKind::Tuple(items) => Some(
                 items
                     .iter()
-                    .map(|&i| SizeItem {
-                        span: ast.expr(i).span,
-                        label: None,
-                        value: self.const_eval(ast, i, is_local),
-                    })
+                    .map(|&i| self.size_item(ast, i, is_local))
                     .collect(),
             ),
             ExprKind::Name(n) if !is_local(n) => match self.globals.get(n) {
@@ -244,6 +240,15 @@ impl ModuleInfo {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// The whole of `e` as one size item: where a tuple of sizes is not given.
+    pub fn size_item(&self, ast: &Ast, e: ExprId, is_local: &dyn Fn(&str) -> bool) -> SizeItem {
+        SizeItem {
+            span: ast.expr(e).span,
+            label: None,
+            value: self.const_eval(ast, e, is_local),
         }
     }
 

@@ -314,13 +314,9 @@ fn default_value(
 fn workgroup_size(m: &ModuleInfo, ast: &Ast, e: ExprId) -> Result<[u32; 3], Diagnostic> {
     let expr = ast.expr(e);
     let no_local = |_: &str| false;
-    let parts = m.size_items(ast, e, &no_local).unwrap_or_else(|| {
-        vec![SizeItem {
-            span: expr.span,
-            label: None,
-            value: m.const_eval(ast, e, &no_local),
-        }]
-    });
+    let parts = m
+        .size_items(ast, e, &no_local)
+        .unwrap_or_else(|| vec![m.size_item(ast, e, &no_local)]);
     if parts.is_empty() || parts.len() > 3 {
         return Err(Diagnostic::error(
             expr.span,
