@@ -214,7 +214,7 @@ class Kernel:
         if unknown or len(by_name) != len(names):
             raise TypeError("kernel %s: its generic names are %s; types were given for %s"
                             % (self.name, ", ".join(names), ", ".join(by_name) or "none"))
-        spec = copy.copy(self)
+        spec = self._variant(None)
         spec.params = []
         for p in self.params:
             if p.generic is None:
@@ -223,14 +223,18 @@ class Kernel:
             ann = _generic.annotation(p.generic, by_name[p.generic.var])
             spec.params.append(_param(p.name, ann))
         spec.types = [(n, _generic.text(by_name[n])) for n in names]
-        spec._compiled = None
-        spec._specializations = None
-        spec.__dict__.pop("_gpu_plans", None)
-        spec.__dict__.pop("_gpu_fast", None)
-        spec.__dict__.pop("_adjoint", None)
-        spec.__dict__.pop("_blocks", None)
-        spec.__dict__.pop("_grids", None)
         self._specializations[key] = spec
+        return spec
+
+    def _variant(self, specializations):
+        """A copy of this kernel to change into a specialization (of types or of a workgroup
+        size), with nothing compiled or derived for this one (its module, launch plans,
+        adjoint, grid launchers) and ``specializations`` as its own."""
+        spec = copy.copy(self)
+        spec._compiled = None
+        spec._specializations = specializations
+        for cached in ("_gpu_plans", "_gpu_fast", "_adjoint", "_blocks", "_grids"):
+            spec.__dict__.pop(cached, None)
         return spec
 
     def _with_block(self, block):
@@ -249,12 +253,8 @@ class Kernel:
         spec = blocks.get(block)
         if spec is not None:
             return spec
-        spec = copy.copy(self)
+        spec = self._variant({} if self._specializations is not None else None)
         spec.workgroup_size = spec._launch_block = block
-        spec._compiled = None
-        spec._specializations = {} if self._specializations is not None else None
-        for cached in ("_gpu_plans", "_gpu_fast", "_adjoint", "_blocks", "_grids"):
-            spec.__dict__.pop(cached, None)
         blocks[block] = spec
         return spec
 
