@@ -17,11 +17,10 @@ I/O error.
 
 import argparse
 import importlib.util
-import itertools
 import os
 import sys
 
-from . import runjson
+from . import files, runjson
 from .runjson import InputError
 from .api import Kernel
 from .errors import CheckError, DeadlockError
@@ -227,47 +226,9 @@ def write_output(path, text):
             raise InputError("cannot write to stdout: %s" % _os_error(e))
         return
     try:
-        _write_whole(path, text.encode("utf-8"))
+        files.write_whole(path, text.encode("utf-8"))
     except OSError as e:
         raise InputError("cannot write %s: %s" % (path, _os_error(e)))
-
-
-# Numbers the temporary files of one process's writes.
-_WRITES = itertools.count()
-
-
-def _write_whole(path, data):
-    """Writes ``data`` to ``path`` whole, as ``spirthon run`` does: a new file beside it
-    renamed over it, so a reader or a second writer never sees a torn mix; a path that is
-    not a regular file (``/dev/null``, a FIFO) is written in place, a link is followed and a
-    replaced file keeps its permissions."""
-    import stat
-    target = os.path.realpath(path)
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(target, "wb") as fh:
-            fh.write(data)
-        return
-    head, name = os.path.split(target)
-    tmp = os.path.join(head, ".%s.%d.%d.tmp" % (name, os.getpid(), next(_WRITES)))
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with open(fd, "wb") as fh:
-            fh.write(data)
-            if st is not None:
-                os.chmod(tmp, stat.S_IMODE(st.st_mode))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def adjoint(path, kernel_name, types):

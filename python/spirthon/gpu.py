@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 
-from . import _library
+from . import _library, files
 from . import source as _source
 from .errors import CheckError, CompileError
 from .scalars import r16
@@ -430,14 +430,11 @@ def _not_compiled(kernel, messages):
 
 
 def _store(file, data):
-    """Writes a cache entry whole (a new file renamed over the old); a cache that cannot be
-    written is skipped."""
+    """Writes a cache entry whole (``files.write_whole``); a cache that cannot be written is
+    skipped."""
     try:
         os.makedirs(os.path.dirname(file), exist_ok=True)
-        tmp = "%s.%d.%d.tmp" % (file, os.getpid(), threading.get_ident())
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, file)
+        files.write_whole(file, data)
     except OSError as e:
         _log.debug("cannot write the compile cache: %s", e)
 
@@ -451,7 +448,15 @@ def _maybe_written(kernel):
     text cannot be read). A parameter is read only when every use of its name is an
     element read (``a[i]``, ``a[i].x``), ``len(a)`` or ``a.shape``; one stored through
     (``a[i] = v``, ``a[i] += v``, ``a[i].x = v``) or used any other way (passed to a func
-    or an atomic, bound to another name) counts as written."""
+    or an atomic, bound to another name) counts as written. Read once per kernel object
+    (a launch without the native module asks at each launch)."""
+    if "_text_writes" not in kernel.__dict__:
+        kernel.__dict__["_text_writes"] = _text_writes(kernel)
+    return kernel.__dict__["_text_writes"]
+
+
+def _text_writes(kernel):
+    """``_maybe_written``'s answer, from the kernel function's text."""
     import ast
     import inspect
     import textwrap

@@ -251,7 +251,7 @@ class BothRunners(unittest.TestCase):
         # Concurrent writers of one --out leave one whole file (written beside it and
         # renamed), no temporary file; a link is followed and kept, /dev/null written.
         import threading
-        from spirthon.__main__ import _write_whole
+        from spirthon.files import write_whole as _write_whole
         d = tempfile.mkdtemp()
         out = os.path.join(d, "out.json")
         datas = [b"a" * (1 << 20), b"b" * (1 << 19)]
