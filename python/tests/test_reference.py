@@ -173,6 +173,7 @@ class Layering(unittest.TestCase):
     BELOW = {
         "errors": {"_library"},
         "scalars": set(),
+        "files": set(),
         "types": {"scalars"},
         "vectors": {"scalars", "types"},
         "matrices": {"scalars", "types", "vectors"},
@@ -181,7 +182,8 @@ class Layering(unittest.TestCase):
         "source": {"errors"},
         "typed": {"_library", "scalars", "types", "vectors", "matrices", "structs", "arrays", "source", "errors"},
         "runtime": {"_library", "typed", "vectors", "matrices", "arrays", "errors", "scalars", "types", "source"},
-        "gpu": {"_library", "source", "errors", "arrays", "types", "vectors", "matrices", "structs", "scalars", "_native"},
+        "gpu": {"_library", "source", "errors", "arrays", "types", "vectors", "matrices", "structs", "scalars", "_native",
+                "files"},
         "runjson": {"_library", "types", "vectors", "matrices", "structs", "scalars"},
     }
 
