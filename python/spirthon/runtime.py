@@ -13,9 +13,10 @@ or ``U32`` that rounds or wraps after each operation as the GPU's does (``spirth
 A kernel that calls ``barrier()`` (itself or through its funcs) runs each workgroup's
 invocations as threads of which exactly one runs at a time: in local order, each runs until it
 reaches a barrier or returns; when every invocation has reached the barrier, the next phase
-starts, again in local order. So the run is deterministic, and an invocation that returns
-while others wait at a barrier (or waits at a barrier others never reach) is reported as the
-deadlock it would be on the GPU. Such a kernel has no implicit launch guard: every invocation
+starts, again in local order. So the run is deterministic. An invocation that returned takes
+no part in the barriers after (the compiled kernel keeps it, inactive, taking the barriers the
+others take: language.md, "Barriers"); invocations that wait at different barriers are
+reported as the deadlock they would be on the GPU. Such a kernel has no implicit launch guard: every invocation
 of every workgroup runs, as on the GPU.
 
 ``shared_array(T, n)`` gives every invocation of a workgroup the same array (one per call
@@ -435,14 +436,6 @@ class _Phases:
             self.error = DeadlockError(
                 "deadlock: the invocations of a workgroup wait at different barrier() calls: %s"
                 % "; ".join("%s at %s" % (_ranks(ks), s) for s, ks in by_site.items()))
-            self.main.release()
-            return
-        returned = self.done - self.failed
-        if returned:
-            where = sorted(set(self.waiting.values()))
-            self.error = DeadlockError(
-                "deadlock: invocations %s of the workgroup wait at barrier() (%s) that invocations %s never reach (they returned)"
-                % (_ranks(self.lanes[k] for k in self.waiting), ", ".join(where), _ranks(self.lanes[k] for k in returned)))
             self.main.release()
             return
         self.waiting.clear()

@@ -485,11 +485,11 @@ class Workgroups(unittest.TestCase):
         self.assertEqual(out.tolist(), [3, 2, 1, 0, 7, 6, 5, 4])
         self.assertEqual(hits[0], 8)
 
-    def test_a_barrier_some_invocations_miss_is_a_deadlock(self):
-        with self.assertRaises(DeadlockError) as cm:
-            ref(early_return, 4, Array(i32, 4))
-        self.assertIn("invocations 0, 1, 3", str(cm.exception))
-        self.assertIn("never reach", str(cm.exception))
+    def test_an_invocation_that_returned_takes_no_part_in_later_barriers(self):
+        # As the compiled kernel keeps it, inactive: the others pass the barrier.
+        out = Array(i32, 4)
+        ref(early_return, 4, out)
+        self.assertEqual(out.tolist(), [1, 1, 0, 1])
 
     def test_a_barrier_imported_under_another_name(self):
         out, hits = Array(i32, 8), Array(i32, 8)

@@ -232,6 +232,15 @@ impl Lower<'_, '_> {
             let t = Ty::Vector(Scalar::I32, 3);
             self.f.params.push(t);
             self.threads = Some(self.val(Op::Param(scalar), t, [], self.sig.span));
+            scalar += 1;
+        }
+        // A func that reaches a barrier: whether its caller is live (see `inactive`).
+        if !self.sig.is_kernel && self.m.reaches_barrier[self.def_index] {
+            self.f.params.push(Ty::BOOL);
+            let live = self.val(Op::Param(scalar), Ty::BOOL, [], self.sig.span);
+            self.start_live(Some(live));
+        } else {
+            self.start_live(None);
         }
     }
 }

@@ -213,6 +213,10 @@ impl Lower<'_, '_> {
                 None => return Ex::Err,
             }
         }
+        if self.m.reaches_barrier[d] {
+            let live = self.live_operand();
+            ops.push(live);
+        }
         let (ret, tuple, ret_struct) = (sig.ret, sig.ret_tuple, sig.ret_struct);
         let id = self.cx.instance(d, arrays);
         let v = self.emit(Op::Call(id), ret, ops, span);

@@ -29,7 +29,7 @@ impl Lower<'_, '_> {
     }
 
     /// What the failing branch of a check returns: nothing, or a zero of the func's type.
-    fn fail_return(&mut self, span: Span) -> Term<Operand> {
+    pub(super) fn zero_return(&mut self, span: Span) -> Term<Operand> {
         match self.f.ret {
             None => Term::Return(None),
             Some(t) => {
@@ -41,13 +41,14 @@ impl Lower<'_, '_> {
 
     /// Continues where `ok` holds; elsewhere records `[site, index, len]` and returns.
     fn guard(&mut self, ok: Operand, fail_args: [Operand; 3], span: Span) {
+        let ok = self.ok_unless_live(ok, span);
         let fail = self.new_block();
         let rest = self.new_block();
         self.set_merge(Merge::Selection(rest));
         self.terminate(Term::Branch(ok, rest, fail));
         self.switch(fail);
         self.emit(Op::Fail, None, fail_args, span);
-        let ret = self.fail_return(span);
+        let ret = self.zero_return(span);
         self.terminate(ret);
         self.switch(rest);
     }
@@ -225,7 +226,7 @@ impl Lower<'_, '_> {
         self.set_merge(Merge::Selection(rest));
         self.terminate(Term::Branch(failed, ret, rest));
         self.switch(ret);
-        let r = self.fail_return(span);
+        let r = self.zero_return(span);
         self.terminate(r);
         self.switch(rest);
     }

@@ -206,13 +206,19 @@ impl Lower<'_, '_> {
             LoopElse::Flag(flag) => Some(flag),
             _ => None,
         };
+        let (kept, returns) = self.loop_plan();
+        self.loop_stmt = None;
         self.loops.push(LoopCtx {
             brk: merge,
+            kept,
             cont,
             broke,
         });
         self.switch(body_b);
         prologue(self);
+        // A loop that inactive invocations run may begin an iteration with one.
+        let outer = self.inactive;
+        self.inactive |= kept && returns;
         self.stmts(body);
         self.jump(cont);
         self.loops.pop();
@@ -239,6 +245,7 @@ impl Lower<'_, '_> {
             self.switch(merge);
             self.stmts(orelse);
         }
+        self.inactive = outer;
     }
 
     /// Where the loop's `else` clause goes (see [`LoopElse`]); `cond_in_header` says the
@@ -250,7 +257,9 @@ impl Lower<'_, '_> {
         orelse: &[StmtId],
         cond_in_header: bool,
     ) -> LoopElse {
-        if orelse.is_empty() || !has_jump(self.ast, body, false) {
+        // A `return` that makes the invocation inactive leaves a loop it does not keep.
+        let (kept, returns) = self.loop_plan();
+        if orelse.is_empty() || !(has_jump(self.ast, body, false) || returns && !kept) {
             return LoopElse::InMerge;
         }
         if cond_in_header && !has_jump(self.ast, orelse, true) {

@@ -29,7 +29,9 @@ use spirthon_ssa::FunctionBuilder;
 
 use crate::ast::*;
 use crate::lit::{self, Lit};
-use crate::module::{DefSig, GenericUse, Global, Lib, ModuleInfo, ParamKind, StructId, TupleTy};
+use crate::module::{
+    BarrierPlan, DefSig, GenericUse, Global, Lib, ModuleInfo, ParamKind, StructId, TupleTy,
+};
 use checks::Index;
 
 mod builder;
@@ -40,6 +42,7 @@ mod coerce;
 mod control;
 mod expr;
 mod geometry;
+mod inactive;
 mod matrices;
 mod ops;
 mod print;
@@ -248,6 +251,8 @@ enum Local {
 
 struct LoopCtx {
     brk: Block,
+    /// Whether invocations that returned early still run the loop (see `inactive`).
+    kept: bool,
     cont: Block,
     /// The loop's hidden "left by `break`" flag, when its `else` needs one.
     broke: Option<Var>,
@@ -363,6 +368,16 @@ struct Lower<'c, 'a> {
     /// The local and shared arrays of structs: each struct and one array per leaf
     /// ([`Local::StructArray`]).
     sarrays: Vec<(StructId, Vec<ArrayId>)>,
+    /// In a def that may return before a barrier: its plan and its hidden "has not
+    /// returned" flag (see `inactive`).
+    live: Option<(&'a BarrierPlan, Var)>,
+    /// Whether the invocation may have returned at this point of the statement list.
+    inactive: bool,
+    /// Lowering a statement an inactive invocation runs for its barrier: its stores are
+    /// for the living only.
+    guard_stores: bool,
+    /// The loop statement whose lowering is under way, until its loop context is pushed.
+    loop_stmt: Option<StmtId>,
 }
 
 /// Lowers function `id` of the context (a kernel when `sig.is_kernel`).
@@ -412,6 +427,10 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         svals: Vec::new(),
         slocals: Vec::new(),
         sarrays: Vec::new(),
+        live: None,
+        inactive: false,
+        guard_stores: false,
+        loop_stmt: None,
     };
     let entry = l.new_block();
     l.switch(entry);
@@ -473,7 +492,7 @@ pub fn array_type_name(elem: Ty, dims: u32) -> String {
 
 /// Every name bound by an assignment, a `for` or an assignment expression (`:=`) anywhere
 /// in the def's body.
-fn assigned_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
+pub(crate) fn assigned_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
     let mut out: FastSet<String> = def.params.iter().map(|p| p.name.clone()).collect();
     let mut targets = Vec::new();
     for s in def.stmts.clone() {

@@ -8,8 +8,13 @@ impl Lower<'_, '_> {
     /// names say where they were created (see `name`).
     pub(super) fn stmts(&mut self, body: &[StmtId]) {
         let mark = self.local_arrays.len();
-        for &s in body {
-            self.stmt(s);
+        match self.live {
+            Some((plan, _)) => self.stmts_live(plan, body),
+            None => {
+                for &s in body {
+                    self.stmt(s);
+                }
+            }
         }
         for (name, span) in self.local_arrays.split_off(mark) {
             self.locals.remove(&name);
@@ -33,16 +38,18 @@ impl Lower<'_, '_> {
             StmtKind::AugAssign(t, op, v) => self.aug_assign(*t, *op, *v, span),
             StmtKind::AnnAssign(t, ann, v) => self.ann_assign(*t, *ann, *v),
             StmtKind::If(..) => self.if_stmt(s),
-            StmtKind::While(test, body, orelse) => self.while_stmt(*test, body, orelse),
-            StmtKind::For(t, iter, body, orelse) => self.for_stmt(*t, *iter, body, orelse, span),
+            StmtKind::While(test, body, orelse) => {
+                self.loop_stmt = Some(s);
+                self.while_stmt(*test, body, orelse)
+            }
+            StmtKind::For(t, iter, body, orelse) => {
+                self.loop_stmt = Some(s);
+                self.for_stmt(*t, *iter, body, orelse, span)
+            }
             StmtKind::Break => match self.loops.last() {
                 Some(l) => {
                     let (to, broke) = (l.brk, l.broke);
-                    if let Some(flag) = broke {
-                        let t = self.konst(Const::Bool(true));
-                        self.def(flag, t);
-                    }
-                    self.terminate_dead(Term::Jump(to));
+                    self.leave_loop(to, broke);
                 }
                 None => self.error(span, "`break` outside a loop"),
             },
@@ -53,6 +60,7 @@ impl Lower<'_, '_> {
                 }
                 None => self.error(span, "`continue` outside a loop"),
             },
+            StmtKind::Return(_) if self.return_inactive(s) => {}
             StmtKind::Return(v) => self.return_stmt(*v, span),
             StmtKind::Pass | StmtKind::Error => {}
             StmtKind::Assert(test, message) => self.assert_stmt(*test, message.clone()),
@@ -272,6 +280,9 @@ impl Lower<'_, '_> {
 
     pub(super) fn assign_to(&mut self, target: ExprId, ex: Ex, value_span: Span) {
         let t = self.ast.expr(target);
+        if self.guard_stores && !matches!(t.kind, ExprKind::Name(_)) {
+            return self.store_when_live(|l| l.assign_to(target, ex, value_span));
+        }
         match &t.kind {
             ExprKind::Name(n) => self.assign_name(n, ex, t.span, value_span, None),
             ExprKind::Subscript(base, index) => {

@@ -15,10 +15,12 @@ mod annotation;
 mod generic;
 mod signature;
 mod structs;
+mod uniform;
 
 pub use annotation::{Ann, TupleTy, MAX_TUPLE_COMPONENTS};
 pub use generic::{mangled, GenericParam, GenericUse};
 pub use structs::{Field, FieldTy, Leaf, StructDef, StructId};
+pub use uniform::BarrierPlan;
 
 use signature::signature;
 
@@ -156,6 +158,9 @@ pub struct ModuleInfo {
     /// Per def: where it reads its subgroup invocation index (`LANE_ID_ITEMS`), itself or
     /// through the defs it calls (the call of the first found).
     pub reaches_lane_id: Vec<Option<Span>>,
+    /// Per def that reaches a barrier (by its `Item::Def`, which its specializations share):
+    /// what an invocation that returns early still runs (see `uniform`).
+    pub barrier_plans: FastMap<usize, BarrierPlan>,
     /// The specializations of generic funcs made so far: (generic func, its parameters'
     /// kinds) to the specialization's def.
     pub func_specs: FastMap<(usize, Vec<ParamKind>), usize>,
@@ -509,6 +514,7 @@ pub fn resolve(ast: &Ast, host_imports: bool) -> (ModuleInfo, Vec<Diagnostic>) {
         .map(Option::is_some)
         .collect();
     m.reaches_lane_id = reaching(&m, ast, &edges, LANE_ID_ITEMS);
+    m.barrier_plans = uniform::plan(&m, ast, &mut diags);
     (m, diags)
 }
 

@@ -1,0 +1,21 @@
+"""The CUDA guard before barriers: an invocation past `n` returns, and stays in its workgroup
+inactive. It takes both barriers of every round and computes the uniform `rounds`, and it
+skips the loads, stores and the per-invocation `v` (each under the hidden `live` flag)."""
+from spirthon import kernel, Array, f32, i32, barrier, global_id, local_id, shared_array
+
+
+@kernel(workgroup_size=32)
+def rounds_of_sums(a: Array[f32], out: Array[f32], n: i32):
+    tile = shared_array(f32, 33)
+    i = global_id().x
+    t = local_id().x
+    if i >= n:
+        return
+    rounds = n // 32
+    v = a[i]
+    for r in range(rounds):
+        tile[t + 1] = v
+        barrier()
+        v = v + tile[t]
+        barrier()
+    out[i] = v
