@@ -2,8 +2,8 @@
 
     python3 gen_kernel.py SEED OUT_DIR
 
-writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json, a kernel of one of eight kinds by
-SEED mod 8 (the reference executor computes in the kernel's types, so every kind must agree
+writes OUT_DIR/kSEED.py and OUT_DIR/kSEED.inputs.json, a kernel of one of nine kinds by
+SEED mod 9 (the reference executor computes in the kernel's types, so every kind must agree
 with the GPU: ints exactly, floats within a few ULPs):
 0 expressions on i32 (// and % with both signs, shifts, and/or values, chained comparisons,
 conditional expressions); 1 control flow (nested if/elif/else, for and while with break,
@@ -19,7 +19,9 @@ literals and constants meeting f32 values and thresholds into ints, a third of t
 (`float_kernel`); 5 u32
 and i32 hashing that overflows 32 bits, a narrow int type (i8 u8 i16 u16) wrapping beside it, random
 streams, subgroup operations and prints with format specs (`hash_kernel`); 6 matrices (`matrix_kernel`; a third of them dmat33); 7 structs of every field kind in an
-`Array[S]` (`struct_kernel`). Every kind sometimes spells array
+`Array[S]` (`struct_kernel`); 8 early returns before barriers: guards, returns in loops with
+and without barriers, rounds of shared atomics, a func that takes a barrier
+(`barrier_kernel`). Every kind sometimes spells array
 elements `int`/`float` and indexes by a `u32` (`spellings`).
 """
 
@@ -978,6 +980,93 @@ def shared_kernel(rnd):
     )
 
 
+def barrier_kernel(rnd):
+    """Early `return`s where barriers follow, as CUDA programs write them: a guard on the
+    global id, returns on data inside uniform rounds of barriers, inside loops without
+    barriers (their `else` skipped), and calls of a func that takes a barrier. Invocations
+    communicate through shared atomics between barriers (every slot zeroed before the first
+    return), so what each reads is defined on every device: what the invocations that did
+    not return added."""
+    w = rnd.choice([4, 8, 16])
+    size = w * rnd.choice([1, 2])
+    rounds = rnd.randint(1, 4)
+
+    def slot():
+        return rnd.choice([
+            "lid", "(lid + r) %% %d" % size, "(lid * 3 + r) %% %d" % size,
+            "lid // 2", "%d - 1 - lid" % w, "(a[g] & 0xff) %% %d" % size,
+        ])
+
+    def cond():
+        return rnd.choice([
+            "a[g] %% %d == %d" % (rnd.randint(2, 7), rnd.randint(0, 1)),
+            "b[g] > %d" % rnd.randint(-10, 30),
+            "g >= len(a) - %d" % rnd.randint(1, 9),
+            "lid == %d" % rnd.randint(0, w - 1),
+            "(a[g] + r) %% %d == 0" % rnd.randint(3, 9),
+        ])
+
+    use_func = rnd.random() < 0.4
+    lines = []
+    if use_func:
+        lines += [
+            "@func",
+            "def add_then_sync(t: Array[i32], j: i32, v: i32, stop: i32):",
+            "    if v != stop:",
+            "        atomic_add(t, j, v)",
+            "    barrier()",
+            "",
+            "",
+        ]
+    lines += [
+        "@kernel(workgroup_size=%d)" % w,
+        "def k(a: Array[i32], b: Array[i32], out: Array[i32]):",
+        "    t = shared_array(i32, %d)" % size,
+        "    lid = local_id().x",
+        "    g = global_id().x",
+        "    r = 0",
+        "    for j in range(%d):" % (size // w),
+        "        t[lid + j * %d] = 0" % w,
+        "    barrier()",
+        "    acc = a[g] % 5",
+    ]
+    if rnd.random() < 0.7:
+        lines += ["    if %s:" % cond().replace("+ r", "+ 0"), "        return"]
+    if rnd.random() < 0.5:
+        lines += [
+            "    for m in range(%d):" % rnd.randint(1, 4),
+            "        if b[g] == m * %d:" % rnd.randint(1, 5),
+            "            out[g] = -1",
+            "            return",
+            "        acc += m",
+            "    else:",
+            "        acc += 100",
+        ]
+    loop = rnd.choice(["for", "while"])
+    if loop == "for":
+        lines.append("    for r in range(%d):" % rounds)
+    else:
+        lines += ["    r = 0", "    while r < %d:" % rounds]
+    body = []
+    if rnd.random() < 0.6:
+        body += ["if %s:" % cond(), "    out[g] = acc", "    return"]
+    if use_func:
+        body.append("add_then_sync(t, %s, acc + r, %d)" % (slot(), rnd.randint(0, 6)))
+    else:
+        body += ["atomic_add(t, %s, acc + r)" % slot(), "barrier()"]
+    body += ["acc += t[%s]" % slot(), "barrier()"]
+    if rnd.random() < 0.4:
+        body += ["if r == %d:" % rnd.randint(0, rounds), "    acc -= 1"]
+    if loop == "while":
+        body.append("r += 1")
+    lines += ["        " + x for x in body]
+    lines.append("    out[g] = acc")
+    return (
+        "from spirthon import kernel, func, Array, i32, global_id, local_id, shared_array, barrier, atomic_add\n\n\n"
+        + "\n".join(lines) + "\n"
+    )
+
+
 def faulty(src, rnd):
     """Checked mode's differential test: some divisors that can be zero and some indices
     that can leave the arrays, so that invocations fail at varied points."""
@@ -1014,7 +1103,7 @@ def main():
     # A third argument `faulty`: an integer kernel (expression or control flow) that may
     # fail checks (see `faulty`).
     fault = len(sys.argv) > 3 and sys.argv[3] == "faulty"
-    kind = seed % 3 if fault else seed % 8
+    kind = seed % 3 if fault else seed % 9
     rnd = random.Random(seed)
     n = 48
     if fault and kind == 2:
@@ -1022,6 +1111,13 @@ def main():
         inputs = {"threads": [n], "args": {
             "a": [rnd.randint(-40, 40) for _ in range(n)],
             "b": [0] * n,
+            "out": {"zeros": n},
+        }}
+    elif kind == 8:
+        src = barrier_kernel(rnd)
+        inputs = {"threads": [n], "args": {
+            "a": [rnd.randint(-40, 40) for _ in range(n)],
+            "b": [rnd.randint(-5, 25) for _ in range(n)],
             "out": {"zeros": n},
         }}
     elif kind == 7:

@@ -68,3 +68,13 @@ def uniform_is_fine(a: Array[f32], n: i32):
         if k == n - 3:
             break
         barrier()
+
+
+@kernel(workgroup_size=4)
+def only_returns_leave(a: Array[f32], n: i32):
+    i = global_id().x
+    while True:
+        barrier()
+        if a[i] > 3.0:
+            return
+        a[i] += 1.0

@@ -224,9 +224,9 @@ fn has_return(ast: &Ast, body: &[StmtId]) -> bool {
         for &s in list {
             match &ast.stmt(s).kind {
                 StmtKind::Return(_) => return true,
-                StmtKind::If(_, a, b)
-                | StmtKind::While(_, a, b)
-                | StmtKind::For(_, _, a, b) => work.extend([a.as_slice(), b.as_slice()]),
+                StmtKind::If(_, a, b) | StmtKind::While(_, a, b) | StmtKind::For(_, _, a, b) => {
+                    work.extend([a.as_slice(), b.as_slice()])
+                }
                 StmtKind::Match(_, _, chain) => work.push(std::slice::from_ref(chain)),
                 _ => {}
             }

@@ -89,6 +89,12 @@ pub(super) fn plan(
     plans
 }
 
+/// A statement, its parent and its slot there (see [`Slot`]).
+type Placed = (StmtId, Option<(StmtId, Slot)>);
+
+/// Why a statement or expression runs in non-uniform control flow: where, and a label.
+type Why = Option<(Span, String)>;
+
 /// Where a child statement list sits in its parent.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Slot {
@@ -108,7 +114,7 @@ struct Scan<'a> {
     is_kernel: bool,
     name: &'a str,
     /// The statements in pre-order, each with its parent and slot there.
-    order: Vec<(StmtId, Option<(StmtId, Slot)>)>,
+    order: Vec<Placed>,
     /// Each nested statement's parent.
     parent: FastMap<StmtId, StmtId>,
     /// The innermost loop of each statement (a loop's `else` is its enclosing loop's).
@@ -173,9 +179,14 @@ impl<'a> Scan<'a> {
     /// Pre-order, with parents and innermost loops (an explicit stack: an `elif` chain
     /// nests as deep as it is long).
     fn walk_order(&mut self) {
-        let mut stack: Vec<(StmtId, Option<(StmtId, Slot)>, Option<StmtId>)> =
-            self.def.body.iter().rev().map(|&s| (s, None, None)).collect();
-        while let Some((s, parent, lp)) = stack.pop() {
+        let mut stack: Vec<(Placed, Option<StmtId>)> = self
+            .def
+            .body
+            .iter()
+            .rev()
+            .map(|&s| ((s, None), None))
+            .collect();
+        while let Some(((s, parent), lp)) = stack.pop() {
             self.order.push((s, parent));
             if let Some((p, _)) = parent {
                 self.parent.insert(s, p);
@@ -184,7 +195,7 @@ impl<'a> Scan<'a> {
                 self.loop_of.insert(s, l);
             }
             let mut push = |list: &[StmtId], slot: Slot, lp: Option<StmtId>| {
-                stack.extend(list.iter().rev().map(|&c| (c, Some((s, slot)), lp)));
+                stack.extend(list.iter().rev().map(|&c| ((c, Some((s, slot))), lp)));
             };
             match &self.ast.stmt(s).kind {
                 StmtKind::If(_, a, b) => {
@@ -258,7 +269,7 @@ impl<'a> Scan<'a> {
         let mut grew = false;
         for k in 0..self.order.len() {
             let (s, parent) = self.order[k];
-            let ctx = parent.map_or(true, |(p, _)| self.inner[&p]);
+            let ctx = parent.is_none_or(|(p, _)| self.inner[&p]);
             self.ctx.insert(s, ctx);
             let mut marks: Vec<(ExprId, bool)> = Vec::new();
             let inner = match &self.ast.stmt(s).kind {
@@ -322,11 +333,7 @@ impl<'a> Scan<'a> {
         let mut work = vec![(t, uniform)];
         while let Some((t, u)) = work.pop() {
             match &self.ast.expr(t).kind {
-                ExprKind::Name(n) => {
-                    if !u && self.non_uniform.insert(n.clone()) {
-                        grew = true;
-                    }
-                }
+                ExprKind::Name(n) if !u => grew |= self.non_uniform.insert(n.clone()),
                 ExprKind::Tuple(items) => work.extend(items.iter().map(|&i| (i, u))),
                 ExprKind::Subscript(base, index) => {
                     let u = u && self.uniform(*index);
@@ -455,7 +462,10 @@ impl<'a> Scan<'a> {
     fn acts(&self, func: ExprId) -> bool {
         match self.lib(func) {
             Some((Lib::Spirthon, i)) => {
-                i == "print" || ["atomic_", "rand", "sample_"].iter().any(|p| i.starts_with(p))
+                i == "print"
+                    || ["atomic_", "rand", "sample_"]
+                        .iter()
+                        .any(|p| i.starts_with(p))
             }
             Some(_) => false,
             None => match &self.ast.expr(func).kind {
@@ -485,19 +495,18 @@ impl<'a> Scan<'a> {
 
     /// Each call in the statement's own expressions that takes a barrier, with why the
     /// invocations may not all reach it: (call, callee, the culprit's span and label).
-    fn barrier_calls(&self, s: StmtId) -> Vec<(ExprId, Option<usize>, Option<(Span, String)>)> {
+    fn barrier_calls(&self, s: StmtId) -> Vec<(ExprId, Option<usize>, Why)> {
         let mut out = Vec::new();
         let stmt_why = self.why(s);
         for e in own_exprs(self.ast, s) {
-            let mut work: Vec<(ExprId, Option<(Span, String)>)> = vec![(e, stmt_why.clone())];
+            let mut work: Vec<(ExprId, Why)> = vec![(e, stmt_why.clone())];
             while let Some((x, why)) = work.pop() {
                 match &self.ast.expr(x).kind {
                     ExprKind::IfExp(test, body, orelse) => {
                         work.push((*test, why.clone()));
                         let why = why.or_else(|| {
-                            (!self.uniform(*test)).then(|| {
-                                (self.ast.expr(*test).span, CONDITION_DIFFERS.to_string())
-                            })
+                            (!self.uniform(*test))
+                                .then(|| (self.ast.expr(*test).span, CONDITION_DIFFERS.to_string()))
                         });
                         work.push((*body, why.clone()));
                         work.push((*orelse, why));
@@ -527,7 +536,7 @@ impl<'a> Scan<'a> {
 
     /// Why statement `s` runs in non-uniform control flow: the construct where uniformity
     /// ends, at its condition (or the jump that leaves its loop), and a label.
-    fn why(&self, s: StmtId) -> Option<(Span, String)> {
+    fn why(&self, s: StmtId) -> Why {
         if self.ctx[&s] {
             return None;
         }
@@ -635,12 +644,19 @@ impl<'a> Scan<'a> {
                     ),
                 };
                 let diag = Diagnostic::error(
-                        span,
-                        format!("{what} in control flow that not every invocation of the workgroup takes"),
-                    )
-                    .with_secondary(at, label);
+                    span,
+                    format!(
+                        "{what} in control flow that not every invocation of the workgroup takes"
+                    ),
+                )
+                .with_secondary(at, label);
                 let diag = match passed {
-                    Some((o, name)) => diag.with_secondary(o, format!("a call passes `{name}` a value that can differ between invocations")),
+                    Some((o, name)) => diag.with_secondary(
+                        o,
+                        format!(
+                            "a call passes `{name}` a value that can differ between invocations"
+                        ),
+                    ),
                     None => diag,
                 };
                 out.push(
@@ -649,26 +665,57 @@ impl<'a> Scan<'a> {
                 );
             }
         }
+        // A `while True:` with barriers that only `return`s leave: the inactive invocations
+        // would go on taking its barriers for ever.
+        let returns = self.returns();
+        for &(l, _) in &self.order {
+            let StmtKind::While(test, body, _) = &self.ast.stmt(l).kind else {
+                continue;
+            };
+            let forever = matches!(self.ast.expr(*test).kind, ExprKind::Bool(true))
+                || matches!(self.ast.expr(*test).kind, ExprKind::Int(v) if v != 0);
+            if !forever || !self.contains_barrier.contains(&l) || has_break(self.ast, body) {
+                continue;
+            }
+            if let Some(&r) = returns.iter().find(|&&r| self.inside(r, l)) {
+                out.push(
+                    Diagnostic::error(self.ast.stmt(r).span, "an invocation that returns here would take the barriers of this loop for ever: it ends only by `return`")
+                        .with_secondary(self.ast.expr(*test).span, "this loop takes a barrier and has no condition")
+                        .with_help("give the loop a condition that every invocation of the workgroup computes alike, or `break` from it under one"),
+                );
+            }
+        }
         if !self.is_kernel {
-            for s in self.returns() {
-                if let StmtKind::Return(Some(_)) = self.ast.stmt(s).kind {
-                    out.push(
-                        Diagnostic::error(
-                            self.ast.stmt(s).span,
-                            format!("`{}` returns a value here, before a `barrier()` that the invocations that did not return still take", self.name),
-                        )
-                        .with_help(format!("assign the result to a variable and return it once, at the end of `{}`", self.name)),
-                    );
-                }
+            for s in returns {
+                out.push(
+                    Diagnostic::error(
+                        self.ast.stmt(s).span,
+                        format!("`{}` returns here, before a `barrier()` it takes", self.name),
+                    )
+                    .with_note("an invocation that returns from a func goes on in its caller, so it would skip the func's later barriers while the others of its workgroup wait at them")
+                    .with_help("instead of returning, put the rest of the work under an `if` (a kernel may return before a barrier: the invocation then does nothing more)"),
+                );
             }
         }
         out
     }
 
+    /// Whether statement `s` is nested in statement `l`.
+    fn inside(&self, s: StmtId, l: StmtId) -> bool {
+        let mut cur = s;
+        while let Some(&p) = self.parent.get(&cur) {
+            if p == l {
+                return true;
+            }
+            cur = p;
+        }
+        false
+    }
+
     /// Whether the expression at `span` (a condition) reads `name`.
     fn reads_at(&self, span: Span, name: &str) -> bool {
         let ids = self.def.exprs.clone();
-        ids.map(|e| ExprId(e)).any(|e| {
+        ids.map(ExprId).any(|e| {
             let x = self.ast.expr(e);
             span.start <= x.span.start
                 && x.span.end <= span.end
@@ -734,7 +781,9 @@ impl<'a> Scan<'a> {
             if !matches!(self.ast.stmt(s).kind, StmtKind::Break | StmtKind::Continue) {
                 continue;
             }
-            let Some(&l) = self.loop_of.get(&s) else { continue };
+            let Some(&l) = self.loop_of.get(&s) else {
+                continue;
+            };
             if !kept.contains(&l) {
                 continue;
             }
@@ -798,10 +847,8 @@ impl<'a> Scan<'a> {
                 match &self.ast.expr(t).kind {
                     ExprKind::Name(n) => any |= !self.non_uniform.contains(n),
                     ExprKind::Tuple(items) => work.extend(items.iter().copied()),
-                    ExprKind::Subscript(b, _) | ExprKind::Attr(b, _) => {
-                        if !self.is_array(*b) {
-                            work.push(*b)
-                        }
+                    ExprKind::Subscript(b, _) | ExprKind::Attr(b, _) if !self.is_array(*b) => {
+                        work.push(*b)
                     }
                     _ => {}
                 }
@@ -873,4 +920,21 @@ fn own_exprs(ast: &Ast, s: StmtId) -> Vec<ExprId> {
         StmtKind::Match(_, subject, _) => vec![*subject],
         _ => Vec::new(),
     }
+}
+
+/// Whether a loop body has a `break` of its own loop.
+fn has_break(ast: &Ast, body: &[StmtId]) -> bool {
+    let mut work: Vec<&[StmtId]> = vec![body];
+    while let Some(list) = work.pop() {
+        for &s in list {
+            match &ast.stmt(s).kind {
+                StmtKind::Break => return true,
+                StmtKind::If(_, a, b) => work.extend([a.as_slice(), b.as_slice()]),
+                StmtKind::Match(_, _, chain) => work.push(std::slice::from_ref(chain)),
+                StmtKind::While(_, _, e) | StmtKind::For(_, _, _, e) => work.push(e),
+                _ => {}
+            }
+        }
+    }
+    false
 }
