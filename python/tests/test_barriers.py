@@ -121,7 +121,123 @@ def leaves_expected(a, stop):
     return out, alive
 
 
+@kernel(workgroup_size=8)
+def two_guards(a: Array[i32], out: Array[i32], n: i32):
+    """Two returns in a row, then a barrier: the second is lowered where the invocation
+    may already be inactive (that path must not leave the workgroup either)."""
+    s = shared_array(i32, 8)
+    f = shared_array(i32, 8)
+    i = global_id().x
+    t = local_id().x
+    f[t] = 0
+    barrier()
+    if i >= n:
+        return
+    if a[i] == 0:
+        return
+    s[t] = a[i]
+    f[t] = 1
+    barrier()
+    if f[t ^ 1] == 1:
+        out[i] = s[t ^ 1]
+    else:
+        out[i] = -2
+
+
+@func
+def swap_pairs(tile: Array[i32], t: i32, v: i32) -> i32:
+    tile[t] = v
+    barrier()
+    return tile[t ^ 1]
+
+
+@kernel(workgroup_size=8)
+def locals_after_the_guard(a: Array[i32], out: Array[i32], n: i32):
+    """Locals first assigned after the return, passed to a func that takes a barrier, and
+    a sum updated with its result: the returned invocations pass zeros and update nothing."""
+    tile = shared_array(i32, 8)
+    i = global_id().x
+    t = local_id().x
+    if i >= n:
+        return
+    acc = 10
+    q = a[i] * 2
+    acc += swap_pairs(tile, t, q)
+    out[i] = acc
+
+
+@kernel(workgroup_size=8)
+def else_of_a_loop(a: Array[i32], b: Array[i32], out: Array[i32]):
+    """A barrier in the `else` of a loop whose trip count differs but that no `break`
+    leaves: every invocation that did not return runs the `else` once."""
+    s = shared_array(i32, 8)
+    f = shared_array(i32, 8)
+    i = global_id().x
+    t = local_id().x
+    f[t] = 0
+    barrier()
+    q = 0
+    while q < a[i]:
+        if b[i] == q:
+            return
+        q += 1
+    else:
+        s[t] = q
+        f[t] = 1
+        barrier()
+    if f[t ^ 1] == 1:
+        out[i] = s[t ^ 1]
+    else:
+        out[i] = -2
+
+
+def pairs_expected(alive, value):
+    out = np.full(len(alive), -1, np.int32)
+    for j in np.nonzero(alive)[0]:
+        out[j] = value[j ^ 1] if alive[j ^ 1] else -2
+    return out
+
+
 class ReturnBeforeBarrier(unittest.TestCase):
+    def test_two_guards_in_a_row(self):
+        n = 13
+        a = np.array([3, 0, 5, 7, 0, 0, 2, 9, 4, 1, 0, 6, 8, 5, 5, 5], np.int32)
+
+        def run():
+            out = np.full(16, -1, np.int32)
+            two_guards.launch(16, a, out, n)
+            return out
+        alive = (np.arange(16) < n) & (a != 0)
+        for got in on_both(run):
+            self.assertEqual(got.tolist(), pairs_expected(alive, a).tolist())
+
+    def test_locals_first_assigned_after_the_guard(self):
+        n = 13
+        a = np.arange(16, dtype=np.int32) + 1
+
+        def run():
+            out = np.full(16, -1, np.int32)
+            locals_after_the_guard.launch(16, a, out, n)
+            return out
+        alive = np.arange(16) < n
+        # A partner that returned wrote no slot (undefined on the GPU): not compared.
+        both = alive & alive[np.arange(16) ^ 1]
+        for got in on_both(run):
+            self.assertEqual(got[both].tolist(), (10 + (2 * a)[np.arange(16) ^ 1])[both].tolist())
+            self.assertTrue((got[~alive] == -1).all())
+
+    def test_a_barrier_in_the_else_of_a_loop_without_break(self):
+        a = (np.arange(16) % 5).astype(np.int32)
+        b = ((np.arange(16) * 3) % 7).astype(np.int32)
+
+        def run():
+            out = np.full(16, -1, np.int32)
+            else_of_a_loop.launch(16, a, b, out)
+            return out
+        alive = b >= a
+        for got in on_both(run):
+            self.assertEqual(got.tolist(), pairs_expected(alive, a).tolist())
+
     def test_the_laplace_idiom_computes_every_segment(self):
         for n, threads in ((100, 128), (70, 160), (64, 64)):
             a = (np.arange(n, dtype=np.float32) ** 1.5).astype(np.float32)

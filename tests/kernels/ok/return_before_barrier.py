@@ -19,3 +19,19 @@ def rounds_of_sums(a: Array[f32], out: Array[f32], n: i32):
         v = v + tile[t]
         barrier()
     out[i] = v
+
+
+@kernel(workgroup_size=8)
+def two_guards(a: Array[i32], out: Array[i32], n: i32):
+    """A second return where the invocation may already be inactive: both clear `live`, and
+    the entry function has one `OpReturn`, at its end."""
+    s = shared_array(i32, 8)
+    i = global_id().x
+    t = local_id().x
+    if i >= n:
+        return
+    if a[i] == 0:
+        return
+    s[t] = a[i]
+    barrier()
+    out[i] = s[t ^ 1]

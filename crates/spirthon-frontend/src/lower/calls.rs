@@ -391,11 +391,19 @@ impl Lower<'_, '_> {
         }
         let mut slots: Vec<Option<(Ex, Span)>> = vec![None; n];
         let mut ok = true;
-        for (k, (ex, sp)) in self.args(args).into_iter().enumerate() {
-            slots[k] = Some((ex, sp));
+        let takes_barrier = self.m.reaches_barrier[d];
+        for (k, &a) in args.iter().enumerate() {
+            let ex = match takes_barrier {
+                true => self.barrier_arg(a),
+                false => self.expr(a),
+            };
+            slots[k] = Some((ex, self.ast.expr(a).span));
         }
         for kw in keywords {
-            let value = self.expr(kw.value);
+            let value = match takes_barrier {
+                true => self.barrier_arg(kw.value),
+                false => self.expr(kw.value),
+            };
             let vsp = self.ast.expr(kw.value).span;
             let Some(k) = sig.params.iter().position(|p| p.name == kw.name) else {
                 let names: Vec<String> =

@@ -99,9 +99,72 @@ impl Lower<'_, '_> {
             self.ast.stmt(s).kind,
             StmtKind::Assign(..) | StmtKind::AnnAssign(..) | StmtKind::AugAssign(..)
         );
+        if !simple && !matches!(self.ast.stmt(s).kind, StmtKind::Expr(_)) {
+            return self.stmt(s);
+        }
         self.guard_stores = simple;
+        self.inactive_args = true;
         self.stmt(s);
         self.guard_stores = false;
+        self.inactive_args = false;
+    }
+
+    /// An argument of a call that takes a barrier, in a statement an inactive invocation
+    /// runs: evaluated by the living only (an inactive one passes a zero), so it reads no
+    /// local the invocation never assigned and no element out of range.
+    pub(super) fn barrier_arg(&mut self, e: ExprId) -> Ex {
+        let Some((_, live)) = self.live.filter(|_| self.inactive_args) else {
+            return self.expr(e);
+        };
+        let by_name = match &self.ast.expr(e).kind {
+            ExprKind::Name(n) => !matches!(self.locals.get(n), Some(Local::Var(_))),
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+            _ => false,
+        };
+        if by_name {
+            return self.expr(e);
+        }
+        let span = self.ast.expr(e).span;
+        let flag = self.read(live, span);
+        let then_b = self.new_block();
+        let else_b = self.new_block();
+        let merge = self.new_block();
+        self.set_merge(Merge::Selection(merge));
+        self.terminate(Term::Branch(flag, then_b, else_b));
+        self.switch(then_b);
+        self.inactive_args = false;
+        let outer = std::mem::replace(&mut self.inactive, false);
+        let ex = self.expr(e);
+        self.inactive = outer;
+        self.inactive_args = true;
+        let kept = match ex {
+            Ex::Val(o, t) => {
+                let var = self.new_var("", t, span);
+                self.def(var, o);
+                Some((var, t))
+            }
+            Ex::Lit(_) | Ex::Err | Ex::Array(_) | Ex::Void => None,
+            Ex::Tuple(..) | Ex::Struct(_) => {
+                self.cx.diags.push(
+                    Diagnostic::error(span, "an invocation that returned above still makes this call, to take its barrier, and cannot pass this value")
+                        .with_help("assign the value to a local first and pass the local"),
+                );
+                None
+            }
+        };
+        self.jump(merge);
+        self.switch(else_b);
+        if let Some((var, t)) = kept {
+            let z = self.konst(Const::zero(t.scalar()));
+            let z = self.splat(z, t, span);
+            self.def(var, z);
+        }
+        self.jump(merge);
+        self.switch(merge);
+        match kept {
+            Some((var, t)) => Ex::Val(self.read(var, span), t),
+            None => ex,
+        }
     }
 
     /// A statement list of a def with a `live` flag: once the invocation may have returned,
@@ -131,16 +194,16 @@ impl Lower<'_, '_> {
         self.inactive = outer;
     }
 
-    /// `if live: body`, where the invocation is known not to have returned. When `body`
-    /// returns somewhere, no barrier follows it (else that return would make the invocation
-    /// inactive), so an inactive invocation returns here too (a func's value a zero no
-    /// caller reads), and the end of the def is reached only as Python reaches it.
+    /// `if live: body`, where the invocation is known not to have returned. When `body` has
+    /// a `return` that leaves (one the plan does not make inactive), no barrier follows it,
+    /// so an inactive invocation leaves here too (a func's value a zero no caller reads), and
+    /// the end of the def is reached only as Python reaches it.
     fn when_live(&mut self, body: &[StmtId]) {
         let Some((_, live)) = self.live else { return };
         let flag = self.read(live, Span::default());
         let then_b = self.new_block();
         let merge = self.new_block();
-        let returns = has_return(self.ast, body);
+        let returns = leaves(self.ast, body, &self.live.map(|(p, _)| p));
         let else_b = match returns {
             true => self.new_block(),
             false => merge,
@@ -217,13 +280,15 @@ impl Lower<'_, '_> {
     }
 }
 
-/// Whether a statement list has a `return` anywhere in it.
-fn has_return(ast: &Ast, body: &[StmtId]) -> bool {
+/// Whether a statement list has a `return` that leaves (one not in the plan's `returns`).
+fn leaves(ast: &Ast, body: &[StmtId], plan: &Option<&BarrierPlan>) -> bool {
     let mut work: Vec<&[StmtId]> = vec![body];
     while let Some(list) = work.pop() {
         for &s in list {
             match &ast.stmt(s).kind {
-                StmtKind::Return(_) => return true,
+                StmtKind::Return(_) if !plan.is_some_and(|p| p.returns.contains(&s)) => {
+                    return true
+                }
                 StmtKind::If(_, a, b) | StmtKind::While(_, a, b) | StmtKind::For(_, _, a, b) => {
                     work.extend([a.as_slice(), b.as_slice()])
                 }

@@ -376,6 +376,9 @@ struct Lower<'c, 'a> {
     /// Lowering a statement an inactive invocation runs for its barrier: its stores are
     /// for the living only.
     guard_stores: bool,
+    /// Lowering such a statement: the arguments of its calls that take a barrier are the
+    /// living's only (`inactive::barrier_arg`).
+    inactive_args: bool,
     /// The loop statement whose lowering is under way, until its loop context is pushed.
     loop_stmt: Option<StmtId>,
 }
@@ -430,6 +433,7 @@ pub fn lower_function(cx: &mut Ctx<'_>, id: FuncId) -> Lowered {
         live: None,
         inactive: false,
         guard_stores: false,
+        inactive_args: false,
         loop_stmt: None,
     };
     let entry = l.new_block();

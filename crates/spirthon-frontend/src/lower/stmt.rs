@@ -529,20 +529,39 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// `name op= value`: the value evaluated after the name's, unless given (`rhs`).
+    fn aug_assign_name(
+        &mut self,
+        target: ExprId,
+        op: BinaryOp,
+        rhs: Option<Ex>,
+        value: ExprId,
+        span: Span,
+    ) {
+        let t = self.ast.expr(target);
+        let ExprKind::Name(n) = &t.kind else { return };
+        let cur = self.name(n, t.span);
+        let rhs = rhs.unwrap_or_else(|| self.expr(value));
+        let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
+        let n = n.clone();
+        if let Some(Local::Var(var)) = self.locals.get(&n).copied() {
+            if let Some(o) = self.coerce_assign(r, var, &n, span) {
+                self.def(var, o);
+            }
+        }
+    }
+
     pub(super) fn aug_assign(&mut self, target: ExprId, op: BinaryOp, value: ExprId, span: Span) {
         let t = self.ast.expr(target);
         match &t.kind {
-            ExprKind::Name(n) => {
-                let cur = self.name(n, t.span);
+            // In a statement an inactive invocation runs for the barrier of a call in
+            // `value`: the call, then the update for the living only (a call cannot change
+            // a local of its caller, so the order does not show).
+            ExprKind::Name(_) if self.guard_stores => {
                 let rhs = self.expr(value);
-                let r = self.binary(op, cur, rhs, t.span, self.ast.expr(value).span, span);
-                let n = n.clone();
-                if let Some(Local::Var(var)) = self.locals.get(&n).copied() {
-                    if let Some(o) = self.coerce_assign(r, var, &n, span) {
-                        self.def(var, o);
-                    }
-                }
+                self.store_when_live(|l| l.aug_assign_name(target, op, Some(rhs), value, span));
             }
+            ExprKind::Name(_) => self.aug_assign_name(target, op, None, value, span),
             ExprKind::Subscript(base, index) if self.vector_var(*base).is_some() => {
                 if let Some(var) = self.vector_var(*base) {
                     self.aug_assign_vector_item(var, *index, op, value, t.span, span);

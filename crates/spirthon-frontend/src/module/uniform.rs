@@ -269,7 +269,12 @@ impl<'a> Scan<'a> {
         let mut grew = false;
         for k in 0..self.order.len() {
             let (s, parent) = self.order[k];
-            let ctx = parent.is_none_or(|(p, _)| self.inner[&p]);
+            // A loop's `else` runs in every invocation that no `break` took out of the loop:
+            // where its own statement runs, unless a `break` leaves in some only.
+            let ctx = parent.is_none_or(|(p, slot)| match slot {
+                Slot::Else => self.ctx[&p] && !matches!(self.diverges.get(&p), Some((_, true))),
+                _ => self.inner[&p],
+            });
             self.ctx.insert(s, ctx);
             let mut marks: Vec<(ExprId, bool)> = Vec::new();
             let inner = match &self.ast.stmt(s).kind {
@@ -661,7 +666,7 @@ impl<'a> Scan<'a> {
                 };
                 out.push(
                     diag.with_note("every invocation of a workgroup must take the same barriers: on a GPU, a barrier that some of them skip is undefined behaviour (wrong results or a hang, with no error)")
-                    .with_help("take the barrier where every invocation reaches it (an invocation that returned early still takes the barriers after its `return`), or make the condition depend only on launch sizes, scalar parameters, `len()` and `workgroup_id()`"),
+                    .with_help("take the barrier where every invocation reaches it (an invocation that returned early still takes the barriers after its `return`), or make the condition depend only on values every invocation computes alike: literals, module constants, the kernel's scalar parameters, `len()`, `workgroup_id()`, `num_workgroups()`, `num_threads()` and locals assigned only from them (a value read from memory, a func's result or a walrus target counts as differing)"),
                 );
             }
         }
