@@ -35,3 +35,20 @@ def two_guards(a: Array[i32], out: Array[i32], n: i32):
     s[t] = a[i]
     barrier()
     out[i] = s[t ^ 1]
+
+
+@kernel(workgroup_size=32)
+def doubling(a: Array[i32], out: Array[i32], n: i32):
+    """A uniform `while` steered by `offset *= 2` after the guard: the update is no store,
+    and runs in the inactive invocations too (outside every branch on `live`)."""
+    s = shared_array(i32, 32)
+    i = global_id().x
+    t = local_id().x
+    if i >= n:
+        return
+    s[t] = a[i]
+    offset = 1
+    while offset < 32:
+        barrier()
+        offset *= 2
+    out[i] = s[t]

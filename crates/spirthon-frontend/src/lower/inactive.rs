@@ -99,7 +99,10 @@ impl Lower<'_, '_> {
             self.ast.stmt(s).kind,
             StmtKind::Assign(..) | StmtKind::AnnAssign(..) | StmtKind::AugAssign(..)
         );
-        if !simple && !matches!(self.ast.stmt(s).kind, StmtKind::Expr(_)) {
+        // A uniform assignment runs whole: the inactive invocations compute it too.
+        if !plan.takes_barrier.contains(&s)
+            || !simple && !matches!(self.ast.stmt(s).kind, StmtKind::Expr(_))
+        {
             return self.stmt(s);
         }
         self.guard_stores = simple;

@@ -43,6 +43,8 @@ pub struct BarrierPlan {
     pub clears: FastSet<StmtId>,
     /// The statements an inactive invocation still runs (their bodies sorted again).
     pub kept: FastSet<StmtId>,
+    /// The statements that take a barrier, themselves or in their bodies.
+    pub takes_barrier: FastSet<StmtId>,
     /// Kept statements that take a barrier through a call and would also act otherwise (a
     /// call that writes, an augmented store): where, for the error lowering reports when an
     /// inactive invocation may run one.
@@ -805,6 +807,7 @@ impl<'a> Scan<'a> {
             returns,
             clears,
             kept,
+            takes_barrier: self.contains_barrier.clone(),
             acting,
         }
     }
