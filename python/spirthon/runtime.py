@@ -358,10 +358,9 @@ class _Phases:
         # Bodies waiting at a subgroup operation: k -> (site, operation, operands).
         self.gathering = {}
         self.results = {}
+        # Invocations that returned, or stopped at a failed check in checked mode: the
+        # others go on past barriers without them.
         self.done = set()
-        # Checked mode: invocations that stopped at a failed check. The others go on past
-        # barriers without them, as on the GPU.
-        self.failed = set()
         self.error = None
 
     def run(self, bodies):
@@ -407,9 +406,6 @@ class _Phases:
         if self.error is not None:
             raise _Abort()
         return self.results.pop(k)
-
-    def fail(self, lane):
-        self.failed.add(self.body_of[lane])
 
     def _next(self, k):
         """Hands the turn to the next invocation of this phase, or settles the waits."""
@@ -609,8 +605,6 @@ def _run_one(fn, inv, values, failures):
         fn(*[copied(v) for v in values])
     except _CHECKED as e:
         failures.add(inv.key, inv, e)
-        if inv.group.phases is not None:
-            inv.group.phases.fail(inv.lindex)
 
 def _invoke(fn, inv, values, failures):
     _local.current = inv

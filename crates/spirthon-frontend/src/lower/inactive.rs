@@ -69,18 +69,35 @@ impl Lower<'_, '_> {
 
     /// Runs `store` for the living only (a store of a statement kept for its barrier).
     pub(super) fn store_when_live(&mut self, store: impl FnOnce(&mut Self)) {
+        self.if_live(false, |l| {
+            l.guard_stores = false;
+            store(l);
+            l.guard_stores = true;
+        });
+    }
+
+    /// `if live: then`; with `leave_otherwise`, an inactive invocation returns instead (a
+    /// func's value a zero no caller reads). Without a `live` flag, just `then`.
+    fn if_live(&mut self, leave_otherwise: bool, then: impl FnOnce(&mut Self)) {
         let Some((_, live)) = self.live else {
-            return store(self);
+            return then(self);
         };
         let flag = self.read(live, Span::default());
         let then_b = self.new_block();
         let merge = self.new_block();
+        let else_b = match leave_otherwise {
+            true => self.new_block(),
+            false => merge,
+        };
         self.set_merge(Merge::Selection(merge));
-        self.terminate(Term::Branch(flag, then_b, merge));
+        self.terminate(Term::Branch(flag, then_b, else_b));
+        if leave_otherwise {
+            self.switch(else_b);
+            let ret = self.zero_return(Span::default());
+            self.terminate(ret);
+        }
         self.switch(then_b);
-        self.guard_stores = false;
-        store(self);
-        self.guard_stores = true;
+        then(self);
         self.jump(merge);
         self.switch(merge);
     }
@@ -202,28 +219,12 @@ impl Lower<'_, '_> {
     /// so an inactive invocation leaves here too (a func's value a zero no caller reads), and
     /// the end of the def is reached only as Python reaches it.
     fn when_live(&mut self, body: &[StmtId]) {
-        let Some((_, live)) = self.live else { return };
-        let flag = self.read(live, Span::default());
-        let then_b = self.new_block();
-        let merge = self.new_block();
-        let returns = leaves(self.ast, body, &self.live.map(|(p, _)| p));
-        let else_b = match returns {
-            true => self.new_block(),
-            false => merge,
-        };
-        self.set_merge(Merge::Selection(merge));
-        self.terminate(Term::Branch(flag, then_b, else_b));
-        if returns {
-            self.switch(else_b);
-            let ret = self.zero_return(Span::default());
-            self.terminate(ret);
-        }
-        self.switch(then_b);
-        let outer = std::mem::replace(&mut self.inactive, false);
-        self.stmts(body);
-        self.inactive = outer;
-        self.jump(merge);
-        self.switch(merge);
+        let leaves = leaves(self.ast, body, &self.live.map(|(p, _)| p));
+        self.if_live(leaves, |l| {
+            let outer = std::mem::replace(&mut l.inactive, false);
+            l.stmts(body);
+            l.inactive = outer;
+        });
     }
 
     /// After a statement that may have returned: in a loop that inactive invocations leave,

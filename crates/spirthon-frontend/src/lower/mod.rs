@@ -571,7 +571,7 @@ fn copied_names(ast: &Ast, def: &FuncDef) -> FastSet<String> {
 
 /// Whether a statement list contains a `break` (or, with `continues`, a `continue`) for the
 /// loop it belongs to. (An explicit stack: an `elif` chain nests as deep as it is long.)
-fn has_jump(ast: &Ast, body: &[StmtId], continues: bool) -> bool {
+pub(crate) fn has_jump(ast: &Ast, body: &[StmtId], continues: bool) -> bool {
     let mut work: Vec<&[StmtId]> = vec![body];
     while let Some(list) = work.pop() {
         for &s in list {

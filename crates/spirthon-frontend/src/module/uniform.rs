@@ -131,6 +131,8 @@ struct Scan<'a> {
     ctx: FastMap<StmtId, bool>,
     inner: FastMap<StmtId, bool>,
     contains_barrier: FastSet<StmtId>,
+    /// The `return`s a barrier may follow (see [`Scan::find_returns`]).
+    returns: Vec<StmtId>,
     /// Calls of barrier-reaching funcs that pass a non-uniform value: (callee, parameter,
     /// the argument).
     non_uniform_args: Vec<(usize, usize, Span)>,
@@ -168,12 +170,14 @@ impl<'a> Scan<'a> {
             ctx: FastMap::default(),
             inner: FastMap::default(),
             contains_barrier: FastSet::default(),
+            returns: Vec::new(),
             non_uniform_args: Vec::new(),
         };
         s.walk_order();
         s.find_arrays();
         while s.settle() {}
         s.find_barriers();
+        s.returns = s.find_returns();
         s.find_calls();
         s
     }
@@ -674,17 +678,19 @@ impl<'a> Scan<'a> {
         }
         // A `while True:` with barriers that only `return`s leave: the inactive invocations
         // would go on taking its barriers for ever.
-        let returns = self.returns();
         for &(l, _) in &self.order {
             let StmtKind::While(test, body, _) = &self.ast.stmt(l).kind else {
                 continue;
             };
             let forever = matches!(self.ast.expr(*test).kind, ExprKind::Bool(true))
                 || matches!(self.ast.expr(*test).kind, ExprKind::Int(v) if v != 0);
-            if !forever || !self.contains_barrier.contains(&l) || has_break(self.ast, body) {
+            if !forever
+                || !self.contains_barrier.contains(&l)
+                || crate::lower::has_jump(self.ast, body, false)
+            {
                 continue;
             }
-            if let Some(&r) = returns.iter().find(|&&r| self.inside(r, l)) {
+            if let Some(&r) = self.returns.iter().find(|&&r| self.inside(r, l)) {
                 out.push(
                     Diagnostic::error(self.ast.stmt(r).span, "an invocation that returns here would take the barriers of this loop for ever: it ends only by `return`")
                         .with_secondary(self.ast.expr(*test).span, "this loop takes a barrier and has no condition")
@@ -693,7 +699,7 @@ impl<'a> Scan<'a> {
             }
         }
         if !self.is_kernel {
-            for s in returns {
+            for &s in &self.returns {
                 out.push(
                     Diagnostic::error(
                         self.ast.stmt(s).span,
@@ -732,7 +738,7 @@ impl<'a> Scan<'a> {
 
     /// The `return`s that a barrier may follow: one later in a list that holds the return,
     /// or in a loop around it.
-    fn returns(&self) -> Vec<StmtId> {
+    fn find_returns(&self) -> Vec<StmtId> {
         let mut out = Vec::new();
         let mut stack: Vec<(&[StmtId], bool)> = vec![(&self.def.body, false)];
         while let Some((list, after_list)) = stack.pop() {
@@ -757,7 +763,7 @@ impl<'a> Scan<'a> {
     }
 
     fn plan(&self) -> BarrierPlan {
-        let returns: FastSet<StmtId> = self.returns().into_iter().collect();
+        let returns: FastSet<StmtId> = self.returns.iter().copied().collect();
         // A kernel without such a return has no inactive invocations; a func's caller may
         // be one, so every func that reaches a barrier has a plan.
         if returns.is_empty() && self.is_kernel {
@@ -879,18 +885,9 @@ impl<'a> Scan<'a> {
                 names.insert(n.clone());
             }
         });
-        let inside: FastSet<StmtId> = {
-            let mut inside = FastSet::default();
-            inside.insert(l);
-            for &(c, p) in &self.order {
-                if p.is_some_and(|(p, _)| inside.contains(&p)) {
-                    inside.insert(c);
-                }
-            }
-            inside
-        };
         self.order.iter().any(|&(s, _)| {
-            !inside.contains(&s)
+            s != l
+                && !self.inside(s, l)
                 && own_exprs(self.ast, s).into_iter().any(|e| {
                     let mut found = false;
                     self.each_expr(e, |ast, x| {
@@ -928,21 +925,4 @@ fn own_exprs(ast: &Ast, s: StmtId) -> Vec<ExprId> {
         StmtKind::Match(_, subject, _) => vec![*subject],
         _ => Vec::new(),
     }
-}
-
-/// Whether a loop body has a `break` of its own loop.
-fn has_break(ast: &Ast, body: &[StmtId]) -> bool {
-    let mut work: Vec<&[StmtId]> = vec![body];
-    while let Some(list) = work.pop() {
-        for &s in list {
-            match &ast.stmt(s).kind {
-                StmtKind::Break => return true,
-                StmtKind::If(_, a, b) => work.extend([a.as_slice(), b.as_slice()]),
-                StmtKind::Match(_, _, chain) => work.push(std::slice::from_ref(chain)),
-                StmtKind::While(_, _, e) | StmtKind::For(_, _, _, e) => work.push(e),
-                _ => {}
-            }
-        }
-    }
-    false
 }
